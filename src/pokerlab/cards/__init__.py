@@ -1,0 +1,1 @@
+"""Cards: encoding, parsing, and the hold'em hand evaluator."""

@@ -1,0 +1,1 @@
+"""The ``pokerlab`` command line: thin Typer wrappers over the library façades."""
