@@ -64,8 +64,10 @@ def main(
 
 
 def _register_commands() -> None:
+    from pokerlab.cli import eval_cmd
+
     # Each engine's command module exposes register(app); add new ones to this tuple.
-    modules: tuple = ()
+    modules = (eval_cmd,)
     for module in modules:
         module.register(app)
 
