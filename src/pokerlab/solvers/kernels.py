@@ -419,3 +419,56 @@ def outcome_sampling_iterations(kind, player, first_child, num_children, chance_
                     for b in range(num_children[n]):
                         regrets[off + b] -= wgt * value
                     regrets[off + a] += wgt * child_value
+
+
+# -- regret matching on a matrix game ------------------------------------------------------------------------
+
+@njit(cache=True)
+def matrix_regret_matching(payoff, iterations, regrets_row, regrets_col, sum_row, sum_col, cur_row_hist,
+                           cur_col_hist, avg_row_hist, avg_col_hist):
+    """Simultaneous regret matching for both players of a matrix game (row player maximises ``payoff``).
+
+    Each iteration: strategies from positive regrets (uniform when none), expected payoff of every pure action
+    against the opponent's current mixed strategy, regrets += action payoff - strategy payoff. The current and
+    average strategies after each iteration are written to the ``*_hist`` arrays (rows = iterations).
+    """
+    m, n = payoff.shape
+    x = np.empty(m)
+    y = np.empty(n)
+    for it in range(iterations):
+        total = 0.0
+        for i in range(m):
+            total += max(regrets_row[i], 0.0)
+        for i in range(m):
+            x[i] = max(regrets_row[i], 0.0) / total if total > 0.0 else 1.0 / m
+        total = 0.0
+        for j in range(n):
+            total += max(regrets_col[j], 0.0)
+        for j in range(n):
+            y[j] = max(regrets_col[j], 0.0) / total if total > 0.0 else 1.0 / n
+        ur = payoff @ y  # row player's payoff of each row against y
+        uc = -(x @ payoff)  # column player's payoff of each column against x
+        vr = 0.0
+        for i in range(m):
+            vr += x[i] * ur[i]
+        vc = 0.0
+        for j in range(n):
+            vc += y[j] * uc[j]
+        for i in range(m):
+            regrets_row[i] += ur[i] - vr
+            sum_row[i] += x[i]
+        for j in range(n):
+            regrets_col[j] += uc[j] - vc
+            sum_col[j] += y[j]
+        sr = 0.0
+        for i in range(m):
+            sr += sum_row[i]
+        sc = 0.0
+        for j in range(n):
+            sc += sum_col[j]
+        for i in range(m):
+            cur_row_hist[it, i] = x[i]
+            avg_row_hist[it, i] = sum_row[i] / sr
+        for j in range(n):
+            cur_col_hist[it, j] = y[j]
+            avg_col_hist[it, j] = sum_col[j] / sc
