@@ -178,6 +178,21 @@ class Solver:
         return solver
 
 
+_WARM: set[str] = set()
+
+
+def warm_kernels(sampling: str = "full") -> None:
+    """Compile (or load from numba's cache) the kernels of one sampling scheme on Kuhn poker, so that timings and
+    time limits measure solving rather than compilation."""
+    if sampling in _WARM:
+        return
+    tiny = Solver("kuhn", {"full": "cfr", "external": "es-mccfr", "outcome": "os-mccfr"}[sampling], seed=0)
+    tiny.iterate(1)
+    tiny.exploitability()
+    tiny.current_policy()
+    _WARM.add(sampling)
+
+
 @dataclass(frozen=True)
 class SolveProgress:
     """Reported to the progress callback: iterations done, the planned total (None when open-ended), the
@@ -242,6 +257,7 @@ def solve(game: str | Game | CompiledGame | None = None, algorithm: str | Solver
     if iterations is None and target_exploitability is None and time_limit is None:
         iterations = 1000
     total = int(iterations) if iterations is not None else None
+    warm_kernels(solver.config.sampling)
     start = time.perf_counter()
     current: Exploitability | None = None
     batch = check_every or 10
