@@ -107,9 +107,9 @@ class Solver:
         g, c = self.game, self.config
         if c.sampling == "full":
             kernels.cfr_iterations(g.kind, g.player, g.parent, g.first_child, g.num_children, g.chance_prob,
-                                   g.infoset, g.utility, g.info_player, g.info_offset, self.sigma, self.regrets,
-                                   self.cumulative, self.iteration, iterations, c.floor, c.discount, c.alpha, c.beta,
-                                   c.gamma)
+                                   g.infoset, g.utility, g.info_player, g.info_offset, g.level_offsets, self.sigma,
+                                   self.regrets, self.cumulative, self.iteration, iterations, c.floor, c.discount,
+                                   c.alpha, c.beta, c.gamma)
         elif c.sampling == "external":
             kernels.external_sampling_iterations(g.kind, g.player, g.first_child, g.num_children, g.chance_prob,
                                                  g.infoset, g.utility, g.info_offset, self.regrets, self.cumulative,

@@ -57,18 +57,27 @@ def normalize_average(cumulative, info_offset, out):
 
 @njit(cache=True)
 def _cfr_player_pass(kind, player, parent, first_child, num_children, chance_prob, infoset, utility, info_offset,
-                     p, sigma, regrets, cumulative, avg_weight, reach_own, reach_opp, value):
+                     level_offsets, p, sigma, regrets, cumulative, avg_weight, reach_own, reach_opp, reach_chance,
+                     value):
     """One CFR pass for player ``p``: reach top-down, then counterfactual values bottom-up, adding the
-    instantaneous regrets of ``p`` to ``regrets`` and ``avg_weight * pi_p(h) * sigma`` to ``cumulative``."""
+    instantaneous regrets of ``p`` to ``regrets`` and ``avg_weight * pi_p(h) * sigma`` to ``cumulative``.
+
+    Floating-point order is chosen to reproduce a depth-first implementation (OpenSpiel's) bit for bit:
+    opponent and chance reach are kept apart and multiplied at the end, and the bottom-up pass walks the levels
+    deepest first but each level in increasing index, which is the depth-first (lexicographic) order in which
+    the states of an infoset add their regrets. CFR+ is chaotic near zero regrets, so this order matters.
+    """
     n_nodes = kind.shape[0]
     reach_own[0] = 1.0
     reach_opp[0] = 1.0
+    reach_chance[0] = 1.0
     for n in range(1, n_nodes):
         par = parent[n]
         ro = reach_own[par]
         rx = reach_opp[par]
+        rc = reach_chance[par]
         if kind[par] == KIND_CHANCE:
-            rx *= chance_prob[n]
+            rc *= chance_prob[n]
         else:
             s = sigma[info_offset[infoset[par]] + n - first_child[par]]
             if player[par] == p:
@@ -77,39 +86,42 @@ def _cfr_player_pass(kind, player, parent, first_child, num_children, chance_pro
                 rx *= s
         reach_own[n] = ro
         reach_opp[n] = rx
+        reach_chance[n] = rc
     sign = 1.0 if p == 0 else -1.0
-    for n in range(n_nodes - 1, -1, -1):
-        k = kind[n]
-        if k == KIND_TERMINAL:
-            value[n] = sign * utility[n]
-        elif k == KIND_CHANCE:
-            fc = first_child[n]
-            v = 0.0
-            for c in range(fc, fc + num_children[n]):
-                v += chance_prob[c] * value[c]
-            value[n] = v
-        else:
-            fc = first_child[n]
-            na = num_children[n]
-            off = info_offset[infoset[n]]
-            v = 0.0
-            for a in range(na):
-                v += sigma[off + a] * value[fc + a]
-            value[n] = v
-            if player[n] == p:
-                rx = reach_opp[n]
-                if rx != 0.0:
-                    for a in range(na):
-                        regrets[off + a] += rx * (value[fc + a] - v)
-                ro = reach_own[n] * avg_weight
-                if ro != 0.0:
-                    for a in range(na):
-                        cumulative[off + a] += ro * sigma[off + a]
+    n_levels = level_offsets.shape[0] - 1
+    for level in range(n_levels - 1, -1, -1):
+        for n in range(level_offsets[level], level_offsets[level + 1]):
+            k = kind[n]
+            if k == KIND_TERMINAL:
+                value[n] = sign * utility[n]
+            elif k == KIND_CHANCE:
+                fc = first_child[n]
+                v = 0.0
+                for c in range(fc, fc + num_children[n]):
+                    v += chance_prob[c] * value[c]
+                value[n] = v
+            else:
+                fc = first_child[n]
+                na = num_children[n]
+                off = info_offset[infoset[n]]
+                v = 0.0
+                for a in range(na):
+                    v += sigma[off + a] * value[fc + a]
+                value[n] = v
+                if player[n] == p:
+                    cf = reach_opp[n] * reach_chance[n]
+                    if cf != 0.0:
+                        for a in range(na):
+                            regrets[off + a] += cf * (value[fc + a] - v)
+                    ro = reach_own[n]
+                    if ro != 0.0:
+                        for a in range(na):
+                            cumulative[off + a] += avg_weight * ro * sigma[off + a]
 
 
 @njit(cache=True)
 def cfr_iterations(kind, player, parent, first_child, num_children, chance_prob, infoset, utility, info_player,
-                   info_offset, sigma, regrets, cumulative, start_iteration, iterations, floor, discount, alpha,
+                   info_offset, level_offsets, sigma, regrets, cumulative, start_iteration, iterations, floor, discount, alpha,
                    beta, gamma):
     """Run ``iterations`` iterations of the CFR family with alternating updates (player 0 then player 1).
 
@@ -122,6 +134,7 @@ def cfr_iterations(kind, player, parent, first_child, num_children, chance_prob,
     n_nodes = kind.shape[0]
     reach_own = np.empty(n_nodes)
     reach_opp = np.empty(n_nodes)
+    reach_chance = np.empty(n_nodes)
     value = np.empty(n_nodes)
     n_info = info_offset.shape[0] - 1
     for it in range(iterations):
@@ -131,7 +144,8 @@ def cfr_iterations(kind, player, parent, first_child, num_children, chance_prob,
         neg = t ** beta / (t ** beta + 1.0)
         for p in range(2):
             _cfr_player_pass(kind, player, parent, first_child, num_children, chance_prob, infoset, utility,
-                             info_offset, p, sigma, regrets, cumulative, weight, reach_own, reach_opp, value)
+                             info_offset, level_offsets, p, sigma, regrets, cumulative, weight, reach_own, reach_opp,
+                             reach_chance, value)
             if floor or discount:
                 for i in range(n_info):
                     if info_player[i] != p:
