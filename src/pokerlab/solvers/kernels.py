@@ -121,8 +121,8 @@ def _cfr_player_pass(kind, player, parent, first_child, num_children, chance_pro
 
 @njit(cache=True)
 def cfr_iterations(kind, player, parent, first_child, num_children, chance_prob, infoset, utility, info_player,
-                   info_offset, level_offsets, sigma, regrets, cumulative, start_iteration, iterations, floor, discount, alpha,
-                   beta, gamma):
+                   info_offset, level_offsets, sigma, regrets, cumulative, start_iteration, iterations, floor,
+                   discount, alpha, beta, gamma):
     """Run ``iterations`` iterations of the CFR family with alternating updates (player 0 then player 1).
 
     Iteration ``t`` (1-based, continuing from ``start_iteration``) adds ``t**gamma * pi_p * sigma`` to the
