@@ -43,7 +43,9 @@ def test_solve_target_and_time_and_mccfr():
     r = runner.invoke(app, ["solve", "kuhn", "--algo", "es-mccfr", "--time", "0.2", "--seed", "1", "--json"])
     assert r.exit_code == 0 and json.loads(r.stdout)["iterations"] > 0
     r = runner.invoke(app, ["solve", "rps2", "--algo", "lcfr", "-n", "100"])
-    assert r.exit_code == 0 and "rps2" in r.stdout
+    assert r.exit_code == 0 and "rps2" in r.stdout and "infosets" in r.stdout
+    r = runner.invoke(app, ["solve", "kuhn", "--algo", "dcfr", "--alpha", "2", "--gamma", "3", "-n", "300", "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["algorithm"] == "dcfr"
 
 
 def test_rps_png(tmp_path):

@@ -13,7 +13,7 @@ from rich.table import Table
 from pokerlab.cli.main import user_errors
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.registry import GAME_NAMES
-from pokerlab.solvers.core import ALGORITHMS, SolveProgress, Solver, solve
+from pokerlab.solvers.core import ALGORITHMS, SolveProgress, Solver, SolverConfig, algorithm_config, solve
 from pokerlab.solvers.export import to_openspiel
 from pokerlab.solvers.regret_matching import plot_convergence, regret_matching
 
@@ -28,6 +28,9 @@ def _solve(
     out: Path | None = typer.Option(None, "--out", help="Save the solver state (.npz) to resume or export."),
     resume: Path | None = typer.Option(None, "--resume", help="Continue a saved solver state (.npz)."),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the Monte Carlo variants."),
+    alpha: float | None = typer.Option(None, "--alpha", help="DCFR/LCFR: positive-regret discount exponent."),
+    beta: float | None = typer.Option(None, "--beta", help="DCFR/LCFR: negative-regret discount exponent."),
+    gamma: float | None = typer.Option(None, "--gamma", help="Average-strategy weight exponent (t^gamma)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Solve GAME with a CFR-family algorithm and report the exploitability of the average strategy."""
@@ -36,6 +39,11 @@ def _solve(
         raise InvalidArgumentError(f"resume file not found: {resume}")
     if iterations is None and target is None and seconds is None:
         iterations = 1000
+    overrides = {k: v for k, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)) if v is not None}
+    if overrides and resume is not None:
+        raise InvalidArgumentError("--alpha/--beta/--gamma cannot change a resumed run (its flags are saved)")
+    algo = algorithm_config(algo, **overrides) if overrides else algo
+    name = algo.name if isinstance(algo, SolverConfig) else algo
     if as_json or not console.is_terminal:
         callback = None
         result = solve(game, algo, iterations=iterations, target_exploitability=target, time_limit=seconds,
@@ -44,7 +52,7 @@ def _solve(
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed:,} it"),
                       TextColumn("exploitability {task.fields[expl]}"), TimeElapsedColumn(),
                       console=console, transient=True) as bar:
-            task = bar.add_task(f"{game} {algo}", total=iterations, expl="-")
+            task = bar.add_task(f"{game} {name}", total=iterations, expl="-")
 
             def callback(p: SolveProgress) -> None:
                 text = f"{p.exploitability:.3e}" if p.exploitability is not None else "-"
@@ -62,6 +70,9 @@ def _solve(
     table.add_row("exploitability", f"{result.exploitability:.6g} chips/game ({result.mbb_per_game:.4g} mbb/game)")
     table.add_row("game value (player 1)", f"{result.game_value:+.6f} chips/game")
     table.add_row("time", f"{result.elapsed_s:.3f} s")
+    sizes = result.solver.game.sizes
+    table.add_row("tree", f"{sizes.histories:,} histories, {sizes.decision_nodes:,} decision nodes, "
+                          f"{sizes.infosets:,} infosets")
     if out is not None:
         table.add_row("saved", str(out))
     Console().print(table)
