@@ -15,6 +15,8 @@ from pokerlab.errors import (
     InvalidHandError,
     PokerlabError,
 )
+from pokerlab.games import compile_game, get_game, kuhn, leduc
+from pokerlab.solvers import Policy, Solver, best_response, expected_value, exploitability, solve
 
 try:
     __version__ = version("pokerlab")
@@ -35,5 +37,15 @@ __all__ = [
     "InvalidCardError",
     "InvalidHandError",
     "PokerlabError",
+    "Policy",
+    "Solver",
     "__version__",
+    "best_response",
+    "compile_game",
+    "expected_value",
+    "exploitability",
+    "get_game",
+    "kuhn",
+    "leduc",
+    "solve",
 ]

@@ -1,0 +1,60 @@
+"""Games by name and by saved spec, with a cache of compiled trees."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pokerlab.errors import InvalidGameError
+from pokerlab.games.base import Game
+from pokerlab.games.compiler import CompiledGame, compile_game
+from pokerlab.games.matrix import MatrixGame, rps
+from pokerlab.games.poker import PRESETS, LimitPoker, PokerSpec
+
+GAME_NAMES = ("rps", "rps2", *PRESETS)
+_CACHE: dict[str, CompiledGame] = {}
+
+
+def get_game(name: str) -> Game:
+    """A game by name: ``rps``, ``rps2`` (rock beats scissors by 2), ``kuhn``, ``leduc`` or another preset.
+
+    >>> get_game("kuhn").name
+    'kuhn'
+    """
+    key = name.strip().lower()
+    if key == "rps":
+        return rps()
+    if key == "rps2":
+        return rps(asymmetric=True)
+    if key in PRESETS:
+        return LimitPoker(PRESETS[key])
+    raise InvalidGameError(f"unknown game {name!r} (expected one of {', '.join(GAME_NAMES)})")
+
+
+def game_from_spec(spec: dict[str, Any]) -> Game:
+    """Rebuild a game from :meth:`Game.spec` (as saved in solver files)."""
+    family = spec.get("family")
+    if family == "limit_poker":
+        data = {k: v for k, v in spec.items() if k != "family"}
+        return LimitPoker(PokerSpec.from_dict(data))
+    if family == "matrix":
+        return MatrixGame(tuple(tuple(r) for r in spec["payoff"]), name=str(spec.get("name", "matrix")),
+                          row_labels=tuple(spec.get("row_labels", ())), col_labels=tuple(spec.get("col_labels", ())))
+    raise InvalidGameError(f"cannot rebuild a game from spec {json.dumps(spec)[:80]}")
+
+
+def compiled(game: str | Game | CompiledGame) -> CompiledGame:
+    """The compiled tree of a game given by name, object or already compiled (cached by spec)."""
+    if isinstance(game, CompiledGame):
+        return game
+    if isinstance(game, str):
+        game = get_game(game)
+    if not isinstance(game, Game):
+        raise InvalidGameError(f"not a game: {game!r}")
+    key = json.dumps(game.spec(), sort_keys=True)
+    tree = _CACHE.get(key)
+    if tree is None:
+        tree = compile_game(game)
+        if len(_CACHE) < 32:
+            _CACHE[key] = tree
+    return tree

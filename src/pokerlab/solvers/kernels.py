@@ -1,0 +1,488 @@
+"""Numba kernels over a compiled game tree (see :mod:`pokerlab.games.compiler` for the array layout).
+
+Every kernel loops over node indices: increasing for top-down passes (reach probabilities), decreasing for
+bottom-up passes (values), since children always have larger indices than their parents. No recursion, no
+Python objects. Strategies, regrets and policies are float64 arrays over the flat actions of the infosets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+KIND_TERMINAL = 0
+KIND_CHANCE = 1
+KIND_DECISION = 2
+
+
+@njit(cache=True)
+def regret_matching(regrets, info_offset, info_player, player, sigma):
+    """sigma(I, a) = R+(I, a) / sum_b R+(I, b), uniform when no regret is positive; for ``player``'s infosets
+    (``player`` < 0: every infoset)."""
+    for i in range(info_offset.shape[0] - 1):
+        if player >= 0 and info_player[i] != player:
+            continue
+        lo = info_offset[i]
+        hi = info_offset[i + 1]
+        total = 0.0
+        for k in range(lo, hi):
+            if regrets[k] > 0.0:
+                total += regrets[k]
+        if total > 0.0:
+            for k in range(lo, hi):
+                sigma[k] = regrets[k] / total if regrets[k] > 0.0 else 0.0
+        else:
+            u = 1.0 / (hi - lo)
+            for k in range(lo, hi):
+                sigma[k] = u
+
+
+@njit(cache=True)
+def normalize_average(cumulative, info_offset, out):
+    """Average strategy: cumulative sums normalised per infoset, uniform where the sum is zero."""
+    for i in range(info_offset.shape[0] - 1):
+        lo = info_offset[i]
+        hi = info_offset[i + 1]
+        total = 0.0
+        for k in range(lo, hi):
+            total += cumulative[k]
+        if total > 0.0:
+            for k in range(lo, hi):
+                out[k] = cumulative[k] / total
+        else:
+            u = 1.0 / (hi - lo)
+            for k in range(lo, hi):
+                out[k] = u
+
+
+@njit(cache=True)
+def _cfr_player_pass(kind, player, parent, first_child, num_children, chance_prob, infoset, utility, info_offset,
+                     level_offsets, p, sigma, regrets, cumulative, avg_weight, reach_own, reach_opp, reach_chance,
+                     value):
+    """One CFR pass for player ``p``: reach top-down, then counterfactual values bottom-up, adding the
+    instantaneous regrets of ``p`` to ``regrets`` and ``avg_weight * pi_p(h) * sigma`` to ``cumulative``.
+
+    Floating-point order is chosen to reproduce a depth-first implementation (OpenSpiel's) bit for bit:
+    opponent and chance reach are kept apart and multiplied at the end, and the bottom-up pass walks the levels
+    deepest first but each level in increasing index, which is the depth-first (lexicographic) order in which
+    the states of an infoset add their regrets. CFR+ is chaotic near zero regrets, so this order matters.
+    """
+    n_nodes = kind.shape[0]
+    reach_own[0] = 1.0
+    reach_opp[0] = 1.0
+    reach_chance[0] = 1.0
+    for n in range(1, n_nodes):
+        par = parent[n]
+        ro = reach_own[par]
+        rx = reach_opp[par]
+        rc = reach_chance[par]
+        if kind[par] == KIND_CHANCE:
+            rc *= chance_prob[n]
+        else:
+            s = sigma[info_offset[infoset[par]] + n - first_child[par]]
+            if player[par] == p:
+                ro *= s
+            else:
+                rx *= s
+        reach_own[n] = ro
+        reach_opp[n] = rx
+        reach_chance[n] = rc
+    sign = 1.0 if p == 0 else -1.0
+    n_levels = level_offsets.shape[0] - 1
+    for level in range(n_levels - 1, -1, -1):
+        for n in range(level_offsets[level], level_offsets[level + 1]):
+            k = kind[n]
+            if k == KIND_TERMINAL:
+                value[n] = sign * utility[n]
+            elif k == KIND_CHANCE:
+                fc = first_child[n]
+                v = 0.0
+                for c in range(fc, fc + num_children[n]):
+                    v += chance_prob[c] * value[c]
+                value[n] = v
+            else:
+                fc = first_child[n]
+                na = num_children[n]
+                off = info_offset[infoset[n]]
+                v = 0.0
+                for a in range(na):
+                    v += sigma[off + a] * value[fc + a]
+                value[n] = v
+                if player[n] == p:
+                    cf = reach_opp[n] * reach_chance[n]
+                    if cf != 0.0:
+                        for a in range(na):
+                            regrets[off + a] += cf * (value[fc + a] - v)
+                    ro = reach_own[n]
+                    if ro != 0.0:
+                        for a in range(na):
+                            cumulative[off + a] += avg_weight * ro * sigma[off + a]
+
+
+@njit(cache=True)
+def cfr_iterations(kind, player, parent, first_child, num_children, chance_prob, infoset, utility, info_player,
+                   info_offset, level_offsets, sigma, regrets, cumulative, start_iteration, iterations, floor,
+                   discount, alpha, beta, gamma):
+    """Run ``iterations`` iterations of the CFR family with alternating updates (player 0 then player 1).
+
+    Iteration ``t`` (1-based, continuing from ``start_iteration``) adds ``t**gamma * pi_p * sigma`` to the
+    cumulative strategy. ``floor``: regrets are clamped at 0 after each pass (CFR+). ``discount``: after each
+    pass positive regrets are multiplied by t^alpha/(t^alpha+1) and negative ones by t^beta/(t^beta+1)
+    (discounted CFR; linear CFR is alpha = beta = gamma = 1). ``sigma`` is the current strategy and is kept
+    consistent with ``regrets`` (regret matching after each pass).
+    """
+    n_nodes = kind.shape[0]
+    reach_own = np.empty(n_nodes)
+    reach_opp = np.empty(n_nodes)
+    reach_chance = np.empty(n_nodes)
+    value = np.empty(n_nodes)
+    n_info = info_offset.shape[0] - 1
+    for it in range(iterations):
+        t = float(start_iteration + it + 1)
+        weight = t ** gamma if gamma != 0.0 else 1.0
+        pos = t ** alpha / (t ** alpha + 1.0)
+        neg = t ** beta / (t ** beta + 1.0)
+        for p in range(2):
+            _cfr_player_pass(kind, player, parent, first_child, num_children, chance_prob, infoset, utility,
+                             info_offset, level_offsets, p, sigma, regrets, cumulative, weight, reach_own, reach_opp,
+                             reach_chance, value)
+            if floor or discount:
+                for i in range(n_info):
+                    if info_player[i] != p:
+                        continue
+                    for k in range(info_offset[i], info_offset[i + 1]):
+                        r = regrets[k]
+                        if floor:
+                            if r < 0.0:
+                                regrets[k] = 0.0
+                        elif r > 0.0:
+                            regrets[k] = r * pos
+                        elif r < 0.0:
+                            regrets[k] = r * neg
+            regret_matching(regrets, info_offset, info_player, p, sigma)
+
+
+@njit(cache=True)
+def reach_probabilities(kind, player, parent, first_child, chance_prob, infoset, info_offset, policy, reach):
+    """reach[n, 0], reach[n, 1], reach[n, 2]: contributions of player 0, player 1 and chance to reaching n."""
+    reach[0, 0] = 1.0
+    reach[0, 1] = 1.0
+    reach[0, 2] = 1.0
+    for n in range(1, kind.shape[0]):
+        par = parent[n]
+        reach[n, 0] = reach[par, 0]
+        reach[n, 1] = reach[par, 1]
+        reach[n, 2] = reach[par, 2]
+        if kind[par] == KIND_CHANCE:
+            reach[n, 2] *= chance_prob[n]
+        else:
+            reach[n, player[par]] *= policy[info_offset[infoset[par]] + n - first_child[par]]
+
+
+@njit(cache=True)
+def expected_value(kind, player, parent, first_child, chance_prob, infoset, utility, info_offset, policy0, policy1):
+    """Player 0's expected payoff (chips) when player 0 plays ``policy0`` and player 1 plays ``policy1``."""
+    n_nodes = kind.shape[0]
+    reach = np.empty(n_nodes)
+    reach[0] = 1.0
+    total = 0.0
+    for n in range(1, n_nodes):
+        par = parent[n]
+        r = reach[par]
+        if kind[par] == KIND_CHANCE:
+            r *= chance_prob[n]
+        elif player[par] == 0:
+            r *= policy0[info_offset[infoset[par]] + n - first_child[par]]
+        else:
+            r *= policy1[info_offset[infoset[par]] + n - first_child[par]]
+        reach[n] = r
+        if kind[n] == KIND_TERMINAL:
+            total += r * utility[n]
+    if kind[0] == KIND_TERMINAL:
+        total = utility[0]
+    return total
+
+
+@njit(cache=True)
+def best_response(kind, player, parent, first_child, num_children, chance_prob, infoset, utility, info_offset,
+                  level_offsets, policy, p, best_action):
+    """Exact best-response value (chips, for player ``p``) against ``policy`` of the other player.
+
+    Works level by level from the deepest: values are weighted by the opponent's and chance's reach, so an
+    infoset's action values are sums over its states; every state of an infoset has the same depth (checked by
+    the compiler), hence all of them are final when their level is reached. ``best_action[i]`` receives the
+    chosen action of each of ``p``'s infosets (the first maximiser).
+    """
+    n_nodes = kind.shape[0]
+    reach = np.empty(n_nodes)
+    reach[0] = 1.0
+    for n in range(1, n_nodes):
+        par = parent[n]
+        r = reach[par]
+        if kind[par] == KIND_CHANCE:
+            r *= chance_prob[n]
+        elif player[par] != p:
+            r *= policy[info_offset[infoset[par]] + n - first_child[par]]
+        reach[n] = r
+    n_flat = info_offset[info_offset.shape[0] - 1]
+    q = np.zeros(n_flat)
+    w = np.empty(n_nodes)
+    sign = 1.0 if p == 0 else -1.0
+    n_levels = level_offsets.shape[0] - 1
+    for level in range(n_levels - 1, -1, -1):
+        lo = level_offsets[level]
+        hi = level_offsets[level + 1]
+        for n in range(lo, hi):
+            k = kind[n]
+            if k == KIND_TERMINAL:
+                w[n] = sign * utility[n] * reach[n]
+            elif k == KIND_CHANCE or player[n] != p:
+                fc = first_child[n]
+                v = 0.0
+                for c in range(fc, fc + num_children[n]):
+                    v += w[c]
+                w[n] = v
+            else:
+                fc = first_child[n]
+                off = info_offset[infoset[n]]
+                for a in range(num_children[n]):
+                    q[off + a] += w[fc + a]
+        for n in range(lo, hi):
+            if kind[n] == KIND_DECISION and player[n] == p:
+                i = infoset[n]
+                off = info_offset[i]
+                best = 0
+                for a in range(1, num_children[n]):
+                    if q[off + a] > q[off + best]:
+                        best = a
+                best_action[i] = best
+                w[n] = w[first_child[n] + best]
+    return w[0]
+
+
+# -- Monte Carlo CFR -------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _uniform(rng):
+    """splitmix64 step: a uniform double in [0, 1) from the one-word state ``rng[0]`` (saved with the solver)."""
+    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
+    rng[0] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _match(regrets, lo, hi, out):
+    total = 0.0
+    for k in range(lo, hi):
+        if regrets[k] > 0.0:
+            total += regrets[k]
+    for k in range(lo, hi):
+        if total > 0.0:
+            out[k - lo] = regrets[k] / total if regrets[k] > 0.0 else 0.0
+        else:
+            out[k - lo] = 1.0 / (hi - lo)
+
+
+@njit(cache=True)
+def _sample(probs, n, rng):
+    x = _uniform(rng)
+    acc = 0.0
+    for a in range(n - 1):
+        acc += probs[a]
+        if x < acc:
+            return a
+    return n - 1
+
+
+@njit(cache=True)
+def external_sampling_iterations(kind, player, first_child, num_children, chance_prob, infoset, utility,
+                                 info_offset, regrets, cumulative, iterations, rng, max_actions):
+    """External-sampling MCCFR (Lanctot et al. 2009), alternating traversals for players 0 and 1.
+
+    The traverser explores all its actions; chance and the opponent are sampled once per node; the opponent's
+    current strategy is added to its cumulative strategy where it is sampled ("simple" averaging, unbiased up
+    to a per-infoset constant that normalisation removes). An explicit stack replaces recursion.
+    """
+    n_nodes = kind.shape[0]
+    stack = np.empty(n_nodes, dtype=np.int64)
+    expanded = np.zeros(n_nodes, dtype=np.bool_)
+    chosen = np.empty(n_nodes, dtype=np.int64)
+    value = np.empty(n_nodes)
+    probs = np.empty(max_actions)
+    for _ in range(iterations):
+        for p in range(2):
+            sign = 1.0 if p == 0 else -1.0
+            top = 0
+            stack[0] = 0
+            expanded[0] = False
+            while top >= 0:
+                n = stack[top]
+                k = kind[n]
+                if not expanded[top]:
+                    if k == KIND_TERMINAL:
+                        value[n] = sign * utility[n]
+                        top -= 1
+                        continue
+                    expanded[top] = True
+                    fc = first_child[n]
+                    na = num_children[n]
+                    if k == KIND_CHANCE:
+                        for a in range(na):
+                            probs[a] = chance_prob[fc + a]
+                        c = fc + _sample(probs, na, rng)
+                        chosen[n] = c
+                        top += 1
+                        stack[top] = c
+                        expanded[top] = False
+                    elif player[n] != p:
+                        off = info_offset[infoset[n]]
+                        _match(regrets, off, off + na, probs)
+                        for a in range(na):
+                            cumulative[off + a] += probs[a]
+                        c = fc + _sample(probs, na, rng)
+                        chosen[n] = c
+                        top += 1
+                        stack[top] = c
+                        expanded[top] = False
+                    else:
+                        for a in range(na):
+                            top += 1
+                            stack[top] = fc + a
+                            expanded[top] = False
+                else:
+                    top -= 1
+                    if k == KIND_CHANCE or player[n] != p:
+                        value[n] = value[chosen[n]]
+                    else:
+                        fc = first_child[n]
+                        na = num_children[n]
+                        off = info_offset[infoset[n]]
+                        _match(regrets, off, off + na, probs)
+                        v = 0.0
+                        for a in range(na):
+                            v += probs[a] * value[fc + a]
+                        value[n] = v
+                        for a in range(na):
+                            regrets[off + a] += value[fc + a] - v
+
+
+@njit(cache=True)
+def outcome_sampling_iterations(kind, player, first_child, num_children, chance_prob, infoset, utility,
+                                info_offset, regrets, cumulative, iterations, rng, epsilon, max_actions, max_depth):
+    """Outcome-sampling MCCFR (Lanctot et al. 2009), alternating traversers, epsilon-on-policy exploration at
+    the traverser's nodes, importance-weighted regrets and stochastically-weighted averaging (as OpenSpiel)."""
+    path = np.empty(max_depth + 1, dtype=np.int64)
+    path_action = np.empty(max_depth + 1, dtype=np.int64)
+    path_sigma = np.empty(max_depth + 1)
+    path_sample = np.empty(max_depth + 1)
+    path_opp = np.empty(max_depth + 1)
+    path_samp_reach = np.empty(max_depth + 1)
+    probs = np.empty(max_actions)
+    sprobs = np.empty(max_actions)
+    for _ in range(iterations):
+        for p in range(2):
+            n = 0
+            depth = 0
+            opp_reach = 1.0
+            samp_reach = 1.0
+            while kind[n] != KIND_TERMINAL:
+                fc = first_child[n]
+                na = num_children[n]
+                if kind[n] == KIND_CHANCE:
+                    # chance is sampled with its own probabilities; they cancel in every ratio below
+                    for a in range(na):
+                        probs[a] = chance_prob[fc + a]
+                    n = fc + _sample(probs, na, rng)
+                    continue
+                off = info_offset[infoset[n]]
+                _match(regrets, off, off + na, probs)
+                if player[n] == p:
+                    for a in range(na):
+                        sprobs[a] = epsilon / na + (1.0 - epsilon) * probs[a]
+                else:
+                    for a in range(na):
+                        sprobs[a] = probs[a]
+                    # average strategy of the non-traverser, weighted by its reach over the sample probability
+                    wgt = opp_reach / samp_reach
+                    for a in range(na):
+                        cumulative[off + a] += wgt * probs[a]
+                a = _sample(sprobs, na, rng)
+                path[depth] = n
+                path_action[depth] = a
+                path_sigma[depth] = probs[a]
+                path_sample[depth] = sprobs[a]
+                path_opp[depth] = opp_reach
+                path_samp_reach[depth] = samp_reach
+                depth += 1
+                if player[n] != p:
+                    opp_reach *= probs[a]
+                samp_reach *= sprobs[a]
+                n = fc + a
+            value = utility[n] if p == 0 else -utility[n]
+            for d in range(depth - 1, -1, -1):
+                n = path[d]
+                a = path_action[d]
+                child_value = value / path_sample[d]  # importance-corrected value of the sampled action
+                value = path_sigma[d] * child_value  # estimate of the node's value
+                if player[n] == p:
+                    off = info_offset[infoset[n]]
+                    wgt = path_opp[d] / path_samp_reach[d]
+                    for b in range(num_children[n]):
+                        regrets[off + b] -= wgt * value
+                    regrets[off + a] += wgt * child_value
+
+
+# -- regret matching on a matrix game ------------------------------------------------------------------------
+
+@njit(cache=True)
+def matrix_regret_matching(payoff, iterations, regrets_row, regrets_col, sum_row, sum_col, cur_row_hist,
+                           cur_col_hist, avg_row_hist, avg_col_hist):
+    """Simultaneous regret matching for both players of a matrix game (row player maximises ``payoff``).
+
+    Each iteration: strategies from positive regrets (uniform when none), expected payoff of every pure action
+    against the opponent's current mixed strategy, regrets += action payoff - strategy payoff. The current and
+    average strategies after each iteration are written to the ``*_hist`` arrays (rows = iterations).
+    """
+    m, n = payoff.shape
+    x = np.empty(m)
+    y = np.empty(n)
+    for it in range(iterations):
+        total = 0.0
+        for i in range(m):
+            total += max(regrets_row[i], 0.0)
+        for i in range(m):
+            x[i] = max(regrets_row[i], 0.0) / total if total > 0.0 else 1.0 / m
+        total = 0.0
+        for j in range(n):
+            total += max(regrets_col[j], 0.0)
+        for j in range(n):
+            y[j] = max(regrets_col[j], 0.0) / total if total > 0.0 else 1.0 / n
+        ur = payoff @ y  # row player's payoff of each row against y
+        uc = -(x @ payoff)  # column player's payoff of each column against x
+        vr = 0.0
+        for i in range(m):
+            vr += x[i] * ur[i]
+        vc = 0.0
+        for j in range(n):
+            vc += y[j] * uc[j]
+        for i in range(m):
+            regrets_row[i] += ur[i] - vr
+            sum_row[i] += x[i]
+        for j in range(n):
+            regrets_col[j] += uc[j] - vc
+            sum_col[j] += y[j]
+        sr = 0.0
+        for i in range(m):
+            sr += sum_row[i]
+        sc = 0.0
+        for j in range(n):
+            sc += sum_col[j]
+        for i in range(m):
+            cur_row_hist[it, i] = x[i]
+            avg_row_hist[it, i] = sum_row[i] / sr
+        for j in range(n):
+            cur_col_hist[it, j] = y[j]
+            avg_col_hist[it, j] = sum_col[j] / sc
