@@ -116,7 +116,7 @@ def icm_subset(stacks: np.ndarray, k: int) -> np.ndarray:
 # --------------------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=True)
 def race_values(stacks: np.ndarray, pay: np.ndarray, t: float, out: np.ndarray, block: int) -> None:
     """``out[i] = s_i e^{-s_i t} sum_m pay[m] P(exactly m of the others finished by t)`` for every player.
 
@@ -206,18 +206,21 @@ def time_of_count(stacks: np.ndarray, target: float, guess: float) -> float:
     hi = guess if guess > 0.0 else 1.0
     while count_mean_rate(stacks, hi)[0] < target:
         hi *= 2.0
+        if hi > 1e300:  # target >= n: never reached
+            return hi
     t = min(max(guess, lo), hi)
-    for _ in range(200):
+    for _ in range(100):
         mu, rate = count_mean_rate(stacks, t)
+        if abs(mu - target) <= 2e-16 * target:
+            return t
         if mu < target:
             lo = t
         else:
             hi = t
-        step_ok = rate > 0.0
-        nt = t + (target - mu) / rate if step_ok else 0.5 * (lo + hi)
+        nt = t + (target - mu) / rate if rate > 0.0 else 0.5 * (lo + hi)
         if not (lo < nt < hi):
             nt = 0.5 * (lo + hi)
-        if abs(nt - t) <= 1e-16 * max(t, 1e-300) or hi - lo <= 1e-15 * hi:
+        if abs(nt - t) <= 4e-16 * t:
             return nt
         t = nt
     return t
