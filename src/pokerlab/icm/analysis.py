@@ -89,7 +89,7 @@ def deal(stacks: Any, payouts: Any) -> Deal:
 
     >>> d = deal([5000, 3000, 2000], [50, 30, 20])
     >>> [round(x, 2) for x in d.chip]
-    [45.0, 33.0, 22.0]
+    [40.0, 32.0, 28.0]
     """
     s, pay = validate(stacks, payouts)
     n = s.size

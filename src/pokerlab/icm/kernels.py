@@ -197,30 +197,52 @@ def count_mean_rate(stacks: np.ndarray, t: float) -> tuple[float, float]:
     return mu, rate
 
 
+LOG_WEIGHT = 1.0  # alpha in w = sqrt(mu(t)) + alpha log(1 + t)
+
+
 @njit(cache=True)
-def time_of_count(stacks: np.ndarray, target: float, guess: float) -> float:
-    """Solve ``mu(t) = target`` (``0 <= target < n``) by safeguarded Newton; ``mu`` is increasing and concave."""
+def race_variable(stacks: np.ndarray, t: float) -> tuple[float, float]:
+    """The integration variable ``w(t) = sqrt(mu(t)) + alpha log(1 + t)`` and ``dw/dt``.
+
+    ``sqrt(mu)`` makes the bumps of the count distribution (width ~sqrt(m) around m players out) about 1/2
+    wide everywhere; the log term keeps a plateau of ``mu`` (one huge stack, or tiny stacks that bust late)
+    from squeezing a whole range of times into a sliver of ``w``. Both terms are concave and increasing.
+    """
+    mu, rate = count_mean_rate(stacks, t)
+    root = np.sqrt(mu)
+    dw = LOG_WEIGHT / (1.0 + t)
+    if root > 0.0:
+        dw += rate / (2.0 * root)
+    else:
+        dw = np.inf
+    return root + LOG_WEIGHT * np.log1p(t), dw
+
+
+@njit(cache=True)
+def time_of_w(stacks: np.ndarray, target: float, guess: float) -> float:
+    """Solve ``w(t) = target`` by safeguarded Newton (``w`` is increasing and concave, so Newton from the left
+    never overshoots; the bracket catches the rest)."""
     if target <= 0.0:
         return 0.0
     lo = 0.0
     hi = guess if guess > 0.0 else 1.0
-    while count_mean_rate(stacks, hi)[0] < target:
+    while race_variable(stacks, hi)[0] < target:
         hi *= 2.0
-        if hi > 1e300:  # target >= n: never reached
+        if hi > 1e300:
             return hi
     t = min(max(guess, lo), hi)
-    for _ in range(100):
-        mu, rate = count_mean_rate(stacks, t)
-        if abs(mu - target) <= 2e-16 * target:
+    for _ in range(200):
+        w, dw = race_variable(stacks, t)
+        if abs(w - target) <= 2e-16 * target:
             return t
-        if mu < target:
+        if w < target:
             lo = t
         else:
             hi = t
-        nt = t + (target - mu) / rate if rate > 0.0 else 0.5 * (lo + hi)
+        nt = t + (target - w) / dw if dw > 0.0 and np.isfinite(dw) else 0.5 * (lo + hi)
         if not (lo < nt < hi):
             nt = 0.5 * (lo + hi)
-        if abs(nt - t) <= 4e-16 * t:
+        if abs(nt - t) <= 4e-16 * t or hi - lo <= 4e-16 * hi:
             return nt
         t = nt
     return t
@@ -283,9 +305,9 @@ def icm_quadrature_panels(
     gauss: np.ndarray,
     block: int,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Integrate the race over panels ``[left[p], right[p]]`` of ``w = sqrt(mu(t))``.
+    """Integrate the race over panels ``[left[p], right[p]]`` of ``w`` (see :func:`race_variable`).
 
-    ``dt = 2 w / mu'(t) dw``; ``t(w)`` solves ``mu(t) = w^2``. Returns the Kronrod and the embedded Gauss
+    ``dt = dw / w'(t)``; ``t(w)`` by :func:`time_of_w`. Returns the Kronrod and the embedded Gauss
     estimate per panel and player, shape ``(panels, n)``; their difference is the error estimate.
     """
     n = stacks.shape[0]
@@ -302,15 +324,14 @@ def icm_quadrature_panels(
         guess = 0.0
         for r in range(nodes.shape[0]):
             w = mid + half * nodes[r]
-            target = w * w
             if guess <= 0.0:
-                guess = target / total
-            t = time_of_count(stacks, target, guess)
+                guess = w * w / total
+            t = time_of_w(stacks, w, guess)
             guess = t
-            rate = count_mean_rate(stacks, t)[1]
-            if rate <= 0.0:
+            dw = race_variable(stacks, t)[1]
+            if not (dw > 0.0 and np.isfinite(dw)):
                 continue
-            jac = half * 2.0 * w / rate
+            jac = half / dw
             race_values(stacks, pay, t, values, block)
             wk = kronrod[r] * jac
             wg = gauss[r] * jac
@@ -373,15 +394,14 @@ def icm_places_panels(
         guess = 0.0
         for r in range(nodes.shape[0]):
             w = mid + half * nodes[r]
-            target = w * w
             if guess <= 0.0:
-                guess = target / total
-            t = time_of_count(stacks, target, guess)
+                guess = w * w / total
+            t = time_of_w(stacks, w, guess)
             guess = t
-            rate = count_mean_rate(stacks, t)[1]
-            if rate <= 0.0:
+            dw = race_variable(stacks, t)[1]
+            if not (dw > 0.0 and np.isfinite(dw)):
                 continue
-            jac = weights[r] * half * 2.0 * w / rate
+            jac = weights[r] * half / dw
             race_places(stacks, k, t, values)
             for i in range(n):
                 for m in range(k):

@@ -206,7 +206,7 @@ def icm(
 
 
 def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> tuple[np.ndarray, int]:
-    """Equity of live players (stacks normalised to mean 1) by adaptive Gauss-Kronrod on ``w = sqrt(mu(t))``."""
+    """Equity of live players (stacks normalised to mean 1) by adaptive Gauss-Kronrod on ``w = sqrt(mu(t)) + log(1 + t)``."""
     n = s.size
     if k == 0:
         return np.zeros(n), 0
@@ -262,7 +262,7 @@ def _adaptive(s, k, evaluate, rtol, scale_floor, per_panel=True):
     """Adaptive bisection of panels in ``w`` until the Kronrod-Gauss difference of each panel, relative to
     each component's value, is below ``rtol * width / total width``. Returns the total and the node count."""
     t_end = kernels.tail_time(s, k, math.log(1e-18))
-    w_end = math.sqrt(kernels.count_mean_rate(s, t_end)[0])
+    w_end = kernels.race_variable(s, t_end)[0]
     # coarse start (features of the integrand are about 1/2 wide in w, but most of it is smooth): bisection
     # finds the features
     panels = max(4, math.ceil(w_end / 6.0))
