@@ -13,6 +13,7 @@ from pokerlab.errors import (
     InvalidHandError,
     PokerlabError,
 )
+from pokerlab.icm import ICMResult, icm
 
 try:
     __version__ = version("pokerlab")
@@ -23,6 +24,8 @@ __all__ = [
     "DuplicateCardError",
     "InvalidCardError",
     "InvalidHandError",
+    "ICMResult",
     "PokerlabError",
+    "icm",
     "__version__",
 ]

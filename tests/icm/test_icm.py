@@ -69,7 +69,12 @@ def test_brute_force_fractions(seed):
 
 @pytest.mark.parametrize(
     "payouts",
-    [power_law(12, 1000.0, 1.0), np.array([50.0, 30.0, 20.0]), np.arange(16, 0, -1.0), [10.0] * 4 + [5.0] * 4 + [1.0] * 5],
+    [
+        power_law(12, 1000.0, 1.0),
+        np.array([50.0, 30.0, 20.0]),
+        np.arange(16, 0, -1.0),
+        [10.0] * 4 + [5.0] * 4 + [1.0] * 5,
+    ],
 )
 def test_exact_methods_agree(payouts):
     stacks = truncated_normal_stacks(16, seed=3)

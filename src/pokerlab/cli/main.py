@@ -65,7 +65,9 @@ def main(
 
 def _register_commands() -> None:
     # Each engine's command module exposes register(app); add new ones to this tuple.
-    modules: tuple = ()
+    from pokerlab.cli import icm_cmd
+
+    modules: tuple = (icm_cmd,)
     for module in modules:
         module.register(app)
 

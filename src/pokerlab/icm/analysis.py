@@ -80,8 +80,13 @@ class Deal:
         return self.chip - self.icm
 
     def to_dict(self) -> dict[str, Any]:
-        return {"players": [{"stack": float(s), "icm_chop": float(a), "chip_chop": float(b), "chip_minus_icm": float(b - a)}
-                            for s, a, b in zip(self.stacks, self.icm, self.chip, strict=True)]}
+        rows = zip(self.stacks, self.icm, self.chip, strict=True)
+        return {
+            "players": [
+                {"stack": float(s), "icm_chop": float(a), "chip_chop": float(b), "chip_minus_icm": float(b - a)}
+                for s, a, b in rows
+            ]
+        }
 
 
 def deal(stacks: Any, payouts: Any) -> Deal:

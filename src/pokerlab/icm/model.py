@@ -95,7 +95,8 @@ def validate(stacks: Any, payouts: Any) -> tuple[np.ndarray, np.ndarray]:
     if s.size == 0:
         raise InvalidStacksError("no players: give at least one stack")
     if not np.all(np.isfinite(s)):
-        raise InvalidStacksError(f"stacks must be finite, got {s[~np.isfinite(s)][0]} (player {_first(~np.isfinite(s))})")
+        bad = ~np.isfinite(s)
+        raise InvalidStacksError(f"stacks must be finite, got {s[bad][0]} (player {_first(bad)})")
     if np.any(s < 0):
         raise InvalidStacksError(f"stacks must be >= 0, player {_first(s < 0)} has {s[s < 0][0]:g}")
     if not np.any(s > 0):
@@ -107,7 +108,9 @@ def validate(stacks: Any, payouts: Any) -> tuple[np.ndarray, np.ndarray]:
     if np.any(pay < 0):
         raise InvalidPayoutsError(f"payouts must be >= 0, place {_first(pay < 0)} pays {pay[pay < 0][0]:g}")
     if pay.size > s.size:
-        raise InvalidPayoutsError(f"{pay.size} payouts for {s.size} players: there are more paid places than players")
+        raise InvalidPayoutsError(
+            f"{pay.size} payouts for {s.size} players: there are more paid places than players"
+        )
     return s, pay
 
 
