@@ -105,8 +105,9 @@ def register(app: typer.Typer) -> None:
             for j in range(len(stack_values)):
                 btable.add_column(str(j + 1), justify="right")
             for i in range(len(stack_values)):
+                factor, premium = bf.factor[i], 100 * bf.risk_premium[i]
                 cells = [
-                    "-" if not np.isfinite(bf.factor[i, j]) else f"{bf.factor[i, j]:.2f} / {100 * bf.risk_premium[i, j]:.1f}%"
+                    f"{factor[j]:.2f} / {premium[j]:.1f}%" if np.isfinite(factor[j]) else "-"
                     for j in range(len(stack_values))
                 ]
                 btable.add_row(str(i + 1), *cells)

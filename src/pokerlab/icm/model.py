@@ -209,7 +209,8 @@ def icm(
 
 
 def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> tuple[np.ndarray, int]:
-    """Equity of live players (stacks normalised to mean 1) by adaptive Gauss-Kronrod on ``w = sqrt(mu(t)) + log(1 + t)``."""
+    """Equity of live players (stacks normalised to mean 1) by adaptive Gauss-Kronrod on
+    ``w = sqrt(mu(t)) + log(1 + t)``."""
     n = s.size
     if k == 0:
         return np.zeros(n), 0
