@@ -63,7 +63,8 @@ def main() -> None:
     row("50 players / 40 paid, exact (quadrature)", seconds, "<= 1 ms",
         f"nodes {exact.nodes}; equal-stack error {np.max(np.abs(equal - 20.0)) / 20.0:.1e} rel")
     vs_linear = icm(stacks, np.arange(50, 0, -1.0)).equity
-    print(f"{'':52} linear-prize closed form error {np.max(np.abs(vs_linear / closed_form_linear(stacks) - 1)):.1e} rel")
+    linear_error = np.max(np.abs(vs_linear / closed_form_linear(stacks) - 1))
+    print(f"{'':52} linear-prize closed form error {linear_error:.1e} rel")
     for vr in ("plain", "antithetic", "sobol", "conditional"):
         samples = 15_360 if vr == "sobol" else 15_500  # Sobol: 60 scrambles x 256 points
         seconds, mc = best_of(
