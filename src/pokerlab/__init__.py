@@ -16,6 +16,7 @@ from pokerlab.errors import (
     PokerlabError,
 )
 from pokerlab.games import compile_game, get_game, kuhn, leduc
+from pokerlab.icm import ICMResult, icm
 from pokerlab.solvers import Policy, Solver, best_response, expected_value, exploitability, solve
 
 try:
@@ -36,9 +37,12 @@ __all__ = [
     "DuplicateCardError",
     "InvalidCardError",
     "InvalidHandError",
+    "ICMResult",
     "PokerlabError",
     "Policy",
     "Solver",
+
+    "icm",
     "__version__",
     "best_response",
     "compile_game",

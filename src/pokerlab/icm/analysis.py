@@ -1,0 +1,134 @@
+"""Tournament analysis on top of the ICM: bubble factors, risk premium, deals, a chip-vs-prize picture."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerlab.errors import InvalidArgumentError
+from pokerlab.icm.model import ICMResult, icm, validate
+
+BUBBLE_MAX_PLAYERS = 500
+
+
+@dataclass(frozen=True)
+class BubbleFactors:
+    """``factor[i, j]``: equity i loses when losing an all-in for the effective stack against j, divided by the
+    equity i gains when winning it (``nan`` on the diagonal and for busted players). ``risk_premium[i, j]``:
+    the extra winning probability over the chip-EV break-even 50% that i needs to call j's shove,
+    ``BF / (1 + BF) - 1/2``."""
+
+    stacks: np.ndarray
+    factor: np.ndarray
+    risk_premium: np.ndarray
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form with ``null`` for undefined entries."""
+        def clean(matrix: np.ndarray) -> list[list[float | None]]:
+            return [[None if not np.isfinite(x) else float(x) for x in row] for row in matrix]
+
+        return {"stacks": self.stacks.tolist(), "bubble_factors": clean(self.factor),
+                "risk_premium": clean(self.risk_premium)}
+
+
+def bubble_factors(stacks: Any, payouts: Any) -> BubbleFactors:
+    """Bubble factors for every ordered pair of live players (exact ICM for each all-in outcome).
+
+    >>> bf = bubble_factors([5000, 3000, 2000], [50, 30, 20])
+    >>> round(float(bf.factor[0, 1]), 4) > 1.0
+    True
+    """
+    s, pay = validate(stacks, payouts)
+    n = s.size
+    if n > BUBBLE_MAX_PLAYERS:
+        raise InvalidArgumentError(f"bubble factors need 2 n^2 ICM runs: at most {BUBBLE_MAX_PLAYERS} players")
+    base = icm(s, pay).equity
+    factor = np.full((n, n), np.nan)
+    for i in range(n):
+        for j in range(n):
+            if i == j or s[i] == 0 or s[j] == 0:
+                continue
+            e = min(s[i], s[j])
+            win = s.copy()
+            win[i] += e
+            win[j] -= e
+            lose = s.copy()
+            lose[i] -= e
+            lose[j] += e
+            gain = icm(win, pay).equity[i] - base[i]
+            loss = base[i] - icm(lose, pay).equity[i]
+            factor[i, j] = loss / gain if gain > 0 else np.inf
+    premium = factor / (1.0 + factor) - 0.5
+    return BubbleFactors(stacks=s, factor=factor, risk_premium=premium)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Ways to split the remaining prize money now: ``icm`` (ICM chop), ``chip`` (chip chop: everyone is
+    guaranteed the smallest remaining payout, the rest goes by chip share) and ``chip_minus_icm``, what each
+    player gains (positive) or loses with a chip chop compared with an ICM chop."""
+
+    stacks: np.ndarray
+    icm: np.ndarray
+    chip: np.ndarray
+
+    @property
+    def chip_minus_icm(self) -> np.ndarray:
+        return self.chip - self.icm
+
+    def to_dict(self) -> dict[str, Any]:
+        rows = zip(self.stacks, self.icm, self.chip, strict=True)
+        return {
+            "players": [
+                {"stack": float(s), "icm_chop": float(a), "chip_chop": float(b), "chip_minus_icm": float(b - a)}
+                for s, a, b in rows
+            ]
+        }
+
+
+def deal(stacks: Any, payouts: Any) -> Deal:
+    """ICM chop and chip chop of the remaining payouts among the remaining players.
+
+    >>> d = deal([5000, 3000, 2000], [50, 30, 20])
+    >>> [round(x, 2) for x in d.chip]
+    [40.0, 32.0, 28.0]
+    """
+    s, pay = validate(stacks, payouts)
+    n = s.size
+    full = np.zeros(n)
+    full[: pay.size] = pay
+    live = s > 0
+    equity = icm(s, pay).equity
+    floor = full[np.count_nonzero(live) - 1] if live.any() else 0.0
+    chip = np.where(live, floor, 0.0)
+    remaining = full.sum() - chip.sum()
+    chip = chip + remaining * s / s.sum()
+    return Deal(stacks=s, icm=equity, chip=chip)
+
+
+def plot_shares(result: ICMResult, path: str | Path, title: str | None = None) -> Path:
+    """Write a PNG of chip share against prize share per player (needs the ``plot`` extra: matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise InvalidArgumentError("plotting needs matplotlib: pip install 'pokerlab[plot]'") from error
+    path = Path(path)
+    order = np.argsort(-result.stacks)
+    x = np.arange(result.stacks.size)
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.25 * x.size), 4.0))
+    ax.bar(x - 0.2, 100 * result.chip_share[order], width=0.4, label="chip share")
+    ax.bar(x + 0.2, 100 * result.prize_share[order], width=0.4, label="prize share (ICM)")
+    ax.set_xlabel("player (by stack)")
+    ax.set_ylabel("% of total")
+    ax.set_title(title or f"ICM: chip share vs prize share ({result.method})")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

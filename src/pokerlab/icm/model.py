@@ -1,0 +1,374 @@
+"""The ICM façade: validate stacks and payouts once, pick a method, return an :class:`ICMResult`.
+
+Methods:
+
+- ``"subset"``: exact subset recursion (``n <= 24``), the oracle;
+- ``"exact"``: exact exponential-race quadrature, any field size, error below ``rtol`` of each equity;
+- ``"montecarlo"``: Streib's exponential clocks with a stopping rule from :mod:`pokerlab.stats`;
+- ``"auto"``: ``"exact"`` (the quadrature; it is also the fastest for small fields).
+
+Busted players: a stack of exactly 0 is a player already eliminated. The live players (stack > 0) play for
+the first ``live`` places; the busted players take the last places and, since their order of elimination is
+not known, share the payouts of those places equally.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
+from pokerlab.icm import kernels
+from pokerlab.stats import StoppingRule, run_until
+
+METHODS = ("auto", "exact", "subset", "montecarlo")
+VARIANCE_REDUCTION = ("plain", "antithetic", "sobol", "conditional")
+SUBSET_MAX_PLAYERS = 24
+DEFAULT_RTOL = 1e-10
+
+
+@dataclass(frozen=True)
+class ICMResult:
+    """Prize equity per player.
+
+    ``equity[i]`` is player i's expected prize (payout units); ``places[i, m]`` the probability of finishing in
+    place ``m + 1`` for the paid places (``None`` unless asked for); ``stderr`` the standard error per player
+    for Monte Carlo (``None`` when exact); ``samples`` the Monte Carlo sample count (0 when exact).
+    """
+
+    stacks: np.ndarray
+    payouts: np.ndarray
+    equity: np.ndarray
+    method: str
+    exact: bool
+    elapsed_s: float
+    places: np.ndarray | None = None
+    stderr: np.ndarray | None = None
+    samples: int = 0
+    stop_reason: str | None = None
+    nodes: int = 0
+
+    @property
+    def chip_share(self) -> np.ndarray:
+        """Each player's fraction of the chips in play."""
+        return self.stacks / self.stacks.sum()
+
+    @property
+    def prize_share(self) -> np.ndarray:
+        """Each player's fraction of the prize pool."""
+        pool = self.payouts.sum()
+        return self.equity / pool if pool > 0 else np.zeros_like(self.equity)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: ``{"method", "players": [{"stack", "equity", "stderr"}], "elapsed_s", ...}``."""
+        players = [
+            {
+                "stack": float(self.stacks[i]),
+                "equity": float(self.equity[i]),
+                "stderr": None if self.stderr is None else float(self.stderr[i]),
+            }
+            for i in range(len(self.stacks))
+        ]
+        out: dict[str, Any] = {"method": self.method, "players": players, "elapsed_s": float(self.elapsed_s)}
+        if self.places is not None:
+            for player, row in zip(players, self.places, strict=True):
+                player["places"] = [float(x) for x in row]
+        if self.samples:
+            out["samples"] = int(self.samples)
+        return out
+
+
+def validate(stacks: Any, payouts: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Stacks and payouts as float arrays, or a specific error saying what is wrong."""
+    try:
+        s = np.asarray(stacks, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError) as error:
+        raise InvalidStacksError(f"stacks must be numbers: {error}") from error
+    try:
+        pay = np.asarray(payouts, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError) as error:
+        raise InvalidPayoutsError(f"payouts must be numbers: {error}") from error
+    if s.size == 0:
+        raise InvalidStacksError("no players: give at least one stack")
+    if not np.all(np.isfinite(s)):
+        bad = ~np.isfinite(s)
+        raise InvalidStacksError(f"stacks must be finite, got {s[bad][0]} (player {_first(bad)})")
+    if np.any(s < 0):
+        raise InvalidStacksError(f"stacks must be >= 0, player {_first(s < 0)} has {s[s < 0][0]:g}")
+    if not np.any(s > 0):
+        raise InvalidStacksError("every stack is 0: at least one player must have chips")
+    if pay.size == 0:
+        raise InvalidPayoutsError("no payouts: give at least one paid place")
+    if not np.all(np.isfinite(pay)):
+        raise InvalidPayoutsError("payouts must be finite numbers")
+    if np.any(pay < 0):
+        raise InvalidPayoutsError(f"payouts must be >= 0, place {_first(pay < 0)} pays {pay[pay < 0][0]:g}")
+    if pay.size > s.size:
+        raise InvalidPayoutsError(
+            f"{pay.size} payouts for {s.size} players: there are more paid places than players"
+        )
+    return s, pay
+
+
+def _first(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0]) + 1
+
+
+def icm(
+    stacks: Any,
+    payouts: Any,
+    method: str = "auto",
+    *,
+    places: bool = False,
+    rtol: float = DEFAULT_RTOL,
+    samples: int | None = None,
+    half_width: float | None = None,
+    relative_half_width: float | None = None,
+    confidence: float = 0.95,
+    time_limit: float | None = None,
+    variance_reduction: str = "auto",
+    seed: int | None = None,
+) -> ICMResult:
+    """Malmuth-Harville prize equity of every player.
+
+    ``stacks``: chips per player (0 = busted, see module docs). ``payouts``: money per place from first down;
+    places past the end pay 0. ``method``: ``auto`` | ``exact`` | ``subset`` | ``montecarlo``. ``places``:
+    also return the finish-place probability matrix (players x paid places). ``rtol``: target relative error
+    of the quadrature. Monte Carlo: stop after ``samples``, or when every player's confidence half-width is
+    below ``half_width`` (money) or ``relative_half_width * pool``, or after ``time_limit`` seconds;
+    ``variance_reduction`` is ``plain``, ``antithetic``, ``sobol``, ``conditional`` (O(n k) per sample, 22x
+    less variance in the brief's scenario) or ``auto`` (conditional when ``n * paid <= 20,000``, else plain).
+
+    >>> r = icm([5000, 3000, 2000], [50, 30, 20])
+    >>> [round(x, 6) for x in r.equity]
+    [38.392857, 32.75, 28.857143]
+    """
+    if method not in METHODS:
+        raise InvalidArgumentError(f"unknown ICM method {method!r}; use one of {', '.join(METHODS)}")
+    if not (math.isfinite(rtol) and 1e-15 <= rtol < 1):
+        raise InvalidArgumentError(f"rtol must be in [1e-15, 1), got {rtol}")
+    s, pay = validate(stacks, payouts)
+    start = time.perf_counter()
+    n = s.size
+    live = np.flatnonzero(s > 0)
+    n_live = live.size
+    full_pay = np.zeros(n)
+    full_pay[: pay.size] = pay
+    live_pay = full_pay[:n_live].copy()
+    busted_share = full_pay[n_live:].mean() if n_live < n else 0.0
+    equity = np.full(n, busted_share)
+    place_matrix = np.zeros((n, pay.size)) if places else None
+    if places and n_live < n:
+        for m in range(n_live, pay.size):
+            place_matrix[s == 0, m] = 1.0 / (n - n_live)
+    stderr = None
+    count = 0
+    reason = None
+    nodes = 0
+    chosen = "exact" if method == "auto" else method
+    live_stacks = s[live] / s[live].mean()  # scale-free: only ratios matter
+    k = int(np.max(np.flatnonzero(live_pay > 0)) + 1) if np.any(live_pay > 0) else 0
+    if chosen == "subset":
+        if n_live > SUBSET_MAX_PLAYERS:
+            raise InvalidArgumentError(
+                f"the subset recursion takes 2^n memory: at most {SUBSET_MAX_PLAYERS} live players, got {n_live}"
+            )
+        kk = max(k, min(pay.size, n_live), 1)
+        matrix = kernels.icm_subset(live_stacks, kk)
+        equity[live] = matrix[:, : max(k, 0)] @ live_pay[: max(k, 0)] if k else 0.0
+        if places:
+            place_matrix[live, : min(pay.size, n_live)] = matrix[:, : min(pay.size, n_live)]
+    elif chosen == "exact":
+        values, nodes = _quadrature_equity(live_stacks, live_pay, k, rtol)
+        equity[live] = values
+        if places:
+            kk = min(pay.size, n_live)
+            place_matrix[live, :kk] = _quadrature_places(live_stacks, kk, rtol)
+    else:
+        if variance_reduction == "auto":
+            variance_reduction = "conditional" if n_live * max(k, 1) <= 20_000 else "plain"
+        values, err, count, reason = _monte_carlo(
+            live_stacks, live_pay, k, samples, half_width, relative_half_width, confidence, time_limit,
+            variance_reduction, seed,
+        )
+        equity[live] = values
+        stderr = np.zeros(n)
+        stderr[live] = err
+        chosen = f"montecarlo-{variance_reduction}"
+    elapsed = time.perf_counter() - start
+    return ICMResult(
+        stacks=s, payouts=pay, equity=equity, method=chosen, exact=stderr is None, elapsed_s=elapsed,
+        places=place_matrix, stderr=stderr, samples=count, stop_reason=reason, nodes=nodes,
+    )
+
+
+# ------------------------------------------------------------------------------------------------------------
+# exact quadrature driver
+# ------------------------------------------------------------------------------------------------------------
+
+
+def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> tuple[np.ndarray, int]:
+    """Equity of live players (stacks normalised to mean 1) by adaptive Gauss-Kronrod on
+    ``w = sqrt(mu(t)) + log(1 + t)``."""
+    n = s.size
+    if k == 0:
+        return np.zeros(n), 0
+    if n == 1:
+        return np.array([pay[0]]), 0
+    # Last place always pays pay[n-1] (0 unless every place is paid): take it out so the integrand vanishes
+    # once all but one player have finished, which bounds the integration range.
+    base = pay[n - 1] if k == n else 0.0
+    shifted = pay[:k] - base
+    positive = np.flatnonzero(shifted > 0)
+    if positive.size == 0:
+        return np.full(n, base), 0
+    kk = int(positive[-1]) + 1
+    shifted = np.ascontiguousarray(shifted[:kk])
+    scale_floor = 1e-3 * shifted.sum() / n
+
+    def evaluate(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        kernel = kernels.icm_quadrature_panels if n * kk > 50_000 else kernels.icm_quadrature_panels_serial
+        return kernel(s, shifted, left, right, _NODES, _KRONROD, _GAUSS, _block(n, kk))
+
+    total, nodes = _adaptive(s, kk, evaluate, rtol, scale_floor)
+    return base + total, nodes
+
+
+def _quadrature_places(s: np.ndarray, k: int, rtol: float) -> np.ndarray:
+    """Finish-place matrix ``(n, k)`` of live players by the race, adaptively integrated."""
+    n = s.size
+    if n == 1:
+        return np.ones((1, 1))[:, :k]
+    # the last place's column is what the other columns leave over (rows sum to 1): the range stays finite
+    kq = min(k, n - 1)
+
+    def evaluate(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        kron = kernels.icm_places_panels(s, kq, left, right, _NODES, _KRONROD)
+        gauss = kernels.icm_places_panels(s, kq, left, right, _NODES, _GAUSS)
+        return kron.reshape(len(left), -1), gauss.reshape(len(left), -1)
+
+    total, _ = _adaptive(s, kq, evaluate, rtol, 1e-6, per_panel=False)
+    matrix = total.reshape(n, kq)
+    if k > kq:
+        matrix = np.concatenate([matrix, 1.0 - matrix.sum(axis=1, keepdims=True)], axis=1)
+    return matrix
+
+
+_NODES, _KRONROD, _GAUSS = kernels.gk15_rule()
+
+
+def _block(n: int, k: int) -> int:
+    # checkpoint spacing: about sqrt(n) rows, enough to keep one block of G rows in cache
+    return max(8, min(n, int(math.sqrt(n)) + 1, max(8, 2_000_000 // (8 * (k + 1)))))
+
+
+def _adaptive(s, k, evaluate, rtol, scale_floor, per_panel=True):
+    """Adaptive bisection of panels in ``w`` until the Kronrod-Gauss difference of each panel, relative to
+    each component's value, is below ``rtol * width / total width``. Returns the total and the node count."""
+    t_end = kernels.tail_time(s, k, math.log(1e-18))
+    w_end = kernels.race_variable(s, t_end)[0]
+    # coarse start (features of the integrand are about 1/2 wide in w, but most of it is smooth): bisection
+    # finds the features
+    panels = max(4, math.ceil(w_end / 6.0))
+    edges = np.linspace(0.0, w_end, panels + 1)
+    left, right = edges[:-1], edges[1:]
+    accepted = None
+    pending_k = []
+    nodes = 0
+    scale = None
+    for depth in range(40):
+        if per_panel:
+            kron, gauss = evaluate(left, right)
+        else:
+            kron, gauss = _chunked(evaluate, left, right)
+        nodes += 15 * len(left)
+        if scale is None:
+            scale = np.maximum(np.abs(kron.sum(axis=0)), scale_floor)
+            accepted = np.zeros_like(scale)
+        # QUADPACK's estimate of the Kronrod error from the Kronrod-Gauss difference: (200 |K - G|)^1.5
+        error = np.max(np.minimum(1.0, (200.0 * np.abs(kron - gauss) / scale) ** 1.5), axis=1)
+        budget = rtol * (right - left) / w_end
+        good = (error <= budget) | (right - left < 1e-9 * w_end) | (depth == 39)
+        accepted = accepted + kron[good].sum(axis=0)
+        pending_k.append(int(good.sum()))
+        if np.all(good):
+            break
+        bad_left, bad_right = left[~good], right[~good]
+        mid = 0.5 * (bad_left + bad_right)
+        left = np.concatenate([bad_left, mid])
+        right = np.concatenate([mid, bad_right])
+    return accepted, nodes
+
+
+def _chunked(evaluate, left, right, chunk=8):
+    parts = [evaluate(left[i:i + chunk], right[i:i + chunk]) for i in range(0, len(left), chunk)]
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Monte Carlo driver
+# ------------------------------------------------------------------------------------------------------------
+
+MC_STREAMS = 16  # independent random streams per batch, run in parallel; fixed so a seed gives one result
+SOBOL_POINTS = 256  # points per scrambled replicate; a replicate's mean is one sample of the stopping rule
+
+
+def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence, time_limit, vr, seed):
+    if vr not in VARIANCE_REDUCTION:
+        raise InvalidArgumentError(f"unknown variance reduction {vr!r}; use one of {', '.join(VARIANCE_REDUCTION)}")
+    if s.size > 65536:
+        raise InvalidArgumentError("Monte Carlo ICM supports at most 65,536 live players")
+    n = s.size
+    if k == 0:
+        return np.zeros(n), np.zeros(n), 0, "exact"
+    pay_k = np.ascontiguousarray(pay[:k])
+    pool = float(pay_k.sum())
+    if relative_half_width is not None:
+        if not (math.isfinite(relative_half_width) and relative_half_width > 0):
+            raise InvalidArgumentError(f"relative half-width must be positive, got {relative_half_width}")
+        half_width = relative_half_width * pool
+    if samples is None and half_width is None and time_limit is None:
+        samples = 100_000
+    if samples is not None and (int(samples) != samples or samples < 1):
+        raise InvalidArgumentError(f"samples must be a positive whole number, got {samples}")
+    unit = SOBOL_POINTS if vr == "sobol" else (2 if vr == "antithetic" else 1)
+    rule = StoppingRule(
+        max_samples=None if samples is None else max(2, math.ceil(samples / unit)),
+        time_limit=time_limit,
+        half_width=half_width,
+        confidence=confidence,
+        min_samples=20 if vr == "sobol" else 1000,
+    )
+    base_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
+    mode = {"plain": kernels.MC_PLAIN, "antithetic": kernels.MC_ANTITHETIC, "conditional": kernels.MC_CONDITIONAL}
+    threads = MC_STREAMS
+
+    if vr == "sobol":
+        from scipy.stats import qmc
+
+        seeds = np.random.SeedSequence(seed)
+
+        def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+            sums = np.zeros(n)
+            squares = np.zeros(n)
+            for child in seeds.spawn(size):
+                engine = qmc.Sobol(d=n, scramble=True, seed=np.random.default_rng(child))
+                points = engine.random(SOBOL_POINTS)
+                mean = kernels.mc_points(s, pay_k, points, False)
+                sums += mean
+                squares += mean * mean
+            return sums, squares
+
+        moments, reason, _ = run_until(rule, n, batch, first_batch=20)
+    else:
+
+        def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+            child = (int(base_seed) + index * 0x632BE59BD9B4E019) & 0x7FFFFFFFFFFFFFFF
+            return kernels.mc_batch(s, pay_k, size, child, mode[vr], threads)
+
+        moments, reason, _ = run_until(rule, n, batch, first_batch=4096 if samples is None else 16384)
+    return moments.mean, moments.stderr, moments.count * unit, reason

@@ -1,0 +1,169 @@
+"""Payout structures and stack generators.
+
+Payouts are money per place from first down (a float array; places past its end pay 0). Stacks are chips
+per player.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+
+import numpy as np
+
+from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
+
+STANDARD = {"50/30/20": (50.0, 30.0, 20.0), "65/35": (65.0, 35.0), "winner": (100.0,)}
+
+
+def power_law(paid: int, pool: float = 1000.0, a: float = 1.0) -> np.ndarray:
+    """Place ``i`` (1-based) gets a share proportional to ``1 / i^a`` of ``pool``, over ``paid`` places.
+
+    >>> power_law(3, pool=110.0, a=1.0).round(6).tolist()
+    [60.0, 30.0, 20.0]
+    """
+    if paid < 1:
+        raise InvalidPayoutsError(f"a payout structure needs at least one paid place, got {paid}")
+    if not (math.isfinite(a) and a >= 0):
+        raise InvalidPayoutsError(f"power-law exponent must be a finite number >= 0, got {a}")
+    _check_pool(pool)
+    weights = 1.0 / np.arange(1, paid + 1, dtype=np.float64) ** a
+    return pool * weights / weights.sum()
+
+
+def flat(paid: int, pool: float = 1000.0) -> np.ndarray:
+    """Every one of the ``paid`` places gets ``pool / paid``. ``flat(4, 100.0) -> [25, 25, 25, 25]``."""
+    if paid < 1:
+        raise InvalidPayoutsError(f"a payout structure needs at least one paid place, got {paid}")
+    _check_pool(pool)
+    return np.full(paid, pool / paid)
+
+
+def standard(name: str, pool: float = 100.0) -> np.ndarray:
+    """A standard sit-and-go split by name, scaled to ``pool``: ``'50/30/20'``, ``'65/35'``, ``'winner'``."""
+    if name not in STANDARD:
+        raise InvalidPayoutsError(f"unknown payout structure {name!r}; known: {', '.join(STANDARD)}")
+    _check_pool(pool)
+    shares = np.array(STANDARD[name])
+    return pool * shares / shares.sum()
+
+
+def from_csv(path: str | Path) -> np.ndarray:
+    """Payouts from a CSV file: one number per row (first column), or all numbers of a single row.
+
+    A header row that is not numeric is skipped. Blank lines are ignored.
+    """
+    try:
+        text = Path(path).read_text()
+    except OSError as error:
+        raise InvalidArgumentError(f"cannot read payouts file {path}: {error.strerror or error}") from error
+    rows: list[list[float]] = []
+    for row_number, row in enumerate(csv.reader(text.splitlines()), start=1):
+        cells = [cell.strip() for cell in row if cell.strip()]
+        if not cells:
+            continue
+        parsed = []
+        for cell in cells:
+            try:
+                parsed.append(float(cell))
+            except ValueError:
+                parsed = None
+                break
+        if parsed is None:
+            if row_number == 1:
+                continue  # header
+            raise InvalidPayoutsError(f"{path}: row {row_number} is not numeric: {','.join(cells)}")
+        rows.append(parsed)
+    # one row of several numbers is a horizontal list; otherwise the first column, one place per row
+    values = rows[0] if len(rows) == 1 else [row[0] for row in rows]
+    if not values:
+        raise InvalidPayoutsError(f"{path}: no payouts found")
+    return np.asarray(values, dtype=np.float64)
+
+
+def parse_payouts(spec: str) -> np.ndarray:
+    """Parse the CLI payout form.
+
+    - ``'50,30,20'``: a list;
+    - ``'power:a=1,pool=1000,paid=40'``: power law; ``'flat:pool=100,paid=9'``;
+    - ``'50/30/20'``, ``'65/35'``: standard splits (pool 100, or ``'65/35:pool=500'``);
+    - ``'file:payouts.csv'`` or a path ending in ``.csv``: a CSV file.
+    """
+    spec = spec.strip()
+    if not spec:
+        raise InvalidPayoutsError("payouts are empty")
+    kind, _, rest = spec.partition(":")
+    if kind in ("power", "flat") or kind in STANDARD:
+        options = _options(rest, spec)
+        pool = options.pop("pool", 1000.0 if kind in ("power", "flat") else 100.0)
+        if kind in STANDARD:
+            _no_more(options, spec)
+            return standard(kind, pool)
+        if "paid" not in options:
+            raise InvalidPayoutsError(f"{spec!r}: say how many places are paid, e.g. {kind}:paid=40")
+        paid_value = options.pop("paid")
+        if paid_value != int(paid_value):
+            raise InvalidPayoutsError(f"{spec!r}: paid must be a whole number")
+        paid = int(paid_value)
+        if kind == "power":
+            a = options.pop("a", 1.0)
+            _no_more(options, spec)
+            return power_law(paid, pool, a)
+        _no_more(options, spec)
+        return flat(paid, pool)
+    if kind == "file":
+        return from_csv(rest)
+    if spec.lower().endswith(".csv"):
+        return from_csv(spec)
+    try:
+        return np.array([float(token) for token in spec.split(",")], dtype=np.float64)
+    except ValueError as error:
+        raise InvalidPayoutsError(
+            f"cannot parse payouts {spec!r}: use a list like 50,30,20, power:a=1,pool=1000,paid=40, "
+            "flat:pool=100,paid=9, 65/35 or a .csv file"
+        ) from error
+
+
+def _options(text: str, spec: str) -> dict[str, float]:
+    options: dict[str, float] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or key.strip() not in ("a", "pool", "paid"):
+            raise InvalidPayoutsError(f"{spec!r}: expected options a=, pool=, paid=, got {item!r}")
+        try:
+            options[key.strip()] = float(value)
+        except ValueError as error:
+            raise InvalidPayoutsError(f"{spec!r}: {key.strip()} must be a number, got {value!r}") from error
+    return options
+
+
+def _no_more(options: dict[str, float], spec: str) -> None:
+    if options:
+        raise InvalidPayoutsError(f"{spec!r}: option(s) {', '.join(options)} do not apply here")
+
+
+def _check_pool(pool: float) -> None:
+    if not (math.isfinite(pool) and pool > 0):
+        raise InvalidPayoutsError(f"prize pool must be a positive number, got {pool}")
+
+
+def truncated_normal_stacks(
+    players: int, mean: float = 10_000.0, sd: float = 5_000.0, low: float | None = None, seed: int | None = None
+) -> np.ndarray:
+    """Stacks drawn from a normal law truncated to ``[low, inf)`` (``low`` defaults to ``mean / 20``), by
+    rejection; the brief's benchmark scenario. ``truncated_normal_stacks(50, seed=1)`` -> 50 positive stacks.
+    """
+    if players < 1:
+        raise InvalidStacksError(f"need at least one player, got {players}")
+    if not (math.isfinite(mean) and mean > 0 and math.isfinite(sd) and sd >= 0):
+        raise InvalidArgumentError(f"mean must be positive and sd non-negative, got mean={mean}, sd={sd}")
+    low = mean / 20.0 if low is None else low
+    if not (math.isfinite(low) and 0 < low < mean + 8 * sd):
+        raise InvalidArgumentError(f"truncation point must be positive and below mean + 8 sd, got {low}")
+    rng = np.random.default_rng(seed)
+    out = np.empty(0)
+    while out.size < players:
+        draw = rng.normal(mean, sd, size=2 * players + 16)
+        out = np.concatenate([out, draw[draw >= low]])
+    return out[:players]

@@ -1,0 +1,187 @@
+"""ICM equities against exact rationals, closed forms, published values and each other."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
+from pokerlab.icm import icm, power_law, truncated_normal_stacks
+
+
+def harville_fractions(stacks: list[int], payouts: list[int]) -> list[Fraction]:
+    """Brute force over all finishing orders with exact rationals (independent of the engine)."""
+    n = len(stacks)
+    pay = list(payouts) + [0] * (n - len(payouts))
+    equity = [Fraction(0)] * n
+    for order in itertools.permutations(range(n)):
+        prob = Fraction(1)
+        remaining = sum(stacks)
+        for player in order:
+            prob *= Fraction(stacks[player], remaining)
+            remaining -= stacks[player]
+        for place, player in enumerate(order):
+            equity[player] += prob * pay[place]
+    return equity
+
+
+def closed_form_linear(stacks: np.ndarray) -> np.ndarray:
+    """Payout n - m to the player with m players ahead: E_i = 1 + sum_{j != i} s_i / (s_i + s_j)."""
+    s = np.asarray(stacks, dtype=np.float64)
+    return 1.0 + (s[:, None] / (s[:, None] + s[None, :])).sum(axis=1) - 0.5
+
+
+@pytest.mark.parametrize("method", ["subset", "exact", "auto"])
+def test_oracle_cases(oracle, method):
+    for case in oracle("icm")["cases"]:
+        result = icm(case["stacks"], case["payouts"], method)
+        tolerance = case.get("tolerance", 1e-9)
+        np.testing.assert_allclose(result.equity, case["equity"], atol=tolerance, rtol=0)
+        if "exact_fractions" in case:
+            exact = [float(Fraction(f)) for f in case["exact_fractions"]]
+            np.testing.assert_allclose(result.equity, exact, rtol=1e-13, atol=0)
+        assert result.exact and result.stderr is None
+
+
+def test_finish_probabilities_oracle(oracle):
+    for case in oracle("icm")["finish_probabilities"]:
+        n = len(case["stacks"])
+        for method in ("subset", "exact"):
+            result = icm(case["stacks"], [1.0] * n, method, places=True)
+            assert case["place"] == "last"
+            np.testing.assert_allclose(result.places[:, -1], case["probability"], atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_brute_force_fractions(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 7))
+    stacks = [int(x) for x in rng.integers(1, 100, size=n)]
+    paid = int(rng.integers(1, n + 1))
+    payouts = sorted((int(x) for x in rng.integers(0, 50, size=paid)), reverse=True)
+    exact = np.array([float(f) for f in harville_fractions(stacks, payouts)])
+    for method in ("subset", "exact"):
+        np.testing.assert_allclose(icm(stacks, payouts, method).equity, exact, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "payouts",
+    [
+        power_law(12, 1000.0, 1.0),
+        np.array([50.0, 30.0, 20.0]),
+        np.arange(16, 0, -1.0),
+        [10.0] * 4 + [5.0] * 4 + [1.0] * 5,
+    ],
+)
+def test_exact_methods_agree(payouts):
+    stacks = truncated_normal_stacks(16, seed=3)
+    subset = icm(stacks, payouts, "subset", places=True)
+    race = icm(stacks, payouts, "exact", places=True)
+    pool = float(np.sum(payouts))
+    np.testing.assert_allclose(race.equity, subset.equity, rtol=1e-12, atol=1e-12 * pool)
+    np.testing.assert_allclose(race.places, subset.places, atol=1e-12)
+
+
+def test_places_are_probabilities():
+    stacks = truncated_normal_stacks(12, seed=5)
+    places = icm(stacks, [1.0] * 12, "exact", places=True).places
+    np.testing.assert_allclose(places.sum(axis=0), 1.0, atol=1e-12)
+    np.testing.assert_allclose(places.sum(axis=1), 1.0, atol=1e-12)
+    assert np.all(places >= -1e-15)
+
+
+@pytest.mark.parametrize("n", [7, 200, 1000])
+def test_linear_closed_form_any_field(n):
+    stacks = truncated_normal_stacks(n, seed=n)
+    result = icm(stacks, np.arange(n, 0, -1.0), "exact")
+    np.testing.assert_allclose(result.equity, closed_form_linear(stacks), rtol=1e-12)
+
+
+@pytest.mark.parametrize("n, paid", [(64, 9), (2048, 307)])
+def test_equal_stacks_share_the_pool_equally(n, paid):
+    """Equal stacks: every finishing order is equally likely, so each player gets pool / n, for any payouts."""
+    payouts = power_law(paid, 1000.0, 1.0)
+    result = icm(np.full(n, 1500.0), payouts, "exact")
+    np.testing.assert_allclose(result.equity, 1000.0 / n, rtol=1e-12)
+
+
+def test_large_field_sums_to_pool_and_is_ordered():
+    stacks = truncated_normal_stacks(3000, seed=9)
+    payouts = power_law(450, 1000.0, 1.2)
+    result = icm(stacks, payouts)
+    assert result.equity.sum() == pytest.approx(1000.0, rel=1e-12)
+    order = np.argsort(stacks)
+    assert np.all(np.diff(result.equity[order]) >= -1e-12)
+
+
+def test_scale_invariance_and_permutation():
+    stacks = np.array([10.0, 40.0, 25.0, 5.0, 20.0])
+    payouts = [60.0, 25.0, 15.0]
+    base = icm(stacks, payouts).equity
+    np.testing.assert_allclose(icm(stacks * 1e6, payouts).equity, base, rtol=1e-13)
+    perm = np.array([3, 0, 4, 1, 2])
+    np.testing.assert_allclose(icm(stacks[perm], payouts).equity, base[perm], rtol=1e-13)
+
+
+def test_extreme_stacks():
+    stacks = [1e9, 1.0, 1.0, 2.0]
+    payouts = [50.0, 30.0, 20.0]
+    exact = np.array([float(f) for f in harville_fractions([10**9, 1, 1, 2], [50, 30, 20])])
+    np.testing.assert_allclose(icm(stacks, payouts, "exact").equity, exact, rtol=1e-11)
+
+
+def test_busted_players_take_the_last_places():
+    live = icm([5000, 3000, 2000], [50, 30, 20]).equity
+    with_busted = icm([5000, 0, 3000, 2000, 0], [50, 30, 20, 0, 0])
+    np.testing.assert_allclose(with_busted.equity[[0, 2, 3]], live, rtol=1e-13)
+    assert with_busted.equity[1] == 0.0 and with_busted.equity[4] == 0.0
+    # busted players share the payouts of the places they occupy (their bust order is unknown)
+    shared = icm([5000, 3000, 0, 0], [40, 30, 20, 10], places=True)
+    assert shared.equity[2] == pytest.approx(15.0) and shared.equity[3] == pytest.approx(15.0)
+    np.testing.assert_allclose(shared.equity[:2], icm([5000, 3000], [40, 30]).equity + 0.0)
+    np.testing.assert_allclose(shared.places[2], [0, 0, 0.5, 0.5])
+
+
+def test_single_live_player_and_flat_payouts():
+    assert icm([100.0], [7.0]).equity.tolist() == [7.0]
+    np.testing.assert_allclose(icm([1.0, 2.0, 3.0], [5.0, 5.0, 5.0]).equity, 5.0)
+
+
+@pytest.mark.parametrize(
+    "stacks, payouts, error",
+    [
+        ([], [1.0], InvalidStacksError),
+        ([1.0, -2.0], [1.0], InvalidStacksError),
+        ([1.0, float("nan")], [1.0], InvalidStacksError),
+        ([1.0, float("inf")], [1.0], InvalidStacksError),
+        ([0.0, 0.0], [1.0], InvalidStacksError),
+        ([1.0, 2.0], [3.0, 2.0, 1.0], InvalidPayoutsError),
+        ([1.0, 2.0], [3.0, -1.0], InvalidPayoutsError),
+        ([1.0, 2.0], [], InvalidPayoutsError),
+        (["a", 2.0], [1.0], InvalidStacksError),
+    ],
+)
+def test_bad_input(stacks, payouts, error):
+    with pytest.raises(error):
+        icm(stacks, payouts)
+
+
+def test_bad_arguments():
+    with pytest.raises(InvalidArgumentError):
+        icm([1.0, 2.0], [1.0], "magic")
+    with pytest.raises(InvalidArgumentError):
+        icm(np.ones(30), [1.0], "subset")
+    with pytest.raises(InvalidArgumentError):
+        icm([1.0, 2.0], [1.0], "montecarlo", variance_reduction="voodoo")
+
+
+def test_result_dict_shape():
+    result = icm([5000, 3000, 2000], [50, 30, 20])
+    data = result.to_dict()
+    assert set(data) >= {"method", "players", "elapsed_s"}
+    assert data["players"][0] == {"stack": 5000.0, "equity": pytest.approx(1075 / 28), "stderr": None}
+    np.testing.assert_allclose(result.chip_share, [0.5, 0.3, 0.2])
+    assert result.prize_share.sum() == pytest.approx(1.0)

@@ -1,0 +1,72 @@
+"""Monte Carlo ICM: within 4 standard errors of the exact values, honest standard errors, stopping rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.icm import icm, power_law, truncated_normal_stacks
+
+STACKS = truncated_normal_stacks(12, seed=11)
+PAYOUTS = power_law(5, 1000.0, 1.0)
+
+
+@pytest.fixture(scope="module")
+def exact():
+    return icm(STACKS, PAYOUTS, "subset").equity
+
+
+@pytest.mark.parametrize("vr", ["plain", "antithetic", "sobol", "conditional"])
+def test_within_four_standard_errors(exact, vr):
+    result = icm(STACKS, PAYOUTS, "montecarlo", samples=40_000, variance_reduction=vr, seed=7)
+    assert not result.exact and result.samples >= 40_000
+    assert np.all(result.stderr > 0)
+    assert np.all(np.abs(result.equity - exact) <= 4 * result.stderr)
+
+
+def test_same_seed_same_result():
+    a = icm(STACKS, PAYOUTS, "montecarlo", samples=5000, seed=3)
+    b = icm(STACKS, PAYOUTS, "montecarlo", samples=5000, seed=3)
+    np.testing.assert_array_equal(a.equity, b.equity)
+
+
+def test_conditional_reduces_variance(exact):
+    plain = icm(STACKS, PAYOUTS, "montecarlo", samples=20_000, variance_reduction="plain", seed=1)
+    cond = icm(STACKS, PAYOUTS, "montecarlo", samples=20_000, variance_reduction="conditional", seed=1)
+    assert np.max(cond.stderr) < 0.7 * np.max(plain.stderr)
+
+
+def test_half_width_rule_stops_with_the_promised_precision():
+    result = icm(STACKS, PAYOUTS, "montecarlo", half_width=2.0, confidence=0.9, variance_reduction="plain", seed=2)
+    assert result.stop_reason == "precision"
+    assert np.all(1.6448536269514722 * result.stderr <= 2.0 + 1e-9)
+    rel = icm(STACKS, PAYOUTS, "montecarlo", relative_half_width=0.002, confidence=0.9, seed=2)
+    assert np.all(1.6448536269514722 * rel.stderr <= 2.0 + 1e-9)
+
+
+def test_paid_places_partial_selection(exact):
+    """Few paid places (partial selection path) in a bigger field, against the exact quadrature."""
+    stacks = truncated_normal_stacks(200, seed=4)
+    payouts = power_law(10, 1000.0, 1.0)
+    ref = icm(stacks, payouts).equity
+    for vr in ("plain", "conditional"):
+        result = icm(stacks, payouts, "montecarlo", samples=20_000, variance_reduction=vr, seed=5)
+        assert np.all(np.abs(result.equity - ref) <= 4 * result.stderr + 1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("vr", ["plain", "antithetic", "conditional"])
+def test_standard_error_is_honest(exact, vr):
+    """Over 30 seeds the spread of the estimates matches the reported standard error (ratio near 1)."""
+    estimates, errors = [], []
+    for seed in range(30):
+        result = icm(STACKS, PAYOUTS, "montecarlo", samples=4000, variance_reduction=vr, seed=100 + seed)
+        estimates.append(result.equity)
+        errors.append(result.stderr)
+    spread = np.std(estimates, axis=0, ddof=1)
+    reported = np.mean(errors, axis=0)
+    ratio = spread / reported
+    # with 30 replicates the sample sd is within about +-35% of the truth at 99%
+    assert np.all((ratio > 0.6) & (ratio < 1.45)), ratio
+    z = (np.mean(estimates, axis=0) - exact) / (reported / np.sqrt(30))
+    assert np.all(np.abs(z) < 4.5)
