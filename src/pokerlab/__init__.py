@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from pokerlab.cards.encoding import format_cards, parse_card, parse_cards
+from pokerlab.cards.evaluator import HandValue, category, describe, evaluate, evaluate_batch, evaluate_hand
 from pokerlab.errors import (
     DuplicateCardError,
     InvalidCardError,
@@ -20,6 +22,15 @@ except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+unknown"
 
 __all__ = [
+    "HandValue",
+    "category",
+    "describe",
+    "evaluate",
+    "evaluate_batch",
+    "evaluate_hand",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
     "DuplicateCardError",
     "InvalidCardError",
     "InvalidHandError",

@@ -8,11 +8,49 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.console import Console
+from rich.table import Table
+
+DEMO_HANDS = (
+    "AsKs QsJsTs 2d 3c",
+    "Kc Kd Kh 7s 7d 2c",
+    "Ah Kh 9h 4h 2h Kc",
+    "5c 4d 3h 2s Ac 9d 9c",
+    "Jc Jd 8s 8h 3c",
+    "Ac Qd 9h 6s 3c",
+)
+
+
+def hands_section(console: Console) -> None:
+    """Rank a few hands, then all 133,784,560 seven-card hands."""
+    import time
+
+    from pokerlab.cards.evaluator import evaluate_hand, seven_card_category_counts
+    from pokerlab.cards.tables import CATEGORIES
+
+    table = Table(title="pokerlab eval", header_style="bold")
+    for column in ("cards", "rank", "category", "description"):
+        table.add_column(column)
+    for cards in DEMO_HANDS:
+        hand = evaluate_hand(cards)
+        table.add_row(hand.cards, str(hand.rank), hand.category, hand.description)
+    console.print(table)
+
+    seven_card_category_counts()  # first call loads the tables and the compiled kernel
+    start = time.perf_counter()
+    counts = seven_card_category_counts()
+    elapsed = time.perf_counter() - start
+    table = Table(title=f"All {counts.sum():,} seven-card hands, ranked in {elapsed:.2f} s", header_style="bold")
+    table.add_column("category")
+    table.add_column("hands", justify="right")
+    table.add_column("share", justify="right")
+    for name, count in zip(CATEGORIES, counts, strict=True):
+        table.add_row(name, f"{count:,}", f"{count / counts.sum():.4%}")
+    console.print(table)
 
 
 def sections() -> list[tuple[str, Callable[[Console], None]]]:
     """The demo's sections in order: (title, function printing the section)."""
-    return []
+    return [("Hands: the evaluator", hands_section)]
 
 
 def main() -> None:

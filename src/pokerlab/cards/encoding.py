@@ -80,7 +80,7 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], *, allow_duplicates: 
     bad token and :class:`DuplicateCardError` for a card given twice (unless ``allow_duplicates``).
 
     >>> parse_cards("AsKd")
-    [51, 46]
+    [51, 45]
     """
     if isinstance(text, str):
         cards = [parse_card(token) for token in _split_card_tokens(text)]
@@ -115,7 +115,7 @@ def format_card(card: int) -> str:
 
 
 def format_cards(cards: Iterable[int], separator: str = "") -> str:
-    """Canonical text of several cards, in the given order. Example: ``format_cards([51, 46]) == 'AsKd'``."""
+    """Canonical text of several cards, in the given order. Example: ``format_cards([51, 45]) == 'AsKd'``."""
     return separator.join(format_card(int(card)) for card in cards)
 
 

@@ -1,0 +1,37 @@
+"""Shared benchmark helpers: the machine description and a best-of timer."""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from collections.abc import Callable
+
+
+def machine_description() -> str:
+    """CPU model, logical cores and Python version, for the header of every benchmark."""
+    model = platform.processor() or "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} logical cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def best_time(function: Callable[[], object], repeats: int = 3) -> float:
+    """Smallest wall time of ``repeats`` calls, in seconds (the usual estimate of the undisturbed time)."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def row(workload: str, ours: float, unit: str, target: str = "", peer: str = "", ratio: str = "") -> None:
+    """Print one aligned result line."""
+    print(f"  {workload:<46} {ours:>12.4g} {unit:<10} {target:<16} {peer:<28} {ratio}")

@@ -1,0 +1,154 @@
+"""The hand evaluator against exhaustive counts (tests/oracles/evaluator.json) and a separate reference."""
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from pokerlab import (
+    DuplicateCardError,
+    InvalidCardError,
+    InvalidHandError,
+    category,
+    describe,
+    evaluate,
+    evaluate_batch,
+    evaluate_hand,
+)
+from pokerlab.cards.evaluator import seven_card_category_counts, seven_card_value_counts_all
+from pokerlab.cards.tables import CATEGORIES
+from reference_evaluator import cards_from_indices, reference_score
+
+
+@njit(cache=True)
+def all_combinations(n_cards):
+    """Every n-card subset of the 52-card deck as rows of an array, in lexicographic order."""
+    total = 1
+    for i in range(n_cards):
+        total = total * (52 - i) // (i + 1)
+    out = np.empty((total, n_cards), dtype=np.uint8)
+    current = np.arange(n_cards)
+    for row in range(total):
+        out[row] = current
+        position = n_cards - 1
+        while position >= 0 and current[position] == 52 - n_cards + position:
+            position -= 1
+        if position < 0:
+            break
+        current[position] += 1
+        for later in range(position + 1, n_cards):
+            current[later] = current[later - 1] + 1
+    return out
+
+
+def test_categories_are_the_oracle_list(oracle):
+    assert list(CATEGORIES) == oracle("evaluator")["categories"]
+
+
+def test_five_card_exhaustive_counts_and_classes(oracle):
+    expected = oracle("evaluator")["five_card"]
+    values = evaluate_batch(all_combinations(5), validate=False)
+    assert len(values) == expected["hands"]
+    distinct, counts = np.unique(values, return_counts=True)
+    assert len(distinct) == expected["distinct_ranks"]
+    by_category = np.zeros(9, dtype=np.int64)
+    for value, count in zip(distinct, counts, strict=True):
+        by_category[CATEGORIES.index(category(int(value)))] += count
+    assert by_category.tolist() == expected["counts"]
+    assert distinct.min() == 1 and distinct.max() == 7462
+
+
+@pytest.mark.slow
+def test_six_card_exhaustive_classes(oracle):
+    expected = oracle("evaluator")["six_card"]
+    values = evaluate_batch(all_combinations(6), validate=False)
+    assert len(values) == expected["hands"]
+    assert len(np.unique(values)) == expected["distinct_ranks"]
+
+
+@pytest.mark.slow
+def test_seven_card_exhaustive_counts_and_classes(oracle):
+    expected = oracle("evaluator")["seven_card"]
+    per_value = seven_card_value_counts_all()
+    assert per_value.sum() == expected["hands"]
+    assert np.count_nonzero(per_value) == expected["distinct_ranks"]
+    assert seven_card_category_counts().tolist() == expected["counts"]
+
+
+@pytest.mark.parametrize("size", [5, 6, 7])
+def test_random_hands_order_like_the_reference_evaluator(size):
+    rng = np.random.default_rng(size)
+    hands = np.argsort(rng.random((100_000, 52)), axis=1)[:, :size].astype(np.uint8)
+    fast = evaluate_batch(hands)
+    reference = [reference_score(cards_from_indices(row)) for row in hands.tolist()]
+    order = sorted(range(len(hands)), key=reference.__getitem__)
+    for before, after in zip(order, order[1:], strict=False):
+        if reference[before] == reference[after]:
+            assert fast[before] == fast[after], (hands[before], hands[after])
+        else:
+            assert fast[before] < fast[after], (hands[before], hands[after])
+    # categories agree too
+    for row in range(0, len(hands), 97):
+        assert CATEGORIES.index(category(int(fast[row]))) == reference[row][0]
+
+
+def test_scalar_and_batch_agree_with_seven_cards_as_best_five():
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        cards = rng.permutation(52)[:7].tolist()
+        best_five = max(evaluate(list(five)) for five in combinations(cards, 5))
+        assert evaluate(cards) == best_five
+        assert evaluate(cards[:6]) == max(evaluate(list(five)) for five in combinations(cards[:6], 5))
+
+
+@pytest.mark.parametrize(
+    ("cards", "kind", "text"),
+    [
+        ("AsKs QsJsTs 2d 3c", "straight flush", "Royal flush"),
+        ("9h8h7h6h5h", "straight flush", "Straight flush, nine high"),
+        ("5d4d3d2dAd", "straight flush", "Straight flush, five high"),
+        ("Kc Kd Kh 7s 7d", "full house", "Full house, kings full of sevens"),
+        ("7c7d7hKsKd", "full house", "Full house, sevens full of kings"),
+        ("5c4d3h2sAc", "straight", "Straight, five high"),
+        ("AcKdQhJsTc", "straight", "Straight, ace high"),
+        ("2c2d2h2s Ac", "four of a kind", "Four of a kind, twos, ace kicker"),
+        ("AcAd KsKh 9c 2d 3d", "two pair", "Two pair, aces and kings, nine kicker"),
+        ("9h 9d 4c 3s 2h", "pair", "Pair of nines, kickers 4 3 2"),
+        ("7c5d4h3s2c", "high card", "High card, seven (7 5 4 3 2)"),
+        ("As9s7s4s2s Kd", "flush", "Flush, ace high (A 9 7 4 2)"),
+        ("QcQdQh 8s 3d", "three of a kind", "Three of a kind, queens, kickers 8 3"),
+    ],
+)
+def test_categories_and_descriptions(cards, kind, text):
+    hand = evaluate_hand(cards)
+    assert (hand.category, hand.description) == (kind, text)
+    assert describe(hand.rank) == text
+
+
+def test_extreme_values():
+    assert evaluate("7c5d4h3s2c") == 1
+    assert evaluate("AsKsQsJsTs") == 7462
+    assert evaluate("5c4d3h2sAc") < evaluate("6c5d4h3s2c")  # the wheel is the lowest straight
+
+
+def test_suits_do_not_matter_without_flush_and_ties_compare_equal():
+    assert evaluate("AcKdQh9s2c") == evaluate("AdKhQs9c2d")
+    assert evaluate("AcAd KsKh 9c 2d 3d") == evaluate("AhAs KcKd 9d 4c 3h")  # same best five
+
+
+@pytest.mark.parametrize("cards", ["AsKs", "AsKsQsJsTs9s8s7s"])
+def test_wrong_number_of_cards(cards):
+    with pytest.raises(InvalidHandError, match="5, 6 or 7 cards"):
+        evaluate(cards)
+
+
+def test_batch_validation():
+    with pytest.raises(DuplicateCardError, match="hand 1 repeats a card"):
+        evaluate_batch(np.array([[0, 1, 2, 3, 4], [0, 0, 2, 3, 4]]))
+    with pytest.raises(InvalidCardError):
+        evaluate_batch(np.array([[0, 1, 2, 3, 52]]))
+    with pytest.raises(InvalidHandError):
+        evaluate_batch(np.zeros((3, 4), dtype=np.uint8))
+    with pytest.raises(InvalidHandError):
+        category(0)
