@@ -4,9 +4,9 @@ from pokerlab.solvers.core import (
     ALGORITHMS,
     FORMAT_VERSION,
     SolveProgress,
-    SolveResult,
     Solver,
     SolverConfig,
+    SolveResult,
     algorithm_config,
     solve,
 )
