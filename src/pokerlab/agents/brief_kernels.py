@@ -97,7 +97,7 @@ def mccfr_iterations(kind, rnd, player, put0, put1, subtree_end, child_start, nu
                 n = stack[top]
                 kd = kind[n]
                 if not expanded[top]:
-                    if kd == NODE_FOLD or kd == NODE_SHOWDOWN:
+                    if kd == NODE_FOLD or kd == NODE_SHOWDOWN:  # noqa: SIM109 - numba-friendly
                         if kd == NODE_FOLD:
                             u0 = -float(ante + put0[n]) if player[n] == 0 else float(ante + put1[n])
                         elif v0 > v1:

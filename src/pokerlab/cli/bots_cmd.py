@@ -166,10 +166,7 @@ def _brief_exploitability(
     from pokerlab.games.brief_holdem import BriefSpec
 
     kinds = {"random": "uniform", "fullbet": "fullbet", "checkcall": "checkcall"}
-    if bot in kinds:
-        b = BriefBot.fixed(kinds[bot], BriefSpec())
-    else:
-        b = BriefBot.load(bot)
+    b = BriefBot.fixed(kinds[bot], BriefSpec()) if bot in kinds else BriefBot.load(bot)
     e = exploitability(b.strategy(b.spec.stack))
     if as_json:
         typer.echo(json.dumps({"bot": bot, **e.to_dict()}))
