@@ -387,10 +387,8 @@ class BriefHoldem(Game):
             return -float(a + b.put[0])
         if b.folded == 1:
             return float(a + b.put[1])
-        from pokerlab.cards.evaluator import evaluate
-
-        v0 = evaluate([*s.hands[0], *s.flop])
-        v1 = evaluate([*s.hands[1], *s.flop])
+        v0 = hand_value((*s.hands[0], *s.flop))
+        v1 = hand_value((*s.hands[1], *s.flop))
         if v0 > v1:
             return float(a + b.put[1])
         if v1 > v0:
@@ -408,6 +406,17 @@ class BriefHoldem(Game):
         if self.current_player(s) == CHANCE:
             return "".join(self.card_label(c) for c in action)
         return action_label(s.betting, int(action))
+
+
+def hand_value(cards: tuple[int, ...]) -> int:
+    """Value (1..7462) of five to seven standard cards, through the serial evaluator kernels (no thread start-up,
+    unlike :func:`pokerlab.evaluate`'s batch kernel: this is called once per showdown in matches)."""
+    from pokerlab.cards.kernels import partial_hand, value_of_partial
+    from pokerlab.cards.tables import load_tables
+
+    tables = load_tables()
+    key, bits = partial_hand(np.asarray(cards, dtype=np.int64), tables)
+    return int(value_of_partial(key, bits, tables))
 
 
 def history_text(history: tuple[tuple[int, ...], ...]) -> str:
