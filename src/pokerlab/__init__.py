@@ -9,6 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from pokerlab.cards.encoding import format_cards, parse_card, parse_cards
 from pokerlab.cards.evaluator import HandValue, category, describe, evaluate, evaluate_batch, evaluate_hand
+from pokerlab.agents.match import run_match
 from pokerlab.errors import (
     DuplicateCardError,
     InvalidCardError,
@@ -31,6 +32,7 @@ __all__ = [
     "format_cards",
     "parse_card",
     "parse_cards",
+    "run_match",
     "DuplicateCardError",
     "InvalidCardError",
     "InvalidHandError",
