@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from pokerlab.agents.match import run_match
 from pokerlab.cards.encoding import format_cards, parse_card, parse_cards
 from pokerlab.cards.evaluator import HandValue, category, describe, evaluate, evaluate_batch, evaluate_hand
-from pokerlab.agents.match import run_match
 from pokerlab.errors import (
     DuplicateCardError,
     InvalidCardError,
