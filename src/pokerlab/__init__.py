@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from pokerlab.agents.match import run_match
 from pokerlab.cards.encoding import format_cards, parse_card, parse_cards
 from pokerlab.cards.evaluator import HandValue, category, describe, evaluate, evaluate_batch, evaluate_hand
 from pokerlab.errors import (
@@ -34,6 +35,7 @@ __all__ = [
     "format_cards",
     "parse_card",
     "parse_cards",
+    "run_match",
     "DuplicateCardError",
     "InvalidCardError",
     "InvalidHandError",

@@ -80,12 +80,38 @@ def icm_section(console: Console) -> None:
                   f"+- {mc.stderr[top]:.4f} in {mc.elapsed_s * 1e3:.0f} ms")
 
 
+def bots_section(console: Console) -> None:
+    """Short matches: a CFR+ bot against a random bot in Leduc (sampled and exact EV), the brief game's size and
+    a full-bet bot against a random one in it."""
+    from pokerlab.agents.match import default_trained, game_by_name, run_match
+    from pokerlab.agents.players import FullBetAgent, RandomAgent
+    from pokerlab.games.brief_holdem import BriefSpec, brief_sizes
+
+    table = Table(title="pokerlab match (seats alternate; A's chips per hand)", header_style="bold")
+    for column in ("game", "A vs B", "chips/hand (95% CI)", "exact EV", "hands won", "matches won"):
+        table.add_column(column)
+    leduc = game_by_name("leduc")
+    runs = [(leduc, default_trained(leduc), RandomAgent(), True),
+            (game_by_name("brief"), FullBetAgent(), RandomAgent(), False)]
+    for game, a, b, exact in runs:
+        r = run_match(game, a, b, hands=2000, matches=50, seed=7, exact=exact)
+        table.add_row(game.name, f"{a.name} vs {b.name}", f"{r.chips_per_hand:+.3f} ± {r.ci95:.3f}",
+                      "-" if r.exact_ev is None else f"{r.exact_ev:+.3f}", f"{r.hands_won_pct:.1f}%",
+                      f"{r.matches_won_a}/{r.matches}")
+    console.print(table)
+    s = brief_sizes(BriefSpec())
+    console.print(f"The brief's game (7 ranks x 4 suits, 1-chip ante, 6 behind, bets 0..4): {s.deals:,} deals, "
+                  f"{s.histories:,} histories, {s.infosets:,} information sets, {s.betting_sequences:,} betting "
+                  "sequences. Train a bot with `pokerlab brief train`, play it with `pokerlab play brief`.")
+
+
 def sections() -> list[tuple[str, Callable[[Console], None]]]:
     """The demo's sections in order: (title, function printing the section)."""
     return [
         ("Hands: the evaluator", hands_section),
         ("ICM: tournament prize equity", icm_section),
         ("CFR solving: Kuhn and Leduc poker", solver_section),
+        ("Bots: matches", bots_section),
     ]
 
 

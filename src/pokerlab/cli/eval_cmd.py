@@ -9,11 +9,10 @@ from rich.console import Console
 from rich.table import Table
 
 from pokerlab.cards.evaluator import evaluate_hand
+from pokerlab.cli.common import user_errors
 
 
 def register(app: typer.Typer) -> None:
-    from pokerlab.cli.main import user_errors
-
     @app.command("eval")
     @user_errors
     def eval_command(

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pokerlab.cli.main import user_errors
+from pokerlab.cli.common import user_errors
 from pokerlab.errors import InvalidArgumentError, InvalidStacksError
 
 

@@ -1,20 +1,16 @@
 """The ``pokerlab`` Typer application: registers every command group.
 
 Each engine has its own module here (``eval_cmd``, ``equity_cmd``, ...) exposing ``register(app)``; this
-module only wires them and turns library errors into one-line messages with exit status 2.
+module only wires them; `pokerlab.cli.common` turns library errors into one line and exit status 2.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from functools import wraps
-from typing import Any, TypeVar
 
 import typer
 
 from pokerlab import __version__
-from pokerlab.errors import PokerlabError
 
 app = typer.Typer(
     name="pokerlab",
@@ -23,30 +19,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def fail(message: str) -> None:
-    """Print one error line to stderr and exit with status 2 (bad input)."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code=2)
-
-
-def user_errors(function: F) -> F:
-    """Decorate a command so that a ``PokerlabError`` becomes one line on stderr and exit status 2."""
-
-    @wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return function(*args, **kwargs)
-        except PokerlabError as error:
-            fail(str(error))
-        except OSError as error:
-            fail(f"{error.strerror or error}: {error.filename}" if error.filename else str(error))
-
-    return wrapper  # type: ignore[return-value]
-
 
 def _version_callback(value: bool) -> None:
     if value:
@@ -65,9 +37,9 @@ def main(
 
 def _register_commands() -> None:
     # Each engine's command module exposes register(app); add new ones to this tuple.
-    from pokerlab.cli import eval_cmd, icm_cmd, solve_cmd
+    from pokerlab.cli import bots_cmd, eval_cmd, icm_cmd, solve_cmd
 
-    modules = (eval_cmd, icm_cmd, solve_cmd)
+    modules = (eval_cmd, icm_cmd, solve_cmd, bots_cmd)
     for module in modules:
         module.register(app)
 

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pokerlab.cli.main import user_errors
+from pokerlab.cli.common import user_errors
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.registry import GAME_NAMES
 from pokerlab.solvers.core import ALGORITHMS, SolveProgress, Solver, SolverConfig, algorithm_config, solve

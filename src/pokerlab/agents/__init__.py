@@ -1,0 +1,1 @@
+"""Agents that play: fixed bots, trained strategies, a human at the terminal; matches between them."""

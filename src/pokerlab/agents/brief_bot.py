@@ -1,0 +1,323 @@
+"""Strategies for the brief game: training with MCCFR and card abstraction, exact evaluation in the real game,
+saving and loading (.npz with a format version), and the fixed bots (uniform, full bet, check/call).
+
+A :class:`BriefStrategy` plays one effective stack; a :class:`BriefBot` holds one strategy per effective stack
+``0 .. stack`` so that it can play every hand of a stack-until-bust match (a hand is played with the smaller
+stack behind the ante, capped at the game's ``stack``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerlab.agents import brief_kernels as K
+from pokerlab.agents.brief_tables import BriefTables, brief_tables
+from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.games.brief_holdem import FOLD, NODE_DECISION, BettingTree, BriefSpec, betting_tree
+
+FORMAT = "pokerlab-brief-bot"
+FORMAT_VERSION = 1
+MBB_PER_CHIP = 1000.0  # the ante (1 chip) taken as the big blind, as in pokerlab.solvers
+
+_TREES: dict[BriefSpec, BettingTree] = {}
+
+
+def tree_of(spec: BriefSpec) -> BettingTree:
+    """The (cached) betting tree of a spec."""
+    tree = _TREES.get(spec)
+    if tree is None:
+        tree = _TREES[spec] = betting_tree(spec)
+    return tree
+
+
+@dataclass(frozen=True, eq=False)
+class BriefStrategy:
+    """A behaviour strategy of one player seat-independently: ``pre[pre_row[h], a]`` in round 1 and
+    ``post[post_row[f, h], a]`` in round 2, over the flat actions of ``tree`` (one stack)."""
+
+    spec: BriefSpec
+    name: str
+    pre: np.ndarray
+    post: np.ndarray
+    pre_row: np.ndarray
+    post_row: np.ndarray
+    tree: BettingTree = field(repr=False)
+
+    def probabilities(self, node: int, hand: int, flop: int) -> np.ndarray:
+        """Probabilities of the children of decision ``node`` for local hand id ``hand`` (flop id in round 2)."""
+        t = self.tree
+        off, na = int(t.act_offset[node]), int(t.num_children[node])
+        if t.round[node] == 0:
+            return self.pre[self.pre_row[hand], off:off + na]
+        return self.post[self.post_row[flop, hand], off:off + na]
+
+
+def fixed_strategy(spec: BriefSpec, kind: str) -> BriefStrategy:
+    """A card-blind bot: ``uniform`` (every legal action equally likely), ``fullbet`` (always the most chips
+    allowed, so it calls or raises, never folds) or ``checkcall`` (always check or call).
+
+    >>> fixed_strategy(BriefSpec(stack=1), "fullbet").pre[0, :4].tolist()
+    [0.0, 1.0, 0.0, 1.0]
+    """
+    tree = tree_of(spec)
+    tables = brief_tables(spec)
+    probs = np.zeros((1, tree.num_flat_actions))
+    for n in np.flatnonzero(tree.kind == NODE_DECISION):
+        off, na = int(tree.act_offset[n]), int(tree.num_children[n])
+        acts = [int(tree.action[c]) for c in tree.children(n)]
+        if kind == "uniform":
+            probs[0, off:off + na] = 1.0 / na
+        elif kind == "fullbet":
+            probs[0, off + int(np.argmax(acts))] = 1.0
+        elif kind == "checkcall":
+            calls = [i for i, a in enumerate(acts) if a != FOLD]
+            probs[0, off + calls[0]] = 1.0
+        else:
+            raise InvalidArgumentError(f"unknown fixed bot {kind!r} (expected uniform, fullbet or checkcall)")
+    zeros_h = np.zeros(tables.n_hands, dtype=np.int64)
+    zeros_fh = np.zeros((tables.n_flops, tables.n_hands), dtype=np.int64)
+    return BriefStrategy(spec, kind, probs, probs, zeros_h, zeros_fh, tree)
+
+
+def _profile(spec: BriefSpec, responder: int, best: bool, opp: BriefStrategy, me: BriefStrategy | None) -> float:
+    tree, tables = tree_of(spec), brief_tables(spec)
+    me = me or opp
+    return float(K.profile_value(*tree.arrays(), tables.hand_cards, tables.values, tables.order, tables.valid_count,
+                                 tables.n_cards, float(spec.ante), responder, best, opp.pre, opp.post, opp.pre_row,
+                                 opp.post_row, me.pre, me.post, me.pre_row, me.post_row))
+
+
+def expected_value(a: BriefStrategy, b: BriefStrategy) -> float:
+    """Exact expected chips per hand won by ``a`` against ``b``, averaged over both seats (no sampling).
+
+    >>> u = fixed_strategy(BriefSpec(ranks=4, suits=2, stack=1), "uniform"); expected_value(u, u)
+    0.0
+    """
+    if a.spec != b.spec:
+        raise InvalidArgumentError("the two strategies play different games")
+    seat0 = _profile(a.spec, 0, False, b, a)
+    seat1 = _profile(a.spec, 1, False, b, a)
+    return 0.5 * (seat0 + seat1)
+
+
+@dataclass(frozen=True)
+class BriefExploitability:
+    """Exact best-response values (chips per hand) against a strategy in the real (unabstracted) game.
+
+    ``best_response_values[i]``: what a best response in seat ``i`` wins against the strategy in the other
+    seat. ``exploitability`` = their mean (chips per hand; 0 at a Nash equilibrium since the game is symmetric
+    over seats), ``mbb_per_game`` = 1000 x that."""
+
+    best_response_values: tuple[float, float]
+    exploitability: float
+    mbb_per_game: float
+    elapsed_s: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"best_response_values": list(self.best_response_values), "exploitability": self.exploitability,
+                "mbb_per_game": self.mbb_per_game, "elapsed_s": self.elapsed_s}
+
+
+def exploitability(strategy: BriefStrategy) -> BriefExploitability:
+    """Exact exploitability of a strategy played in both seats, in the real game.
+
+    This is (BR0 + BR1) / 2 where BRi is the best response value in seat i against the strategy in seat
+    1 - i, the same quantity as ``pokerlab.solvers.exploitability`` (nash_conv / 2) for a symmetric profile.
+
+    >>> e = exploitability(fixed_strategy(BriefSpec(ranks=4, suits=2, stack=1), "checkcall"))
+    >>> e.exploitability > 0
+    True
+    """
+    start = time.perf_counter()
+    br0 = _profile(strategy.spec, 0, True, strategy, None)
+    br1 = _profile(strategy.spec, 1, True, strategy, None)
+    e = 0.5 * (br0 + br1)
+    return BriefExploitability((br0, br1), e, e * MBB_PER_CHIP, time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class Abstraction:
+    """Card abstraction: ``buckets`` flop buckets by exact equity (0: none, the real game) and suit-isomorphic
+    preflop classes (``exact_preflop=False``) or every hand apart."""
+
+    buckets: int = 24
+    exact_preflop: bool = False
+
+
+def _seed_state(seed: int | None) -> np.ndarray:
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (1 << 63))
+    if not isinstance(seed, int | np.integer) or seed < 0:
+        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed!r}")
+    return np.array([np.random.SeedSequence(int(seed)).generate_state(1, dtype=np.uint64)[0]], dtype=np.uint64)
+
+
+class _StackTrainer:
+    """MCCFR state for one effective stack."""
+
+    def __init__(self, spec: BriefSpec, abstraction: Abstraction, tables: BriefTables) -> None:
+        self.spec = spec
+        self.tree = tree_of(spec)
+        self.pre_row, n_pre = tables.pre_abstraction(abstraction.exact_preflop)
+        self.post_row, n_post = tables.post_bucket(abstraction.buckets)
+        f = self.tree.num_flat_actions
+        self.reg_pre = np.zeros((n_pre, f))
+        self.reg_post = np.zeros((n_post, f))
+        self.cum_pre = np.zeros((n_pre, f))
+        self.cum_post = np.zeros((n_post, f))
+        self.iterations = 0
+
+    def run(self, iterations: int, tables: BriefTables, rng: np.ndarray, floor: bool) -> None:
+        K.mccfr_iterations(*self.tree.arrays(), tables.hand_cards, tables.hand_id, tables.flop_id, tables.values,
+                           self.pre_row, self.post_row, tables.n_cards, float(self.spec.ante), self.reg_pre,
+                           self.reg_post, self.cum_pre, self.cum_post, iterations, rng, floor)
+        self.iterations += iterations
+
+    def average(self, name: str) -> BriefStrategy:
+        decision = np.flatnonzero(self.tree.kind == NODE_DECISION)
+        pre = np.empty_like(self.cum_pre)
+        post = np.empty_like(self.cum_post)
+        K.normalize_rows(self.cum_pre, self.tree.act_offset, self.tree.num_children, decision, pre)
+        K.normalize_rows(self.cum_post, self.tree.act_offset, self.tree.num_children, decision, post)
+        return BriefStrategy(self.spec, name, pre, post, self.pre_row, self.post_row, self.tree)
+
+
+@dataclass(frozen=True)
+class TrainProgress:
+    """Reported during training: stack being trained, its iterations done and planned, seconds so far."""
+
+    stack: int
+    iteration: int
+    total: int
+    elapsed_s: float
+
+
+class BriefTrainer:
+    """External-sampling MCCFR for the brief game, one strategy per effective stack ``0 .. spec.stack``.
+
+    >>> t = BriefTrainer(BriefSpec(ranks=4, suits=2, stack=1), Abstraction(buckets=4), seed=1)
+    >>> t.train(100); t.iterations[1]
+    100
+    """
+
+    def __init__(self, spec: BriefSpec | None = None, abstraction: Abstraction | None = None,
+                 seed: int | None = None, floor: bool = True) -> None:
+        self.spec = spec or BriefSpec()
+        self.spec.validate()
+        self.abstraction = abstraction or Abstraction()
+        if self.abstraction.buckets < 0:
+            raise InvalidArgumentError(f"buckets must be >= 0, got {self.abstraction.buckets}")
+        self.tables = brief_tables(self.spec)
+        self.seed = seed
+        self.rng = _seed_state(seed)
+        self.floor = floor
+        self.stacks = {s: _StackTrainer(replace(self.spec, stack=s), self.abstraction, self.tables)
+                       for s in range(self.spec.stack + 1)}
+
+    @property
+    def iterations(self) -> dict[int, int]:
+        return {s: t.iterations for s, t in self.stacks.items()}
+
+    def train(self, iterations: int, smaller_stacks: float = 0.5,
+              progress: Callable[[TrainProgress], None] | None = None, batch: int = 20_000) -> None:
+        """Run ``iterations`` more MCCFR iterations on the main stack and ``smaller_stacks`` times as many on
+        each smaller effective stack (their trees are much smaller)."""
+        if iterations < 0 or smaller_stacks < 0:
+            raise InvalidArgumentError("iterations and smaller_stacks must be non-negative")
+        start = time.perf_counter()
+        for s, trainer in sorted(self.stacks.items(), reverse=True):
+            total = iterations if s == self.spec.stack else int(round(iterations * smaller_stacks))
+            done = 0
+            while done < total:
+                n = min(batch, total - done)
+                trainer.run(n, self.tables, self.rng, self.floor)
+                done += n
+                if progress is not None:
+                    progress(TrainProgress(s, done, total, time.perf_counter() - start))
+
+    def bot(self) -> BriefBot:
+        return BriefBot(self.spec, {s: t.average("cfr") for s, t in self.stacks.items()},
+                        {"abstraction": self.abstraction.__dict__, "iterations": self.iterations,
+                         "seed": self.seed})
+
+    def save(self, path: str | Path) -> Path:
+        """Checkpoint everything (regrets, averages, rng) so :meth:`load` resumes exactly; the file is also a
+        bot file (:meth:`BriefBot.load` reads its average strategies)."""
+        path = Path(path)
+        meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "spec": self.spec.to_dict(),
+                "abstraction": self.abstraction.__dict__, "iterations": {str(k): v for k, v in self.iterations.items()},
+                "seed": self.seed, "floor": self.floor}
+        arrays = {"rng": self.rng}
+        for s, t in self.stacks.items():
+            arrays.update({f"s{s}_reg_pre": t.reg_pre, f"s{s}_reg_post": t.reg_post, f"s{s}_cum_pre": t.cum_pre,
+                           f"s{s}_cum_post": t.cum_post})
+        with path.open("wb") as handle:
+            np.savez_compressed(handle, meta=np.array(json.dumps(meta)), **arrays)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> BriefTrainer:
+        """Resume a trainer saved by :meth:`save`."""
+        meta, data = _read(path)
+        trainer = cls(BriefSpec.from_dict(meta["spec"]), Abstraction(**meta["abstraction"]), seed=0,
+                      floor=bool(meta.get("floor", True)))
+        trainer.seed = meta.get("seed")
+        trainer.rng = data["rng"].astype(np.uint64)
+        for s, t in trainer.stacks.items():
+            for name in ("reg_pre", "reg_post", "cum_pre", "cum_post"):
+                arr = data.get(f"s{s}_{name}")
+                if arr is None or arr.shape != getattr(t, name).shape:
+                    raise FileFormatError(f"{path}: arrays do not match the game")
+                setattr(t, name, arr.astype(np.float64))
+            t.iterations = int(meta["iterations"][str(s)])
+        return trainer
+
+
+def _read(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    path = Path(path)
+    if not path.exists():
+        raise InvalidArgumentError(f"strategy file not found: {path}")
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            meta = json.loads(str(npz["meta"]))
+            data = {k: np.array(npz[k]) for k in npz.files if k != "meta"}
+    except (OSError, ValueError, KeyError, json.JSONDecodeError) as error:
+        raise FileFormatError(f"{path}: not a pokerlab brief bot file ({error})") from error
+    if meta.get("format") != FORMAT:
+        raise FileFormatError(f"{path}: not a pokerlab brief bot file (format {meta.get('format')!r})")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise FileFormatError(f"{path}: unsupported format version {meta.get('format_version')!r} "
+                              f"(this pokerlab reads version {FORMAT_VERSION})")
+    return meta, data
+
+
+@dataclass(frozen=True, eq=False)
+class BriefBot:
+    """Strategies for every effective stack ``0 .. spec.stack`` of the brief game."""
+
+    spec: BriefSpec
+    strategies: dict[int, BriefStrategy]
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def fixed(cls, kind: str, spec: BriefSpec | None = None) -> BriefBot:
+        spec = spec or BriefSpec()
+        return cls(spec, {s: fixed_strategy(replace(spec, stack=s), kind) for s in range(spec.stack + 1)},
+                   {"kind": kind})
+
+    @classmethod
+    def load(cls, path: str | Path) -> BriefBot:
+        """The average strategies of a file written by :meth:`BriefTrainer.save`."""
+        return BriefTrainer.load(path).bot()
+
+    def strategy(self, stack: int) -> BriefStrategy:
+        if stack not in self.strategies:
+            raise InvalidArgumentError(f"no strategy for effective stack {stack} (have 0..{self.spec.stack})")
+        return self.strategies[stack]

@@ -1,0 +1,345 @@
+"""Numba kernels of the brief game: external-sampling MCCFR on the public betting tree with sampled deals, and
+the exact value of a strategy profile (best response or fixed strategy) vectorised over private hands.
+
+Strategies are two row-major tables over the tree's flat actions: ``pre[row, a]`` for round-1 nodes (row =
+preflop class of the hand) and ``post[row, a]`` for round-2 nodes (row = flop bucket of (flop, hand)).
+Tree arrays are those of :meth:`pokerlab.games.brief_holdem.BettingTree.arrays` (preorder numbering).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pokerlab.agents.brief_tables import showdown_sums
+
+NODE_DECISION = 0
+NODE_FOLD = 1
+NODE_SHOWDOWN = 2
+NODE_FLOP = 3
+
+
+@njit(cache=True)
+def _next_u64(rng: np.ndarray) -> np.uint64:
+    # splitmix64: a 64-bit state in rng[0]
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _uniform(rng: np.ndarray) -> float:
+    return float(_next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _match(row: np.ndarray, lo: int, na: int, out: np.ndarray) -> None:
+    total = 0.0
+    for a in range(na):
+        r = row[lo + a]
+        out[a] = r if r > 0.0 else 0.0
+        total += out[a]
+    if total > 0.0:
+        for a in range(na):
+            out[a] /= total
+    else:
+        for a in range(na):
+            out[a] = 1.0 / na
+
+
+@njit(cache=True)
+def mccfr_iterations(kind, rnd, player, put0, put1, subtree_end, child_start, num_children, child_list, act_offset,
+                     hand_cards, hand_id, flop_id, values, pre_row, post_row, n_cards, ante,
+                     reg_pre, reg_post, cum_pre, cum_post, iterations, rng, floor):
+    """External-sampling MCCFR (Lanctot et al. 2009) with the deal sampled once per iteration.
+
+    Each iteration deals 2 + 2 + 3 cards uniformly, then traverses the betting tree once per player: the
+    traverser explores all its actions, the opponent samples one action from its current strategy (and adds
+    that strategy to its cumulative average). ``floor`` clamps regrets at zero (regret matching plus).
+    """
+    n_nodes = kind.shape[0]
+    stack = np.empty(n_nodes, dtype=np.int64)
+    expanded = np.zeros(n_nodes, dtype=np.bool_)
+    chosen = np.empty(n_nodes, dtype=np.int64)
+    value = np.empty(n_nodes)
+    probs = np.empty(64)
+    perm = np.arange(n_cards)
+    rows = np.empty((2, 2), dtype=np.int64)  # rows[player, round]
+    for _ in range(iterations):
+        for k in range(7):  # partial Fisher-Yates: the first 7 entries become the dealt cards
+            j = k + int(_uniform(rng) * (n_cards - k))
+            t = perm[k]
+            perm[k] = perm[j]
+            perm[j] = t
+        h0 = hand_id[perm[0], perm[1]]
+        h1 = hand_id[perm[2], perm[3]]
+        a, b, c = perm[4], perm[5], perm[6]
+        if a > b:
+            a, b = b, a
+        if b > c:
+            b, c = c, b
+        if a > b:
+            a, b = b, a
+        f = flop_id[a, b, c]
+        v0 = values[f, h0]
+        v1 = values[f, h1]
+        rows[0, 0] = pre_row[h0]
+        rows[1, 0] = pre_row[h1]
+        rows[0, 1] = post_row[f, h0]
+        rows[1, 1] = post_row[f, h1]
+        for p in range(2):
+            top = 0
+            stack[0] = 0
+            expanded[0] = False
+            while top >= 0:
+                n = stack[top]
+                kd = kind[n]
+                if not expanded[top]:
+                    if kd == NODE_FOLD or kd == NODE_SHOWDOWN:  # noqa: SIM109 - numba-friendly
+                        if kd == NODE_FOLD:
+                            u0 = -float(ante + put0[n]) if player[n] == 0 else float(ante + put1[n])
+                        elif v0 > v1:
+                            u0 = float(ante + put1[n])
+                        elif v1 > v0:
+                            u0 = -float(ante + put0[n])
+                        else:
+                            u0 = 0.0
+                        value[n] = u0 if p == 0 else -u0
+                        top -= 1
+                        continue
+                    expanded[top] = True
+                    fc = child_start[n]
+                    na = num_children[n]
+                    if kd == NODE_FLOP:
+                        chosen[n] = child_list[fc]
+                        top += 1
+                        stack[top] = chosen[n]
+                        expanded[top] = False
+                        continue
+                    actor = player[n]
+                    off = act_offset[n]
+                    row = rows[actor, rnd[n]]
+                    if actor != p:
+                        if rnd[n] == 0:
+                            _match(reg_pre[row], off, na, probs)
+                            for q in range(na):
+                                cum_pre[row, off + q] += probs[q]
+                        else:
+                            _match(reg_post[row], off, na, probs)
+                            for q in range(na):
+                                cum_post[row, off + q] += probs[q]
+                        x = _uniform(rng)
+                        pick = na - 1
+                        acc = 0.0
+                        for q in range(na):
+                            acc += probs[q]
+                            if x < acc:
+                                pick = q
+                                break
+                        chosen[n] = child_list[fc + pick]
+                        top += 1
+                        stack[top] = chosen[n]
+                        expanded[top] = False
+                    else:
+                        for q in range(na):
+                            top += 1
+                            stack[top] = child_list[fc + q]
+                            expanded[top] = False
+                else:
+                    top -= 1
+                    if kd == NODE_FLOP or player[n] != p:
+                        value[n] = value[chosen[n]]
+                        continue
+                    fc = child_start[n]
+                    na = num_children[n]
+                    off = act_offset[n]
+                    row = rows[p, rnd[n]]
+                    reg = reg_pre[row] if rnd[n] == 0 else reg_post[row]
+                    _match(reg, off, na, probs)
+                    v = 0.0
+                    for q in range(na):
+                        v += probs[q] * value[child_list[fc + q]]
+                    value[n] = v
+                    for q in range(na):
+                        r = reg[off + q] + value[child_list[fc + q]] - v
+                        reg[off + q] = r if (r > 0.0 or not floor) else 0.0
+
+
+@njit(cache=True)
+def _compat(reach: np.ndarray, hands: np.ndarray, count: int, hand_cards: np.ndarray, n_cards: int,
+            out: np.ndarray) -> None:
+    """``out[h]`` = total reach of the hands in ``hands[:count]`` sharing no card with ``h``."""
+    per_card = np.zeros(n_cards)
+    total = 0.0
+    for i in range(count):
+        h = hands[i]
+        total += reach[h]
+        per_card[hand_cards[h, 0]] += reach[h]
+        per_card[hand_cards[h, 1]] += reach[h]
+    for i in range(count):
+        h = hands[i]
+        out[h] = total - per_card[hand_cards[h, 0]] - per_card[hand_cards[h, 1]] + reach[h]
+
+
+@njit(cache=True)
+def profile_value(kind, rnd, player, put0, put1, subtree_end, child_start, num_children, child_list, act_offset,
+                  hand_cards, values, order, valid_count, n_cards, ante, responder, best_response,
+                  opp_pre, opp_post, opp_pre_row, opp_post_row, me_pre, me_post, me_pre_row, me_post_row):
+    """Exact expected payoff (chips per game) of ``responder`` against the opponent's strategy, over every deal.
+
+    With ``best_response`` the responder plays a best response in the real game (one choice per private hand,
+    board and public history: a max per hand in round 1, per hand and flop in round 2); otherwise it follows
+    its own strategy ``me_*``. The opponent's reach is carried per hand down the public tree; terminal values
+    sum over the opponent's hands sharing no card with the responder's (card removal by per-card totals;
+    showdowns by hands sorted by value).
+    """
+    n_nodes = kind.shape[0]
+    n_hands = hand_cards.shape[0]
+    n_flops = values.shape[0]
+    opp = 1 - responder
+    reach = np.zeros((n_nodes, n_hands))
+    val = np.zeros((n_nodes, n_hands))
+    all_hands = np.arange(n_hands)
+    comp = np.zeros(n_hands)
+    win = np.zeros(n_hands)
+    lose = np.zeros(n_hands)
+    flops_per_deal = (n_cards - 4) * (n_cards - 5) * (n_cards - 6) / 6.0
+    # Round 1, top-down: the opponent's reach per hand.
+    reach[0, :] = 1.0
+    for n in range(n_nodes):
+        if rnd[n] != 0 or kind[n] != NODE_DECISION:
+            continue
+        fc = child_start[n]
+        off = act_offset[n]
+        for q in range(num_children[n]):
+            c = child_list[fc + q]
+            if player[n] == opp:
+                for h in range(n_hands):
+                    reach[c, h] = reach[n, h] * opp_pre[opp_pre_row[h], off + q]
+            else:
+                reach[c, :] = reach[n, :]
+    # Round 2 below every flop node, one flop at a time.
+    flop_total = np.zeros(n_hands)
+    for fn in range(n_nodes):
+        if kind[fn] != NODE_FLOP:
+            continue
+        root = fn + 1
+        end = subtree_end[fn]
+        flop_total[:] = 0.0
+        for f in range(n_flops):
+            hands = order[f]
+            cnt = valid_count[f]
+            for i in range(cnt):
+                h = hands[i]
+                reach[root, h] = reach[fn, h]
+            for n in range(root, end):
+                if kind[n] != NODE_DECISION:
+                    continue
+                fc = child_start[n]
+                off = act_offset[n]
+                for q in range(num_children[n]):
+                    c = child_list[fc + q]
+                    if player[n] == opp:
+                        for i in range(cnt):
+                            h = hands[i]
+                            reach[c, h] = reach[n, h] * opp_post[opp_post_row[f, h], off + q]
+                    else:
+                        for i in range(cnt):
+                            h = hands[i]
+                            reach[c, h] = reach[n, h]
+            for n in range(end - 1, root - 1, -1):
+                k = kind[n]
+                if k == NODE_FOLD:
+                    payoff = -float(ante + (put0[n] if responder == 0 else put1[n])) if player[n] == responder else \
+                        float(ante + (put1[n] if responder == 0 else put0[n]))
+                    _compat(reach[n], hands, cnt, hand_cards, n_cards, comp)
+                    for i in range(cnt):
+                        h = hands[i]
+                        val[n, h] = payoff * comp[h]
+                elif k == NODE_SHOWDOWN:
+                    stake = float(ante + put0[n])  # equal contributions at a showdown
+                    showdown_sums(hands, cnt, values[f], reach[n], hand_cards, n_cards, win, lose)
+                    for i in range(cnt):
+                        h = hands[i]
+                        val[n, h] = stake * (win[h] - lose[h])
+                else:
+                    fc = child_start[n]
+                    na = num_children[n]
+                    off = act_offset[n]
+                    if player[n] == responder:
+                        for i in range(cnt):
+                            h = hands[i]
+                            if best_response:
+                                best = val[child_list[fc], h]
+                                for q in range(1, na):
+                                    best = max(best, val[child_list[fc + q], h])
+                                val[n, h] = best
+                            else:
+                                s = 0.0
+                                row = me_post_row[f, h]
+                                for q in range(na):
+                                    s += me_post[row, off + q] * val[child_list[fc + q], h]
+                                val[n, h] = s
+                    else:
+                        for i in range(cnt):
+                            h = hands[i]
+                            s = 0.0
+                            for q in range(na):
+                                s += val[child_list[fc + q], h]
+                            val[n, h] = s
+            for i in range(cnt):
+                h = hands[i]
+                flop_total[h] += val[root, h]
+        val[fn, :] = flop_total
+    # Round 1, bottom-up.
+    for n in range(n_nodes - 1, -1, -1):
+        if rnd[n] != 0:
+            continue
+        k = kind[n]
+        if k == NODE_FOLD:
+            payoff = -float(ante + (put0[n] if responder == 0 else put1[n])) if player[n] == responder else \
+                float(ante + (put1[n] if responder == 0 else put0[n]))
+            _compat(reach[n], all_hands, n_hands, hand_cards, n_cards, comp)
+            for h in range(n_hands):
+                val[n, h] = payoff * comp[h] * flops_per_deal
+        elif k == NODE_DECISION:
+            fc = child_start[n]
+            na = num_children[n]
+            off = act_offset[n]
+            for h in range(n_hands):
+                if player[n] == responder:
+                    if best_response:
+                        best = val[child_list[fc], h]
+                        for q in range(1, na):
+                            best = max(best, val[child_list[fc + q], h])
+                        val[n, h] = best
+                    else:
+                        s = 0.0
+                        for q in range(na):
+                            s += me_pre[me_pre_row[h], off + q] * val[child_list[fc + q], h]
+                        val[n, h] = s
+                else:
+                    s = 0.0
+                    for q in range(na):
+                        s += val[child_list[fc + q], h]
+                    val[n, h] = s
+    deals = n_hands * ((n_cards - 2) * (n_cards - 3) / 2.0) * flops_per_deal
+    return val[0, :].sum() / deals
+
+
+@njit(cache=True)
+def normalize_rows(cum: np.ndarray, act_offset: np.ndarray, num_children: np.ndarray, decision: np.ndarray,
+                   out: np.ndarray) -> None:
+    """Average strategy from cumulative sums: each decision node's block normalised (uniform when empty)."""
+    rows = cum.shape[0]
+    for n in decision:
+        off = act_offset[n]
+        na = num_children[n]
+        for r in range(rows):
+            total = 0.0
+            for q in range(na):
+                total += cum[r, off + q]
+            for q in range(na):
+                out[r, off + q] = cum[r, off + q] / total if total > 0.0 else 1.0 / na

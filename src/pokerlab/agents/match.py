@@ -1,0 +1,264 @@
+"""Matches between agents: independent hands (chips per hand with a 95% confidence interval, exact EV where the
+game allows) and stack-until-bust matches (the brief's format).
+
+Format: agents A and B alternate seats every hand (and the first seat alternates between matches), so
+position cancels out. A bust-format match starts both players with ``start_chips`` and ends when one has no
+chips left; a match still running after ``max_match_hands`` hands goes to the chip leader (a draw when level).
+In the brief's game each hand is played with the smaller stack behind the ante, capped at the game's stack
+(6 chips by default), so nobody loses more than they have; in the limit games a hand's loss is capped at the
+loser's chips.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from pokerlab.agents.brief_bot import MBB_PER_CHIP, BriefBot, BriefTrainer
+from pokerlab.agents.brief_bot import expected_value as brief_ev
+from pokerlab.agents.brief_bot import exploitability as brief_exploitability
+from pokerlab.agents.players import Agent, BriefBotAgent, PolicyAgent
+from pokerlab.cards.tables import cache_directory
+from pokerlab.errors import InvalidArgumentError, InvalidGameError
+from pokerlab.games.base import CHANCE, TERMINAL, Game
+from pokerlab.games.brief_holdem import BriefHoldem, BriefSpec
+from pokerlab.games.poker import LimitPoker
+from pokerlab.stats import normal_quantile
+
+MATCH_GAMES = ("kuhn", "leduc", "brief")
+
+
+def game_by_name(name: str) -> Game:
+    """``kuhn``, ``leduc`` (or another limit preset) or ``brief`` (the brief's game, default parameters)."""
+    key = name.strip().lower()
+    if key == "brief":
+        return BriefHoldem(BriefSpec())
+    from pokerlab.games.registry import get_game
+
+    try:
+        game = get_game(key)
+    except InvalidGameError:
+        raise InvalidGameError(f"unknown game {name!r} for matches (expected kuhn, leduc or brief)") from None
+    if not isinstance(game, LimitPoker):
+        raise InvalidGameError(f"matches need a poker game (kuhn, leduc, brief), not {name!r}")
+    return game
+
+
+def default_trained(game: Game, progress: Callable[[str], None] | None = None) -> Agent:
+    """The default ``cfr`` bot of a game, cached on disk after the first use.
+
+    Limit games: CFR+ to an exploitability below 1e-4 chips/game (Kuhn) or 1e-3 (Leduc), a few seconds.
+    The brief game: 4 million MCCFR iterations on 24 equity buckets (about a minute on one core); the bot
+    documented in ``docs/results.md`` is trained longer with ``pokerlab brief train``.
+    """
+    folder = cache_directory() / "bots"
+    folder.mkdir(parents=True, exist_ok=True)
+    if isinstance(game, BriefHoldem):
+        path = folder / f"brief-r{game.brief.ranks}s{game.brief.suits}k{game.brief.stack}-v1.npz"
+        if not path.exists():
+            if progress:
+                progress("training the default brief bot once (about a minute); it is cached afterwards")
+            trainer = BriefTrainer(game.brief, seed=0)
+            trainer.train(4_000_000)
+            trainer.save(path)
+        return BriefBotAgent(BriefBot.load(path), name="cfr")
+    from pokerlab.solvers.core import Solver, solve
+
+    path = folder / f"{game.name}-cfr+-v1.npz"
+    if path.exists():
+        try:
+            return PolicyAgent(Solver.load(path).average_policy(), name="cfr")
+        except InvalidArgumentError:
+            pass
+    result = solve(game, "cfr+", target_exploitability=1e-4 if game.name == "kuhn" else 1e-3, iterations=20_000,
+                   seed=0)
+    result.solver.save(path)
+    return PolicyAgent(result.policy, name="cfr")
+
+
+def sample_chance(game: Game, state: Any, rng: np.random.Generator) -> Any:
+    """One chance outcome (cards dealt), drawn with the game's probabilities."""
+    if isinstance(game, BriefHoldem):  # uniform deals, drawn without listing every combination
+        used = {c for h in state.hands for c in h} | set(state.flop)
+        deck = [c for c in game.brief.deck() if c not in used]
+        k = 2 if len(state.hands) < 2 else 3
+        return tuple(sorted(rng.choice(deck, size=k, replace=False).tolist()))
+    outcomes = game.chance_outcomes(state)
+    probs = np.asarray([p for _, p in outcomes])
+    return outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0]
+
+
+def play_hand(game: Game, seat0: Agent, seat1: Agent, rng: np.random.Generator) -> tuple[float, Any]:
+    """Play one hand; returns (player 0's payoff in chips, final state). Both agents see the end."""
+    state = game.initial_state()
+    agents = (seat0, seat1)
+    while True:
+        who = game.current_player(state)
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            state = game.apply(state, sample_chance(game, state, rng))
+        else:
+            state = game.apply(state, agents[who].act(game, state, rng))
+    payoff = float(game.utility(state))
+    seat0.observe_end(game, state, payoff, 0)
+    seat1.observe_end(game, state, -payoff, 1)
+    return payoff, state
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Outcome of :func:`run_match`, from agent A's side. Chips per hand: mean, standard error and 95%
+    confidence interval half-width over ``hands`` independent hands (seats alternating); hands won/lost/tied
+    in percent; bust-format matches won by A and by B (with a 95% interval on A's share of decided matches);
+    ``exact_ev`` the expected chips per hand computed from the policies (no sampling), when available;
+    ``exploitability`` of each agent (chips per hand, exact) when requested."""
+
+    game: str
+    agent_a: str
+    agent_b: str
+    seed: int
+    hands: int
+    chips_per_hand: float
+    stderr: float
+    ci95: float
+    hands_won_pct: float
+    hands_lost_pct: float
+    hands_tied_pct: float
+    matches: int
+    matches_won_a: int
+    matches_won_b: int
+    matches_drawn: int
+    matches_capped: int
+    match_win_pct: float
+    match_win_ci95: float
+    mean_match_hands: float
+    start_chips: int
+    exact_ev: float | None
+    exploitability: tuple[float | None, float | None]
+    elapsed_s: float
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        data["exploitability"] = list(self.exploitability)
+        data["mbb_per_hand"] = self.chips_per_hand * MBB_PER_CHIP
+        return data
+
+
+def _hand_game(game: Game, chips: list[float]) -> Game:
+    if isinstance(game, BriefHoldem):
+        spec = game.brief
+        stack = int(min(spec.stack, min(chips) - spec.ante))
+        return game if stack == spec.stack else BriefHoldem(replace(spec, stack=max(stack, 0)))
+    return game
+
+
+def exact_expected_value(game: Game, a: Agent, b: Agent) -> float | None:
+    """Exact chips per hand of ``a`` against ``b`` averaged over both seats, or None for a human."""
+    try:
+        if isinstance(game, BriefHoldem):
+            return brief_ev(a.brief_strategy(game.brief), b.brief_strategy(game.brief))
+        from pokerlab.games.registry import compiled
+        from pokerlab.solvers.policy import expected_value
+
+        tree = compiled(game)
+        pa, pb = a.policy(tree), b.policy(tree)
+        return 0.5 * (expected_value(tree, pa, pb) - expected_value(tree, pb, pa))
+    except NotImplementedError:
+        return None
+
+
+def agent_exploitability(game: Game, agent: Agent) -> float | None:
+    """Exact exploitability (chips per hand, mean of both seats' best-response values) of an agent's policy."""
+    try:
+        if isinstance(game, BriefHoldem):
+            return brief_exploitability(agent.brief_strategy(game.brief)).exploitability
+        from pokerlab.games.registry import compiled
+        from pokerlab.solvers.policy import exploitability
+
+        tree = compiled(game)
+        return exploitability(tree, agent.policy(tree)).exploitability
+    except NotImplementedError:
+        return None
+
+
+def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0, matches: int = 200,
+              start_chips: int = 20, max_match_hands: int = 1000, exact: bool = True,
+              exploitabilities: bool = False) -> MatchResult:
+    """Play ``hands`` independent hands and ``matches`` stack-until-bust matches between ``a`` and ``b``.
+
+    >>> from pokerlab.agents.players import RandomAgent, FullBetAgent
+    >>> r = run_match(game_by_name("kuhn"), FullBetAgent(), RandomAgent(), hands=2000, matches=20, seed=1)
+    >>> abs(r.chips_per_hand - r.exact_ev) < 4 * r.stderr
+    True
+    """
+    for label, value in (("hands", hands), ("matches", matches), ("start_chips", start_chips),
+                         ("max_match_hands", max_match_hands)):
+        if not isinstance(value, int | np.integer) or value < 0:
+            raise InvalidArgumentError(f"{label} must be a non-negative integer, got {value!r}")
+    if hands < 2 and matches < 1:
+        raise InvalidArgumentError("play at least 2 hands or 1 match")
+    if start_chips < 2 or max_match_hands < 1:
+        raise InvalidArgumentError("start_chips must be >= 2 and max_match_hands >= 1")
+    if not isinstance(seed, int | np.integer) or seed < 0:
+        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed!r}")
+    start = time.perf_counter()
+    hand_rng, match_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(int(seed)).spawn(2))
+    results = np.empty(hands)
+    for i in range(hands):
+        if i % 2 == 0:
+            payoff, _ = play_hand(game, a, b, hand_rng)
+            results[i] = payoff
+        else:
+            payoff, _ = play_hand(game, b, a, hand_rng)
+            results[i] = -payoff
+    mean = float(results.mean()) if hands else math.nan
+    stderr = float(results.std(ddof=1) / math.sqrt(hands)) if hands >= 2 else math.nan
+    z = normal_quantile(0.95)
+    won = float(np.mean(results > 0) * 100) if hands else math.nan
+    lost = float(np.mean(results < 0) * 100) if hands else math.nan
+
+    wins_a = wins_b = draws = capped = 0
+    lengths = []
+    for m in range(matches):
+        chips = [float(start_chips), float(start_chips)]  # chips[0] is A's
+        n = 0
+        while min(chips) > 0 and n < max_match_hands:
+            hand_game = _hand_game(game, chips)
+            a_first = (n + m) % 2 == 0
+            payoff, _ = play_hand(hand_game, a, b, match_rng) if a_first else play_hand(hand_game, b, a, match_rng)
+            gain_a = payoff if a_first else -payoff
+            gain_a = min(gain_a, chips[1]) if gain_a > 0 else max(gain_a, -chips[0])
+            chips[0] += gain_a
+            chips[1] -= gain_a
+            n += 1
+        lengths.append(n)
+        if min(chips) > 0:
+            capped += 1
+        if chips[0] > chips[1]:
+            wins_a += 1
+        elif chips[1] > chips[0]:
+            wins_b += 1
+        else:
+            draws += 1
+    decided = wins_a + wins_b
+    share = wins_a / decided if decided else math.nan
+    share_ci = z * math.sqrt(share * (1 - share) / decided) if decided else math.nan
+
+    ev = exact_expected_value(game, a, b) if exact else None
+    expl: tuple[float | None, float | None] = (None, None)
+    if exploitabilities:
+        expl = (agent_exploitability(game, a), agent_exploitability(game, b))
+    return MatchResult(game=game.name, agent_a=a.name, agent_b=b.name, seed=int(seed), hands=hands,
+                       chips_per_hand=mean, stderr=stderr, ci95=z * stderr, hands_won_pct=won, hands_lost_pct=lost,
+                       hands_tied_pct=100.0 - won - lost if hands else math.nan, matches=matches,
+                       matches_won_a=wins_a, matches_won_b=wins_b, matches_drawn=draws, matches_capped=capped,
+                       match_win_pct=share * 100, match_win_ci95=share_ci * 100,
+                       mean_match_hands=float(np.mean(lengths)) if lengths else math.nan, start_chips=start_chips,
+                       exact_ev=ev, exploitability=expl, elapsed_s=time.perf_counter() - start)
+

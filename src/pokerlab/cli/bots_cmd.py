@@ -1,0 +1,184 @@
+"""``pokerlab match``, ``pokerlab play`` and ``pokerlab brief size|train|exploitability``: bots on the command line."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pokerlab.cli.common import user_errors
+
+
+def _agent(name: str, game, console: Console):
+    from pokerlab.agents.match import default_trained
+    from pokerlab.agents.players import make_agent
+
+    trained = None
+    if name.strip().lower() == "cfr":
+        trained = default_trained(game, progress=lambda msg: console.print(f"[dim]{msg}[/dim]"))
+    return make_agent(name, game, trained)
+
+
+def _match(
+    agent_a: str = typer.Argument(..., help="Agent A: random, fullbet, checkcall, cfr or a strategy file."),
+    agent_b: str = typer.Argument(..., help="Agent B (same choices)."),
+    game: str = typer.Option("kuhn", "--game", "-g", help="kuhn, leduc or brief."),
+    hands: int = typer.Option(10_000, "--hands", "-n", help="Independent hands (seats alternate)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the cards and of the bots' sampling."),
+    matches: int = typer.Option(200, "--matches", help="Stack-until-bust matches (the brief's format)."),
+    start_chips: int = typer.Option(20, "--start-chips", help="Chips of each player at the start of a match."),
+    max_match_hands: int = typer.Option(1000, "--max-match-hands", help="A longer match goes to the chip leader."),
+    exploitability: bool = typer.Option(False, "--exploitability", help="Also compute each bot's exploitability."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Play A against B: chips per hand (95% CI), hands and matches won, exact EV from the policies."""
+    from pokerlab.agents.match import game_by_name, run_match
+
+    console = Console(stderr=True)
+    g = game_by_name(game)
+    a, b = _agent(agent_a, g, console), _agent(agent_b, g, console)
+    if a.name == b.name:
+        b.name = b.name + "'"
+    r = run_match(g, a, b, hands=hands, seed=seed, matches=matches, start_chips=start_chips,
+                  max_match_hands=max_match_hands, exploitabilities=exploitability)
+    if as_json:
+        data = r.to_dict()
+        typer.echo(json.dumps({k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in data.items()}))
+        return
+    t = Table(title=f"{r.game}: {r.agent_a} (A) vs {r.agent_b} (B), seed {r.seed}", show_header=False)
+    t.add_row("hands", f"{r.hands:,} (seats alternate)")
+    t.add_row("A's chips per hand", f"{r.chips_per_hand:+.4f} ± {r.ci95:.4f} (95% CI, stderr {r.stderr:.4f})")
+    if r.exact_ev is not None:
+        t.add_row("A's exact EV", f"{r.exact_ev:+.4f} chips per hand (from the policies, no sampling)")
+    t.add_row("hands won / lost / tied by A", f"{r.hands_won_pct:.1f}% / {r.hands_lost_pct:.1f}% / "
+              f"{r.hands_tied_pct:.1f}%")
+    t.add_row("matches (bust format)", f"{r.matches} from {r.start_chips} chips each: A won {r.matches_won_a}, "
+              f"B won {r.matches_won_b}, drawn {r.matches_drawn} ({r.matches_capped} hit the hand cap); "
+              f"mean {r.mean_match_hands:.1f} hands")
+    if not math.isnan(r.match_win_pct):
+        t.add_row("A's share of decided matches", f"{r.match_win_pct:.1f}% ± {r.match_win_ci95:.1f}%")
+    if exploitability:
+        ea, eb = r.exploitability
+        t.add_row("exploitability A / B", " / ".join("-" if e is None else f"{e:.4f}" for e in (ea, eb))
+                  + " chips per hand")
+    t.add_row("time", f"{r.elapsed_s:.1f} s")
+    Console().print(t)
+
+
+def _play(
+    game: str = typer.Argument(..., help="kuhn, leduc or brief."),
+    vs: str = typer.Option("cfr", "--vs", help="The bot: cfr, random, fullbet, checkcall or a strategy file."),
+    hands: int | None = typer.Option(None, "--hands", "-n", help="Stop after this many hands (default: until q)."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the cards."),
+) -> None:
+    """Play hands against a bot at the terminal; q quits at any prompt."""
+    from pokerlab.agents.human import HumanAgent, play_session
+    from pokerlab.agents.match import game_by_name
+
+    console = Console(stderr=True)
+    g = game_by_name(game)
+    bot = _agent(vs, g, console)
+
+    def write(text: str) -> None:
+        print(text, flush=True)
+
+    print(f"pokerlab play {g.name} against {bot.name}. Type ? for help, q to quit.", flush=True)
+    play_session(g, bot, HumanAgent(input, write), seed=seed, hands=hands)
+
+
+brief_app = typer.Typer(help="The brief's two-round game: size, training, exploitability.", no_args_is_help=True)
+
+
+@brief_app.command("size")
+@user_errors
+def _brief_size(
+    stack: int = typer.Option(6, "--stack", help="Chips behind the ante."),
+    suits: int = typer.Option(4, "--suits", help="Suits in the deck (7 ranks each)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Histories, information sets and betting-tree sizes of the brief game (computed exactly)."""
+    from pokerlab.games.brief_holdem import BriefSpec, brief_sizes
+
+    s = brief_sizes(BriefSpec(suits=suits, stack=stack))
+    if as_json:
+        typer.echo(json.dumps(s.to_dict()))
+        return
+    t = Table(title=f"brief game: 7 ranks x {suits} suits, stack {stack}, bets 0..4", show_header=False)
+    for key, value in s.to_dict().items():
+        t.add_row(key.replace("_", " "), f"{value:,}" if isinstance(value, int) else ", ".join(f"{v:,}" for v in value))
+    Console().print(t)
+
+
+@brief_app.command("train")
+@user_errors
+def _brief_train(
+    out: Path = typer.Option(..., "--out", help="Write the bot (and checkpoint) here (.npz)."),
+    iterations: int = typer.Option(2_000_000, "--iterations", "-n", help="MCCFR iterations on the main stack."),
+    buckets: int = typer.Option(24, "--buckets", help="Flop buckets by equity (0: no abstraction)."),
+    stack: int = typer.Option(6, "--stack", help="Chips behind the ante."),
+    resume: Path | None = typer.Option(None, "--resume", help="Continue a checkpoint."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the sampled deals and actions."),
+    exploitability: bool = typer.Option(False, "--exploitability", help="Measure the exact exploitability after."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Train a bot for the brief game with external-sampling MCCFR (resumable)."""
+    import time
+
+    from pokerlab.agents.brief_bot import Abstraction, BriefTrainer
+    from pokerlab.agents.brief_bot import exploitability as brief_exploitability
+    from pokerlab.games.brief_holdem import BriefSpec
+
+    if resume is not None:
+        trainer = BriefTrainer.load(resume)
+    else:
+        trainer = BriefTrainer(BriefSpec(stack=stack), Abstraction(buckets=buckets), seed=seed)
+    start = time.perf_counter()
+    trainer.train(iterations)
+    elapsed = time.perf_counter() - start
+    trainer.save(out)
+    data: dict = {"out": str(out), "iterations": trainer.iterations[trainer.spec.stack], "train_s": elapsed,
+                  "buckets": trainer.abstraction.buckets}
+    if exploitability:
+        e = brief_exploitability(trainer.bot().strategy(trainer.spec.stack))
+        data.update(e.to_dict())
+    if as_json:
+        typer.echo(json.dumps(data))
+        return
+    line = (f"trained {data['iterations']:,} iterations ({trainer.abstraction.buckets} buckets) in {elapsed:.1f} s; "
+            f"saved {out}")
+    if exploitability:
+        line += f"; exploitability {data['exploitability']:.4f} chips/hand ({data['mbb_per_game']:.0f} mbb/hand)"
+    typer.echo(line)
+
+
+@brief_app.command("exploitability")
+@user_errors
+def _brief_exploitability(
+    bot: str = typer.Argument(..., help="A bot file from `pokerlab brief train`, or random, fullbet, checkcall."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Exact exploitability of a bot in the real (unabstracted) brief game, by vectorised best response."""
+    from pokerlab.agents.brief_bot import BriefBot, exploitability
+    from pokerlab.games.brief_holdem import BriefSpec
+
+    kinds = {"random": "uniform", "fullbet": "fullbet", "checkcall": "checkcall"}
+    b = BriefBot.fixed(kinds[bot], BriefSpec()) if bot in kinds else BriefBot.load(bot)
+    e = exploitability(b.strategy(b.spec.stack))
+    if as_json:
+        typer.echo(json.dumps({"bot": bot, **e.to_dict()}))
+        return
+    typer.echo(f"{bot}: exploitability {e.exploitability:.4f} chips/hand ({e.mbb_per_game:.0f} mbb/hand); best "
+               f"responses win {e.best_response_values[0]:+.4f} (seat 1) and {e.best_response_values[1]:+.4f} "
+               f"(seat 2); {e.elapsed_s:.1f} s")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the bot commands to the ``pokerlab`` app."""
+    app.command("match")(user_errors(_match))
+    app.command("play")(user_errors(_play))
+    app.add_typer(brief_app, name="brief")
+

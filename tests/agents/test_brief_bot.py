@@ -1,0 +1,155 @@
+"""Brief-game strategies: exact best response and EV against the solving engine on the full compiled tree of
+a reduced game, exact equity tables, MCCFR training, checkpoint/resume."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from pokerlab.agents.brief_bot import (
+    Abstraction,
+    BriefBot,
+    BriefTrainer,
+    expected_value,
+    exploitability,
+    fixed_strategy,
+)
+from pokerlab.agents.brief_tables import brief_tables
+from pokerlab.cards.evaluator import evaluate
+from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.games.brief_holdem import BriefHoldem, BriefSpec
+from pokerlab.games.compiler import compile_game
+from pokerlab.solvers.policy import Policy
+from pokerlab.solvers.policy import expected_value as tree_ev
+from pokerlab.solvers.policy import exploitability as tree_exploitability
+
+SMALL = BriefSpec(ranks=4, suits=2, stack=1, max_bet=2)
+
+
+@pytest.fixture(scope="module")
+def small_tree():
+    return compile_game(BriefHoldem(SMALL))
+
+
+def to_policy(strategy, compiled):
+    """The strategy as a Policy of the compiled full game, looked up state by state (independent path)."""
+    tables = brief_tables(strategy.spec)
+    tree = strategy.tree
+    probs = np.zeros(compiled.num_flat_actions)
+    for i, state in enumerate(compiled.infoset_states):
+        me = state.betting.to_act
+        a, b = sorted(tables.local(c) for c in state.hands[me])
+        h = tables.hand_id[a, b]
+        f = -1
+        if state.flop:
+            x, y, z = sorted(tables.local(c) for c in state.flop)
+            f = tables.flop_id[x, y, z]
+        node = 0
+        for r, acts in enumerate(state.history):
+            if r == 1:
+                node = tree.skip_flop(node)
+            for act in acts:
+                node = tree.child_after(node, act)
+        p = strategy.probabilities(node, h, f)
+        lo = int(compiled.info_offset[i])
+        probs[lo:lo + len(p)] = p
+    return Policy(compiled, probs)
+
+
+@pytest.mark.slow
+def test_best_response_and_ev_match_the_full_tree(small_tree):
+    trainer = BriefTrainer(SMALL, Abstraction(buckets=3), seed=5)
+    trainer.train(2000)
+    trained = trainer.bot().strategy(SMALL.stack)
+    fixed = {k: fixed_strategy(SMALL, k) for k in ("uniform", "fullbet", "checkcall")}
+    for strategy in (trained, *fixed.values()):
+        ours = exploitability(strategy)
+        ref = tree_exploitability(small_tree, to_policy(strategy, small_tree))
+        assert ours.best_response_values == pytest.approx(ref.best_response_values, abs=1e-12)
+        assert ours.exploitability == pytest.approx(ref.exploitability, abs=1e-12)
+    a, b = to_policy(trained, small_tree), to_policy(fixed["fullbet"], small_tree)
+    ref_ev = 0.5 * (tree_ev(small_tree, a, b) - tree_ev(small_tree, b, a))
+    assert expected_value(trained, fixed["fullbet"]) == pytest.approx(ref_ev, abs=1e-12)
+
+
+def test_equity_table_is_exact():
+    spec = BriefSpec(ranks=5, suits=2)
+    t = brief_tables(spec)
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        f = int(rng.integers(t.n_flops))
+        valid = np.flatnonzero(t.values[f] > 0)
+        h = int(rng.choice(valid))
+        flop = [int(t.deck[c]) for c in t.flop_cards[f]]
+        mine = [int(t.deck[c]) for c in t.hand_cards[h]]
+        me = evaluate(mine + flop)
+        rest = [int(c) for c in t.deck if int(c) not in mine + flop]
+        score = n = 0.0
+        for opp in combinations(rest, 2):
+            v = evaluate(list(opp) + flop)
+            score += 1.0 if me > v else (0.5 if me == v else 0.0)
+            n += 1
+        assert t.equity[f, h] == pytest.approx(score / n, abs=1e-12)
+        assert t.values[f, h] == me
+
+
+def test_equity_is_one_half_on_average_per_flop():
+    t = brief_tables(BriefSpec(ranks=5, suits=2))
+    for f in range(0, t.n_flops, 17):
+        eq = t.equity[f][t.values[f] > 0]
+        assert eq.mean() == pytest.approx(0.5, abs=1e-12)  # each pair of hands counted from both sides
+
+
+def test_fixed_bots_are_deterministic_where_documented():
+    s = fixed_strategy(SMALL, "checkcall")
+    e = exploitability(s)
+    assert e.exploitability > 0
+    u = fixed_strategy(SMALL, "uniform")
+    assert expected_value(u, u) == pytest.approx(0.0, abs=1e-12)
+    with pytest.raises(InvalidArgumentError):
+        fixed_strategy(SMALL, "nonsense")
+
+
+def test_mccfr_without_abstraction_approaches_equilibrium():
+    spec = BriefSpec(ranks=4, suits=2, stack=1, max_bet=1)
+    trainer = BriefTrainer(spec, Abstraction(buckets=0, exact_preflop=True), seed=11)
+    trainer.train(20_000)
+    first = exploitability(trainer.bot().strategy(1)).exploitability
+    trainer.train(180_000)
+    later = exploitability(trainer.bot().strategy(1)).exploitability
+    uniform = exploitability(fixed_strategy(spec, "uniform")).exploitability
+    assert later < first < uniform
+    assert later < 0.05
+
+
+def test_checkpoint_resume_is_exact(tmp_path):
+    spec = BriefSpec(ranks=4, suits=2, stack=2, max_bet=2)
+    straight = BriefTrainer(spec, Abstraction(buckets=4), seed=2)
+    straight.train(3000)
+    straight.train(3000)
+    part = BriefTrainer(spec, Abstraction(buckets=4), seed=2)
+    part.train(3000)
+    path = part.save(tmp_path / "bot.npz")
+    resumed = BriefTrainer.load(path)
+    resumed.train(3000)
+    for s in straight.stacks:
+        assert np.array_equal(straight.stacks[s].cum_post, resumed.stacks[s].cum_post)
+        assert np.array_equal(straight.stacks[s].reg_pre, resumed.stacks[s].reg_pre)
+    assert resumed.iterations == straight.iterations
+    bot = BriefBot.load(path)
+    assert set(bot.strategies) == {0, 1, 2}
+
+
+def test_bad_files(tmp_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(FileFormatError):
+        BriefBot.load(bad)
+    other = tmp_path / "other.npz"
+    np.savez(other, meta=np.array('{"format": "pokerlab-brief-bot", "format_version": 99}'))
+    with pytest.raises(FileFormatError, match="version"):
+        BriefBot.load(other)
+    with pytest.raises(InvalidArgumentError):
+        BriefBot.load(tmp_path / "missing.npz")
