@@ -210,6 +210,7 @@ class _ExactPlan:
     perms: np.ndarray
     boards: int  # number of board completions (before symmetry)
     work: float
+    hero_mode: int  # 1: two players, the first a single combo (lean heads-up loop); 2: and the second random
 
 
 def _plan_exact(problem: _Problem, max_matchups: int = MAX_MATCHUPS) -> _ExactPlan | None:
@@ -241,8 +242,13 @@ def _plan_exact(problem: _Problem, max_matchups: int = MAX_MATCHUPS) -> _ExactPl
     boards = math.comb(len(problem.deck), problem.missing)
     combos = starts[-1]
     work = boards / len(perms) * (combos + len(tuple_index) * len(problem.ranges)) + 3.0 * boards
+    hero_mode = int(len(problem.ranges) == 2 and starts[1] == 1)
+    if hero_mode and _is_uniform_random(problem.originals[1]) and not weighted:
+        hero_mode = 2
+    if hero_mode:
+        work = boards / len(perms) * combos + 3.0 * boards
     return _ExactPlan(np.concatenate(cards), np.concatenate(masks), np.ascontiguousarray(tuple_index),
-                      tuple_masks, tuple_weights, weighted, perms, boards, work)
+                      tuple_masks, tuple_weights, weighted, perms, boards, work, hero_mode)
 
 
 def _work_units(n: int, missing: int) -> np.ndarray:
@@ -277,7 +283,8 @@ def _run_exact(problem: _Problem, plan: _ExactPlan, breakdown: bool, progress: P
             continue
         i, f, c = exact_enumeration(problem.deck, problem.missing, key, bits, plan.perms, part, numba.get_num_threads(),
                                     plan.combo_cards, plan.combo_masks, plan.tuple_index, plan.tuple_masks,
-                                    plan.tuple_weights, plan.weighted, breakdown, _category_of_value(), tables)
+                                    plan.tuple_weights, plan.weighted, breakdown, _category_of_value(),
+                                    0 if breakdown else plan.hero_mode, tables)
         acc_int += i
         acc_float += f
         acc_cat += c
@@ -403,6 +410,16 @@ def _run_monte_carlo(problem: _Problem, rule: StoppingRule, seed: np.uint64, bre
             "categories": cats / n if breakdown else None, "stop_reason": reason}
 
 
+def _swap_outcome(outcome: dict[str, Any]) -> dict[str, Any]:
+    swapped = {}
+    for name, value in outcome.items():
+        if name in ("equity", "win", "tie", "wins", "ties", "categories", "stderr") and value is not None:
+            swapped[name] = value[::-1]
+        else:
+            swapped[name] = value
+    return swapped
+
+
 def _breakdown(categories: np.ndarray) -> tuple[dict[str, dict[str, float]], ...]:
     return tuple(
         {CATEGORIES[k]: {"frequency": float(categories[p, 0, k]), "equity": float(categories[p, 1, k])}
@@ -459,7 +476,13 @@ def equity(
             chosen = "exact" if plan is not None and plan.work <= EXACT_BUDGET and not sampling_asked else "montecarlo"
     if chosen == "exact":
         assert plan is not None
-        outcome = _run_exact(problem, plan, breakdown, progress)
+        if len(problem.ranges) == 2 and problem.ranges[1].is_exact_hand and not plan.hero_mode:
+            # the lean heads-up loop wants the exact hand first: solve the mirrored problem, swap back
+            mirrored = _Problem(problem.names[::-1], problem.ranges[::-1], problem.originals[::-1],
+                                problem.board, problem.dead, problem.deck)
+            outcome = _swap_outcome(_run_exact(mirrored, _plan_exact(mirrored), breakdown, progress))
+        else:
+            outcome = _run_exact(problem, plan, breakdown, progress)
     else:
         assert rule is not None
         outcome = _run_monte_carlo(problem, rule, _seed_value(seed), breakdown, progress)

@@ -113,6 +113,86 @@ def _score_board(
 
 
 @njit(cache=True, inline="always")
+def _score_board_hero(key, bits, bmask, mult, combo_cards, combo_masks, tuple_weights, weighted, acc_int,
+                      acc_float, tables):
+    """Heads-up with player 0 a single combo (``combo 0``) against the combos ``1..M-1`` of player 1: no value
+    buffer and no matchup list, one evaluation and two comparisons per opponent combo."""
+    if combo_masks[0] & bmask:
+        return
+    hero = value_with_two(key, bits, combo_cards[0, 0], combo_cards[0, 1], tables)
+    wins = 0
+    ties = 0
+    valid = 0
+    wsum = 0.0
+    wwin = 0.0
+    wtie = 0.0
+    for c in range(1, combo_cards.shape[0]):
+        if combo_masks[c] & bmask:
+            continue
+        v = value_with_two(key, bits, combo_cards[c, 0], combo_cards[c, 1], tables)
+        valid += 1
+        wins += v < hero
+        ties += v == hero
+        if weighted:
+            w = tuple_weights[c - 1]
+            wsum += w
+            if v < hero:
+                wwin += w
+            elif v == hero:
+                wtie += w
+    losses = valid - wins - ties
+    acc_int[2, 0] += mult * valid
+    acc_int[0, 0] += mult * wins
+    acc_int[1, 0] += mult * losses
+    acc_int[0, 1] += mult * ties
+    acc_int[1, 1] += mult * ties
+    acc_int[0, 2] += mult * (SHARE_UNITS * wins + SHARE_UNITS // 2 * ties)
+    acc_int[1, 2] += mult * (SHARE_UNITS * losses + SHARE_UNITS // 2 * ties)
+    if weighted:
+        acc_float[2, 0] += mult * wsum
+        acc_float[0, 0] += mult * wwin
+        acc_float[1, 0] += mult * (wsum - wwin - wtie)
+        acc_float[0, 1] += mult * wtie
+        acc_float[1, 1] += mult * wtie
+        acc_float[0, 2] += mult * (wwin + 0.5 * wtie)
+        acc_float[1, 2] += mult * (wsum - wwin - 0.5 * wtie)
+
+
+@njit(cache=True, inline="always")
+def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_masks, acc_int, tables):
+    """Heads-up, player 0 a single combo against a uniformly random hand: loop over the pairs of cards left
+    (no range lookup, no conflict test), adding the first card's key once per outer iteration."""
+    if combo_masks[0] & bmask:
+        return
+    hero = value_with_two(key, bits, combo_cards[0, 0], combo_cards[0, 1], tables)
+    dead = bmask | combo_masks[0]
+    left = np.empty(52, dtype=np.uint8)
+    n = 0
+    for i in range(deck.shape[0]):
+        if not (dead & (_ONE << np.uint64(deck[i]))):
+            left[n] = deck[i]
+            n += 1
+    wins = 0
+    ties = 0
+    for i in range(n):
+        k6 = key + tables.card_keys[left[i]]
+        b6 = bits | tables.card_bits[left[i]]
+        for j in range(i + 1, n):
+            v = value_of_partial(k6 + tables.card_keys[left[j]], b6 | tables.card_bits[left[j]], tables)
+            wins += v < hero
+            ties += v == hero
+    valid = n * (n - 1) // 2
+    losses = valid - wins - ties
+    acc_int[2, 0] += mult * valid
+    acc_int[0, 0] += mult * wins
+    acc_int[1, 0] += mult * losses
+    acc_int[0, 1] += mult * ties
+    acc_int[1, 1] += mult * ties
+    acc_int[0, 2] += mult * (SHARE_UNITS * wins + SHARE_UNITS // 2 * ties)
+    acc_int[1, 2] += mult * (SHARE_UNITS * losses + SHARE_UNITS // 2 * ties)
+
+
+@njit(cache=True, inline="always")
 def _keep(key, bits, bmask, perms, buf_key, buf_bits, buf_mask, buf_mult, count):
     """Append a board completion to the thread's buffer if it is its orbit's canonical member."""
     mult = orbit_size(bmask, perms)
@@ -129,7 +209,7 @@ def _keep(key, bits, bmask, perms, buf_key, buf_bits, buf_mask, buf_mult, count)
 def exact_enumeration(
     deck, missing, board_key, board_bits, perms, units, threads,
     combo_cards, combo_masks, tuple_index, tuple_masks, tuple_weights,
-    weighted, want_categories, category_of_value, tables: EvalTables,
+    weighted, want_categories, category_of_value, hero_mode, tables: EvalTables,
 ):
     """Enumerate every way to complete the board with ``missing`` cards from ``deck`` (up to suit symmetry),
     and score every matchup on each canonical board, weighted by the board's orbit size.
@@ -137,7 +217,9 @@ def exact_enumeration(
     ``units`` is an ``(U, 2)`` array of the first one or two deck indices of each work unit (the rest of the
     board is enumerated from later indices, in nested loops that add one card's key at a time); thread ``t``
     of ``threads`` takes units ``t, t + threads, ...`` (balanced when units are sorted by decreasing work).
-    A unit's canonical boards are buffered, then scored in one loop. Returns the accumulators summed over
+    With ``hero_mode`` 1 (two players, player 0 one combo, matchup ``t`` = player 1's combo ``t + 1``)
+    a leaner loop scores the boards without a value buffer; with 2 (player 1 uniformly random, unweighted)
+    it loops over the pairs of cards left. A unit's canonical boards are buffered, then scored in one loop. Returns the accumulators summed over
     threads: ``acc_int`` ``(P+1, 3)`` int64 (per player wins, ties, share units; row P column 0 the
     showdowns), ``acc_float`` the same weighted, and ``acc_cat`` ``(P, 2, 9)`` (category frequency and equity
     share by final hand category).
@@ -199,6 +281,16 @@ def exact_enumeration(
                                     c5 = deck[c]
                                     count = _keep(k4 + keys[c5], b4 | cbits[c5], m4 | (_ONE << np.uint64(c5)),
                                                   perms, buf_key, buf_bits, buf_mask, buf_mult, count)
+            if hero_mode == 2:
+                for i in range(count):
+                    _score_board_vs_random(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], deck, combo_cards,
+                                           combo_masks, acc_int[thread], tables)
+                continue
+            if hero_mode == 1:
+                for i in range(count):
+                    _score_board_hero(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], combo_cards, combo_masks,
+                                      tuple_weights, weighted, acc_int[thread], acc_float[thread], tables)
+                continue
             for i in range(count):
                 _score_board(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], values, combo_cards, combo_masks,
                              tuple_index, tuple_masks, tuple_weights, weighted, want_categories, category_of_value,
@@ -301,6 +393,8 @@ def monte_carlo_batch(
         state[0] = stream_seed(seed, batch, chunk)
         begin = trials * chunk // chunks
         end = trials * (chunk + 1) // chunks
+        local = np.zeros((players + 8, 4))  # padded: chunks on different threads share no cache line
+        local_cats = np.zeros((players, 2, 9))
         keys = np.zeros(players, dtype=np.uint64)
         bitss = np.zeros(players, dtype=np.uint64)
         values = np.zeros(players, dtype=np.int64)
@@ -353,17 +447,19 @@ def monte_carlo_batch(
             share = 1.0 / tied
             for p in range(players):
                 if values[p] == best:
-                    stats[chunk, p, 0] += share
-                    stats[chunk, p, 1] += share * share
+                    local[p, 0] += share
+                    local[p, 1] += share * share
                     if tied == 1:
-                        stats[chunk, p, 2] += 1.0
+                        local[p, 2] += 1.0
                     else:
-                        stats[chunk, p, 3] += 1.0
+                        local[p, 3] += 1.0
                 if want_categories:
                     category = category_of_value[values[p]]
-                    cats[chunk, p, 0, category] += 1.0
+                    local_cats[p, 0, category] += 1.0
                     if values[p] == best:
-                        cats[chunk, p, 1, category] += share
+                        local_cats[p, 1, category] += share
+        stats[chunk] = local[:players]
+        cats[chunk] = local_cats
     return stats.sum(axis=0), cats.sum(axis=0)
 
 
@@ -384,6 +480,7 @@ def versus_random_batch(seed, batch, trials, chunks, deck, missing, board_key, b
         state[0] = stream_seed(seed, batch, chunk)
         begin = trials * chunk // chunks
         end = trials * (chunk + 1) // chunks
+        local = np.zeros((opponents + 8, 4))  # padded against false sharing
         for _ in range(begin, end):
             used = fixed_mask
             key = board_key
@@ -406,10 +503,11 @@ def versus_random_batch(seed, batch, trials, chunks, deck, missing, board_key, b
                 if v == hero:
                     ties += 1
                 share = 1.0 / (ties + 1)
-                stats[chunk, n, 0] += share
-                stats[chunk, n, 1] += share * share
+                local[n, 0] += share
+                local[n, 1] += share * share
                 if ties == 0:
-                    stats[chunk, n, 2] += 1.0
+                    local[n, 2] += 1.0
                 else:
-                    stats[chunk, n, 3] += 1.0
+                    local[n, 3] += 1.0
+        stats[chunk] = local[:opponents]
     return stats.sum(axis=0)
