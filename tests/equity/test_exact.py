@@ -74,7 +74,7 @@ def _brute_force(players: list[str], board: str, dead: str = "") -> tuple[list[F
     "players, board, dead",
     [
         (["AsKs", "QQ"], "Js8s5d2c", ""),
-        (["AK:0.5, 99", "T9s, JJ:0.25", "random:0.1"], "Ts9d4c3h", "2s"),
+        (["AK:0.5, 99", "T9s, JJ:0.25", "KQs:0.5, 88"], "Ts9d4c3h", "2s"),
         (["AhKh", "QsQd", "7c6c"], "Qh8h2c", "Ad"),
         (["22+:0.3, A2s+", "KQo, 76s"], "8d7d6c5s4h", ""),
     ],
@@ -100,3 +100,12 @@ def test_auto_picks_exact_when_affordable_and_montecarlo_otherwise():
     assert equity(["AhAs", "KdKc"]).method == "exact"
     assert equity(["random", "random", "random"], trials=20_000, seed=1).method == "montecarlo"
     assert equity(["random", "random", "random"], target_stderr=0.01, seed=1).method == "montecarlo"
+
+
+@pytest.mark.parametrize("hand, board", [("AsKh", "Js8s5d"), ("7c2d", "Js8s5s"), ("QhQd", "Js8s5s2s"),
+                                         ("2c3d", "Js8s5s2s3s"), ("AsTs", "Ks9s4s3h")])
+def test_rank_pair_counting_against_the_generic_loop(hand, board):
+    """Hand vs random uses a rank-pair counting loop; breakdown=True forces the generic matchup loop."""
+    fast = equity([hand, "random"], board=board, method="exact")
+    generic = equity([hand, "random"], board=board, method="exact", breakdown=True)
+    assert fast.wins == generic.wins and fast.ties == generic.ties and fast.showdowns == generic.showdowns

@@ -64,10 +64,10 @@ def main(
 
 
 def _register_commands() -> None:
-    from pokerlab.cli import eval_cmd
+    from pokerlab.cli import equity_cmd, eval_cmd
 
     # Each engine's command module exposes register(app); add new ones to this tuple.
-    modules = (eval_cmd,)
+    modules = (eval_cmd, equity_cmd)
     for module in modules:
         module.register(app)
 

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit, prange
 
 from pokerlab.cards.kernels import value_of_partial, value_with_two
-from pokerlab.cards.tables import EvalTables
+from pokerlab.cards.tables import RANK_KEY_MASK, ROW_MASK, ROW_SHIFT, EvalTables
 
 SHARE_UNITS = 2520
 _PLANE = np.uint64(sum(1 << (4 * rank) for rank in range(13)))
@@ -28,6 +28,9 @@ _U31 = np.uint64(31)
 _U32 = np.uint64(32)
 _U11 = np.uint64(11)
 _ONE = np.uint64(1)
+_RANK_KEY_MASK = np.uint64(RANK_KEY_MASK)
+_ROW_SHIFT = np.uint64(ROW_SHIFT)
+_ROW_MASK = np.uint64(ROW_MASK)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -159,28 +162,98 @@ def _score_board_hero(key, bits, bmask, mult, combo_cards, combo_masks, tuple_we
 
 
 @njit(cache=True, inline="always")
+def _rank_only_value(rank_key, tables):
+    """Value of a 7-card hand that cannot be a flush, from its rank key alone (the evaluator's hash)."""
+    return tables.rank_values[np.int64(tables.row_offsets[rank_key >> _ROW_SHIFT]) + np.int64(rank_key & _ROW_MASK)]
+
+
+@njit(cache=True, inline="always")
 def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_masks, acc_int, tables):
-    """Heads-up, player 0 a single combo against a uniformly random hand: loop over the pairs of cards left
-    (no range lookup, no conflict test), adding the first card's key once per outer iteration."""
+    """Heads-up, player 0 a single combo against a uniformly random hand.
+
+    Opponent hands that cannot make a flush have a value that depends on their two ranks only, so they are
+    counted per rank pair (91 lookups for up to 990 combos): ``n_r1 * n_r2`` combos (``C(n_r, 2)`` for a
+    pair), less those that could make a flush. Only those (both cards of a suit the board has three of; at
+    least one card of a suit it has four of) are evaluated one by one. A five-flush board is done combo by
+    combo.
+    """
     if combo_masks[0] & bmask:
         return
     hero = value_with_two(key, bits, combo_cards[0, 0], combo_cards[0, 1], tables)
     dead = bmask | combo_masks[0]
     left = np.empty(52, dtype=np.uint8)
+    counts = np.zeros(13, dtype=np.int64)
+    flush_cards = np.zeros(13, dtype=np.int64)
+    flush_suit = -1
+    on_board = 0
+    for suit in range(4):
+        count = np.int64((key >> np.uint64(32 + 4 * suit)) & np.uint64(0xF)) - 3
+        if count >= 3:
+            flush_suit = suit
+            on_board = count
     n = 0
     for i in range(deck.shape[0]):
-        if not (dead & (_ONE << np.uint64(deck[i]))):
-            left[n] = deck[i]
+        card = deck[i]
+        if not (dead & (_ONE << np.uint64(card))):
+            left[n] = card
             n += 1
+            counts[card >> 2] += 1
+            if (card & 3) == flush_suit:
+                flush_cards[card >> 2] = 1
     wins = 0
     ties = 0
-    for i in range(n):
-        k6 = key + tables.card_keys[left[i]]
-        b6 = bits | tables.card_bits[left[i]]
-        for j in range(i + 1, n):
-            v = value_of_partial(k6 + tables.card_keys[left[j]], b6 | tables.card_bits[left[j]], tables)
-            wins += v < hero
-            ties += v == hero
+    if on_board == 5:
+        for i in range(n):
+            k6 = key + tables.card_keys[left[i]]
+            b6 = bits | tables.card_bits[left[i]]
+            for j in range(i + 1, n):
+                v = value_of_partial(k6 + tables.card_keys[left[j]], b6 | tables.card_bits[left[j]], tables)
+                wins += v < hero
+                ties += v == hero
+    else:
+        rank_base = key & _RANK_KEY_MASK
+        for r1 in range(13):
+            n1 = counts[r1]
+            if n1 == 0:
+                continue
+            plain1 = n1 - flush_cards[r1] if on_board == 4 else n1
+            m1 = tables.card_keys[4 * r1] & _RANK_KEY_MASK
+            c = plain1 * (plain1 - 1) // 2
+            if c > 0:
+                v = _rank_only_value(rank_base + m1 + m1, tables)
+                wins += c * (v < hero)
+                ties += c * (v == hero)
+            for r2 in range(r1 + 1, 13):
+                n2 = counts[r2]
+                if n2 == 0:
+                    continue
+                if on_board == 4:
+                    c = plain1 * (n2 - flush_cards[r2])
+                elif on_board == 3:
+                    c = n1 * n2 - flush_cards[r1] * flush_cards[r2]
+                else:
+                    c = n1 * n2
+                if c > 0:
+                    v = _rank_only_value(rank_base + m1 + (tables.card_keys[4 * r2] & _RANK_KEY_MASK), tables)
+                    wins += c * (v < hero)
+                    ties += c * (v == hero)
+        if on_board >= 3:
+            for i in range(n):
+                first_flush = (left[i] & 3) == flush_suit
+                if on_board == 3 and not first_flush:
+                    continue
+                k6 = key + tables.card_keys[left[i]]
+                b6 = bits | tables.card_bits[left[i]]
+                for j in range(i + 1, n):
+                    second_flush = (left[j] & 3) == flush_suit
+                    if on_board == 3:
+                        if not second_flush:
+                            continue
+                    elif not (first_flush or second_flush):
+                        continue
+                    v = value_of_partial(k6 + tables.card_keys[left[j]], b6 | tables.card_bits[left[j]], tables)
+                    wins += v < hero
+                    ties += v == hero
     valid = n * (n - 1) // 2
     losses = valid - wins - ties
     acc_int[2, 0] += mult * valid
