@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
+from conftest import load_oracle
 from pokerlab.cards.encoding import parse_cards
 from pokerlab.cards.ranges import COMBOS, parse_range
-from conftest import load_oracle
 from pokerlab.equity import equity
 from reference_evaluator import cards_from_indices, reference_score
 

@@ -292,10 +292,10 @@ def exact_enumeration(
     of ``threads`` takes units ``t, t + threads, ...`` (balanced when units are sorted by decreasing work).
     With ``hero_mode`` 1 (two players, player 0 one combo, matchup ``t`` = player 1's combo ``t + 1``)
     a leaner loop scores the boards without a value buffer; with 2 (player 1 uniformly random, unweighted)
-    it loops over the pairs of cards left. A unit's canonical boards are buffered, then scored in one loop. Returns the accumulators summed over
-    threads: ``acc_int`` ``(P+1, 3)`` int64 (per player wins, ties, share units; row P column 0 the
-    showdowns), ``acc_float`` the same weighted, and ``acc_cat`` ``(P, 2, 9)`` (category frequency and equity
-    share by final hand category).
+    it counts the opponent's hands per rank pair. A unit's canonical boards are buffered, then scored in one
+    loop. Returns the accumulators summed over threads: ``acc_int`` ``(P+1, 3)`` int64 (per player wins,
+    ties, share units; row P column 0 the showdowns), ``acc_float`` the same weighted, and ``acc_cat``
+    ``(P, 2, 9)`` (category frequency and equity share by final hand category).
     """
     players = tuple_index.shape[1]
     n = deck.shape[0]
