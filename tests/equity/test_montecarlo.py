@@ -95,3 +95,14 @@ def test_reported_stderr_matches_spread_over_seeds():
     # the sample standard deviation of 40 estimates is within about +-25% of the truth at 4 sigma
     assert 0.7 < spread / np.mean(reported) < 1.3
     assert abs(np.mean(estimates) - 0.462144572459) < 4 * np.mean(reported) / np.sqrt(len(estimates))
+
+
+def test_convergence_table_and_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    from pokerlab.equity.convergence import convergence_table, plot_convergence
+
+    exact, rows = convergence_table(players=("AhAs", "KdKc"), trials=(1_000, 100_000), seed=3)
+    assert exact == pytest.approx(0.812554896794, abs=1e-12)
+    assert [row.trials for row in rows] == [1_000, 100_000]
+    assert all(abs(row.error) < 4 * row.stderr for row in rows)
+    assert plot_convergence(exact, rows, tmp_path / "c.png").read_bytes()[:4] == b"\x89PNG"
