@@ -251,15 +251,21 @@ def _plan_exact(problem: _Problem, max_matchups: int = MAX_MATCHUPS) -> _ExactPl
                       tuple_masks, tuple_weights, weighted, perms, boards, work, hero_mode)
 
 
+@lru_cache(maxsize=64)
 def _work_units(n: int, missing: int) -> np.ndarray:
-    """First one or two deck indices of each unit of board enumeration, largest units first."""
+    """First one or two deck indices of each unit of board enumeration, largest units first (cached,
+    read-only)."""
     if missing >= 2:
-        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-        pairs.sort(key=lambda ij: -math.comb(n - 1 - ij[1], missing - 2))
-        return np.array(pairs, dtype=np.int64).reshape(-1, 2)
-    if missing == 1:
-        return np.array([(i, 0) for i in range(n)], dtype=np.int64)
-    return np.zeros((1, 2), dtype=np.int64)
+        first, second = np.triu_indices(n, k=1)
+        sizes = np.array([math.comb(n - 1 - j, missing - 2) for j in range(n)])[second]
+        order = np.argsort(-sizes, kind="stable")
+        units = np.stack([first[order], second[order]], axis=1).astype(np.int64)
+    elif missing == 1:
+        units = np.stack([np.arange(n), np.zeros(n, dtype=np.int64)], axis=1).astype(np.int64)
+    else:
+        units = np.zeros((1, 2), dtype=np.int64)
+    units.setflags(write=False)
+    return units
 
 
 def _run_exact(problem: _Problem, plan: _ExactPlan, breakdown: bool, progress: Progress | None) -> dict[str, Any]:
