@@ -55,7 +55,7 @@ def test_equities_sum_to_one(players, board):
         return  # e.g. two players holding JsTs
     assert sum(result.equity) == pytest.approx(1.0, abs=1e-12)
     for win, tie, eq in zip(result.win, result.tie, result.equity, strict=True):
-        assert 0 <= win <= eq <= win + tie + 1e-12
+        assert 0 <= win <= eq + 1e-12 and eq <= win + tie + 1e-12
 
 
 def test_exact_equities_sum_to_one_multiway():
