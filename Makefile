@@ -29,7 +29,7 @@ bench: $(STAMP)
 	for script in benchmarks/[a-z]*.py; do $(BIN)/python $$script || exit 1; done
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache

@@ -10,10 +10,13 @@ from importlib.metadata import PackageNotFoundError, version
 from pokerlab.agents.match import run_match
 from pokerlab.cards.encoding import format_cards, parse_card, parse_cards
 from pokerlab.cards.evaluator import HandValue, category, describe, evaluate, evaluate_batch, evaluate_hand
+from pokerlab.cards.ranges import Range, parse_range
+from pokerlab.equity import EquityResult, VersusRandomResult, equity, equity_vs_random
 from pokerlab.errors import (
     DuplicateCardError,
     InvalidCardError,
     InvalidHandError,
+    InvalidRangeError,
     PokerlabError,
 )
 from pokerlab.games import compile_game, get_game, kuhn, leduc
@@ -26,9 +29,14 @@ except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+unknown"
 
 __all__ = [
+    "EquityResult",
     "HandValue",
+    "Range",
+    "VersusRandomResult",
     "category",
     "describe",
+    "equity",
+    "equity_vs_random",
     "evaluate",
     "evaluate_batch",
     "evaluate_hand",
@@ -40,6 +48,12 @@ __all__ = [
     "InvalidCardError",
     "InvalidHandError",
     "ICMResult",
+
+    "parse_range",
+    "DuplicateCardError",
+    "InvalidCardError",
+    "InvalidHandError",
+    "InvalidRangeError",
     "PokerlabError",
     "Policy",
     "Solver",

@@ -1,0 +1,522 @@
+"""Hold'em hand ranges: the syntax players type, card removal, canonical text and the 13x13 grid.
+
+Syntax (comma-separated tokens, spaces ignored, ranks case-insensitive):
+
+==============  ==============================================================
+``AA``          one pocket pair (6 combos)
+``QQ+``         QQ, KK, AA
+``22-77``       every pair from 22 to 77 (either order)
+``AKs`` ``AKo``  suited (4) or offsuit (12) combos; ``AK`` is both (16)
+``A2s+``        A2s, A3s, ..., AKs (kicker up to one below the top card)
+``KTo+``        KTo, KJo, KQo
+``T9s-65s``     T9s, 98s, 87s, 76s, 65s (same gap, both ranks move)
+``K9s-K6s``     K9s, K8s, K7s, K6s (same top card, kicker moves)
+``AsKs``        one exact combo
+``random``      every combo (also ``*``, ``any`` and ``100%``)
+``15%``         the top 15% of combos in the preflop order (equity against a random hand, exact;
+                see :func:`preflop_order`)
+``AKs:0.5``     any token with a weight in [0, 1] (PioSOLVER style); a later token overrides an earlier one
+==============  ==============================================================
+
+A :class:`Range` holds a weight in [0, 1] for each of the 1,326 two-card combos. Combos are indexed
+``c1 * (c1 - 1) / 2 + c2`` for cards ``c1 > c2`` (card = 4 * rank + suit).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pokerlab.cards.encoding import RANKS, SUITS, format_card
+from pokerlab.errors import InvalidRangeError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.table import Table
+
+NUMBER_OF_COMBOS = 1326
+
+
+def _all_combos() -> np.ndarray:
+    combos = np.empty((NUMBER_OF_COMBOS, 2), dtype=np.uint8)
+    index = 0
+    for high in range(52):
+        for low in range(high):
+            combos[index] = (high, low)
+            index += 1
+    return combos
+
+
+COMBOS = _all_combos()
+"""``(1326, 2)`` uint8: the two cards of each combo, higher card first."""
+COMBO_MASKS = (np.uint64(1) << COMBOS[:, 0].astype(np.uint64)) | (np.uint64(1) << COMBOS[:, 1].astype(np.uint64))
+"""``(1326,)`` uint64: the card bitmask of each combo."""
+
+
+def combo_index(first: int, second: int) -> int:
+    """Index (0..1325) of the combo of two distinct cards, in either order. ``combo_index(51, 47)`` is AsKs."""
+    high, low = max(first, second), min(first, second)
+    return high * (high - 1) // 2 + low
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The 169 hand classes: (high rank, low rank, kind) with kind "" for pairs, "s" suited, "o" offsuit.
+
+
+def class_name(high: int, low: int, kind: str) -> str:
+    """Text of a hand class, e.g. ``class_name(12, 11, 's') == 'AKs'``."""
+    return RANKS[high] + RANKS[low] + ("" if high == low else kind)
+
+
+def class_combos(high: int, low: int, kind: str) -> list[int]:
+    """Combo indices of a class: 6 for a pair, 4 suited, 12 offsuit, 16 for ``kind == ''`` on two ranks."""
+    result = []
+    for s1 in range(4):
+        for s2 in range(4):
+            if high == low:
+                if s1 < s2:
+                    result.append(combo_index(4 * high + s1, 4 * low + s2))
+            elif (kind == "s" and s1 == s2) or (kind == "o" and s1 != s2) or kind == "":
+                result.append(combo_index(4 * high + s1, 4 * low + s2))
+    return result
+
+
+def all_classes() -> list[tuple[int, int, str]]:
+    """The 169 classes (high, low, kind), pairs with kind ``''``."""
+    classes = []
+    for high in range(12, -1, -1):
+        for low in range(high, -1, -1):
+            if high == low:
+                classes.append((high, low, ""))
+            else:
+                classes.append((high, low, "s"))
+                classes.append((high, low, "o"))
+    return classes
+
+
+def _class_of_combo_table() -> tuple[np.ndarray, np.ndarray]:
+    """Grid row and column of each combo: pairs on the diagonal, suited above it, offsuit below (A first)."""
+    rows = np.empty(NUMBER_OF_COMBOS, dtype=np.int8)
+    cols = np.empty(NUMBER_OF_COMBOS, dtype=np.int8)
+    for index, (c1, c2) in enumerate(COMBOS):
+        r1, r2 = int(c1) >> 2, int(c2) >> 2
+        high, low = max(r1, r2), min(r1, r2)
+        suited = (int(c1) & 3) == (int(c2) & 3)
+        if high == low:
+            rows[index] = cols[index] = 12 - high
+        elif suited:
+            rows[index], cols[index] = 12 - high, 12 - low
+        else:
+            rows[index], cols[index] = 12 - low, 12 - high
+    return rows, cols
+
+
+GRID_ROWS, GRID_COLS = _class_of_combo_table()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The preflop order used by top-percent tokens.
+
+PREFLOP_ORDER_FILE = "preflop_order.json"
+
+
+@lru_cache(maxsize=1)
+def preflop_order() -> tuple[tuple[str, float], ...]:
+    """The 169 classes strongest first, with their exact all-in equity against one random hand.
+
+    The order behind ``15%``-style tokens. It ships as ``pokerlab/data/preflop_order.json``, computed by
+    pokerlab's own exact enumeration (``scripts/preflop_order.py`` regenerates it).
+
+    >>> preflop_order()[0][0]
+    'AA'
+    """
+    try:
+        text = resources.files("pokerlab").joinpath("data", PREFLOP_ORDER_FILE).read_text()
+    except (FileNotFoundError, OSError):  # pragma: no cover - a broken installation
+        text = (Path(__file__).resolve().parent.parent / "data" / PREFLOP_ORDER_FILE).read_text()
+    data = json.loads(text)
+    return tuple((entry["class"], float(entry["equity"])) for entry in data["classes"])
+
+
+def _top_percent(percent: float) -> np.ndarray:
+    """Combo weights (0 or 1) of the top ``percent`` of combos in the preflop order.
+
+    Classes are added strongest first while that brings the combo count closer to ``percent`` of 1,326, so
+    ``15%`` selects whole classes totalling the count nearest to 198.9 combos.
+    """
+    target = percent / 100.0 * NUMBER_OF_COMBOS
+    weights = np.zeros(NUMBER_OF_COMBOS)
+    total = 0
+    lookup = {class_name(*c): c for c in all_classes()}
+    for name, _ in preflop_order():
+        combos = class_combos(*lookup[name])
+        if abs(total + len(combos) - target) > abs(total - target) and total > 0:
+            break
+        if total == 0 and target <= 0:
+            break
+        weights[combos] = 1.0
+        total += len(combos)
+    return weights
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Parsing.
+
+_EXPECTED = (
+    "expected a hand class (AA, AKs, AKo, AK), a class with + (QQ+, A2s+), a span (22-77, T9s-65s, K9s-K6s), "
+    "an exact hand (AsKs), random or a percentage (15%), optionally with a weight (AKs:0.5)"
+)
+_CLASS = re.compile(r"^([2-9TJQKA])([2-9TJQKA])([SO]?)$")
+_EXACT = re.compile(r"^([2-9TJQKA][CDHS])([2-9TJQKA][CDHS])$")
+_PERCENT = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)%$")
+
+
+def _parse_class(text: str, token: str) -> tuple[int, int, str]:
+    match = _CLASS.match(text)
+    if match is None:
+        raise InvalidRangeError(f"{token!r}: {_EXPECTED}")
+    r1, r2 = RANKS.index(match.group(1)), RANKS.index(match.group(2))
+    kind = match.group(3).lower()
+    if r1 == r2 and kind:
+        raise InvalidRangeError(f"{token!r}: a pocket pair cannot be suited or offsuit (write {RANKS[r1] * 2})")
+    return max(r1, r2), min(r1, r2), kind
+
+
+def _classes_of_token(body: str, token: str) -> list[tuple[int, int, str]]:
+    if body.endswith("+"):
+        high, low, kind = _parse_class(body[:-1], token)
+        if high == low:
+            return [(rank, rank, "") for rank in range(low, 13)]
+        return [(high, kicker, kind) for kicker in range(low, high)]
+    if "-" in body:
+        parts = body.split("-")
+        if len(parts) != 2:
+            raise InvalidRangeError(f"{token!r}: a span has exactly one '-' ({_EXPECTED})")
+        a, b = (_parse_class(part, token) for part in parts)
+        if a[0] == a[1] and b[0] == b[1]:
+            lo, hi = sorted((a[0], b[0]))
+            return [(rank, rank, "") for rank in range(lo, hi + 1)]
+        if (a[0] == a[1]) != (b[0] == b[1]):
+            raise InvalidRangeError(f"{token!r}: a span joins two pairs or two non-pairs, not one of each")
+        if a[2] != b[2]:
+            raise InvalidRangeError(f"{token!r}: both ends of a span must have the same suffix (s, o or none)")
+        if a[0] == b[0]:  # K9s-K6s: same top card, the kicker moves
+            lo, hi = sorted((a[1], b[1]))
+            return [(a[0], kicker, a[2]) for kicker in range(lo, hi + 1)]
+        if a[0] - a[1] == b[0] - b[1]:  # T9s-65s: same gap, both ranks move
+            gap = a[0] - a[1]
+            lo, hi = sorted((a[1], b[1]))
+            return [(low + gap, low, a[2]) for low in range(lo, hi + 1)]
+        raise InvalidRangeError(
+            f"{token!r}: a span needs the same top card (K9s-K6s) or the same gap between ranks (T9s-65s)"
+        )
+    return [_parse_class(body, token)]
+
+
+def _token_weights(token: str) -> tuple[np.ndarray, float]:
+    """The combos (as a 0/1 vector) and weight of one token."""
+    body, weight = token, 1.0
+    if ":" in token:
+        body, _, weight_text = token.partition(":")
+        try:
+            weight = float(weight_text)
+        except ValueError:
+            raise InvalidRangeError(f"{token!r}: the weight after ':' must be a number in [0, 1]") from None
+        if not (0.0 <= weight <= 1.0) or math.isnan(weight):
+            raise InvalidRangeError(f"{token!r}: the weight after ':' must be in [0, 1], got {weight_text}")
+    if not body:
+        raise InvalidRangeError(f"{token!r}: {_EXPECTED}")
+    upper = body.upper()
+    selected = np.zeros(NUMBER_OF_COMBOS)
+    if upper in ("RANDOM", "*", "ANY"):
+        selected[:] = 1.0
+        return selected, weight
+    percent = _PERCENT.match(upper)
+    if percent:
+        value = float(percent.group(1))
+        if not 0.0 < value <= 100.0:
+            raise InvalidRangeError(f"{token!r}: a percentage must be in (0, 100]")
+        return (_top_percent(value) if value < 100.0 else np.ones(NUMBER_OF_COMBOS)), weight
+    exact = _EXACT.match(upper)
+    if exact:
+        first = 4 * RANKS.index(exact.group(1)[0]) + SUITS.index(exact.group(1)[1].lower())
+        second = 4 * RANKS.index(exact.group(2)[0]) + SUITS.index(exact.group(2)[1].lower())
+        if first == second:
+            raise InvalidRangeError(f"{token!r}: an exact hand needs two different cards")
+        selected[combo_index(first, second)] = 1.0
+        return selected, weight
+    for high, low, kind in _classes_of_token(upper, token):
+        selected[class_combos(high, low, kind)] = 1.0
+    return selected, weight
+
+
+def parse_range(text: str) -> Range:
+    """Parse a range such as ``'QQ+, AKs, A5s-A2s:0.5, T9s-65s'`` into a :class:`Range`.
+
+    Raises :class:`InvalidRangeError` naming the bad token and what was expected.
+
+    >>> parse_range("QQ+, AKs").combo_count
+    22
+    """
+    if isinstance(text, Range):
+        return text
+    if not isinstance(text, str):
+        raise InvalidRangeError(f"a range must be text, got {type(text).__name__}")
+    compact = "".join(text.split())
+    if not compact:
+        raise InvalidRangeError("empty range: " + _EXPECTED)
+    weights = np.zeros(NUMBER_OF_COMBOS)
+    for token in compact.split(","):
+        if not token:
+            raise InvalidRangeError(f"empty token between commas in {text!r}")
+        selected, weight = _token_weights(token)
+        weights[selected > 0] = weight  # a later token overrides an earlier one
+    return Range(weights)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The Range object.
+
+
+def _format_weight(weight: float) -> str:
+    return "" if weight == 1.0 else f":{weight:.6g}"
+
+
+@dataclass(frozen=True, eq=False)
+class Range:
+    """A weighted set of two-card combos: ``weights[i]`` in [0, 1] for combo ``i`` (see :data:`COMBOS`).
+
+    >>> r = parse_range("AA, AKs:0.5")
+    >>> r.combo_count, r.text
+    (10, 'AA, AKs:0.5')
+    """
+
+    weights: np.ndarray = field(repr=False)
+
+    def __post_init__(self) -> None:
+        array = np.asarray(self.weights, dtype=np.float64).copy()
+        if array.shape != (NUMBER_OF_COMBOS,):
+            raise InvalidRangeError(f"a range has {NUMBER_OF_COMBOS} combo weights, got shape {array.shape}")
+        if not np.all(np.isfinite(array)) or array.min() < 0:
+            raise InvalidRangeError("combo weights must be finite and non-negative")
+        array.setflags(write=False)
+        object.__setattr__(self, "weights", array)
+
+    @classmethod
+    def from_combos(cls, combos: list[tuple[int, int]], weight: float = 1.0) -> Range:
+        """A range of exact combos given as card pairs, all with one weight."""
+        weights = np.zeros(NUMBER_OF_COMBOS)
+        for first, second in combos:
+            weights[combo_index(first, second)] = weight
+        return cls(weights)
+
+    @property
+    def indices(self) -> np.ndarray:
+        """Indices of the combos with positive weight, increasing."""
+        return np.flatnonzero(self.weights > 0)
+
+    @property
+    def combos(self) -> np.ndarray:
+        """``(n, 2)`` uint8 cards of the combos with positive weight (higher card first)."""
+        return COMBOS[self.indices]
+
+    @property
+    def combo_weights(self) -> np.ndarray:
+        """Weights of :attr:`combos`, same order."""
+        return self.weights[self.indices]
+
+    @property
+    def combo_count(self) -> int:
+        """Number of combos with positive weight."""
+        return int(np.count_nonzero(self.weights > 0))
+
+    @property
+    def weighted_count(self) -> float:
+        """Sum of the weights: the number of combos counting ``AKs:0.5`` as 2."""
+        return float(self.weights.sum())
+
+    @property
+    def is_exact_hand(self) -> bool:
+        """True when the range is one combo."""
+        return self.combo_count == 1
+
+    @property
+    def fraction(self) -> float:
+        """Weighted share of all 1,326 combos (1.0 for ``random``)."""
+        return self.weighted_count / NUMBER_OF_COMBOS
+
+    def without(self, mask: int) -> Range:
+        """The range less every combo that uses a card of ``mask`` (a bitmask of board, dead or known cards)."""
+        blocked = (COMBO_MASKS & np.uint64(mask)) != 0
+        weights = self.weights.copy()
+        weights[blocked] = 0.0
+        return Range(weights)
+
+    def permuted(self, suit_map: tuple[int, int, int, int]) -> Range:
+        """The range with suits relabelled: suit ``s`` becomes ``suit_map[s]``."""
+        mapping = np.array([4 * (c >> 2) + suit_map[c & 3] for c in range(52)], dtype=np.int64)
+        new_index = np.array([combo_index(int(mapping[a]), int(mapping[b])) for a, b in COMBOS])
+        weights = np.zeros(NUMBER_OF_COMBOS)
+        weights[new_index] = self.weights
+        return Range(weights)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Range) and bool(np.array_equal(self.weights, other.weights))
+
+    def __hash__(self) -> int:
+        return hash(self.weights.tobytes())
+
+    def __len__(self) -> int:
+        return self.combo_count
+
+    def __str__(self) -> str:
+        return self.text
+
+    # -- canonical text ---------------------------------------------------------------------------------
+
+    @property
+    def text(self) -> str:
+        """Canonical text: whole classes compressed into ``QQ+``, ``A2s+``, ``77-22``, ``K9s-K6s``,
+        partial classes as exact combos, weights as ``:w``. Parsing it gives back the same range."""
+        w = self.weights
+        if np.all(w == w[0]) and w[0] > 0:
+            return "random" + _format_weight(float(w[0]))
+        tokens: list[str] = []
+        leftovers: list[int] = []
+
+        def class_weight(high: int, low: int, kind: str) -> float | None:
+            combos = class_combos(high, low, kind)
+            values = w[combos]
+            if values[0] > 0 and np.all(values == values[0]):
+                return float(values[0])
+            leftovers.extend(c for c in combos if w[c] > 0)
+            return None
+
+        pair_weights = [class_weight(rank, rank, "") for rank in range(13)]
+        tokens.extend(_runs_of_pairs(pair_weights))
+        for kind in ("s", "o"):
+            for high in range(12, 0, -1):
+                kicker_weights = [class_weight(high, low, kind) for low in range(high)]
+                tokens.extend(_runs_of_kickers(high, kind, kicker_weights))
+        for index in sorted(leftovers, reverse=True):
+            a, b = COMBOS[index]
+            tokens.append(format_card(int(a)) + format_card(int(b)) + _format_weight(float(w[index])))
+        return ", ".join(tokens) if tokens else ""
+
+    # -- grid ----------------------------------------------------------------------------------------------
+
+    def grid(self) -> np.ndarray:
+        """``(13, 13)`` weighted fraction of each class present: pairs on the diagonal, suited above it,
+        offsuit below, aces first (row 0 / column 0)."""
+        totals = np.zeros((13, 13))
+        counts = np.zeros((13, 13))
+        np.add.at(totals, (GRID_ROWS, GRID_COLS), self.weights)
+        np.add.at(counts, (GRID_ROWS, GRID_COLS), 1.0)
+        return totals / counts
+
+    def rich_grid(self) -> Table:
+        """The 13x13 grid as a rich table, cells shaded by the fraction of the class in the range."""
+        from rich.table import Table
+
+        fractions = self.grid()
+        table = Table(show_header=False, box=None, padding=(0, 0))
+        for _ in range(13):
+            table.add_column(justify="center", width=4)
+        for row in range(13):
+            cells = []
+            for col in range(13):
+                high, low = 12 - min(row, col), 12 - max(row, col)
+                name = class_name(high, low, "s" if col > row else "o")
+                fraction = fractions[row, col]
+                if fraction >= 1.0:
+                    style = "bold black on green"
+                elif fraction > 0:
+                    style = "black on yellow"
+                else:
+                    style = "dim"
+                cells.append(f"[{style}]{name:^4}[/]")
+            table.add_row(*cells)
+        return table
+
+    def save_png(self, path: str | Path) -> Path:
+        """Draw the grid to a PNG file (needs the ``plot`` extra: matplotlib). Returns the path."""
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError as error:  # pragma: no cover - depends on the installation
+            from pokerlab.errors import InvalidArgumentError
+
+            raise InvalidArgumentError("PNG output needs matplotlib: pip install 'pokerlab[plot]'") from error
+        fractions = self.grid()
+        figure, axes = plt.subplots(figsize=(7, 7))
+        axes.imshow(fractions, cmap="Greens", vmin=0, vmax=1)
+        for row in range(13):
+            for col in range(13):
+                high, low = 12 - min(row, col), 12 - max(row, col)
+                name = class_name(high, low, "s" if col > row else "o")
+                axes.text(col, row, name, ha="center", va="center", fontsize=7,
+                          color="white" if fractions[row, col] > 0.6 else "black")
+        axes.set_xticks([])
+        axes.set_yticks([])
+        axes.set_title(f"{self.combo_count} combos ({100 * self.fraction:.1f}%)")
+        path = Path(path)
+        figure.savefig(path, dpi=100, bbox_inches="tight")
+        plt.close(figure)
+        return path
+
+
+def _runs_of_pairs(weights: list[float | None]) -> list[str]:
+    """Compress pair weights (index = rank) into ``QQ+``, ``77-22``, ``55`` tokens, top rank first."""
+    tokens = []
+    rank = 12
+    while rank >= 0:
+        weight = weights[rank]
+        if weight is None:
+            rank -= 1
+            continue
+        bottom = rank
+        while bottom - 1 >= 0 and weights[bottom - 1] == weight:
+            bottom -= 1
+        top_name, bottom_name = RANKS[rank] * 2, RANKS[bottom] * 2
+        if bottom == rank:
+            token = top_name
+        elif rank == 12:
+            token = bottom_name + "+"
+        else:
+            token = f"{top_name}-{bottom_name}"
+        tokens.append(token + _format_weight(weight))
+        rank = bottom - 1
+    return tokens
+
+
+def _runs_of_kickers(high: int, kind: str, weights: list[float | None]) -> list[str]:
+    """Compress one top card's kicker weights (index = kicker rank) into ``A2s+``, ``K9s-K6s``, ``AKo``."""
+    tokens = []
+    kicker = high - 1
+    while kicker >= 0:
+        weight = weights[kicker]
+        if weight is None:
+            kicker -= 1
+            continue
+        bottom = kicker
+        while bottom - 1 >= 0 and weights[bottom - 1] == weight:
+            bottom -= 1
+        top_name, bottom_name = class_name(high, kicker, kind), class_name(high, bottom, kind)
+        if bottom == kicker:
+            token = top_name
+        elif kicker == high - 1:
+            token = bottom_name + "+"
+        else:
+            token = f"{top_name}-{bottom_name}"
+        tokens.append(token + _format_weight(weight))
+        kicker = bottom - 1
+    return tokens

@@ -1,0 +1,586 @@
+"""Compiled equity kernels: exact enumeration under suit symmetry, Monte Carlo batches, 1..N opponents.
+
+They assume valid input (distinct cards, non-empty ranges, a feasible deal) and never raise. Players' combos
+are flattened into one array (``combo_cards``, ``combo_masks``) with ``starts[p]:starts[p+1]`` the slice of
+player ``p``. A *matchup* (joint combo) is a row of ``tuple_index`` giving one combo per player.
+
+Equity shares are kept exactly as integers in units of 1/2520 (the least common multiple of 1..10), so a pot
+split ``k`` ways adds ``2520 // k`` units to each tied player and exact counts stay integers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from pokerlab.cards.kernels import value_of_partial, value_with_two
+from pokerlab.cards.tables import RANK_KEY_MASK, ROW_MASK, ROW_SHIFT, EvalTables
+
+SHARE_UNITS = 2520
+_PLANE = np.uint64(sum(1 << (4 * rank) for rank in range(13)))
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_U30 = np.uint64(30)
+_U27 = np.uint64(27)
+_U31 = np.uint64(31)
+_U32 = np.uint64(32)
+_U11 = np.uint64(11)
+_ONE = np.uint64(1)
+_RANK_KEY_MASK = np.uint64(RANK_KEY_MASK)
+_ROW_SHIFT = np.uint64(ROW_SHIFT)
+_ROW_MASK = np.uint64(ROW_MASK)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Suit symmetry
+
+
+@njit(cache=True, inline="always")
+def permute_suits(mask: np.uint64, perm: np.ndarray) -> np.uint64:
+    """Image of a card bitmask under the suit relabelling ``suit -> perm[suit]`` (card = 4 * rank + suit)."""
+    image = np.uint64(0)
+    for suit in range(4):
+        image |= ((mask >> np.uint64(suit)) & _PLANE) << np.uint64(perm[suit])
+    return image
+
+
+@njit(cache=True, inline="always")
+def orbit_size(mask: np.uint64, perms: np.ndarray) -> np.int64:
+    """Size of the orbit of ``mask`` under the group ``perms`` if ``mask`` is its orbit's smallest member
+    (the canonical representative), else 0. ``perms[0]`` must be the identity."""
+    stabiliser = 1
+    for g in range(1, perms.shape[0]):
+        image = permute_suits(mask, perms[g])
+        if image < mask:
+            return 0
+        if image == mask:
+            stabiliser += 1
+    return perms.shape[0] // stabiliser
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Exact enumeration
+
+
+@njit(cache=True, inline="always")
+def _score_board(
+    key, bits, bmask, mult, values, combo_cards, combo_masks, tuple_index, tuple_masks, tuple_weights,
+    weighted, want_categories, category_of_value, acc_int, acc_float, acc_cat, tables,
+):
+    """Evaluate every combo on one complete board once, then score every matchup that fits the board."""
+    for c in range(combo_cards.shape[0]):
+        if combo_masks[c] & bmask:
+            values[c] = 0
+        else:
+            values[c] = value_with_two(key, bits, combo_cards[c, 0], combo_cards[c, 1], tables)
+    players = tuple_index.shape[1]
+    for t in range(tuple_index.shape[0]):
+        if tuple_masks[t] & bmask:
+            continue
+        best = 0
+        tied = 0
+        for p in range(players):
+            v = values[tuple_index[t, p]]
+            if v > best:
+                best = v
+                tied = 1
+            elif v == best:
+                tied += 1
+        share = SHARE_UNITS // tied
+        weight = mult * tuple_weights[t] if weighted else 1.0
+        acc_int[players, 0] += mult
+        if weighted:
+            acc_float[players, 0] += weight
+        for p in range(players):
+            v = values[tuple_index[t, p]]
+            if v == best:
+                if tied == 1:
+                    acc_int[p, 0] += mult
+                else:
+                    acc_int[p, 1] += mult
+                acc_int[p, 2] += mult * share
+                if weighted:
+                    if tied == 1:
+                        acc_float[p, 0] += weight
+                    else:
+                        acc_float[p, 1] += weight
+                    acc_float[p, 2] += weight / tied
+            if want_categories:
+                category = category_of_value[v]
+                w = weight if weighted else float(mult)
+                acc_cat[p, 0, category] += w
+                if v == best:
+                    acc_cat[p, 1, category] += w / tied
+
+
+@njit(cache=True, inline="always")
+def _score_board_hero(key, bits, bmask, mult, combo_cards, combo_masks, tuple_weights, weighted, acc_int,
+                      acc_float, tables):
+    """Heads-up with player 0 a single combo (``combo 0``) against the combos ``1..M-1`` of player 1: no value
+    buffer and no matchup list, one evaluation and two comparisons per opponent combo."""
+    if combo_masks[0] & bmask:
+        return
+    hero = value_with_two(key, bits, combo_cards[0, 0], combo_cards[0, 1], tables)
+    wins = 0
+    ties = 0
+    valid = 0
+    wsum = 0.0
+    wwin = 0.0
+    wtie = 0.0
+    for c in range(1, combo_cards.shape[0]):
+        if combo_masks[c] & bmask:
+            continue
+        v = value_with_two(key, bits, combo_cards[c, 0], combo_cards[c, 1], tables)
+        valid += 1
+        wins += v < hero
+        ties += v == hero
+        if weighted:
+            w = tuple_weights[c - 1]
+            wsum += w
+            if v < hero:
+                wwin += w
+            elif v == hero:
+                wtie += w
+    losses = valid - wins - ties
+    acc_int[2, 0] += mult * valid
+    acc_int[0, 0] += mult * wins
+    acc_int[1, 0] += mult * losses
+    acc_int[0, 1] += mult * ties
+    acc_int[1, 1] += mult * ties
+    acc_int[0, 2] += mult * (SHARE_UNITS * wins + SHARE_UNITS // 2 * ties)
+    acc_int[1, 2] += mult * (SHARE_UNITS * losses + SHARE_UNITS // 2 * ties)
+    if weighted:
+        acc_float[2, 0] += mult * wsum
+        acc_float[0, 0] += mult * wwin
+        acc_float[1, 0] += mult * (wsum - wwin - wtie)
+        acc_float[0, 1] += mult * wtie
+        acc_float[1, 1] += mult * wtie
+        acc_float[0, 2] += mult * (wwin + 0.5 * wtie)
+        acc_float[1, 2] += mult * (wsum - wwin - 0.5 * wtie)
+
+
+@njit(cache=True, inline="always")
+def _rank_only_value(rank_key, tables):
+    """Value of a 7-card hand that cannot be a flush, from its rank key alone (the evaluator's hash)."""
+    return tables.rank_values[np.int64(tables.row_offsets[rank_key >> _ROW_SHIFT]) + np.int64(rank_key & _ROW_MASK)]
+
+
+@njit(cache=True, inline="always")
+def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_masks, acc_int, tables):
+    """Heads-up, player 0 a single combo against a uniformly random hand.
+
+    Opponent hands that cannot make a flush have a value that depends on their two ranks only, so they are
+    counted per rank pair (91 lookups for up to 990 combos): ``n_r1 * n_r2`` combos (``C(n_r, 2)`` for a
+    pair), less those that could make a flush. Only those (both cards of a suit the board has three of; at
+    least one card of a suit it has four of) are evaluated one by one. A five-flush board is done combo by
+    combo.
+    """
+    if combo_masks[0] & bmask:
+        return
+    hero = value_with_two(key, bits, combo_cards[0, 0], combo_cards[0, 1], tables)
+    dead = bmask | combo_masks[0]
+    left = np.empty(52, dtype=np.uint8)
+    counts = np.zeros(13, dtype=np.int64)
+    flush_cards = np.zeros(13, dtype=np.int64)
+    flush_suit = -1
+    on_board = 0
+    for suit in range(4):
+        count = np.int64((key >> np.uint64(32 + 4 * suit)) & np.uint64(0xF)) - 3
+        if count >= 3:
+            flush_suit = suit
+            on_board = count
+    n = 0
+    for i in range(deck.shape[0]):
+        card = deck[i]
+        if not (dead & (_ONE << np.uint64(card))):
+            left[n] = card
+            n += 1
+            counts[card >> 2] += 1
+            if (card & 3) == flush_suit:
+                flush_cards[card >> 2] = 1
+    wins = 0
+    ties = 0
+    if on_board == 5:
+        for i in range(n):
+            k6 = key + tables.card_keys[left[i]]
+            b6 = bits | tables.card_bits[left[i]]
+            for j in range(i + 1, n):
+                v = value_of_partial(k6 + tables.card_keys[left[j]], b6 | tables.card_bits[left[j]], tables)
+                wins += v < hero
+                ties += v == hero
+    else:
+        rank_base = key & _RANK_KEY_MASK
+        for r1 in range(13):
+            n1 = counts[r1]
+            if n1 == 0:
+                continue
+            plain1 = n1 - flush_cards[r1] if on_board == 4 else n1
+            m1 = tables.card_keys[4 * r1] & _RANK_KEY_MASK
+            c = plain1 * (plain1 - 1) // 2
+            if c > 0:
+                v = _rank_only_value(rank_base + m1 + m1, tables)
+                wins += c * (v < hero)
+                ties += c * (v == hero)
+            for r2 in range(r1 + 1, 13):
+                n2 = counts[r2]
+                if n2 == 0:
+                    continue
+                if on_board == 4:
+                    c = plain1 * (n2 - flush_cards[r2])
+                elif on_board == 3:
+                    c = n1 * n2 - flush_cards[r1] * flush_cards[r2]
+                else:
+                    c = n1 * n2
+                if c > 0:
+                    v = _rank_only_value(rank_base + m1 + (tables.card_keys[4 * r2] & _RANK_KEY_MASK), tables)
+                    wins += c * (v < hero)
+                    ties += c * (v == hero)
+        if on_board >= 3:
+            for i in range(n):
+                first_flush = (left[i] & 3) == flush_suit
+                if on_board == 3 and not first_flush:
+                    continue
+                k6 = key + tables.card_keys[left[i]]
+                b6 = bits | tables.card_bits[left[i]]
+                for j in range(i + 1, n):
+                    second_flush = (left[j] & 3) == flush_suit
+                    if on_board == 3:
+                        if not second_flush:
+                            continue
+                    elif not (first_flush or second_flush):
+                        continue
+                    v = value_of_partial(k6 + tables.card_keys[left[j]], b6 | tables.card_bits[left[j]], tables)
+                    wins += v < hero
+                    ties += v == hero
+    valid = n * (n - 1) // 2
+    losses = valid - wins - ties
+    acc_int[2, 0] += mult * valid
+    acc_int[0, 0] += mult * wins
+    acc_int[1, 0] += mult * losses
+    acc_int[0, 1] += mult * ties
+    acc_int[1, 1] += mult * ties
+    acc_int[0, 2] += mult * (SHARE_UNITS * wins + SHARE_UNITS // 2 * ties)
+    acc_int[1, 2] += mult * (SHARE_UNITS * losses + SHARE_UNITS // 2 * ties)
+
+
+@njit(cache=True, inline="always")
+def _keep(key, bits, bmask, perms, buf_key, buf_bits, buf_mask, buf_mult, count):
+    """Append a board completion to the thread's buffer if it is its orbit's canonical member."""
+    mult = orbit_size(bmask, perms)
+    if mult > 0:
+        buf_key[count] = key
+        buf_bits[count] = bits
+        buf_mask[count] = bmask
+        buf_mult[count] = mult
+        return count + 1
+    return count
+
+
+@njit(cache=True, parallel=True)
+def exact_enumeration(
+    deck, missing, board_key, board_bits, perms, units, threads,
+    combo_cards, combo_masks, tuple_index, tuple_masks, tuple_weights,
+    weighted, want_categories, category_of_value, hero_mode, tables: EvalTables,
+):
+    """Enumerate every way to complete the board with ``missing`` cards from ``deck`` (up to suit symmetry),
+    and score every matchup on each canonical board, weighted by the board's orbit size.
+
+    ``units`` is an ``(U, 2)`` array of the first one or two deck indices of each work unit (the rest of the
+    board is enumerated from later indices, in nested loops that add one card's key at a time); thread ``t``
+    of ``threads`` takes units ``t, t + threads, ...`` (balanced when units are sorted by decreasing work).
+    With ``hero_mode`` 1 (two players, player 0 one combo, matchup ``t`` = player 1's combo ``t + 1``)
+    a leaner loop scores the boards without a value buffer; with 2 (player 1 uniformly random, unweighted)
+    it counts the opponent's hands per rank pair. A unit's canonical boards are buffered, then scored in one
+    loop. Returns the accumulators summed over threads: ``acc_int`` ``(P+1, 3)`` int64 (per player wins,
+    ties, share units; row P column 0 the showdowns), ``acc_float`` the same weighted, and ``acc_cat``
+    ``(P, 2, 9)`` (category frequency and equity share by final hand category).
+    """
+    players = tuple_index.shape[1]
+    n = deck.shape[0]
+    acc_int = np.zeros((threads, players + 1, 3), dtype=np.int64)
+    acc_float = np.zeros((threads, players + 1, 3), dtype=np.float64)
+    acc_cat = np.zeros((threads, players, 2, 9), dtype=np.float64)
+    keys = tables.card_keys
+    cbits = tables.card_bits
+    rest = max(missing - 2, 0)
+    capacity = 1
+    for r in range(rest):
+        capacity = capacity * (n - r) // (r + 1)
+    for thread in prange(threads):
+        values = np.zeros(combo_cards.shape[0], dtype=np.uint16)
+        buf_key = np.empty(capacity, dtype=np.uint64)
+        buf_bits = np.empty(capacity, dtype=np.uint64)
+        buf_mask = np.empty(capacity, dtype=np.uint64)
+        buf_mult = np.empty(capacity, dtype=np.int64)
+        for u in range(thread, units.shape[0], threads):
+            count = 0
+            if missing == 0:
+                count = _keep(board_key, board_bits, np.uint64(0), perms, buf_key, buf_bits, buf_mask, buf_mult, 0)
+            else:
+                c1 = deck[units[u, 0]]
+                k1 = board_key + keys[c1]
+                b1 = board_bits | cbits[c1]
+                m1 = _ONE << np.uint64(c1)
+                if missing == 1:
+                    count = _keep(k1, b1, m1, perms, buf_key, buf_bits, buf_mask, buf_mult, 0)
+                else:
+                    j = units[u, 1]
+                    c2 = deck[j]
+                    k2 = k1 + keys[c2]
+                    b2 = b1 | cbits[c2]
+                    m2 = m1 | (_ONE << np.uint64(c2))
+                    if missing == 2:
+                        count = _keep(k2, b2, m2, perms, buf_key, buf_bits, buf_mask, buf_mult, 0)
+                    else:
+                        for a in range(j + 1, n):
+                            c3 = deck[a]
+                            k3 = k2 + keys[c3]
+                            b3 = b2 | cbits[c3]
+                            m3 = m2 | (_ONE << np.uint64(c3))
+                            if missing == 3:
+                                count = _keep(k3, b3, m3, perms, buf_key, buf_bits, buf_mask, buf_mult, count)
+                                continue
+                            for b in range(a + 1, n):
+                                c4 = deck[b]
+                                k4 = k3 + keys[c4]
+                                b4 = b3 | cbits[c4]
+                                m4 = m3 | (_ONE << np.uint64(c4))
+                                if missing == 4:
+                                    count = _keep(k4, b4, m4, perms, buf_key, buf_bits, buf_mask, buf_mult, count)
+                                    continue
+                                for c in range(b + 1, n):
+                                    c5 = deck[c]
+                                    count = _keep(k4 + keys[c5], b4 | cbits[c5], m4 | (_ONE << np.uint64(c5)),
+                                                  perms, buf_key, buf_bits, buf_mask, buf_mult, count)
+            if hero_mode == 2:
+                for i in range(count):
+                    _score_board_vs_random(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], deck, combo_cards,
+                                           combo_masks, acc_int[thread], tables)
+                continue
+            if hero_mode == 1:
+                for i in range(count):
+                    _score_board_hero(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], combo_cards, combo_masks,
+                                      tuple_weights, weighted, acc_int[thread], acc_float[thread], tables)
+                continue
+            for i in range(count):
+                _score_board(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], values, combo_cards, combo_masks,
+                             tuple_index, tuple_masks, tuple_weights, weighted, want_categories, category_of_value,
+                             acc_int[thread], acc_float[thread], acc_cat[thread], tables)
+    return acc_int.sum(axis=0), acc_float.sum(axis=0), acc_cat.sum(axis=0)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Random numbers: splitmix64, one stream per (seed, batch, chunk), so results do not depend on threads.
+
+
+@njit(cache=True, inline="always")
+def _next(state: np.ndarray) -> np.uint64:
+    state[0] += _GOLDEN
+    z = state[0]
+    z = (z ^ (z >> _U30)) * _MIX1
+    z = (z ^ (z >> _U27)) * _MIX2
+    return z ^ (z >> _U31)
+
+
+@njit(cache=True, inline="always")
+def _below(state: np.ndarray, n: int) -> int:
+    """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject), n < 2**32."""
+    bound = np.uint64(n)
+    m = (_next(state) >> _U32) * bound
+    low = m & _LOW32
+    if low < bound:
+        threshold = (np.uint64(1 << 32) - bound) % bound
+        while low < threshold:
+            m = (_next(state) >> _U32) * bound
+            low = m & _LOW32
+    return np.int64(m >> _U32)
+
+
+@njit(cache=True, inline="always")
+def _uniform(state: np.ndarray) -> float:
+    """Uniform float in [0, 1) with 53 random bits."""
+    return np.float64(_next(state) >> _U11) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def stream_seed(seed: np.uint64, batch: np.int64, chunk: np.int64) -> np.uint64:
+    """Seed of the random stream of one chunk of one batch: a hash of (seed, batch, chunk)."""
+    state = np.zeros(1, dtype=np.uint64)
+    state[0] = seed
+    _next(state)
+    state[0] ^= np.uint64(batch) * _MIX1
+    _next(state)
+    state[0] ^= np.uint64(chunk) * _MIX2
+    return _next(state)
+
+
+@njit(cache=True, inline="always")
+def _draw_card(state, deck, used):
+    """A card of ``deck`` not in ``used``, uniformly (rejection: ``used`` holds few of the deck's cards)."""
+    while True:
+        card = deck[_below(state, deck.shape[0])]
+        bit = _ONE << np.uint64(card)
+        if not (used & bit):
+            return card, bit
+
+
+@njit(cache=True, inline="always")
+def _sample_combo(state, start, stop, cumulative, uniform_weights):
+    if uniform_weights:
+        return start + _below(state, stop - start)
+    u = _uniform(state) * cumulative[stop - 1]
+    lo, hi = start, stop - 1
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if cumulative[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@njit(cache=True, parallel=True)
+def monte_carlo_batch(
+    seed, batch, trials, chunks, deck, missing, board_key, board_bits, fixed_mask,
+    is_random, starts, combo_cards, combo_masks, cumulative, uniform_weights,
+    want_categories, category_of_value, tables: EvalTables,
+):
+    """``trials`` random showdowns in ``chunks`` independent streams (in parallel).
+
+    Players with ``is_random`` get two uniform cards from what is left; the others draw a combo from their
+    weighted range, and the joint draw is rejected and redrawn while any two conflict (so the joint combo
+    is uniform over non-conflicting joint combos, weighted by the product of weights). Every player uses
+    exactly two cards, so the number of ways to deal the random players and the board afterwards is the
+    same for every accepted joint combo: dealing them uniformly from the remaining deck keeps it unbiased.
+
+    Returns ``stats`` ``(P, 4)`` (sum of equity shares, sum of squared shares, wins, ties) and ``cats``
+    ``(P, 2, 9)`` (final hand category frequency and share by category).
+    """
+    players = starts.shape[0] - 1
+    stats = np.zeros((chunks, players, 4), dtype=np.float64)
+    cats = np.zeros((chunks, players, 2, 9), dtype=np.float64)
+    for chunk in prange(chunks):
+        state = np.zeros(1, dtype=np.uint64)
+        state[0] = stream_seed(seed, batch, chunk)
+        begin = trials * chunk // chunks
+        end = trials * (chunk + 1) // chunks
+        local = np.zeros((players + 8, 4))  # padded: chunks on different threads share no cache line
+        local_cats = np.zeros((players, 2, 9))
+        keys = np.zeros(players, dtype=np.uint64)
+        bitss = np.zeros(players, dtype=np.uint64)
+        values = np.zeros(players, dtype=np.int64)
+        chosen = np.zeros(players, dtype=np.int64)
+        for _ in range(begin, end):
+            # 1. weighted ranges by joint rejection
+            while True:
+                used = fixed_mask
+                ok = True
+                for p in range(players):
+                    if is_random[p]:
+                        continue
+                    c = _sample_combo(state, starts[p], starts[p + 1], cumulative, uniform_weights[p])
+                    if combo_masks[c] & used:
+                        ok = False
+                        break
+                    used |= combo_masks[c]
+                    chosen[p] = c
+                if ok:
+                    break
+            for p in range(players):
+                if is_random[p]:
+                    a, bit_a = _draw_card(state, deck, used)
+                    used |= bit_a
+                    b, bit_b = _draw_card(state, deck, used)
+                    used |= bit_b
+                    keys[p] = tables.card_keys[a] + tables.card_keys[b]
+                    bitss[p] = tables.card_bits[a] | tables.card_bits[b]
+                else:
+                    c = chosen[p]
+                    keys[p] = tables.card_keys[combo_cards[c, 0]] + tables.card_keys[combo_cards[c, 1]]
+                    bitss[p] = tables.card_bits[combo_cards[c, 0]] | tables.card_bits[combo_cards[c, 1]]
+            key = board_key
+            bits = board_bits
+            for _j in range(missing):
+                card, bit = _draw_card(state, deck, used)
+                used |= bit
+                key += tables.card_keys[card]
+                bits |= tables.card_bits[card]
+            best = 0
+            tied = 0
+            for p in range(players):
+                v = np.int64(value_of_partial(key + keys[p], bits | bitss[p], tables))
+                values[p] = v
+                if v > best:
+                    best = v
+                    tied = 1
+                elif v == best:
+                    tied += 1
+            share = 1.0 / tied
+            for p in range(players):
+                if values[p] == best:
+                    local[p, 0] += share
+                    local[p, 1] += share * share
+                    if tied == 1:
+                        local[p, 2] += 1.0
+                    else:
+                        local[p, 3] += 1.0
+                if want_categories:
+                    category = category_of_value[values[p]]
+                    local_cats[p, 0, category] += 1.0
+                    if values[p] == best:
+                        local_cats[p, 1, category] += share
+        stats[chunk] = local[:players]
+        cats[chunk] = local_cats
+    return stats.sum(axis=0), cats.sum(axis=0)
+
+
+@njit(cache=True, parallel=True)
+def versus_random_batch(seed, batch, trials, chunks, deck, missing, board_key, board_bits, fixed_mask,
+                        hero_first, hero_second, opponents, tables: EvalTables):
+    """Equity of one hand against 1..``opponents`` random hands from the same deals.
+
+    Each trial deals the board, then opponents one at a time; once an opponent beats the hero, the hero has
+    lost against every larger number of opponents, so no more cards are dealt. A hero tied with ``t`` of the
+    first ``n`` opponents (and beaten by none) gets ``1 / (t + 1)`` against ``n``.
+
+    Returns ``(opponents, 4)``: sum of shares, sum of squared shares, wins, ties, for 1..N opponents.
+    """
+    stats = np.zeros((chunks, opponents, 4), dtype=np.float64)
+    for chunk in prange(chunks):
+        state = np.zeros(1, dtype=np.uint64)
+        state[0] = stream_seed(seed, batch, chunk)
+        begin = trials * chunk // chunks
+        end = trials * (chunk + 1) // chunks
+        local = np.zeros((opponents + 8, 4))  # padded against false sharing
+        for _ in range(begin, end):
+            used = fixed_mask
+            key = board_key
+            bits = board_bits
+            for _j in range(missing):
+                card, bit = _draw_card(state, deck, used)
+                used |= bit
+                key += tables.card_keys[card]
+                bits |= tables.card_bits[card]
+            hero = value_with_two(key, bits, hero_first, hero_second, tables)
+            ties = 0
+            for n in range(opponents):
+                a, bit_a = _draw_card(state, deck, used)
+                used |= bit_a
+                b, bit_b = _draw_card(state, deck, used)
+                used |= bit_b
+                v = value_with_two(key, bits, a, b, tables)
+                if v > hero:
+                    break  # a loss against n+1 and every larger number of opponents: shares stay 0
+                if v == hero:
+                    ties += 1
+                share = 1.0 / (ties + 1)
+                local[n, 0] += share
+                local[n, 1] += share * share
+                if ties == 0:
+                    local[n, 2] += 1.0
+                else:
+                    local[n, 3] += 1.0
+        stats[chunk] = local[:opponents]
+    return stats.sum(axis=0)

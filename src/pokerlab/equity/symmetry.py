@@ -1,0 +1,48 @@
+"""Suit symmetry of an equity problem: the suit relabellings that leave board, dead cards and every range
+unchanged. Boards are enumerated once per orbit of this group (see ``docs/algorithms.md``)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import permutations
+
+import numpy as np
+
+from pokerlab.cards.ranges import COMBOS, NUMBER_OF_COMBOS, combo_index
+
+ALL_SUIT_PERMUTATIONS: tuple[tuple[int, int, int, int], ...] = tuple(permutations(range(4)))  # identity first
+
+
+@lru_cache(maxsize=1)
+def _tables() -> tuple[np.ndarray, np.ndarray]:
+    """For each of the 24 relabellings: the image of every card (24, 52) and of every combo (24, 1326)."""
+    cards = np.empty((24, 52), dtype=np.int64)
+    combos = np.empty((24, NUMBER_OF_COMBOS), dtype=np.int64)
+    for g, perm in enumerate(ALL_SUIT_PERMUTATIONS):
+        cards[g] = [4 * (c >> 2) + perm[c & 3] for c in range(52)]
+        combos[g] = [combo_index(int(cards[g, a]), int(cards[g, b])) for a, b in COMBOS]
+    return cards, combos
+
+
+def permute_mask(mask: int, g: int) -> int:
+    """Image of a card bitmask under relabelling number ``g`` of :data:`ALL_SUIT_PERMUTATIONS`."""
+    cards, _ = _tables()
+    image = 0
+    for card in range(52):
+        if mask >> card & 1:
+            image |= 1 << int(cards[g, card])
+    return image
+
+
+def symmetry_group(fixed_masks: list[int], range_weights: list[np.ndarray]) -> np.ndarray:
+    """The relabellings (rows ``perm[suit] -> suit``, identity first) that map every fixed card set onto
+    itself and every player's combo weights onto themselves. ``(G, 4)`` int64, G divides 24."""
+    _, combos = _tables()
+    group = []
+    for g, perm in enumerate(ALL_SUIT_PERMUTATIONS):
+        if any(permute_mask(mask, g) != mask for mask in fixed_masks):
+            continue
+        # weights'[image(c)] = weights[c] must equal weights: compare weights[image] with weights
+        if all(np.array_equal(weights[combos[g]], weights) for weights in range_weights):
+            group.append(perm)
+    return np.array(group, dtype=np.int64)
