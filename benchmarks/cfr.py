@@ -7,29 +7,15 @@ Run: ``python benchmarks/cfr.py`` (``--quick`` skips the 10,000-iteration Leduc 
 
 from __future__ import annotations
 
-import os
-import platform
 import sys
 import time
 
+from _machine import machine_description
 from pokerlab.solvers import Solver
 from pokerlab.solvers.core import warm_kernels
 
 CHECKPOINTS = (10, 100, 1000, 10_000)
 TARGET_LEDUC_CFRPLUS_1000_S = 0.3
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} logical cores, Python {platform.python_version()}"
 
 
 def convergence(game: str, algorithm: str, iterations: int) -> dict:
@@ -96,7 +82,7 @@ def openspiel_mccfr(kind: str, iterations: int) -> float | None:
 
 def main() -> None:
     quick = "--quick" in sys.argv
-    print(f"machine: {machine()}")
+    print(f"machine: {machine_description()}")
     for sampling in ("full", "external", "outcome"):
         warm_kernels(sampling)
     Solver("leduc", "cfr").iterate(1)
