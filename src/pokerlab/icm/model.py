@@ -229,12 +229,12 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> t
     kk = int(positive[-1]) + 1
     shifted = np.ascontiguousarray(shifted[:kk])
     scale_floor = 1e-3 * shifted.sum() / n
-
-    def evaluate(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        kernel = kernels.icm_quadrature_panels if n * kk > 50_000 else kernels.icm_quadrature_panels_serial
-        return kernel(s, shifted, left, right, _NODES, _KRONROD, _GAUSS, _block(n, kk))
-
-    total, nodes = _adaptive(s, kk, evaluate, rtol, scale_floor)
+    t_end = kernels.tail_time(s, kk, math.log(1e-18))
+    w_end = kernels.race_variable(s, t_end)[0]
+    log_eps = kernels.DEFAULT_LOG_EPS + 2.0 * math.log(n)
+    total, nodes = kernels.race_equity_adaptive(
+        s, shifted, w_end, rtol, scale_floor, _block(n, kk), log_eps, n * kk > 50_000, _NODES, _KRONROD, _GAUSS
+    )
     return base + total, nodes
 
 
