@@ -573,7 +573,7 @@ def band_limits(p: np.ndarray, k: int, log_eps: float, lo: np.ndarray, hi: np.nd
 
     Bernstein: ``P(|A_i - mu_i| >= d) <= 2 exp(-d^2 / (2 (v_i + d/3)))`` with ``mu_i = sum_{j<i} p_j``,
     ``v_i = sum_{j<i} p_j q_j``, so ``d_i = L/3 + sqrt(L^2/9 + 2 L v_i)`` (``L = log_eps``, positive) leaves at
-    most ``2 e^-L`` outside. The bands are then made monotone with steps of 0 or 1 (``lo_{i+1} <= lo_i + 1``,
+    most ``2 e^-L`` outside; ``L <= 0`` means no truncation (the lower edge uses the smaller of that and Maurer's ``sqrt(2 L mu_i)``). The bands are then made monotone with steps of 0 or 1 (``lo_{i+1} <= lo_i + 1``,
     ``hi_i <= hi_{i+1} <= hi_i + 1``): each adjustment only widens a band or uses ``A_{i+1} >= A_i`` and
     ``A_{i+1} <= A_i + 1``, so the tail bound still holds; ``hi <= k - 1`` (counts >= k are paid 0) and a band is
     empty (``lo = hi + 1``) once ``k`` or more players are out with overwhelming probability.
@@ -584,12 +584,18 @@ def band_limits(p: np.ndarray, k: int, log_eps: float, lo: np.ndarray, hi: np.nd
     third = log_eps / 3.0
     lo[0] = 0
     hi[0] = 0
+    if log_eps <= 0.0:  # no truncation: the full support [0, min(i, k - 1)] (not inf: callers use fastmath)
+        for i in range(1, n):
+            lo[i] = 0
+            hi[i] = min(i, k - 1)
+        return
     for i in range(1, n):
         pj = p[i - 1]
         mu += pj
         v += pj * (1.0 - pj)
         d = third + np.sqrt(third * third + 2.0 * log_eps * v)
-        a = mu - d
+        # lower tail: also Maurer's bound for nonnegative summands, P(A <= mu - d) <= exp(-d^2 / (2 mu))
+        a = mu - min(d, np.sqrt(2.0 * log_eps * mu))
         b = mu + d
         # lower edge: at least the previous one (A is nondecreasing), at most one more
         new_lo = lo[i - 1]
