@@ -5,12 +5,14 @@ payouts already reduced to the ``k`` paid places (``pay[m]`` for place ``m + 1``
 
 - :func:`icm_subset` — exact subset recursion over the players already placed (``sum_{m<k} C(n, m) * n``
   work), the oracle; returns the finish-place matrix.
-- :func:`icm_quadrature_panels` — the exponential-race integrand at Gauss-Kronrod nodes, every player at once
-  with a forward pass of prefix count distributions and a backward pass of expected payouts: ``O(n k)`` per
-  node, no division. Panels run in parallel.
+- :func:`race_equity_adaptive` — the exponential-race integral by adaptive Gauss-Kronrod, whole loop compiled;
+  at each node :func:`race_values_banded` gives every player at once with a forward pass of prefix count
+  distributions and a backward pass of expected payouts, restricted to the count band that holds all but
+  ``e^-L`` of the probability (``O(n * band)`` per node, band ~ ``sqrt(k)``), no division. Panels run in
+  parallel for big fields. :func:`race_values` is the untruncated ``O(n k)`` kernel, kept as the reference.
 - :func:`icm_places_panels` — the same race for the finish-place matrix (``O(n k^2)`` per node).
-- :func:`mc_batch` — Streib's exponential clocks with plain, antithetic, uniform-input (Sobol) and
-  conditional estimators; returns per-player sums and sums of squares.
+- :func:`mc_batch` — Streib's exponential clocks with plain, antithetic and conditional estimators;
+  :func:`mc_sobol_shifted` — randomised QMC replicates; both return per-player sums and sums of squares.
 """
 
 from __future__ import annotations
@@ -294,58 +296,6 @@ def tail_time(stacks: np.ndarray, k: int, log_eps: float) -> float:
     return hi
 
 
-def _quadrature_panels(
-    stacks: np.ndarray,
-    pay: np.ndarray,
-    left: np.ndarray,
-    right: np.ndarray,
-    nodes: np.ndarray,
-    kronrod: np.ndarray,
-    gauss: np.ndarray,
-    block: int,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Integrate the race over panels ``[left[p], right[p]]`` of ``w`` (see :func:`race_variable`).
-
-    ``dt = dw / w'(t)``; ``t(w)`` by :func:`time_of_w`. Returns the Kronrod and the embedded Gauss
-    estimate per panel and player, shape ``(panels, n)``; their difference is the error estimate.
-    """
-    n = stacks.shape[0]
-    npan = left.shape[0]
-    kron = np.zeros((npan, n))
-    gau = np.zeros((npan, n))
-    total = 0.0
-    for j in range(n):
-        total += stacks[j]
-    for panel in prange(npan):
-        half = 0.5 * (right[panel] - left[panel])
-        mid = 0.5 * (right[panel] + left[panel])
-        values = np.empty(n)
-        guess = 0.0
-        for r in range(nodes.shape[0]):
-            w = mid + half * nodes[r]
-            if guess <= 0.0:
-                guess = w * w / total
-            t = time_of_w(stacks, w, guess)
-            guess = t
-            dw = race_variable(stacks, t)[1]
-            if not (dw > 0.0 and np.isfinite(dw)):
-                continue
-            jac = half / dw
-            race_values(stacks, pay, t, values, block)
-            wk = kronrod[r] * jac
-            wg = gauss[r] * jac
-            for i in range(n):
-                kron[panel, i] += wk * values[i]
-                gau[panel, i] += wg * values[i]
-    return kron, gau
-
-
-# the same kernel twice: threads pay off only for big fields (thread start-up and contention cost more than a
-# small field's whole integral)
-icm_quadrature_panels = njit(cache=True, parallel=True)(_quadrature_panels)
-icm_quadrature_panels_serial = njit(cache=True)(_quadrature_panels)
-
-
 @njit(cache=True)
 def race_places(stacks: np.ndarray, k: int, t: float, out: np.ndarray) -> None:
     """``out[i, m] = s_i e^{-s_i t} P(exactly m of the others finished by t)``, ``m < k``.
@@ -593,6 +543,56 @@ def mc_points(stacks: np.ndarray, pay: np.ndarray, uniforms: np.ndarray, conditi
 
 
 @njit(cache=True)
+def race_point(stacks: np.ndarray, t: float, q: np.ndarray, p: np.ndarray) -> tuple[float, float]:
+    """Fill ``q = e^{-s t}``, ``p = 1 - q`` and return ``(w(t), dw/dt)`` of :func:`race_variable`.
+
+    One transcendental per player: below ``x = ln 2`` ``expm1`` gives ``p`` and ``q = 1 + expm1`` (no
+    cancellation, q > 1/2), above it ``exp`` gives ``q`` and ``p = 1 - q`` (p > 1/2): both accurate to an ulp.
+    """
+    mu = 0.0
+    rate = 0.0
+    for j in range(stacks.shape[0]):
+        x = stacks[j] * t
+        if x < 0.6931471805599453:
+            em = np.expm1(-x)
+            pj = -em
+            qj = 1.0 + em
+        else:
+            qj = np.exp(-x)
+            pj = 1.0 - qj
+        q[j] = qj
+        p[j] = pj
+        mu += pj
+        rate += stacks[j] * qj
+    root = np.sqrt(mu)
+    dw = LOG_WEIGHT / (1.0 + t)
+    if root > 0.0:
+        dw += rate / (2.0 * root)
+    else:
+        dw = np.inf
+    return root + LOG_WEIGHT * np.log1p(t), dw
+
+
+@njit(cache=True)
+def node_time(
+    stacks: np.ndarray, target: float, t: float, w: float, dw: float, q: np.ndarray, p: np.ndarray
+) -> tuple[float, float]:
+    """Solve ``w(t) = target`` by plain Newton from a point ``t`` left of the root (``w(t) <= target``, with its
+    ``w`` and ``dw``): ``w`` is concave and increasing, so the tangent lies above it and every step stays left
+    of the root and converges monotonically (quadratically near it; 2-3 steps from the previous node). Returns
+    ``(t, dw/dt)`` at the last point evaluated, and ``q``, ``p`` hold that point's values."""
+    for _ in range(100):
+        if abs(w - target) <= 1e-14 * target:
+            return t, dw
+        nt = t + (target - w) / dw
+        if not (nt > t) or not np.isfinite(nt):
+            return t, dw  # rounding: no further progress possible
+        t = nt
+        w, dw = race_point(stacks, t, q, p)
+    return t, dw
+
+
+@njit(cache=True)
 def band_limits(p: np.ndarray, k: int, log_eps: float, lo: np.ndarray, hi: np.ndarray) -> None:
     """Count band ``[lo[i], hi[i]]`` of ``A_i`` = number of players ``< i`` finished (``P(A_i = a)`` = prefix).
 
@@ -642,7 +642,7 @@ def band_limits(p: np.ndarray, k: int, log_eps: float, lo: np.ndarray, hi: np.nd
 def race_values_banded(
     stacks: np.ndarray, pay: np.ndarray, t: float, out: np.ndarray, block: int, log_eps: float,
     lo: np.ndarray, hi: np.ndarray, checkpoints: np.ndarray, rows: np.ndarray, g: np.ndarray, prefix: np.ndarray,
-    q: np.ndarray, p: np.ndarray,
+    q: np.ndarray, p: np.ndarray, qp_ready: bool = False,
 ) -> None:
     """:func:`race_values` restricted to the count bands of :func:`band_limits` (work ``O(sum_i band_i)``).
 
@@ -653,13 +653,12 @@ def race_values_banded(
     Both are at most ``max(pay) * sum_j P(A_j outside band j) <= 2 n e^-L max(pay)`` per player and node, and
     ``integral s_i e^{-s_i t} dt = 1`` carries that bound to the equity. Scratch arrays: ``lo, hi, q, p`` (n),
     ``checkpoints`` (``ceil(n / block)``, k + 2), ``rows`` (block, k + 2), ``g`` and ``prefix`` (2, k + 2).
+    ``qp_ready``: ``q``, ``p`` already hold ``e^{-s t}`` and ``1 - e^{-s t}``.
     """
     n = stacks.shape[0]
     k = pay.shape[0]
-    for i in range(n):
-        x = stacks[i] * t
-        q[i] = np.exp(-x)
-        p[i] = -np.expm1(-x)
+    if not qp_ready:  # else q, p at this t come from the node search (:func:`race_point`)
+        race_point(stacks, t, q, p)
     band_limits(p, k, log_eps, lo, hi)
     nblocks = (n + block - 1) // block
     # backward sweep: G_i on [lo_i, hi_i] with zero guards at lo_i - 1 and hi_i + 1, in two alternating rows
@@ -744,7 +743,9 @@ def _race_equity_panels(
     stacks: np.ndarray, pay: np.ndarray, left: np.ndarray, right: np.ndarray, nodes: np.ndarray,
     kronrod: np.ndarray, gauss: np.ndarray, block: int, log_eps: float,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_quadrature_panels` with the banded race: Kronrod and Gauss estimates per panel and player."""
+    """Integrate the banded race over panels ``[left[p], right[p]]`` of ``w`` (see :func:`race_variable`):
+    ``dt = dw / w'(t)``, ``t(w)`` by Newton from the previous node. Returns the Kronrod and the embedded Gauss
+    estimate per panel and player, shape ``(panels, n)``."""
     n = stacks.shape[0]
     k = pay.shape[0]
     npan = left.shape[0]
@@ -766,18 +767,23 @@ def _race_equity_panels(
         rows = np.empty((block, k + 2))
         g = np.empty((2, k + 2))
         prefix = np.empty((2, k + 2))
-        guess = 0.0
-        for r in range(nodes.shape[0]):
+        t = 0.0
+        wt = 0.0
+        dw = 0.0
+        for r in range(nodes.shape[0]):  # nodes ascending: each search starts from the previous node
             w = mid + half * nodes[r]
-            if guess <= 0.0:
-                guess = w * w / total
-            t = time_of_w(stacks, w, guess)
-            guess = t
-            dw = race_variable(stacks, t)[1]
+            if r == 0 or not (dw > 0.0 and np.isfinite(dw)):
+                t = time_of_w(stacks, w, w * w / total)
+                wt, dw = race_point(stacks, t, q, p)
+            else:
+                t, dw = node_time(stacks, w, t, wt, dw, q, p)
+                wt = w
             if not (dw > 0.0 and np.isfinite(dw)):
                 continue
             jac = half / dw
-            race_values_banded(stacks, pay, t, values, block, log_eps, lo, hi, checkpoints, rows, g, prefix, q, p)
+            race_values_banded(
+                stacks, pay, t, values, block, log_eps, lo, hi, checkpoints, rows, g, prefix, q, p, True
+            )
             wk = kronrod[r] * jac
             wg = gauss[r] * jac
             for i in range(n):
