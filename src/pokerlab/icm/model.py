@@ -28,7 +28,7 @@ from pokerlab.stats import StoppingRule, run_until
 METHODS = ("auto", "exact", "subset", "montecarlo")
 VARIANCE_REDUCTION = ("plain", "antithetic", "sobol", "conditional")
 SUBSET_MAX_PLAYERS = 24
-DEFAULT_RTOL = 1e-10
+DEFAULT_RTOL = 1e-11
 
 
 @dataclass(frozen=True)
