@@ -483,6 +483,14 @@ def mc_batch(
         value2 = np.empty(n)
         inv = 1.0 / stacks
         pay2 = pay * pay
+        ranks = np.empty(n, dtype=np.int64)
+        ranks2 = np.empty(n, dtype=np.int64)
+        pay_padded = np.zeros(n)
+        pay_padded[:k] = pay
+        pay2_padded = pay_padded * pay_padded
+        local_sums = np.zeros(n)
+        local_squares = np.zeros(n)
+        small = n <= 64
         for _ in range(start, stop):
             if mode == MC_ANTITHETIC:
                 for i in range(n):
@@ -490,12 +498,19 @@ def mc_batch(
                     clocks[i] = -np.log(u) * inv[i]
                     # the antithetic clock uses 1 - u, in [0, 1): u = 1 (probability 2^-53) maps to a huge clock
                     clocks2[i] = -np.log1p(-u) * inv[i] if u < 1.0 else 745.0 * inv[i]
-                _payout_sample(clocks, stacks, pay, keys, order, value, False, sorted_clocks)
-                _payout_sample(clocks2, stacks, pay, keys, order, value2, False, sorted_clocks)
+                if small:
+                    _key_ranks(clocks, keys, ranks)
+                    _key_ranks(clocks2, keys, ranks2)
+                    for i in range(n):
+                        value[i] = pay_padded[ranks[i]]
+                        value2[i] = pay_padded[ranks2[i]]
+                else:
+                    _payout_sample(clocks, stacks, pay, keys, order, value, False, sorted_clocks)
+                    _payout_sample(clocks2, stacks, pay, keys, order, value2, False, sorted_clocks)
                 for i in range(n):
                     v = 0.5 * (value[i] + value2[i])
-                    sums[th, i] += v
-                    squares[th, i] += v * v
+                    local_sums[i] += v
+                    local_squares[i] += v * v
             elif mode == MC_CONDITIONAL:
                 for i in range(n):
                     state, u = _splitmix(state)
@@ -503,8 +518,17 @@ def mc_batch(
                 _payout_sample(clocks, stacks, pay, keys, order, value, True, sorted_clocks)
                 for i in range(n):
                     v = value[i]
-                    sums[th, i] += v
-                    squares[th, i] += v * v
+                    local_sums[i] += v
+                    local_squares[i] += v * v
+            elif small:
+                # plain, small field: every player's place by counting, prize from the zero-padded table
+                for i in range(n):
+                    state, u = _splitmix(state)
+                    clocks[i] = -np.log(u) * inv[i]
+                _key_ranks(clocks, keys, ranks)
+                for i in range(n):
+                    local_sums[i] += pay_padded[ranks[i]]
+                    local_squares[i] += pay2_padded[ranks[i]]
             else:
                 # plain: only the k paid players' sums change
                 for i in range(n):
@@ -513,9 +537,27 @@ def mc_batch(
                 _rank_paid(clocks, keys, k, order)
                 for m in range(k):
                     j = order[m]
-                    sums[th, j] += pay[m]
-                    squares[th, j] += pay2[m]
+                    local_sums[j] += pay[m]
+                    local_squares[j] += pay2[m]
+        for i in range(n):
+            sums[th, i] += local_sums[i]
+            squares[th, i] += local_squares[i]
     return sums.sum(axis=0), squares.sum(axis=0)
+
+
+@njit(cache=True, inline="always", fastmath=True)
+def _key_ranks(clocks: np.ndarray, keys: np.ndarray, ranks: np.ndarray) -> None:
+    """``ranks[i]`` = 0-based finishing place of player ``i`` (count of smaller keys, see :func:`_rank_paid`)."""
+    n = clocks.shape[0]
+    bits = clocks.view(np.int64)
+    for i in range(n):
+        keys[i] = (bits[i] & np.int64(~0xFFFF)) | np.int64(i)
+    for i in range(n):
+        key = keys[i]
+        rank = np.int64(0)
+        for j in range(n):
+            rank += np.int64(1) if keys[j] < key else np.int64(0)
+        ranks[i] = rank
 
 
 @njit(cache=True)
