@@ -132,11 +132,11 @@ def main() -> None:
         payouts = power_law(paid, 1000.0, 1.0)
         repeats = 3 if n < 5000 else 1
         seconds, result = best_of(lambda stacks=stacks, payouts=payouts: icm(stacks, payouts), repeats)
-        fine = icm(stacks, payouts, rtol=1e-13).equity
+        fine = icm(stacks, payouts, rtol=1e-15).equity
         equal = icm(np.full(n, 10_000.0), payouts).equity
         unbanded = unbanded_equity(stacks, payouts)
         row(f"{n} players / {paid} paid, exact (quadrature)", seconds, target,
-            f"nodes {result.nodes}; vs rtol=1e-13 run {np.max(np.abs(result.equity / fine - 1)):.1e} rel; "
+            f"nodes {result.nodes}; vs rtol=1e-15 run {np.max(np.abs(result.equity / fine - 1)):.1e} rel; "
             f"equal stacks {np.max(np.abs(equal * n / 1000.0 - 1)):.1e} rel; "
             f"vs unbanded kernel {np.max(np.abs(result.equity / unbanded - 1)):.1e} rel")
     n = 2048
