@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from pokerlab.icm import icm, power_law, truncated_normal_stacks
+from pokerlab.icm import icm, kernels, model, power_law, truncated_normal_stacks
 from pokerlab.stats import normal_quantile
 
 
@@ -43,6 +43,30 @@ def closed_form_linear(stacks: np.ndarray) -> np.ndarray:
     return 1.0 + (stacks[:, None] / (stacks[:, None] + stacks[None, :])).sum(axis=1) - 0.5
 
 
+def _integration_inputs(stacks: np.ndarray, payouts: np.ndarray) -> tuple:
+    """What the façade hands the compiled driver (stacks normalised to mean 1, payouts, range, block)."""
+    s = stacks / stacks.mean()
+    pay = np.ascontiguousarray(payouts, dtype=np.float64)
+    w_end = kernels.race_variable(s, kernels.tail_time(s, pay.size, math.log(1e-18)))[0]
+    return s, pay, w_end, 1e-3 * pay.sum() / s.size, model._block(s.size, pay.size)
+
+
+def kernel_time(stacks: np.ndarray, payouts: np.ndarray, repeats: int) -> float:
+    """Best time of the compiled adaptive integration alone, to separate the façade's overhead."""
+    s, pay, w_end, floor, block = _integration_inputs(stacks, payouts)
+    log_eps = kernels.DEFAULT_LOG_EPS + 2 * math.log(s.size)
+    args = (s, pay, w_end, model.DEFAULT_RTOL, floor, block, log_eps, False, model._NODES, model._KRONROD,
+            model._GAUSS)
+    return best_of(lambda: kernels.race_equity_adaptive(*args), repeats)[0]
+
+
+def unbanded_equity(stacks: np.ndarray, payouts: np.ndarray) -> np.ndarray:
+    """The same integration with the count bands switched off (L <= 0): measures the banding error."""
+    s, pay, w_end, floor, block = _integration_inputs(stacks, payouts)
+    return kernels.race_equity_adaptive(s, pay, w_end, model.DEFAULT_RTOL, floor, block, 0.0, True,
+                                        model._NODES, model._KRONROD, model._GAUSS)[0]
+
+
 def row(workload: str, seconds: float, target: str, note: str) -> None:
     print(f"{workload:<52} {seconds * 1e3:>10.3f} ms   target {target:<9} {note}")
 
@@ -58,21 +82,32 @@ def main() -> None:
     # --- the brief's scenario: 50 players, 40 paid, power law a=1, pool 1000, truncated-normal stacks
     stacks = truncated_normal_stacks(50, mean=10_000, sd=5_000, seed=2021)
     payouts = power_law(40, 1000.0, 1.0)
-    seconds, exact = best_of(lambda: icm(stacks, payouts), 20)
+    seconds, exact = best_of(lambda: icm(stacks, payouts), 50)
     equal = icm(np.full(50, 10_000.0), payouts).equity
     row("50 players / 40 paid, exact (quadrature)", seconds, "<= 1 ms",
         f"nodes {exact.nodes}; equal-stack error {np.max(np.abs(equal - 20.0)) / 20.0:.1e} rel")
+    kernel_seconds = kernel_time(stacks, payouts, 50)
+    print(f"{'':52} of which compiled integration {kernel_seconds * 1e3:.3f} ms, façade (validation, "
+          f"normalisation, range, result) {(seconds - kernel_seconds) * 1e3:.3f} ms")
     vs_linear = icm(stacks, np.arange(50, 0, -1.0)).equity
     linear_error = np.max(np.abs(vs_linear / closed_form_linear(stacks) - 1))
     print(f"{'':52} linear-prize closed form error {linear_error:.1e} rel")
+    small = truncated_normal_stacks(20, mean=10_000, sd=5_000, seed=20)
+    small_pay = power_law(15, 1000.0, 1.0)
+    subset = icm(small, small_pay, "subset").equity
+    race = icm(small, small_pay).equity
+    print(f"{'':52} 20 players / 15 paid vs subset recursion {np.max(np.abs(race / subset - 1)):.1e} rel")
+    per_sample = {}
     for vr in ("plain", "antithetic", "sobol", "conditional"):
         samples = 15_360 if vr == "sobol" else 15_500  # Sobol: 60 scrambles x 256 points
         seconds, mc = best_of(
             lambda vr=vr, samples=samples: icm(stacks, payouts, "montecarlo", samples=samples,
                                                variance_reduction=vr, seed=1), 3)
         err = np.max(np.abs(mc.equity - exact.equity) / mc.stderr)
+        per_sample[vr] = seconds / mc.samples
         row(f"50 / 40, Monte Carlo {vr}, {mc.samples} samples", seconds, "<= 2 ms",
-            f"max stderr {np.max(mc.stderr):.4f}, max |err|/stderr {err:.2f}")
+            f"{seconds / mc.samples * 1e9:.0f} ns/sample; max stderr {np.max(mc.stderr):.4f}, "
+            f"max |err|/stderr {err:.2f}")
 
     # --- samples each stopping rule needs for +-1 at 90% with a pool of 1000
     z = normal_quantile(0.90)
@@ -88,7 +123,8 @@ def main() -> None:
         brief = math.ceil(z * variance.sum() / d**2)
         reduction = plain_variance.max() / variance.max()
         print(f"  {vr:<12} ours (z^2 max var / d^2): {ours:>8}   brief (z sum var / d^2): {brief:>8}   "
-              f"variance reduction x{reduction:.1f}")
+              f"variance reduction x{reduction:.1f}   ~{ours * per_sample[vr] * 1e3:.1f} ms at the cost per "
+              "sample above")
 
     # --- large exact fields
     for n, paid, target in ((2048, 307, "<= 100 ms"), (10_000, 1500, "<= 2 s")):
@@ -96,11 +132,13 @@ def main() -> None:
         payouts = power_law(paid, 1000.0, 1.0)
         repeats = 3 if n < 5000 else 1
         seconds, result = best_of(lambda stacks=stacks, payouts=payouts: icm(stacks, payouts), repeats)
-        fine = icm(stacks, payouts, rtol=1e-13).equity
+        fine = icm(stacks, payouts, rtol=1e-15).equity
         equal = icm(np.full(n, 10_000.0), payouts).equity
+        unbanded = unbanded_equity(stacks, payouts)
         row(f"{n} players / {paid} paid, exact (quadrature)", seconds, target,
-            f"nodes {result.nodes}; vs rtol=1e-13 run {np.max(np.abs(result.equity / fine - 1)):.1e} rel; "
-            f"equal stacks {np.max(np.abs(equal * n / 1000.0 - 1)):.1e} rel")
+            f"nodes {result.nodes}; vs rtol=1e-15 run {np.max(np.abs(result.equity / fine - 1)):.1e} rel; "
+            f"equal stacks {np.max(np.abs(equal * n / 1000.0 - 1)):.1e} rel; "
+            f"vs unbanded kernel {np.max(np.abs(result.equity / unbanded - 1)):.1e} rel")
     n = 2048
     stacks = truncated_normal_stacks(n, seed=7)
     seconds, result = best_of(lambda: icm(stacks, np.arange(n, 0, -1.0)), 1)

@@ -185,3 +185,22 @@ def test_result_dict_shape():
     assert data["players"][0] == {"stack": 5000.0, "equity": pytest.approx(1075 / 28), "stderr": None}
     np.testing.assert_allclose(result.chip_share, [0.5, 0.3, 0.2])
     assert result.prize_share.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("kind", ["chip leader", "micro stack", "log-normal", "near-equal"])
+@pytest.mark.parametrize("payouts", [[47.6, 42.9, 39.1, 9.4, 7.4], [1.0], power_law(9, 1000.0, 1.7)])
+def test_quadrature_on_awkward_fields_matches_subset(kind, payouts):
+    """Fields that stress the integration variable (plateaus of mu, a stack 1e6 times the others, ties) and
+    the panel acceptance rule, against the subset recursion to 1e-12 (relative, floor 1e-3 pool / n)."""
+    rng = np.random.default_rng(len(kind))
+    n = 11
+    stacks = {
+        "chip leader": np.r_[1e6, rng.uniform(1, 10, n - 1)],
+        "micro stack": np.r_[rng.uniform(1, 10, n - 1), 1e-6],
+        "log-normal": np.exp(rng.normal(0, 3, n)),
+        "near-equal": 5.0 + rng.uniform(0, 1e-9, n),
+    }[kind]
+    subset = icm(stacks, payouts, "subset").equity
+    race = icm(stacks, payouts).equity
+    floor = 1e-3 * float(np.sum(payouts)) / n
+    assert np.max(np.abs(race - subset) / np.maximum(subset, floor)) < 1e-12

@@ -5,12 +5,14 @@ payouts already reduced to the ``k`` paid places (``pay[m]`` for place ``m + 1``
 
 - :func:`icm_subset` — exact subset recursion over the players already placed (``sum_{m<k} C(n, m) * n``
   work), the oracle; returns the finish-place matrix.
-- :func:`icm_quadrature_panels` — the exponential-race integrand at Gauss-Kronrod nodes, every player at once
-  with a forward pass of prefix count distributions and a backward pass of expected payouts: ``O(n k)`` per
-  node, no division. Panels run in parallel.
+- :func:`race_equity_adaptive` — the exponential-race integral by adaptive Gauss-Kronrod, whole loop compiled;
+  at each node :func:`race_values_banded` gives every player at once with a forward pass of prefix count
+  distributions and a backward pass of expected payouts, restricted to the count band that holds all but
+  ``e^-L`` of the probability (``O(n * band)`` per node, band ~ ``sqrt(k)``), no division. Panels run in
+  parallel for big fields. :func:`race_values` is the untruncated ``O(n k)`` kernel, kept as the reference.
 - :func:`icm_places_panels` — the same race for the finish-place matrix (``O(n k^2)`` per node).
-- :func:`mc_batch` — Streib's exponential clocks with plain, antithetic, uniform-input (Sobol) and
-  conditional estimators; returns per-player sums and sums of squares.
+- :func:`mc_batch` — Streib's exponential clocks with plain, antithetic and conditional estimators;
+  :func:`mc_sobol_shifted` — randomised QMC replicates; both return per-player sums and sums of squares.
 """
 
 from __future__ import annotations
@@ -294,58 +296,6 @@ def tail_time(stacks: np.ndarray, k: int, log_eps: float) -> float:
     return hi
 
 
-def _quadrature_panels(
-    stacks: np.ndarray,
-    pay: np.ndarray,
-    left: np.ndarray,
-    right: np.ndarray,
-    nodes: np.ndarray,
-    kronrod: np.ndarray,
-    gauss: np.ndarray,
-    block: int,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Integrate the race over panels ``[left[p], right[p]]`` of ``w`` (see :func:`race_variable`).
-
-    ``dt = dw / w'(t)``; ``t(w)`` by :func:`time_of_w`. Returns the Kronrod and the embedded Gauss
-    estimate per panel and player, shape ``(panels, n)``; their difference is the error estimate.
-    """
-    n = stacks.shape[0]
-    npan = left.shape[0]
-    kron = np.zeros((npan, n))
-    gau = np.zeros((npan, n))
-    total = 0.0
-    for j in range(n):
-        total += stacks[j]
-    for panel in prange(npan):
-        half = 0.5 * (right[panel] - left[panel])
-        mid = 0.5 * (right[panel] + left[panel])
-        values = np.empty(n)
-        guess = 0.0
-        for r in range(nodes.shape[0]):
-            w = mid + half * nodes[r]
-            if guess <= 0.0:
-                guess = w * w / total
-            t = time_of_w(stacks, w, guess)
-            guess = t
-            dw = race_variable(stacks, t)[1]
-            if not (dw > 0.0 and np.isfinite(dw)):
-                continue
-            jac = half / dw
-            race_values(stacks, pay, t, values, block)
-            wk = kronrod[r] * jac
-            wg = gauss[r] * jac
-            for i in range(n):
-                kron[panel, i] += wk * values[i]
-                gau[panel, i] += wg * values[i]
-    return kron, gau
-
-
-# the same kernel twice: threads pay off only for big fields (thread start-up and contention cost more than a
-# small field's whole integral)
-icm_quadrature_panels = njit(cache=True, parallel=True)(_quadrature_panels)
-icm_quadrature_panels_serial = njit(cache=True)(_quadrature_panels)
-
-
 @njit(cache=True)
 def race_places(stacks: np.ndarray, k: int, t: float, out: np.ndarray) -> None:
     """``out[i, m] = s_i e^{-s_i t} P(exactly m of the others finished by t)``, ``m < k``.
@@ -435,18 +385,30 @@ def _splitmix(state: np.uint64) -> tuple[np.uint64, float]:
     return state, u
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", fastmath=True)
 def _rank_paid(clocks: np.ndarray, keys: np.ndarray, k: int, order: np.ndarray) -> None:
     """``order[m]`` = player finishing in place ``m + 1`` for ``m < k`` (smallest clocks first).
 
     Clocks are positive doubles, whose bit patterns sort like the numbers; the player index goes in the low
     16 bits so one integer sort ranks them (clocks equal in their top 36 mantissa bits, probability ~1e-11 per
-    pair, are ordered by index). Hence at most 65,536 players.
+    pair, are ordered by index). Hence at most 65,536 players. Small fields (n <= 64) rank by counting smaller
+    keys, large ones sort in place, and few paid places among many players use a partial selection.
     """
     n = clocks.shape[0]
     bits = clocks.view(np.int64)
     for i in range(n):
         keys[i] = (bits[i] & np.int64(~0xFFFF)) | np.int64(i)
+    if n <= 64:
+        # rank by counting: branch-free, vectorised compares (n^2 = 2,500 for 50 players beat a sort's mispredicted
+        # branches); the keys are distinct, so the ranks are a permutation
+        for i in range(n):
+            key = keys[i]
+            rank = np.int64(0)
+            for j in range(n):
+                rank += np.int64(1) if keys[j] < key else np.int64(0)
+            if rank < k:
+                order[rank] = i
+        return
     if k < n // 4:
         kth = np.partition(keys, k - 1)[k - 1]
         c = 0
@@ -454,11 +416,42 @@ def _rank_paid(clocks: np.ndarray, keys: np.ndarray, k: int, order: np.ndarray) 
             if keys[i] <= kth:
                 order[c] = keys[i]
                 c += 1
-        order[:k] = np.sort(order[:k])
+        order[:k].sort()
     else:
-        order[:n] = np.sort(keys)
+        keys.sort()
+        order[:k] = keys[:k]
     for m in range(k):
         order[m] = order[m] & np.int64(0xFFFF)
+
+
+_LN2_HI = 0.6931471803691238  # ln 2 split in two (Cody-Waite): x - k ln2 exact for |k| < 2^20
+_LN2_LO = 1.9082149292705877e-10
+_POW2 = np.array([2.0**e for e in range(-1080, 1)])  # 2^e for e = -1080..0 (the low end underflows to 0)
+
+
+@njit(cache=True, inline="always")
+def _exp_neg(x: float) -> float:
+    """``e^{-x}`` for ``x >= 0`` in plain arithmetic and a table lookup, so loops over it vectorise (numba's
+    ``np.exp`` is a scalar libm call here). ``e^{-x} = 2^-j e^r`` with ``j = round(x / ln 2)``, ``|r| <= ln2 / 2``
+    and a degree-13 Taylor polynomial (truncation < 2e-16 relative); a few ulp overall. 0 past x = 745."""
+    xc = min(x, 748.0)
+    j = np.floor(xc * 1.4426950408889634 + 0.5)
+    r = (j * _LN2_HI - xc) + j * _LN2_LO
+    poly = 1.0 / 6227020800.0
+    poly = poly * r + 1.0 / 479001600.0
+    poly = poly * r + 1.0 / 39916800.0
+    poly = poly * r + 1.0 / 3628800.0
+    poly = poly * r + 1.0 / 362880.0
+    poly = poly * r + 1.0 / 40320.0
+    poly = poly * r + 1.0 / 5040.0
+    poly = poly * r + 1.0 / 720.0
+    poly = poly * r + 1.0 / 120.0
+    poly = poly * r + 1.0 / 24.0
+    poly = poly * r + 1.0 / 6.0
+    poly = poly * r + 0.5
+    poly = poly * r + 1.0
+    poly = poly * r + 1.0
+    return poly * _POW2[1080 - int(j)]
 
 
 @njit(cache=True)
@@ -478,22 +471,35 @@ def _payout_sample(
     # conditional Monte Carlo: integrate each player's own clock given the others'. With T'_(m) the m-th
     # smallest of the other clocks (T'_(0) = 0), P(place m+1 | others) = e^{-s T'_(m)} - e^{-s T'_(m+1)}, so
     # E[prize | others] = pay[0] + sum_{m=1..k} (pay[m] - pay[m-1]) e^{-s T'_(m)} with pay[k] = 0.
+    # The others' m-th smallest clock is sorted[m - 1] up to player i's own rank r and sorted[m] above it, so
+    # each player's terms come from two contiguous, branch-free loops that vectorise with :func:`_exp_neg`.
     kk = min(k + 1, n)
     _rank_paid(clocks, keys, kk, order)
     for m in range(kk):
         sorted_clocks[m] = clocks[order[m]]
+    # free scratch once the ranks are known: keys -> steps[m - 1] = pay[m] - pay[m - 1] (pay[k] = 0), order -> terms
+    steps = keys.view(np.float64)
+    for m in range(1, k + 1):
+        steps[m - 1] = (pay[m] if m < k else 0.0) - pay[m - 1]
+    for i in range(n):
+        out[i] = kk  # rank of a player outside the kk smallest: treated as kk (>= k)
+    for m in range(kk):
+        out[order[m]] = m
+    terms = order.view(np.float64)
+    top = min(k, kk - 1)  # with fewer than m others left, place m + 1 has probability 0
     for i in range(n):
         s = stacks[i]
+        r = int(out[i])
+        below = min(k, r)
+        for m in range(below):  # places m + 1 <= r: the others' (m + 1)-th smallest clock is sorted[m]
+            terms[m] = steps[m] * _exp_neg(s * sorted_clocks[m])
+        for m in range(r + 1, top + 1):  # places m > r: the others' m-th smallest clock is sorted[m]
+            terms[m - 1] = steps[m - 1] * _exp_neg(s * sorted_clocks[m])
         acc = pay[0]
-        shift = 0
-        for m in range(1, k + 1):
-            if m - 1 + shift < kk and order[m - 1 + shift] == i:
-                shift = 1
-            idx = m - 1 + shift
-            if idx >= kk:
-                break  # fewer than m other players left: that term's probability is 0
-            nxt = pay[m] if m < k else 0.0
-            acc += (nxt - pay[m - 1]) * np.exp(-s * sorted_clocks[idx])
+        for m in range(below):
+            acc += terms[m]
+        for m in range(r, top):
+            acc += terms[m]
         out[i] = acc
 
 
@@ -503,6 +509,7 @@ def mc_batch(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per-player sums and sums of squares of ``samples`` prize samples (antithetic: of pair means)."""
     n = stacks.shape[0]
+    k = pay.shape[0]
     sums = np.zeros((threads, n))
     squares = np.zeros((threads, n))
     per = (samples + threads - 1) // threads
@@ -518,6 +525,15 @@ def mc_batch(
         value = np.empty(n)
         value2 = np.empty(n)
         inv = 1.0 / stacks
+        pay2 = pay * pay
+        ranks = np.empty(n, dtype=np.int64)
+        ranks2 = np.empty(n, dtype=np.int64)
+        pay_padded = np.zeros(n)
+        pay_padded[:k] = pay
+        pay2_padded = pay_padded * pay_padded
+        local_sums = np.zeros(n)
+        local_squares = np.zeros(n)
+        small = n <= 64
         for _ in range(start, stop):
             if mode == MC_ANTITHETIC:
                 for i in range(n):
@@ -525,22 +541,66 @@ def mc_batch(
                     clocks[i] = -np.log(u) * inv[i]
                     # the antithetic clock uses 1 - u, in [0, 1): u = 1 (probability 2^-53) maps to a huge clock
                     clocks2[i] = -np.log1p(-u) * inv[i] if u < 1.0 else 745.0 * inv[i]
-                _payout_sample(clocks, stacks, pay, keys, order, value, False, sorted_clocks)
-                _payout_sample(clocks2, stacks, pay, keys, order, value2, False, sorted_clocks)
+                if small:
+                    _key_ranks(clocks, keys, ranks)
+                    _key_ranks(clocks2, keys, ranks2)
+                    for i in range(n):
+                        value[i] = pay_padded[ranks[i]]
+                        value2[i] = pay_padded[ranks2[i]]
+                else:
+                    _payout_sample(clocks, stacks, pay, keys, order, value, False, sorted_clocks)
+                    _payout_sample(clocks2, stacks, pay, keys, order, value2, False, sorted_clocks)
                 for i in range(n):
                     v = 0.5 * (value[i] + value2[i])
-                    sums[th, i] += v
-                    squares[th, i] += v * v
-            else:
+                    local_sums[i] += v
+                    local_squares[i] += v * v
+            elif mode == MC_CONDITIONAL:
                 for i in range(n):
                     state, u = _splitmix(state)
                     clocks[i] = -np.log(u) * inv[i]
-                _payout_sample(clocks, stacks, pay, keys, order, value, mode == MC_CONDITIONAL, sorted_clocks)
+                _payout_sample(clocks, stacks, pay, keys, order, value, True, sorted_clocks)
                 for i in range(n):
                     v = value[i]
-                    sums[th, i] += v
-                    squares[th, i] += v * v
+                    local_sums[i] += v
+                    local_squares[i] += v * v
+            elif small:
+                # plain, small field: every player's place by counting, prize from the zero-padded table
+                for i in range(n):
+                    state, u = _splitmix(state)
+                    clocks[i] = -np.log(u) * inv[i]
+                _key_ranks(clocks, keys, ranks)
+                for i in range(n):
+                    local_sums[i] += pay_padded[ranks[i]]
+                    local_squares[i] += pay2_padded[ranks[i]]
+            else:
+                # plain: only the k paid players' sums change
+                for i in range(n):
+                    state, u = _splitmix(state)
+                    clocks[i] = -np.log(u) * inv[i]
+                _rank_paid(clocks, keys, k, order)
+                for m in range(k):
+                    j = order[m]
+                    local_sums[j] += pay[m]
+                    local_squares[j] += pay2[m]
+        for i in range(n):
+            sums[th, i] += local_sums[i]
+            squares[th, i] += local_squares[i]
     return sums.sum(axis=0), squares.sum(axis=0)
+
+
+@njit(cache=True, inline="always", fastmath=True)
+def _key_ranks(clocks: np.ndarray, keys: np.ndarray, ranks: np.ndarray) -> None:
+    """``ranks[i]`` = 0-based finishing place of player ``i`` (count of smaller keys, see :func:`_rank_paid`)."""
+    n = clocks.shape[0]
+    bits = clocks.view(np.int64)
+    for i in range(n):
+        keys[i] = (bits[i] & np.int64(~0xFFFF)) | np.int64(i)
+    for i in range(n):
+        key = keys[i]
+        rank = np.int64(0)
+        for j in range(n):
+            rank += np.int64(1) if keys[j] < key else np.int64(0)
+        ranks[i] = rank
 
 
 @njit(cache=True)
@@ -560,3 +620,372 @@ def mc_points(stacks: np.ndarray, pay: np.ndarray, uniforms: np.ndarray, conditi
         _payout_sample(clocks, stacks, pay, keys, order, value, conditional, sorted_clocks)
         total += value
     return total / uniforms.shape[0]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Banded race (the default): only the counts that carry probability are kept
+# --------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def race_point(stacks: np.ndarray, t: float, q: np.ndarray, p: np.ndarray) -> tuple[float, float]:
+    """Fill ``q = e^{-s t}``, ``p = 1 - q`` and return ``(w(t), dw/dt)`` of :func:`race_variable`.
+
+    One transcendental per player: below ``x = ln 2`` ``expm1`` gives ``p`` and ``q = 1 + expm1`` (no
+    cancellation, q > 1/2), above it ``exp`` gives ``q`` and ``p = 1 - q`` (p > 1/2): both accurate to an ulp.
+    """
+    mu = 0.0
+    rate = 0.0
+    for j in range(stacks.shape[0]):
+        x = stacks[j] * t
+        if x < 0.6931471805599453:
+            em = np.expm1(-x)
+            pj = -em
+            qj = 1.0 + em
+        else:
+            qj = np.exp(-x)
+            pj = 1.0 - qj
+        q[j] = qj
+        p[j] = pj
+        mu += pj
+        rate += stacks[j] * qj
+    root = np.sqrt(mu)
+    dw = LOG_WEIGHT / (1.0 + t)
+    if root > 0.0:
+        dw += rate / (2.0 * root)
+    else:
+        dw = np.inf
+    return root + LOG_WEIGHT * np.log1p(t), dw
+
+
+@njit(cache=True)
+def node_time(
+    stacks: np.ndarray, target: float, t: float, w: float, dw: float, q: np.ndarray, p: np.ndarray
+) -> tuple[float, float]:
+    """Solve ``w(t) = target`` by plain Newton from a point ``t`` left of the root (``w(t) <= target``, with its
+    ``w`` and ``dw``): ``w`` is concave and increasing, so the tangent lies above it and every step stays left
+    of the root and converges monotonically (quadratically near it; 2-3 steps from the previous node). Returns
+    ``(t, dw/dt)`` at the last point evaluated, and ``q``, ``p`` hold that point's values."""
+    for _ in range(100):
+        if abs(w - target) <= 1e-14 * target:
+            return t, dw
+        nt = t + (target - w) / dw
+        if not (nt > t) or not np.isfinite(nt):
+            return t, dw  # rounding: no further progress possible
+        t = nt
+        w, dw = race_point(stacks, t, q, p)
+    return t, dw
+
+
+@njit(cache=True)
+def band_limits(p: np.ndarray, k: int, log_eps: float, lo: np.ndarray, hi: np.ndarray) -> None:
+    """Count band ``[lo[i], hi[i]]`` of ``A_i`` = number of players ``< i`` finished (``P(A_i = a)`` = prefix).
+
+    Bernstein: ``P(A_i - mu_i >= d) <= exp(-d^2 / (2 (v_i + d/3)))`` (and the same below) with
+    ``mu_i = sum_{j<i} p_j``, ``v_i = sum_{j<i} p_j q_j``, so ``d_i = L/3 + sqrt(L^2/9 + 2 L v_i)``
+    (``L = log_eps > 0``) leaves at most ``e^-L`` above and below; the lower edge uses the smaller of that and
+    Maurer's ``sqrt(2 L mu_i)`` (nonnegative summands: ``P(A <= mu - d) <= exp(-d^2 / (2 mu))``). ``L <= 0``
+    means no truncation. The bands are then made monotone with steps of 0 or 1 (``lo_{i+1} <= lo_i + 1``,
+    ``hi_i <= hi_{i+1} <= hi_i + 1``): each adjustment only widens a band or uses ``A_{i+1} >= A_i`` and
+    ``A_{i+1} <= A_i + 1``, so the tail bound still holds; ``hi <= k - 1`` (counts >= k are paid 0) and a band is
+    empty (``lo = hi + 1``) once ``k`` or more players are out with overwhelming probability.
+    """
+    n = p.shape[0]
+    mu = 0.0
+    v = 0.0
+    third = log_eps / 3.0
+    lo[0] = 0
+    hi[0] = 0
+    if log_eps <= 0.0:  # no truncation: the full support [0, min(i, k - 1)] (not inf: callers use fastmath)
+        for i in range(1, n):
+            lo[i] = 0
+            hi[i] = min(i, k - 1)
+        return
+    for i in range(1, n):
+        pj = p[i - 1]
+        mu += pj
+        v += pj * (1.0 - pj)
+        d = third + np.sqrt(third * third + 2.0 * log_eps * v)
+        # lower tail: also Maurer's bound for nonnegative summands, P(A <= mu - d) <= exp(-d^2 / (2 mu))
+        a = mu - min(d, np.sqrt(2.0 * log_eps * mu))
+        b = mu + d
+        # lower edge: at least the previous one (A is nondecreasing), at most one more
+        new_lo = lo[i - 1]
+        if a >= new_lo + 1.0:
+            new_lo += 1
+        # upper edge: at most one more than before (A grows by at most 1), never below the previous one
+        new_hi = hi[i - 1]
+        if b > new_hi and new_hi < k - 1:
+            new_hi += 1
+        if new_lo > new_hi + 1:
+            new_lo = new_hi + 1
+        lo[i] = new_lo
+        hi[i] = new_hi
+
+
+@njit(cache=True, fastmath=True)
+def race_values_banded(
+    stacks: np.ndarray, pay: np.ndarray, t: float, out: np.ndarray, block: int, log_eps: float,
+    lo: np.ndarray, hi: np.ndarray, checkpoints: np.ndarray, rows: np.ndarray, g: np.ndarray, prefix: np.ndarray,
+    q: np.ndarray, p: np.ndarray, qp_ready: bool = False,
+) -> None:
+    """:func:`race_values` restricted to the count bands of :func:`band_limits` (work ``O(sum_i band_i)``).
+
+    Arrays are absolute-indexed by count (width ``k + 2``); every row written gets a zero just below and just
+    above its band, and the bands move by at most one per player, so the recurrences need no bounds tests. Truncation
+    error: the forward pass drops the mass of ``A_i`` outside band ``i``; the backward pass replaces ``G_j`` by 0
+    outside band ``j``, which changes ``sum_a P_i[a] G_i[a]`` only on paths with some ``A_j`` outside band ``j``.
+    Both are at most ``max(pay) * sum_j P(A_j outside band j) <= 2 n e^-L max(pay)`` per player and node, and
+    ``integral s_i e^{-s_i t} dt = 1`` carries that bound to the equity. Scratch arrays: ``lo, hi, q, p`` (n),
+    ``checkpoints`` (``ceil(n / block)``, k + 2), ``rows`` (block, k + 2), ``g`` and ``prefix`` (2, k + 2).
+    ``qp_ready``: ``q``, ``p`` already hold ``e^{-s t}`` and ``1 - e^{-s t}``.
+    """
+    n = stacks.shape[0]
+    k = pay.shape[0]
+    if not qp_ready:  # else q, p at this t come from the node search (:func:`race_point`)
+        race_point(stacks, t, q, p)
+    band_limits(p, k, log_eps, lo, hi)
+    nblocks = (n + block - 1) // block
+    # backward sweep: G_i on [lo_i, hi_i] with zero guards at lo_i - 1 and hi_i + 1, in two alternating rows
+    # (out-of-place updates over slices vectorise; in-place ones and loops over variable ranges do not);
+    # the checkpoint of block b is G at its last player
+    for a in range(k + 2):
+        g[0, a] = 0.0
+    for a in range(lo[n - 1], hi[n - 1] + 1):
+        g[0, a] = pay[a]
+    cur = 0
+    for i in range(n - 1, -1, -1):
+        if i == n - 1 or (i + 1) % block == 0:
+            b = i // block
+            for a in range(k + 2):
+                checkpoints[b, a] = g[cur, a]
+        if i > 0:
+            _step_down(g[cur], g[1 - cur], q[i], p[i], lo[i - 1], hi[i - 1])
+            cur = 1 - cur
+    for a in range(k + 2):
+        prefix[0, a] = 0.0
+        prefix[1, a] = 0.0
+    prefix[0, 0] = 1.0
+    cur = 0
+    for b in range(nblocks):
+        first = b * block
+        last = min(n, first + block) - 1
+        # rebuild G for this block from its checkpoint, going backward
+        rl = last - first
+        for a in range(k + 2):
+            rows[rl, a] = checkpoints[b, a]
+        for i in range(last, first, -1):
+            r = i - first
+            _step_down(rows[r], rows[r - 1], q[i], p[i], lo[i - 1], hi[i - 1])
+        for i in range(first, last + 1):
+            r = i - first
+            x = prefix[cur, lo[i]:hi[i] + 1]
+            y = rows[r, lo[i]:hi[i] + 1]
+            acc = 0.0
+            for a in range(x.shape[0]):
+                acc += x[a] * y[a]
+            out[i] = stacks[i] * q[i] * acc
+            if i + 1 < n:
+                _step_up(prefix[cur], prefix[1 - cur], q[i], p[i], lo[i + 1], hi[i + 1])
+                cur = 1 - cur
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def _step_down(src: np.ndarray, dst: np.ndarray, qi: float, pi: float, lo: int, hi: int) -> None:
+    """``dst[a] = qi src[a] + pi src[a + 1]`` on ``[lo, hi]``; zero guards at ``lo - 1`` and ``hi + 1``."""
+    d = dst[lo:hi + 1]
+    s0 = src[lo:hi + 1]
+    s1 = src[lo + 1:hi + 2]
+    for a in range(d.shape[0]):
+        d[a] = qi * s0[a] + pi * s1[a]
+    if lo > 0:
+        dst[lo - 1] = 0.0
+    dst[hi + 1] = 0.0
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def _step_up(src: np.ndarray, dst: np.ndarray, qi: float, pi: float, lo: int, hi: int) -> None:
+    """``dst[a] = qi src[a] + pi src[a - 1]`` on ``[lo, hi]`` (``src[-1]`` = 0); zero guards around it."""
+    start = lo
+    if lo == 0:
+        dst[0] = qi * src[0]
+        start = 1
+    if hi >= start:
+        d = dst[start:hi + 1]
+        s0 = src[start:hi + 1]
+        s1 = src[start - 1:hi]
+        for a in range(d.shape[0]):
+            d[a] = qi * s0[a] + pi * s1[a]
+    if lo > 0:
+        dst[lo - 1] = 0.0
+    dst[hi + 1] = 0.0
+
+
+DEFAULT_LOG_EPS = 45.0  # plus 2 log(n): e^-45 / n^2 per band edge
+
+
+def _race_equity_panels(
+    stacks: np.ndarray, pay: np.ndarray, left: np.ndarray, right: np.ndarray, nodes: np.ndarray,
+    kronrod: np.ndarray, gauss: np.ndarray, block: int, log_eps: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Integrate the banded race over panels ``[left[p], right[p]]`` of ``w`` (see :func:`race_variable`):
+    ``dt = dw / w'(t)``, ``t(w)`` by Newton from the previous node. Returns the Kronrod and the embedded Gauss
+    estimate per panel and player, shape ``(panels, n)``."""
+    n = stacks.shape[0]
+    k = pay.shape[0]
+    npan = left.shape[0]
+    kron = np.zeros((npan, n))
+    gau = np.zeros((npan, n))
+    total = 0.0
+    for j in range(n):
+        total += stacks[j]
+    nblocks = (n + block - 1) // block
+    for panel in prange(npan):
+        half = 0.5 * (right[panel] - left[panel])
+        mid = 0.5 * (right[panel] + left[panel])
+        values = np.empty(n)
+        lo = np.empty(n, dtype=np.int64)
+        hi = np.empty(n, dtype=np.int64)
+        q = np.empty(n)
+        p = np.empty(n)
+        checkpoints = np.empty((nblocks, k + 2))
+        rows = np.empty((block, k + 2))
+        g = np.empty((2, k + 2))
+        prefix = np.empty((2, k + 2))
+        t = 0.0
+        wt = 0.0
+        dw = 0.0
+        for r in range(nodes.shape[0]):  # nodes ascending: each search starts from the previous node
+            w = mid + half * nodes[r]
+            if r == 0 or not (dw > 0.0 and np.isfinite(dw)):
+                t = time_of_w(stacks, w, w * w / total)
+                wt, dw = race_point(stacks, t, q, p)
+            else:
+                t, dw = node_time(stacks, w, t, wt, dw, q, p)
+                wt = w
+            if not (dw > 0.0 and np.isfinite(dw)):
+                continue
+            jac = half / dw
+            race_values_banded(
+                stacks, pay, t, values, block, log_eps, lo, hi, checkpoints, rows, g, prefix, q, p, True
+            )
+            wk = kronrod[r] * jac
+            wg = gauss[r] * jac
+            for i in range(n):
+                kron[panel, i] += wk * values[i]
+                gau[panel, i] += wg * values[i]
+    return kron, gau
+
+
+race_equity_panels = njit(cache=True, parallel=True)(_race_equity_panels)
+race_equity_panels_serial = njit(cache=True)(_race_equity_panels)
+
+
+@njit(cache=True)
+def race_equity_adaptive(
+    stacks: np.ndarray, pay: np.ndarray, w_end: float, rtol: float, scale_floor: float, block: int,
+    log_eps: float, parallel: bool, nodes: np.ndarray, kronrod: np.ndarray, gauss: np.ndarray,
+) -> tuple[np.ndarray, int]:
+    """Adaptive Gauss-Kronrod 7-15 over ``w in [0, w_end]``, whole loop compiled (no Python per round).
+
+    Start with panels at most 3 wide; keep a panel once ``max_i |K15_i - G7_i| <= tau * scale_i`` with
+    ``tau = 0.1 sqrt(rtol)``: the 15-point Kronrod error is about the square of the 7-point Gauss error for
+    these analytic integrands (measured, see docs/algorithms.md), so the kept value is ~``0.01 rtol`` accurate
+    per panel. Otherwise bisect. ``scale_i`` = the first round's total for player i, at least ``scale_floor``.
+    Returns the per-player total and the number of integrand evaluations.
+    """
+    n = stacks.shape[0]
+    tau = 0.01 * np.sqrt(rtol)
+    npan = max(2, int(np.ceil(w_end / 3.0)))
+    left = np.empty(npan)
+    right = np.empty(npan)
+    for j in range(npan):
+        left[j] = w_end * j / npan
+        right[j] = w_end * (j + 1) / npan
+    total = np.zeros(n)
+    scale = np.empty(n)
+    count = 0
+    for depth in range(40):
+        if parallel:
+            kron, gau = race_equity_panels(stacks, pay, left, right, nodes, kronrod, gauss, block, log_eps)
+        else:
+            kron, gau = race_equity_panels_serial(stacks, pay, left, right, nodes, kronrod, gauss, block, log_eps)
+        m = left.shape[0]
+        count += nodes.shape[0] * m
+        if depth == 0:
+            for i in range(n):
+                acc = 0.0
+                for j in range(m):
+                    acc += kron[j, i]
+                scale[i] = max(abs(acc), scale_floor)
+        bad = np.zeros(m, dtype=np.bool_)
+        nbad = 0
+        for j in range(m):
+            err = 0.0
+            for i in range(n):
+                e = abs(kron[j, i] - gau[j, i]) / scale[i]
+                if e > err:
+                    err = e
+            if err > tau and right[j] - left[j] > 1e-9 * w_end and depth < 39:
+                bad[j] = True
+                nbad += 1
+            else:
+                for i in range(n):
+                    total[i] += kron[j, i]
+        if nbad == 0:
+            break
+        new_left = np.empty(2 * nbad)
+        new_right = np.empty(2 * nbad)
+        c = 0
+        for j in range(m):
+            if bad[j]:
+                mid = 0.5 * (left[j] + right[j])
+                new_left[c] = left[j]
+                new_right[c] = mid
+                new_left[c + 1] = mid
+                new_right[c + 1] = right[j]
+                c += 2
+        left = new_left
+        right = new_right
+    return total, count
+
+
+SOBOL_BITS = 30  # scipy's Sobol points are multiples of 2^-30
+
+
+@njit(cache=True, parallel=True)
+def mc_sobol_shifted(
+    stacks: np.ndarray, pay: np.ndarray, base: np.ndarray, shifts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Randomised QMC replicates: replicate r uses the point set ``base`` (integers, ``SOBOL_BITS`` bits: one
+    scrambled Sobol set) XOR a random digital shift ``shifts[r]`` (one integer per dimension). A digital shift
+    keeps the net structure and makes every point uniform, so each replicate mean is unbiased and the replicates
+    are independent given the base set. Returns the sums and sums of squares of the replicate means."""
+    n = stacks.shape[0]
+    reps = shifts.shape[0]
+    points = base.shape[0]
+    means = np.zeros((reps, n))
+    scale = 1.0 / (1 << SOBOL_BITS)
+    for r in prange(reps):
+        clocks = np.empty(n)
+        keys = np.empty(n, dtype=np.int64)
+        order = np.empty(n, dtype=np.int64)
+        sorted_clocks = np.empty(n)
+        value = np.empty(n)
+        total = np.zeros(n)
+        for row in range(points):
+            for i in range(n):
+                u = (base[row, i] ^ shifts[r, i]) * scale  # in [0, 1): 1 - u is in (0, 1]
+                clocks[i] = -np.log1p(-u) / stacks[i]
+            _payout_sample(clocks, stacks, pay, keys, order, value, False, sorted_clocks)
+            for i in range(n):
+                total[i] += value[i]
+        for i in range(n):
+            means[r, i] = total[i] / points
+    sums = np.zeros(n)
+    squares = np.zeros(n)
+    for r in range(reps):
+        for i in range(n):
+            sums[i] += means[r, i]
+            squares[i] += means[r, i] * means[r, i]
+    return sums, squares

@@ -28,7 +28,7 @@ from pokerlab.stats import StoppingRule, run_until
 METHODS = ("auto", "exact", "subset", "montecarlo")
 VARIANCE_REDUCTION = ("plain", "antithetic", "sobol", "conditional")
 SUBSET_MAX_PLAYERS = 24
-DEFAULT_RTOL = 1e-10
+DEFAULT_RTOL = 1e-11
 
 
 @dataclass(frozen=True)
@@ -229,12 +229,12 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> t
     kk = int(positive[-1]) + 1
     shifted = np.ascontiguousarray(shifted[:kk])
     scale_floor = 1e-3 * shifted.sum() / n
-
-    def evaluate(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        kernel = kernels.icm_quadrature_panels if n * kk > 50_000 else kernels.icm_quadrature_panels_serial
-        return kernel(s, shifted, left, right, _NODES, _KRONROD, _GAUSS, _block(n, kk))
-
-    total, nodes = _adaptive(s, kk, evaluate, rtol, scale_floor)
+    t_end = kernels.tail_time(s, kk, math.log(1e-18))
+    w_end = kernels.race_variable(s, t_end)[0]
+    log_eps = kernels.DEFAULT_LOG_EPS + 2.0 * math.log(n)
+    total, nodes = kernels.race_equity_adaptive(
+        s, shifted, w_end, rtol, scale_floor, _block(n, kk), log_eps, n * kk > 50_000, _NODES, _KRONROD, _GAUSS
+    )
     return base + total, nodes
 
 
@@ -350,18 +350,16 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
     if vr == "sobol":
         from scipy.stats import qmc
 
+        # one scrambled Sobol set (scipy), then an independent random digital shift per replicate: far cheaper
+        # than a new scrambled engine per replicate, and still an unbiased, independent replicate each
         seeds = np.random.SeedSequence(seed)
+        base_rng, shift_source = (np.random.default_rng(child) for child in seeds.spawn(2))
+        engine = qmc.Sobol(d=n, scramble=True, bits=kernels.SOBOL_BITS, seed=base_rng)
+        base = np.ascontiguousarray(np.round(engine.random(SOBOL_POINTS) * (1 << kernels.SOBOL_BITS)).astype(np.int64))
 
         def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-            sums = np.zeros(n)
-            squares = np.zeros(n)
-            for child in seeds.spawn(size):
-                engine = qmc.Sobol(d=n, scramble=True, seed=np.random.default_rng(child))
-                points = engine.random(SOBOL_POINTS)
-                mean = kernels.mc_points(s, pay_k, points, False)
-                sums += mean
-                squares += mean * mean
-            return sums, squares
+            shifts = shift_source.integers(0, 1 << kernels.SOBOL_BITS, size=(size, n), dtype=np.int64)
+            return kernels.mc_sobol_shifted(s, pay_k, base, shifts)
 
         moments, reason, _ = run_until(rule, n, batch, first_batch=20)
     else:
