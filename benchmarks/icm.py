@@ -7,27 +7,13 @@ Numba kernels are warmed before any timed region.
 from __future__ import annotations
 
 import math
-import os
-import platform
 import time
 
 import numpy as np
 
+from _machine import machine_description
 from pokerlab.icm import icm, kernels, model, power_law, truncated_normal_stacks
 from pokerlab.stats import normal_quantile
-
-
-def machine() -> str:
-    model = platform.processor() or "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} logical cores"
 
 
 def best_of(function, repeats: int) -> tuple[float, object]:
@@ -72,7 +58,7 @@ def row(workload: str, seconds: float, target: str, note: str) -> None:
 
 
 def main() -> None:
-    print(f"machine: {machine()}")
+    print(f"machine: {machine_description()}")
     # warm every kernel on a small case
     icm([3.0, 2.0, 1.0], [5.0, 3.0], "subset")
     icm([3.0, 2.0, 1.0], [5.0, 3.0], places=True)
