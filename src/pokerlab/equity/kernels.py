@@ -480,7 +480,10 @@ def monte_carlo_batch(
                 for p in range(players):
                     if is_random[p]:
                         continue
-                    c = _sample_combo(state, starts[p], starts[p + 1], cumulative, uniform_weights[p])
+                    if starts[p + 1] - starts[p] == 1:
+                        c = starts[p]  # an exact hand: nothing to draw
+                    else:
+                        c = _sample_combo(state, starts[p], starts[p + 1], cumulative, uniform_weights[p])
                     if combo_masks[c] & used:
                         ok = False
                         break
