@@ -510,25 +510,23 @@ def monte_carlo_batch(
                 used |= bit
                 key += tables.card_keys[card]
                 bits |= tables.card_bits[card]
+            # Branch-free bookkeeping: which player wins is a coin flip the branch predictor cannot learn.
             best = 0
-            tied = 0
             for p in range(players):
                 v = np.int64(value_of_partial(key + keys[p], bits | bitss[p], tables))
                 values[p] = v
-                if v > best:
-                    best = v
-                    tied = 1
-                elif v == best:
-                    tied += 1
-            share = 1.0 / tied
+                best = max(best, v)
+            tied = 0
             for p in range(players):
-                if values[p] == best:
-                    local[p, 0] += share
-                    local[p, 1] += share * share
-                    if tied == 1:
-                        local[p, 2] += 1.0
-                    else:
-                        local[p, 3] += 1.0
+                tied += values[p] == best
+            share = 1.0 / tied
+            alone = 1.0 if tied == 1 else 0.0
+            for p in range(players):
+                top = 1.0 if values[p] == best else 0.0
+                local[p, 0] += top * share
+                local[p, 1] += top * share * share
+                local[p, 2] += top * alone
+                local[p, 3] += top * (1.0 - alone)
                 if want_categories:
                     category = category_of_value[values[p]]
                     local_cats[p, 0, category] += 1.0
