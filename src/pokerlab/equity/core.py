@@ -237,8 +237,11 @@ def _plan_exact(problem: _Problem, max_matchups: int = MAX_MATCHUPS) -> _ExactPl
         tuple_masks = tuple_masks[rows] | masks[p][cols]
         tuple_weights = tuple_weights[rows] * weights[p][cols]
     weighted = any(not np.all(w == 1.0) for w in weights)
-    perms = symmetry_group([cards_to_mask(problem.board), cards_to_mask(problem.dead)],
-                           [r.weights for r in problem.ranges])
+    if problem.missing == 0:  # a complete board is its own only completion: no symmetry to exploit
+        perms = np.arange(4, dtype=np.int64)[None, :]
+    else:
+        perms = symmetry_group([cards_to_mask(problem.board), cards_to_mask(problem.dead)],
+                               [r.weights for r in problem.ranges])
     boards = math.comb(len(problem.deck), problem.missing)
     combos = starts[-1]
     work = boards / len(perms) * (combos + len(tuple_index) * len(problem.ranges)) + 3.0 * boards
