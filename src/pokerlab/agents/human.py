@@ -41,8 +41,12 @@ def describe_state(game: Game, state: Any, seat: int) -> str:
                 f"bot {game.brief.stack - b.put[1 - seat]}   Betting: {history_text(state.history) or '-'}")
     board = _cards(game, state.board) if state.board else "(none)"
     mine, theirs = state.contrib[seat], state.contrib[1 - seat]
+    # the actions so far, one letter each (c check/call, r bet/raise, f fold) and rounds separated by '/',
+    # so a player who acts second sees what the bot did
+    betting = "/".join("".join("fc"[a] if a < 2 else "r" for a in actions) for actions in state.history)
     return (f"Your card: {_cards(game, state.hands[seat])}   Board: {board}\n"
-            f"Pot {mine + theirs:g}: you {mine:g}, bot {theirs:g}   Round {state.round + 1}")
+            f"Pot {mine + theirs:g}: you {mine:g}, bot {theirs:g}   Round {state.round + 1}"
+            f"   Betting: {betting.strip('/') or '-'}")
 
 
 def _options(game: Game, state: Any) -> list[tuple[str, Any, str]]:
