@@ -110,13 +110,13 @@ def equity_section(console: Console) -> None:
     from rich.table import Table
 
     from pokerlab.cards.ranges import parse_range
-    from pokerlab.cli.equity_cmd import _equity_table
     from pokerlab.equity import equity, equity_vs_random
+    from pokerlab.equity.display import equity_table
 
-    console.print(_equity_table(equity(["AsKs", "random"], method="exact")))
-    console.print(_equity_table(equity(["QQ+, AKs", "TT+, AQs+:0.5", "random"], method="montecarlo",
+    console.print(equity_table(equity(["AsKs", "random"], method="exact")))
+    console.print(equity_table(equity(["QQ+, AKs", "TT+, AQs+:0.5", "random"], method="montecarlo",
                                        target_stderr=5e-4, seed=1)))
-    console.print(_equity_table(equity(["AsKs", "AcJc"], board="Js8s5d")))
+    console.print(equity_table(equity(["AsKs", "AcJc"], board="Js8s5d")))
     top = parse_range("15%")
     console.print(f"[bold]15% of hands[/] ({top.combo_count} combos): {top.text}")
     console.print(top.rich_grid())

@@ -3,7 +3,9 @@
 from itertools import product
 
 import numpy as np
+import pytest
 
+from pokerlab import category, evaluate
 from pokerlab.cards import tables
 
 
@@ -20,8 +22,17 @@ def test_rank_multipliers_give_distinct_sums_for_every_multiset_of_up_to_seven_r
     assert every_sum.max() < 1 << tables.SUIT_SHIFT  # rank keys never reach the suit counters
 
 
-def test_suit_counters_cannot_overflow_with_seven_cards():
-    assert (tables.SUIT_BIAS >> tables.SUIT_SHIFT) & 0xF == 3 and 3 + 7 < 16
+def test_seven_cards_of_one_suit_do_not_overflow_the_suit_counter():
+    # 3 + 7 = 10 stays inside the 4-bit counter: seven spades are a flush of their best five, and the
+    # neighbouring counter (hearts) is untouched, so a seven-heart hand is ranked the same way
+    seven_spades = evaluate("AsKsQsJs9s7s5s")
+    assert seven_spades == evaluate("AsKsQsJs9s") == evaluate("AhKhQhJh9h7h5h")
+    assert category(seven_spades) == "flush"
+
+
+def test_cached_tables_are_read_only():
+    with pytest.raises(ValueError):
+        tables.load_tables().rank_values[0] = 1
 
 
 def test_tables_are_cached_on_disk_and_reloaded_identically(tmp_path, monkeypatch):

@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-import numpy as np
-
 from pokerlab.errors import DuplicateCardError, InvalidCardError
 
 RANKS = "23456789TJQKA"
@@ -130,8 +128,3 @@ def cards_to_mask(cards: Iterable[int]) -> int:
 def mask_to_cards(mask: int) -> list[int]:
     """Card indices set in a bitmask, in increasing order."""
     return [card for card in range(DECK_SIZE) if mask >> card & 1]
-
-
-def cards_array(cards: Sequence[int]) -> np.ndarray:
-    """Cards as the ``uint8`` array the kernels take."""
-    return np.asarray(cards, dtype=np.uint8)

@@ -37,6 +37,7 @@ import numpy as np
 
 from pokerlab.cards.encoding import RANKS, SUITS, format_card
 from pokerlab.errors import InvalidRangeError
+from pokerlab.plotting import pyplot, save_figure
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -244,6 +245,7 @@ def _token_weights(token: str) -> tuple[np.ndarray, float]:
         if not 0.0 < value <= 100.0:
             raise InvalidRangeError(f"{token!r}: a percentage must be in (0, 100]")
         return (_top_percent(value) if value < 100.0 else np.ones(NUMBER_OF_COMBOS)), weight
+    upper = upper.replace("10", "T")  # people type 10 for a ten: A10s, 10s9s
     exact = _EXACT.match(upper)
     if exact:
         first = 4 * RANKS.index(exact.group(1)[0]) + SUITS.index(exact.group(1)[1].lower())
@@ -286,7 +288,8 @@ def parse_range(text: str) -> Range:
 
 
 def _format_weight(weight: float) -> str:
-    return "" if weight == 1.0 else f":{weight:.6g}"
+    # repr is the shortest text that parses back to the same float, so canonical text round-trips exactly
+    return "" if weight == 1.0 else f":{float(weight)!r}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -304,18 +307,10 @@ class Range:
         array = np.asarray(self.weights, dtype=np.float64).copy()
         if array.shape != (NUMBER_OF_COMBOS,):
             raise InvalidRangeError(f"a range has {NUMBER_OF_COMBOS} combo weights, got shape {array.shape}")
-        if not np.all(np.isfinite(array)) or array.min() < 0:
-            raise InvalidRangeError("combo weights must be finite and non-negative")
+        if not np.all(np.isfinite(array)) or array.min() < 0 or array.max() > 1:
+            raise InvalidRangeError("combo weights must be finite numbers in [0, 1]")
         array.setflags(write=False)
         object.__setattr__(self, "weights", array)
-
-    @classmethod
-    def from_combos(cls, combos: list[tuple[int, int]], weight: float = 1.0) -> Range:
-        """A range of exact combos given as card pairs, all with one weight."""
-        weights = np.zeros(NUMBER_OF_COMBOS)
-        for first, second in combos:
-            weights[combo_index(first, second)] = weight
-        return cls(weights)
 
     @property
     def indices(self) -> np.ndarray:
@@ -326,11 +321,6 @@ class Range:
     def combos(self) -> np.ndarray:
         """``(n, 2)`` uint8 cards of the combos with positive weight (higher card first)."""
         return COMBOS[self.indices]
-
-    @property
-    def combo_weights(self) -> np.ndarray:
-        """Weights of :attr:`combos`, same order."""
-        return self.weights[self.indices]
 
     @property
     def combo_count(self) -> int:
@@ -446,16 +436,9 @@ class Range:
         return table
 
     def save_png(self, path: str | Path) -> Path:
-        """Draw the grid to a PNG file (needs the ``plot`` extra: matplotlib). Returns the path."""
-        try:
-            import matplotlib
-
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError as error:  # pragma: no cover - depends on the installation
-            from pokerlab.errors import InvalidArgumentError
-
-            raise InvalidArgumentError("PNG output needs matplotlib: pip install 'pokerlab[plot]'") from error
+        """Draw the grid to an image file (needs the ``plot`` extra: matplotlib); ``.png`` is added to a name
+        without a suffix. Returns the path written."""
+        plt = pyplot()
         fractions = self.grid()
         figure, axes = plt.subplots(figsize=(7, 7))
         axes.imshow(fractions, cmap="Greens", vmin=0, vmax=1)
@@ -468,10 +451,7 @@ class Range:
         axes.set_xticks([])
         axes.set_yticks([])
         axes.set_title(f"{self.combo_count} combos ({100 * self.fraction:.1f}%)")
-        path = Path(path)
-        figure.savefig(path, dpi=100, bbox_inches="tight")
-        plt.close(figure)
-        return path
+        return save_figure(figure, path, dpi=100, bbox_inches="tight")
 
 
 def _runs_of_pairs(weights: list[float | None]) -> list[str]:

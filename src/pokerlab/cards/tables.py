@@ -247,5 +247,7 @@ def load_tables() -> EvalTables:
             os.replace(handle.name, path)
         except OSError:
             pass  # a read-only cache directory only costs a rebuild next time
+    for array in tables:
+        array.setflags(write=False)  # shared by every caller: nobody may change the evaluator's tables
     _TABLES = tables
     return tables

@@ -8,11 +8,11 @@ import time
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from pokerlab.cards.encoding import cards_to_mask, parse_cards
 from pokerlab.cards.ranges import parse_range
 from pokerlab.equity import EquityResult, equity
+from pokerlab.equity.display import equity_table
 from pokerlab.errors import InvalidArgumentError
 
 
@@ -38,22 +38,6 @@ def _run_with_progress(run, console: Console) -> EquityResult:
     finally:
         if bar:
             bar[0].stop()
-
-
-def _equity_table(result: EquityResult) -> Table:
-    title = f"{result.method} equity" + (f" on {result.board}" if result.board else "")
-    title += f" ({result.showdowns:,} showdowns, {result.elapsed:.3g} s)"
-    table = Table(title=title, header_style="bold")
-    for column in ("player", "equity", "win", "tie"):
-        table.add_column(column, justify="left" if column == "player" else "right")
-    if result.stderr is not None:
-        table.add_column("± stderr", justify="right")
-    for i, name in enumerate(result.players):
-        cells = [name, f"{100 * result.equity[i]:.3f}%", f"{100 * result.win[i]:.3f}%", f"{100 * result.tie[i]:.3f}%"]
-        if result.stderr is not None:
-            cells.append(f"{100 * result.stderr[i]:.3f}%")
-        table.add_row(*cells)
-    return table
 
 
 def register(app: typer.Typer) -> None:
@@ -87,7 +71,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps(result.to_dict()))
             return
-        Console().print(_equity_table(result))
+        Console().print(equity_table(result))
 
     @app.command("range")
     @user_errors
@@ -102,8 +86,7 @@ def register(app: typer.Typer) -> None:
         r = parse_range(text)
         if board:
             r = r.without(cards_to_mask(parse_cards(board)))
-        if png:
-            r.save_png(png)
+        written = r.save_png(png) if png else None
         if as_json:
             typer.echo(json.dumps({"range": r.text, "combos": r.combo_count, "weighted_combos": r.weighted_count,
                                    "fraction": r.fraction}))
@@ -113,5 +96,5 @@ def register(app: typer.Typer) -> None:
         console.print(f"{r.combo_count} combos ({r.weighted_count:g} weighted, {100 * r.fraction:.2f}% of 1326)")
         if grid:
             console.print(r.rich_grid())
-        if png:
-            console.print(f"grid written to {png}")
+        if written:
+            console.print(f"grid written to {written}")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pokerlab.equity.core import PlayerLike, equity
+from pokerlab.plotting import pyplot, save_figure
 
 DEFAULT_TRIALS = (10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000)
 
@@ -45,10 +46,7 @@ def convergence_table(players: Sequence[PlayerLike] = ("AsKs", "random"), board:
 
 def plot_convergence(exact: float, rows: Sequence[ConvergenceRow], path: str | Path) -> Path:
     """|error| and the reported standard error against trials, log-log, to a PNG (needs matplotlib)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     figure, axes = plt.subplots(figsize=(6, 4))
     trials = [row.trials for row in rows]
@@ -59,7 +57,4 @@ def plot_convergence(exact: float, rows: Sequence[ConvergenceRow], path: str | P
     axes.set_title(f"Monte Carlo convergence (exact {exact:.6f})")
     axes.legend()
     axes.grid(True, which="both", alpha=0.3)
-    path = Path(path)
-    figure.savefig(path, dpi=100, bbox_inches="tight")
-    plt.close(figure)
-    return path
+    return save_figure(figure, path, dpi=100, bbox_inches="tight")

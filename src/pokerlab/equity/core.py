@@ -21,10 +21,16 @@ import numpy as np
 from pokerlab.cards.encoding import cards_to_mask, format_cards, parse_cards
 from pokerlab.cards.ranges import COMBO_MASKS, COMBOS, Range, parse_range
 from pokerlab.cards.tables import CATEGORIES, NUMBER_OF_CLASSES, SUIT_BIAS, load_tables
-from pokerlab.equity.kernels import SHARE_UNITS, exact_enumeration, monte_carlo_batch, versus_random_batch
+from pokerlab.equity.kernels import (
+    MC_REJECTION_LIMIT,
+    SHARE_UNITS,
+    exact_enumeration,
+    monte_carlo_batch,
+    versus_random_batch,
+)
 from pokerlab.equity.symmetry import symmetry_group
 from pokerlab.errors import DuplicateCardError, InvalidArgumentError, InvalidHandError, InvalidRangeError
-from pokerlab.stats import RunningMoments, StoppingRule, run_until
+from pokerlab.stats import RunningMoments, StoppingRule, run_until, validate_seed
 
 PlayerLike = str | Range
 Progress = Callable[[float], None]
@@ -87,7 +93,8 @@ class EquityResult:
                     "equity": self.equity[i],
                     "win": self.win[i],
                     "tie": self.tie[i],
-                    "stderr": None if self.stderr is None else self.stderr[i],
+                    # JSON has no infinity: a standard error from fewer than two trials is unknown
+                    "stderr": None if self.stderr is None or not math.isfinite(self.stderr[i]) else self.stderr[i],
                 }
                 for i, name in enumerate(self.players)
             ],
@@ -169,28 +176,48 @@ def _prepare(players: Sequence[PlayerLike], board: str | Sequence[int], dead: st
     if len(deck) - 2 * len(players) < 5 - len(board_cards):
         raise InvalidArgumentError(f"not enough cards left to deal {len(players)} hands and the board")
     problem = _Problem(names, tuple(ranges), tuple(originals), board_cards, dead_cards, deck)
-    if not _feasible(problem):
-        raise InvalidRangeError("the ranges cannot all be dealt at once: every joint combo shares a card")
+    if _feasible(problem) is False:
+        raise InvalidRangeError(_NO_JOINT_COMBO)
     return problem
 
 
-def _feasible(problem: _Problem, node_limit: int = 200_000) -> bool:
-    """Whether some joint combo has no card in common (depth-first, smallest ranges first)."""
+_NO_JOINT_COMBO = "the ranges cannot all be dealt at once: every joint combo shares a card"
+
+
+def _feasible(problem: _Problem, node_limit: int = 200_000) -> bool | None:
+    """Whether some joint combo has no card in common: ``True``, ``False``, or ``None`` when the search gave
+    up after ``node_limit`` nodes (the exact and Monte Carlo runs then detect an empty support themselves).
+
+    Depth-first, smallest ranges first, pruned by a counting bound: the players still to place need two cards
+    each among the unused cards of their ranges.
+    """
     order = sorted(range(len(problem.ranges)), key=lambda p: problem.ranges[p].combo_count)
     masks = [[int(m) for m in COMBO_MASKS[problem.ranges[p].indices]] for p in order]
+    unions = [0] * (len(masks) + 1)  # unions[d]: every card of the ranges of players d, d+1, ...
+    for depth in range(len(masks) - 1, -1, -1):
+        card_union = 0
+        for mask in masks[depth]:
+            card_union |= mask
+        unions[depth] = unions[depth + 1] | card_union
     nodes = 0
 
-    def search(depth: int, used: int) -> bool:
+    def search(depth: int, used: int) -> bool | None:
         nonlocal nodes
         if depth == len(masks):
             return True
+        if (unions[depth] & ~used).bit_count() < 2 * (len(masks) - depth):
+            return False
+        undecided = False
         for mask in masks[depth]:
             nodes += 1
             if nodes > node_limit:
-                return True  # give up proving infeasibility; sampling will still terminate in practice
-            if not mask & used and search(depth + 1, used | mask):
-                return True
-        return False
+                return None
+            if not mask & used:
+                found = search(depth + 1, used | mask)
+                if found:
+                    return True
+                undecided = undecided or found is None
+        return None if undecided else False
 
     return search(0, 0)
 
@@ -300,6 +327,8 @@ def _run_exact(problem: _Problem, plan: _ExactPlan, breakdown: bool, progress: P
         if progress is not None:
             progress((s + 1) / slices)
     showdowns = int(acc_int[players, 0])
+    if showdowns == 0:
+        raise InvalidRangeError(_NO_JOINT_COMBO)
     if plan.weighted:
         total = acc_float[players, 0]
         equity = acc_float[:players, 2] / total
@@ -369,11 +398,10 @@ def _stopping_rule(trials: int | None, time_limit: float | None, target_stderr: 
 
 
 def _seed_value(seed: int | None) -> np.uint64:
-    if seed is None:
+    checked = validate_seed(seed)
+    if checked is None:
         return np.uint64(np.random.SeedSequence().entropy % (1 << 64))
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
-        raise InvalidArgumentError(f"seed must be an integer, got {seed!r}")
-    return np.uint64(int(seed) % (1 << 64))
+    return np.uint64(checked % (1 << 64))
 
 
 def _progress_adapter(rule: StoppingRule, progress: Progress | None):
@@ -407,6 +435,9 @@ def _run_monte_carlo(problem: _Problem, rule: StoppingRule, seed: np.uint64, bre
                                               inputs["is_random"], inputs["starts"], inputs["combo_cards"],
                                               inputs["combo_masks"], inputs["cumulative"],
                                               inputs["uniform_weights"], breakdown, _category_of_value(), tables)
+        if np.isnan(stats[0, 0]):
+            raise InvalidRangeError(f"{_NO_JOINT_COMBO} (or almost never: {MC_REJECTION_LIMIT:,} joint draws in a "
+                                    "row were rejected)")
         totals[:] += stats
         cats[:] += categories
         return stats[:, 0], stats[:, 1]
@@ -473,6 +504,9 @@ def equity(
     start = time.perf_counter()
     problem = _prepare(players, board, dead)
     sampling_asked = trials is not None or time_limit is not None or target_stderr is not None
+    if method == "exact" and sampling_asked:
+        raise InvalidArgumentError("trials, time_limit and target_stderr are Monte Carlo limits; "
+                                   "method='exact' enumerates every board (use method='montecarlo' or 'auto')")
     rule = _stopping_rule(trials, time_limit, target_stderr, confidence) if method != "exact" else None
     chosen = method
     plan = None

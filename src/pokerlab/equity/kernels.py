@@ -17,6 +17,7 @@ from pokerlab.cards.kernels import value_of_partial, value_with_two
 from pokerlab.cards.tables import RANK_KEY_MASK, ROW_MASK, ROW_SHIFT, EvalTables
 
 SHARE_UNITS = 2520
+MC_REJECTION_LIMIT = 1_000_000  # consecutive rejected joint draws before a Monte Carlo run gives up
 _PLANE = np.uint64(sum(1 << (4 * rank) for rank in range(13)))
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -461,6 +462,7 @@ def monte_carlo_batch(
     players = starts.shape[0] - 1
     stats = np.zeros((chunks, players, 4), dtype=np.float64)
     cats = np.zeros((chunks, players, 2, 9), dtype=np.float64)
+    failed = np.zeros(chunks, dtype=np.bool_)
     for chunk in prange(chunks):
         state = np.zeros(1, dtype=np.uint64)
         state[0] = stream_seed(seed, batch, chunk)
@@ -473,8 +475,13 @@ def monte_carlo_batch(
         values = np.zeros(players, dtype=np.int64)
         chosen = np.zeros(players, dtype=np.int64)
         for _ in range(begin, end):
-            # 1. weighted ranges by joint rejection
+            # 1. weighted ranges by joint rejection (bounded, so ranges that cannot be dealt together end the run)
+            attempts = 0
             while True:
+                attempts += 1
+                if attempts > MC_REJECTION_LIMIT:
+                    failed[chunk] = True
+                    break
                 used = fixed_mask
                 ok = True
                 for p in range(players):
@@ -491,6 +498,8 @@ def monte_carlo_batch(
                     chosen[p] = c
                 if ok:
                     break
+            if failed[chunk]:
+                break
             for p in range(players):
                 if is_random[p]:
                     a, bit_a = _draw_card(state, deck, used)
@@ -534,7 +543,10 @@ def monte_carlo_batch(
                         local_cats[p, 1, category] += share
         stats[chunk] = local[:players]
         cats[chunk] = local_cats
-    return stats.sum(axis=0), cats.sum(axis=0)
+    totals = stats.sum(axis=0)
+    if failed.any():
+        totals[:, :] = np.nan  # the caller raises: the ranges (almost) never fit together
+    return totals, cats.sum(axis=0)
 
 
 @njit(cache=True, parallel=True)

@@ -67,11 +67,6 @@ class RunningMoments:
         self._sum_squares += sums_of_squares - 2.0 * self._shift * sums + count * self._shift**2
         self.count += count
 
-    def add_samples(self, samples: np.ndarray) -> None:
-        """Add a batch of raw samples, shape ``(n, components)`` (or ``(n,)`` for one component)."""
-        samples = np.asarray(samples, dtype=np.float64).reshape(len(samples), self.components)
-        self.add_sums(samples.sum(axis=0), (samples**2).sum(axis=0), len(samples))
-
     @property
     def mean(self) -> np.ndarray:
         """Running mean per component (zeros before any sample)."""
