@@ -19,8 +19,9 @@ import numba
 import numpy as np
 
 from pokerlab.cards.encoding import cards_to_mask, format_cards, parse_cards
+from pokerlab.cards.kernels import partial_hand
 from pokerlab.cards.ranges import COMBO_MASKS, COMBOS, Range, parse_range
-from pokerlab.cards.tables import CATEGORIES, NUMBER_OF_CLASSES, SUIT_BIAS, load_tables
+from pokerlab.cards.tables import CATEGORIES, NUMBER_OF_CLASSES, load_tables
 from pokerlab.equity.kernels import (
     MC_REJECTION_LIMIT,
     SHARE_UNITS,
@@ -300,11 +301,7 @@ def _work_units(n: int, missing: int) -> np.ndarray:
 
 def _run_exact(problem: _Problem, plan: _ExactPlan, breakdown: bool, progress: Progress | None) -> dict[str, Any]:
     tables = load_tables()
-    board = np.array(problem.board, dtype=np.uint8)
-    key, bits = np.uint64(SUIT_BIAS), np.uint64(0)
-    for card in board:
-        key += tables.card_keys[card]
-        bits |= tables.card_bits[card]
+    key, bits = partial_hand(np.array(problem.board, dtype=np.uint8), tables)
     units = _work_units(len(problem.deck), problem.missing)
     players = len(problem.ranges)
     acc_int = np.zeros((players + 1, 3), dtype=np.int64)
@@ -372,10 +369,7 @@ def _monte_carlo_inputs(problem: _Problem) -> dict[str, Any]:
         cumulative.append(np.cumsum(weights))
         uniform.append(bool(np.all(weights == weights[0])))
         starts.append(starts[-1] + len(indices))
-    key, bits = np.uint64(SUIT_BIAS), np.uint64(0)
-    for card in problem.board:
-        key += tables.card_keys[card]
-        bits |= tables.card_bits[card]
+    key, bits = partial_hand(np.array(problem.board, dtype=np.uint8), tables)
     return {
         "deck": problem.deck, "missing": problem.missing, "board_key": key, "board_bits": bits,
         "fixed_mask": np.uint64(problem.fixed_mask), "is_random": np.array(is_random),
@@ -617,10 +611,7 @@ def equity_vs_random(
         raise InvalidArgumentError(f"not enough cards left to deal {max_opponents} opponents")
     rule = _stopping_rule(trials, time_limit, target_stderr, confidence)
     tables = load_tables()
-    key, bits = np.uint64(SUIT_BIAS), np.uint64(0)
-    for card in problem.board:
-        key += tables.card_keys[card]
-        bits |= tables.card_bits[card]
+    key, bits = partial_hand(np.array(problem.board, dtype=np.uint8), tables)
     seed_value = _seed_value(seed)
     totals = np.zeros((max_opponents, 4))
 
