@@ -41,6 +41,8 @@ def _run_with_progress(run, console: Console) -> EquityResult:
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``pokerlab equity`` and ``pokerlab range`` to the application."""
+
     from pokerlab.cli.common import user_errors
 
     @app.command("equity")

@@ -13,6 +13,8 @@ from pokerlab.cli.common import user_errors
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``pokerlab eval`` to the application."""
+
     @app.command("eval")
     @user_errors
     def eval_command(
