@@ -9,9 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pokerlab.cli.main import app
-from pokerlab.errors import InvalidPayoutsError
+from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidPayoutsError
 from pokerlab.icm import flat, icm, parse_payouts, power_law, standard, truncated_normal_stacks
 from pokerlab.icm.analysis import bubble_factors, deal, plot_shares
+from pokerlab.icm.payouts import from_csv
 
 runner = CliRunner()
 
@@ -56,9 +57,85 @@ def test_cli_montecarlo_and_options(tmp_path):
     ],
 )
 def test_cli_bad_input_one_line_exit_2(args):
-    result = runner.invoke(app, ["icm", *args])
-    assert result.exit_code == 2
-    assert "Traceback" not in result.output
+    assert_one_line_error(["icm", *args])
+
+
+def assert_one_line_error(args: list[str], message: str = "") -> None:
+    """Exit status 2, exactly one ``error:`` line (stderr is part of ``output``), and a clean SystemExit (an
+    uncaught exception would be the ``result.exception`` instead)."""
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
+    assert message in lines[0]
+
+
+@pytest.fixture()
+def binary_file(tmp_path):
+    path = tmp_path / "blob.bin"
+    path.write_bytes(bytes(range(256)) * 4)
+    return path
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--stacks", "5000,3000", "--payouts", "50,30", "--plot", "p.txt"], "use one of .png, .pdf, .svg"),
+        (["--stacks", "5000,3000", "--payouts", "power:paid=inf"], "paid must be a whole number of places"),
+        (["--stacks", "5000,3000", "--payouts", "power:paid=nan"], "paid must be a whole number of places"),
+        (["--stacks", "5000,3000", "--payouts", "power:paid=1e12"], "from 1 to 1,000,000"),
+        (["--stacks", "5000,3000", "--payouts", "flat:paid=0"], "from 1 to 1,000,000"),
+        (["--stacks", "5000,3000", "--payouts", "power:paid=2.5"], "whole number"),
+        (["--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--seed", "-1"], "seed must be a non-neg"),
+        (["--stacks", "5,3", "--payouts", "50", "--seed", "1"], "seed applies only to method='montecarlo'"),
+        (["--stacks", "5,3", "--payouts", "50", "--method", "exact", "--samples", "100"],
+         "samples applies only to method='montecarlo'"),
+        (["--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--samples", "1"], "at least 2"),
+        (["--stacks", "5,3,1", "--payouts", "50,30", "--method", "montecarlo", "--places"],
+         "finish places need an exact method"),
+        (["--stacks", "5,3", "--payouts", "50", "--method", "magic"], "unknown ICM method 'magic'"),
+    ],
+)
+def test_cli_errors_name_the_problem(args, message):
+    assert_one_line_error(["icm", *args], message)
+
+
+def test_cli_binary_files_are_format_errors(binary_file, tmp_path):
+    assert_one_line_error(["icm", "--stacks-file", str(binary_file), "--payouts", "50"], "not a UTF-8 text file")
+    assert_one_line_error(["icm", "--stacks", "5,3", "--payouts", f"file:{binary_file}"], "not a UTF-8 text file")
+    nul = tmp_path / "nul.csv"
+    nul.write_bytes(b"50\x00,30\n")  # valid UTF-8, still not text
+    assert_one_line_error(["icm", "--stacks", "5,3", "--payouts", f"file:{nul}"], "contains NUL bytes")
+    assert_one_line_error(["icm", "--stacks-file", str(nul), "--payouts", "50"], "contains NUL bytes")
+
+
+def test_from_csv_binary_is_file_format_error(binary_file):
+    with pytest.raises(FileFormatError, match="not a UTF-8 text file"):
+        from_csv(binary_file)
+
+
+@pytest.mark.parametrize("paid", [0, -3, 2.5, float("inf"), float("nan"), 10**12, True])
+def test_payout_generators_check_paid(paid):
+    with pytest.raises(InvalidPayoutsError, match="whole number of paid places"):
+        power_law(paid)
+    with pytest.raises(InvalidPayoutsError, match="whole number of paid places"):
+        flat(paid)
+
+
+def test_cli_plot_prints_the_path_written(tmp_path):
+    result = runner.invoke(app, ["icm", "--stacks", "5,3", "--payouts", "50,30", "--plot", str(tmp_path / "shares")])
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "shares.png"
+    assert written.read_bytes()[:4] == b"\x89PNG" and not (tmp_path / "shares").exists()
+    # rich may wrap a long path: compare without whitespace
+    assert f"plotwrittento{written}" in "".join(result.output.split())
+
+
+def test_cli_huge_stacks():
+    result = runner.invoke(app, ["icm", "--stacks", "1e308,1e308", "--payouts", "50,30", "--json"])
+    assert result.exit_code == 0, result.output
+    assert [p["equity"] for p in json.loads(result.stdout)["players"]] == pytest.approx([40.0, 40.0], rel=1e-12)
 
 
 def test_payout_structures(tmp_path):
@@ -107,6 +184,40 @@ def test_deal():
     assert d.to_dict()["players"][0]["chip_minus_icm"] == pytest.approx(40.0 - 1075 / 28)
 
 
+def test_deal_with_a_busted_player():
+    """The busted player keeps the 3rd-place money; heads-up the ICM is linear in chips, so chip chop == ICM."""
+    d = deal([5000.0, 0.0, 3000.0], [50.0, 30.0, 20.0])
+    np.testing.assert_allclose(d.icm, [42.5, 20.0, 37.5], rtol=1e-13)
+    np.testing.assert_allclose(d.chip, [42.5, 20.0, 37.5], rtol=1e-13)
+    # two busted players share places 4 and 5 equally; the three live players chop places 1-3
+    d = deal([0.0, 5000.0, 3000.0, 0.0, 2000.0], [40.0, 25.0, 15.0, 12.0, 8.0])
+    np.testing.assert_allclose(d.chip[[0, 3]], 10.0)
+    np.testing.assert_allclose(d.chip[[1, 2, 4]], 15.0 + 35.0 * np.array([0.5, 0.3, 0.2]), rtol=1e-13)
+    assert d.chip.sum() == pytest.approx(100.0) and d.icm.sum() == pytest.approx(100.0)
+
+
+def test_bubble_factors_with_a_busted_player():
+    """Heads-up between the live players is linear in chips: every bubble factor is 1, busted rows/cols nan."""
+    bf = bubble_factors([5000.0, 0.0, 3000.0], [50.0, 30.0, 20.0])
+    assert bf.factor[0, 2] == pytest.approx(1.0, rel=1e-12) and bf.factor[2, 0] == pytest.approx(1.0, rel=1e-12)
+    assert np.isnan(bf.factor[1]).all() and np.isnan(bf.factor[:, 1]).all()
+    # a busted player changes nothing for the live ones
+    with_busted = bubble_factors([5000.0, 0.0, 3000.0, 2000.0], [50.0, 30.0, 20.0, 10.0])
+    alone = bubble_factors([5000.0, 3000.0, 2000.0], [50.0, 30.0, 20.0])
+    live = [0, 2, 3]
+    np.testing.assert_allclose(with_busted.factor[np.ix_(live, live)], alone.factor, rtol=1e-12)
+
+
+def test_analysis_of_huge_stacks():
+    np.testing.assert_allclose(deal([1e308, 1e308], [50.0, 30.0]).chip, [40.0, 40.0])
+    bf = bubble_factors([1e308, 1e308], [50.0, 30.0])
+    assert bf.factor[0, 1] == pytest.approx(1.0, rel=1e-12)
+
+
 def test_plot(tmp_path):
     path = plot_shares(icm([5000, 3000, 2000], [50, 30, 20]), tmp_path / "p.png")
-    assert path.stat().st_size > 1000
+    assert path == tmp_path / "p.png" and path.stat().st_size > 1000
+    assert plot_shares(icm([5000, 3000], [50, 30]), tmp_path / "q") == tmp_path / "q.png"
+    with pytest.raises(InvalidArgumentError, match="use one of .png, .pdf, .svg"):
+        plot_shares(icm([5000, 3000], [50, 30]), tmp_path / "p.txt")
+    assert not (tmp_path / "p.txt").exists()

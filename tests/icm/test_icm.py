@@ -204,3 +204,34 @@ def test_quadrature_on_awkward_fields_matches_subset(kind, payouts):
     race = icm(stacks, payouts).equity
     floor = 1e-3 * float(np.sum(payouts)) / n
     assert np.max(np.abs(race - subset) / np.maximum(subset, floor)) < 1e-12
+
+
+@pytest.mark.parametrize("method", ["exact", "subset", "montecarlo"])
+def test_stacks_near_the_float_limit_do_not_overflow(method):
+    """Equal stacks share the pool equally however large: the mean of [1e308, 1e308] overflows to inf."""
+    kwargs = {"samples": 2000, "seed": 1} if method == "montecarlo" else {}
+    result = icm([1e308, 1e308], [50.0, 30.0], method, **kwargs)
+    if method == "montecarlo":
+        assert np.all(np.isfinite(result.stderr)) and np.all(np.abs(result.equity - 40.0) <= 4 * result.stderr)
+    else:
+        np.testing.assert_allclose(result.equity, [40.0, 40.0], rtol=1e-12)
+    np.testing.assert_allclose(result.chip_share, [0.5, 0.5])
+    scaled = icm([3e307, 1e308, 5e307], [50.0, 30.0, 20.0]).equity
+    np.testing.assert_allclose(scaled, icm([3.0, 10.0, 5.0], [50.0, 30.0, 20.0]).equity, rtol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["auto", "exact", "subset"])
+@pytest.mark.parametrize(
+    "option, value",
+    [("samples", 1000), ("seed", 1), ("half_width", 0.1), ("relative_half_width", 0.01), ("time_limit", 1.0),
+     ("variance_reduction", "plain")],
+)
+def test_monte_carlo_options_with_an_exact_method_are_rejected(method, option, value):
+    with pytest.raises(InvalidArgumentError, match=f"{option} applies only to method='montecarlo'"):
+        icm([1.0, 2.0, 3.0], [5.0, 3.0], method, **{option: value})
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True])
+def test_bad_seed(seed):
+    with pytest.raises(InvalidArgumentError, match="seed must be a non-negative integer"):
+        icm([1.0, 2.0, 3.0], [5.0, 3.0], "montecarlo", samples=100, seed=seed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pokerlab.errors import InvalidArgumentError
 from pokerlab.icm import icm, power_law, truncated_normal_stacks
 
 STACKS = truncated_normal_stacks(12, seed=11)
@@ -91,3 +92,23 @@ def test_polynomial_exp_matches_libm():
     normal = ref > 1e-300
     np.testing.assert_allclose(ours[normal], ref[normal], rtol=1e-15, atol=0)
     np.testing.assert_allclose(ours[~normal], ref[~normal], rtol=0, atol=1e-310)
+
+
+def test_finish_places_need_an_exact_method():
+    """The Monte Carlo kernels estimate prizes only: asking for places must fail, not return zeros."""
+    with pytest.raises(InvalidArgumentError, match="finish places need an exact method"):
+        icm(STACKS, PAYOUTS, "montecarlo", places=True, samples=1000, seed=1)
+
+
+@pytest.mark.parametrize("vr, samples, drawn", [("plain", 2, 2), ("conditional", 3, 3), ("antithetic", 5, 6),
+                                                ("sobol", 600, 768)])
+def test_reported_samples_are_the_samples_drawn(vr, samples, drawn):
+    """Antithetic draws pairs and Sobol sets of 256: the request is rounded up and the result says so."""
+    assert icm(STACKS, PAYOUTS, "montecarlo", samples=samples, variance_reduction=vr, seed=1).samples == drawn
+
+
+@pytest.mark.parametrize("vr, samples, least", [("plain", 1, 2), ("conditional", 1, 2), ("antithetic", 3, 4),
+                                                ("sobol", 511, 512)])
+def test_too_few_samples_for_a_standard_error(vr, samples, least):
+    with pytest.raises(InvalidArgumentError, match=f"samples must be at least {least} "):
+        icm(STACKS, PAYOUTS, "montecarlo", samples=samples, variance_reduction=vr, seed=1)

@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.table import Table
 
 from pokerlab.cli.common import user_errors
-from pokerlab.errors import InvalidArgumentError, InvalidStacksError
+from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidStacksError
+from pokerlab.plotting import figure_path
 
 
 def parse_stacks(text: str) -> np.ndarray:
@@ -24,6 +25,17 @@ def parse_stacks(text: str) -> np.ndarray:
         raise InvalidStacksError(message) from error
 
 
+def read_stacks_file(path: Path) -> str:
+    """The text of a stacks file; a file that is not UTF-8 text is a :class:`FileFormatError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise FileFormatError(f"stacks file {path} is not a UTF-8 text file ({error.reason})") from error
+    if "\0" in text:
+        raise FileFormatError(f"stacks file {path} is not a text file (it contains NUL bytes)")
+    return text
+
+
 def register(app: typer.Typer) -> None:
     @app.command("icm")
     @user_errors
@@ -34,12 +46,14 @@ def register(app: typer.Typer) -> None:
             ..., "--payouts", help="50,30,20 | power:a=1,pool=1000,paid=40 | flat:pool=100,paid=9 | 65/35 | file.csv"
         ),
         method: str = typer.Option("auto", "--method", help="auto | exact | subset | montecarlo"),
-        samples: int = typer.Option(None, "--samples", help="Monte Carlo samples (default 100,000)."),
-        seed: int = typer.Option(None, "--seed", help="Monte Carlo seed."),
-        places: bool = typer.Option(False, "--places", help="Show finish-place probabilities."),
+        samples: int = typer.Option(None, "--samples", help="Monte Carlo samples (default 100,000; montecarlo only)."),
+        seed: int = typer.Option(None, "--seed", help="Monte Carlo seed (montecarlo only)."),
+        places: bool = typer.Option(False, "--places", help="Show finish-place probabilities (exact methods only)."),
         bubble: bool = typer.Option(False, "--bubble-factors", help="Show bubble factors and risk premiums."),
         deal_: bool = typer.Option(False, "--deal", help="Show ICM chop and chip chop."),
-        plot: Path = typer.Option(None, "--plot", help="Write a chip share vs prize share PNG here."),
+        plot: Path = typer.Option(
+            None, "--plot", help="Write a chip share vs prize share figure here (.png, .pdf or .svg)."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     ) -> None:
         """Prize equity of every player by the Independent Chip Model (Malmuth-Harville)."""
@@ -48,19 +62,14 @@ def register(app: typer.Typer) -> None:
 
         if (stacks is None) == (stacks_file is None):
             raise InvalidArgumentError("give the stacks with exactly one of --stacks or --stacks-file")
-        stack_values = parse_stacks(stacks if stacks is not None else Path(stacks_file).read_text())
+        stack_values = parse_stacks(stacks if stacks is not None else read_stacks_file(stacks_file))
         pay = parse_payouts(payouts)
-        if method == "exact":
-            chosen = "exact"
-        elif method in ("auto", "subset", "montecarlo"):
-            chosen = method
-        else:
-            raise InvalidArgumentError(f"unknown method {method!r}: use auto, exact, subset or montecarlo")
-        result = icm(stack_values, pay, chosen, places=places and chosen != "montecarlo", samples=samples, seed=seed)
+        if plot is not None:
+            figure_path(plot)  # a bad file name fails before any work
+        result = icm(stack_values, pay, method, places=places, samples=samples, seed=seed)
         bf = bubble_factors(stack_values, pay) if bubble else None
         split = deal(stack_values, pay) if deal_ else None
-        if plot is not None:
-            plot_shares(result, plot)
+        written = plot_shares(result, plot) if plot is not None else None
         if as_json:
             data = result.to_dict()
             if bf is not None:
@@ -112,5 +121,5 @@ def register(app: typer.Typer) -> None:
                 ]
                 btable.add_row(str(i + 1), *cells)
             console.print(btable)
-        if plot is not None:
-            console.print(f"plot written to {plot}")
+        if written is not None:
+            console.print(f"plot written to {written}")

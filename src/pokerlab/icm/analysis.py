@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import InvalidArgumentError
-from pokerlab.icm.model import ICMResult, icm, validate
+from pokerlab.icm.model import ICMResult, chip_share, icm, validate
+from pokerlab.plotting import figure_path, pyplot, save_figure
 
 BUBBLE_MAX_PLAYERS = 500
 
@@ -37,6 +38,10 @@ class BubbleFactors:
 def bubble_factors(stacks: Any, payouts: Any) -> BubbleFactors:
     """Bubble factors for every ordered pair of live players (exact ICM for each all-in outcome).
 
+    ``stacks`` in chips (0 = busted), ``payouts`` in money per place from first down. Busted players have
+    already secured the last places, so they and those places' payouts are taken out first: the live players
+    play for the first ``live`` places only (heads-up that is linear in chips, bubble factor 1).
+
     >>> bf = bubble_factors([5000, 3000, 2000], [50, 30, 20])
     >>> round(float(bf.factor[0, 1]), 4) > 1.0
     True
@@ -45,22 +50,31 @@ def bubble_factors(stacks: Any, payouts: Any) -> BubbleFactors:
     n = s.size
     if n > BUBBLE_MAX_PLAYERS:
         raise InvalidArgumentError(f"bubble factors need 2 n^2 ICM runs: at most {BUBBLE_MAX_PLAYERS} players")
-    base = icm(s, pay).equity
-    factor = np.full((n, n), np.nan)
-    for i in range(n):
-        for j in range(n):
-            if i == j or s[i] == 0 or s[j] == 0:
+    live = np.flatnonzero(s > 0)
+    # ICM is scale-free: dividing by the largest stack keeps the all-in outcomes (a stack can double) finite
+    ls = s[live] / s[live].max()
+    m = ls.size
+    full = np.zeros(n)
+    full[: pay.size] = pay
+    live_pay = full[:m]
+    base = icm(ls, live_pay).equity
+    live_factor = np.full((m, m), np.nan)
+    for i in range(m):
+        for j in range(m):
+            if i == j:
                 continue
-            e = min(s[i], s[j])
-            win = s.copy()
+            e = min(ls[i], ls[j])
+            win = ls.copy()
             win[i] += e
             win[j] -= e
-            lose = s.copy()
+            lose = ls.copy()
             lose[i] -= e
             lose[j] += e
-            gain = icm(win, pay).equity[i] - base[i]
-            loss = base[i] - icm(lose, pay).equity[i]
-            factor[i, j] = loss / gain if gain > 0 else np.inf
+            gain = icm(win, live_pay).equity[i] - base[i]
+            loss = base[i] - icm(lose, live_pay).equity[i]
+            live_factor[i, j] = loss / gain if gain > 0 else np.inf
+    factor = np.full((n, n), np.nan)
+    factor[np.ix_(live, live)] = live_factor
     premium = factor / (1.0 + factor) - 0.5
     return BubbleFactors(stacks=s, factor=factor, risk_premium=premium)
 
@@ -92,8 +106,12 @@ class Deal:
 def deal(stacks: Any, payouts: Any) -> Deal:
     """ICM chop and chip chop of the remaining payouts among the remaining players.
 
+    ``stacks`` in chips (0 = busted), ``payouts`` in money per place from first down; both chops are in money.
+    The chip chop gives every live player the last live place's payout and splits the rest of the live
+    places' money by chip share; busted players keep their secured places' payouts (shared equally).
+
     >>> d = deal([5000, 3000, 2000], [50, 30, 20])
-    >>> [round(x, 2) for x in d.chip]
+    >>> [round(float(x), 2) for x in d.chip]
     [40.0, 32.0, 28.0]
     """
     s, pay = validate(stacks, payouts)
@@ -101,24 +119,27 @@ def deal(stacks: Any, payouts: Any) -> Deal:
     full = np.zeros(n)
     full[: pay.size] = pay
     live = s > 0
+    n_live = int(np.count_nonzero(live))
     equity = icm(s, pay).equity
-    floor = full[np.count_nonzero(live) - 1] if live.any() else 0.0
-    chip = np.where(live, floor, 0.0)
-    remaining = full.sum() - chip.sum()
-    chip = chip + remaining * s / s.sum()
+    # busted players keep their secured places (shared equally, as in the ICM); the live players split what
+    # they still play for, the first n_live places
+    chip = np.full(n, full[n_live:].mean() if n_live < n else 0.0)
+    floor = full[n_live - 1]
+    remaining = full[:n_live].sum() - n_live * floor
+    chip[live] = floor + remaining * chip_share(s[live])
     return Deal(stacks=s, icm=equity, chip=chip)
 
 
 def plot_shares(result: ICMResult, path: str | Path, title: str | None = None) -> Path:
-    """Write a PNG of chip share against prize share per player (needs the ``plot`` extra: matplotlib)."""
-    try:
-        import matplotlib
+    """Draw chip share against prize share (both in % of the total) per player, largest stack first, and
+    return the file written (``.png`` added to a name without a suffix; .png, .pdf or .svg; needs the ``plot``
+    extra: matplotlib).
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError as error:  # pragma: no cover - depends on the environment
-        raise InvalidArgumentError("plotting needs matplotlib: pip install 'pokerlab[plot]'") from error
-    path = Path(path)
+    >>> plot_shares(icm([5000, 3000, 2000], [50, 30, 20]), "shares")  # doctest: +SKIP
+    PosixPath('shares.png')
+    """
+    path = figure_path(path)  # a bad suffix fails before any drawing
+    plt = pyplot()
     order = np.argsort(-result.stacks)
     x = np.arange(result.stacks.size)
     fig, ax = plt.subplots(figsize=(max(6.0, 0.25 * x.size), 4.0))
@@ -129,6 +150,4 @@ def plot_shares(result: ICMResult, path: str | Path, title: str | None = None) -
     ax.set_title(title or f"ICM: chip share vs prize share ({result.method})")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, dpi=100)

@@ -9,7 +9,7 @@ payouts already reduced to the ``k`` paid places (``pay[m]`` for place ``m + 1``
   at each node :func:`race_values_banded` gives every player at once with a forward pass of prefix count
   distributions and a backward pass of expected payouts, restricted to the count band that holds all but
   ``e^-L`` of the probability (``O(n * band)`` per node, band ~ ``sqrt(k)``), no division. Panels run in
-  parallel for big fields. :func:`race_values` is the untruncated ``O(n k)`` kernel, kept as the reference.
+  parallel for big fields (tests/icm/test_band.py holds the untruncated ``O(n k)`` reference).
 - :func:`icm_places_panels` — the same race for the finish-place matrix (``O(n k^2)`` per node).
 - :func:`mc_batch` — Streib's exponential clocks with plain, antithetic and conditional estimators;
   :func:`mc_sobol_shifted` — randomised QMC replicates; both return per-player sums and sums of squares.
@@ -116,75 +116,6 @@ def icm_subset(stacks: np.ndarray, k: int) -> np.ndarray:
 # --------------------------------------------------------------------------------------------------------------
 # Exponential-race quadrature
 # --------------------------------------------------------------------------------------------------------------
-
-
-@njit(cache=True, fastmath=True)
-def race_values(stacks: np.ndarray, pay: np.ndarray, t: float, out: np.ndarray, block: int) -> None:
-    """``out[i] = s_i e^{-s_i t} sum_m pay[m] P(exactly m of the others finished by t)`` for every player.
-
-    Backward: ``G_i[a] = E[pay[a + #finished among players > i]]`` from ``G_{n-1} = pay`` by
-    ``G_i[a] = q_{i+1} G_{i+1}[a] + p_{i+1} G_{i+1}[a+1]``. Forward: ``P_i[a] = P(#finished among players < i
-    = a)``. Then ``out[i] = s_i q_i sum_a P_i[a] G_i[a]``. Only convex combinations, never a division.
-    The backward pass keeps one checkpoint row per ``block`` players and recomputes each block's rows
-    during the forward pass (memory ``O((n / block + block) k)`` instead of ``O(n k)``).
-    """
-    n = stacks.shape[0]
-    k = pay.shape[0]
-    q = np.empty(n)
-    p = np.empty(n)
-    for i in range(n):
-        x = stacks[i] * t
-        q[i] = np.exp(-x)
-        p[i] = -np.expm1(-x)
-    nblocks = (n + block - 1) // block
-    checkpoints = np.empty((nblocks, k + 1))
-    g = np.zeros(k + 1)
-    for a in range(k):
-        g[a] = pay[a]
-    g[k] = 0.0
-    # backward sweep: row i is G_i; the checkpoint of block b is G at its last player
-    for i in range(n - 1, -1, -1):
-        if i == n - 1 or (i + 1) % block == 0:
-            b = i // block
-            for a in range(k + 1):
-                checkpoints[b, a] = g[a]
-        if i > 0:
-            qi = q[i]
-            pi = p[i]
-            for a in range(k):
-                g[a] = qi * g[a] + pi * g[a + 1]
-    rows = np.empty((block, k + 1))
-    prefix = np.zeros(k + 1)
-    prefix[0] = 1.0
-    top = 0  # highest index where prefix may be non-zero
-    for b in range(nblocks):
-        first = b * block
-        last = min(n, first + block) - 1
-        # rebuild G for this block from its checkpoint, going backward
-        for a in range(k + 1):
-            rows[last - first, a] = checkpoints[b, a]
-        for i in range(last, first, -1):
-            qi = q[i]
-            pi = p[i]
-            r = i - first
-            for a in range(k):
-                rows[r - 1, a] = qi * rows[r, a] + pi * rows[r, a + 1]
-            rows[r - 1, k] = 0.0
-        for i in range(first, last + 1):
-            r = i - first
-            acc = 0.0
-            for a in range(top + 1):
-                acc += prefix[a] * rows[r, a]
-            out[i] = stacks[i] * q[i] * acc
-            qi = q[i]
-            pi = p[i]
-            new_top = min(top + 1, k - 1)
-            if new_top > top:
-                prefix[new_top] = pi * prefix[top]
-            for a in range(min(top, k - 1), 0, -1):
-                prefix[a] = qi * prefix[a] + pi * prefix[a - 1]
-            prefix[0] = qi * prefix[0]
-            top = new_top
 
 
 @njit(cache=True)
@@ -603,25 +534,6 @@ def _key_ranks(clocks: np.ndarray, keys: np.ndarray, ranks: np.ndarray) -> None:
         ranks[i] = rank
 
 
-@njit(cache=True)
-def mc_points(stacks: np.ndarray, pay: np.ndarray, uniforms: np.ndarray, conditional: bool) -> np.ndarray:
-    """Mean prize per player over the given uniform points (rows of ``uniforms``, e.g. scrambled Sobol)."""
-    n = stacks.shape[0]
-    total = np.zeros(n)
-    clocks = np.empty(n)
-    keys = np.empty(n, dtype=np.int64)
-    order = np.empty(n, dtype=np.int64)
-    sorted_clocks = np.empty(n)
-    value = np.empty(n)
-    for r in range(uniforms.shape[0]):
-        for i in range(n):
-            u = 1.0 - uniforms[r, i]  # Sobol points are in [0, 1): 1 - u is in (0, 1]
-            clocks[i] = -np.log(u) / stacks[i]
-        _payout_sample(clocks, stacks, pay, keys, order, value, conditional, sorted_clocks)
-        total += value
-    return total / uniforms.shape[0]
-
-
 # --------------------------------------------------------------------------------------------------------------
 # Banded race (the default): only the counts that carry probability are kept
 # --------------------------------------------------------------------------------------------------------------
@@ -729,7 +641,14 @@ def race_values_banded(
     lo: np.ndarray, hi: np.ndarray, checkpoints: np.ndarray, rows: np.ndarray, g: np.ndarray, prefix: np.ndarray,
     q: np.ndarray, p: np.ndarray, qp_ready: bool = False,
 ) -> None:
-    """:func:`race_values` restricted to the count bands of :func:`band_limits` (work ``O(sum_i band_i)``).
+    """``out[i] = s_i e^{-s_i t} sum_m pay[m] P(exactly m of the others finished by t)`` for every player,
+    restricted to the count bands of :func:`band_limits` (work ``O(sum_i band_i)``).
+
+    Backward: ``G_i[a] = E[pay[a + #finished among players > i]]`` from ``G_{n-1} = pay`` by
+    ``G_i[a] = q_{i+1} G_{i+1}[a] + p_{i+1} G_{i+1}[a+1]``. Forward: ``P_i[a] = P(#finished among players < i
+    = a)``. Then ``out[i] = s_i q_i sum_a P_i[a] G_i[a]``. Only convex combinations, never a division.
+    The backward pass keeps one checkpoint row per ``block`` players and recomputes each block's rows
+    during the forward pass (memory ``O((n / block + block) k)`` instead of ``O(n k)``).
 
     Arrays are absolute-indexed by count (width ``k + 2``); every row written gets a zero just below and just
     above its band, and the bands move by at most one per player, so the recurrences need no bounds tests. Truncation

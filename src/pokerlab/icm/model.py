@@ -23,7 +23,7 @@ import numpy as np
 
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
 from pokerlab.icm import kernels
-from pokerlab.stats import StoppingRule, run_until
+from pokerlab.stats import StoppingRule, run_until, validate_seed
 
 METHODS = ("auto", "exact", "subset", "montecarlo")
 VARIANCE_REDUCTION = ("plain", "antithetic", "sobol", "conditional")
@@ -55,7 +55,7 @@ class ICMResult:
     @property
     def chip_share(self) -> np.ndarray:
         """Each player's fraction of the chips in play."""
-        return self.stacks / self.stacks.sum()
+        return chip_share(self.stacks)
 
     @property
     def prize_share(self) -> np.ndarray:
@@ -114,6 +114,13 @@ def validate(stacks: Any, payouts: Any) -> tuple[np.ndarray, np.ndarray]:
     return s, pay
 
 
+def chip_share(stacks: np.ndarray) -> np.ndarray:
+    """``stacks / stacks.sum()`` without overflow: scaled by the largest stack first, so stacks near the float
+    limit (``[1e308, 1e308]``) still give ``[0.5, 0.5]``."""
+    scaled = stacks / stacks.max()
+    return scaled / scaled.sum()
+
+
 def _first(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0]) + 1
 
@@ -142,9 +149,14 @@ def icm(
     below ``half_width`` (money) or ``relative_half_width * pool``, or after ``time_limit`` seconds;
     ``variance_reduction`` is ``plain``, ``antithetic``, ``sobol``, ``conditional`` (O(n k) per sample, 22x
     less variance in the brief's scenario) or ``auto`` (conditional when ``n * paid <= 20,000``, else plain).
+    ``samples`` is rounded up to whole antithetic pairs or Sobol sets of 256 points and must give at least
+    two of them (a standard error needs two); ``result.samples`` is the number actually drawn. The Monte
+    Carlo options (``samples``, ``half_width``, ``relative_half_width``, ``time_limit``,
+    ``variance_reduction``, ``seed``) are an :class:`InvalidArgumentError` with an exact method, and so is
+    ``places=True`` with Monte Carlo (the kernels estimate prizes, not finish places).
 
     >>> r = icm([5000, 3000, 2000], [50, 30, 20])
-    >>> [round(x, 6) for x in r.equity]
+    >>> [round(float(x), 6) for x in r.equity]
     [38.392857, 32.75, 28.857143]
     """
     if method not in METHODS:
@@ -152,6 +164,21 @@ def icm(
     if not (math.isfinite(rtol) and 1e-15 <= rtol < 1):
         raise InvalidArgumentError(f"rtol must be in [1e-15, 1), got {rtol}")
     s, pay = validate(stacks, payouts)
+    seed = validate_seed(seed)
+    chosen = "exact" if method == "auto" else method
+    if chosen == "montecarlo":
+        if places:
+            raise InvalidArgumentError("finish places need an exact method (exact or subset), not montecarlo")
+    else:
+        mc_options = {"samples": samples, "half_width": half_width, "relative_half_width": relative_half_width,
+                      "time_limit": time_limit, "seed": seed,
+                      "variance_reduction": None if variance_reduction == "auto" else variance_reduction}
+        given = [name for name, value in mc_options.items() if value is not None]
+        if given:
+            raise InvalidArgumentError(
+                f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} only to method='montecarlo'; "
+                f"method {method!r} is exact"
+            )
     start = time.perf_counter()
     n = s.size
     live = np.flatnonzero(s > 0)
@@ -169,8 +196,10 @@ def icm(
     count = 0
     reason = None
     nodes = 0
-    chosen = "exact" if method == "auto" else method
-    live_stacks = s[live] / s[live].mean()  # scale-free: only ratios matter
+    # scale-free (only ratios matter): normalise to mean 1, dividing by the largest stack first so that stacks
+    # near the float limit do not overflow the mean
+    live_stacks = s[live] / s[live].max()
+    live_stacks = live_stacks / live_stacks.mean()
     k = int(np.max(np.flatnonzero(live_pay > 0)) + 1) if np.any(live_pay > 0) else 0
     if chosen == "subset":
         if n_live > SUBSET_MAX_PLAYERS:
@@ -333,11 +362,20 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
         half_width = relative_half_width * pool
     if samples is None and half_width is None and time_limit is None:
         samples = 100_000
-    if samples is not None and (int(samples) != samples or samples < 1):
-        raise InvalidArgumentError(f"samples must be a positive whole number, got {samples}")
     unit = SOBOL_POINTS if vr == "sobol" else (2 if vr == "antithetic" else 1)
+    if samples is not None:
+        whole = isinstance(samples, int | np.integer) or (isinstance(samples, float) and samples.is_integer())
+        if isinstance(samples, bool) or not whole:
+            raise InvalidArgumentError(f"samples must be a whole number, got {samples!r}")
+        samples = int(samples)
+        if samples < 2 * unit:
+            what = {1: "samples", 2: "antithetic pairs", SOBOL_POINTS: f"Sobol sets of {SOBOL_POINTS} points"}[unit]
+            raise InvalidArgumentError(
+                f"samples must be at least {2 * unit} for {vr} Monte Carlo (a standard error needs two {what}), "
+                f"got {samples}"
+            )
     rule = StoppingRule(
-        max_samples=None if samples is None else max(2, math.ceil(samples / unit)),
+        max_samples=None if samples is None else math.ceil(samples / unit),
         time_limit=time_limit,
         half_width=half_width,
         confidence=confidence,

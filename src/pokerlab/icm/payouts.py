@@ -12,8 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
+from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
 
+MAX_PAID_PLACES = 1_000_000  # far above any real tournament; keeps a typo like paid=1e12 from eating the memory
 STANDARD = {"50/30/20": (50.0, 30.0, 20.0), "65/35": (65.0, 35.0), "winner": (100.0,)}
 
 
@@ -23,21 +24,19 @@ def power_law(paid: int, pool: float = 1000.0, a: float = 1.0) -> np.ndarray:
     >>> power_law(3, pool=110.0, a=1.0).round(6).tolist()
     [60.0, 30.0, 20.0]
     """
-    if paid < 1:
-        raise InvalidPayoutsError(f"a payout structure needs at least one paid place, got {paid}")
+    _check_paid(paid)
     if not (math.isfinite(a) and a >= 0):
         raise InvalidPayoutsError(f"power-law exponent must be a finite number >= 0, got {a}")
     _check_pool(pool)
-    weights = 1.0 / np.arange(1, paid + 1, dtype=np.float64) ** a
+    weights = 1.0 / np.arange(1, int(paid) + 1, dtype=np.float64) ** a
     return pool * weights / weights.sum()
 
 
 def flat(paid: int, pool: float = 1000.0) -> np.ndarray:
     """Every one of the ``paid`` places gets ``pool / paid``. ``flat(4, 100.0) -> [25, 25, 25, 25]``."""
-    if paid < 1:
-        raise InvalidPayoutsError(f"a payout structure needs at least one paid place, got {paid}")
+    _check_paid(paid)
     _check_pool(pool)
-    return np.full(paid, pool / paid)
+    return np.full(int(paid), pool / paid)
 
 
 def standard(name: str, pool: float = 100.0) -> np.ndarray:
@@ -50,14 +49,23 @@ def standard(name: str, pool: float = 100.0) -> np.ndarray:
 
 
 def from_csv(path: str | Path) -> np.ndarray:
-    """Payouts from a CSV file: one number per row (first column), or all numbers of a single row.
+    """Payouts (money per place, first place first, in any currency unit) from a UTF-8 CSV file: one number
+    per row (first column), or all numbers of a single row.
 
-    A header row that is not numeric is skipped. Blank lines are ignored.
+    A header row that is not numeric is skipped. Blank lines are ignored. A file that is not text is a
+    :class:`FileFormatError`; a non-numeric row after the first an :class:`InvalidPayoutsError`.
+
+    Example: a file ``payouts.csv`` holding ``place_payout``, ``500``, ``300``, ``200`` on four lines (or
+    ``500,300,200`` on one) gives ``from_csv("payouts.csv") -> array([500., 300., 200.])``.
     """
     try:
-        text = Path(path).read_text()
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise InvalidArgumentError(f"cannot read payouts file {path}: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise FileFormatError(f"payouts file {path} is not a UTF-8 text file ({error.reason})") from error
+    if "\0" in text:
+        raise FileFormatError(f"payouts file {path} is not a text file (it contains NUL bytes)")
     rows: list[list[float]] = []
     for row_number, row in enumerate(csv.reader(text.splitlines()), start=1):
         cells = [cell.strip() for cell in row if cell.strip()]
@@ -103,8 +111,10 @@ def parse_payouts(spec: str) -> np.ndarray:
         if "paid" not in options:
             raise InvalidPayoutsError(f"{spec!r}: say how many places are paid, e.g. {kind}:paid=40")
         paid_value = options.pop("paid")
-        if paid_value != int(paid_value):
-            raise InvalidPayoutsError(f"{spec!r}: paid must be a whole number")
+        if not (math.isfinite(paid_value) and paid_value.is_integer() and 1 <= paid_value <= MAX_PAID_PLACES):
+            raise InvalidPayoutsError(
+                f"{spec!r}: paid must be a whole number of places from 1 to {MAX_PAID_PLACES:,}, got {paid_value:g}"
+            )
         paid = int(paid_value)
         if kind == "power":
             a = options.pop("a", 1.0)
@@ -141,6 +151,14 @@ def _options(text: str, spec: str) -> dict[str, float]:
 def _no_more(options: dict[str, float], spec: str) -> None:
     if options:
         raise InvalidPayoutsError(f"{spec!r}: option(s) {', '.join(options)} do not apply here")
+
+
+def _check_paid(paid: int) -> None:
+    whole = isinstance(paid, int | np.integer) or (isinstance(paid, float) and paid.is_integer())
+    if isinstance(paid, bool) or not whole or not 1 <= paid <= MAX_PAID_PLACES:
+        raise InvalidPayoutsError(
+            f"a payout structure needs a whole number of paid places from 1 to {MAX_PAID_PLACES:,}, got {paid!r}"
+        )
 
 
 def _check_pool(pool: float) -> None:
