@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +19,14 @@ import numpy as np
 
 from pokerlab.agents import brief_kernels as K
 from pokerlab.agents.brief_tables import BriefTables, brief_tables
-from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.errors import FileFormatError, InvalidArgumentError, PokerlabError
 from pokerlab.games.brief_holdem import FOLD, NODE_DECISION, BettingTree, BriefSpec, betting_tree
+from pokerlab.solvers.core import npz_reason, seed_state
+from pokerlab.solvers.policy import MBB_PER_CHIP
+from pokerlab.stats import validate_seed
 
 FORMAT = "pokerlab-brief-bot"
 FORMAT_VERSION = 1
-MBB_PER_CHIP = 1000.0  # the ante (1 chip) taken as the big blind, as in pokerlab.solvers
 
 _TREES: dict[BriefSpec, BettingTree] = {}
 
@@ -151,14 +153,6 @@ class Abstraction:
     exact_preflop: bool = False
 
 
-def _seed_state(seed: int | None) -> np.ndarray:
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (1 << 63))
-    if not isinstance(seed, int | np.integer) or seed < 0:
-        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed!r}")
-    return np.array([np.random.SeedSequence(int(seed)).generate_state(1, dtype=np.uint64)[0]], dtype=np.uint64)
-
-
 class _StackTrainer:
     """MCCFR state for one effective stack."""
 
@@ -216,7 +210,7 @@ class BriefTrainer:
             raise InvalidArgumentError(f"buckets must be >= 0, got {self.abstraction.buckets}")
         self.tables = brief_tables(self.spec)
         self.seed = seed
-        self.rng = _seed_state(seed)
+        self.rng = seed_state(seed)
         self.floor = floor
         self.stacks = {s: _StackTrainer(replace(self.spec, stack=s), self.abstraction, self.tables)
                        for s in range(self.spec.stack + 1)}
@@ -244,7 +238,7 @@ class BriefTrainer:
 
     def bot(self) -> BriefBot:
         return BriefBot(self.spec, {s: t.average("cfr") for s, t in self.stacks.items()},
-                        {"abstraction": self.abstraction.__dict__, "iterations": self.iterations,
+                        {"abstraction": asdict(self.abstraction), "iterations": self.iterations,
                          "seed": self.seed})
 
     def save(self, path: str | Path) -> Path:
@@ -252,7 +246,7 @@ class BriefTrainer:
         bot file (:meth:`BriefBot.load` reads its average strategies)."""
         path = Path(path)
         meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "spec": self.spec.to_dict(),
-                "abstraction": self.abstraction.__dict__, "iterations": {str(k): v for k, v in self.iterations.items()},
+                "abstraction": asdict(self.abstraction), "iterations": {str(k): v for k, v in self.iterations.items()},
                 "seed": self.seed, "floor": self.floor}
         arrays = {"rng": self.rng}
         for s, t in self.stacks.items():
@@ -266,17 +260,27 @@ class BriefTrainer:
     def load(cls, path: str | Path) -> BriefTrainer:
         """Resume a trainer saved by :meth:`save`."""
         meta, data = _read(path)
-        trainer = cls(BriefSpec.from_dict(meta["spec"]), Abstraction(**meta["abstraction"]), seed=0,
-                      floor=bool(meta.get("floor", True)))
-        trainer.seed = meta.get("seed")
-        trainer.rng = data["rng"].astype(np.uint64)
+        try:
+            trainer = cls(BriefSpec.from_dict(meta["spec"]), Abstraction(**meta["abstraction"]), seed=0,
+                          floor=bool(meta.get("floor", True)))
+            trainer.seed = validate_seed(meta.get("seed"))
+            iterations = {s: int(meta["iterations"][str(s)]) for s in trainer.stacks}
+            if min(iterations.values()) < 0:
+                raise ValueError("negative iteration count")
+        except (PokerlabError, TypeError, KeyError, ValueError, AttributeError) as error:
+            raise FileFormatError(f"{path}: corrupt pokerlab brief bot file ({type(error).__name__}: {error})") \
+                from error
+        rng = data.get("rng")
+        if rng is None or rng.shape != (1,):
+            raise FileFormatError(f"{path}: corrupt pokerlab brief bot file (no random state)")
+        trainer.rng = rng.astype(np.uint64)
         for s, t in trainer.stacks.items():
             for name in ("reg_pre", "reg_post", "cum_pre", "cum_post"):
                 arr = data.get(f"s{s}_{name}")
-                if arr is None or arr.shape != getattr(t, name).shape:
+                if arr is None or arr.shape != getattr(t, name).shape or arr.dtype.kind not in "fiu":
                     raise FileFormatError(f"{path}: arrays do not match the game")
                 setattr(t, name, arr.astype(np.float64))
-            t.iterations = int(meta["iterations"][str(s)])
+            t.iterations = iterations[s]
         return trainer
 
 
@@ -289,7 +293,9 @@ def _read(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
             meta = json.loads(str(npz["meta"]))
             data = {k: np.array(npz[k]) for k in npz.files if k != "meta"}
     except (OSError, ValueError, KeyError, json.JSONDecodeError) as error:
-        raise FileFormatError(f"{path}: not a pokerlab brief bot file ({error})") from error
+        raise FileFormatError(f"{path}: not a pokerlab brief bot file ({npz_reason(error)})") from error
+    if not isinstance(meta, dict):
+        raise FileFormatError(f"{path}: not a pokerlab brief bot file (metadata is not an object)")
     if meta.get("format") != FORMAT:
         raise FileFormatError(f"{path}: not a pokerlab brief bot file (format {meta.get('format')!r})")
     if meta.get("format_version") != FORMAT_VERSION:
