@@ -162,10 +162,12 @@ def test_solver_load_malformed_files(tmp_path, kuhn_state):
     short = _write_npz(tmp_path / "short.npz", meta, **{**arrays, "sigma": arrays["sigma"][:3]})
     with pytest.raises(FileFormatError, match="do not match"):
         Solver.load(short)
-    text = tmp_path / "text.npz"
-    text.write_text("not an archive")
-    with pytest.raises(FileFormatError, match=r"not a \.npz archive"):
-        Solver.load(text)
+    for name, content in (("text.npz", b"not an archive"), ("truncated.npz", b"PK\x03\x04 truncated")):
+        (tmp_path / name).write_bytes(content)
+        with pytest.raises(FileFormatError, match=r"not a \.npz archive"):
+            Solver.load(tmp_path / name)
+        with pytest.raises(FileFormatError, match=r"not a \.npz archive"):
+            BriefTrainer.load(tmp_path / name)
 
 
 def test_brief_load_malformed_files(tmp_path):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -292,7 +293,7 @@ def _read(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         with np.load(path, allow_pickle=False) as npz:
             meta = json.loads(str(npz["meta"]))
             data = {k: np.array(npz[k]) for k in npz.files if k != "meta"}
-    except (OSError, ValueError, KeyError, json.JSONDecodeError) as error:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
         raise FileFormatError(f"{path}: not a pokerlab brief bot file ({npz_reason(error)})") from error
     if not isinstance(meta, dict):
         raise FileFormatError(f"{path}: not a pokerlab brief bot file (metadata is not an object)")

@@ -271,6 +271,7 @@ def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0
     z = normal_quantile(0.95)
     won = float(np.mean(results > 0) * 100) if hands else math.nan
     lost = float(np.mean(results < 0) * 100) if hands else math.nan
+    tied = float(np.mean(results == 0) * 100) if hands else math.nan  # counted, not 100 - won - lost (rounding)
 
     wins_a = wins_b = draws = capped = 0
     lengths = []
@@ -305,7 +306,7 @@ def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0
         expl = (agent_exploitability(game, a), agent_exploitability(game, b))
     return MatchResult(game=game.name, agent_a=a.name, agent_b=b.name, seed=int(seed), hands=hands,
                        chips_per_hand=mean, stderr=stderr, ci95=z * stderr, hands_won_pct=won, hands_lost_pct=lost,
-                       hands_tied_pct=100.0 - won - lost if hands else math.nan, matches=matches,
+                       hands_tied_pct=tied, matches=matches,
                        matches_won_a=wins_a, matches_won_b=wins_b, matches_drawn=draws, matches_capped=capped,
                        match_win_pct=share * 100, match_win_ci95=share_ci * 100,
                        mean_match_hands=float(np.mean(lengths)) if lengths else math.nan, start_chips=start_chips,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -127,7 +128,7 @@ def seed_state(seed: int | None) -> np.ndarray:
 def npz_reason(error: Exception) -> str:
     """A short reason for a file numpy could not read as our archive (numpy calls any non-zip file 'pickled')."""
     text = str(error)
-    if "pickled" in text or "allow_pickle" in text:
+    if isinstance(error, zipfile.BadZipFile | EOFError) or "pickled" in text or "allow_pickle" in text:
         return "not a .npz archive"
     return text
 
@@ -218,7 +219,7 @@ class Solver:
                 arrays = {k: np.array(data[k]) for k in ("regrets", "cumulative", "sigma", "rng")}
         except FileNotFoundError:
             raise
-        except (OSError, ValueError, KeyError, json.JSONDecodeError) as error:
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
             raise FileFormatError(f"{path}: not a pokerlab solver file ({npz_reason(error)})") from error
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             raise FileFormatError(f"{path}: not a pokerlab solver file")
