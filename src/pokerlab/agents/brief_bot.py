@@ -33,10 +33,14 @@ _TREES: dict[BriefSpec, BettingTree] = {}
 
 
 def tree_of(spec: BriefSpec) -> BettingTree:
-    """The (cached) betting tree of a spec."""
+    """The (cached) betting tree of a spec; its arrays are read-only since every strategy of the spec shares them."""
     tree = _TREES.get(spec)
     if tree is None:
-        tree = _TREES[spec] = betting_tree(spec)
+        tree = betting_tree(spec)
+        for value in vars(tree).values():
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
+        _TREES[spec] = tree
     return tree
 
 
@@ -110,6 +114,9 @@ def expected_value(a: BriefStrategy, b: BriefStrategy) -> float:
     return 0.5 * (seat0 + seat1)
 
 
+# Not pokerlab.solvers.Exploitability: that one reports a profile's nash_conv, game value and per-player best
+# responses of a compiled tree; here the strategy plays both seats of a game too large to compile, so the result
+# is the two seats' best-response values (and the time the vectorised best response took).
 @dataclass(frozen=True)
 class BriefExploitability:
     """Exact best-response values (chips per hand) against a strategy in the real (unabstracted) game.
@@ -238,6 +245,8 @@ class BriefTrainer:
                     progress(TrainProgress(s, done, total, time.perf_counter() - start))
 
     def bot(self) -> BriefBot:
+        """The average strategies so far as a :class:`BriefBot` (named ``cfr``), with the abstraction, iteration
+        counts and seed in its ``info``. Example: ``BriefTrainer(spec).bot().strategy(spec.stack)``."""
         return BriefBot(self.spec, {s: t.average("cfr") for s, t in self.stacks.items()},
                         {"abstraction": asdict(self.abstraction), "iterations": self.iterations,
                          "seed": self.seed})
@@ -315,6 +324,12 @@ class BriefBot:
 
     @classmethod
     def fixed(cls, kind: str, spec: BriefSpec | None = None) -> BriefBot:
+        """A card-blind bot (``uniform``, ``fullbet`` or ``checkcall``, see :func:`fixed_strategy`) for every
+        effective stack of ``spec`` (default: the brief's game).
+
+        >>> sorted(BriefBot.fixed("checkcall", BriefSpec(ranks=4, suits=2, stack=1)).strategies)
+        [0, 1]
+        """
         spec = spec or BriefSpec()
         return cls(spec, {s: fixed_strategy(replace(spec, stack=s), kind) for s in range(spec.stack + 1)},
                    {"kind": kind})
@@ -325,6 +340,8 @@ class BriefBot:
         return BriefTrainer.load(path).bot()
 
     def strategy(self, stack: int) -> BriefStrategy:
+        """The strategy for effective ``stack`` chips behind the ante (0 .. ``spec.stack``); another stack raises
+        :class:`InvalidArgumentError`. Example: ``bot.strategy(bot.spec.stack)`` is the full-stack strategy."""
         if stack not in self.strategies:
             raise InvalidArgumentError(f"no strategy for effective stack {stack} (have 0..{self.spec.stack})")
         return self.strategies[stack]

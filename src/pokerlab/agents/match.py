@@ -117,11 +117,12 @@ def default_trained(game: Game, progress: Callable[[str], None] | None = None) -
 def sample_chance(game: Game, state: Any, rng: np.random.Generator) -> Any:
     """One chance outcome (the cards dealt at ``state``), drawn with the game's probabilities from ``rng``.
 
-    In the limit games the outcome is one of ``game.chance_outcomes(state)``; in the brief's game it is a sorted
-    tuple of card codes (2 hole cards, then 3 flop cards). Example::
+    In the limit games the outcome is one of ``game.chance_outcomes(state)`` (a tuple of dealt cards); in the
+    brief's game it is a sorted tuple of card codes (2 hole cards, then 3 flop cards).
 
-        >>> g = game_by_name("kuhn"); sample_chance(g, g.initial_state(), np.random.default_rng(0)) in (0, 1, 2)
-        True
+    >>> g = game_by_name("kuhn"); rng = np.random.default_rng(0)
+    >>> sample_chance(g, g.initial_state(), rng) in ((0,), (1,), (2,))
+    True
     """
     if isinstance(game, BriefHoldem):  # uniform deals, drawn without listing every combination
         used = {c for h in state.hands for c in h} | set(state.flop)

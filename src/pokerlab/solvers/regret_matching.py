@@ -86,7 +86,12 @@ def regret_matching(game: MatrixGame, iterations: int = 10_000, history: bool = 
 
 
 def solve_matrix_lp(payoff: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-    """Value and equilibrium strategies of a zero-sum matrix game by linear programming (scipy ``linprog``)."""
+    """Value (row player's payoff in chips per game) and equilibrium strategies ``(x, y)`` of a zero-sum matrix
+    game by linear programming (scipy ``linprog``); ``payoff[i, j]`` is the row player's payoff.
+
+    >>> v, x, y = solve_matrix_lp(np.array([[1.0, -1.0], [-1.0, 1.0]])); abs(v) < 1e-9, x.round(6).tolist()
+    (True, [0.5, 0.5])
+    """
     from scipy.optimize import linprog
 
     payoff = np.asarray(payoff, dtype=np.float64)
