@@ -19,7 +19,7 @@ from pokerlab.agents.brief_bot import (
 from pokerlab.agents.brief_tables import brief_tables
 from pokerlab.cards.evaluator import evaluate
 from pokerlab.errors import FileFormatError, InvalidArgumentError
-from pokerlab.games.brief_holdem import BriefHoldem, BriefSpec
+from pokerlab.games.brief_holdem import NODE_DECISION, BriefHoldem, BriefSpec
 from pokerlab.games.compiler import compile_game
 from pokerlab.solvers.policy import Policy
 from pokerlab.solvers.policy import expected_value as tree_ev
@@ -103,6 +103,19 @@ def test_equity_is_one_half_on_average_per_flop():
 
 
 def test_fixed_bots_are_deterministic_where_documented():
+    """fullbet and checkcall are pure strategies (one action with probability 1 at every decision, the same for
+    every hand); uniform spreads evenly over the legal actions."""
+    for kind in ("fullbet", "checkcall", "uniform"):
+        strat = fixed_strategy(SMALL, kind)
+        tree = strat.tree
+        for node in np.flatnonzero(tree.kind == NODE_DECISION):
+            for hand in (0, strat.pre_row.shape[0] - 1):
+                flop = 0 if tree.round[node] == 1 else -1
+                p = strat.probabilities(int(node), hand, flop)
+                if kind == "uniform":
+                    np.testing.assert_allclose(p, 1.0 / len(p))
+                else:
+                    assert sorted(p.tolist()) == [0.0] * (len(p) - 1) + [1.0]
     s = fixed_strategy(SMALL, "checkcall")
     e = exploitability(s)
     assert e.exploitability > 0

@@ -42,14 +42,42 @@ def test_agents_only_play_legal_actions(name):
             state = game.apply(state, agents[int(rng.integers(3))].act(game, state, rng))
 
 
-def test_fullbet_never_folds_and_checkcall_never_raises():
+class _Recorder:
+    """Wraps an agent and records (state before, state after) for each of its decisions."""
+
+    def __init__(self, agent, game):
+        self.agent, self.game, self.moves = agent, game, []
+        self.name = agent.name
+
+    def act(self, game, state, rng):
+        action = self.agent.act(game, state, rng)
+        self.moves.append((state, game.apply(state, action)))
+        return action
+
+    def observe_end(self, *args):
+        pass
+
+
+@pytest.mark.parametrize("seats", ["fullbet first", "checkcall first"])
+def test_fullbet_never_folds_and_checkcall_never_raises(seats):
     game = game_by_name("brief")
     rng = np.random.default_rng(1)
+    full, call = _Recorder(FullBetAgent(), game), _Recorder(CheckCallAgent(), game)
     for _ in range(30):
-        _, end = play_hand(game, FullBetAgent(), CheckCallAgent(), rng)
-        assert end.betting.folded == -1
-        for r in end.history:
-            assert all(x >= 0 for x in r)
+        _, end = play_hand(game, full, call, rng) if seats == "fullbet first" else play_hand(game, call, full, rng)
+        assert end.betting.folded == -1  # nobody folds: fullbet never does and checkcall never faces a fold
+    assert full.moves and call.moves
+    for before, after in call.moves:
+        me = before.betting.to_act
+        # a check or call leaves checkcall's chips in at most level with the opponent's (below only when all-in)
+        assert after.betting.put[me] <= before.betting.put[1 - me]
+        assert after.betting.put[me] == min(before.betting.put[1 - me], game.brief.stack)
+    raised = 0
+    for before, after in full.moves:
+        me = before.betting.to_act
+        assert after.betting.put[me] >= before.betting.put[1 - me]  # never folds or puts in less than the call
+        raised += after.betting.put[me] > before.betting.put[1 - me]
+    assert raised > 0
 
 
 def test_match_mean_agrees_with_exact_ev_and_ci_is_normal():
@@ -57,11 +85,32 @@ def test_match_mean_agrees_with_exact_ev_and_ci_is_normal():
     r = run_match(game, FullBetAgent(), RandomAgent(), hands=4000, matches=10, seed=3)
     assert abs(r.chips_per_hand - r.exact_ev) < 4 * r.stderr
     assert r.ci95 == pytest.approx(1.959963984540054 * r.stderr)
-    assert r.hands_won_pct + r.hands_lost_pct + r.hands_tied_pct == pytest.approx(100.0)
-    assert r.matches_won_a + r.matches_won_b + r.matches_drawn == 10
+    assert r.hands_tied_pct == 0.0  # Kuhn has no split pots
+    # P(A wins a hand) exactly, from the policies: FullBet never folds, so A wins exactly when it holds the
+    # higher card or Random folds to its bet
+    assert abs(r.hands_won_pct / 100 - _kuhn_fullbet_win_probability()) < 4 * math.sqrt(0.25 / r.hands)
+    # chips are conserved and a match ends at a bust, so only a capped match can be drawn
+    assert r.matches_drawn <= r.matches_capped
     # the same seed gives the same result
     again = run_match(game, FullBetAgent(), RandomAgent(), hands=4000, matches=10, seed=3)
     assert again.chips_per_hand == r.chips_per_hand and again.matches_won_a == r.matches_won_a
+
+
+def _kuhn_fullbet_win_probability() -> float:
+    """P(FullBet wins a Kuhn hand against Random), seats alternating, by enumerating deals and Random's choices."""
+    game = game_by_name("kuhn")
+
+    def walk(state, prob, a_seat):
+        who = game.current_player(state)
+        if who == TERMINAL:
+            payoff = game.utility(state)
+            return prob * ((payoff > 0) if a_seat == 0 else (payoff < 0))
+        if who == CHANCE:
+            return sum(walk(game.apply(state, o), prob * p, a_seat) for o, p in game.chance_outcomes(state))
+        agent = FullBetAgent() if who == a_seat else RandomAgent()
+        return sum(walk(game.apply(state, a), prob * p, a_seat) for a, p in agent.distribution(game, state))
+
+    return 0.5 * (walk(game.initial_state(), 1.0, 0) + walk(game.initial_state(), 1.0, 1))
 
 
 def test_match_stderr_is_honest():
@@ -76,10 +125,37 @@ def test_match_stderr_is_honest():
     assert 0.5 < ratio < 1.6
 
 
-def test_brief_match_uses_smaller_stacks_when_short():
+def test_brief_match_uses_smaller_stacks_when_short(monkeypatch):
+    """Each bust-format hand is played with the smaller stack behind the ante (capped at the game's 6): record
+    the game every hand is actually played with and replay the chip counts independently."""
+    import pokerlab.agents.match as match
+
+    played = []
+    real_play_hand = match.play_hand
+
+    def recording_play_hand(game, seat0, seat1, rng):
+        payoff, end = real_play_hand(game, seat0, seat1, rng)
+        played.append((game.brief.stack, seat0.name, payoff))
+        return payoff, end
+
+    monkeypatch.setattr(match, "play_hand", recording_play_hand)
     game = game_by_name("brief")
-    r = run_match(game, FullBetAgent(), RandomAgent(), hands=0 + 2, matches=3, start_chips=4, seed=0, exact=False)
-    assert r.matches_won_a + r.matches_won_b + r.matches_drawn == 3
+    r = run_match(game, FullBetAgent(), RandomAgent(), hands=0, matches=3, start_chips=4, seed=0, exact=False)
+    assert r.matches == 3
+    stacks = [s for s, _, _ in played]
+    assert stacks[0] == 3  # 4 chips each, 1 of them the ante
+    assert min(stacks) < 3 or max(stacks) > 3  # the stacks do change during a match
+    # replay: chips of A and B, hand by hand, must reproduce every stack used
+    chips, match_no, hands_in_match = [4.0, 4.0], 0, 0
+    for stack, first, payoff in played:
+        assert stack == min(6, int(min(chips)) - 1)
+        gain_a = payoff if first == "fullbet" else -payoff
+        gain_a = min(gain_a, chips[1]) if gain_a > 0 else max(gain_a, -chips[0])
+        chips = [chips[0] + gain_a, chips[1] - gain_a]
+        hands_in_match += 1
+        if min(chips) <= 0 or hands_in_match == 1000:
+            chips, match_no, hands_in_match = [4.0, 4.0], match_no + 1, 0
+    assert match_no == 3 and hands_in_match == 0
 
 
 def test_bad_match_arguments():
@@ -162,6 +238,40 @@ def test_cli_match_json_and_errors():
     assert runner.invoke(app, ["match", "fullbet", "nobody", "--game", "kuhn"]).exit_code == 2
     assert runner.invoke(app, ["match", "fullbet", "random", "--game", "chess"]).exit_code == 2
     assert runner.invoke(app, ["match", "fullbet", "random", "--hands", "-3"]).exit_code == 2
+
+
+def test_corrupt_cached_bots_are_retrained(tmp_path, monkeypatch):
+    import pokerlab.agents.match as match
+    from pokerlab.errors import FileFormatError
+    from pokerlab.solvers.core import Solver
+
+    monkeypatch.setenv("POKERLAB_CACHE_DIR", str(tmp_path))
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    kuhn_path = folder / "kuhn-cfr+-v1.npz"
+    kuhn_path.write_bytes(b"PK\x03\x04 truncated")
+    with pytest.raises(FileFormatError):
+        Solver.load(kuhn_path)
+    agent = match.default_trained(game_by_name("kuhn"))
+    assert agent.name == "cfr"
+    assert Solver.load(kuhn_path).exploitability().exploitability < 1e-4  # replaced by a good file
+    assert sorted(p.name for p in folder.iterdir()) == ["kuhn-cfr+-v1.npz"]  # no temporary left behind
+    # a readable file of another game is replaced too
+    Solver("leduc", "cfr").save(kuhn_path)
+    match.default_trained(game_by_name("kuhn"))
+    assert Solver.load(kuhn_path).game.name == "kuhn"
+
+    # the brief bot: train briefly instead of 4 million iterations
+    real_train = match.BriefTrainer.train
+    monkeypatch.setattr(match.BriefTrainer, "train", lambda self, n, **kw: real_train(self, 200, **kw))
+    brief = game_by_name("brief")
+    spec = brief.brief
+    brief_path = folder / f"brief-r{spec.ranks}s{spec.suits}k{spec.stack}-v1.npz"
+    brief_path.write_text("garbage")
+    messages = []
+    agent = match.default_trained(brief, progress=messages.append)
+    assert agent.name == "cfr" and "retraining" in messages[0]
+    assert match.BriefBot.load(brief_path).spec == spec
 
 
 def test_cli_brief_size_and_train(tmp_path):

@@ -50,4 +50,7 @@ def test_png_written(tmp_path):
 
 
 def test_rps_tree_value_zero():
-    assert compiled("rps").sizes.infosets == 2
+    assert compiled("rps").sizes.infosets == 2  # one per player: the column player cannot see the row's move
+    result = solve("rps", "cfr+", iterations=500)
+    assert result.game_value == pytest.approx(0.0, abs=1e-9)
+    np.testing.assert_allclose(result.policy.probs, 1 / 3, atol=1e-6)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import time
+import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,21 +20,27 @@ import numpy as np
 
 from pokerlab.agents import brief_kernels as K
 from pokerlab.agents.brief_tables import BriefTables, brief_tables
-from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.errors import FileFormatError, InvalidArgumentError, PokerlabError
 from pokerlab.games.brief_holdem import FOLD, NODE_DECISION, BettingTree, BriefSpec, betting_tree
+from pokerlab.solvers.core import npz_reason, seed_state
+from pokerlab.solvers.policy import MBB_PER_CHIP
+from pokerlab.stats import validate_seed
 
 FORMAT = "pokerlab-brief-bot"
 FORMAT_VERSION = 1
-MBB_PER_CHIP = 1000.0  # the ante (1 chip) taken as the big blind, as in pokerlab.solvers
 
 _TREES: dict[BriefSpec, BettingTree] = {}
 
 
 def tree_of(spec: BriefSpec) -> BettingTree:
-    """The (cached) betting tree of a spec."""
+    """The (cached) betting tree of a spec; its arrays are read-only since every strategy of the spec shares them."""
     tree = _TREES.get(spec)
     if tree is None:
-        tree = _TREES[spec] = betting_tree(spec)
+        tree = betting_tree(spec)
+        for value in vars(tree).values():
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
+        _TREES[spec] = tree
     return tree
 
 
@@ -107,6 +114,9 @@ def expected_value(a: BriefStrategy, b: BriefStrategy) -> float:
     return 0.5 * (seat0 + seat1)
 
 
+# Not pokerlab.solvers.Exploitability: that one reports a profile's nash_conv, game value and per-player best
+# responses of a compiled tree; here the strategy plays both seats of a game too large to compile, so the result
+# is the two seats' best-response values (and the time the vectorised best response took).
 @dataclass(frozen=True)
 class BriefExploitability:
     """Exact best-response values (chips per hand) against a strategy in the real (unabstracted) game.
@@ -149,14 +159,6 @@ class Abstraction:
 
     buckets: int = 24
     exact_preflop: bool = False
-
-
-def _seed_state(seed: int | None) -> np.ndarray:
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (1 << 63))
-    if not isinstance(seed, int | np.integer) or seed < 0:
-        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed!r}")
-    return np.array([np.random.SeedSequence(int(seed)).generate_state(1, dtype=np.uint64)[0]], dtype=np.uint64)
 
 
 class _StackTrainer:
@@ -216,7 +218,7 @@ class BriefTrainer:
             raise InvalidArgumentError(f"buckets must be >= 0, got {self.abstraction.buckets}")
         self.tables = brief_tables(self.spec)
         self.seed = seed
-        self.rng = _seed_state(seed)
+        self.rng = seed_state(seed)
         self.floor = floor
         self.stacks = {s: _StackTrainer(replace(self.spec, stack=s), self.abstraction, self.tables)
                        for s in range(self.spec.stack + 1)}
@@ -243,8 +245,10 @@ class BriefTrainer:
                     progress(TrainProgress(s, done, total, time.perf_counter() - start))
 
     def bot(self) -> BriefBot:
+        """The average strategies so far as a :class:`BriefBot` (named ``cfr``), with the abstraction, iteration
+        counts and seed in its ``info``. Example: ``BriefTrainer(spec).bot().strategy(spec.stack)``."""
         return BriefBot(self.spec, {s: t.average("cfr") for s, t in self.stacks.items()},
-                        {"abstraction": self.abstraction.__dict__, "iterations": self.iterations,
+                        {"abstraction": asdict(self.abstraction), "iterations": self.iterations,
                          "seed": self.seed})
 
     def save(self, path: str | Path) -> Path:
@@ -252,7 +256,7 @@ class BriefTrainer:
         bot file (:meth:`BriefBot.load` reads its average strategies)."""
         path = Path(path)
         meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "spec": self.spec.to_dict(),
-                "abstraction": self.abstraction.__dict__, "iterations": {str(k): v for k, v in self.iterations.items()},
+                "abstraction": asdict(self.abstraction), "iterations": {str(k): v for k, v in self.iterations.items()},
                 "seed": self.seed, "floor": self.floor}
         arrays = {"rng": self.rng}
         for s, t in self.stacks.items():
@@ -266,17 +270,27 @@ class BriefTrainer:
     def load(cls, path: str | Path) -> BriefTrainer:
         """Resume a trainer saved by :meth:`save`."""
         meta, data = _read(path)
-        trainer = cls(BriefSpec.from_dict(meta["spec"]), Abstraction(**meta["abstraction"]), seed=0,
-                      floor=bool(meta.get("floor", True)))
-        trainer.seed = meta.get("seed")
-        trainer.rng = data["rng"].astype(np.uint64)
+        try:
+            trainer = cls(BriefSpec.from_dict(meta["spec"]), Abstraction(**meta["abstraction"]), seed=0,
+                          floor=bool(meta.get("floor", True)))
+            trainer.seed = validate_seed(meta.get("seed"))
+            iterations = {s: int(meta["iterations"][str(s)]) for s in trainer.stacks}
+            if min(iterations.values()) < 0:
+                raise ValueError("negative iteration count")
+        except (PokerlabError, TypeError, KeyError, ValueError, AttributeError) as error:
+            raise FileFormatError(f"{path}: corrupt pokerlab brief bot file ({type(error).__name__}: {error})") \
+                from error
+        rng = data.get("rng")
+        if rng is None or rng.shape != (1,):
+            raise FileFormatError(f"{path}: corrupt pokerlab brief bot file (no random state)")
+        trainer.rng = rng.astype(np.uint64)
         for s, t in trainer.stacks.items():
             for name in ("reg_pre", "reg_post", "cum_pre", "cum_post"):
                 arr = data.get(f"s{s}_{name}")
-                if arr is None or arr.shape != getattr(t, name).shape:
+                if arr is None or arr.shape != getattr(t, name).shape or arr.dtype.kind not in "fiu":
                     raise FileFormatError(f"{path}: arrays do not match the game")
                 setattr(t, name, arr.astype(np.float64))
-            t.iterations = int(meta["iterations"][str(s)])
+            t.iterations = iterations[s]
         return trainer
 
 
@@ -288,8 +302,10 @@ def _read(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         with np.load(path, allow_pickle=False) as npz:
             meta = json.loads(str(npz["meta"]))
             data = {k: np.array(npz[k]) for k in npz.files if k != "meta"}
-    except (OSError, ValueError, KeyError, json.JSONDecodeError) as error:
-        raise FileFormatError(f"{path}: not a pokerlab brief bot file ({error})") from error
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        raise FileFormatError(f"{path}: not a pokerlab brief bot file ({npz_reason(error)})") from error
+    if not isinstance(meta, dict):
+        raise FileFormatError(f"{path}: not a pokerlab brief bot file (metadata is not an object)")
     if meta.get("format") != FORMAT:
         raise FileFormatError(f"{path}: not a pokerlab brief bot file (format {meta.get('format')!r})")
     if meta.get("format_version") != FORMAT_VERSION:
@@ -308,6 +324,12 @@ class BriefBot:
 
     @classmethod
     def fixed(cls, kind: str, spec: BriefSpec | None = None) -> BriefBot:
+        """A card-blind bot (``uniform``, ``fullbet`` or ``checkcall``, see :func:`fixed_strategy`) for every
+        effective stack of ``spec`` (default: the brief's game).
+
+        >>> sorted(BriefBot.fixed("checkcall", BriefSpec(ranks=4, suits=2, stack=1)).strategies)
+        [0, 1]
+        """
         spec = spec or BriefSpec()
         return cls(spec, {s: fixed_strategy(replace(spec, stack=s), kind) for s in range(spec.stack + 1)},
                    {"kind": kind})
@@ -318,6 +340,8 @@ class BriefBot:
         return BriefTrainer.load(path).bot()
 
     def strategy(self, stack: int) -> BriefStrategy:
+        """The strategy for effective ``stack`` chips behind the ante (0 .. ``spec.stack``); another stack raises
+        :class:`InvalidArgumentError`. Example: ``bot.strategy(bot.spec.stack)`` is the full-stack strategy."""
         if stack not in self.strategies:
             raise InvalidArgumentError(f"no strategy for effective stack {stack} (have 0..{self.spec.stack})")
         return self.strategies[stack]

@@ -201,12 +201,18 @@ def _tables(ranks: int, suits: int) -> BriefTables:
             names.append(RANKS[hi] + RANKS[lo] + ("" if hi == lo else ("s" if suited else "o")))
         pre_class[i] = labels[key]
     assert len(flops) == comb(n, 3)
-    return BriefTables(spec, deck, hand_cards, flop_cards, hand_id, flop_id, values, equity, order, count,
-                       pre_class, tuple(names))
+    arrays = (deck, hand_cards, flop_cards, hand_id, flop_id, values, equity, order, count, pre_class)
+    for array in arrays:
+        array.setflags(write=False)  # shared by every caller through the cache; the kernels only read them
+    return BriefTables(spec, *arrays, tuple(names))
 
 
 def brief_tables(spec: BriefSpec) -> BriefTables:
     """The (cached) card tables of a brief game's deck; about a second for the default 28-card deck.
+
+    The tables depend on the deck alone, so one object serves every spec with the same ranks and suits: its
+    ``spec`` carries those ranks and suits with the default stack and bets, not the ``spec`` passed in. Its
+    arrays are read-only (shared through the cache).
 
     >>> t = brief_tables(BriefSpec()); t.n_hands, t.n_flops
     (378, 3276)

@@ -14,9 +14,11 @@ import numpy as np
 
 from pokerlab.agents.match import play_hand
 from pokerlab.agents.players import Agent, fold_code
+from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.base import Game
 from pokerlab.games.brief_holdem import FOLD as BRIEF_FOLD
 from pokerlab.games.brief_holdem import BriefHoldem, history_text
+from pokerlab.stats import validate_seed
 
 
 class QuitGame(Exception):  # noqa: N818 - a control-flow signal, not an error
@@ -24,8 +26,7 @@ class QuitGame(Exception):  # noqa: N818 - a control-flow signal, not an error
 
 
 def _cards(game: Game, cards: tuple[int, ...]) -> str:
-    if isinstance(game, BriefHoldem):
-        return " ".join(game.card_label(c) for c in cards)
+    # both supported families (LimitPoker, BriefHoldem) label cards with card_label
     return " ".join(game.card_label(c) for c in cards)  # type: ignore[attr-defined]
 
 
@@ -155,16 +156,21 @@ def end_summary(game: Game, state: Any, payoff: float, seat: int) -> str:
             board = f" with board {_cards(game, state.board)}" if state.board else ""
             line = (f"Showdown{board}: you {_cards(game, state.hands[seat])}, bot "
                     f"{_cards(game, state.hands[1 - seat])}. ")
-    verb = "won" if payoff > 0 else ("lost" if payoff < 0 else "tied:")
-    return line + f"You {verb} {abs(payoff):g} chips." if payoff else line + "Split pot."
+    if not payoff:
+        return line + "Split pot."
+    return line + f"You {'won' if payoff > 0 else 'lost'} {abs(payoff):g} chips."
 
 
 def play_session(game: Game, bot: Agent, human: HumanAgent, seed: int | None = None,
                  hands: int | None = None) -> tuple[int, float]:
     """Hands of ``human`` against ``bot``, alternating seats, until ``hands`` are played or the human quits.
 
-    Returns (hands completed, the human's net chips). Prints a running score after each hand.
+    Returns (hands completed, the human's net chips). Prints a running score after each hand. ``seed``: a
+    non-negative integer or None (fresh cards); ``hands``: a positive integer or None (until the human quits).
     """
+    seed = validate_seed(seed)
+    if hands is not None and (isinstance(hands, bool) or not isinstance(hands, int | np.integer) or hands < 1):
+        raise InvalidArgumentError(f"hands must be a positive integer, got {hands!r}")
     rng = np.random.default_rng(seed)
     played, score = 0, 0.0
     try:

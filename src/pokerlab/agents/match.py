@@ -12,23 +12,27 @@ loser's chips.
 from __future__ import annotations
 
 import math
+import os
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from pokerlab.agents.brief_bot import MBB_PER_CHIP, BriefBot, BriefTrainer
+from pokerlab.agents.brief_bot import BriefBot, BriefTrainer
 from pokerlab.agents.brief_bot import expected_value as brief_ev
 from pokerlab.agents.brief_bot import exploitability as brief_exploitability
 from pokerlab.agents.players import Agent, BriefBotAgent, PolicyAgent
 from pokerlab.cards.tables import cache_directory
-from pokerlab.errors import InvalidArgumentError, InvalidGameError
+from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidGameError
 from pokerlab.games.base import CHANCE, TERMINAL, Game
 from pokerlab.games.brief_holdem import BriefHoldem, BriefSpec
 from pokerlab.games.poker import LimitPoker
-from pokerlab.stats import normal_quantile
+from pokerlab.solvers.policy import MBB_PER_CHIP
+from pokerlab.stats import normal_quantile, validate_seed
 
 MATCH_GAMES = ("kuhn", "leduc", "brief")
 
@@ -49,40 +53,77 @@ def game_by_name(name: str) -> Game:
     return game
 
 
+def _save_atomically(save: Callable[[Path], Any], path: Path) -> None:
+    """Write through a temporary file in the same folder and rename it, so that a run interrupted mid-write (or
+    two runs at once) never leaves a truncated cache file behind."""
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp.npz")
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        save(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def default_trained(game: Game, progress: Callable[[str], None] | None = None) -> Agent:
-    """The default ``cfr`` bot of a game, cached on disk after the first use.
+    """The default ``cfr`` bot of a game, cached on disk (``<cache>/bots``, see
+    :func:`pokerlab.cards.tables.cache_directory`) after the first use.
 
     Limit games: CFR+ to an exploitability below 1e-4 chips/game (Kuhn) or 1e-3 (Leduc), a few seconds.
     The brief game: 4 million MCCFR iterations on 24 equity buckets (about a minute on one core); the bot
-    documented in ``docs/results.md`` is trained longer with ``pokerlab brief train``.
+    documented in ``docs/results.md`` is trained longer with ``pokerlab brief train``. A cache file that cannot
+    be read, or that holds a bot of another game, is retrained and replaced (written atomically).
+
+    Example: ``default_trained(game_by_name("kuhn")).name == "cfr"``.
     """
     folder = cache_directory() / "bots"
     folder.mkdir(parents=True, exist_ok=True)
     if isinstance(game, BriefHoldem):
         path = folder / f"brief-r{game.brief.ranks}s{game.brief.suits}k{game.brief.stack}-v1.npz"
-        if not path.exists():
+        if path.exists():
+            try:
+                bot = BriefBot.load(path)
+                if bot.spec == game.brief:
+                    return BriefBotAgent(bot, name="cfr")
+            except (FileFormatError, InvalidArgumentError):
+                pass
             if progress:
-                progress("training the default brief bot once (about a minute); it is cached afterwards")
-            trainer = BriefTrainer(game.brief, seed=0)
-            trainer.train(4_000_000)
-            trainer.save(path)
-        return BriefBotAgent(BriefBot.load(path), name="cfr")
+                progress(f"the cached brief bot {path} is unreadable or for another game; retraining it")
+        elif progress:
+            progress("training the default brief bot once (about a minute); it is cached afterwards")
+        trainer = BriefTrainer(game.brief, seed=0)
+        trainer.train(4_000_000)
+        _save_atomically(trainer.save, path)
+        return BriefBotAgent(trainer.bot(), name="cfr")
     from pokerlab.solvers.core import Solver, solve
 
     path = folder / f"{game.name}-cfr+-v1.npz"
     if path.exists():
         try:
-            return PolicyAgent(Solver.load(path).average_policy(), name="cfr")
-        except InvalidArgumentError:
+            solver = Solver.load(path)
+            if solver.game.spec == game.spec():
+                return PolicyAgent(solver.average_policy(), name="cfr")
+        except (FileFormatError, InvalidArgumentError):
             pass
+        if progress:
+            progress(f"the cached bot {path} is unreadable or for another game; retraining it")
     result = solve(game, "cfr+", target_exploitability=1e-4 if game.name == "kuhn" else 1e-3, iterations=20_000,
                    seed=0)
-    result.solver.save(path)
+    _save_atomically(result.solver.save, path)
     return PolicyAgent(result.policy, name="cfr")
 
 
 def sample_chance(game: Game, state: Any, rng: np.random.Generator) -> Any:
-    """One chance outcome (cards dealt), drawn with the game's probabilities."""
+    """One chance outcome (the cards dealt at ``state``), drawn with the game's probabilities from ``rng``.
+
+    In the limit games the outcome is one of ``game.chance_outcomes(state)`` (a tuple of dealt cards); in the
+    brief's game it is a sorted tuple of card codes (2 hole cards, then 3 flop cards).
+
+    >>> g = game_by_name("kuhn"); rng = np.random.default_rng(0)
+    >>> sample_chance(g, g.initial_state(), rng) in ((0,), (1,), (2,))
+    True
+    """
     if isinstance(game, BriefHoldem):  # uniform deals, drawn without listing every combination
         used = {c for h in state.hands for c in h} | set(state.flop)
         deck = [c for c in game.brief.deck() if c not in used]
@@ -94,7 +135,15 @@ def sample_chance(game: Game, state: Any, rng: np.random.Generator) -> Any:
 
 
 def play_hand(game: Game, seat0: Agent, seat1: Agent, rng: np.random.Generator) -> tuple[float, Any]:
-    """Play one hand; returns (player 0's payoff in chips, final state). Both agents see the end."""
+    """Play one hand with ``seat0`` as player 0 (first to act) and ``seat1`` as player 1, drawing cards and the
+    agents' random choices from ``rng``. Returns (player 0's payoff in chips, final state); both agents'
+    ``observe_end`` see the end.
+
+    >>> from pokerlab.agents.players import CheckCallAgent
+    >>> g = game_by_name("kuhn"); payoff, _ = play_hand(g, CheckCallAgent(), CheckCallAgent(), np.random.default_rng(0))
+    >>> payoff in (-1.0, 1.0)
+    True
+    """
     state = game.initial_state()
     agents = (seat0, seat1)
     while True:
@@ -205,8 +254,9 @@ def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0
         raise InvalidArgumentError("play at least 2 hands or 1 match")
     if start_chips < 2 or max_match_hands < 1:
         raise InvalidArgumentError("start_chips must be >= 2 and max_match_hands >= 1")
-    if not isinstance(seed, int | np.integer) or seed < 0:
-        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed!r}")
+    if seed is None:
+        raise InvalidArgumentError("seed must be a non-negative integer, got None")
+    seed = validate_seed(seed)
     start = time.perf_counter()
     hand_rng, match_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(int(seed)).spawn(2))
     results = np.empty(hands)
@@ -222,6 +272,7 @@ def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0
     z = normal_quantile(0.95)
     won = float(np.mean(results > 0) * 100) if hands else math.nan
     lost = float(np.mean(results < 0) * 100) if hands else math.nan
+    tied = float(np.mean(results == 0) * 100) if hands else math.nan  # counted, not 100 - won - lost (rounding)
 
     wins_a = wins_b = draws = capped = 0
     lengths = []
@@ -256,7 +307,7 @@ def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0
         expl = (agent_exploitability(game, a), agent_exploitability(game, b))
     return MatchResult(game=game.name, agent_a=a.name, agent_b=b.name, seed=int(seed), hands=hands,
                        chips_per_hand=mean, stderr=stderr, ci95=z * stderr, hands_won_pct=won, hands_lost_pct=lost,
-                       hands_tied_pct=100.0 - won - lost if hands else math.nan, matches=matches,
+                       hands_tied_pct=tied, matches=matches,
                        matches_won_a=wins_a, matches_won_b=wins_b, matches_drawn=draws, matches_capped=capped,
                        match_win_pct=share * 100, match_win_ci95=share_ci * 100,
                        mean_match_hands=float(np.mean(lengths)) if lengths else math.nan, start_chips=start_chips,

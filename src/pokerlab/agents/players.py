@@ -177,7 +177,13 @@ class BriefBotAgent(Agent):
 
 def make_agent(name: str, game: Game, trained: Agent | None = None) -> Agent:
     """An agent by name: ``random``, ``fullbet``, ``checkcall``, ``cfr`` (``trained`` must be given) or a file:
-    a solver state (``pokerlab solve --out``, limit games) or a brief bot (``pokerlab brief train``)."""
+    a solver state (``pokerlab solve --out``, limit games) or a brief bot (``pokerlab brief train``). Payoffs of
+    every agent are in chips.
+
+    >>> from pokerlab.games import kuhn
+    >>> make_agent("fullbet", kuhn()).name
+    'fullbet'
+    """
     key = name.strip().lower()
     if key == "random":
         return RandomAgent()
@@ -197,7 +203,10 @@ def make_agent(name: str, game: Game, trained: Agent | None = None) -> Agent:
 
 
 def load_agent(path: Path, game: Game) -> Agent:
-    """A trained agent from a file, checked against ``game``."""
+    """A trained agent from a file, checked against ``game``: a brief bot for the brief's game, else a solver state
+    of the same game (its average policy). The agent is named after the file's stem. Raises
+    :class:`FileFormatError` for unreadable files and :class:`InvalidArgumentError` for another game's.
+    Example: ``load_agent(Path("kuhn.npz"), kuhn())`` after ``pokerlab solve kuhn --out kuhn.npz``."""
     if isinstance(game, BriefHoldem):
         bot = BriefBot.load(path)
         if bot.spec != game.brief:

@@ -37,7 +37,14 @@ def _match(
 ) -> None:
     """Play A against B: chips per hand (95% CI), hands and matches won, exact EV from the policies."""
     from pokerlab.agents.match import game_by_name, run_match
+    from pokerlab.errors import InvalidArgumentError
+    from pokerlab.stats import validate_seed
 
+    validate_seed(seed)
+    if hands < 2:
+        raise InvalidArgumentError(f"--hands must be at least 2 (the confidence interval needs two), got {hands}")
+    if matches < 0:
+        raise InvalidArgumentError(f"--matches must be a non-negative integer, got {matches}")
     console = Console(stderr=True)
     g = game_by_name(game)
     a, b = _agent(agent_a, g, console), _agent(agent_b, g, console)
@@ -78,7 +85,12 @@ def _play(
     """Play hands against a bot at the terminal; q quits at any prompt."""
     from pokerlab.agents.human import HumanAgent, play_session
     from pokerlab.agents.match import game_by_name
+    from pokerlab.errors import InvalidArgumentError
+    from pokerlab.stats import validate_seed
 
+    validate_seed(seed)
+    if hands is not None and hands < 1:
+        raise InvalidArgumentError(f"--hands must be a positive integer, got {hands}")
     console = Console(stderr=True)
     g = game_by_name(game)
     bot = _agent(vs, g, console)
@@ -117,11 +129,16 @@ def _brief_size(
 @user_errors
 def _brief_train(
     out: Path = typer.Option(..., "--out", help="Write the bot (and checkpoint) here (.npz)."),
-    iterations: int = typer.Option(2_000_000, "--iterations", "-n", help="MCCFR iterations on the main stack."),
-    buckets: int = typer.Option(24, "--buckets", help="Flop buckets by equity (0: no abstraction)."),
-    stack: int = typer.Option(6, "--stack", help="Chips behind the ante."),
-    resume: Path | None = typer.Option(None, "--resume", help="Continue a checkpoint."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the sampled deals and actions."),
+    iterations: int = typer.Option(2_000_000, "--iterations", "-n",
+                                   help="MCCFR iterations to run now on the main stack (with --resume: added to the "
+                                        "checkpoint's)."),
+    buckets: int | None = typer.Option(None, "--buckets", help="Flop buckets by equity (0: no abstraction; default "
+                                       "24). Not with --resume."),
+    stack: int | None = typer.Option(None, "--stack", help="Chips behind the ante (default 6). Not with --resume."),
+    resume: Path | None = typer.Option(None, "--resume", help="Continue a checkpoint (its stack, buckets and random "
+                                       "state are kept)."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the sampled deals and actions (default 0). Not "
+                                    "with --resume."),
     exploitability: bool = typer.Option(False, "--exploitability", help="Measure the exact exploitability after."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
@@ -130,12 +147,22 @@ def _brief_train(
 
     from pokerlab.agents.brief_bot import Abstraction, BriefTrainer
     from pokerlab.agents.brief_bot import exploitability as brief_exploitability
+    from pokerlab.errors import InvalidArgumentError
     from pokerlab.games.brief_holdem import BriefSpec
 
+    if iterations < 0:
+        raise InvalidArgumentError(f"--iterations must be a non-negative integer, got {iterations}")
     if resume is not None:
+        given = [flag for flag, value in (("--stack", stack), ("--buckets", buckets), ("--seed", seed))
+                 if value is not None]
+        if given:
+            raise InvalidArgumentError(f"{'/'.join(given)} cannot be given with --resume (the checkpoint keeps its "
+                                       "own)")
         trainer = BriefTrainer.load(resume)
     else:
-        trainer = BriefTrainer(BriefSpec(stack=stack), Abstraction(buckets=buckets), seed=seed)
+        trainer = BriefTrainer(BriefSpec(stack=6 if stack is None else stack),
+                               Abstraction(buckets=24 if buckets is None else buckets),
+                               seed=0 if seed is None else seed)
     start = time.perf_counter()
     trainer.train(iterations)
     elapsed = time.perf_counter() - start
@@ -158,15 +185,22 @@ def _brief_train(
 @brief_app.command("exploitability")
 @user_errors
 def _brief_exploitability(
-    bot: str = typer.Argument(..., help="A bot file from `pokerlab brief train`, or random, fullbet, checkcall."),
+    bot: str = typer.Argument(..., help="A bot file from `pokerlab brief train`, or random (also called uniform), "
+                              "fullbet, checkcall."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Exact exploitability of a bot in the real (unabstracted) brief game, by vectorised best response."""
     from pokerlab.agents.brief_bot import BriefBot, exploitability
     from pokerlab.games.brief_holdem import BriefSpec
 
-    kinds = {"random": "uniform", "fullbet": "fullbet", "checkcall": "checkcall"}
-    b = BriefBot.fixed(kinds[bot], BriefSpec()) if bot in kinds else BriefBot.load(bot)
+    kinds = {"random": "uniform", "uniform": "uniform", "fullbet": "fullbet", "checkcall": "checkcall"}
+    key = bot.strip().lower()
+    if key not in kinds and not Path(bot).exists():
+        from pokerlab.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"no bot file {bot!r} (expected a file from `pokerlab brief train`, or random, "
+                                   "uniform, fullbet, checkcall)")
+    b = BriefBot.fixed(kinds[key], BriefSpec()) if key in kinds else BriefBot.load(bot)
     e = exploitability(b.strategy(b.spec.stack))
     if as_json:
         typer.echo(json.dumps({"bot": bot, **e.to_dict()}))

@@ -13,6 +13,7 @@ from rich.table import Table
 from pokerlab.cli.common import user_errors
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.registry import GAME_NAMES
+from pokerlab.plotting import figure_path
 from pokerlab.solvers.core import ALGORITHMS, SolveProgress, Solver, SolverConfig, algorithm_config, solve
 from pokerlab.solvers.export import to_openspiel
 from pokerlab.solvers.regret_matching import plot_convergence, regret_matching
@@ -20,30 +21,40 @@ from pokerlab.solvers.regret_matching import plot_convergence, regret_matching
 
 def _solve(
     game: str = typer.Argument(..., help=f"Game: {', '.join(GAME_NAMES)}."),
-    algo: str = typer.Option("cfr+", "--algo", help=f"Algorithm: {'|'.join(ALGORITHMS)}."),
-    iterations: int | None = typer.Option(None, "--iterations", "-n", help="Total iterations (default 1000)."),
+    algo: str | None = typer.Option(None, "--algo", help=f"Algorithm: {'|'.join(ALGORITHMS)} (default cfr+; "
+                                    "with --resume, the saved one)."),
+    iterations: int | None = typer.Option(None, "--iterations", "-n",
+                                          help="Total iterations to reach, counting a resumed run's (default 1000 "
+                                               "for a new run, 1000 more with --resume)."),
     target: float | None = typer.Option(None, "--target-exploitability",
                                         help="Stop when the exploitability (chips/game) is at most this."),
     seconds: float | None = typer.Option(None, "--time", help="Stop after this many seconds."),
     out: Path | None = typer.Option(None, "--out", help="Save the solver state (.npz) to resume or export."),
-    resume: Path | None = typer.Option(None, "--resume", help="Continue a saved solver state (.npz)."),
-    seed: int | None = typer.Option(None, "--seed", help="Seed of the Monte Carlo variants."),
-    alpha: float | None = typer.Option(None, "--alpha", help="DCFR/LCFR: positive-regret discount exponent."),
-    beta: float | None = typer.Option(None, "--beta", help="DCFR/LCFR: negative-regret discount exponent."),
-    gamma: float | None = typer.Option(None, "--gamma", help="Average-strategy weight exponent (t^gamma)."),
+    resume: Path | None = typer.Option(None, "--resume", help="Continue a saved solver state (.npz) of the same "
+                                       "GAME; its algorithm, parameters and random state are kept."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the Monte Carlo variants (not with --resume)."),
+    alpha: float | None = typer.Option(None, "--alpha", help="lcfr/dcfr only: positive-regret discount exponent, "
+                                       "in [0, 10]."),
+    beta: float | None = typer.Option(None, "--beta", help="lcfr/dcfr only: negative-regret discount exponent, "
+                                      "in [-10, 10]."),
+    gamma: float | None = typer.Option(None, "--gamma", help="cfr/cfr+/lcfr/dcfr only: average-strategy weight "
+                                       "exponent (t^gamma), in [0, 10]."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Solve GAME with a CFR-family algorithm and report the exploitability of the average strategy."""
     console = Console(stderr=True)
     if resume is not None and not resume.exists():
         raise InvalidArgumentError(f"resume file not found: {resume}")
-    if iterations is None and target is None and seconds is None:
-        iterations = 1000
     overrides = {k: v for k, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)) if v is not None}
     if overrides and resume is not None:
         raise InvalidArgumentError("--alpha/--beta/--gamma cannot change a resumed run (its flags are saved)")
-    algo = algorithm_config(algo, **overrides) if overrides else algo
-    name = algo.name if isinstance(algo, SolverConfig) else algo
+    if seed is not None and resume is not None:
+        raise InvalidArgumentError("--seed cannot be given with --resume (the saved random state continues)")
+    if resume is None and iterations is None and target is None and seconds is None:
+        iterations = 1000
+    if overrides:
+        algo = algorithm_config(algo or "cfr+", **overrides)
+    name = algo.name if isinstance(algo, SolverConfig) else (algo or "cfr+")
     if as_json or not console.is_terminal:
         callback = None
         result = solve(game, algo, iterations=iterations, target_exploitability=target, time_limit=seconds,
@@ -105,9 +116,11 @@ def _rps(
     """Regret matching on rock-paper-scissors: average strategy, exploitability and the classic plot."""
     from pokerlab.games.matrix import rps
 
-    result = regret_matching(rps(asymmetric=not symmetric), iterations)
     if png is not None:
-        plot_convergence(result, png)
+        figure_path(png)  # a bad suffix fails before the run, not after it
+    result = regret_matching(rps(asymmetric=not symmetric), iterations, history=png is not None)
+    if png is not None:
+        png = plot_convergence(result, png)
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
         return

@@ -69,5 +69,8 @@ class Game(ABC):
         return str(action)
 
     def spec(self) -> dict[str, Any]:
-        """A JSON-able description from which :func:`pokerlab.games.game_from_spec` rebuilds the game."""
-        return {"name": self.name}
+        """A JSON-able description of the game. Built-in games add a ``"family"`` from which
+        :func:`pokerlab.games.game_from_spec` rebuilds them; this default (name and class) identifies a custom
+        game for people but cannot rebuild it, so such games are neither cached by spec nor saved to files."""
+        cls = type(self)
+        return {"name": self.name, "class": f"{cls.__module__}.{cls.__qualname__}"}

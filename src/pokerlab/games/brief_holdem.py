@@ -65,6 +65,8 @@ class BriefSpec:
             raise InvalidGameError(f"malformed brief game spec: {error}") from error
 
     def validate(self) -> None:
+        """Raise :class:`InvalidGameError` unless 4 <= ranks <= 13, 1 <= suits <= 4 with at least 7 cards,
+        0 <= stack <= 40, 1 <= max_bet <= 20 and 1 <= ante <= 10 (chips). Example: ``BriefSpec().validate()``."""
         if not (4 <= self.ranks <= 13 and 1 <= self.suits <= 4):
             raise InvalidGameError(f"brief game: ranks must be 4..13 and suits 1..4 (got {self.ranks}, {self.suits})")
         if self.ranks * self.suits < 7:
@@ -94,6 +96,11 @@ class Betting(NamedTuple):
 
 
 def betting_root() -> Betting:
+    """The betting state at the start of a hand: preflop, nothing put in beyond the antes, player 0 to act.
+
+    >>> betting_root().put, betting_root().to_act
+    ((0, 0), 0)
+    """
     return Betting(0, (0, 0), 0, 0, -1, False)
 
 
@@ -184,7 +191,7 @@ def betting_tree(spec: BriefSpec) -> BettingTree:
     """Build the public betting tree (no cards) of a brief game.
 
     >>> t = betting_tree(BriefSpec(stack=1, max_bet=1)); t.num_nodes
-    14
+    20
     """
     spec.validate()
     kinds: list[int] = []

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import numpy as np
+
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import Game
 from pokerlab.games.compiler import CompiledGame, compile_game
@@ -43,18 +45,38 @@ def game_from_spec(spec: dict[str, Any]) -> Game:
     raise InvalidGameError(f"cannot rebuild a game from spec {json.dumps(spec)[:80]}")
 
 
+def rebuildable(game: Game) -> bool:
+    """Whether :func:`game_from_spec` rebuilds exactly this game from its spec: true for the built-in classes
+    (limit poker, matrix games), false for any other class, subclasses included (a subclass may override
+    ``utility`` or anything else while keeping its parent's spec)."""
+    return type(game) in (LimitPoker, MatrixGame) and game.spec().get("family") in ("limit_poker", "matrix")
+
+
 def compiled(game: str | Game | CompiledGame) -> CompiledGame:
-    """The compiled tree of a game given by name, object or already compiled (cached by spec)."""
+    """The compiled tree of a game given by name, object or already compiled.
+
+    Built-in games are cached by spec (two equal specs are the same game); any other game is compiled afresh
+    on each call, since its spec need not describe its rules. The cached arrays are read-only: the kernels
+    only read them, and every caller shares them.
+
+    >>> compiled("kuhn") is compiled("kuhn")
+    True
+    """
     if isinstance(game, CompiledGame):
         return game
     if isinstance(game, str):
         game = get_game(game)
     if not isinstance(game, Game):
         raise InvalidGameError(f"not a game: {game!r}")
+    if not rebuildable(game):
+        return compile_game(game)
     key = json.dumps(game.spec(), sort_keys=True)
     tree = _CACHE.get(key)
     if tree is None:
         tree = compile_game(game)
+        for value in vars(tree).values():
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
         if len(_CACHE) < 32:
             _CACHE[key] = tree
     return tree

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -11,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.errors import FileFormatError, InvalidArgumentError, PokerlabError
 from pokerlab.games.base import Game
 from pokerlab.games.compiler import CompiledGame
-from pokerlab.games.registry import compiled, game_from_spec
+from pokerlab.games.registry import compiled, game_from_spec, rebuildable
 from pokerlab.solvers import kernels
 from pokerlab.solvers.policy import Exploitability, Policy, exploitability
+from pokerlab.stats import validate_seed
 
 FORMAT = "pokerlab-solver"
 FORMAT_VERSION = 1
@@ -49,9 +51,45 @@ ALGORITHMS: dict[str, SolverConfig] = {
 }
 
 
+# Which algorithms read each tunable parameter, and its accepted range (closed interval). The bounds keep t^x finite
+# in float64 for any realistic iteration count t (up to 1e9 iterations: 1e9^10 = 1e90).
+PARAMETER_RANGES: dict[str, tuple[float, float]] = {"alpha": (0.0, 10.0), "beta": (-10.0, 10.0),
+                                                    "gamma": (0.0, 10.0), "epsilon": (0.0, 1.0)}
+
+
+def _uses(config: SolverConfig, parameter: str) -> bool:
+    if parameter in ("alpha", "beta"):
+        return config.sampling == "full" and config.discount
+    if parameter == "gamma":
+        return config.sampling == "full"
+    return config.sampling == "outcome"  # epsilon
+
+
+def _validate_config(config: SolverConfig) -> SolverConfig:
+    if config.sampling not in ("full", "external", "outcome"):
+        raise InvalidArgumentError(f"unknown sampling {config.sampling!r}")
+    for name, (lo, hi) in PARAMETER_RANGES.items():
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating) \
+                or not np.isfinite(value) or not lo <= value <= hi:
+            raise InvalidArgumentError(f"{name} must be a finite number in [{lo:g}, {hi:g}], got {value!r}")
+    if config.epsilon <= 0.0:
+        raise InvalidArgumentError(f"epsilon must be in (0, 1], got {config.epsilon}")
+    return config
+
+
 def algorithm_config(algorithm: str | SolverConfig, **overrides: float) -> SolverConfig:
     """The config of a named algorithm (``cfr``, ``cfr+``, ``lcfr``, ``dcfr``, ``es-mccfr``, ``os-mccfr``),
-    with optional overrides such as ``alpha=2``."""
+    with optional overrides of the parameters that algorithm uses.
+
+    Parameters and ranges: ``alpha`` in [0, 10] and ``beta`` in [-10, 10] (discounted CFR: lcfr, dcfr);
+    ``gamma`` in [0, 10] (average weight t^gamma, full-traversal algorithms: cfr, cfr+, lcfr, dcfr);
+    ``epsilon`` in (0, 1] (os-mccfr exploration). An override the algorithm does not use, or a value that is
+    not finite or out of range, raises :class:`InvalidArgumentError`.
+
+    >>> algorithm_config("dcfr", alpha=2).alpha
+    2.0
+    """
     if isinstance(algorithm, SolverConfig):
         config = algorithm
     else:
@@ -59,22 +97,40 @@ def algorithm_config(algorithm: str | SolverConfig, **overrides: float) -> Solve
         if config is None:
             raise InvalidArgumentError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})")
     if overrides:
+        for key, value in overrides.items():
+            if key not in PARAMETER_RANGES:
+                raise InvalidArgumentError(f"unknown solver parameter {key!r} (expected one of "
+                                           f"{', '.join(PARAMETER_RANGES)})")
+            if not _uses(config, key):
+                raise InvalidArgumentError(f"{config.name} does not use {key}; it applies to "
+                                           + {"alpha": "lcfr and dcfr", "beta": "lcfr and dcfr",
+                                              "gamma": "cfr, cfr+, lcfr and dcfr", "epsilon": "os-mccfr"}[key])
+            if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+                raise InvalidArgumentError(f"{key} must be a number, got {value!r}")
         config = replace(config, **{k: float(v) for k, v in overrides.items()})
-    if config.sampling not in ("full", "external", "outcome"):
-        raise InvalidArgumentError(f"unknown sampling {config.sampling!r}")
-    if not 0.0 < config.epsilon <= 1.0:
-        raise InvalidArgumentError(f"epsilon must be in (0, 1], got {config.epsilon}")
-    return config
+    return _validate_config(config)
 
 
-def _seed_word(seed: int | None) -> np.ndarray:
+def seed_state(seed: int | None) -> np.ndarray:
+    """The one-word splitmix64 state of the Monte Carlo kernels for ``seed`` (checked by
+    :func:`pokerlab.stats.validate_seed`; ``None`` draws a fresh seed). The seed is mixed once by numpy's
+    ``SeedSequence`` so that nearby seeds start far apart in the sequence.
+
+    >>> int(seed_state(1)[0]) == int(seed_state(1)[0]) != int(seed_state(2)[0])
+    True
+    """
+    seed = validate_seed(seed)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 63))
-    if not isinstance(seed, int | np.integer) or seed < 0:
-        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed!r}")
-    # Mix the seed once so that nearby seeds start far apart in the splitmix64 sequence.
-    mixed = np.random.SeedSequence(int(seed)).generate_state(2, dtype=np.uint64)[0]
-    return np.array([mixed], dtype=np.uint64)
+    return np.array([np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]], dtype=np.uint64)
+
+
+def npz_reason(error: Exception) -> str:
+    """A short reason for a file numpy could not read as our archive (numpy calls any non-zip file 'pickled')."""
+    text = str(error)
+    if isinstance(error, zipfile.BadZipFile | EOFError) or "pickled" in text or "allow_pickle" in text:
+        return "not a .npz archive"
+    return text
 
 
 class Solver:
@@ -94,7 +150,7 @@ class Solver:
         self.sigma = Policy.uniform(self.game).probs.copy()
         self.iteration = 0
         self.seed = seed
-        self.rng = _seed_word(seed)
+        self.rng = seed_state(seed)
         self._max_actions = int(max(np.max(self.game.num_children), 1))
 
     # -- running ----------------------------------------------------------------------------------------------
@@ -141,6 +197,10 @@ class Solver:
     # -- persistence ------------------------------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:
         """Write the complete state to ``path`` (.npz with a format version); ``Solver.load`` resumes it exactly."""
+        source = self.game.source
+        if source is None or not rebuildable(source):
+            raise InvalidArgumentError(f"cannot save a solver of the custom game {self.game.name!r}: only built-in "
+                                       "games (limit poker presets and specs, matrix games) can be rebuilt from a file")
         path = Path(path)
         meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "game_spec": self.game.spec,
                 "config": asdict(self.config), "iteration": self.iteration, "seed": self.seed}
@@ -159,23 +219,56 @@ class Solver:
                 arrays = {k: np.array(data[k]) for k in ("regrets", "cumulative", "sigma", "rng")}
         except FileNotFoundError:
             raise
-        except (OSError, ValueError, KeyError, json.JSONDecodeError) as error:
-            raise FileFormatError(f"{path}: not a pokerlab solver file ({error})") from error
-        if meta.get("format") != FORMAT:
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+            raise FileFormatError(f"{path}: not a pokerlab solver file ({npz_reason(error)})") from error
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             raise FileFormatError(f"{path}: not a pokerlab solver file")
         if meta.get("format_version") != FORMAT_VERSION:
             raise FileFormatError(f"{path}: unsupported format version {meta.get('format_version')!r} "
                                   f"(this pokerlab reads version {FORMAT_VERSION})")
-        solver = cls(game_from_spec(meta["game_spec"]), SolverConfig(**meta["config"]), seed=0)
-        if arrays["regrets"].shape != solver.regrets.shape:
+        try:
+            solver = cls(game_from_spec(meta["game_spec"]), SolverConfig(**meta["config"]), seed=0)
+            iteration = int(meta["iteration"])
+            seed = meta.get("seed")
+            if iteration < 0:
+                raise ValueError(f"negative iteration count {iteration}")
+            validate_seed(seed)
+        except (PokerlabError, TypeError, KeyError, ValueError, AttributeError) as error:
+            raise FileFormatError(f"{path}: corrupt pokerlab solver file ({type(error).__name__}: {error})") from error
+        shapes = {"regrets": solver.regrets.shape, "cumulative": solver.cumulative.shape,
+                  "sigma": solver.sigma.shape, "rng": (1,)}
+        if any(arrays[k].shape != shape for k, shape in shapes.items()):
             raise FileFormatError(f"{path}: arrays do not match the game {solver.game.name!r}")
-        solver.regrets = arrays["regrets"].astype(np.float64)
-        solver.cumulative = arrays["cumulative"].astype(np.float64)
-        solver.sigma = arrays["sigma"].astype(np.float64)
-        solver.rng = arrays["rng"].astype(np.uint64)
-        solver.iteration = int(meta["iteration"])
-        solver.seed = meta.get("seed")
+        try:
+            solver.regrets = arrays["regrets"].astype(np.float64)
+            solver.cumulative = arrays["cumulative"].astype(np.float64)
+            solver.sigma = arrays["sigma"].astype(np.float64)
+            solver.rng = arrays["rng"].astype(np.uint64)
+        except (TypeError, ValueError) as error:
+            raise FileFormatError(f"{path}: corrupt pokerlab solver file ({error})") from error
+        solver.iteration = iteration
+        solver.seed = seed
         return solver
+
+
+def _check_resume(solver: Solver, game: str | Game | CompiledGame | None, algorithm: str | SolverConfig | None,
+                  seed: int | None, iterations: int | None) -> None:
+    """Refuse options that a resumed run would otherwise ignore."""
+    if game is not None:
+        given = compiled(game)
+        if given is not solver.game and given.spec != solver.game.spec:
+            raise InvalidArgumentError(f"the saved run solves {solver.game.name!r}, not {given.name!r}")
+    if algorithm is not None:
+        config = algorithm_config(algorithm)
+        if config != solver.config:
+            raise InvalidArgumentError(f"the saved run uses {solver.config.name!r}"
+                                       + (f", not {config.name!r}" if config.name != solver.config.name else
+                                          " with other parameters") + "; resuming keeps its algorithm")
+    if seed is not None:
+        raise InvalidArgumentError("a seed cannot be given when resuming (the saved random state continues)")
+    if isinstance(iterations, int | np.integer) and 0 <= iterations <= solver.iteration:
+        raise InvalidArgumentError(f"the saved run already has {solver.iteration:,} iterations; iterations is the "
+                                   f"total to reach, so give more than {solver.iteration:,}")
 
 
 _WARM: set[str] = set()
@@ -226,16 +319,18 @@ class SolveResult:
                 "exploitability": self.exploitability, "game_value": self.game_value, "elapsed_s": self.elapsed_s}
 
 
-def solve(game: str | Game | CompiledGame | None = None, algorithm: str | SolverConfig = "cfr+",
+def solve(game: str | Game | CompiledGame | None = None, algorithm: str | SolverConfig | None = None,
           iterations: int | None = None, target_exploitability: float | None = None,
           time_limit: float | None = None, seed: int | None = None,
           progress: Callable[[SolveProgress], None] | None = None, resume: Solver | str | Path | None = None,
           check_every: int | None = None) -> SolveResult:
-    """Solve a two-player zero-sum game with a CFR-family algorithm.
+    """Solve a two-player zero-sum game with a CFR-family algorithm (``algorithm`` defaults to ``cfr+``).
 
-    Stops at the first of: ``iterations`` (total, counting resumed ones), ``target_exploitability`` (chips per
-    game, checked exactly between batches), ``time_limit`` (seconds). With none given, runs 1,000 iterations.
-    ``resume`` continues a :class:`Solver` or a saved ``.npz`` (its algorithm and game win).
+    Stops at the first of: ``iterations`` (the *total*, counting resumed ones), ``target_exploitability`` (chips
+    per game, checked exactly between batches), ``time_limit`` (seconds). With none given, runs 1,000 iterations
+    (1,000 more when resuming). ``resume`` continues a :class:`Solver` or a saved ``.npz``: its game, algorithm
+    and random state are kept, so a ``game`` or ``algorithm`` that differs from the saved one, any ``seed``, or
+    an ``iterations`` total not above the saved count raises :class:`InvalidArgumentError`.
 
     >>> r = solve("kuhn", "cfr+", iterations=200)
     >>> abs(r.game_value + 1 / 18) < 1e-3 and r.exploitability < 1e-3
@@ -243,10 +338,13 @@ def solve(game: str | Game | CompiledGame | None = None, algorithm: str | Solver
     """
     if resume is not None:
         solver = resume if isinstance(resume, Solver) else Solver.load(resume)
+        _check_resume(solver, game, algorithm, seed, iterations)
+        if iterations is None and target_exploitability is None and time_limit is None:
+            iterations = solver.iteration + 1000
     else:
         if game is None:
             raise InvalidArgumentError("give a game to solve or a solver to resume")
-        solver = Solver(game, algorithm, seed=seed)
+        solver = Solver(game, "cfr+" if algorithm is None else algorithm, seed=seed)
     for label, value in (("iterations", iterations), ("check_every", check_every)):
         if value is not None and (not isinstance(value, int | np.integer) or value < 0):
             raise InvalidArgumentError(f"{label} must be a non-negative integer, got {value!r}")

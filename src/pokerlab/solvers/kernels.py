@@ -163,23 +163,6 @@ def cfr_iterations(kind, player, parent, first_child, num_children, chance_prob,
 
 
 @njit(cache=True)
-def reach_probabilities(kind, player, parent, first_child, chance_prob, infoset, info_offset, policy, reach):
-    """reach[n, 0], reach[n, 1], reach[n, 2]: contributions of player 0, player 1 and chance to reaching n."""
-    reach[0, 0] = 1.0
-    reach[0, 1] = 1.0
-    reach[0, 2] = 1.0
-    for n in range(1, kind.shape[0]):
-        par = parent[n]
-        reach[n, 0] = reach[par, 0]
-        reach[n, 1] = reach[par, 1]
-        reach[n, 2] = reach[par, 2]
-        if kind[par] == KIND_CHANCE:
-            reach[n, 2] *= chance_prob[n]
-        else:
-            reach[n, player[par]] *= policy[info_offset[infoset[par]] + n - first_child[par]]
-
-
-@njit(cache=True)
 def expected_value(kind, player, parent, first_child, chance_prob, infoset, utility, info_offset, policy0, policy1):
     """Player 0's expected payoff (chips) when player 0 plays ``policy0`` and player 1 plays ``policy1``."""
     n_nodes = kind.shape[0]
@@ -438,15 +421,17 @@ def outcome_sampling_iterations(kind, player, first_child, num_children, chance_
 # -- regret matching on a matrix game ------------------------------------------------------------------------
 
 @njit(cache=True)
-def matrix_regret_matching(payoff, iterations, regrets_row, regrets_col, sum_row, sum_col, cur_row_hist,
+def matrix_regret_matching(payoff, iterations, regrets_row, regrets_col, sum_row, sum_col, record_at, cur_row_hist,
                            cur_col_hist, avg_row_hist, avg_col_hist):
     """Simultaneous regret matching for both players of a matrix game (row player maximises ``payoff``).
 
     Each iteration: strategies from positive regrets (uniform when none), expected payoff of every pure action
     against the opponent's current mixed strategy, regrets += action payoff - strategy payoff. The current and
-    average strategies after each iteration are written to the ``*_hist`` arrays (rows = iterations).
+    average strategies after iteration ``record_at[k]`` (1-based, increasing) are written to row ``k`` of the
+    ``*_hist`` arrays, so the history stays bounded however many iterations run.
     """
     m, n = payoff.shape
+    k = 0
     x = np.empty(m)
     y = np.empty(n)
     for it in range(iterations):
@@ -474,15 +459,17 @@ def matrix_regret_matching(payoff, iterations, regrets_row, regrets_col, sum_row
         for j in range(n):
             regrets_col[j] += uc[j] - vc
             sum_col[j] += y[j]
-        sr = 0.0
-        for i in range(m):
-            sr += sum_row[i]
-        sc = 0.0
-        for j in range(n):
-            sc += sum_col[j]
-        for i in range(m):
-            cur_row_hist[it, i] = x[i]
-            avg_row_hist[it, i] = sum_row[i] / sr
-        for j in range(n):
-            cur_col_hist[it, j] = y[j]
-            avg_col_hist[it, j] = sum_col[j] / sc
+        if k < record_at.shape[0] and record_at[k] == it + 1:
+            sr = 0.0
+            for i in range(m):
+                sr += sum_row[i]
+            sc = 0.0
+            for j in range(n):
+                sc += sum_col[j]
+            for i in range(m):
+                cur_row_hist[k, i] = x[i]
+                avg_row_hist[k, i] = sum_row[i] / sr
+            for j in range(n):
+                cur_col_hist[k, j] = y[j]
+                avg_col_hist[k, j] = sum_col[j] / sc
+            k += 1

@@ -79,7 +79,7 @@ def expected_value(game: CompiledGame, policy0: Policy, policy1: Policy | None =
     ``policy1`` (default: ``policy0`` for both). Computed on the whole tree, no sampling.
 
     >>> from pokerlab.games import compiled
-    >>> g = compiled("kuhn"); expected_value(g, Policy.uniform(g))
+    >>> g = compiled("kuhn"); round(expected_value(g, Policy.uniform(g)), 12)
     0.125
     """
     policy1 = policy0 if policy1 is None else policy1
@@ -104,7 +104,12 @@ class BestResponse:
 def best_response(game: CompiledGame, policy: Policy, player: int) -> BestResponse:
     """Exact best response of ``player`` (0 or 1) against the other player's part of ``policy``.
 
-    The value is the best responder's expected payoff in chips per game.
+    The value is the best responder's expected payoff in chips per game; ``actions`` maps each of its
+    information-set keys to the action label it picks.
+
+    >>> from pokerlab.games import compiled
+    >>> kuhn = compiled("kuhn"); round(best_response(kuhn, Policy.uniform(kuhn), 0).value, 4)
+    0.5
     """
     if player not in (0, 1):
         raise InvalidArgumentError(f"player must be 0 or 1, got {player!r}")

@@ -16,7 +16,9 @@ from pokerlab.solvers import kernels
 @dataclass(frozen=True, eq=False)
 class RegretMatchingResult:
     """Regret matching run on a matrix game: final average strategies, their exploitability (chips per game,
-    ``(max_i (A y)_i - min_j (x A)_j) / 2``) and the per-iteration current/average strategies (iterations x actions)."""
+    ``(max_i (A y)_i - min_j (x A)_j) / 2``) and the current/average strategies after the iterations listed in
+    ``history_iterations`` (every iteration up to :data:`HISTORY_POINTS`, log-spaced beyond; rows = those
+    iterations, columns = actions; empty when the run was made with ``history=False``)."""
 
     game: MatrixGame
     iterations: int
@@ -28,8 +30,10 @@ class RegretMatchingResult:
     current_col_history: np.ndarray
     average_row_history: np.ndarray
     average_col_history: np.ndarray
+    history_iterations: np.ndarray
 
     def to_dict(self) -> dict[str, Any]:
+        """The CLI's ``--json`` shape (no histories)."""
         return {"game": self.game.name, "iterations": self.iterations,
                 "average_row": dict(zip(self.game.row_labels, self.average_row.tolist(), strict=True)),
                 "average_col": dict(zip(self.game.col_labels, self.average_col.tolist(), strict=True)),
@@ -41,27 +45,53 @@ def matrix_exploitability(payoff: np.ndarray, x: np.ndarray, y: np.ndarray) -> f
     return float((np.max(payoff @ y) - np.min(x @ payoff)) / 2)
 
 
-def regret_matching(game: MatrixGame, iterations: int = 10_000) -> RegretMatchingResult:
-    """Run simultaneous regret matching on a matrix game from zero regrets.
+HISTORY_POINTS = 2000  # most rows of strategy history kept (the plot needs no more)
+MAX_ITERATIONS = 10**9  # about half a minute on rock-paper-scissors; more is a typo rather than a wish
+
+
+def history_iterations(iterations: int, points: int = HISTORY_POINTS) -> np.ndarray:
+    """The 1-based iterations at which the history is recorded: all of them up to ``points``, else ``points``
+    log-spaced ones from 1 to ``iterations`` (the plot's x axis is logarithmic).
+
+    >>> history_iterations(5).tolist(), history_iterations(10**6, 4).tolist()
+    ([1, 2, 3, 4, 5], [1, 100, 10000, 1000000])
+    """
+    if iterations <= points:
+        return np.arange(1, iterations + 1, dtype=np.int64)
+    return np.unique(np.round(np.logspace(0, np.log10(iterations), points)).astype(np.int64))
+
+
+def regret_matching(game: MatrixGame, iterations: int = 10_000, history: bool = True) -> RegretMatchingResult:
+    """Run simultaneous regret matching on a matrix game from zero regrets, for ``iterations`` (1 to 10^9)
+    iterations; ``history=False`` skips recording the strategies for the plot.
 
     >>> from pokerlab.games import rps
     >>> r = regret_matching(rps(asymmetric=True), 20_000); r.exploitability < 0.01
     True
     """
-    if not isinstance(iterations, int | np.integer) or iterations < 1:
+    if isinstance(iterations, bool) or not isinstance(iterations, int | np.integer) or iterations < 1:
         raise InvalidArgumentError(f"iterations must be a positive integer, got {iterations!r}")
+    if iterations > MAX_ITERATIONS:
+        raise InvalidArgumentError(f"iterations must be at most {MAX_ITERATIONS:,}, got {iterations:,}")
     payoff = game.matrix
     m, n = payoff.shape
-    hist = [np.empty((iterations, k)) for k in (m, n, m, n)]
+    record_at = history_iterations(int(iterations)) if history else np.zeros(0, dtype=np.int64)
+    hist = [np.empty((len(record_at), k)) for k in (m, n, m, n)]
     sum_row, sum_col = np.zeros(m), np.zeros(n)
-    kernels.matrix_regret_matching(payoff, int(iterations), np.zeros(m), np.zeros(n), sum_row, sum_col, *hist)
+    kernels.matrix_regret_matching(payoff, int(iterations), np.zeros(m), np.zeros(n), sum_row, sum_col, record_at,
+                                   *hist)
     x, y = sum_row / sum_row.sum(), sum_col / sum_col.sum()
     return RegretMatchingResult(game, int(iterations), x, y, float(x @ payoff @ y),
-                                matrix_exploitability(payoff, x, y), *hist)
+                                matrix_exploitability(payoff, x, y), *hist, record_at)
 
 
 def solve_matrix_lp(payoff: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-    """Value and equilibrium strategies of a zero-sum matrix game by linear programming (scipy ``linprog``)."""
+    """Value (row player's payoff in chips per game) and equilibrium strategies ``(x, y)`` of a zero-sum matrix
+    game by linear programming (scipy ``linprog``); ``payoff[i, j]`` is the row player's payoff.
+
+    >>> v, x, y = solve_matrix_lp(np.array([[1.0, -1.0], [-1.0, 1.0]])); abs(v) < 1e-9, x.round(6).tolist()
+    (True, [0.5, 0.5])
+    """
     from scipy.optimize import linprog
 
     payoff = np.asarray(payoff, dtype=np.float64)
@@ -85,17 +115,16 @@ def solve_matrix_lp(payoff: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
 
 def plot_convergence(result: RegretMatchingResult, path: str | Path) -> Path:
     """Save the classic plot: probability of each action against iterations, current (thin) and average (thick)
-    strategies, both players. Needs matplotlib (``pip install pokerlab[plot]``)."""
-    try:
-        import matplotlib
+    strategies, both players. Needs matplotlib (``pip install pokerlab[plot]``). ``path`` gets ``.png`` when it
+    has no suffix (.png, .pdf and .svg are accepted); returns the path written."""
+    from pokerlab.plotting import figure_path, pyplot, save_figure
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError as error:  # pragma: no cover - depends on the environment
-        raise InvalidArgumentError("plotting needs matplotlib: pip install 'pokerlab[plot]'") from error
-    path = Path(path)
+    if len(result.history_iterations) == 0:
+        raise InvalidArgumentError("this run kept no history to plot (run regret_matching with history=True)")
+    figure_path(path)  # check the name before drawing
+    plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
-    t = np.arange(1, result.iterations + 1)
+    t = result.history_iterations
     for ax, cur, avg, labels, who in ((axes[0], result.current_row_history, result.average_row_history,
                                        result.game.row_labels, "row player"),
                                       (axes[1], result.current_col_history, result.average_col_history,
@@ -112,6 +141,4 @@ def plot_convergence(result: RegretMatchingResult, path: str | Path) -> Path:
     fig.suptitle(f"Regret matching, {result.iterations} iterations; exploitability of the average "
                  f"{result.exploitability:.2e} chips")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, dpi=110)

@@ -1,0 +1,66 @@
+"""``pokerlab play``, ``match`` and ``brief``: bad input gives one ``error:`` line and exit status 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from pokerlab.cli.main import app
+
+runner = CliRunner()
+
+
+def assert_user_error(args, message=""):
+    r = runner.invoke(app, [str(a) for a in args])
+    assert r.exit_code == 2, (args, r.output)
+    assert isinstance(r.exception, SystemExit), (args, r.exception)
+    lines = [line for line in r.output.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1 and message in lines[0], (args, r.output)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", "kuhn", "--vs", "random", "--hands", "2", "--seed", "-1"], "seed must be a non-negative integer"),
+    (["play", "kuhn", "--vs", "random", "--hands", "-1"], "--hands must be a positive integer"),
+    (["play", "kuhn", "--vs", "random", "--hands", "0"], "--hands must be a positive integer"),
+    (["match", "random", "fullbet", "--hands", "0"], "--hands must be at least 2"),
+    (["match", "random", "fullbet", "--hands", "-5"], "--hands must be at least 2"),
+    (["match", "random", "fullbet", "--hands", "10", "--seed", "-2"], "seed must be a non-negative integer"),
+    (["brief", "exploitability", "nobody"], "expected a file from `pokerlab brief train`, or random, uniform"),
+])
+def test_bad_bot_options(args, message):
+    assert_user_error(args, message)
+
+
+def test_brief_train_resume_rejects_options_it_would_ignore(tmp_path):
+    out = tmp_path / "bot.npz"
+    r = runner.invoke(app, ["brief", "train", "--out", str(out), "-n", "500", "--stack", "1", "--buckets", "4",
+                            "--json"])
+    assert r.exit_code == 0, r.output
+    for flag, value in (("--stack", "2"), ("--buckets", "8"), ("--seed", "3"), ("--stack", "1")):
+        assert_user_error(["brief", "train", "--out", out, "--resume", out, "-n", "10", flag, value],
+                          "cannot be given with --resume")
+    r = runner.invoke(app, ["brief", "train", "--out", str(out), "--resume", str(out), "-n", "300", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["iterations"] == 800 and data["buckets"] == 4
+
+
+def test_brief_exploitability_uniform_is_random(monkeypatch):
+    """``uniform`` and ``random`` name the same fixed bot (the exact computation itself, ~25 s on the full game, is
+    tested in tests/agents; here it is replaced by a stub recording which strategy it was given)."""
+    import pokerlab.agents.brief_bot as brief_bot
+
+    seen = []
+
+    def fake(strategy):
+        seen.append(strategy.name)
+        return brief_bot.BriefExploitability((0.5, 0.25), 0.375, 375.0, 0.0)
+
+    monkeypatch.setattr(brief_bot, "exploitability", fake)
+    for name in ("uniform", "random", "Uniform"):
+        r = runner.invoke(app, ["brief", "exploitability", name, "--json"])
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["exploitability"] == 0.375
+    assert seen == ["uniform"] * 3
