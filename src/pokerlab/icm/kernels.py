@@ -133,6 +133,18 @@ def count_mean_rate(stacks: np.ndarray, t: float) -> tuple[float, float]:
 LOG_WEIGHT = 1.0  # alpha in w = sqrt(mu(t)) + alpha log(1 + t)
 
 
+@njit(cache=True, inline="always")
+def _w_and_slope(mu: float, rate: float, t: float) -> tuple[float, float]:
+    """``w(t) = sqrt(mu) + LOG_WEIGHT log(1 + t)`` and ``dw/dt`` from ``mu(t)`` and ``dmu/dt = rate``."""
+    root = np.sqrt(mu)
+    dw = LOG_WEIGHT / (1.0 + t)
+    if root > 0.0:
+        dw += rate / (2.0 * root)
+    else:
+        dw = np.inf
+    return root + LOG_WEIGHT * np.log1p(t), dw
+
+
 @njit(cache=True)
 def race_variable(stacks: np.ndarray, t: float) -> tuple[float, float]:
     """The integration variable ``w(t) = sqrt(mu(t)) + alpha log(1 + t)`` and ``dw/dt``.
@@ -142,13 +154,7 @@ def race_variable(stacks: np.ndarray, t: float) -> tuple[float, float]:
     from squeezing a whole range of times into a sliver of ``w``. Both terms are concave and increasing.
     """
     mu, rate = count_mean_rate(stacks, t)
-    root = np.sqrt(mu)
-    dw = LOG_WEIGHT / (1.0 + t)
-    if root > 0.0:
-        dw += rate / (2.0 * root)
-    else:
-        dw = np.inf
-    return root + LOG_WEIGHT * np.log1p(t), dw
+    return _w_and_slope(mu, rate, t)
 
 
 @njit(cache=True)
@@ -561,13 +567,7 @@ def race_point(stacks: np.ndarray, t: float, q: np.ndarray, p: np.ndarray) -> tu
         p[j] = pj
         mu += pj
         rate += stacks[j] * qj
-    root = np.sqrt(mu)
-    dw = LOG_WEIGHT / (1.0 + t)
-    if root > 0.0:
-        dw += rate / (2.0 * root)
-    else:
-        dw = np.inf
-    return root + LOG_WEIGHT * np.log1p(t), dw
+    return _w_and_slope(mu, rate, t)
 
 
 @njit(cache=True)
