@@ -13,6 +13,7 @@ from numba import njit, prange
 from pokerlab.cards.tables import FLUSH_CHECK, RANK_KEY_MASK, ROW_MASK, ROW_SHIFT, SUIT_BIAS, SUIT_SHIFT, EvalTables
 
 _SUIT_BIAS = np.uint64(SUIT_BIAS)
+_SLOTS = 16  # work slots of the exhaustive count: several per thread, so the split stays even
 
 
 @njit(cache=True, inline="always")
@@ -72,24 +73,38 @@ def seven_card_value_counts(tables: EvalTables) -> np.ndarray:
     """How many of the 133,784,560 seven-card hands have each hand value (index 0..7462).
 
     Seven nested loops add one card at a time to the partial key, so the innermost work is one add, one OR
-    and one lookup per hand. The outermost loop runs in parallel (set ``numba.set_num_threads(1)`` for one core).
+    and one lookup per hand. The two outer cards are flattened into the 1,326 pairs and dealt round-robin to
+    ``_SLOTS`` slots (pair ``i`` to slot ``i % _SLOTS``), so every slot gets a similar mix of heavy and light
+    pairs and the slots split evenly over the threads (set ``numba.set_num_threads(1)`` for one core).
     """
-    counts_per_first = np.zeros((52, 7463), dtype=np.int64)
-    for first in prange(52):
-        counts = counts_per_first[first]
-        key1 = _SUIT_BIAS + tables.card_keys[first]
-        bits1 = tables.card_bits[first]
-        for c2 in range(first + 1, 52):
-            key2, bits2 = key1 + tables.card_keys[c2], bits1 | tables.card_bits[c2]
-            for c3 in range(c2 + 1, 52):
-                key3, bits3 = key2 + tables.card_keys[c3], bits2 | tables.card_bits[c3]
-                for c4 in range(c3 + 1, 52):
-                    key4, bits4 = key3 + tables.card_keys[c4], bits3 | tables.card_bits[c4]
-                    for c5 in range(c4 + 1, 52):
-                        key5, bits5 = key4 + tables.card_keys[c5], bits4 | tables.card_bits[c5]
-                        for c6 in range(c5 + 1, 52):
-                            key6, bits6 = key5 + tables.card_keys[c6], bits5 | tables.card_bits[c6]
-                            for c7 in range(c6 + 1, 52):
-                                counts[value_of_partial(key6 + tables.card_keys[c7],
-                                                        bits6 | tables.card_bits[c7], tables)] += 1
-    return counts_per_first.sum(axis=0)
+    pairs = np.empty((1326, 2), dtype=np.int64)
+    index = 0
+    for first in range(51):  # first card smallest: pairs with small cards have the most hands above them
+        for second in range(first + 1, 52):
+            pairs[index, 0] = first
+            pairs[index, 1] = second
+            index += 1
+    counts_per_slot = np.zeros((_SLOTS, 7463), dtype=np.int64)
+    for slot in prange(_SLOTS):
+        counts = counts_per_slot[slot]
+        for pair in range(slot, 1326, _SLOTS):
+            _count_pair(pairs[pair, 0], pairs[pair, 1], counts, tables)
+    return counts_per_slot.sum(axis=0)
+
+
+@njit(cache=True, inline="always")
+def _count_pair(first: int, c2: int, counts: np.ndarray, tables: EvalTables) -> None:
+    """Add to ``counts`` the values of every seven-card hand whose two smallest cards are ``first`` and ``c2``."""
+    key2 = _SUIT_BIAS + tables.card_keys[first] + tables.card_keys[c2]
+    bits2 = tables.card_bits[first] | tables.card_bits[c2]
+    for c3 in range(c2 + 1, 52):
+        key3, bits3 = key2 + tables.card_keys[c3], bits2 | tables.card_bits[c3]
+        for c4 in range(c3 + 1, 52):
+            key4, bits4 = key3 + tables.card_keys[c4], bits3 | tables.card_bits[c4]
+            for c5 in range(c4 + 1, 52):
+                key5, bits5 = key4 + tables.card_keys[c5], bits4 | tables.card_bits[c5]
+                for c6 in range(c5 + 1, 52):
+                    key6, bits6 = key5 + tables.card_keys[c6], bits5 | tables.card_bits[c6]
+                    for c7 in range(c6 + 1, 52):
+                        counts[value_of_partial(key6 + tables.card_keys[c7],
+                                                bits6 | tables.card_bits[c7], tables)] += 1
