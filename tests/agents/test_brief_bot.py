@@ -46,12 +46,7 @@ def to_policy(strategy, compiled):
         if state.flop:
             x, y, z = sorted(tables.local(c) for c in state.flop)
             f = tables.flop_id[x, y, z]
-        node = 0
-        for r, acts in enumerate(state.history):
-            if r == 1:
-                node = tree.skip_flop(node)
-            for act in acts:
-                node = tree.child_after(node, act)
+        node = tree.node_after(state.history)
         p = strategy.probabilities(node, h, f)
         lo = int(compiled.info_offset[i])
         probs[lo:lo + len(p)] = p

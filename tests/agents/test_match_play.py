@@ -186,24 +186,28 @@ def _spawn(args: str) -> pexpect.spawn:
     return pexpect.spawn(f"{script} {args}", env=env, encoding="utf-8", timeout=120)
 
 
-def test_play_kuhn_in_a_pseudo_terminal():
-    child = _spawn("play kuhn --vs random --seed 4")
-    child.expect("Your move")
-    child.sendline("zz")
-    child.expect("not a legal move")
-    hands = 0
-    while hands < 3:
-        i = child.expect(["Your move", r"Score after (\d+) hand"])
-        if i == 0:
-            child.sendline("c")
+def _play_hands_then_quit(child: pexpect.spawn, hands: int, move: str) -> None:
+    """Answer every prompt with ``move`` until ``hands`` hands are scored, then quit; the program exits 0."""
+    played = 0
+    while played < hands:
+        if child.expect(["Your move", r"Score after (\d+) hand"]) == 0:
+            child.sendline(move)
         else:
-            hands = int(child.match.group(1))
+            played = int(child.match.group(1))
     child.expect("Your move")
     child.sendline("q")
     child.expect("Bye")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_play_kuhn_in_a_pseudo_terminal():
+    child = _spawn("play kuhn --vs random --seed 4")
+    child.expect("Your move")
+    child.sendline("zz")
+    child.expect("not a legal move")
+    _play_hands_then_quit(child, hands=3, move="c")
 
 
 def test_play_brief_in_a_pseudo_terminal():
@@ -214,19 +218,7 @@ def test_play_brief_in_a_pseudo_terminal():
     child.expect("not a legal move")
     child.sendline("?")
     child.expect("fewer chips")
-    hands = 0
-    while hands < 2:
-        i = child.expect(["Your move", r"Score after (\d+) hand"])
-        if i == 0:
-            child.sendline("1")  # bet 1 or call 1 or check-raise...
-        else:
-            hands = int(child.match.group(1))
-    child.expect("Your move")
-    child.sendline("q")
-    child.expect("Bye")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    _play_hands_then_quit(child, hands=2, move="1")  # bet 1, call 1 or check-raise, whatever is legal
 
 
 def test_cli_match_json_and_errors():

@@ -22,6 +22,7 @@ from pokerlab.agents import brief_kernels as K
 from pokerlab.agents.brief_tables import BriefTables, brief_tables
 from pokerlab.errors import FileFormatError, InvalidArgumentError, PokerlabError
 from pokerlab.games.brief_holdem import FOLD, NODE_DECISION, BettingTree, BriefSpec, betting_tree
+from pokerlab.games.compiler import freeze_arrays
 from pokerlab.solvers.core import npz_reason, seed_state
 from pokerlab.solvers.policy import MBB_PER_CHIP
 from pokerlab.stats import validate_seed
@@ -37,9 +38,7 @@ def tree_of(spec: BriefSpec) -> BettingTree:
     tree = _TREES.get(spec)
     if tree is None:
         tree = betting_tree(spec)
-        for value in vars(tree).values():
-            if isinstance(value, np.ndarray):
-                value.setflags(write=False)
+        freeze_arrays(tree)
         _TREES[spec] = tree
     return tree
 

@@ -27,6 +27,33 @@ from pokerlab.cards.tables import load_tables
 from pokerlab.games.brief_holdem import BriefSpec
 
 
+@njit(cache=True, inline="always")
+def _reach_of_strictly_weaker(order: np.ndarray, count: int, descending: bool, values: np.ndarray,
+                              reach: np.ndarray, hand_cards: np.ndarray, per_card: np.ndarray,
+                              out: np.ndarray) -> None:
+    """Sweep ``order[:count]`` upwards (or downwards with ``descending``) by groups of equal value: ``out[h]`` =
+    total ``reach`` already swept, i.e. of strictly lower (higher) values, minus the hands sharing a card with
+    ``h``. The sum runs in the same order whichever the direction."""
+    per_card[:] = 0.0
+    total = 0.0
+    i = 0
+    while i < count:
+        v = values[order[count - 1 - i if descending else i]]
+        j = i
+        while j < count and values[order[count - 1 - j if descending else j]] == v:
+            j += 1
+        for k in range(i, j):
+            h = order[count - 1 - k if descending else k]
+            out[h] = total - per_card[hand_cards[h, 0]] - per_card[hand_cards[h, 1]]
+        for k in range(i, j):
+            h = order[count - 1 - k if descending else k]
+            r = reach[h]
+            total += r
+            per_card[hand_cards[h, 0]] += r
+            per_card[hand_cards[h, 1]] += r
+        i = j
+
+
 @njit(cache=True)
 def showdown_sums(order: np.ndarray, count: int, values: np.ndarray, reach: np.ndarray, hand_cards: np.ndarray,
                   n_cards: int, win: np.ndarray, lose: np.ndarray) -> None:
@@ -37,41 +64,8 @@ def showdown_sums(order: np.ndarray, count: int, values: np.ndarray, reach: np.n
     ``h`` is ``h`` itself, which never has a strictly lower or higher value).
     """
     per_card = np.zeros(n_cards)
-    total = 0.0
-    i = 0
-    while i < count:
-        j = i
-        v = values[order[i]]
-        while j < count and values[order[j]] == v:
-            j += 1
-        for k in range(i, j):
-            h = order[k]
-            win[h] = total - per_card[hand_cards[h, 0]] - per_card[hand_cards[h, 1]]
-        for k in range(i, j):
-            h = order[k]
-            r = reach[h]
-            total += r
-            per_card[hand_cards[h, 0]] += r
-            per_card[hand_cards[h, 1]] += r
-        i = j
-    per_card[:] = 0.0
-    total = 0.0
-    i = count - 1
-    while i >= 0:
-        j = i
-        v = values[order[i]]
-        while j >= 0 and values[order[j]] == v:
-            j -= 1
-        for k in range(j + 1, i + 1):
-            h = order[k]
-            lose[h] = total - per_card[hand_cards[h, 0]] - per_card[hand_cards[h, 1]]
-        for k in range(j + 1, i + 1):
-            h = order[k]
-            r = reach[h]
-            total += r
-            per_card[hand_cards[h, 0]] += r
-            per_card[hand_cards[h, 1]] += r
-        i = j
+    _reach_of_strictly_weaker(order, count, False, values, reach, hand_cards, per_card, win)
+    _reach_of_strictly_weaker(order, count, True, values, reach, hand_cards, per_card, lose)
 
 
 @njit(cache=True)

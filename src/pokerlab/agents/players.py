@@ -155,12 +155,7 @@ class BriefBotAgent(Agent):
         strategy = self.bot.strategy(spec.stack)
         tables = brief_tables(spec)
         tree = strategy.tree
-        node = 0
-        for r, acts in enumerate(state.history):
-            if r == 1:
-                node = tree.skip_flop(node)
-            for a in acts:
-                node = tree.child_after(node, a)
+        node = tree.node_after(state.history)
         me = state.betting.to_act
         hand = sorted(tables.local(c) for c in state.hands[me])
         h = int(tables.hand_id[hand[0], hand[1]])

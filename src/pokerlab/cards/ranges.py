@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -454,10 +455,12 @@ class Range:
         return save_figure(figure, path, dpi=100, bbox_inches="tight")
 
 
-def _runs_of_pairs(weights: list[float | None]) -> list[str]:
-    """Compress pair weights (index = rank) into ``QQ+``, ``77-22``, ``55`` tokens, top rank first."""
+def _compress_runs(weights: list[float | None], top: int, name: Callable[[int], str]) -> list[str]:
+    """Compress weights indexed by rank, from ``top`` down, into tokens: a run of equal weights starting at
+    ``top`` is ``bottom+`` (``QQ+``, ``A2s+``), any other run ``top-bottom`` (``77-22``, ``K9s-K6s``), a single
+    rank its own name; ``None`` marks a rank absent from the range."""
     tokens = []
-    rank = 12
+    rank = top
     while rank >= 0:
         weight = weights[rank]
         if weight is None:
@@ -466,37 +469,22 @@ def _runs_of_pairs(weights: list[float | None]) -> list[str]:
         bottom = rank
         while bottom - 1 >= 0 and weights[bottom - 1] == weight:
             bottom -= 1
-        top_name, bottom_name = RANKS[rank] * 2, RANKS[bottom] * 2
         if bottom == rank:
-            token = top_name
-        elif rank == 12:
-            token = bottom_name + "+"
+            token = name(rank)
+        elif rank == top:
+            token = name(bottom) + "+"
         else:
-            token = f"{top_name}-{bottom_name}"
+            token = f"{name(rank)}-{name(bottom)}"
         tokens.append(token + _format_weight(weight))
         rank = bottom - 1
     return tokens
 
 
+def _runs_of_pairs(weights: list[float | None]) -> list[str]:
+    """Pair weights (index = rank) as ``QQ+``, ``77-22``, ``55`` tokens, top rank first."""
+    return _compress_runs(weights, 12, lambda rank: RANKS[rank] * 2)
+
+
 def _runs_of_kickers(high: int, kind: str, weights: list[float | None]) -> list[str]:
-    """Compress one top card's kicker weights (index = kicker rank) into ``A2s+``, ``K9s-K6s``, ``AKo``."""
-    tokens = []
-    kicker = high - 1
-    while kicker >= 0:
-        weight = weights[kicker]
-        if weight is None:
-            kicker -= 1
-            continue
-        bottom = kicker
-        while bottom - 1 >= 0 and weights[bottom - 1] == weight:
-            bottom -= 1
-        top_name, bottom_name = class_name(high, kicker, kind), class_name(high, bottom, kind)
-        if bottom == kicker:
-            token = top_name
-        elif kicker == high - 1:
-            token = bottom_name + "+"
-        else:
-            token = f"{top_name}-{bottom_name}"
-        tokens.append(token + _format_weight(weight))
-        kicker = bottom - 1
-    return tokens
+    """One top card's kicker weights (index = kicker rank) as ``A2s+``, ``K9s-K6s``, ``AKo`` tokens."""
+    return _compress_runs(weights, high - 1, lambda kicker: class_name(high, kicker, kind))

@@ -181,6 +181,16 @@ class BettingTree:
         """``n`` itself, or the single child of a flop node."""
         return int(self.child_list[self.child_start[n]]) if self.kind[n] == NODE_FLOP else n
 
+    def node_after(self, history: tuple[tuple[int, ...], ...]) -> int:
+        """The betting node reached by a state's per-round actions (the flop node is passed through)."""
+        node = 0
+        for round_index, actions in enumerate(history):
+            if round_index == 1:
+                node = self.skip_flop(node)
+            for action in actions:
+                node = self.child_after(node, action)
+        return node
+
     def arrays(self) -> tuple[np.ndarray, ...]:
         """What the kernels take, in their argument order."""
         return (self.kind, self.round, self.player, self.put0, self.put1, self.subtree_end, self.child_start,

@@ -239,3 +239,10 @@ def compile_game(game: Game, max_nodes: int = 50_000_000) -> CompiledGame:
         source=game,
         infoset_states=tuple(info_states),
     )
+
+
+def freeze_arrays(holder: object) -> None:
+    """Make every numpy array attribute of ``holder`` read-only: cached trees are shared by every caller."""
+    for value in vars(holder).values():
+        if isinstance(value, np.ndarray):
+            value.setflags(write=False)

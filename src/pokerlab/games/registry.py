@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import numpy as np
-
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import Game
-from pokerlab.games.compiler import CompiledGame, compile_game
+from pokerlab.games.compiler import CompiledGame, compile_game, freeze_arrays
 from pokerlab.games.matrix import MatrixGame, rps
 from pokerlab.games.poker import PRESETS, LimitPoker, PokerSpec
 
@@ -74,9 +72,7 @@ def compiled(game: str | Game | CompiledGame) -> CompiledGame:
     tree = _CACHE.get(key)
     if tree is None:
         tree = compile_game(game)
-        for value in vars(tree).values():
-            if isinstance(value, np.ndarray):
-                value.setflags(write=False)
+        freeze_arrays(tree)
         if len(_CACHE) < 32:
             _CACHE[key] = tree
     return tree
