@@ -112,3 +112,45 @@ def test_reported_samples_are_the_samples_drawn(vr, samples, drawn):
 def test_too_few_samples_for_a_standard_error(vr, samples, least):
     with pytest.raises(InvalidArgumentError, match=f"samples must be at least {least} "):
         icm(STACKS, PAYOUTS, "montecarlo", samples=samples, variance_reduction=vr, seed=1)
+
+
+@pytest.mark.parametrize("n", [50, 64, 65])
+@pytest.mark.parametrize("vr", ["plain", "antithetic"])
+def test_both_ranking_paths_at_their_border(n, vr):
+    """Fields up to 64 players rank by counting, larger ones sort: both sides of the border, 40 paid places
+    (the brief's shape), against the exact quadrature."""
+    stacks = truncated_normal_stacks(n, mean=10_000, sd=5_000, seed=n)
+    payouts = power_law(40, 1000.0, 1.0)
+    ref = icm(stacks, payouts).equity
+    result = icm(stacks, payouts, "montecarlo", samples=30_000, variance_reduction=vr, seed=9)
+    assert np.all(np.abs(result.equity - ref) <= 4 * result.stderr)
+
+
+def _ranks(clocks):
+    from pokerlab.icm.kernels import _coarse_scratch, _count_ranks
+
+    ranks = np.empty(clocks.size, dtype=np.int32)
+    _count_ranks(np.ascontiguousarray(clocks, dtype=np.float64), _coarse_scratch(), ranks)
+    return ranks
+
+
+def test_count_ranks_is_the_sorted_order():
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 3, 17, 50, 64):
+        clocks = rng.exponential(size=n) / rng.uniform(0.01, 3.0, size=n)
+        expected = np.empty(n, dtype=np.int64)
+        expected[np.argsort(clocks, kind="stable")] = np.arange(n)
+        np.testing.assert_array_equal(_ranks(clocks), expected)
+
+
+def test_count_ranks_resolves_single_precision_ties_exactly():
+    """Clocks equal after rounding to single precision (the fast compare cannot tell them apart) and clocks
+    exactly equal (ordered by index) still give the double-precision order; infinite clocks go last."""
+    base = 1.2345678
+    close = np.array([base + 4e-16, 3.0, base, base + 2e-16, 0.5])
+    assert len(set(close.astype(np.float32).tolist())) == 3  # three of them share one single-precision value
+    np.testing.assert_array_equal(_ranks(close), [3, 4, 1, 2, 0])
+    equal = np.array([2.0, 1.0, 2.0, 1.0])
+    np.testing.assert_array_equal(_ranks(equal), [2, 0, 3, 1])
+    huge = np.array([np.inf, 1e300, 5.0, np.inf])  # 1e300 overflows single precision too
+    np.testing.assert_array_equal(_ranks(huge), [2, 1, 0, 3])

@@ -12,26 +12,12 @@ import numpy as np
 from numba import njit
 
 from pokerlab.agents.brief_tables import showdown_sums
+from pokerlab.stats.rng import uniform
 
 NODE_DECISION = 0
 NODE_FOLD = 1
 NODE_SHOWDOWN = 2
 NODE_FLOP = 3
-
-
-@njit(cache=True)
-def _next_u64(rng: np.ndarray) -> np.uint64:
-    # splitmix64: a 64-bit state in rng[0]
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def _uniform(rng: np.ndarray) -> float:
-    return float(_next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -69,7 +55,7 @@ def mccfr_iterations(kind, rnd, player, put0, put1, subtree_end, child_start, nu
     rows = np.empty((2, 2), dtype=np.int64)  # rows[player, round]
     for _ in range(iterations):
         for k in range(7):  # partial Fisher-Yates: the first 7 entries become the dealt cards
-            j = k + int(_uniform(rng) * (n_cards - k))
+            j = k + int(uniform(rng) * (n_cards - k))
             t = perm[k]
             perm[k] = perm[j]
             perm[j] = t
@@ -130,7 +116,7 @@ def mccfr_iterations(kind, rnd, player, put0, put1, subtree_end, child_start, nu
                             _match(reg_post[row], off, na, probs)
                             for q in range(na):
                                 cum_post[row, off + q] += probs[q]
-                        x = _uniform(rng)
+                        x = uniform(rng)
                         pick = na - 1
                         acc = 0.0
                         for q in range(na):

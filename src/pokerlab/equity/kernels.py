@@ -15,19 +15,15 @@ from numba import njit, prange
 
 from pokerlab.cards.kernels import value_of_partial, value_with_two
 from pokerlab.cards.tables import RANK_KEY_MASK, ROW_MASK, ROW_SHIFT, EvalTables
+from pokerlab.stats.rng import next_u64, uniform
 
 SHARE_UNITS = 2520
 MC_REJECTION_LIMIT = 1_000_000  # consecutive rejected joint draws before a Monte Carlo run gives up
 _PLANE = np.uint64(sum(1 << (4 * rank) for rank in range(13)))
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _LOW32 = np.uint64(0xFFFFFFFF)
-_U30 = np.uint64(30)
-_U27 = np.uint64(27)
-_U31 = np.uint64(31)
 _U32 = np.uint64(32)
-_U11 = np.uint64(11)
 _ONE = np.uint64(1)
 _RANK_KEY_MASK = np.uint64(RANK_KEY_MASK)
 _ROW_SHIFT = np.uint64(ROW_SHIFT)
@@ -373,36 +369,22 @@ def exact_enumeration(
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Random numbers: splitmix64, one stream per (seed, batch, chunk), so results do not depend on threads.
-
-
-@njit(cache=True, inline="always")
-def _next(state: np.ndarray) -> np.uint64:
-    state[0] += _GOLDEN
-    z = state[0]
-    z = (z ^ (z >> _U30)) * _MIX1
-    z = (z ^ (z >> _U27)) * _MIX2
-    return z ^ (z >> _U31)
+# Random numbers: splitmix64 (pokerlab.stats.rng), one stream per (seed, batch, chunk), so results do not
+# depend on threads.
 
 
 @njit(cache=True, inline="always")
 def _below(state: np.ndarray, n: int) -> int:
     """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject), n < 2**32."""
     bound = np.uint64(n)
-    m = (_next(state) >> _U32) * bound
+    m = (next_u64(state) >> _U32) * bound
     low = m & _LOW32
     if low < bound:
         threshold = (np.uint64(1 << 32) - bound) % bound
         while low < threshold:
-            m = (_next(state) >> _U32) * bound
+            m = (next_u64(state) >> _U32) * bound
             low = m & _LOW32
     return np.int64(m >> _U32)
-
-
-@njit(cache=True, inline="always")
-def _uniform(state: np.ndarray) -> float:
-    """Uniform float in [0, 1) with 53 random bits."""
-    return np.float64(_next(state) >> _U11) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -410,11 +392,11 @@ def stream_seed(seed: np.uint64, batch: np.int64, chunk: np.int64) -> np.uint64:
     """Seed of the random stream of one chunk of one batch: a hash of (seed, batch, chunk)."""
     state = np.zeros(1, dtype=np.uint64)
     state[0] = seed
-    _next(state)
+    next_u64(state)
     state[0] ^= np.uint64(batch) * _MIX1
-    _next(state)
+    next_u64(state)
     state[0] ^= np.uint64(chunk) * _MIX2
-    return _next(state)
+    return next_u64(state)
 
 
 @njit(cache=True, inline="always")
@@ -431,7 +413,7 @@ def _draw_card(state, deck, used):
 def _sample_combo(state, start, stop, cumulative, uniform_weights):
     if uniform_weights:
         return start + _below(state, stop - start)
-    u = _uniform(state) * cumulative[stop - 1]
+    u = uniform(state) * cumulative[stop - 1]
     lo, hi = start, stop - 1
     while lo < hi:
         mid = (lo + hi) >> 1

@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from pokerlab.stats.rng import GOLDEN, mix64, neg_log, open_unit, reflected_unit
+
 # Gauss-Kronrod 7-15 on [-1, 1] (QUADPACK qk15): the Kronrod nodes xgk[0..7] (xgk[7] = 0), their weights,
 # and the Gauss weights of the 7-point rule whose nodes are xgk[1], xgk[3], xgk[5], xgk[7].
 GK_NODES = np.array(
@@ -310,18 +312,6 @@ MC_ANTITHETIC = 1
 MC_CONDITIONAL = 2
 
 
-@njit(cache=True, inline="always")
-def _splitmix(state: np.uint64) -> tuple[np.uint64, float]:
-    state = state + np.uint64(0x9E3779B97F4A7C15)
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    # 53 random bits in (0, 1]: never 0, so -log is finite
-    u = (float(z >> np.uint64(11)) + 1.0) * (1.0 / 9007199254740992.0)
-    return state, u
-
-
 @njit(cache=True, inline="always", fastmath=True)
 def _rank_paid(clocks: np.ndarray, keys: np.ndarray, k: int, order: np.ndarray) -> None:
     """``order[m]`` = player finishing in place ``m + 1`` for ``m < k`` (smallest clocks first).
@@ -440,104 +430,193 @@ def _payout_sample(
         out[i] = acc
 
 
-@njit(cache=True, parallel=True)
-def mc_batch(
-    stacks: np.ndarray, pay: np.ndarray, samples: int, seed: int, mode: int, threads: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per-player sums and sums of squares of ``samples`` prize samples (antithetic: of pair means)."""
+RANK_BY_COUNTING = 64  # fields up to this size rank every sample by counting (vectorised); larger ones sort
+
+
+@njit(cache=True, fastmath=True, error_model="numpy")
+def _draw_clocks(counter: np.uint64, inv: np.ndarray, clocks: np.ndarray) -> np.uint64:
+    """``clocks[i] = E_i / s_i`` (``inv[i] = 1 / s_i``) from the stream's next ``n`` draws; returns the counter.
+
+    Draw ``t`` is ``mix64(counter + t GOLDEN)``: no loop-carried state, so the loop vectorises, and the stream is
+    the same as ``n`` calls of :func:`pokerlab.stats.rng.next_u64`."""
+    n = clocks.shape[0]
+    for i in range(n):
+        bits = mix64(counter + np.uint64(i + 1) * GOLDEN)
+        clocks[i] = neg_log(open_unit(bits)) * inv[i]
+    return counter + np.uint64(n) * GOLDEN
+
+
+@njit(cache=True, fastmath=True, error_model="numpy")
+def _draw_antithetic(counter: np.uint64, inv: np.ndarray, clocks: np.ndarray, partner: np.ndarray) -> np.uint64:
+    """:func:`_draw_clocks`, and in ``partner`` the clocks of the reflected uniforms ``1 + 2^-53 - u``."""
+    n = clocks.shape[0]
+    for i in range(n):
+        bits = mix64(counter + np.uint64(i + 1) * GOLDEN)
+        clocks[i] = neg_log(open_unit(bits)) * inv[i]
+        partner[i] = neg_log(reflected_unit(bits)) * inv[i]
+    return counter + np.uint64(n) * GOLDEN
+
+
+@njit(cache=True)
+def _count_ranks(clocks: np.ndarray, coarse: np.ndarray, ranks: np.ndarray) -> None:
+    """``ranks[i]`` = 0-based finishing place of player ``i``: how many clocks are smaller (``n <= 64``).
+
+    Every pair is compared (``n^2``, branch-free) on single-precision copies of the clocks, 16 to a vector
+    instruction: twice the lanes of double precision, and a sort's mispredicted branches cost more at this size.
+    Rounding is monotone, so a strictly smaller copy means a strictly smaller clock; only equal copies leave an
+    order open (2.4e-5 of samples for 50 players). Then the ranks are not a permutation (their sum falls short
+    of ``n (n - 1) / 2``) and the sample is ranked again on the full clocks, equal clocks by index, so the ranks
+    are exactly those of the double-precision clocks. ``coarse``: scratch of :data:`RANK_BY_COUNTING` floats,
+    +inf past ``n`` (the constant trip count unrolls into four 16-lane compares).
+    """
+    n = clocks.shape[0]
+    for i in range(n):
+        coarse[i] = np.float32(clocks[i])
+    for i in range(n):
+        key = coarse[i]
+        rank = np.int32(0)
+        for j in range(RANK_BY_COUNTING):
+            rank += np.int32(1) if coarse[j] < key else np.int32(0)
+        ranks[i] = rank
+    total = 0  # summed apart: in the loop above it would keep the counts 64 bits wide and halve the vector width
+    for i in range(n):
+        total += ranks[i]
+    if total != n * (n - 1) // 2:
+        for i in range(n):
+            clock = clocks[i]
+            rank = np.int32(0)
+            for j in range(n):
+                if clocks[j] < clock or (clocks[j] == clock and j < i):
+                    rank += np.int32(1)
+            ranks[i] = rank
+
+
+@njit(cache=True)
+def _coarse_scratch() -> np.ndarray:
+    """Scratch for :func:`_count_ranks`: :data:`RANK_BY_COUNTING` single-precision +inf."""
+    return np.full(RANK_BY_COUNTING, np.inf, dtype=np.float32)
+
+
+@njit(cache=True)
+def _plain_counted(stacks: np.ndarray, pay: np.ndarray, samples: int, counter: np.uint64, sums: np.ndarray,
+                   squares: np.ndarray) -> None:
+    """Plain estimator, ``n <= 64``: count how often each player finishes in each place, then weigh the counts
+    by the prizes (sums of squares too: a sample's square is the square of one prize)."""
     n = stacks.shape[0]
     k = pay.shape[0]
-    sums = np.zeros((threads, n))
-    squares = np.zeros((threads, n))
-    per = (samples + threads - 1) // threads
-    for th in prange(threads):
-        start = th * per
-        stop = min(samples, start + per)
-        state = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(th + 1) * np.uint64(0xD1B54A32D192ED03)
-        clocks = np.empty(n)
-        clocks2 = np.empty(n)
-        keys = np.empty(n, dtype=np.int64)
-        order = np.empty(n, dtype=np.int64)
-        sorted_clocks = np.empty(n)
-        value = np.empty(n)
-        value2 = np.empty(n)
-        inv = 1.0 / stacks
-        pay2 = pay * pay
-        ranks = np.empty(n, dtype=np.int64)
-        ranks2 = np.empty(n, dtype=np.int64)
-        pay_padded = np.zeros(n)
-        pay_padded[:k] = pay
-        pay2_padded = pay_padded * pay_padded
-        local_sums = np.zeros(n)
-        local_squares = np.zeros(n)
-        small = n <= 64
-        for _ in range(start, stop):
-            if mode == MC_ANTITHETIC:
-                for i in range(n):
-                    state, u = _splitmix(state)
-                    clocks[i] = -np.log(u) * inv[i]
-                    # the antithetic clock uses 1 - u, in [0, 1): u = 1 (probability 2^-53) maps to a huge clock
-                    clocks2[i] = -np.log1p(-u) * inv[i] if u < 1.0 else 745.0 * inv[i]
-                if small:
-                    _key_ranks(clocks, keys, ranks)
-                    _key_ranks(clocks2, keys, ranks2)
-                    for i in range(n):
-                        value[i] = pay_padded[ranks[i]]
-                        value2[i] = pay_padded[ranks2[i]]
-                else:
-                    _payout_sample(clocks, stacks, pay, keys, order, value, False, sorted_clocks)
-                    _payout_sample(clocks2, stacks, pay, keys, order, value2, False, sorted_clocks)
-                for i in range(n):
-                    v = 0.5 * (value[i] + value2[i])
-                    local_sums[i] += v
-                    local_squares[i] += v * v
-            elif mode == MC_CONDITIONAL:
-                for i in range(n):
-                    state, u = _splitmix(state)
-                    clocks[i] = -np.log(u) * inv[i]
-                _payout_sample(clocks, stacks, pay, keys, order, value, True, sorted_clocks)
-                for i in range(n):
-                    v = value[i]
-                    local_sums[i] += v
-                    local_squares[i] += v * v
-            elif small:
-                # plain, small field: every player's place by counting, prize from the zero-padded table
-                for i in range(n):
-                    state, u = _splitmix(state)
-                    clocks[i] = -np.log(u) * inv[i]
-                _key_ranks(clocks, keys, ranks)
-                for i in range(n):
-                    local_sums[i] += pay_padded[ranks[i]]
-                    local_squares[i] += pay2_padded[ranks[i]]
-            else:
-                # plain: only the k paid players' sums change
-                for i in range(n):
-                    state, u = _splitmix(state)
-                    clocks[i] = -np.log(u) * inv[i]
-                _rank_paid(clocks, keys, k, order)
-                for m in range(k):
-                    j = order[m]
-                    local_sums[j] += pay[m]
-                    local_squares[j] += pay2[m]
+    inv = 1.0 / stacks
+    clocks = np.empty(n)
+    coarse = _coarse_scratch()
+    ranks = np.empty(n, dtype=np.int32)
+    places = np.zeros(n * n, dtype=np.int32)  # player-major counts; pokerlab.stats caps a batch at 2^22 samples
+    for _ in range(samples):
+        counter = _draw_clocks(counter, inv, clocks)
+        _count_ranks(clocks, coarse, ranks)
         for i in range(n):
-            sums[th, i] += local_sums[i]
-            squares[th, i] += local_squares[i]
+            places[np.uint64(i * n + ranks[i])] += 1  # unsigned: no negative-index wraparound code in the loop
+    for i in range(n):
+        for m in range(k):
+            sums[i] += places[i * n + m] * pay[m]
+            squares[i] += places[i * n + m] * (pay[m] * pay[m])
+
+
+@njit(cache=True)
+def _plain_selected(stacks: np.ndarray, pay: np.ndarray, samples: int, counter: np.uint64, sums: np.ndarray,
+                    squares: np.ndarray) -> None:
+    """Plain estimator, large fields: the ``k`` paid players by sort or partial selection, only their sums change."""
+    n = stacks.shape[0]
+    k = pay.shape[0]
+    inv = 1.0 / stacks
+    clocks = np.empty(n)
+    keys = np.empty(n, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
+    for _ in range(samples):
+        counter = _draw_clocks(counter, inv, clocks)
+        _rank_paid(clocks, keys, k, order)
+        for m in range(k):
+            j = order[m]
+            sums[j] += pay[m]
+            squares[j] += pay[m] * pay[m]
+
+
+@njit(cache=True)
+def _antithetic(stacks: np.ndarray, pay: np.ndarray, samples: int, counter: np.uint64, sums: np.ndarray,
+                squares: np.ndarray) -> None:
+    """Antithetic pairs (u and its reflection): the pair means are the samples."""
+    n = stacks.shape[0]
+    k = pay.shape[0]
+    inv = 1.0 / stacks
+    clocks = np.empty(n)
+    partner = np.empty(n)
+    value = np.empty(n)
+    value2 = np.empty(n)
+    keys = np.empty(n, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
+    sorted_clocks = np.empty(n)
+    small = n <= RANK_BY_COUNTING
+    coarse = _coarse_scratch()
+    ranks = np.empty(n, dtype=np.int32)
+    ranks2 = np.empty(n, dtype=np.int32)
+    pay_padded = np.zeros(n)
+    pay_padded[:k] = pay
+    for _ in range(samples):
+        counter = _draw_antithetic(counter, inv, clocks, partner)
+        if small:
+            _count_ranks(clocks, coarse, ranks)
+            _count_ranks(partner, coarse, ranks2)
+            for i in range(n):
+                value[i] = pay_padded[ranks[i]]
+                value2[i] = pay_padded[ranks2[i]]
+        else:
+            _payout_sample(clocks, stacks, pay, keys, order, value, False, sorted_clocks)
+            _payout_sample(partner, stacks, pay, keys, order, value2, False, sorted_clocks)
+        for i in range(n):
+            v = 0.5 * (value[i] + value2[i])
+            sums[i] += v
+            squares[i] += v * v
+
+
+@njit(cache=True)
+def _conditional(stacks: np.ndarray, pay: np.ndarray, samples: int, counter: np.uint64, sums: np.ndarray,
+                 squares: np.ndarray) -> None:
+    """Conditional Monte Carlo: each player's prize integrated over its own clock given the others'."""
+    n = stacks.shape[0]
+    inv = 1.0 / stacks
+    clocks = np.empty(n)
+    value = np.empty(n)
+    keys = np.empty(n, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
+    sorted_clocks = np.empty(n)
+    for _ in range(samples):
+        counter = _draw_clocks(counter, inv, clocks)
+        _payout_sample(clocks, stacks, pay, keys, order, value, True, sorted_clocks)
+        for i in range(n):
+            sums[i] += value[i]
+            squares[i] += value[i] * value[i]
+
+
+@njit(cache=True, parallel=True)
+def mc_batch(
+    stacks: np.ndarray, pay: np.ndarray, samples: int, seed: int, mode: int, streams: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-player sums and sums of squares of ``samples`` prize samples (antithetic: of pair means), drawn from
+    ``streams`` independent splitmix64 streams run in parallel (the result does not depend on the thread count)."""
+    n = stacks.shape[0]
+    sums = np.zeros((streams, n))
+    squares = np.zeros((streams, n))
+    per = (samples + streams - 1) // streams
+    for stream in prange(streams):
+        count = max(0, min(samples, (stream + 1) * per) - stream * per)
+        counter = np.uint64(seed) * GOLDEN + np.uint64(stream + 1) * np.uint64(0xD1B54A32D192ED03)
+        if mode == MC_PLAIN and n <= RANK_BY_COUNTING:
+            _plain_counted(stacks, pay, count, counter, sums[stream], squares[stream])
+        elif mode == MC_PLAIN:
+            _plain_selected(stacks, pay, count, counter, sums[stream], squares[stream])
+        elif mode == MC_ANTITHETIC:
+            _antithetic(stacks, pay, count, counter, sums[stream], squares[stream])
+        else:
+            _conditional(stacks, pay, count, counter, sums[stream], squares[stream])
     return sums.sum(axis=0), squares.sum(axis=0)
-
-
-@njit(cache=True, inline="always", fastmath=True)
-def _key_ranks(clocks: np.ndarray, keys: np.ndarray, ranks: np.ndarray) -> None:
-    """``ranks[i]`` = 0-based finishing place of player ``i`` (count of smaller keys, see :func:`_rank_paid`)."""
-    n = clocks.shape[0]
-    bits = clocks.view(np.int64)
-    for i in range(n):
-        keys[i] = (bits[i] & np.int64(~0xFFFF)) | np.int64(i)
-    for i in range(n):
-        key = keys[i]
-        rank = np.int64(0)
-        for j in range(n):
-            rank += np.int64(1) if keys[j] < key else np.int64(0)
-        ranks[i] = rank
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -383,7 +383,6 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
     )
     base_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
     mode = {"plain": kernels.MC_PLAIN, "antithetic": kernels.MC_ANTITHETIC, "conditional": kernels.MC_CONDITIONAL}
-    threads = MC_STREAMS
 
     if vr == "sobol":
         from scipy.stats import qmc
@@ -404,7 +403,7 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
 
         def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
             child = (int(base_seed) + index * 0x632BE59BD9B4E019) & 0x7FFFFFFFFFFFFFFF
-            return kernels.mc_batch(s, pay_k, size, child, mode[vr], threads)
+            return kernels.mc_batch(s, pay_k, size, child, mode[vr], MC_STREAMS)
 
         moments, reason, _ = run_until(rule, n, batch, first_batch=4096 if samples is None else 16384)
     return moments.mean, moments.stderr, moments.count * unit, reason

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pokerlab.stats.rng import uniform
+
 KIND_TERMINAL = 0
 KIND_CHANCE = 1
 KIND_DECISION = 2
@@ -243,18 +245,7 @@ def best_response(kind, player, parent, first_child, num_children, chance_prob, 
     return w[0]
 
 
-# -- Monte Carlo CFR -------------------------------------------------------------------------------------------
-
-@njit(cache=True)
-def _uniform(rng):
-    """splitmix64 step: a uniform double in [0, 1) from the one-word state ``rng[0]`` (saved with the solver)."""
-    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
-    rng[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
+# -- Monte Carlo CFR (random numbers: pokerlab.stats.rng.uniform on the one-word state saved with the solver) ----
 
 @njit(cache=True)
 def _match(regrets, lo, hi, out):
@@ -271,7 +262,7 @@ def _match(regrets, lo, hi, out):
 
 @njit(cache=True)
 def _sample(probs, n, rng):
-    x = _uniform(rng)
+    x = uniform(rng)
     acc = 0.0
     for a in range(n - 1):
         acc += probs[a]
