@@ -44,6 +44,22 @@ def test_cli_montecarlo_and_options(tmp_path):
     assert "bubble" in result.output and plot.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_cli_stopping_rules():
+    """--half-width stops once every player is within it at the confidence asked; --time and
+    --variance-reduction reach the library (the method names the estimator)."""
+    stacks = ["--stacks", "5000,3000,2000,1000", "--payouts", "50,30,20", "--method", "montecarlo", "--seed", "3"]
+    result = runner.invoke(app, ["icm", *stacks, "--half-width", "0.2", "--confidence", "0.9", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert all(1.6448536269514722 * p["stderr"] <= 0.2 for p in data["players"])
+    exact = icm([5000, 3000, 2000, 1000], [50, 30, 20]).equity
+    assert all(abs(p["equity"] - e) <= 4 * p["stderr"] for p, e in zip(data["players"], exact, strict=True))
+    result = runner.invoke(app, ["icm", *stacks, "--time", "0.05", "--variance-reduction", "conditional", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["method"] == "montecarlo-conditional" and data["samples"] >= 2
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -91,10 +107,17 @@ def binary_file(tmp_path):
         (["--stacks", "5,3", "--payouts", "50", "--seed", "1"], "seed applies only to method='montecarlo'"),
         (["--stacks", "5,3", "--payouts", "50", "--method", "exact", "--samples", "100"],
          "samples applies only to method='montecarlo'"),
-        (["--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--samples", "1"], "at least 2"),
+        (["--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--samples", "1"],
+         "samples must be at least"),
         (["--stacks", "5,3,1", "--payouts", "50,30", "--method", "montecarlo", "--places"],
          "finish places need an exact method"),
         (["--stacks", "5,3", "--payouts", "50", "--method", "magic"], "unknown ICM method 'magic'"),
+        (["--stacks", "5,3", "--payouts", "50", "--half-width", "1"], "half_width applies only to method='montecarlo'"),
+        (["--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--variance-reduction", "magic"],
+         "unknown variance reduction 'magic'"),
+        (["--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--half-width", "1", "--confidence", "1"],
+         "confidence must be strictly between 0 and 1"),
+        (["--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--time", "0"], "time limit must be"),
     ],
 )
 def test_cli_errors_name_the_problem(args, message):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pokerlab.errors import InvalidArgumentError
-from pokerlab.icm import icm, power_law, truncated_normal_stacks
+from pokerlab.icm import default_variance_reduction, icm, power_law, truncated_normal_stacks
 
 STACKS = truncated_normal_stacks(12, seed=11)
 PAYOUTS = power_law(5, 1000.0, 1.0)
@@ -154,3 +154,17 @@ def test_count_ranks_resolves_single_precision_ties_exactly():
     np.testing.assert_array_equal(_ranks(equal), [2, 0, 3, 1])
     huge = np.array([np.inf, 1e300, 5.0, np.inf])  # 1e300 overflows single precision too
     np.testing.assert_array_equal(_ranks(huge), [2, 1, 0, 3])
+
+
+@pytest.mark.parametrize("players, paid, chosen", [
+    (3, 3, "antithetic"), (12, 3, "antithetic"), (30, 9, "antithetic"), (50, 40, "antithetic"),
+    (40, 10, "conditional"), (50, 10, "conditional"), (64, 16, "conditional"), (65, 40, "conditional"),
+    (1000, 150, "conditional"), (2048, 307, "plain"),
+])
+def test_auto_picks_the_estimator_measured_fastest(players, paid, chosen):
+    """The cases of the efficiency table in docs/benchmarks.md ("Which estimator"), where the named estimator
+    had the least variance x time per sample on the development machine; the result names the estimator."""
+    assert default_variance_reduction(players, paid) == chosen
+    stacks = truncated_normal_stacks(players, seed=1)
+    result = icm(stacks, power_law(paid, 1000.0, 1.0), "montecarlo", samples=4, seed=1)
+    assert result.method == f"montecarlo-{chosen}"

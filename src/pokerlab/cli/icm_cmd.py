@@ -47,6 +47,14 @@ def register(app: typer.Typer) -> None:
         ),
         method: str = typer.Option("auto", "--method", help="auto | exact | subset | montecarlo"),
         samples: int = typer.Option(None, "--samples", help="Monte Carlo samples (default 100,000; montecarlo only)."),
+        half_width: float = typer.Option(
+            None, "--half-width", help="Monte Carlo: stop once every player is within +- this much money."
+        ),
+        confidence: float = typer.Option(0.95, "--confidence", help="Confidence of --half-width (default 0.95)."),
+        time_limit: float = typer.Option(None, "--time", help="Monte Carlo: stop after this many seconds."),
+        variance_reduction: str = typer.Option(
+            "auto", "--variance-reduction", help="Monte Carlo: auto | plain | antithetic | sobol | conditional."
+        ),
         seed: int = typer.Option(None, "--seed", help="Monte Carlo seed (montecarlo only)."),
         places: bool = typer.Option(False, "--places", help="Show finish-place probabilities (exact methods only)."),
         bubble: bool = typer.Option(False, "--bubble-factors", help="Show bubble factors and risk premiums."),
@@ -66,7 +74,8 @@ def register(app: typer.Typer) -> None:
         pay = parse_payouts(payouts)
         if plot is not None:
             figure_path(plot)  # a bad file name fails before any work
-        result = icm(stack_values, pay, method, places=places, samples=samples, seed=seed)
+        result = icm(stack_values, pay, method, places=places, samples=samples, half_width=half_width,
+                     confidence=confidence, time_limit=time_limit, variance_reduction=variance_reduction, seed=seed)
         bf = bubble_factors(stack_values, pay) if bubble else None
         split = deal(stack_values, pay) if deal_ else None
         written = plot_shares(result, plot) if plot is not None else None

@@ -148,7 +148,7 @@ def icm(
     of the quadrature. Monte Carlo: stop after ``samples``, or when every player's confidence half-width is
     below ``half_width`` (money) or ``relative_half_width * pool``, or after ``time_limit`` seconds;
     ``variance_reduction`` is ``plain``, ``antithetic``, ``sobol``, ``conditional`` (O(n k) per sample, 22x
-    less variance in the brief's scenario) or ``auto`` (conditional when ``n * paid <= 20,000``, else plain).
+    less variance in the brief's scenario) or ``auto`` (:func:`default_variance_reduction`).
     ``samples`` is rounded up to whole antithetic pairs or Sobol sets of 256 points and must give at least
     two of them (a standard error needs two); ``result.samples`` is the number actually drawn. The Monte
     Carlo options (``samples``, ``half_width``, ``relative_half_width``, ``time_limit``,
@@ -219,7 +219,7 @@ def icm(
             place_matrix[live, :kk] = _quadrature_places(live_stacks, kk, rtol)
     else:
         if variance_reduction == "auto":
-            variance_reduction = "conditional" if n_live * max(k, 1) <= 20_000 else "plain"
+            variance_reduction = default_variance_reduction(n_live, k)
         values, err, count, reason = _monte_carlo(
             live_stacks, live_pay, k, samples, half_width, relative_half_width, confidence, time_limit,
             variance_reduction, seed,
@@ -238,6 +238,28 @@ def icm(
 # ------------------------------------------------------------------------------------------------------------
 # exact quadrature driver
 # ------------------------------------------------------------------------------------------------------------
+
+
+CONDITIONAL_MAX_WORK = 200_000  # players x paid places: above it one conditional sample costs over ~0.3 ms
+
+
+def default_variance_reduction(players: int, paid: int) -> str:
+    """The estimator that reaches a given precision soonest (least variance x time per sample), by a rule fitted
+    to measurements on the development machine (docs/benchmarks.md, "Which estimator"). Conditional Monte Carlo
+    costs O(n k) per sample against O(n) for the others, but its variance falls faster with the field size:
+    antithetic pairs win in small fields (under 32 players) and where over a quarter of at most 64 players are
+    paid (the rank count is vectorised there), conditional everywhere else, until ``n k`` passes
+    :data:`CONDITIONAL_MAX_WORK`, where a sample takes so long that the stopping rule's 1,000-sample minimum would
+    take seconds (the exact method answers such fields in milliseconds): plain.
+
+    >>> default_variance_reduction(50, 40), default_variance_reduction(50, 10), default_variance_reduction(2048, 307)
+    ('antithetic', 'conditional', 'plain')
+    """
+    if players * paid > CONDITIONAL_MAX_WORK:
+        return "plain"
+    if players <= kernels.RANK_BY_COUNTING and (players < 32 or 4 * paid > players):
+        return "antithetic"
+    return "conditional"
 
 
 def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> tuple[np.ndarray, int]:
@@ -398,6 +420,8 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
             shifts = shift_source.integers(0, 1 << kernels.SOBOL_BITS, size=(size, n), dtype=np.int64)
             return kernels.mc_sobol_shifted(s, pay_k, base, shifts)
 
+        if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
+            kernels.mc_sobol_shifted(s, pay_k, base, np.zeros((0, n), dtype=np.int64))
         moments, reason, _ = run_until(rule, n, batch, first_batch=20)
     else:
 
@@ -405,5 +429,7 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
             child = (int(base_seed) + index * 0x632BE59BD9B4E019) & 0x7FFFFFFFFFFFFFFF
             return kernels.mc_batch(s, pay_k, size, child, mode[vr], MC_STREAMS)
 
+        if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
+            kernels.mc_batch(s, pay_k, 0, 0, mode[vr], 1)
         moments, reason, _ = run_until(rule, n, batch, first_batch=4096 if samples is None else 16384)
     return moments.mean, moments.stderr, moments.count * unit, reason
