@@ -245,12 +245,14 @@ CONDITIONAL_MAX_WORK = 200_000  # players x paid places: above it one conditiona
 
 def default_variance_reduction(players: int, paid: int) -> str:
     """The estimator that reaches a given precision soonest (least variance x time per sample), by a rule fitted
-    to measurements on the development machine (docs/benchmarks.md, "Which estimator"). Conditional Monte Carlo
-    costs O(n k) per sample against O(n) for the others, but its variance falls faster with the field size:
-    antithetic pairs win in small fields (under 32 players) and where over a quarter of at most 64 players are
-    paid (the rank count is vectorised there), conditional everywhere else, until ``n k`` passes
-    :data:`CONDITIONAL_MAX_WORK`, where a sample takes so long that the stopping rule's 1,000-sample minimum would
-    take seconds (the exact method answers such fields in milliseconds): plain.
+    to measurements on the development machine (docs/benchmarks.md, "Which estimator").
+
+    Conditional Monte Carlo costs O(n k) per sample against O(n) for the others, but its variance falls faster
+    as the field grows. Antithetic pairs win in small fields (under 32 players) and where over a quarter of at
+    most 64 players are paid (the rank count is vectorised there); conditional wins everywhere else. Above
+    ``n k =`` :data:`CONDITIONAL_MAX_WORK` the rule takes plain sampling anyway: a conditional sample costs over
+    ~0.3 ms there, so the stopping rule's 1,000-sample minimum alone would take seconds (the exact method
+    answers such fields in milliseconds).
 
     >>> default_variance_reduction(50, 40), default_variance_reduction(50, 10), default_variance_reduction(2048, 307)
     ('antithetic', 'conditional', 'plain')
