@@ -219,7 +219,7 @@ def icm(
             place_matrix[live, :kk] = _quadrature_places(live_stacks, kk, rtol)
     else:
         if variance_reduction == "auto":
-            variance_reduction = default_variance_reduction(n_live, k)
+            variance_reduction = default_variance_reduction(n_live, k, samples)
         values, err, count, reason = _monte_carlo(
             live_stacks, live_pay, k, samples, half_width, relative_half_width, confidence, time_limit,
             variance_reduction, seed,
@@ -241,27 +241,31 @@ def icm(
 
 
 CONDITIONAL_MAX_WORK = 200_000  # players x paid places: above it one conditional sample costs over ~0.3 ms
+SOBOL_MAX_PLAYERS = 4096  # beyond it 256-point Sobol sets gain little over plain sampling (measured at 5,000)
 
 
-def default_variance_reduction(players: int, paid: int) -> str:
+def default_variance_reduction(players: int, paid: int, samples: int | None = None) -> str:
     """The estimator that reaches a given precision soonest (least variance x time per sample), by a rule fitted
     to measurements on the development machine (docs/benchmarks.md, "Which estimator").
 
-    Conditional Monte Carlo costs O(n k) per sample against O(n) for the others, but its variance falls faster
-    as the field grows. Antithetic pairs win in small fields (under 32 players) and where over a quarter of at
-    most 64 players are paid (the rank count is vectorised there); conditional wins everywhere else. Above
-    ``n k =`` :data:`CONDITIONAL_MAX_WORK` the rule takes plain sampling anyway: a conditional sample costs over
-    ~0.3 ms there, so the stopping rule's 1,000-sample minimum alone would take seconds (the exact method
-    answers such fields in milliseconds).
+    Up to 64 players, scrambled Sobol sets (randomised QMC) win by 2-7x over antithetic pairs and more over the
+    rest. In larger fields conditional Monte Carlo wins by 10-20x: it costs O(n k) per sample against O(n),
+    but its variance falls faster as the field grows. Above ``n k =`` :data:`CONDITIONAL_MAX_WORK` a conditional
+    sample costs over ~0.3 ms, so the stopping rule's 1,000-sample minimum alone would take seconds: Sobol
+    again up to :data:`SOBOL_MAX_PLAYERS` players, plain sampling beyond (the exact method answers such fields in
+    milliseconds to seconds). A Sobol run draws whole sets of 256 points, at least two: when fewer ``samples``
+    are asked for, antithetic pairs (at least 4 samples) or plain sampling.
 
-    >>> default_variance_reduction(50, 40), default_variance_reduction(50, 10), default_variance_reduction(2048, 307)
-    ('antithetic', 'conditional', 'plain')
+    >>> default_variance_reduction(50, 40), default_variance_reduction(200, 30), default_variance_reduction(50, 40, 100)
+    ('sobol', 'conditional', 'antithetic')
     """
-    if players * paid > CONDITIONAL_MAX_WORK:
+    if players > kernels.RANK_BY_COUNTING and players * paid <= CONDITIONAL_MAX_WORK:
+        return "conditional"
+    if players > SOBOL_MAX_PLAYERS:
         return "plain"
-    if players <= kernels.RANK_BY_COUNTING and (players < 32 or 4 * paid > players):
-        return "antithetic"
-    return "conditional"
+    if isinstance(samples, int | float) and samples < 2 * SOBOL_POINTS:  # (bad values fail validation later)
+        return "antithetic" if samples >= 4 else "plain"
+    return "sobol"
 
 
 def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> tuple[np.ndarray, int]:
