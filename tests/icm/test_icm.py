@@ -85,6 +85,17 @@ def test_exact_methods_agree(payouts):
     np.testing.assert_allclose(race.places, subset.places, atol=1e-12)
 
 
+def test_places_of_a_larger_field_against_the_equity_kernel():
+    """300 players, 40 paid: each paid place is taken by exactly one player, and places @ payouts reproduces the
+    equity computed by the (independent) banded equity kernel."""
+    stacks = truncated_normal_stacks(300, seed=30)
+    payouts = power_law(40, 1000.0, 1.0)
+    result = icm(stacks, payouts, "exact", places=True)
+    np.testing.assert_allclose(result.places.sum(axis=0), 1.0, atol=1e-12)
+    assert np.all(result.places.sum(axis=1) <= 1.0 + 1e-12) and np.all(result.places >= -1e-15)
+    np.testing.assert_allclose(result.places @ payouts, result.equity, rtol=1e-11, atol=1e-12)
+
+
 def test_places_are_probabilities():
     stacks = truncated_normal_stacks(12, seed=5)
     places = icm(stacks, [1.0] * 12, "exact", places=True).places

@@ -235,12 +235,14 @@ def tail_time(stacks: np.ndarray, k: int, log_eps: float) -> float:
     return hi
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def race_places(stacks: np.ndarray, k: int, t: float, out: np.ndarray) -> None:
     """``out[i, m] = s_i e^{-s_i t} P(exactly m of the others finished by t)``, ``m < k``.
 
     Prefix distributions forward, suffix distributions backward (all stored, ``O(n k)`` memory), then a
-    truncated convolution per player: ``O(n k^2)``.
+    truncated convolution per player: ``O(n k^2)``. The suffix rows are stored reversed
+    (``suffix[i, k - 1 - a]`` = P(a of the players after i finished)) so each convolution term is a dot product
+    of two forward slices, which vectorises.
     """
     n = stacks.shape[0]
     q = np.empty(n)
@@ -249,20 +251,24 @@ def race_places(stacks: np.ndarray, k: int, t: float, out: np.ndarray) -> None:
         x = stacks[i] * t
         q[i] = np.exp(-x)
         p[i] = -np.expm1(-x)
+    top = k - 1
     suffix = np.zeros((n, k))
-    suffix[n - 1, 0] = 1.0
+    suffix[n - 1, top] = 1.0
     for i in range(n - 1, 0, -1):
-        for a in range(k - 1, 0, -1):
-            suffix[i - 1, a] = q[i] * suffix[i, a] + p[i] * suffix[i, a - 1]
-        suffix[i - 1, 0] = q[i] * suffix[i, 0]
+        for r in range(k - 1):  # r = top - a: a count a gets q_i of count a and p_i of count a - 1
+            suffix[i - 1, r] = q[i] * suffix[i, r] + p[i] * suffix[i, r + 1]
+        suffix[i - 1, top] = q[i] * suffix[i, top]
     prefix = np.zeros(k)
     prefix[0] = 1.0
     for i in range(n):
         c = stacks[i] * q[i]
+        row = suffix[i]
         for m in range(k):
+            x = prefix[:m + 1]
+            y = row[top - m:]
             acc = 0.0
             for a in range(m + 1):
-                acc += prefix[a] * suffix[i, m - a]
+                acc += x[a] * y[a]
             out[i, m] = c * acc
         for a in range(k - 1, 0, -1):
             prefix[a] = q[i] * prefix[a] + p[i] * prefix[a - 1]
@@ -273,11 +279,13 @@ def race_places(stacks: np.ndarray, k: int, t: float, out: np.ndarray) -> None:
 def icm_places_panels(
     stacks: np.ndarray, k: int, left: np.ndarray, right: np.ndarray, nodes: np.ndarray, weights: np.ndarray
 ) -> np.ndarray:
-    """Finish-place matrix by the race, integrated with the given rule over each panel of ``w``: shape
-    ``(panels, n, k)``."""
+    """Finish-place matrix by the race, integrated over each panel of ``w`` with every rule in ``weights``
+    (rows: one weight per node, e.g. Kronrod and Gauss on the same nodes, evaluated once): shape
+    ``(rules, panels, n, k)``."""
     n = stacks.shape[0]
     npan = left.shape[0]
-    acc = np.zeros((npan, n, k))
+    rules = weights.shape[0]
+    acc = np.zeros((rules, npan, n, k))
     total = 0.0
     for j in range(n):
         total += stacks[j]
@@ -295,11 +303,14 @@ def icm_places_panels(
             dw = race_variable(stacks, t)[1]
             if not (dw > 0.0 and np.isfinite(dw)):
                 continue
-            jac = weights[r] * half / dw
             race_places(stacks, k, t, values)
-            for i in range(n):
-                for m in range(k):
-                    acc[panel, i, m] += jac * values[i, m]
+            for rule in range(rules):
+                if weights[rule, r] == 0.0:
+                    continue
+                jac = weights[rule, r] * half / dw
+                for i in range(n):
+                    for m in range(k):
+                        acc[rule, panel, i, m] += jac * values[i, m]
     return acc
 
 

@@ -304,8 +304,7 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float) -> np.ndarray:
     kq = min(k, n - 1)
 
     def evaluate(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        kron = kernels.icm_places_panels(s, kq, left, right, _NODES, _KRONROD)
-        gauss = kernels.icm_places_panels(s, kq, left, right, _NODES, _GAUSS)
+        kron, gauss = kernels.icm_places_panels(s, kq, left, right, _NODES, _RULES)  # one pass, both rules
         return kron.reshape(len(left), -1), gauss.reshape(len(left), -1)
 
     total, _ = _adaptive(s, kq, evaluate, rtol, 1e-6, per_panel=False)
@@ -316,6 +315,7 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float) -> np.ndarray:
 
 
 _NODES, _KRONROD, _GAUSS = kernels.gk15_rule()
+_RULES = np.ascontiguousarray(np.stack([_KRONROD, _GAUSS]))
 
 
 def _block(n: int, k: int) -> int:
