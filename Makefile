@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test test-fast bench lint clean
+.PHONY: demo test test-fast bench lint clean clean-kernels
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,5 +31,10 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 
-clean:
+clean: clean-kernels
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache
+
+# numba checks only a kernel's own file: after editing a helper that other modules' kernels inline
+# (pokerlab.stats.rng, pokerlab.cards.kernels), their cached machine code is stale until this runs
+clean-kernels:
+	find src -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -50,7 +50,7 @@ def _units(start, count):
     return low, opened, reflected
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")  # the flags of the kernels that use it (a vectorised loop)
 def _neg_logs(u):
     out = np.empty(u.size)
     for i in range(u.size):
@@ -102,6 +102,6 @@ def test_neg_log_within_a_few_ulp():
     ours = _neg_logs(u)
     reference = -np.log(u)
     ulps = np.abs(ours - reference) / np.spacing(np.maximum(reference, np.finfo(float).tiny))
-    assert ulps.max() <= 4, ulps.max()
+    assert ulps.max() <= 3, ulps.max()  # the bound rng.py's docstring states
     assert _neg_logs(np.array([1.0]))[0] == 0.0
     assert np.all(ours >= 0)

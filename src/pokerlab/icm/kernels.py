@@ -444,7 +444,7 @@ def _payout_sample(
 RANK_BY_COUNTING = 64  # fields up to this size rank every sample by counting (vectorised); larger ones sort
 
 
-@njit(cache=True, fastmath=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _draw_clocks(counter: np.uint64, inv: np.ndarray, clocks: np.ndarray) -> np.uint64:
     """``clocks[i] = E_i / s_i`` (``inv[i] = 1 / s_i``) from the stream's next ``n`` draws; returns the counter.
 
@@ -457,7 +457,7 @@ def _draw_clocks(counter: np.uint64, inv: np.ndarray, clocks: np.ndarray) -> np.
     return counter + np.uint64(n) * GOLDEN
 
 
-@njit(cache=True, fastmath=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _draw_antithetic(counter: np.uint64, inv: np.ndarray, clocks: np.ndarray, partner: np.ndarray) -> np.uint64:
     """:func:`_draw_clocks`, and in ``partner`` the clocks of the reflected uniforms ``1 + 2^-53 - u``."""
     n = clocks.shape[0]
@@ -962,7 +962,7 @@ def race_equity_adaptive(
 SOBOL_BITS = 30  # scipy's Sobol points are multiples of 2^-30
 
 
-@njit(cache=True, fastmath=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _sobol_clocks(point: np.ndarray, shift: np.ndarray, inv: np.ndarray, clocks: np.ndarray) -> None:
     """Clocks of one shifted Sobol point: ``u = (point XOR shift) 2^-SOBOL_BITS`` is in ``[0, 1)``, so
     ``1 - u`` is in ``(0, 1]`` and exact (30 bits), and the clock is ``-log(1 - u) / s``."""

@@ -15,6 +15,7 @@ not known, share the payouts of those places equally.
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -263,7 +264,7 @@ def default_variance_reduction(players: int, paid: int, samples: int | None = No
         return "conditional"
     if players > SOBOL_MAX_PLAYERS:
         return "plain"
-    if isinstance(samples, int | float) and samples < 2 * SOBOL_POINTS:  # (bad values fail validation later)
+    if isinstance(samples, numbers.Real) and samples < 2 * SOBOL_POINTS:  # (bad values fail validation later)
         return "antithetic" if samples >= 4 else "plain"
     return "sobol"
 

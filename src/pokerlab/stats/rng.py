@@ -9,6 +9,9 @@ one-word state array (saved with a solver's checkpoint, for instance); both form
 
 :func:`neg_log` is ``-log(u)`` in plain arithmetic (numba's ``np.log`` is a scalar library call that stops
 vectorisation): within 3 ulp of ``-np.log(u)`` over ``(0, 1]`` (tests/stats/test_rng.py).
+
+These helpers are inlined into cached kernels of other modules, and numba checks only the kernel's own source
+file: after editing this file run ``make clean-kernels`` (CI and fresh installs start from an empty cache).
 """
 
 from __future__ import annotations
@@ -79,13 +82,28 @@ def bits_float(typingctx, x):  # noqa: ARG001
     return sig, codegen
 
 
+@intrinsic
+def fma(typingctx, a, b, c):  # noqa: ARG001
+    """``a * b + c`` with one rounding (LLVM's ``llvm.fma``): the same result in a scalar or a vector lane and on
+    every CPU, where leaving the fusing to fastmath would let the compiler decide per loop."""
+    sig = types.float64(types.float64, types.float64, types.float64)
+
+    def codegen(context, builder, signature, args):  # noqa: ARG001
+        double = ir.DoubleType()
+        fused = builder.module.declare_intrinsic("llvm.fma", [double], ir.FunctionType(double, [double] * 3))
+        return builder.call(fused, args)
+
+    return sig, codegen
+
+
 _SQRT_HALF_BITS = np.int64(0x3FE6A09E667F3BCD)  # bit pattern of sqrt(1/2)
 _ONE_BITS = np.int64(0x3FF0000000000000)  # bit pattern of 1.0
 _MANTISSA = np.int64(0x000FFFFFFFFFFFFF)
 _LN2 = 0.6931471805599453
+_ATANH_SERIES = tuple(1.0 / (2 * j + 1) for j in range(10, -1, -1))  # 1/21, 1/19, ..., 1/3, 1 (Horner order)
 
 
-@njit(cache=True, inline="always", fastmath=True)
+@njit(cache=True, inline="always")
 def neg_log(u: float) -> float:
     """``-log(u)`` for a normal double ``u > 0``, within 3 ulp, in arithmetic that vectorises.
 
@@ -93,8 +111,10 @@ def neg_log(u: float) -> float:
     ``1 - sqrt(1/2)`` in bit space carries into the exponent exactly when ``m >= sqrt(2)``). With ``f = m - 1``
     (exact, Sterbenz) and ``s = f / (2 + f)``, ``log m = 2 atanh s = 2 (s + s^3/3 + s^5/5 + ...)``; ``|s| <= 0.172``
     so twelve terms leave a truncation below ``s^24 / 25 < 2^-62`` relative. Then ``log u = e ln 2 + log m``.
-    Inlined: a calling loop vectorises when compiled with ``error_model="numpy"`` (or fastmath), which drops the
-    zero-division check of ``f / (2 + f)``.
+    The Horner steps are explicit fused multiply-adds (:func:`fma`). Inlined: a calling loop vectorises when
+    compiled with ``error_model="numpy"``, which drops the zero-division check of ``f / (2 + f)``; no fastmath
+    is needed, so every lane does the same IEEE operations and a clock does not depend on the vector width the
+    compiler chose (nor on the CPU).
 
     >>> from numba import njit
     >>> round(float(njit(lambda u: neg_log(u))(0.25)), 12)  # ln 4
@@ -106,15 +126,6 @@ def neg_log(u: float) -> float:
     s = f / (2.0 + f)
     s2 = s * s
     series = 1.0 / 23.0
-    series = series * s2 + 1.0 / 21.0
-    series = series * s2 + 1.0 / 19.0
-    series = series * s2 + 1.0 / 17.0
-    series = series * s2 + 1.0 / 15.0
-    series = series * s2 + 1.0 / 13.0
-    series = series * s2 + 1.0 / 11.0
-    series = series * s2 + 1.0 / 9.0
-    series = series * s2 + 1.0 / 7.0
-    series = series * s2 + 1.0 / 5.0
-    series = series * s2 + 1.0 / 3.0
-    series = series * s2 + 1.0
-    return -(exponent * _LN2 + 2.0 * s * series)
+    for coefficient in _ATANH_SERIES:  # unrolled by the compiler (a global tuple)
+        series = fma(series, s2, coefficient)
+    return -fma(exponent, _LN2, 2.0 * s * series)
