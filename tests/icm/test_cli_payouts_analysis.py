@@ -51,13 +51,16 @@ def test_cli_stopping_rules():
     result = runner.invoke(app, ["icm", *stacks, "--half-width", "0.2", "--confidence", "0.9", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
+    assert data["stop_reason"] == "precision"
     assert all(1.6448536269514722 * p["stderr"] <= 0.2 for p in data["players"])
     exact = icm([5000, 3000, 2000, 1000], [50, 30, 20]).equity
     assert all(abs(p["equity"] - e) <= 4 * p["stderr"] for p, e in zip(data["players"], exact, strict=True))
     result = runner.invoke(app, ["icm", *stacks, "--time", "0.05", "--variance-reduction", "conditional", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["method"] == "montecarlo-conditional" and data["samples"] >= 2
+    assert data["method"] == "montecarlo-conditional" and data["samples"] >= 2 and data["stop_reason"] == "time"
+    table = runner.invoke(app, ["icm", *stacks, "--samples", "1024"])
+    assert "1,024 samples, stopped on trials" in " ".join(table.output.split()), table.output
 
 
 @pytest.mark.parametrize(
@@ -118,6 +121,10 @@ def binary_file(tmp_path):
         (["--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--half-width", "1", "--confidence", "1"],
          "confidence must be strictly between 0 and 1"),
         (["--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--time", "0"], "time limit must be"),
+        (["--stacks", "5,3", "--payouts", "50", "--confidence", "0.9"],
+         "confidence applies only to method='montecarlo'"),
+        (["--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--confidence", "0.9"],
+         "confidence applies only with half_width"),
     ],
 )
 def test_cli_errors_name_the_problem(args, message):

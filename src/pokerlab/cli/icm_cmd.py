@@ -50,7 +50,7 @@ def register(app: typer.Typer) -> None:
         half_width: float = typer.Option(
             None, "--half-width", help="Monte Carlo: stop once every player is within +- this much money."
         ),
-        confidence: float = typer.Option(0.95, "--confidence", help="Confidence of --half-width (default 0.95)."),
+        confidence: float = typer.Option(None, "--confidence", help="Confidence of --half-width (default 0.95)."),
         time_limit: float = typer.Option(None, "--time", help="Monte Carlo: stop after this many seconds."),
         variance_reduction: str = typer.Option(
             "auto", "--variance-reduction", help="Monte Carlo: auto | plain | antithetic | sobol | conditional."
@@ -89,7 +89,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(data))
             return
         console = Console()
-        table = Table(title=f"ICM ({result.method}, {result.elapsed_s * 1e3:.2f} ms)")
+        sampled = f", {result.samples:,} samples, stopped on {result.stop_reason}" if result.samples else ""
+        table = Table(title=f"ICM ({result.method}, {result.elapsed_s * 1e3:.2f} ms{sampled})")
         table.add_column("player", justify="right")
         table.add_column("stack", justify="right")
         table.add_column("chips %", justify="right")

@@ -80,6 +80,7 @@ class ICMResult:
                 player["places"] = [float(x) for x in row]
         if self.samples:
             out["samples"] = int(self.samples)
+            out["stop_reason"] = self.stop_reason
         return out
 
 
@@ -136,7 +137,7 @@ def icm(
     samples: int | None = None,
     half_width: float | None = None,
     relative_half_width: float | None = None,
-    confidence: float = 0.95,
+    confidence: float | None = None,
     time_limit: float | None = None,
     variance_reduction: str = "auto",
     seed: int | None = None,
@@ -147,7 +148,8 @@ def icm(
     places past the end pay 0. ``method``: ``auto`` | ``exact`` | ``subset`` | ``montecarlo``. ``places``:
     also return the finish-place probability matrix (players x paid places). ``rtol``: target relative error
     of the quadrature. Monte Carlo: stop after ``samples``, or when every player's confidence half-width is
-    below ``half_width`` (money) or ``relative_half_width * pool``, or after ``time_limit`` seconds;
+    below ``half_width`` (money) or ``relative_half_width * pool`` at ``confidence`` (default 0.95), or after
+    ``time_limit`` seconds;
     ``variance_reduction`` is ``plain``, ``antithetic``, ``sobol``, ``conditional`` (O(n k) per sample, 22x
     less variance in the brief's scenario) or ``auto`` (:func:`default_variance_reduction`).
     ``samples`` is rounded up to whole antithetic pairs or Sobol sets of 256 points and must give at least
@@ -170,9 +172,11 @@ def icm(
     if chosen == "montecarlo":
         if places:
             raise InvalidArgumentError("finish places need an exact method (exact or subset), not montecarlo")
+        if confidence is not None and half_width is None and relative_half_width is None:
+            raise InvalidArgumentError("confidence applies only with half_width or relative_half_width")
     else:
         mc_options = {"samples": samples, "half_width": half_width, "relative_half_width": relative_half_width,
-                      "time_limit": time_limit, "seed": seed,
+                      "confidence": confidence, "time_limit": time_limit, "seed": seed,
                       "variance_reduction": None if variance_reduction == "auto" else variance_reduction}
         given = [name for name, value in mc_options.items() if value is not None]
         if given:
@@ -250,12 +254,14 @@ def default_variance_reduction(players: int, paid: int, samples: int | None = No
     to measurements on the development machine (docs/benchmarks.md, "Which estimator").
 
     Up to 64 players, scrambled Sobol sets (randomised QMC) win by 2-7x over antithetic pairs and more over the
-    rest. In larger fields conditional Monte Carlo wins by 10-20x: it costs O(n k) per sample against O(n),
-    but its variance falls faster as the field grows. Above ``n k =`` :data:`CONDITIONAL_MAX_WORK` a conditional
-    sample costs over ~0.3 ms, so the stopping rule's 1,000-sample minimum alone would take seconds: Sobol
-    again up to :data:`SOBOL_MAX_PLAYERS` players, plain sampling beyond (the exact method answers such fields in
-    milliseconds to seconds). A Sobol run draws whole sets of 256 points, at least two: when fewer ``samples``
-    are asked for, antithetic pairs (at least 4 samples) or plain sampling.
+    rest. In larger fields conditional Monte Carlo wins, by 2-4x over Sobol and 10-20x over plain sampling: it
+    costs O(n k) per sample against O(n), but its variance falls faster as the field grows. Above
+    ``n k =`` :data:`CONDITIONAL_MAX_WORK` a conditional sample costs over 0.3 ms (0.8 ms at 2,048 / 307): the
+    stopping rule's 1,000-sample minimum alone takes most of a second and a sample count sized for the O(n)
+    estimators runs 50x longer, so the rule takes Sobol again up to :data:`SOBOL_MAX_PLAYERS` players and plain
+    sampling beyond (the exact method answers such fields in milliseconds to seconds). A Sobol run draws whole
+    sets of 256 points, at least two: when fewer ``samples`` are asked for, antithetic pairs (at least 4
+    samples) or plain sampling.
 
     >>> default_variance_reduction(50, 40), default_variance_reduction(200, 30), default_variance_reduction(50, 40, 100)
     ('sobol', 'conditional', 'antithetic')
@@ -407,7 +413,7 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
         max_samples=None if samples is None else math.ceil(samples / unit),
         time_limit=time_limit,
         half_width=half_width,
-        confidence=confidence,
+        confidence=0.95 if confidence is None else confidence,
         min_samples=20 if vr == "sobol" else 1000,
     )
     base_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
@@ -429,7 +435,8 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
 
         if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
             kernels.mc_sobol_shifted(s, pay_k, base, np.zeros((0, n), dtype=np.int64))
-        moments, reason, _ = run_until(rule, n, batch, first_batch=20)
+        # a time limit starts small so the rate is known before a big batch overshoots it
+        moments, reason, _ = run_until(rule, n, batch, first_batch=2 if time_limit is not None else 20)
     else:
 
         def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -438,5 +445,6 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
 
         if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
             kernels.mc_batch(s, pay_k, 0, 0, mode[vr], 1)
-        moments, reason, _ = run_until(rule, n, batch, first_batch=4096 if samples is None else 16384)
+        first = 256 if time_limit is not None else (4096 if samples is None else 16384)
+        moments, reason, _ = run_until(rule, n, batch, first_batch=first)
     return moments.mean, moments.stderr, moments.count * unit, reason
