@@ -246,3 +246,27 @@ def test_monte_carlo_options_with_an_exact_method_are_rejected(method, option, v
 def test_bad_seed(seed):
     with pytest.raises(InvalidArgumentError, match="seed must be a non-negative integer"):
         icm([1.0, 2.0, 3.0], [5.0, 3.0], "montecarlo", samples=100, seed=seed)
+
+
+@pytest.mark.parametrize("n", [2, 3, 9, 20])
+@pytest.mark.parametrize("paid", ["all", "all but one"])
+def test_final_tables_integrate_over_a_finite_range(n, paid):
+    """Every place (or all but the last) paid: the Chernoff range bound once saturated there, sending the
+    integration to t = 1e300 (3,500 nodes for 2 players); now ~100 nodes, still equal to the subset recursion."""
+    stacks = truncated_normal_stacks(n, seed=n)
+    payouts = power_law(n if paid == "all" else n - 1, 1000.0, 1.0) if n > 1 else [1.0]
+    result = icm(stacks, payouts)
+    assert result.nodes <= 300, result.nodes
+    np.testing.assert_allclose(result.equity, icm(stacks, payouts, "subset").equity, rtol=1e-11)
+
+
+def test_stack_ratios_beyond_the_float_range_of_the_race():
+    """Tiers: stacks 1e300 apart finish in stack order; the rest is an ICM of its own (was 24.998 / 24.998)."""
+    result = icm([1e300, 1, 1], [50, 30, 20], places=True)
+    np.testing.assert_allclose(result.equity, [50, 25, 25], rtol=1e-12)
+    np.testing.assert_allclose(result.places, [[1, 0, 0], [0, 0.5, 0.5], [0, 0.5, 0.5]], atol=1e-12)
+    stacks = [10**40, 2 * 10**40, 1, 3, 2]  # two tiers of a small field: the Fraction enumeration agrees
+    exact = [float(x) for x in harville_fractions(stacks, [50, 30, 20])]
+    for method in ("exact", "subset"):
+        np.testing.assert_allclose(icm(stacks, [50, 30, 20], method).equity, exact, rtol=1e-12)
+

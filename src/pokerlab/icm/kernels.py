@@ -192,10 +192,14 @@ def time_of_w(stacks: np.ndarray, target: float, guess: float) -> float:
 @njit(cache=True)
 def log_tail_bound(stacks: np.ndarray, t: float, k: int) -> float:
     """log of a Chernoff bound on ``P(at most k players finished by t)``: ``min_theta theta k + sum log(q + p
-    e^-theta)`` over a few theta (any theta > 0 gives a valid bound)."""
+    e^-theta)`` over a few theta (any theta > 0 gives a valid bound). As t grows the bound tends to
+    ``-theta (n - k)``, so theta must reach past ``|log eps| / (n - k)``: up to 512 (it stopped at 32, which left
+    fields with k = n - 1 paid, every final table paying all its places, a range up to t = 1e300 and ~3,500
+    nodes instead of ~100). Not past 512: ``e^-theta`` must not underflow, or ``log(q + p e^-theta)`` would
+    drop its floor of ``-theta`` and the bound would undercut the probability."""
     best = 0.0
     theta = 0.0625
-    for _ in range(10):
+    for _ in range(14):  # theta = 2^-4 .. 2^9
         e = np.exp(-theta)
         acc = theta * k
         for j in range(stacks.shape[0]):
