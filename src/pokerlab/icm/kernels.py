@@ -192,22 +192,29 @@ def time_of_w(stacks: np.ndarray, target: float, guess: float) -> float:
 @njit(cache=True)
 def log_tail_bound(stacks: np.ndarray, t: float, k: int) -> float:
     """log of a Chernoff bound on ``P(at most k players finished by t)``: ``min_theta theta k + sum log(q + p
-    e^-theta)`` over a few theta (any theta > 0 gives a valid bound). As t grows the bound tends to
-    ``-theta (n - k)``, so theta must reach past ``|log eps| / (n - k)``: up to 512 (it stopped at 32, which left
-    fields with k = n - 1 paid, every final table paying all its places, a range up to t = 1e300 and ~3,500
-    nodes instead of ~100). Not past 512: ``e^-theta`` must not underflow, or ``log(q + p e^-theta)`` would
-    drop its floor of ``-theta`` and the bound would undercut the probability."""
+    e^-theta)`` over theta = 2^-4, 2^-3, ... (any theta > 0 gives a valid bound). The exponent is convex in theta,
+    so along the increasing grid it falls then rises: the sweep stops at the first rise. As t grows the bound
+    tends to ``-theta (n - k)``, so theta must be able to pass ``|log eps| / (n - k)``: up to 512 (the first
+    version stopped at 32, which left fields with k = n - 1 paid, every final table paying all its places, a
+    range up to t = 1e300 and ~3,500 nodes instead of ~100). Not past 512: ``e^-theta`` must not underflow, or
+    ``log(q + p e^-theta)`` would drop its floor of ``-theta`` and the bound would undercut the probability."""
+    n = stacks.shape[0]
+    q = np.empty(n)
+    for j in range(n):
+        q[j] = np.exp(-stacks[j] * t)
     best = 0.0
+    previous = np.inf
     theta = 0.0625
     for _ in range(14):  # theta = 2^-4 .. 2^9
         e = np.exp(-theta)
         acc = theta * k
-        for j in range(stacks.shape[0]):
-            x = stacks[j] * t
-            q = np.exp(-x)
-            acc += np.log(q + (1.0 - q) * e)
+        for j in range(n):
+            acc += np.log(q[j] + (1.0 - q[j]) * e)
         if acc < best:
             best = acc
+        if acc > previous:
+            break
+        previous = acc
         theta *= 2.0
     return best
 
