@@ -49,7 +49,7 @@ def bubble_factors(stacks: Any, payouts: Any) -> BubbleFactors:
     s, pay = validate(stacks, payouts)
     n = s.size
     if n > BUBBLE_MAX_PLAYERS:
-        raise InvalidArgumentError(f"bubble factors need 2 n^2 ICM runs: at most {BUBBLE_MAX_PLAYERS} players")
+        raise InvalidArgumentError(f"bubble factors need n^2 ICM runs: at most {BUBBLE_MAX_PLAYERS} players")
     live = np.flatnonzero(s > 0)
     # ICM is scale-free: dividing by the largest stack keeps the all-in outcomes (a stack can double) finite
     ls = s[live] / s[live].max()
@@ -60,19 +60,21 @@ def bubble_factors(stacks: Any, payouts: Any) -> BubbleFactors:
     base = icm(ls, live_pay).equity
     live_factor = np.full((m, m), np.nan)
     for i in range(m):
-        for j in range(m):
-            if i == j:
-                continue
+        for j in range(i + 1, m):
+            # an all-in between i and j has two outcomes, each one ICM run that serves both players
             e = min(ls[i], ls[j])
-            win = ls.copy()
-            win[i] += e
-            win[j] -= e
-            lose = ls.copy()
-            lose[i] -= e
-            lose[j] += e
-            gain = icm(win, live_pay).equity[i] - base[i]
-            loss = base[i] - icm(lose, live_pay).equity[i]
-            live_factor[i, j] = loss / gain if gain > 0 else np.inf
+            i_wins = ls.copy()
+            i_wins[i] += e
+            i_wins[j] -= e
+            j_wins = ls.copy()
+            j_wins[i] -= e
+            j_wins[j] += e
+            after_i_wins = icm(i_wins, live_pay).equity
+            after_j_wins = icm(j_wins, live_pay).equity
+            for me, other, won, lost in ((i, j, after_i_wins, after_j_wins), (j, i, after_j_wins, after_i_wins)):
+                gain = won[me] - base[me]
+                loss = base[me] - lost[me]
+                live_factor[me, other] = loss / gain if gain > 0 else np.inf
     factor = np.full((n, n), np.nan)
     factor[np.ix_(live, live)] = live_factor
     premium = factor / (1.0 + factor) - 0.5
