@@ -88,7 +88,7 @@ def main() -> None:
     per_sample = {}
     for vr in ("plain", "antithetic", "sobol", "conditional"):
         samples = 15_360 if vr == "sobol" else 15_500  # Sobol: 60 scrambles x 256 points
-        repeats = 30 if vr in ("plain", "antithetic") else 3  # the fast ones: more runs, less noise in the best
+        repeats = 100 if vr in ("plain", "antithetic") else 3  # the fast ones: more runs, less noise in the best
         seconds, mc = best_of(
             lambda vr=vr, samples=samples: icm(stacks, payouts, "montecarlo", samples=samples,
                                                variance_reduction=vr, seed=1), repeats)
