@@ -59,6 +59,10 @@ def test_cli_stopping_rules():
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["method"] == "montecarlo-conditional" and data["samples"] >= 2 and data["stop_reason"] == "time"
+    places = runner.invoke(app, ["icm", *stacks, "--samples", "5000", "--places", "--json"])
+    assert places.exit_code == 0, places.output
+    rows = [p["places"] for p in json.loads(places.stdout)["players"]]
+    assert np.allclose(np.sum(rows, axis=0), 1.0)
     table = runner.invoke(app, ["icm", *stacks, "--samples", "1024"])
     assert "1,024 samples, stopped on trials" in " ".join(table.output.split()), table.output
 
@@ -112,8 +116,8 @@ def binary_file(tmp_path):
          "samples applies only to method='montecarlo'"),
         (["--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--samples", "1"],
          "samples must be at least"),
-        (["--stacks", "5,3,1", "--payouts", "50,30", "--method", "montecarlo", "--places"],
-         "finish places need an exact method"),
+        (["--stacks", "5,3,1", "--payouts", "50,30", "--method", "montecarlo", "--places", "--variance-reduction",
+          "conditional"], "counted from plain samples"),
         (["--stacks", "5,3", "--payouts", "50", "--method", "magic"], "unknown ICM method 'magic'"),
         (["--stacks", "5,3", "--payouts", "50", "--half-width", "1"], "half_width applies only to method='montecarlo'"),
         (["--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--variance-reduction", "magic"],

@@ -270,3 +270,35 @@ def test_stack_ratios_beyond_the_float_range_of_the_race():
     for method in ("exact", "subset"):
         np.testing.assert_allclose(icm(stacks, [50, 30, 20], method).equity, exact, rtol=1e-12)
 
+
+
+def two_class_equity(a: int, b: int, x: float, y: float, payouts: np.ndarray) -> tuple[float, float]:
+    """Malmuth-Harville for a players of stack x and b of stack y, exactly, by recursion over how many of each
+    have finished (O(k^2), independent of the race): per-player equity of each class."""
+    k = len(payouts)
+    reach = np.zeros((k + 1, k + 1))  # reach[i, j]: probability that the first i + j finishers hold i of class a
+    reach[0, 0] = 1.0
+    class_a = class_b = 0.0
+    for placed in range(k):
+        for i in range(max(0, placed - b), min(placed, a) + 1):
+            j = placed - i
+            left_a, left_b = (a - i) * x, (b - j) * y
+            p_a = left_a / (left_a + left_b)
+            class_a += reach[i, j] * p_a * payouts[placed]
+            class_b += reach[i, j] * (1.0 - p_a) * payouts[placed]
+            reach[i + 1, j] += reach[i, j] * p_a
+            reach[i, j + 1] += reach[i, j] * (1.0 - p_a)
+    return class_a / a, class_b / b
+
+
+@pytest.mark.parametrize("a, b, x, y, paid", [(500, 500, 2.0, 1.0, 150), (2000, 1000, 20.0, 1.0, 450),
+                                              (200, 2800, 5.0, 1.0, 450)])
+def test_large_two_class_fields_against_the_class_recursion(a, b, x, y, paid):
+    """Big fields with unequal stacks and part of the field paid, in shuffled order, against an exact recursion
+    that shares nothing with the race (the other large-field oracles have equal stacks or every place paid)."""
+    payouts = power_law(paid, 1000.0, 1.0)
+    expected_a, expected_b = two_class_equity(a, b, x, y, payouts)
+    stacks = np.random.default_rng(a).permutation(np.concatenate([np.full(a, x), np.full(b, y)]))
+    equity = icm(stacks, payouts).equity
+    np.testing.assert_allclose(equity[stacks == x], expected_a, rtol=1e-12)
+    np.testing.assert_allclose(equity[stacks == y], expected_b, rtol=1e-12)

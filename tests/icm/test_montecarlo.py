@@ -94,9 +94,40 @@ def test_polynomial_exp_matches_libm():
     np.testing.assert_allclose(ours[~normal], ref[~normal], rtol=0, atol=1e-310)
 
 
-def test_finish_places_need_an_exact_method():
-    """The Monte Carlo kernels estimate prizes only: asking for places must fail, not return zeros."""
-    with pytest.raises(InvalidArgumentError, match="finish places need an exact method"):
+def test_finish_places_by_counting_within_four_standard_errors():
+    """Monte Carlo finish places (counted from plain samples) against the exact matrix, with binomial standard
+    errors; the equities are those of plain sampling with the same seed (the same finishing orders)."""
+    exact = icm(STACKS, PAYOUTS, places=True)
+    result = icm(STACKS, PAYOUTS, "montecarlo", places=True, samples=100_000, seed=4)
+    assert result.method == "montecarlo-plain" and result.places.shape == exact.places.shape
+    assert np.all(result.places_stderr > 0)
+    assert np.all(np.abs(result.places - exact.places) <= 4 * result.places_stderr)
+    np.testing.assert_allclose(result.places.sum(axis=0), 1.0, rtol=1e-12)  # each place taken once per sample
+    plain = icm(STACKS, PAYOUTS, "montecarlo", variance_reduction="plain", samples=100_000, seed=4)
+    np.testing.assert_allclose(result.equity, plain.equity, rtol=1e-12)
+    np.testing.assert_allclose(result.stderr, plain.stderr, rtol=1e-9)
+    data = result.to_dict()["players"][0]
+    assert len(data["places"]) == len(data["places_stderr"]) == PAYOUTS.size
+
+
+def test_place_counts_do_not_depend_on_the_work_slots():
+    from pokerlab.icm.kernels import mc_place_counts
+
+    stacks = truncated_normal_stacks(80, seed=8)  # above the counting border: the sorting path
+    stacks = stacks / stacks.mean()
+    one, two, five = (mc_place_counts(stacks, 20, 3000, 99, 16, slots) for slots in (1, 2, 5))
+    np.testing.assert_array_equal(one, two)
+    np.testing.assert_array_equal(one, five)
+    assert np.all(one.sum(axis=0) == 3000)
+
+
+def test_finish_places_by_monte_carlo_need_plain_sampling_and_bounded_memory(monkeypatch):
+    with pytest.raises(InvalidArgumentError, match="counted from plain samples"):
+        icm(STACKS, PAYOUTS, "montecarlo", places=True, variance_reduction="sobol", samples=1024, seed=1)
+    from pokerlab.icm import model
+
+    monkeypatch.setattr(model, "PLACE_COUNT_BYTES", 64)
+    with pytest.raises(InvalidArgumentError, match="needs more than"):
         icm(STACKS, PAYOUTS, "montecarlo", places=True, samples=1000, seed=1)
 
 

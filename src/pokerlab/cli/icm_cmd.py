@@ -56,7 +56,9 @@ def register(app: typer.Typer) -> None:
             "auto", "--variance-reduction", help="Monte Carlo: auto | plain | antithetic | sobol | conditional."
         ),
         seed: int = typer.Option(None, "--seed", help="Monte Carlo seed (montecarlo only)."),
-        places: bool = typer.Option(False, "--places", help="Show finish-place probabilities (exact methods only)."),
+        places: bool = typer.Option(
+            False, "--places", help="Show finish-place probabilities (Monte Carlo: counted from plain samples)."
+        ),
         bubble: bool = typer.Option(False, "--bubble-factors", help="Show bubble factors and risk premiums."),
         deal_: bool = typer.Option(False, "--deal", help="Show ICM chop and chip chop."),
         plot: Path = typer.Option(

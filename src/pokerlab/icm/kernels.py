@@ -12,6 +12,7 @@ payouts already reduced to the ``k`` paid places (``pay[m]`` for place ``m + 1``
   parallel for big fields (tests/icm/test_band.py holds the untruncated ``O(n k)`` reference).
 - :func:`icm_places_panels` — the same race for the finish-place matrix (``O(n k^2)`` per node).
 - :func:`mc_batch` — Streib's exponential clocks with plain, antithetic and conditional estimators;
+  :func:`mc_place_counts` — plain sampling that counts finishing places;
   :func:`mc_sobol_shifted` — randomised QMC replicates; both return per-player sums and sums of squares.
 """
 
@@ -615,6 +616,47 @@ def _conditional(stacks: np.ndarray, pay: np.ndarray, samples: int, counter: np.
         for i in range(n):
             sums[i] += value[i]
             squares[i] += value[i] * value[i]
+
+
+@njit(cache=True, parallel=True)
+def mc_place_counts(stacks: np.ndarray, places: int, samples: int, seed: int, streams: int, slots: int) -> np.ndarray:
+    """Plain sampling that keeps the finishing places: ``counts[i, m]`` = how many of ``samples`` finishing orders
+    put player ``i`` in place ``m + 1``, for the first ``places`` places. The streams and their draws are those
+    of :func:`mc_batch` in plain mode (same seed, same orders). Work slot ``w`` (one per thread) runs streams
+    ``w, w + slots, ...`` into its own counts, so memory is ``slots x n x places`` rather than one table per
+    stream, and the integer total does not depend on the number of slots."""
+    n = stacks.shape[0]
+    counts = np.zeros((slots, n, places), dtype=np.int32)  # pokerlab.stats caps a batch at 2^22 samples
+    per = (samples + streams - 1) // streams
+    small = n <= RANK_BY_COUNTING
+    for slot in prange(slots):
+        mine = counts[slot]
+        inv = 1.0 / stacks
+        clocks = np.empty(n)
+        coarse = _coarse_scratch()
+        ranks = np.empty(n, dtype=np.int32)
+        keys = np.empty(n, dtype=np.int64)
+        order = np.empty(n, dtype=np.int64)
+        for stream in range(slot, streams, slots):
+            count = max(0, min(samples, (stream + 1) * per) - stream * per)
+            counter = np.uint64(seed) * GOLDEN + np.uint64(stream + 1) * np.uint64(0xD1B54A32D192ED03)
+            for _ in range(count):
+                counter = _draw_clocks(counter, inv, clocks)
+                if small:
+                    _count_ranks(clocks, coarse, ranks)
+                    for i in range(n):
+                        if ranks[i] < places:
+                            mine[i, ranks[i]] += 1
+                else:
+                    _rank_paid(clocks, keys, places, order)
+                    for m in range(places):
+                        mine[order[m], m] += 1
+    total = np.zeros((n, places), dtype=np.int64)
+    for w in range(slots):
+        for i in range(n):
+            for m in range(places):
+                total[i, m] += counts[w, i, m]
+    return total
 
 
 @njit(cache=True, parallel=True)
