@@ -180,7 +180,7 @@ def which_estimator() -> None:
         print(f"  {n:>7} {paid:>5}" + "".join(f" {scores[vr] * 1e6:>11.0f}" for vr in estimators)
               + f"   {best:<11} {default_variance_reduction(n, paid)}")
     print(f"  (above n k = {model.CONDITIONAL_MAX_WORK:,} auto does not take conditional: a sample costs over ~0.3 ms "
-          "there, so the stopping rule's 1,000-sample minimum alone would take seconds)")
+          "there, the stopping rule's 1,000-sample minimum most of a second)")
 
 if __name__ == "__main__":
     main()
