@@ -37,4 +37,4 @@ clean: clean-kernels
 # numba checks only a kernel's own file: after editing a helper that other modules' kernels inline
 # (pokerlab.stats.rng, pokerlab.cards.kernels), their cached machine code is stale until this runs
 clean-kernels:
-	find src -name __pycache__ -type d -prune -exec rm -rf {} +
+	find src tests benchmarks scripts -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -302,3 +302,23 @@ def test_large_two_class_fields_against_the_class_recursion(a, b, x, y, paid):
     equity = icm(stacks, payouts).equity
     np.testing.assert_allclose(equity[stacks == x], expected_a, rtol=1e-12)
     np.testing.assert_allclose(equity[stacks == y], expected_b, rtol=1e-12)
+
+
+@pytest.mark.parametrize("payouts", [[0.0, 3.0], [10.0, 30.0, 20.0], [5.0, 5.0, 9.0, 1.0]])
+def test_payouts_that_rise_with_place(payouts):
+    """Unusual but valid structures (a later place paying more): exact equals the enumeration of all orders
+    (the race used to drop the negative steps left after taking out the last place's payout: [0, 3] gave 3, 3)."""
+    stacks = [5, 3, 2, 1][: max(len(payouts), 2)]
+    expected = [float(x) for x in harville_fractions(stacks, [int(p) for p in payouts])]
+    for method in ("exact", "subset"):
+        np.testing.assert_allclose(icm(stacks, payouts, method).equity, expected, rtol=1e-11)
+
+
+def test_tiers_beyond_the_float_range_of_a_normalised_stack():
+    """1e300 against 1e-30: the tiny stacks would be 0 after dividing by the largest, so tiers are split on the
+    raw chips; Monte Carlo cannot hold the range and says so."""
+    result = icm([1e300, 1e-30, 2e-30], [50, 30, 20])
+    np.testing.assert_allclose(result.equity, [50, 30 * 1 / 3 + 20 * 2 / 3, 30 * 2 / 3 + 20 * 1 / 3], rtol=1e-12)
+    np.testing.assert_allclose(icm([1e300, 1e-30, 2e-30], [50, 30, 20], "subset").equity, result.equity, rtol=1e-12)
+    with pytest.raises(InvalidArgumentError, match="differ by more than 1e300"):
+        icm([1e300, 1e-30, 2e-30], [50, 30, 20], "montecarlo", samples=100)

@@ -127,7 +127,7 @@ def test_finish_places_by_monte_carlo_need_plain_sampling_and_bounded_memory(mon
     from pokerlab.icm import model
 
     monkeypatch.setattr(model, "PLACE_COUNT_BYTES", 64)
-    with pytest.raises(InvalidArgumentError, match="needs more than"):
+    with pytest.raises(InvalidArgumentError, match="needs about"):
         icm(STACKS, PAYOUTS, "montecarlo", places=True, samples=1000, seed=1)
 
 

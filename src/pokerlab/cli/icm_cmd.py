@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
         method: str = typer.Option("auto", "--method", help="auto | exact | subset | montecarlo"),
         samples: int = typer.Option(None, "--samples", help="Monte Carlo samples (default 100,000; montecarlo only)."),
         half_width: float = typer.Option(
-            None, "--half-width", help="Monte Carlo: stop once every player is within +- this much money."
+            None, "--half-width", help="Monte Carlo: stop once every player's equity is within +- this much money."
         ),
         confidence: float = typer.Option(None, "--confidence", help="Confidence of --half-width (default 0.95)."),
         time_limit: float = typer.Option(None, "--time", help="Monte Carlo: stop after this many seconds."),
@@ -117,8 +117,12 @@ def register(app: typer.Typer) -> None:
             ptable.add_column("player", justify="right")
             for m in range(result.places.shape[1]):
                 ptable.add_column(f"#{m + 1}", justify="right")
+            errors = result.places_stderr
             for i, row in enumerate(result.places):
-                ptable.add_row(str(i + 1), *(f"{x:.4f}" for x in row))
+                if errors is None:
+                    ptable.add_row(str(i + 1), *(f"{x:.4f}" for x in row))
+                else:
+                    ptable.add_row(str(i + 1), *(f"{x:.4f}±{e:.4f}" for x, e in zip(row, errors[i], strict=True)))
             console.print(ptable)
         if bf is not None:
             btable = Table(title="bubble factors (row loses vs column) / risk premium")

@@ -40,7 +40,8 @@ class ICMResult:
     ``equity[i]`` is player i's expected prize (payout units); ``places[i, m]`` the probability of finishing in
     place ``m + 1`` for the paid places (``None`` unless asked for); ``stderr`` the standard error per player
     for Monte Carlo (``None`` when exact); ``places_stderr`` the standard error of each sampled place
-    probability; ``samples`` the Monte Carlo sample count (0 when exact).
+    probability (Agresti-Coull; ``None`` when exact or without places); ``samples`` the Monte Carlo sample count
+    (0 when exact); ``stop_reason`` why sampling stopped (``trials``, ``time``, ``precision``).
     """
 
     stacks: np.ndarray
@@ -68,7 +69,9 @@ class ICMResult:
         return self.equity / pool if pool > 0 else np.zeros_like(self.equity)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: ``{"method", "players": [{"stack", "equity", "stderr"}], "elapsed_s", ...}``."""
+        """JSON form: ``{"method", "players": [{"stack", "equity", "stderr"}], "elapsed_s"}``, players with
+        ``places`` (and ``places_stderr`` when sampled) when asked for, and ``samples`` and ``stop_reason`` when
+        sampled."""
         players = [
             {
                 "stack": float(self.stacks[i]),
@@ -183,8 +186,6 @@ def icm(
                 "finish places by Monte Carlo are counted from plain samples: use variance_reduction='plain' or "
                 f"'auto', not {variance_reduction!r}"
             )
-        if confidence is not None and half_width is None and relative_half_width is None:
-            raise InvalidArgumentError("confidence applies only with half_width or relative_half_width")
     else:
         mc_options = {"samples": samples, "half_width": half_width, "relative_half_width": relative_half_width,
                       "confidence": confidence, "time_limit": time_limit, "seed": seed,
@@ -214,7 +215,8 @@ def icm(
     reason = None
     nodes = 0
     # scale-free (only ratios matter): normalise to mean 1, dividing by the largest stack first so that stacks
-    # near the float limit do not overflow the mean
+    # near the float limit do not overflow the mean (the exact methods split and normalise the raw stacks per
+    # tier: a stack 1e-310 of the largest would be 0 here)
     live_stacks = _normalised(s[live])
     k = int(np.max(np.flatnonzero(live_pay > 0)) + 1) if np.any(live_pay > 0) else 0
     if chosen in ("subset", "exact"):
@@ -223,11 +225,16 @@ def icm(
                 f"the subset recursion takes 2^n memory: at most {SUBSET_MAX_PLAYERS} live players, got {n_live}"
             )
         n_places = min(pay.size, n_live)
-        values, matrix, nodes = _exact_by_tiers(live_stacks, live_pay, n_places, chosen, places, rtol)
+        values, matrix, nodes = _exact_by_tiers(s[live], live_pay, n_places, chosen, places, rtol)
         equity[live] = values
         if places:
             place_matrix[live, :n_places] = matrix
     else:
+        if live_stacks.min() < 1e-300:
+            raise InvalidArgumentError(
+                "stacks differ by more than 1e300: Monte Carlo clocks cannot hold that range; the exact methods "
+                "split such fields into tiers"
+            )
         if variance_reduction == "auto":
             variance_reduction = "plain" if places else default_variance_reduction(n_live, k, samples)
         n_places = min(pay.size, n_live) if places else 0
@@ -241,9 +248,10 @@ def icm(
         if places:
             place_matrix[live, :n_places] = counted
             places_stderr = np.zeros_like(place_matrix)
-            # a place indicator's sample variance is p (1 - p) N / (N - 1), so its mean's stderr is
-            # sqrt(p (1 - p) / (N - 1))
-            places_stderr[live, :n_places] = np.sqrt(counted * (1.0 - counted) / max(count - 1, 1))
+            # Agresti-Coull: sqrt(p~ (1 - p~) / (N + 4)) with p~ = (x + 2) / (N + 4). Wald's sqrt(p (1 - p) / N)
+            # is 0 for a place never seen and too small for rare ones (its z-scores have heavy tails)
+            adjusted = (counted * count + 2.0) / (count + 4.0)
+            places_stderr[live, :n_places] = np.sqrt(adjusted * (1.0 - adjusted) / (count + 4.0))
         chosen = f"montecarlo-{variance_reduction}"
     elapsed = time.perf_counter() - start
     return ICMResult(
@@ -273,14 +281,15 @@ def _exact_by_tiers(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: 
     Players whose stacks are more than :data:`TIER_GAP` apart finish in stack order: a smaller stack s passes a
     bigger one S with probability below s / S per pair, so with the field split into tiers at such gaps the
     biggest tier takes the first places, the next tier the next ones, and so on, with an error below
-    n^2 / TIER_GAP (1e-22 for 10,000 players) relative, far under double precision. Without tiers the
-    quadrature's range would span the whole ratio (it loses accuracy past ~1e250: 1e300 against 1, 1).
+    n^2 / TIER_GAP of the pool (1e-22 for 10,000 players), far under double precision (a tier with no paid place
+    gets 0 where the truth is of order s / S times a payout). Without tiers the quadrature's range would span the
+    whole ratio (it loses accuracy past ~1e250: 1e300 against 1, 1). ``stacks``: raw chips, normalised per tier.
     """
     order = np.argsort(-stacks, kind="stable")
     ranked = stacks[order]
-    cuts = np.flatnonzero(ranked[:-1] > TIER_GAP * ranked[1:]) + 1
+    cuts = np.flatnonzero(ranked[1:] < ranked[:-1] / TIER_GAP) + 1  # divided, not multiplied: no overflow
     if cuts.size == 0:
-        return _exact(stacks, pay, n_places, method, places, rtol)
+        return _exact(_normalised(stacks), pay, n_places, method, places, rtol)
     equity = np.zeros(stacks.size)
     matrix = np.zeros((stacks.size, n_places)) if places else None
     nodes = 0
@@ -354,15 +363,17 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> t
     if n == 1:
         return np.array([pay[0]]), 0
     # Last place always pays pay[n-1] (0 unless every place is paid): take it out so the integrand vanishes
-    # once all but one player have finished, which bounds the integration range.
+    # once all but one player have finished, which bounds the integration range. The shifted payouts may be
+    # negative (payouts that rise with place): the integral is linear in them, only the range needs the last
+    # nonzero one.
     base = pay[n - 1] if k == n else 0.0
     shifted = pay[:k] - base
-    positive = np.flatnonzero(shifted > 0)
-    if positive.size == 0:
+    nonzero = np.flatnonzero(shifted != 0)
+    if nonzero.size == 0:
         return np.full(n, base), 0
-    kk = int(positive[-1]) + 1
+    kk = int(nonzero[-1]) + 1
     shifted = np.ascontiguousarray(shifted[:kk])
-    scale_floor = 1e-3 * shifted.sum() / n
+    scale_floor = 1e-3 * np.abs(shifted).sum() / n
     t_end = kernels.tail_time(s, kk, math.log(1e-18))
     w_end = kernels.race_variable(s, t_end)[0]
     log_eps = kernels.DEFAULT_LOG_EPS + 2.0 * math.log(n)
@@ -451,7 +462,7 @@ MC_STREAMS = 16  # independent random streams per batch, run in parallel; fixed 
 SOBOL_POINTS = 256  # points per scrambled replicate; a replicate's mean is one sample of the stopping rule
 
 
-PLACE_COUNT_BYTES = 1 << 29  # memory for the per-thread finish-place counts of a Monte Carlo run (512 MiB)
+PLACE_COUNT_BYTES = 1 << 30  # memory for a Monte Carlo run's finish places: counts, totals and the result (1 GiB)
 
 
 def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence, time_limit, vr, seed,
@@ -463,10 +474,15 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
     if s.size > 65536:
         raise InvalidArgumentError("Monte Carlo ICM supports at most 65,536 live players")
     n = s.size
-    if n_places and numba.get_num_threads() * n * n_places * 4 > PLACE_COUNT_BYTES:
+    slots = min(MC_STREAMS, numba.get_num_threads())
+    # per (player, place): an int32 count per slot, the int64 batch and run totals, the float64 probabilities,
+    # the result matrix and its standard errors, and temporaries of the same size
+    needed = n * n_places * (4 * slots + 64)
+    if n_places and needed > PLACE_COUNT_BYTES:
         raise InvalidArgumentError(
-            f"counting {n_places:,} finishing places for {n:,} players needs more than "
-            f"{PLACE_COUNT_BYTES >> 20} MiB per run: ask for the equities only, or fewer players"
+            f"counting {n_places:,} finishing places for {n:,} players needs about {needed >> 20:,} MiB, over the "
+            f"{PLACE_COUNT_BYTES >> 20:,} MiB allowed (the result alone is {n * n_places * 16 >> 20:,} MiB): ask for "
+            "the equities only, or fewer paid places"
         )
     if k == 0 and not n_places:
         return np.zeros(n), np.zeros(n), 0, "exact", None
@@ -475,6 +491,8 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
     if relative_half_width is not None:
         if not (math.isfinite(relative_half_width) and relative_half_width > 0):
             raise InvalidArgumentError(f"relative half-width must be positive, got {relative_half_width}")
+        if pool <= 0:
+            raise InvalidArgumentError("a relative half-width needs a prize pool above 0: give half_width instead")
         half_width = relative_half_width * pool
     if samples is None and half_width is None and time_limit is None:
         samples = 100_000
@@ -520,7 +538,6 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
         moments, reason, _ = run_until(rule, n, batch, first_batch=2 if time_limit is not None else 20)
     elif n_places:
         counted = np.zeros((n, n_places), dtype=np.int64)
-        slots = min(MC_STREAMS, numba.get_num_threads())
 
         def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
             child = (int(base_seed) + index * 0x632BE59BD9B4E019) & 0x7FFFFFFFFFFFFFFF

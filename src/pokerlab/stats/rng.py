@@ -85,7 +85,8 @@ def bits_float(typingctx, x):  # noqa: ARG001
 @intrinsic
 def fma(typingctx, a, b, c):  # noqa: ARG001
     """``a * b + c`` with one rounding (LLVM's ``llvm.fma``): the same result in a scalar or a vector lane and on
-    every CPU, where leaving the fusing to fastmath would let the compiler decide per loop."""
+    every CPU, where leaving the fusing to fastmath would let the compiler decide per loop. On a CPU without
+    FMA instructions (before x86-64-v3) it becomes a library call: still exact, no longer vectorised."""
     sig = types.float64(types.float64, types.float64, types.float64)
 
     def codegen(context, builder, signature, args):  # noqa: ARG001
