@@ -12,27 +12,13 @@ import numpy as np
 from numba import njit
 
 from pokerlab.agents.brief_tables import showdown_sums
+from pokerlab.solvers.kernels import match_regrets, sample_action
 from pokerlab.stats.rng import uniform
 
 NODE_DECISION = 0
 NODE_FOLD = 1
 NODE_SHOWDOWN = 2
 NODE_FLOP = 3
-
-
-@njit(cache=True)
-def _match(row: np.ndarray, lo: int, na: int, out: np.ndarray) -> None:
-    total = 0.0
-    for a in range(na):
-        r = row[lo + a]
-        out[a] = r if r > 0.0 else 0.0
-        total += out[a]
-    if total > 0.0:
-        for a in range(na):
-            out[a] /= total
-    else:
-        for a in range(na):
-            out[a] = 1.0 / na
 
 
 @njit(cache=True)
@@ -109,22 +95,14 @@ def mccfr_iterations(kind, rnd, player, put0, put1, subtree_end, child_start, nu
                     row = rows[actor, rnd[n]]
                     if actor != p:
                         if rnd[n] == 0:
-                            _match(reg_pre[row], off, na, probs)
+                            match_regrets(reg_pre[row], off, off + na, probs)
                             for q in range(na):
                                 cum_pre[row, off + q] += probs[q]
                         else:
-                            _match(reg_post[row], off, na, probs)
+                            match_regrets(reg_post[row], off, off + na, probs)
                             for q in range(na):
                                 cum_post[row, off + q] += probs[q]
-                        x = uniform(rng)
-                        pick = na - 1
-                        acc = 0.0
-                        for q in range(na):
-                            acc += probs[q]
-                            if x < acc:
-                                pick = q
-                                break
-                        chosen[n] = child_list[fc + pick]
+                        chosen[n] = child_list[fc + sample_action(probs, na, rng)]
                         top += 1
                         stack[top] = chosen[n]
                         expanded[top] = False
@@ -143,7 +121,7 @@ def mccfr_iterations(kind, rnd, player, put0, put1, subtree_end, child_start, nu
                     off = act_offset[n]
                     row = rows[p, rnd[n]]
                     reg = reg_pre[row] if rnd[n] == 0 else reg_post[row]
-                    _match(reg, off, na, probs)
+                    match_regrets(reg, off, off + na, probs)
                     v = 0.0
                     for q in range(na):
                         v += probs[q] * value[child_list[fc + q]]

@@ -520,33 +520,19 @@ def _coarse_scratch() -> np.ndarray:
     return np.full(RANK_BY_COUNTING, np.inf, dtype=np.float32)
 
 
-@njit(cache=True)
-def _plain_counted(stacks: np.ndarray, pay: np.ndarray, samples: int, counter: np.uint64, sums: np.ndarray,
-                   squares: np.ndarray) -> None:
-    """Plain estimator, ``n <= 64``: count how often each player finishes in each place, then weigh the counts
-    by the prizes (sums of squares too: a sample's square is the square of one prize)."""
-    n = stacks.shape[0]
-    k = pay.shape[0]
-    inv = 1.0 / stacks
-    clocks = np.empty(n)
-    coarse = _coarse_scratch()
-    ranks = np.empty(n, dtype=np.int32)
-    places = np.zeros(n * n, dtype=np.int32)  # player-major counts; pokerlab.stats caps a batch at 2^22 samples
-    for _ in range(samples):
-        counter = _draw_clocks(counter, inv, clocks)
-        _count_ranks(clocks, coarse, ranks)
-        for i in range(n):
-            places[np.uint64(i * n + ranks[i])] += 1  # unsigned: no negative-index wraparound code in the loop
-    for i in range(n):
-        for m in range(k):
-            sums[i] += places[i * n + m] * pay[m]
-            squares[i] += places[i * n + m] * (pay[m] * pay[m])
+@njit(cache=True, inline="always")
+def _stream(seed: int, stream: int, samples: int, streams: int) -> tuple[np.uint64, int]:
+    """Start counter and sample count of one of ``streams`` splitmix64 streams sharing ``samples`` (the layout of
+    every sampling kernel here, so a seed gives the same draws whichever kernel or thread runs the stream)."""
+    per = (samples + streams - 1) // streams
+    count = max(0, min(samples, (stream + 1) * per) - stream * per)
+    return np.uint64(seed) * GOLDEN + np.uint64(stream + 1) * np.uint64(0xD1B54A32D192ED03), count
 
 
 @njit(cache=True)
 def _plain_selected(stacks: np.ndarray, pay: np.ndarray, samples: int, counter: np.uint64, sums: np.ndarray,
                     squares: np.ndarray) -> None:
-    """Plain estimator, large fields: the ``k`` paid players by sort or partial selection, only their sums change."""
+    """Plain estimator: the ``k`` paid players by sort or partial selection, only their sums change."""
     n = stacks.shape[0]
     k = pay.shape[0]
     inv = 1.0 / stacks
@@ -620,15 +606,17 @@ def _conditional(stacks: np.ndarray, pay: np.ndarray, samples: int, counter: np.
 
 @njit(cache=True, parallel=True)
 def mc_place_counts(stacks: np.ndarray, places: int, samples: int, seed: int, streams: int, slots: int) -> np.ndarray:
-    """Plain sampling that keeps the finishing places: ``counts[i, m]`` = how many of ``samples`` finishing orders
-    put player ``i`` in place ``m + 1``, for the first ``places`` places. The streams and their draws are those
-    of :func:`mc_batch` in plain mode (same seed, same orders). Work slot ``w`` (one per thread) runs streams
-    ``w, w + slots, ...`` into its own counts, so memory is ``slots x n x places`` rather than one table per
-    stream, and the integer total does not depend on the number of slots."""
+    """Plain sampling by counting finishing places: ``counts[i, m]`` = how many of ``samples`` finishing orders
+    put player ``i`` in place ``m + 1``, for the first ``places`` places (the plain estimator's sums are these
+    counts weighed by the prizes). The streams and their draws are those of :func:`mc_batch` (same seed, same
+    orders). Work slot ``w`` (one per thread) runs streams ``w, w + slots, ...`` into its own counts, so memory is
+    ``slots x n x width`` rather than one table per stream, and the integer total does not depend on the number
+    of slots. Up to 64 players every place is counted (width n, one unconditional increment per player, the
+    2 ms path of the benchmark), above only the first ``places``."""
     n = stacks.shape[0]
-    counts = np.zeros((slots, n, places), dtype=np.int32)  # pokerlab.stats caps a batch at 2^22 samples
-    per = (samples + streams - 1) // streams
     small = n <= RANK_BY_COUNTING
+    width = n if small else places
+    counts = np.zeros((slots, n * width), dtype=np.int32)  # player-major; pokerlab.stats caps a batch at 2^22
     for slot in prange(slots):
         mine = counts[slot]
         inv = 1.0 / stacks
@@ -638,24 +626,22 @@ def mc_place_counts(stacks: np.ndarray, places: int, samples: int, seed: int, st
         keys = np.empty(n, dtype=np.int64)
         order = np.empty(n, dtype=np.int64)
         for stream in range(slot, streams, slots):
-            count = max(0, min(samples, (stream + 1) * per) - stream * per)
-            counter = np.uint64(seed) * GOLDEN + np.uint64(stream + 1) * np.uint64(0xD1B54A32D192ED03)
+            counter, count = _stream(seed, stream, samples, streams)
             for _ in range(count):
                 counter = _draw_clocks(counter, inv, clocks)
                 if small:
                     _count_ranks(clocks, coarse, ranks)
                     for i in range(n):
-                        if ranks[i] < places:
-                            mine[i, ranks[i]] += 1
+                        mine[np.uint64(i * width + ranks[i])] += 1  # unsigned: no negative-index wraparound code
                 else:
                     _rank_paid(clocks, keys, places, order)
                     for m in range(places):
-                        mine[order[m], m] += 1
+                        mine[np.uint64(order[m] * width + m)] += 1
     total = np.zeros((n, places), dtype=np.int64)
     for w in range(slots):
         for i in range(n):
             for m in range(places):
-                total[i, m] += counts[w, i, m]
+                total[i, m] += counts[w, i * width + m]
     return total
 
 
@@ -664,17 +650,14 @@ def mc_batch(
     stacks: np.ndarray, pay: np.ndarray, samples: int, seed: int, mode: int, streams: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per-player sums and sums of squares of ``samples`` prize samples (antithetic: of pair means), drawn from
-    ``streams`` independent splitmix64 streams run in parallel (the result does not depend on the thread count)."""
+    ``streams`` independent splitmix64 streams run in parallel (the result does not depend on the thread count).
+    Plain sampling of up to 64 players is faster by :func:`mc_place_counts` (the façade uses it there)."""
     n = stacks.shape[0]
     sums = np.zeros((streams, n))
     squares = np.zeros((streams, n))
-    per = (samples + streams - 1) // streams
     for stream in prange(streams):
-        count = max(0, min(samples, (stream + 1) * per) - stream * per)
-        counter = np.uint64(seed) * GOLDEN + np.uint64(stream + 1) * np.uint64(0xD1B54A32D192ED03)
-        if mode == MC_PLAIN and n <= RANK_BY_COUNTING:
-            _plain_counted(stacks, pay, count, counter, sums[stream], squares[stream])
-        elif mode == MC_PLAIN:
+        counter, count = _stream(seed, stream, samples, streams)
+        if mode == MC_PLAIN:
             _plain_selected(stacks, pay, count, counter, sums[stream], squares[stream])
         elif mode == MC_ANTITHETIC:
             _antithetic(stacks, pay, count, counter, sums[stream], squares[stream])

@@ -214,11 +214,6 @@ def icm(
     count = 0
     reason = None
     nodes = 0
-    # scale-free (only ratios matter): normalise to mean 1, dividing by the largest stack first so that stacks
-    # near the float limit do not overflow the mean (the exact methods split and normalise the raw stacks per
-    # tier: a stack 1e-310 of the largest would be 0 here)
-    live_stacks = _normalised(s[live])
-    k = int(np.max(np.flatnonzero(live_pay > 0)) + 1) if np.any(live_pay > 0) else 0
     if chosen in ("subset", "exact"):
         if chosen == "subset" and n_live > SUBSET_MAX_PLAYERS:
             raise InvalidArgumentError(
@@ -230,6 +225,10 @@ def icm(
         if places:
             place_matrix[live, :n_places] = matrix
     else:
+        # scale-free (only ratios matter): the exact methods normalise per tier of raw stacks, where a stack 1e-310
+        # of the largest would be 0 after this
+        live_stacks = _normalised(s[live])
+        k = _paid_places(live_pay)
         if live_stacks.min() < 1e-300:
             raise InvalidArgumentError(
                 "stacks differ by more than 1e300: Monte Carlo clocks cannot hold that range; the exact methods "
@@ -266,6 +265,12 @@ def icm(
 # ------------------------------------------------------------------------------------------------------------
 
 TIER_GAP = 1e30  # stacks this many times apart finish in stack order, to within n^2 / 1e30 of probability
+
+
+def _paid_places(pay: np.ndarray) -> int:
+    """How many leading places pay anything (the last paying place's number; 0 if none pays)."""
+    paying = np.flatnonzero(pay > 0)
+    return int(paying[-1]) + 1 if paying.size else 0
 
 
 def _normalised(stacks: np.ndarray) -> np.ndarray:
@@ -312,7 +317,7 @@ def _exact(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: str, plac
     """Equity by the subset recursion or the quadrature for live players (``pay`` one entry per player), and
     with ``places`` their first ``n_places`` finish-place probabilities; returns the quadrature node count."""
     n = stacks.size
-    k = int(np.max(np.flatnonzero(pay > 0)) + 1) if np.any(pay > 0) else 0
+    k = _paid_places(pay)
     if method == "subset":
         matrix = kernels.icm_subset(stacks, max(k, n_places, 1))
         equity = matrix[:, :k] @ pay[:k] if k else np.zeros(n)
@@ -536,29 +541,27 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
             kernels.mc_sobol_shifted(s, pay_k, base, np.zeros((0, n), dtype=np.int64))
         # a time limit starts small so the rate is known before a big batch overshoots it
         moments, reason, _ = run_until(rule, n, batch, first_batch=2 if time_limit is not None else 20)
-    elif n_places:
-        counted = np.zeros((n, n_places), dtype=np.int64)
+        return moments.mean, moments.stderr, moments.count * unit, reason, None
 
-        def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-            child = (int(base_seed) + index * 0x632BE59BD9B4E019) & 0x7FFFFFFFFFFFFFFF
-            counts = kernels.mc_place_counts(s, n_places, size, child, MC_STREAMS, slots)
-            counted[:] += counts
-            paid = counts[:, :k].astype(np.float64)
-            return paid @ pay_k, paid @ (pay_k * pay_k)
+    def child(index: int) -> int:  # the seed of batch ``index``
+        return (int(base_seed) + index * 0x632BE59BD9B4E019) & 0x7FFFFFFFFFFFFFFF
 
-        if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
-            kernels.mc_place_counts(s, n_places, 0, 0, 1, 1)
-        first = 256 if time_limit is not None else (4096 if samples is None else 16384)
-        moments, reason, _ = run_until(rule, n, batch, first_batch=first)
-        return moments.mean, moments.stderr, moments.count, reason, counted / max(moments.count, 1)
-    else:
+    # plain sampling of a small field, or with places, counts finishing places; the sums follow from the counts
+    counting = n_places > 0 or (vr == "plain" and n <= kernels.RANK_BY_COUNTING)
+    width = max(n_places, k)
+    counted = np.zeros((n, width), dtype=np.int64)
 
-        def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-            child = (int(base_seed) + index * 0x632BE59BD9B4E019) & 0x7FFFFFFFFFFFFFFF
-            return kernels.mc_batch(s, pay_k, size, child, mode[vr], MC_STREAMS)
+    def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+        if not counting:
+            return kernels.mc_batch(s, pay_k, size, child(index), mode[vr], MC_STREAMS)
+        counts = kernels.mc_place_counts(s, width, size, child(index), MC_STREAMS, slots)
+        counted[:] += counts
+        paid = counts[:, :k].astype(np.float64)
+        return paid @ pay_k, paid @ (pay_k * pay_k)
 
-        if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
-            kernels.mc_batch(s, pay_k, 0, 0, mode[vr], 1)
-        first = 256 if time_limit is not None else (4096 if samples is None else 16384)
-        moments, reason, _ = run_until(rule, n, batch, first_batch=first)
-    return moments.mean, moments.stderr, moments.count * unit, reason, None
+    if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
+        batch(0, 0)
+    first = 256 if time_limit is not None else (4096 if samples is None else 16384)
+    moments, reason, _ = run_until(rule, n, batch, first_batch=first)
+    places = counted[:, :n_places] / max(moments.count, 1) if n_places else None
+    return moments.mean, moments.stderr, moments.count * unit, reason, places

@@ -17,6 +17,23 @@ KIND_CHANCE = 1
 KIND_DECISION = 2
 
 
+@njit(cache=True, inline="always")
+def match_regrets(regrets, lo, hi, out, at=0):
+    """Regret matching: ``out[at:at + hi - lo]`` = the positive parts of ``regrets[lo:hi]`` normalised, uniform if
+    none is positive: every regret-matching step here and in the brief game's MCCFR (pokerlab.agents.brief_kernels).
+    ``at`` instead of a slice of ``out``: no array view per infoset on the CFR hot path."""
+    total = 0.0
+    for k in range(lo, hi):
+        if regrets[k] > 0.0:
+            total += regrets[k]
+    shift = at - lo
+    for k in range(lo, hi):
+        if total > 0.0:
+            out[shift + k] = regrets[k] / total if regrets[k] > 0.0 else 0.0
+        else:
+            out[shift + k] = 1.0 / (hi - lo)
+
+
 @njit(cache=True)
 def regret_matching(regrets, info_offset, info_player, player, sigma):
     """sigma(I, a) = R+(I, a) / sum_b R+(I, b), uniform when no regret is positive; for ``player``'s infosets
@@ -26,17 +43,7 @@ def regret_matching(regrets, info_offset, info_player, player, sigma):
             continue
         lo = info_offset[i]
         hi = info_offset[i + 1]
-        total = 0.0
-        for k in range(lo, hi):
-            if regrets[k] > 0.0:
-                total += regrets[k]
-        if total > 0.0:
-            for k in range(lo, hi):
-                sigma[k] = regrets[k] / total if regrets[k] > 0.0 else 0.0
-        else:
-            u = 1.0 / (hi - lo)
-            for k in range(lo, hi):
-                sigma[k] = u
+        match_regrets(regrets, lo, hi, sigma, lo)
 
 
 @njit(cache=True)
@@ -248,20 +255,8 @@ def best_response(kind, player, parent, first_child, num_children, chance_prob, 
 # -- Monte Carlo CFR (random numbers: pokerlab.stats.rng.uniform on the one-word state saved with the solver) ----
 
 @njit(cache=True)
-def _match(regrets, lo, hi, out):
-    total = 0.0
-    for k in range(lo, hi):
-        if regrets[k] > 0.0:
-            total += regrets[k]
-    for k in range(lo, hi):
-        if total > 0.0:
-            out[k - lo] = regrets[k] / total if regrets[k] > 0.0 else 0.0
-        else:
-            out[k - lo] = 1.0 / (hi - lo)
-
-
-@njit(cache=True)
-def _sample(probs, n, rng):
+def sample_action(probs, n, rng):
+    """An index drawn from the distribution ``probs[:n]`` (the last one if rounding leaves the sum below 1)."""
     x = uniform(rng)
     acc = 0.0
     for a in range(n - 1):
@@ -306,17 +301,17 @@ def external_sampling_iterations(kind, player, first_child, num_children, chance
                     if k == KIND_CHANCE:
                         for a in range(na):
                             probs[a] = chance_prob[fc + a]
-                        c = fc + _sample(probs, na, rng)
+                        c = fc + sample_action(probs, na, rng)
                         chosen[n] = c
                         top += 1
                         stack[top] = c
                         expanded[top] = False
                     elif player[n] != p:
                         off = info_offset[infoset[n]]
-                        _match(regrets, off, off + na, probs)
+                        match_regrets(regrets, off, off + na, probs)
                         for a in range(na):
                             cumulative[off + a] += probs[a]
-                        c = fc + _sample(probs, na, rng)
+                        c = fc + sample_action(probs, na, rng)
                         chosen[n] = c
                         top += 1
                         stack[top] = c
@@ -334,7 +329,7 @@ def external_sampling_iterations(kind, player, first_child, num_children, chance
                         fc = first_child[n]
                         na = num_children[n]
                         off = info_offset[infoset[n]]
-                        _match(regrets, off, off + na, probs)
+                        match_regrets(regrets, off, off + na, probs)
                         v = 0.0
                         for a in range(na):
                             v += probs[a] * value[fc + a]
@@ -369,10 +364,10 @@ def outcome_sampling_iterations(kind, player, first_child, num_children, chance_
                     # chance is sampled with its own probabilities; they cancel in every ratio below
                     for a in range(na):
                         probs[a] = chance_prob[fc + a]
-                    n = fc + _sample(probs, na, rng)
+                    n = fc + sample_action(probs, na, rng)
                     continue
                 off = info_offset[infoset[n]]
-                _match(regrets, off, off + na, probs)
+                match_regrets(regrets, off, off + na, probs)
                 if player[n] == p:
                     for a in range(na):
                         sprobs[a] = epsilon / na + (1.0 - epsilon) * probs[a]
@@ -383,7 +378,7 @@ def outcome_sampling_iterations(kind, player, first_child, num_children, chance_
                     wgt = opp_reach / samp_reach
                     for a in range(na):
                         cumulative[off + a] += wgt * probs[a]
-                a = _sample(sprobs, na, rng)
+                a = sample_action(sprobs, na, rng)
                 path[depth] = n
                 path_action[depth] = a
                 path_sigma[depth] = probs[a]
@@ -426,16 +421,8 @@ def matrix_regret_matching(payoff, iterations, regrets_row, regrets_col, sum_row
     x = np.empty(m)
     y = np.empty(n)
     for it in range(iterations):
-        total = 0.0
-        for i in range(m):
-            total += max(regrets_row[i], 0.0)
-        for i in range(m):
-            x[i] = max(regrets_row[i], 0.0) / total if total > 0.0 else 1.0 / m
-        total = 0.0
-        for j in range(n):
-            total += max(regrets_col[j], 0.0)
-        for j in range(n):
-            y[j] = max(regrets_col[j], 0.0) / total if total > 0.0 else 1.0 / n
+        match_regrets(regrets_row, 0, m, x)
+        match_regrets(regrets_col, 0, n, y)
         ur = payoff @ y  # row player's payoff of each row against y
         uc = -(x @ payoff)  # column player's payoff of each column against x
         vr = 0.0
