@@ -147,6 +147,49 @@ def _compat(reach: np.ndarray, hands: np.ndarray, count: int, hand_cards: np.nda
         out[h] = total - per_card[hand_cards[h, 0]] - per_card[hand_cards[h, 1]] + reach[h]
 
 
+@njit(cache=True, inline="always")
+def _push_reach(reach, n, fc, na, off, child_list, hands, cnt, acting, strategy, strategy_row):
+    """Reach of node ``n``'s children for ``hands[:cnt]``: times the acting opponent's action probability
+    (``strategy[strategy_row[h], off + q]``), or unchanged below the responder's own decisions."""
+    for q in range(na):
+        c = child_list[fc + q]
+        for i in range(cnt):
+            h = hands[i]
+            reach[c, h] = reach[n, h] * strategy[strategy_row[h], off + q] if acting else reach[n, h]
+
+
+@njit(cache=True, inline="always")
+def _decision_values(val, n, fc, na, off, child_list, hands, cnt, responding, best_response, strategy,
+                     strategy_row):
+    """Value of decision node ``n`` for ``hands[:cnt]``: the responder's best child (best response) or its
+    strategy's mix; at the opponent's nodes the reach already weighs the children, so their values add."""
+    for i in range(cnt):
+        h = hands[i]
+        if responding and best_response:
+            best = val[child_list[fc], h]
+            for q in range(1, na):
+                best = max(best, val[child_list[fc + q], h])
+            val[n, h] = best
+        elif responding:
+            total = 0.0
+            for q in range(na):
+                total += strategy[strategy_row[h], off + q] * val[child_list[fc + q], h]
+            val[n, h] = total
+        else:
+            total = 0.0
+            for q in range(na):
+                total += val[child_list[fc + q], h]
+            val[n, h] = total
+
+
+@njit(cache=True, inline="always")
+def _fold_payoff(n, player, responder, ante, put0, put1):
+    """The responder's chips at fold node ``n``: it loses its contribution if it folded, wins the other's."""
+    mine = put0[n] if responder == 0 else put1[n]
+    theirs = put1[n] if responder == 0 else put0[n]
+    return -float(ante + mine) if player[n] == responder else float(ante + theirs)
+
+
 @njit(cache=True)
 def profile_value(kind, rnd, player, put0, put1, subtree_end, child_start, num_children, child_list, act_offset,
                   hand_cards, values, order, valid_count, n_cards, ante, responder, best_response,
@@ -173,17 +216,9 @@ def profile_value(kind, rnd, player, put0, put1, subtree_end, child_start, num_c
     # Round 1, top-down: the opponent's reach per hand.
     reach[0, :] = 1.0
     for n in range(n_nodes):
-        if rnd[n] != 0 or kind[n] != NODE_DECISION:
-            continue
-        fc = child_start[n]
-        off = act_offset[n]
-        for q in range(num_children[n]):
-            c = child_list[fc + q]
-            if player[n] == opp:
-                for h in range(n_hands):
-                    reach[c, h] = reach[n, h] * opp_pre[opp_pre_row[h], off + q]
-            else:
-                reach[c, :] = reach[n, :]
+        if rnd[n] == 0 and kind[n] == NODE_DECISION:
+            _push_reach(reach, n, child_start[n], num_children[n], act_offset[n], child_list, all_hands, n_hands,
+                        player[n] == opp, opp_pre, opp_pre_row)
     # Round 2 below every flop node, one flop at a time.
     flop_total = np.zeros(n_hands)
     for fn in range(n_nodes):
@@ -199,25 +234,13 @@ def profile_value(kind, rnd, player, put0, put1, subtree_end, child_start, num_c
                 h = hands[i]
                 reach[root, h] = reach[fn, h]
             for n in range(root, end):
-                if kind[n] != NODE_DECISION:
-                    continue
-                fc = child_start[n]
-                off = act_offset[n]
-                for q in range(num_children[n]):
-                    c = child_list[fc + q]
-                    if player[n] == opp:
-                        for i in range(cnt):
-                            h = hands[i]
-                            reach[c, h] = reach[n, h] * opp_post[opp_post_row[f, h], off + q]
-                    else:
-                        for i in range(cnt):
-                            h = hands[i]
-                            reach[c, h] = reach[n, h]
+                if kind[n] == NODE_DECISION:
+                    _push_reach(reach, n, child_start[n], num_children[n], act_offset[n], child_list, hands, cnt,
+                                player[n] == opp, opp_post, opp_post_row[f])
             for n in range(end - 1, root - 1, -1):
                 k = kind[n]
                 if k == NODE_FOLD:
-                    payoff = -float(ante + (put0[n] if responder == 0 else put1[n])) if player[n] == responder else \
-                        float(ante + (put1[n] if responder == 0 else put0[n]))
+                    payoff = _fold_payoff(n, player, responder, ante, put0, put1)
                     _compat(reach[n], hands, cnt, hand_cards, n_cards, comp)
                     for i in range(cnt):
                         h = hands[i]
@@ -229,30 +252,8 @@ def profile_value(kind, rnd, player, put0, put1, subtree_end, child_start, num_c
                         h = hands[i]
                         val[n, h] = stake * (win[h] - lose[h])
                 else:
-                    fc = child_start[n]
-                    na = num_children[n]
-                    off = act_offset[n]
-                    if player[n] == responder:
-                        for i in range(cnt):
-                            h = hands[i]
-                            if best_response:
-                                best = val[child_list[fc], h]
-                                for q in range(1, na):
-                                    best = max(best, val[child_list[fc + q], h])
-                                val[n, h] = best
-                            else:
-                                s = 0.0
-                                row = me_post_row[f, h]
-                                for q in range(na):
-                                    s += me_post[row, off + q] * val[child_list[fc + q], h]
-                                val[n, h] = s
-                    else:
-                        for i in range(cnt):
-                            h = hands[i]
-                            s = 0.0
-                            for q in range(na):
-                                s += val[child_list[fc + q], h]
-                            val[n, h] = s
+                    _decision_values(val, n, child_start[n], num_children[n], act_offset[n], child_list, hands, cnt,
+                                     player[n] == responder, best_response, me_post, me_post_row[f])
             for i in range(cnt):
                 h = hands[i]
                 flop_total[h] += val[root, h]
@@ -263,32 +264,13 @@ def profile_value(kind, rnd, player, put0, put1, subtree_end, child_start, num_c
             continue
         k = kind[n]
         if k == NODE_FOLD:
-            payoff = -float(ante + (put0[n] if responder == 0 else put1[n])) if player[n] == responder else \
-                float(ante + (put1[n] if responder == 0 else put0[n]))
+            payoff = _fold_payoff(n, player, responder, ante, put0, put1)
             _compat(reach[n], all_hands, n_hands, hand_cards, n_cards, comp)
             for h in range(n_hands):
                 val[n, h] = payoff * comp[h] * flops_per_deal
         elif k == NODE_DECISION:
-            fc = child_start[n]
-            na = num_children[n]
-            off = act_offset[n]
-            for h in range(n_hands):
-                if player[n] == responder:
-                    if best_response:
-                        best = val[child_list[fc], h]
-                        for q in range(1, na):
-                            best = max(best, val[child_list[fc + q], h])
-                        val[n, h] = best
-                    else:
-                        s = 0.0
-                        for q in range(na):
-                            s += me_pre[me_pre_row[h], off + q] * val[child_list[fc + q], h]
-                        val[n, h] = s
-                else:
-                    s = 0.0
-                    for q in range(na):
-                        s += val[child_list[fc + q], h]
-                    val[n, h] = s
+            _decision_values(val, n, child_start[n], num_children[n], act_offset[n], child_list, all_hands, n_hands,
+                             player[n] == responder, best_response, me_pre, me_pre_row)
     deals = n_hands * ((n_cards - 2) * (n_cards - 3) / 2.0) * flops_per_deal
     return val[0, :].sum() / deals
 
