@@ -48,7 +48,6 @@ class ICMResult:
     payouts: np.ndarray
     equity: np.ndarray
     method: str
-    exact: bool
     elapsed_s: float
     places: np.ndarray | None = None
     stderr: np.ndarray | None = None
@@ -56,6 +55,11 @@ class ICMResult:
     stop_reason: str | None = None
     nodes: int = 0
     places_stderr: np.ndarray | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Whether the equities are exact (no standard errors) rather than sampled."""
+        return self.stderr is None
 
     @property
     def chip_share(self) -> np.ndarray:
@@ -254,7 +258,7 @@ def icm(
         chosen = f"montecarlo-{variance_reduction}"
     elapsed = time.perf_counter() - start
     return ICMResult(
-        stacks=s, payouts=pay, equity=equity, method=chosen, exact=stderr is None, elapsed_s=elapsed,
+        stacks=s, payouts=pay, equity=equity, method=chosen, elapsed_s=elapsed,
         places=place_matrix, stderr=stderr, samples=count, stop_reason=reason, nodes=nodes,
         places_stderr=places_stderr,
     )
