@@ -45,3 +45,48 @@ class InvalidArgumentError(PokerlabError):
 
 class FileFormatError(PokerlabError):
     """A saved artefact is unreadable, of the wrong kind or of an unsupported format version."""
+
+
+class OutputPathError(InvalidArgumentError):
+    """An output file cannot be written: its folder is missing, it is a folder, or it is not writable."""
+
+
+class ResourceLimitError(InvalidArgumentError):
+    """A request that could not finish in reasonable time or would not fit in memory, refused before any work
+    with the estimate (e.g. a match of 10^12 hands, an exact place matrix of 50 GB)."""
+
+
+class NonFiniteResultError(PokerlabError):
+    """A computation overflowed or produced NaN/infinity: the inputs are out of the range the result can hold."""
+
+
+class Interrupted(KeyboardInterrupt):  # noqa: N818 - named like the KeyboardInterrupt it is
+    """Ctrl-C stopped a long computation between two chunks of work.
+
+    A ``KeyboardInterrupt``, so code that catches those keeps working. ``str(error)`` says what was done
+    (``"after 3,200,000 trials of 10,000,000"``); ``partial`` holds the result so far where one is meaningful
+    (a Monte Carlo estimate with its honest standard error, a solver at its last complete iteration), else None.
+
+    >>> error = Interrupted("after 3 of 10 batches", partial=0.42)
+    >>> isinstance(error, KeyboardInterrupt), str(error), error.partial
+    (True, 'after 3 of 10 batches', 0.42)
+    """
+
+    def __init__(self, message: str, partial: object | None = None) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+def excerpt(text: object, limit: int = 60) -> str:
+    """``repr`` of a user's input for an error message, cut to about ``limit`` characters, so that a message
+    never echoes a pasted 60,000-character input back.
+
+    >>> excerpt("5000,3000")
+    "'5000,3000'"
+    >>> excerpt("1," * 1000, limit=10)
+    "'1,1,1,1,1,…' (2,000 characters)"
+    """
+    value = str(text)
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}"[:-1] + f"…' ({len(value):,} characters)"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -10,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pokerlab.cli.common import user_errors
+from pokerlab.cli.common import JSON_OPTION, check_output, command, command_group, print_json
 
 
 def _agent(name: str, game, console: Console):
@@ -23,7 +22,8 @@ def _agent(name: str, game, console: Console):
     return make_agent(name, game, trained)
 
 
-def _match(
+@command("match")
+def match_command(
     agent_a: str = typer.Argument(..., help="Agent A: random, fullbet, checkcall, cfr or a strategy file."),
     agent_b: str = typer.Argument(..., help="Agent B (same choices)."),
     game: str = typer.Option("kuhn", "--game", "-g", help="kuhn, leduc or brief."),
@@ -33,7 +33,7 @@ def _match(
     start_chips: int = typer.Option(20, "--start-chips", help="Chips of each player at the start of a match."),
     max_match_hands: int = typer.Option(1000, "--max-match-hands", help="A longer match goes to the chip leader."),
     exploitability: bool = typer.Option(False, "--exploitability", help="Also compute each bot's exploitability."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Play A against B: chips per hand (95% CI), hands and matches won, exact EV from the policies."""
     from pokerlab.agents.match import game_by_name, run_match
@@ -54,7 +54,7 @@ def _match(
                   max_match_hands=max_match_hands, exploitabilities=exploitability)
     if as_json:
         data = r.to_dict()
-        typer.echo(json.dumps({k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in data.items()}))
+        print_json({k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in data.items()})
         return
     t = Table(title=f"{r.game}: {r.agent_a} (A) vs {r.agent_b} (B), seed {r.seed}", show_header=False)
     t.add_row("hands", f"{r.hands:,} (seats alternate)")
@@ -76,7 +76,8 @@ def _match(
     Console().print(t)
 
 
-def _play(
+@command("play")
+def play_command(
     game: str = typer.Argument(..., help="kuhn, leduc or brief."),
     vs: str = typer.Option("cfr", "--vs", help="The bot: cfr, random, fullbet, checkcall or a strategy file."),
     hands: int | None = typer.Option(None, "--hands", "-n", help="Stop after this many hands (default: until q)."),
@@ -102,22 +103,21 @@ def _play(
     play_session(g, bot, HumanAgent(input, write), seed=seed, hands=hands)
 
 
-brief_app = typer.Typer(help="The brief's two-round game: size, training, exploitability.", no_args_is_help=True)
+BRIEF = command_group("brief", "The brief's two-round game: size, training, exploitability.")
 
 
-@brief_app.command("size")
-@user_errors
-def _brief_size(
+@command("size", group=BRIEF)
+def brief_size_command(
     stack: int = typer.Option(6, "--stack", help="Chips behind the ante."),
     suits: int = typer.Option(4, "--suits", help="Suits in the deck (7 ranks each)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Histories, information sets and betting-tree sizes of the brief game (computed exactly)."""
     from pokerlab.games.brief_holdem import BriefSpec, brief_sizes
 
     s = brief_sizes(BriefSpec(suits=suits, stack=stack))
     if as_json:
-        typer.echo(json.dumps(s.to_dict()))
+        print_json(s.to_dict())
         return
     t = Table(title=f"brief game: 7 ranks x {suits} suits, stack {stack}, bets 0..4", show_header=False)
     for key, value in s.to_dict().items():
@@ -125,9 +125,8 @@ def _brief_size(
     Console().print(t)
 
 
-@brief_app.command("train")
-@user_errors
-def _brief_train(
+@command("train", group=BRIEF)
+def brief_train_command(
     out: Path = typer.Option(..., "--out", help="Write the bot (and checkpoint) here (.npz)."),
     iterations: int = typer.Option(2_000_000, "--iterations", "-n",
                                    help="MCCFR iterations to run now on the main stack (with --resume: added to the "
@@ -140,7 +139,7 @@ def _brief_train(
     seed: int | None = typer.Option(None, "--seed", help="Seed of the sampled deals and actions (default 0). Not "
                                     "with --resume."),
     exploitability: bool = typer.Option(False, "--exploitability", help="Measure the exact exploitability after."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Train a bot for the brief game with external-sampling MCCFR (resumable)."""
     import time
@@ -150,6 +149,7 @@ def _brief_train(
     from pokerlab.errors import InvalidArgumentError
     from pokerlab.games.brief_holdem import BriefSpec
 
+    check_output(out)
     if iterations < 0:
         raise InvalidArgumentError(f"--iterations must be a non-negative integer, got {iterations}")
     if resume is not None:
@@ -173,7 +173,7 @@ def _brief_train(
         e = brief_exploitability(trainer.bot().strategy(trainer.spec.stack))
         data.update(e.to_dict())
     if as_json:
-        typer.echo(json.dumps(data))
+        print_json(data)
         return
     line = (f"trained {data['iterations']:,} iterations ({trainer.abstraction.buckets} buckets) in {elapsed:.1f} s; "
             f"saved {out}")
@@ -182,12 +182,11 @@ def _brief_train(
     typer.echo(line)
 
 
-@brief_app.command("exploitability")
-@user_errors
-def _brief_exploitability(
+@command("exploitability", group=BRIEF)
+def brief_exploitability_command(
     bot: str = typer.Argument(..., help="A bot file from `pokerlab brief train`, or random (also called uniform), "
                               "fullbet, checkcall."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Exact exploitability of a bot in the real (unabstracted) brief game, by vectorised best response."""
     from pokerlab.agents.brief_bot import BriefBot, exploitability
@@ -203,16 +202,8 @@ def _brief_exploitability(
     b = BriefBot.fixed(kinds[key], BriefSpec()) if key in kinds else BriefBot.load(bot)
     e = exploitability(b.strategy(b.spec.stack))
     if as_json:
-        typer.echo(json.dumps({"bot": bot, **e.to_dict()}))
+        print_json({"bot": bot, **e.to_dict()})
         return
     typer.echo(f"{bot}: exploitability {e.exploitability:.4f} chips/hand ({e.mbb_per_game:.0f} mbb/hand); best "
                f"responses win {e.best_response_values[0]:+.4f} (seat 1) and {e.best_response_values[1]:+.4f} "
                f"(seat 2); {e.elapsed_s:.1f} s")
-
-
-def register(app: typer.Typer) -> None:
-    """Add the bot commands to the ``pokerlab`` app."""
-    app.command("match")(user_errors(_match))
-    app.command("play")(user_errors(_play))
-    app.add_typer(brief_app, name="brief")
-

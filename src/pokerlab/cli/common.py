@@ -1,34 +1,306 @@
-"""Helpers shared by every command module: one-line errors with exit status 2."""
+"""The one style of pokerlab's command modules, and the helpers they share.
+
+A command module (``cli/<engine>_cmd.py``, listed in ``COMMAND_MODULES`` of ``cli/main.py``) holds
+module-level functions decorated with :func:`command`; the docstring is the help text::
+
+    import typer
+
+    from pokerlab.cli.common import JSON_OPTION, command, check_output, print_json, progress_bar
+
+    @command("thing")
+    def thing_command(
+        stacks: str = typer.Option(..., "--stacks", help="Chips per player, e.g. 5,000 3,000 2,000."),
+        out: Path | None = typer.Option(None, "--out", help="Write the result here (.json)."),
+        as_json: bool = JSON_OPTION,
+    ) -> None:
+        \"\"\"Say in one line what the command computes.\"\"\"
+        from pokerlab.thing import parse_stacks, thing, thing_table  # heavy imports inside: the CLI starts fast
+
+        check_output(out)                        # 1. every output path, before any work
+        result = thing(parse_stacks(stacks))     # 2. the engine parses and validates, raising PokerlabError
+        if as_json:
+            print_json(result.to_dict())         # 3. JSON (non-finite numbers are refused, not printed)
+        else:
+            print_table(thing_table(result))     #    or the engine's display code
+
+What :func:`command` gives every command, so a module never handles these itself:
+
+- a :class:`~pokerlab.errors.PokerlabError` (bad input) or an ``OSError`` -> one line ``error: ...`` on stderr
+  (at most :data:`MAX_MESSAGE` characters, whatever the user pasted), exit status 2;
+- Ctrl-C -> one line ``interrupted: <what was done>`` on stderr, exit status 130; an engine raising
+  :class:`~pokerlab.errors.Interrupted` says what was done in its message. A command that has a meaningful
+  partial result catches ``Interrupted`` itself, prints it, then calls :func:`interrupted`;
+- usage errors (unknown option, missing argument, a value of the wrong type) are one line and exit 2 too
+  (:class:`OneLineErrorsGroup`, the application's group class).
+
+Long work: ``with progress_bar("solve", total, enabled=not as_json) as update: engine(progress=update)``
+shows a bar with rate and ETA on a terminal and nothing on a pipe or with ``--json``. Engines run their
+kernels in chunks inside :func:`pokerlab.progress.deferred_interrupts`, so Ctrl-C lands between chunks.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import json
+import math
+import re
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import wraps
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
 
 import typer
+from typer.core import TyperGroup
 
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import Interrupted, NonFiniteResultError, PokerlabError
+from pokerlab.io import check_output_path
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+MAX_MESSAGE = 300  # characters of one error line; longer messages are cut (they would echo pasted input)
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
 
-def fail(message: str) -> None:
+JSON_OPTION: Any = typer.Option(False, "--json", help="Print one JSON object instead of a table.")
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One registered command: its name, the group it belongs to (None: top level) and the function."""
+
+    name: str
+    group: str | None
+    function: Callable[..., Any]
+
+
+#: Every command declared with :func:`command`, in declaration order; ``cli/main.py`` adds them to the app.
+COMMANDS: list[CommandSpec] = []
+#: Help text of each command group declared with :func:`command_group`.
+GROUPS: dict[str, str] = {}
+
+
+def command(name: str, *, group: str | None = None,
+            vocabulary: dict[str, str] | None = None) -> Callable[[F], F]:
+    """Declare a module-level function as the command ``pokerlab [group] name`` with one-line errors, exit
+    status 2 for bad input and 130 for Ctrl-C (see the module docstring).
+
+    ``vocabulary`` maps the engine's API words that can appear in its error messages to the command line's
+    (``{"method='montecarlo'": "--mc", "time_limit": "--time"}``), so messages speak CLI."""
+    if group is not None and group not in GROUPS:
+        raise ValueError(f"declare the group {group!r} with command_group() first")
+
+    def declare(function: F) -> F:
+        wrapped = one_line_errors(function, vocabulary)
+        COMMANDS.append(CommandSpec(name, group, wrapped))
+        return wrapped
+
+    return declare
+
+
+def command_group(name: str, help: str) -> str:
+    """Declare a group of commands (``pokerlab NAME sub-command``) and return its name."""
+    GROUPS[name] = help
+    return name
+
+
+def one_line(message: str) -> str:
+    """``message`` on one line of at most :data:`MAX_MESSAGE` characters."""
+    text = re.sub(r"\s+", " ", str(message)).strip()
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+
+def fail(message: str) -> NoReturn:
     """Print one error line to stderr and exit with status 2 (bad input)."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code=2)
+    typer.echo(f"error: {one_line(message)}", err=True)
+    raise typer.Exit(code=EXIT_USAGE)
 
 
-def user_errors(function: F) -> F:
-    """Decorate a command so that a ``PokerlabError`` becomes one line on stderr and exit status 2."""
+def interrupted(message: str = "") -> NoReturn:
+    """Print one ``interrupted`` line (what was done) to stderr and exit with status 130."""
+    typer.echo(one_line(f"interrupted {message}".strip() if message else "interrupted"), err=True)
+    raise typer.Exit(code=EXIT_INTERRUPTED)
+
+
+def speak_cli(message: str, vocabulary: dict[str, str] | None) -> str:
+    """``message`` with every API word of ``vocabulary`` replaced by its command-line spelling.
+
+    >>> speak_cli("use method='montecarlo' or raise time_limit", {"method='montecarlo'": "--mc",
+    ...                                                            "time_limit": "--time"})
+    'use --mc or raise --time'
+    """
+    for api, cli in (vocabulary or {}).items():
+        message = re.sub(rf"(?<![\w-]){re.escape(api)}(?![\w])", cli, message)
+    return message
+
+
+def one_line_errors(function: F, vocabulary: dict[str, str] | None = None) -> F:
+    """Wrap a command: bad input -> one ``error:`` line and exit 2; Ctrl-C -> one line and exit 130."""
 
     @wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
         except PokerlabError as error:
-            fail(str(error))
+            fail(speak_cli(str(error), vocabulary))
+        except Interrupted as stop:
+            interrupted(str(stop))
+        except KeyboardInterrupt:
+            interrupted()
+        except MemoryError:
+            fail("out of memory: ask for less work (fewer samples, players or iterations)")
+        except BrokenPipeError:  # `pokerlab ... | head`: the reader left; nothing more to say
+            sys.stderr.close()
+            raise typer.Exit(code=0) from None
         except OSError as error:
             fail(f"{error.strerror or error}: {error.filename}" if error.filename else str(error))
 
     return wrapper  # type: ignore[return-value]
+
+
+class OneLineErrorsGroup(TyperGroup):
+    """The application's click group: usage errors (unknown option, missing or malformed argument) print one
+    ``error:`` line naming the help to read, exit status 2; Ctrl-C outside a command exits 130 silently."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+        from typer import Abort
+
+        ClickException, UsageError, NoArgsIsHelpError = _click_exceptions()
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False,
+                                windows_expand_args=windows_expand_args, **extra)
+        except NoArgsIsHelpError as error:
+            if not standalone_mode:
+                raise
+            error.show()
+            sys.exit(error.exit_code)
+        except ClickException as error:
+            if not standalone_mode:
+                raise
+            hint = ""
+            if isinstance(error, UsageError) and error.ctx is not None:
+                hint = f" (see {error.ctx.command_path} --help)"
+            typer.echo(f"error: {one_line(error.format_message())}{hint}", err=True)
+            sys.exit(error.exit_code)
+        except Abort:  # end of input at a prompt
+            if not standalone_mode:
+                raise
+            sys.exit(1)
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _click_exceptions() -> tuple[type[Exception], type[Exception], type[Exception]]:
+    """Click's exception classes: vendored inside typer since 0.20, the click package before."""
+    try:
+        from typer._click import exceptions
+    except ImportError:  # pragma: no cover - older typer
+        from click import exceptions  # type: ignore[no-redef]
+    no_args = getattr(exceptions, "NoArgsIsHelpError", _Never)
+    return exceptions.ClickException, exceptions.UsageError, no_args
+
+
+class _Never(Exception):
+    """Stands for an exception class the installed click does not have."""
+
+
+def check_output(*paths: str | Path | None, what: str = "output file") -> None:
+    """Check every given output path before any work (None = not asked for); see
+    :func:`pokerlab.io.check_output_path`. Raises :class:`~pokerlab.errors.OutputPathError`."""
+    for path in paths:
+        if path is not None:
+            check_output_path(path, what)
+
+
+def print_json(data: Any) -> None:
+    """Print ``data`` as one JSON object on stdout; a NaN or infinity anywhere in it is a
+    :class:`NonFiniteResultError` naming where (a result the engine could not compute is an error, not a
+    number). Use None for values that are undefined by design."""
+    bad = _non_finite(data, "")
+    if bad is not None:
+        raise NonFiniteResultError(f"the result holds a non-finite number at {bad or 'the top'}: the inputs are "
+                                   "out of the range the result can hold")
+    typer.echo(json.dumps(data))
+
+
+def _non_finite(value: Any, where: str) -> str | None:
+    if isinstance(value, float) and not math.isfinite(value):
+        return where
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _non_finite(item, f"{where}.{key}" if where else str(key))
+            if found is not None:
+                return found
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = _non_finite(item, f"{where}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+def print_table(renderable: Any) -> None:
+    """Print a rich table (or any renderable) on stdout."""
+    from rich.console import Console
+
+    Console().print(renderable)
+
+
+def stderr_console() -> Any:
+    """The rich console on stderr (progress bars, notes), so stdout carries only the result."""
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+@contextlib.contextmanager
+def progress_bar(description: str, total: int | float | None, *, enabled: bool = True, unit: str = "it",
+                 console: Any = None) -> Iterator[Callable[..., None]]:
+    """Yield ``update(done, total=None, **fields)`` drawing a bar with percentage, count, rate and ETA on a
+    terminal (stderr); on a pipe, or when not ``enabled`` (``--json``), ``update`` does nothing. The bar
+    disappears when the block ends, normally or by an exception (Ctrl-C), before any error line is printed.
+
+    ``unit`` names what ``done`` counts (``"hands"``); an empty unit means ``done`` is a fraction of
+    ``total`` (no count, no rate). Extra ``fields`` are shown after the bar (``status="exploitability 1e-3"``).
+    """
+    console = console or stderr_console()
+    if not enabled or not console.is_terminal:
+        yield _ignore
+        return
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = [TextColumn("[bold]{task.description}"), BarColumn(), TaskProgressColumn(),
+               TextColumn("{task.fields[counts]}"), TextColumn("ETA"), TimeRemainingColumn(), TimeElapsedColumn(),
+               TextColumn("{task.fields[status]}")]
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(description, total=total, counts="", status="")
+
+        def update(done: int | float, total: int | float | None = None, **fields: Any) -> None:
+            options: dict[str, Any] = {"completed": done}
+            if total is not None:
+                options["total"] = total
+            if unit:
+                planned = bar.tasks[0].total if total is None else total
+                speed = bar.tasks[0].speed
+                rate = f", {speed:,.0f} {unit}/s" if speed else ""
+                of = f"/{planned:,.0f}" if planned else ""
+                options["counts"] = f"{done:,.0f}{of} {unit}{rate}"
+            if fields:
+                options["status"] = " ".join(str(value) for value in fields.values())
+            bar.update(task, **options)
+
+        yield update
+
+
+def _ignore(*args: Any, **kwargs: Any) -> None:
+    return None

@@ -2,140 +2,82 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import numpy as np
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from pokerlab.cli.common import user_errors
-from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidStacksError
-from pokerlab.plotting import figure_path
+from pokerlab.cli.common import JSON_OPTION, check_output, command, print_json, print_table
 
-
-def parse_stacks(text: str) -> np.ndarray:
-    """``'5000,3000,2000'`` (commas, spaces or newlines) -> stacks."""
-    tokens = [tok for tok in text.replace("\n", ",").replace(" ", ",").split(",") if tok.strip()]
-    try:
-        return np.array([float(tok) for tok in tokens], dtype=np.float64)
-    except ValueError as error:
-        message = f"cannot parse stacks {text.strip()[:60]!r}: give numbers like 5000,3000,2000"
-        raise InvalidStacksError(message) from error
+# the ICM façade's parameter names, as the command line spells them
+ICM_WORDS = {"method='montecarlo'": "--method montecarlo", "method='exact'": "--method exact",
+             "method 'auto'": "--method auto",
+             "half_width": "--half-width", "time_limit": "--time", "variance_reduction": "--variance-reduction",
+             "allow_rising=True": "--allow-rising", "places=True": "--places"}
 
 
-def read_stacks_file(path: Path) -> str:
-    """The text of a stacks file; a file that is not UTF-8 text is a :class:`FileFormatError`."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise FileFormatError(f"stacks file {path} is not a UTF-8 text file ({error.reason})") from error
-    if "\0" in text:
-        raise FileFormatError(f"stacks file {path} is not a text file (it contains NUL bytes)")
-    return text
+@command("icm", vocabulary=ICM_WORDS)
+def icm_command(
+    stacks: str | None = typer.Option(None, "--stacks", help="Chips per player as pasted from a lobby: 5000,3000,2000"
+                                      " or '5,000 3,000 2,000'; names as 'alice:5,000 bob:3,000' (0 = busted)."),
+    stacks_file: Path | None = typer.Option(None, "--stacks-file", help="File of stacks: one per line ('5,000' or "
+                                            "'alice 5,000'), or a list as for --stacks."),
+    payouts: str = typer.Option(..., "--payouts", help="Money per place 50,30,20 | a split of --pool 70/30, "
+                                "60/25/15, 50%,30%,20% | power:a=1,pool=1000,paid=40 | flat:pool=100,paid=9 | "
+                                "file.csv"),
+    pool: str | None = typer.Option(None, "--pool", help="Prize pool that a percentage split (70/30) or power:/"
+                                      "flat: divides (default 100 for splits, 1000 for power/flat)."),
+    allow_rising: bool = typer.Option(False, "--allow-rising", help="Accept payouts that rise with place."),
+    method: str = typer.Option("auto", "--method", help="auto | exact | subset | montecarlo"),
+    samples: int | None = typer.Option(None, "--samples", help="Monte Carlo samples (default 100,000; montecarlo "
+                                       "only)."),
+    half_width: float | None = typer.Option(
+        None, "--half-width", help="Monte Carlo: stop once every player's equity is within +- this much money."
+    ),
+    confidence: float | None = typer.Option(None, "--confidence", help="Confidence of --half-width (default 0.95)."),
+    time_limit: float | None = typer.Option(None, "--time", help="Monte Carlo: stop after this many seconds."),
+    variance_reduction: str = typer.Option(
+        "auto", "--variance-reduction", help="Monte Carlo: auto | plain | antithetic | sobol | conditional."
+    ),
+    seed: int | None = typer.Option(None, "--seed", help="Monte Carlo seed (montecarlo only)."),
+    places: bool = typer.Option(
+        False, "--places", help="Show finish-place probabilities (Monte Carlo: counted from plain samples)."
+    ),
+    bubble: bool = typer.Option(False, "--bubble-factors", help="Show bubble factors and risk premiums."),
+    deal_: bool = typer.Option(False, "--deal", help="Show ICM chop and chip chop."),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="Write a chip share vs prize share figure here (.png, .pdf or .svg)."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Prize equity of every player by the Independent Chip Model (Malmuth-Harville)."""
+    from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError
+    from pokerlab.icm import icm, parse_payouts
+    from pokerlab.icm.analysis import bubble_factors, deal, plot_shares
+    from pokerlab.icm.display import bubble_table, icm_json, icm_table, places_table
+    from pokerlab.icm.lobby import parse_amount, parse_stacks, read_stacks_file
+    from pokerlab.plotting import figure_path
 
-
-def register(app: typer.Typer) -> None:
-    @app.command("icm")
-    @user_errors
-    def icm_command(
-        stacks: str = typer.Option(None, "--stacks", help="Chips per player, e.g. 5000,3000,2000 (0 = busted)."),
-        stacks_file: Path = typer.Option(None, "--stacks-file", help="File of stacks (commas or one per line)."),
-        payouts: str = typer.Option(
-            ..., "--payouts", help="50,30,20 | power:a=1,pool=1000,paid=40 | flat:pool=100,paid=9 | 65/35 | file.csv"
-        ),
-        method: str = typer.Option("auto", "--method", help="auto | exact | subset | montecarlo"),
-        samples: int = typer.Option(None, "--samples", help="Monte Carlo samples (default 100,000; montecarlo only)."),
-        half_width: float = typer.Option(
-            None, "--half-width", help="Monte Carlo: stop once every player's equity is within +- this much money."
-        ),
-        confidence: float = typer.Option(None, "--confidence", help="Confidence of --half-width (default 0.95)."),
-        time_limit: float = typer.Option(None, "--time", help="Monte Carlo: stop after this many seconds."),
-        variance_reduction: str = typer.Option(
-            "auto", "--variance-reduction", help="Monte Carlo: auto | plain | antithetic | sobol | conditional."
-        ),
-        seed: int = typer.Option(None, "--seed", help="Monte Carlo seed (montecarlo only)."),
-        places: bool = typer.Option(
-            False, "--places", help="Show finish-place probabilities (Monte Carlo: counted from plain samples)."
-        ),
-        bubble: bool = typer.Option(False, "--bubble-factors", help="Show bubble factors and risk premiums."),
-        deal_: bool = typer.Option(False, "--deal", help="Show ICM chop and chip chop."),
-        plot: Path = typer.Option(
-            None, "--plot", help="Write a chip share vs prize share figure here (.png, .pdf or .svg)."
-        ),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-    ) -> None:
-        """Prize equity of every player by the Independent Chip Model (Malmuth-Harville)."""
-        from pokerlab.icm import icm, parse_payouts
-        from pokerlab.icm.analysis import bubble_factors, deal, plot_shares
-
-        if (stacks is None) == (stacks_file is None):
-            raise InvalidArgumentError("give the stacks with exactly one of --stacks or --stacks-file")
-        stack_values = parse_stacks(stacks if stacks is not None else read_stacks_file(stacks_file))
-        pay = parse_payouts(payouts)
-        if plot is not None:
-            figure_path(plot)  # a bad file name fails before any work
-        result = icm(stack_values, pay, method, places=places, samples=samples, half_width=half_width,
-                     confidence=confidence, time_limit=time_limit, variance_reduction=variance_reduction, seed=seed)
-        bf = bubble_factors(stack_values, pay) if bubble else None
-        split = deal(stack_values, pay) if deal_ else None
-        written = plot_shares(result, plot) if plot is not None else None
-        if as_json:
-            data = result.to_dict()
-            if bf is not None:
-                data["bubble_factors"] = bf.to_dict()["bubble_factors"]
-                data["risk_premium"] = bf.to_dict()["risk_premium"]
-            if split is not None:
-                data["deal"] = split.to_dict()["players"]
-            typer.echo(json.dumps(data))
-            return
-        console = Console()
-        sampled = f", {result.samples:,} samples, stopped on {result.stop_reason}" if result.samples else ""
-        table = Table(title=f"ICM ({result.method}, {result.elapsed_s * 1e3:.2f} ms{sampled})")
-        table.add_column("player", justify="right")
-        table.add_column("stack", justify="right")
-        table.add_column("chips %", justify="right")
-        table.add_column("equity", justify="right")
-        table.add_column("prize %", justify="right")
-        if result.stderr is not None:
-            table.add_column("stderr", justify="right")
-        if split is not None:
-            table.add_column("chip chop", justify="right")
-            table.add_column("chip - ICM", justify="right")
-        for i in range(len(stack_values)):
-            row = [str(i + 1), f"{stack_values[i]:g}", f"{100 * result.chip_share[i]:.2f}",
-                   f"{result.equity[i]:.4f}", f"{100 * result.prize_share[i]:.2f}"]
-            if result.stderr is not None:
-                row.append(f"{result.stderr[i]:.4f}")
-            if split is not None:
-                row += [f"{split.chip[i]:.4f}", f"{split.chip_minus_icm[i]:+.4f}"]
-            table.add_row(*row)
-        console.print(table)
-        if result.places is not None:
-            ptable = Table(title="finish-place probabilities")
-            ptable.add_column("player", justify="right")
-            for m in range(result.places.shape[1]):
-                ptable.add_column(f"#{m + 1}", justify="right")
-            errors = result.places_stderr
-            for i, row in enumerate(result.places):
-                if errors is None:
-                    ptable.add_row(str(i + 1), *(f"{x:.4f}" for x in row))
-                else:
-                    ptable.add_row(str(i + 1), *(f"{x:.4f}±{e:.4f}" for x, e in zip(row, errors[i], strict=True)))
-            console.print(ptable)
-        if bf is not None:
-            btable = Table(title="bubble factors (row loses vs column) / risk premium")
-            btable.add_column("player", justify="right")
-            for j in range(len(stack_values)):
-                btable.add_column(str(j + 1), justify="right")
-            for i in range(len(stack_values)):
-                factor, premium = bf.factor[i], 100 * bf.risk_premium[i]
-                cells = [
-                    f"{factor[j]:.2f} / {premium[j]:.1f}%" if np.isfinite(factor[j]) else "-"
-                    for j in range(len(stack_values))
-                ]
-                btable.add_row(str(i + 1), *cells)
-            console.print(btable)
-        if written is not None:
-            console.print(f"plot written to {written}")
+    if plot is not None:
+        plot = figure_path(plot)
+        check_output(plot)
+    if (stacks is None) == (stacks_file is None):
+        raise InvalidArgumentError("give the stacks with exactly one of --stacks or --stacks-file")
+    players = parse_stacks(stacks if stacks is not None else read_stacks_file(stacks_file))
+    prize_pool = None if pool is None else parse_amount(pool, InvalidPayoutsError, "prize pool")
+    pay = parse_payouts(payouts, pool=prize_pool, allow_rising=allow_rising)
+    names = players.names
+    result = icm(players.chips, pay, method, places=places, samples=samples, half_width=half_width,
+                 confidence=confidence, time_limit=time_limit, variance_reduction=variance_reduction, seed=seed)
+    factors = bubble_factors(players.chips, pay) if bubble else None
+    split = deal(players.chips, pay) if deal_ else None
+    written = plot_shares(result, plot, names=names) if plot is not None else None
+    if as_json:
+        print_json(icm_json(result, names, factors, split))
+        return
+    print_table(icm_table(result, names, split))
+    if result.places is not None:
+        print_table(places_table(result, names))
+    if factors is not None:
+        print_table(bubble_table(factors, names))
+    if written is not None:
+        typer.echo(f"plot written to {written}")

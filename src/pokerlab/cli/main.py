@@ -1,16 +1,22 @@
-"""The ``pokerlab`` Typer application: registers every command group.
+"""The ``pokerlab`` Typer application: every command declared in the command modules, in one style.
 
-Each engine has its own module here (``eval_cmd``, ``equity_cmd``, ...) exposing ``register(app)``; this
-module only wires them; `pokerlab.cli.common` turns library errors into one line and exit status 2.
+Each engine has its own module here (``eval_cmd``, ``equity_cmd``, ...) whose module-level functions are
+declared with :func:`pokerlab.cli.common.command`; this module imports the modules listed in
+``COMMAND_MODULES`` and adds what they declared. A new command module is one line in that tuple.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import typer
 
 from pokerlab import __version__
+from pokerlab.cli.common import COMMANDS, GROUPS, OneLineErrorsGroup
+
+# Add new command modules here (pokerlab.cli.<name>); their commands appear in this order in --help.
+COMMAND_MODULES = ("eval_cmd", "equity_cmd", "icm_cmd", "solve_cmd", "bots_cmd")
 
 app = typer.Typer(
     name="pokerlab",
@@ -18,7 +24,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=OneLineErrorsGroup,
 )
+
 
 def _version_callback(value: bool) -> None:
     if value:
@@ -35,16 +43,18 @@ def main(
     """Poker mathematics: hand evaluation, equity, ICM and CFR solving."""
 
 
-def _register_commands() -> None:
-    # Each engine's command module exposes register(app); add new ones to this tuple.
-    from pokerlab.cli import bots_cmd, equity_cmd, eval_cmd, icm_cmd, solve_cmd
+def _build() -> None:
+    for module in COMMAND_MODULES:
+        importlib.import_module(f"pokerlab.cli.{module}")
+    groups = {name: typer.Typer(help=text, no_args_is_help=True) for name, text in GROUPS.items()}
+    for spec in COMMANDS:
+        target = app if spec.group is None else groups[spec.group]
+        target.command(spec.name)(spec.function)
+    for name, group in groups.items():
+        app.add_typer(group, name=name)
 
-    modules = (eval_cmd, equity_cmd, icm_cmd, solve_cmd, bots_cmd)
-    for module in modules:
-        module.register(app)
 
-
-_register_commands()
+_build()
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(app())

@@ -10,16 +10,18 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pokerlab.cli.common import user_errors
+from pokerlab.cli.common import JSON_OPTION, check_output, command, print_json
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.registry import GAME_NAMES
+from pokerlab.io import write_text_atomically
 from pokerlab.plotting import figure_path
 from pokerlab.solvers.core import ALGORITHMS, SolveProgress, Solver, SolverConfig, algorithm_config, solve
 from pokerlab.solvers.export import to_openspiel
 from pokerlab.solvers.regret_matching import plot_convergence, regret_matching
 
 
-def _solve(
+@command("solve")
+def solve_command(
     game: str = typer.Argument(..., help=f"Game: {', '.join(GAME_NAMES)}."),
     algo: str | None = typer.Option(None, "--algo", help=f"Algorithm: {'|'.join(ALGORITHMS)} (default cfr+; "
                                     "with --resume, the saved one)."),
@@ -39,10 +41,11 @@ def _solve(
                                       "in [-10, 10]."),
     gamma: float | None = typer.Option(None, "--gamma", help="cfr/cfr+/lcfr/dcfr only: average-strategy weight "
                                        "exponent (t^gamma), in [0, 10]."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Solve GAME with a CFR-family algorithm and report the exploitability of the average strategy."""
     console = Console(stderr=True)
+    check_output(out)
     if resume is not None and not resume.exists():
         raise InvalidArgumentError(f"resume file not found: {resume}")
     overrides = {k: v for k, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)) if v is not None}
@@ -74,7 +77,7 @@ def _solve(
     if out is not None:
         result.solver.save(out)
     if as_json:
-        typer.echo(json.dumps(result.to_dict()))
+        print_json(result.to_dict())
         return
     table = Table(title=f"{result.game}: {result.algorithm}", show_header=False)
     table.add_row("iterations", f"{result.iterations:,}")
@@ -89,9 +92,10 @@ def _solve(
     Console().print(table)
 
 
-def _exploitability(
+@command("exploitability")
+def exploitability_command(
     file: Path = typer.Argument(..., help="Solver state saved by `pokerlab solve --out`."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Exact exploitability and game value of the average strategy in a saved solver state."""
     solver = Solver.load(file)
@@ -99,37 +103,40 @@ def _exploitability(
     data = {"game": solver.game.name, "algorithm": solver.config.name, "iterations": solver.iteration,
             **e.to_dict()}
     if as_json:
-        typer.echo(json.dumps(data))
+        print_json(data)
         return
     typer.echo(f"{solver.game.name} {solver.config.name} after {solver.iteration:,} iterations: exploitability "
                f"{e.exploitability:.6g} chips/game ({e.mbb_per_game:.4g} mbb/game), nash_conv {e.nash_conv:.6g}, "
                f"game value {e.game_value:+.6f}")
 
 
-def _rps(
+@command("rps")
+def rps_command(
     iterations: int = typer.Option(10_000, "--iterations", "-n", help="Regret-matching iterations."),
     png: Path | None = typer.Option(None, "--png", help="Write the convergence plot here."),
     symmetric: bool = typer.Option(False, "--symmetric",
                                    help="Plain RPS (default: rock beats scissors by 2, so convergence shows)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Regret matching on rock-paper-scissors: average strategy, exploitability and the classic plot."""
     from pokerlab.games.matrix import rps
 
     if png is not None:
-        figure_path(png)  # a bad suffix fails before the run, not after it
+        png = figure_path(png)  # a bad suffix or folder fails before the run, not after it
+        check_output(png)
     result = regret_matching(rps(asymmetric=not symmetric), iterations, history=png is not None)
     if png is not None:
         png = plot_convergence(result, png)
     if as_json:
-        typer.echo(json.dumps(result.to_dict()))
+        print_json(result.to_dict())
         return
     strat = ", ".join(f"{k} {v:.4f}" for k, v in zip(result.game.row_labels, result.average_row, strict=True))
     typer.echo(f"{result.game.name} after {iterations:,} iterations: average {strat}; exploitability "
                f"{result.exploitability:.3e} chips/game" + (f"; plot {png}" if png else ""))
 
 
-def _export(
+@command("export")
+def export_command(
     file: Path = typer.Argument(..., help="Solver state saved by `pokerlab solve --out`."),
     fmt: str = typer.Option("openspiel", "--format", help="Export format (openspiel)."),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write here instead of standard output."),
@@ -137,16 +144,9 @@ def _export(
     """Export the average strategy as JSON keyed by OpenSpiel information-state strings (Kuhn, Leduc)."""
     if fmt != "openspiel":
         raise InvalidArgumentError(f"unknown export format {fmt!r} (expected openspiel)")
+    check_output(output)
     text = json.dumps(to_openspiel(Solver.load(file).average_policy()), indent=1)
     if output is None:
         typer.echo(text)
     else:
-        output.write_text(text + "\n")
-
-
-def register(app: typer.Typer) -> None:
-    """Add the solver commands to the ``pokerlab`` app."""
-    app.command("solve")(user_errors(_solve))
-    app.command("exploitability")(user_errors(_exploitability))
-    app.command("rps")(user_errors(_rps))
-    app.command("export")(user_errors(_export))
+        write_text_atomically(output, text + "\n")

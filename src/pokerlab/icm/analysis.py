@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import InvalidArgumentError
+from pokerlab.icm.lobby import player_labels
 from pokerlab.icm.model import ICMResult, chip_share, icm, validate
 from pokerlab.plotting import figure_path, pyplot, save_figure
 
@@ -132,9 +134,11 @@ def deal(stacks: Any, payouts: Any) -> Deal:
     return Deal(stacks=s, icm=equity, chip=chip)
 
 
-def plot_shares(result: ICMResult, path: str | Path, title: str | None = None) -> Path:
-    """Draw chip share against prize share (both in % of the total) per player, largest stack first, and
-    return the file written (``.png`` added to a name without a suffix; .png, .pdf or .svg; needs the ``plot``
+def plot_shares(result: ICMResult, path: str | Path, title: str | None = None,
+                names: Sequence[str] | None = None) -> Path:
+    """Draw chip share against prize share (both in % of the total) per player, largest stack first, each bar
+    labelled with the player's 1-based number as in the tables (and name, from ``names``), and return the file
+    written (``.png`` added to a name without a suffix; .png, .pdf or .svg; needs the ``plot``
     extra: matplotlib).
 
     >>> plot_shares(icm([5000, 3000, 2000], [50, 30, 20]), "shares")  # doctest: +SKIP
@@ -147,7 +151,10 @@ def plot_shares(result: ICMResult, path: str | Path, title: str | None = None) -
     fig, ax = plt.subplots(figsize=(max(6.0, 0.25 * x.size), 4.0))
     ax.bar(x - 0.2, 100 * result.chip_share[order], width=0.4, label="chip share")
     ax.bar(x + 0.2, 100 * result.prize_share[order], width=0.4, label="prize share (ICM)")
-    ax.set_xlabel("player (by stack)")
+    labels = player_labels(result.stacks.size, names)
+    shown = x[:: max(1, -(-x.size // 40))]  # at most 40 labels: a 2,000-player field stays readable
+    ax.set_xticks(shown, [labels[order[k]] for k in shown], rotation=90 if x.size > 12 else 0)
+    ax.set_xlabel("player (largest stack first)")
     ax.set_ylabel("% of total")
     ax.set_title(title or f"ICM: chip share vs prize share ({result.method})")
     ax.legend()

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from pathlib import Path
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
+from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidPayoutsError, InvalidStacksError, excerpt
+from pokerlab.icm.lobby import parse_amount, split_amounts
 
 MAX_PAID_PLACES = 1_000_000  # far above any real tournament; keeps a typo like paid=1e12 from eating the memory
 STANDARD = {"50/30/20": (50.0, 30.0, 20.0), "65/35": (65.0, 35.0), "winner": (100.0,)}
@@ -90,24 +92,31 @@ def from_csv(path: str | Path) -> np.ndarray:
     return np.asarray(values, dtype=np.float64)
 
 
-def parse_payouts(spec: str) -> np.ndarray:
-    """Parse the CLI payout form.
+def parse_payouts(spec: str, pool: float | None = None, allow_rising: bool = False) -> np.ndarray:
+    """Parse payouts as typed or pasted (money per place, first place first).
 
-    - ``'50,30,20'``: a list;
+    - ``'50,30,20'``, ``'5,000 3,000 2,000'``: money per place (thousands separators as in
+      :mod:`pokerlab.icm.lobby`);
+    - ``'70/30'``, ``'60/25/15'``, ``'50%,30%,20%'``: percentage splits of ``pool`` (which must add up to
+      100%; ``pool`` defaults to 100, or write ``'70/30:pool=500'``);
     - ``'power:a=1,pool=1000,paid=40'``: power law; ``'flat:pool=100,paid=9'``;
-    - ``'50/30/20'``, ``'65/35'``: standard splits (pool 100, or ``'65/35:pool=500'``);
     - ``'file:payouts.csv'`` or a path ending in ``.csv``: a CSV file.
+
+    Payouts that rise with place (a typo, or places listed last first) raise :class:`InvalidPayoutsError`
+    unless ``allow_rising``.
+
+    >>> parse_payouts("60/25/15", pool=1000).tolist()
+    [600.0, 250.0, 150.0]
     """
     spec = spec.strip()
     if not spec:
         raise InvalidPayoutsError("payouts are empty")
+    if pool is not None:
+        _check_pool(pool)
     kind, _, rest = spec.partition(":")
-    if kind in ("power", "flat") or kind in STANDARD:
+    if kind in ("power", "flat"):
         options = _options(rest, spec)
-        pool = options.pop("pool", 1000.0 if kind in ("power", "flat") else 100.0)
-        if kind in STANDARD:
-            _no_more(options, spec)
-            return standard(kind, pool)
+        pool = options.pop("pool", 1000.0 if pool is None else pool)
         if "paid" not in options:
             raise InvalidPayoutsError(f"{spec!r}: say how many places are paid, e.g. {kind}:paid=40")
         paid_value = options.pop("paid")
@@ -122,17 +131,59 @@ def parse_payouts(spec: str) -> np.ndarray:
             return power_law(paid, pool, a)
         _no_more(options, spec)
         return flat(paid, pool)
+    if kind == "winner":
+        options = _options(rest, spec)
+        pool = options.pop("pool", 100.0 if pool is None else pool)
+        _no_more(options, spec)
+        return standard(kind, pool)
     if kind == "file":
-        return from_csv(rest)
+        return _not_rising(from_csv(rest), allow_rising)
     if spec.lower().endswith(".csv"):
-        return from_csv(spec)
+        return _not_rising(from_csv(spec), allow_rising)
+    if "/" in kind or "%" in kind:
+        options = _options(rest, spec)
+        if "pool" in options:
+            pool = options.pop("pool")
+            _check_pool(pool)
+        _no_more(options, spec)
+        return _not_rising(_split(kind, 100.0 if pool is None else pool), allow_rising)
+    if rest:
+        raise InvalidPayoutsError(f"cannot parse payouts {excerpt(spec)}: options after ':' apply to 70/30, power: "
+                                  "and flat: forms")
+    if pool is not None:
+        raise InvalidPayoutsError("a prize pool applies to percentage splits (70/30, 50%,30%,20%) and to power: "
+                                  "and flat:, not to payouts given in money")
+    tokens = split_amounts(spec, InvalidPayoutsError, "payouts", between="places")
+    money = [parse_amount(token, InvalidPayoutsError, "payout") for token in tokens]
+    return _not_rising(np.array(money, dtype=np.float64), allow_rising)
+
+
+def _split(text: str, pool: float) -> np.ndarray:
+    """``'60/25/15'`` or ``'50%,30%,20%'`` of ``pool``; the percentages must add up to 100."""
+    tokens = [token.strip() for token in re.split(r"[/,;\s]+", text) if token.strip()]
     try:
-        return np.array([float(token) for token in spec.split(",")], dtype=np.float64)
-    except ValueError as error:
-        raise InvalidPayoutsError(
-            f"cannot parse payouts {spec!r}: use a list like 50,30,20, power:a=1,pool=1000,paid=40, "
-            "flat:pool=100,paid=9, 65/35 or a .csv file"
-        ) from error
+        shares = np.array([float(token.rstrip("%")) for token in tokens], dtype=np.float64)
+    except ValueError:
+        raise InvalidPayoutsError(f"cannot parse the split {excerpt(text)}: write percentages like 70/30 or "
+                                  "50%,30%,20%") from None
+    if shares.size == 0 or not np.all(np.isfinite(shares)) or np.any(shares < 0):
+        raise InvalidPayoutsError(f"the split {excerpt(text)} needs non-negative percentages, like 70/30")
+    total = float(shares.sum())
+    if abs(total - 100.0) > 1e-6:
+        raise InvalidPayoutsError(f"the split {excerpt(text)} adds up to {total:g}%, not 100%")
+    return pool * shares / 100.0
+
+
+def _not_rising(payouts: np.ndarray, allow_rising: bool) -> np.ndarray:
+    """Refuse payouts that rise with place unless asked for (a typo, or places listed last first)."""
+    if not allow_rising and payouts.size > 1:
+        rises = np.flatnonzero(np.diff(payouts) > 0)
+        if rises.size:
+            place = int(rises[0]) + 2
+            raise InvalidPayoutsError(
+                f"place {place} pays {payouts[place - 1]:g}, more than place {place - 1} ({payouts[place - 2]:g}): "
+                "list payouts from first place down (allow_rising=True if they really rise)")
+    return payouts
 
 
 def _options(text: str, spec: str) -> dict[str, float]:

@@ -1,0 +1,98 @@
+"""Tables and JSON of ICM results, with player names, shared by the command line and the demo.
+
+Players are numbered from 1 everywhere (tables, JSON, plots); a named player also shows their name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from rich.table import Table
+
+from pokerlab.icm.analysis import BubbleFactors, Deal
+from pokerlab.icm.lobby import player_labels
+from pokerlab.icm.model import ICMResult
+
+
+def icm_table(result: ICMResult, names: Sequence[str] | None = None, split: Deal | None = None) -> Table:
+    """One row per player: stack, chip share, equity, prize share (and the standard error when sampled, the
+    chip chop with ``split``).
+
+    >>> from pokerlab.icm import icm
+    >>> icm_table(icm([5000, 3000, 2000], [50, 30, 20]), ["alice", "bob", "carol"]).row_count
+    3
+    """
+    sampled = f", {result.samples:,} samples, stopped on {result.stop_reason}" if result.samples else ""
+    table = Table(title=f"ICM ({result.method}, {result.elapsed_s * 1e3:.2f} ms{sampled})")
+    for column in ("player", "stack", "chips %", "equity", "prize %"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    if result.stderr is not None:
+        table.add_column("stderr", justify="right")
+    if split is not None:
+        table.add_column("chip chop", justify="right")
+        table.add_column("chip - ICM", justify="right")
+    labels = player_labels(result.stacks.size, names)
+    for i, label in enumerate(labels):
+        row = [label, f"{result.stacks[i]:,.6g}", f"{100 * result.chip_share[i]:.2f}", f"{result.equity[i]:.4f}",
+               f"{100 * result.prize_share[i]:.2f}"]
+        if result.stderr is not None:
+            row.append(f"{result.stderr[i]:.4f}")
+        if split is not None:
+            row += [f"{split.chip[i]:.4f}", f"{split.chip_minus_icm[i]:+.4f}"]
+        table.add_row(*row)
+    return table
+
+
+def places_table(result: ICMResult, names: Sequence[str] | None = None) -> Table:
+    """Finish-place probabilities, one row per player (``±`` standard errors when sampled)."""
+    assert result.places is not None, "run icm(..., places=True)"
+    table = Table(title="finish-place probabilities")
+    table.add_column("player")
+    for m in range(result.places.shape[1]):
+        table.add_column(f"#{m + 1}", justify="right")
+    errors = result.places_stderr
+    for i, label in enumerate(player_labels(result.stacks.size, names)):
+        row = result.places[i]
+        if errors is None:
+            table.add_row(label, *(f"{x:.4f}" for x in row))
+        else:
+            table.add_row(label, *(f"{x:.4f}±{e:.4f}" for x, e in zip(row, errors[i], strict=True)))
+    return table
+
+
+def bubble_table(factors: BubbleFactors, names: Sequence[str] | None = None) -> Table:
+    """Bubble factor and risk premium of every row player losing an all-in against every column player."""
+    n = factors.stacks.size
+    labels = player_labels(n, names)
+    table = Table(title="bubble factors (row loses vs column) / risk premium")
+    table.add_column("player")
+    for j in range(n):
+        table.add_column(labels[j], justify="right")
+    for i in range(n):
+        factor, premium = factors.factor[i], 100 * factors.risk_premium[i]
+        cells = [f"{factor[j]:.2f} / {premium[j]:.1f}%" if np.isfinite(factor[j]) else "-" for j in range(n)]
+        table.add_row(labels[i], *cells)
+    return table
+
+
+def icm_json(result: ICMResult, names: Sequence[str] | None = None, factors: BubbleFactors | None = None,
+             split: Deal | None = None) -> dict[str, Any]:
+    """``result.to_dict()`` with each player's ``name`` (when names were given), and the bubble factors, risk
+    premiums and deal when computed.
+
+    >>> from pokerlab.icm import icm
+    >>> icm_json(icm([5000, 3000], [70, 30]), ["alice", "bob"])["players"][0]["name"]
+    'alice'
+    """
+    data = result.to_dict()
+    if names is not None and any(name != str(i + 1) for i, name in enumerate(names)):
+        for player, name in zip(data["players"], names, strict=True):
+            player["name"] = name
+    if factors is not None:
+        data["bubble_factors"] = factors.to_dict()["bubble_factors"]
+        data["risk_premium"] = factors.to_dict()["risk_premium"]
+    if split is not None:
+        data["deal"] = split.to_dict()["players"]
+    return data

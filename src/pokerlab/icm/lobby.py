@@ -1,0 +1,180 @@
+"""Stacks and payouts as people paste them from a tournament lobby.
+
+Amounts may carry thousands separators (``5,000``; ``12,500.5``). Players are separated by new lines, ``;``,
+or spaces; a list with commas only (``5000,3000,2000``) separates players by its commas. That last form is
+ambiguous once thousands separators appear in it (``5,000,3,000``: two players or four?), so a comma list
+whose pieces look like thousands groups (a three-digit piece after a piece of one or two digits, or a piece
+like ``000``) is refused with the two unambiguous ways to write it.
+
+A player may be named: ``alice:5,000 bob:3,000``, or one player per line as ``alice 5,000`` (``Big Al:
+5,000`` keeps the space). Players without a name are numbered from 1, as in every table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidStacksError, PokerlabError, excerpt
+
+MAX_NAME = 40  # characters of a player name (a longer token is a typo, not a name)
+
+_PLAIN = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_GROUPED = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d+)?")
+
+
+@dataclass(frozen=True)
+class Stacks:
+    """Chips per player (0 = busted) and each player's name (their 1-based number when none was given).
+
+    >>> parse_stacks("alice:5,000 bob:3,000 2,000").names
+    ('alice', 'bob', '3')
+    """
+
+    chips: np.ndarray
+    names: tuple[str, ...]
+
+    @property
+    def named(self) -> bool:
+        """Whether any player was given a name (tables and JSON then show names)."""
+        return any(name != str(i + 1) for i, name in enumerate(self.names))
+
+
+def is_amount(token: str) -> bool:
+    """Whether ``token`` reads as one amount: ``5000``, ``5,000``, ``12,500.5``, ``1e4``."""
+    text = token.strip()
+    return bool(_PLAIN.fullmatch(text) or _GROUPED.fullmatch(text))
+
+
+def parse_amount(token: str, error: type[PokerlabError] = InvalidStacksError, what: str = "amount") -> float:
+    """One amount, with or without thousands separators; raise ``error`` saying what is wrong.
+
+    >>> parse_amount("12,500"), parse_amount("2.5e3")
+    (12500.0, 2500.0)
+    """
+    text = token.strip()
+    if _GROUPED.fullmatch(text):
+        text = text.replace(",", "")
+    elif "," in text and _PLAIN.fullmatch(text.replace(",", "")):
+        raise error(f"{what} {excerpt(token)}: a thousands separator comes before each group of three digits, as "
+                    "in 5,000 or 12,500")
+    if not _PLAIN.fullmatch(text):
+        raise error(f"{what} {excerpt(token)} is not a number (write amounts like 5000 or 5,000)")
+    return float(text)
+
+
+def split_amounts(text: str, error: type[PokerlabError] = InvalidStacksError, what: str = "stacks",
+                  between: str = "players") -> list[str]:
+    """Split a list of amounts into one token per entry (see the module docstring for the separators).
+
+    >>> split_amounts("5,000 3,000; 2,000"), split_amounts("500,300,200")
+    (['5,000', '3,000', '2,000'], ['500', '300', '200'])
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise error(f"{what} are empty")
+    if re.search(r"[\s;]", stripped):
+        return [token for token in re.split(r"[\s;]+", stripped) if token]
+    pieces = stripped.split(",")
+    for before, piece in zip(pieces, pieces[1:], strict=False):
+        grouped = re.fullmatch(r"\d{3}", piece) and (piece.startswith("0") or re.fullmatch(r"[+-]?\d{1,2}", before))
+        if grouped:
+            raise error(f"{what} {excerpt(stripped)} are ambiguous: is ',' a thousands separator or between {between}? "
+                        f"Separate {between} with spaces, ';' or new lines ('5,000 3,000'), or drop the thousands "
+                        f"separators ('5000,3000')")
+    return [piece for piece in pieces if piece.strip()]
+
+
+def parse_stacks(text: str) -> Stacks:
+    """Parse stacks as typed or pasted: ``'5000,3000,2000'``, ``'5,000 3,000 2,000'``, one per line,
+    ``'alice:5,000 bob:3,000'`` or lines ``'alice 5,000'``. Raises :class:`InvalidStacksError` for anything
+    else, ambiguous thousands separators included; the values themselves are checked by the ICM.
+
+    >>> s = parse_stacks("alice 5,000\\nbob 3,000\\n2,000")
+    >>> s.chips.tolist(), s.names
+    ([5000.0, 3000.0, 2000.0], ('alice', 'bob', '3'))
+    """
+    if not text.strip():
+        raise InvalidStacksError("no stacks given")
+    entries: list[tuple[str | None, str]] = []
+    if re.search(r"[\n;]", text):
+        for line in re.split(r"[\n;]+", text):
+            if line.strip():
+                entries.append(_named_entry(line.strip()))
+    else:
+        pending: list[str] = []
+        for token in split_amounts(text):
+            if is_amount(token):
+                entries.append((" ".join(pending) or None, token))
+                pending = []
+            elif re.search(r"[:=]", token):
+                if pending:
+                    raise InvalidStacksError(f"{excerpt(' '.join(pending))} has no stack (write name:stack)")
+                entries.append(_named_entry(token))
+            else:
+                pending.append(token)
+        if pending:
+            raise InvalidStacksError(f"{excerpt(' '.join(pending))} has no stack (write stacks like 5,000 or "
+                                     "name:5,000)")
+    chips = np.array([parse_amount(value, InvalidStacksError, "stack") for _, value in entries], dtype=np.float64)
+    names = tuple(name if name else str(i + 1) for i, (name, _) in enumerate(entries))
+    _check_names(names)
+    return Stacks(chips, names)
+
+
+def _named_entry(entry: str) -> tuple[str | None, str]:
+    """``'alice: 5,000'``, ``'alice=5000'``, ``'alice 5,000'``, ``'alice,5000'`` or ``'5,000'``."""
+    if is_amount(entry):
+        return None, entry
+    match = re.fullmatch(r"(.*?)\s*[:=]\s*(\S+)", entry) or re.fullmatch(r"(.*\S)\s+(\S+)", entry) or \
+        re.fullmatch(r"([^,]*[^\d,][^,]*),(.+)", entry)
+    if match is None:
+        raise InvalidStacksError(f"{excerpt(entry)} is not a stack (write 5,000, name:5,000 or a line 'name 5,000')")
+    name, value = match.group(1).strip(), match.group(2).strip()
+    if not name:
+        raise InvalidStacksError(f"{excerpt(entry)}: empty player name")
+    return name, value
+
+
+def _check_names(names: tuple[str, ...]) -> None:
+    seen: set[str] = set()
+    for name in names:
+        if len(name) > MAX_NAME:
+            raise InvalidStacksError(f"player name {excerpt(name)} is longer than {MAX_NAME} characters")
+        if name in seen:
+            raise InvalidStacksError(f"two players are called {name!r}: names must differ")
+        seen.add(name)
+
+
+def read_stacks_file(path: str | Path) -> str:
+    """The text of a stacks file; a file that cannot be read or is not UTF-8 text is a :class:`PokerlabError`.
+
+    Example: ``parse_stacks(read_stacks_file("stacks.txt"))`` for a file of one ``name stack`` per line.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise FileFormatError(f"stacks file {path} is not a UTF-8 text file ({error.reason})") from error
+    except OSError as error:
+        raise InvalidArgumentError(f"cannot read stacks file {path}: {error.strerror or error}") from error
+    if "\0" in text:
+        raise FileFormatError(f"stacks file {path} is not a text file (it contains NUL bytes)")
+    return text
+
+
+def player_labels(count: int, names: Sequence[str] | None = None) -> list[str]:
+    """``'1'``, ``'2'``, ... or ``'1 alice'`` where a name differs from the number.
+
+    >>> player_labels(3, ["alice", "2", "carol"])
+    ['1 alice', '2', '3 carol']
+    """
+    labels = []
+    for i in range(count):
+        name = names[i] if names is not None else str(i + 1)
+        labels.append(str(i + 1) if name == str(i + 1) else f"{i + 1} {name}")
+    return labels

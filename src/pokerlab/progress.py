@@ -1,0 +1,60 @@
+"""Long work that can be watched and stopped: Ctrl-C between chunks of compiled work, and progress reports.
+
+A numba kernel cannot see Ctrl-C: the signal is only acted on when control is back in Python, and one that
+arrives while native code runs can surface as a ``SystemError`` with a long traceback, or leave a state half
+updated. So every engine runs long kernels in chunks (each well under a second) from a Python driver, and
+runs each chunk inside :func:`deferred_interrupts`: Ctrl-C pressed during a chunk is held until the chunk
+(and the bookkeeping that goes with it) is complete, then raised as ``KeyboardInterrupt``. The driver catches
+it and raises :class:`pokerlab.errors.Interrupted` with what was done and the partial result.
+
+Progress is reported through a callback (``progress(done, total)``, ``total`` None when open-ended); the CLI
+renders it with a rich progress bar (``pokerlab.cli.common.progress_bar``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from types import FrameType
+from typing import Any
+
+#: ``progress(done, total)``: units of work done so far and the planned total (None when open-ended).
+ProgressCallback = Callable[[int, "int | None"], None]
+
+
+@contextlib.contextmanager
+def deferred_interrupts() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) until the block ends, then raise ``KeyboardInterrupt`` (or hand the signal to the
+    handler that was installed before). Outside the main thread, where Python delivers no signals, it does
+    nothing. Blocks nest.
+
+    >>> with deferred_interrupts():
+    ...     total = sum(range(10))
+    >>> total
+    45
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[tuple[int, FrameType | None]] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        received.append((signum, frame))
+
+    previous = signal.signal(signal.SIGINT, hold)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if received:
+            _deliver(previous, *received[0])
+
+
+def _deliver(handler: Any, signum: int, frame: FrameType | None) -> None:
+    if handler is signal.default_int_handler or handler in (None, signal.SIG_DFL):
+        raise KeyboardInterrupt
+    if callable(handler):
+        handler(signum, frame)
+    # SIG_IGN: the caller asked for Ctrl-C to be ignored
