@@ -2,7 +2,7 @@
 
 One encoding everywhere: ``card = 4 * rank + suit`` with rank 0..12 for 2..A and suit 0..3 for c, d, h, s.
 A set of cards is a ``uint64`` bitmask with bit ``card`` set. Parsing accepts the forms people type
-(``AsKd``, ``As Kd``, ``as,kd``, ``10h``); formatting is canonical (``AsKd``).
+(``AsKd``, ``As Kd``, ``as,kd``, ``10h``, ``A♠K♦``); formatting is canonical (``AsKd``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,11 @@ RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "
 RANK_PLURALS = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks",
                 "queens", "kings", "aces")
 
+# suits as card rooms and books print them, filled or outlined
+SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s", "♧": "c", "♢": "d", "♡": "h", "♤": "s"}
+_SUIT_SYMBOL_TABLE = str.maketrans(SUIT_SYMBOLS)
+_VARIATION_SELECTORS = str.maketrans({"\ufe0e": None, "\ufe0f": None})  # text/emoji style of ♠️
+
 _SEPARATORS = re.compile(r"[\s,;]+")
 _CARD_TOKEN = re.compile(r"(10|.)(.)")
 
@@ -29,15 +34,24 @@ def card_from_rank_suit(rank: int, suit: int) -> int:
     return 4 * rank + suit
 
 
+def suits_as_letters(text: str) -> str:
+    """``text`` with the suit symbols ♣♦♥♠ (and ♧♢♡♤, with or without emoji selectors) written as c, d, h, s.
+
+    >>> suits_as_letters("A♠K♥ 10♦")
+    'AsKh 10d'
+    """
+    return text.translate(_VARIATION_SELECTORS).translate(_SUIT_SYMBOL_TABLE)
+
+
 def parse_card(token: str) -> int:
-    """Parse one card such as ``'As'``, ``'td'`` or ``'10h'`` into its index 0..51.
+    """Parse one card such as ``'As'``, ``'td'``, ``'10h'`` or ``'A♠'`` into its index 0..51.
 
     Raises :class:`InvalidCardError` naming the token and what is wrong with it.
 
-    >>> parse_card("As")
-    51
+    >>> parse_card("As"), parse_card("A♠")
+    (51, 51)
     """
-    text = token.strip()
+    text = suits_as_letters(token.strip())
     if text[:2] == "10":
         rank_char, suit_part = "T", text[2:]
     else:
@@ -51,13 +65,13 @@ def parse_card(token: str) -> int:
         raise InvalidCardError(f"{token!r}: {what} (expected a rank then one suit of {SUITS})")
     suit_char = suit_part.lower()
     if suit_char not in SUITS:
-        raise InvalidCardError(f"{token!r}: unknown suit {suit_part!r} (expected one of {SUITS})")
+        raise InvalidCardError(f"{token!r}: unknown suit {suit_part!r} (expected one of {SUITS} or ♣♦♥♠)")
     return card_from_rank_suit(RANKS.index(rank_char), SUITS.index(suit_char))
 
 
 def _split_card_tokens(text: str) -> list[str]:
     tokens: list[str] = []
-    for chunk in _SEPARATORS.split(text.strip()):
+    for chunk in _SEPARATORS.split(suits_as_letters(text).strip()):
         if not chunk:
             continue
         position = 0

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pokerlab.cards.encoding import RANKS, SUITS, format_card
+from pokerlab.cards.encoding import RANKS, SUITS, format_card, suits_as_letters
 from pokerlab.errors import InvalidRangeError
 from pokerlab.plotting import pyplot, save_figure
 
@@ -272,7 +272,7 @@ def parse_range(text: str) -> Range:
         return text
     if not isinstance(text, str):
         raise InvalidRangeError(f"a range must be text, got {type(text).__name__}")
-    compact = "".join(text.split())
+    compact = suits_as_letters("".join(text.split()))
     if not compact:
         raise InvalidRangeError("empty range: " + _EXPECTED)
     weights = np.zeros(NUMBER_OF_COMBOS)
