@@ -167,7 +167,7 @@ def brief_train_command(
     trainer.train(iterations)
     elapsed = time.perf_counter() - start
     trainer.save(out)
-    data: dict = {"out": str(out), "iterations": trainer.iterations[trainer.spec.stack], "train_s": elapsed,
+    data: dict = {"out": str(out), "iterations": trainer.iterations[trainer.spec.stack], "elapsed_s": elapsed,
                   "buckets": trainer.abstraction.buckets}
     if exploitability:
         e = brief_exploitability(trainer.bot().strategy(trainer.spec.stack))

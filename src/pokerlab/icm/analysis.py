@@ -12,6 +12,7 @@ import numpy as np
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.icm.lobby import player_labels
 from pokerlab.icm.model import ICMResult, chip_share, icm, validate
+from pokerlab.icm.payouts import check_finite_pool
 from pokerlab.plotting import figure_path, pyplot, save_figure
 
 BUBBLE_MAX_PLAYERS = 500
@@ -49,6 +50,7 @@ def bubble_factors(stacks: Any, payouts: Any) -> BubbleFactors:
     True
     """
     s, pay = validate(stacks, payouts)
+    check_finite_pool(pay)
     n = s.size
     if n > BUBBLE_MAX_PLAYERS:
         raise InvalidArgumentError(f"bubble factors need n^2 ICM runs: at most {BUBBLE_MAX_PLAYERS} players")
@@ -79,7 +81,8 @@ def bubble_factors(stacks: Any, payouts: Any) -> BubbleFactors:
                 live_factor[me, other] = loss / gain if gain > 0 else np.inf
     factor = np.full((n, n), np.nan)
     factor[np.ix_(live, live)] = live_factor
-    premium = factor / (1.0 + factor) - 0.5
+    with np.errstate(invalid="ignore"):  # an infinite factor (nothing to gain) needs a certain win: +50%
+        premium = np.where(np.isinf(factor), 0.5, factor / (1.0 + factor) - 0.5)
     return BubbleFactors(stacks=s, factor=factor, risk_premium=premium)
 
 
@@ -119,6 +122,7 @@ def deal(stacks: Any, payouts: Any) -> Deal:
     [40.0, 32.0, 28.0]
     """
     s, pay = validate(stacks, payouts)
+    check_finite_pool(pay)
     n = s.size
     full = np.zeros(n)
     full[: pay.size] = pay

@@ -16,6 +16,16 @@ from pokerlab.icm.lobby import player_labels
 from pokerlab.icm.model import ICMResult
 
 
+def money(value: float, sign: bool = False) -> str:
+    """An amount with 4 decimals, or 6 significant digits once it is too large for decimals to mean anything.
+
+    >>> money(38.392857), money(6.25e199), money(-0.5, sign=True)
+    ('38.3929', '6.25e+199', '-0.5000')
+    """
+    plus = "+" if sign else ""
+    return f"{value:{plus}.4f}" if abs(value) < 1e9 else f"{value:{plus}.6g}"
+
+
 def icm_table(result: ICMResult, names: Sequence[str] | None = None, split: Deal | None = None) -> Table:
     """One row per player: stack, chip share, equity, prize share (and the standard error when sampled, the
     chip chop with ``split``).
@@ -35,12 +45,12 @@ def icm_table(result: ICMResult, names: Sequence[str] | None = None, split: Deal
         table.add_column("chip - ICM", justify="right")
     labels = player_labels(result.stacks.size, names)
     for i, label in enumerate(labels):
-        row = [label, f"{result.stacks[i]:,.6g}", f"{100 * result.chip_share[i]:.2f}", f"{result.equity[i]:.4f}",
+        row = [label, f"{result.stacks[i]:,.6g}", f"{100 * result.chip_share[i]:.2f}", money(result.equity[i]),
                f"{100 * result.prize_share[i]:.2f}"]
         if result.stderr is not None:
-            row.append(f"{result.stderr[i]:.4f}")
+            row.append(money(result.stderr[i]))
         if split is not None:
-            row += [f"{split.chip[i]:.4f}", f"{split.chip_minus_icm[i]:+.4f}"]
+            row += [money(split.chip[i]), money(split.chip_minus_icm[i], sign=True)]
         table.add_row(*row)
     return table
 

@@ -108,6 +108,10 @@ def parse_payouts(spec: str, pool: float | None = None, allow_rising: bool = Fal
     >>> parse_payouts("60/25/15", pool=1000).tolist()
     [600.0, 250.0, 150.0]
     """
+    return check_finite_pool(_parse_payouts(spec, pool, allow_rising))
+
+
+def _parse_payouts(spec: str, pool: float | None = None, allow_rising: bool = False) -> np.ndarray:
     spec = spec.strip()
     if not spec:
         raise InvalidPayoutsError("payouts are empty")
@@ -156,6 +160,21 @@ def parse_payouts(spec: str, pool: float | None = None, allow_rising: bool = Fal
     tokens = split_amounts(spec, InvalidPayoutsError, "payouts", between="places")
     money = [parse_amount(token, InvalidPayoutsError, "payout") for token in tokens]
     return _not_rising(np.array(money, dtype=np.float64), allow_rising)
+
+
+def check_finite_pool(payouts: np.ndarray) -> np.ndarray:
+    """Refuse payouts whose total a float cannot hold (every share of the pool would overflow); return them.
+
+    >>> check_finite_pool(np.array([1e308, 1e308]))
+    Traceback (most recent call last):
+    ...
+    pokerlab.errors.InvalidPayoutsError: payouts add up to more than 1.8e308, the largest amount a float holds
+    """
+    with np.errstate(over="ignore"):
+        total = float(np.sum(payouts))
+    if not np.isfinite(total):
+        raise InvalidPayoutsError("payouts add up to more than 1.8e308, the largest amount a float holds")
+    return payouts
 
 
 def _split(text: str, pool: float) -> np.ndarray:
