@@ -23,9 +23,10 @@ from pokerlab.agents.brief_tables import BriefTables, brief_tables
 from pokerlab.errors import FileFormatError, InvalidArgumentError, PokerlabError
 from pokerlab.games.brief_holdem import FOLD, NODE_DECISION, BettingTree, BriefSpec, betting_tree
 from pokerlab.games.compiler import freeze_arrays
-from pokerlab.solvers.core import npz_reason, seed_state
+from pokerlab.solvers.core import npz_reason
 from pokerlab.solvers.policy import MBB_PER_CHIP
 from pokerlab.stats import validate_seed
+from pokerlab.stats.rng import seed_state
 
 FORMAT = "pokerlab-brief-bot"
 FORMAT_VERSION = 1

@@ -24,8 +24,9 @@ import numba
 import numpy as np
 
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
-from pokerlab.icm import kernels
+from pokerlab.icm import banded, gauss_kronrod, race, sampling, sobol, subset
 from pokerlab.stats import StoppingRule, run_until, validate_seed
+from pokerlab.stats.rng import batch_seed, mixed_seed
 
 METHODS = ("auto", "exact", "subset", "montecarlo")
 VARIANCE_REDUCTION = ("plain", "antithetic", "sobol", "conditional")
@@ -323,7 +324,7 @@ def _exact(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: str, plac
     n = stacks.size
     k = _paid_places(pay)
     if method == "subset":
-        matrix = kernels.icm_subset(stacks, max(k, n_places, 1))
+        matrix = subset.icm_subset(stacks, max(k, n_places, 1))
         equity = matrix[:, :k] @ pay[:k] if k else np.zeros(n)
         return equity, (matrix[:, :n_places] if places else None), 0
     equity, nodes = _quadrature_equity(stacks, pay, k, rtol)
@@ -354,7 +355,7 @@ def default_variance_reduction(players: int, paid: int, samples: int | None = No
     >>> default_variance_reduction(50, 40), default_variance_reduction(200, 30), default_variance_reduction(50, 40, 100)
     ('sobol', 'conditional', 'antithetic')
     """
-    if players > kernels.RANK_BY_COUNTING and players * paid <= CONDITIONAL_MAX_WORK:
+    if players > sampling.RANK_BY_COUNTING and players * paid <= CONDITIONAL_MAX_WORK:
         return "conditional"
     if players > SOBOL_MAX_PLAYERS:
         return "plain"
@@ -383,10 +384,10 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> t
     kk = int(nonzero[-1]) + 1
     shifted = np.ascontiguousarray(shifted[:kk])
     scale_floor = 1e-3 * np.abs(shifted).sum() / n
-    t_end = kernels.tail_time(s, kk, math.log(1e-18))
-    w_end = kernels.race_variable(s, t_end)[0]
-    log_eps = kernels.DEFAULT_LOG_EPS + 2.0 * math.log(n)
-    total, nodes = kernels.race_equity_adaptive(
+    t_end = race.tail_time(s, kk, math.log(1e-18))
+    w_end = race.race_variable(s, t_end)[0]
+    log_eps = banded.DEFAULT_LOG_EPS + 2.0 * math.log(n)
+    total, nodes = banded.race_equity_adaptive(
         s, shifted, w_end, rtol, scale_floor, _block(n, kk), log_eps, n * kk > 50_000, _NODES, _KRONROD, _GAUSS
     )
     return base + total, nodes
@@ -401,7 +402,7 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float) -> np.ndarray:
     kq = min(k, n - 1)
 
     def evaluate(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        kron, gauss = kernels.icm_places_panels(s, kq, left, right, _NODES, _RULES)  # one pass, both rules
+        kron, gauss = race.icm_places_panels(s, kq, left, right, _NODES, _RULES)  # one pass, both rules
         return kron.reshape(len(left), -1), gauss.reshape(len(left), -1)
 
     total, _ = _adaptive(s, kq, evaluate, rtol, 1e-6, per_panel=False)
@@ -411,7 +412,7 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float) -> np.ndarray:
     return matrix
 
 
-_NODES, _KRONROD, _GAUSS = kernels.gk15_rule()
+_NODES, _KRONROD, _GAUSS = gauss_kronrod.gk15_rule()
 _RULES = np.ascontiguousarray(np.stack([_KRONROD, _GAUSS]))
 
 
@@ -423,8 +424,8 @@ def _block(n: int, k: int) -> int:
 def _adaptive(s, k, evaluate, rtol, scale_floor, per_panel=True):
     """Adaptive bisection of panels in ``w`` until the Kronrod-Gauss difference of each panel, relative to
     each component's value, is below ``rtol * width / total width``. Returns the total and the node count."""
-    t_end = kernels.tail_time(s, k, math.log(1e-18))
-    w_end = kernels.race_variable(s, t_end)[0]
+    t_end = race.tail_time(s, k, math.log(1e-18))
+    w_end = race.race_variable(s, t_end)[0]
     # coarse start (features of the integrand are about 1/2 wide in w, but most of it is smooth): bisection
     # finds the features
     panels = max(4, math.ceil(w_end / 6.0))
@@ -524,8 +525,8 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
         confidence=0.95 if confidence is None else confidence,
         min_samples=20 if vr == "sobol" else 1000,
     )
-    base_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
-    mode = {"plain": kernels.MC_PLAIN, "antithetic": kernels.MC_ANTITHETIC, "conditional": kernels.MC_CONDITIONAL}
+    base_seed = mixed_seed(seed)
+    mode = {"plain": sampling.MC_PLAIN, "antithetic": sampling.MC_ANTITHETIC, "conditional": sampling.MC_CONDITIONAL}
 
     if vr == "sobol":
         from scipy.stats import qmc
@@ -534,31 +535,31 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
         # than a new scrambled engine per replicate, and still an unbiased, independent replicate each
         seeds = np.random.SeedSequence(seed)
         base_rng, shift_source = (np.random.default_rng(child) for child in seeds.spawn(2))
-        engine = qmc.Sobol(d=n, scramble=True, bits=kernels.SOBOL_BITS, seed=base_rng)
-        base = np.ascontiguousarray(np.round(engine.random(SOBOL_POINTS) * (1 << kernels.SOBOL_BITS)).astype(np.int64))
+        engine = qmc.Sobol(d=n, scramble=True, bits=sobol.SOBOL_BITS, seed=base_rng)
+        base = np.ascontiguousarray(np.round(engine.random(SOBOL_POINTS) * (1 << sobol.SOBOL_BITS)).astype(np.int64))
 
         def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-            shifts = shift_source.integers(0, 1 << kernels.SOBOL_BITS, size=(size, n), dtype=np.int64)
-            return kernels.mc_sobol_shifted(s, pay_k, base, shifts)
+            shifts = shift_source.integers(0, 1 << sobol.SOBOL_BITS, size=(size, n), dtype=np.int64)
+            return sobol.mc_sobol_shifted(s, pay_k, base, shifts)
 
         if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
-            kernels.mc_sobol_shifted(s, pay_k, base, np.zeros((0, n), dtype=np.int64))
+            sobol.mc_sobol_shifted(s, pay_k, base, np.zeros((0, n), dtype=np.int64))
         # a time limit starts small so the rate is known before a big batch overshoots it
         moments, reason, _ = run_until(rule, n, batch, first_batch=2 if time_limit is not None else 20)
         return moments.mean, moments.stderr, moments.count * unit, reason, None
 
     def child(index: int) -> int:  # the seed of batch ``index``
-        return (int(base_seed) + index * 0x632BE59BD9B4E019) & 0x7FFFFFFFFFFFFFFF
+        return batch_seed(base_seed, index)
 
     # plain sampling of a small field, or with places, counts finishing places; the sums follow from the counts
-    counting = n_places > 0 or (vr == "plain" and n <= kernels.RANK_BY_COUNTING)
+    counting = n_places > 0 or (vr == "plain" and n <= sampling.RANK_BY_COUNTING)
     width = max(n_places, k)
     counted = np.zeros((n, width), dtype=np.int64)
 
     def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
         if not counting:
-            return kernels.mc_batch(s, pay_k, size, child(index), mode[vr], MC_STREAMS)
-        counts = kernels.mc_place_counts(s, width, size, child(index), MC_STREAMS, slots)
+            return sampling.mc_batch(s, pay_k, size, child(index), mode[vr], MC_STREAMS)
+        counts = sampling.mc_place_counts(s, width, size, child(index), MC_STREAMS, slots)
         counted[:] += counts
         paid = counts[:, :k].astype(np.float64)
         return paid @ pay_k, paid @ (pay_k * pay_k)
