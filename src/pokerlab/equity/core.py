@@ -80,7 +80,9 @@ def equity(
             # the lean heads-up loop wants the exact hand first: solve the mirrored problem, swap back
             mirrored = EquityProblem(problem.names[::-1], problem.ranges[::-1], problem.originals[::-1],
                                 problem.board, problem.dead, problem.deck)
-            outcome = swap_outcome(run_exact(mirrored, plan_exact(mirrored), breakdown, progress))
+            mirrored_plan = plan_exact(mirrored)
+            assert mirrored_plan is not None  # the same joint combos as the planned problem
+            outcome = swap_outcome(run_exact(mirrored, mirrored_plan, breakdown, progress))
         else:
             outcome = run_exact(problem, plan, breakdown, progress)
     else:

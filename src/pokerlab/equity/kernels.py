@@ -84,7 +84,7 @@ def permute_suits(mask: np.uint64, perm: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def orbit_size(mask: np.uint64, perms: np.ndarray) -> np.int64:
+def orbit_size(mask: np.uint64, perms: np.ndarray) -> int:
     """Size of the orbit of ``mask`` under the group ``perms`` if ``mask`` is its orbit's smallest member
     (the canonical representative), else 0. ``perms[0]`` must be the identity."""
     stabiliser = 1
@@ -171,7 +171,7 @@ def _score_board_hero(key, bits, bmask, mult, combo_cards, combo_masks, tuple_we
             continue
         v = value_with_two(key, bits, combo_cards[c, 0], combo_cards[c, 1], tables)
         valid += 1
-        wins += v < hero
+        wins += v < hero  # type: ignore[assignment]  # numba: a bool counts as 0 or 1
         ties += v == hero
         if weighted:
             w = tuple_weights[c - 1]
@@ -227,7 +227,7 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
         count = np.int64((key >> np.uint64(32 + 4 * suit)) & np.uint64(0xF)) - 3
         if count >= 3:
             flush_suit = suit
-            on_board = count
+            on_board = count  # type: ignore[assignment]  # numba: int64 is the int of compiled code
     n = 0
     for i in range(deck.shape[0]):
         card = deck[i]
@@ -245,7 +245,7 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
             b6 = bits | tables.card_bits[left[i]]
             for j in range(i + 1, n):
                 v = value_of_partial(k6 + tables.card_keys[left[j]], b6 | tables.card_bits[left[j]], tables)
-                wins += v < hero
+                wins += v < hero  # type: ignore[assignment]  # numba: a bool counts as 0 or 1
                 ties += v == hero
     else:
         rank_base = key & _RANK_KEY_MASK
@@ -289,7 +289,7 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
                     elif not (first_flush or second_flush):
                         continue
                     v = value_of_partial(k6 + tables.card_keys[left[j]], b6 | tables.card_bits[left[j]], tables)
-                    wins += v < hero
+                    wins += v < hero  # type: ignore[assignment]  # numba: a bool counts as 0 or 1
                     ties += v == hero
     valid = n * (n - 1) // 2
     losses = valid - wins - ties
@@ -425,7 +425,7 @@ def _below(state: np.ndarray, n: int) -> int:
         while low < threshold:
             m = (next_u64(state) >> _U32) * bound
             low = m & _LOW32
-    return np.int64(m >> _U32)
+    return np.int64(m >> _U32)  # type: ignore[return-value]  # numba: int64 is the int of compiled code
 
 
 @njit(cache=True, inline="always")
@@ -537,7 +537,7 @@ def monte_carlo_batch(seed: np.uint64, batch: int, trials: int, chunks: int, inp
             for p in range(players):
                 v = np.int64(value_of_partial(key + keys[p], bits | bitss[p], tables))
                 values[p] = v
-                best = max(best, v)
+                best = max(best, v)  # type: ignore[assignment]  # numba: uint16 hand values compare as ints
             tied = 0
             for p in range(players):
                 tied += values[p] == best

@@ -72,7 +72,7 @@ def prepare_problem(players: Sequence[PlayerLike], board: str | Sequence[int],
     originals = []
     for index, player in enumerate(players):
         try:
-            originals.append(parse_range(player))
+            originals.append(player if isinstance(player, Range) else parse_range(player))
         except InvalidRangeError as error:
             raise InvalidRangeError(f"player {index + 1}: {error}") from None
     names = tuple(_player_name(p) for p in players)

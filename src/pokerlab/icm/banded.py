@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from pokerlab.icm.gauss_kronrod import MAX_DEPTH, accept_or_split, acceptance_tolerance, first_scale, initial_panels
 from pokerlab.icm.race import _w_and_slope, time_of_w
 
 # --------------------------------------------------------------------------------------------------------------
@@ -276,65 +277,25 @@ def race_equity_adaptive(
     stacks: np.ndarray, pay: np.ndarray, w_end: float, rtol: float, scale_floor: float, block: int,
     log_eps: float, parallel: bool, nodes: np.ndarray, kronrod: np.ndarray, gauss: np.ndarray,
 ) -> tuple[np.ndarray, int]:
-    """Adaptive Gauss-Kronrod 7-15 over ``w in [0, w_end]``, whole loop compiled (no Python per round).
-
-    Start with panels at most 3 wide; keep a panel once ``max_i |K15_i - G7_i| <= tau * scale_i`` with
-    ``tau = 0.1 sqrt(rtol)``: the 15-point Kronrod error is about the square of the 7-point Gauss error for
-    these analytic integrands (measured, see docs/algorithms.md), so the kept value is ~``0.01 rtol`` accurate
-    per panel. Otherwise bisect. ``scale_i`` = the first round's total for player i, at least ``scale_floor``.
-    Returns the per-player total and the number of integrand evaluations.
+    """Adaptive Gauss-Kronrod 7-15 over ``w in [0, w_end]`` by the one rule of :mod:`pokerlab.icm.gauss_kronrod`,
+    whole loop compiled (no Python per round). ``scale_i`` = the first round's total for player i, at least
+    ``scale_floor``. Returns the per-player total and the number of integrand evaluations.
     """
     n = stacks.shape[0]
-    tau = 0.01 * np.sqrt(rtol)
-    npan = max(2, int(np.ceil(w_end / 3.0)))
-    left = np.empty(npan)
-    right = np.empty(npan)
-    for j in range(npan):
-        left[j] = w_end * j / npan
-        right[j] = w_end * (j + 1) / npan
+    tau = acceptance_tolerance(rtol)
+    left, right = initial_panels(w_end)
     total = np.zeros(n)
     scale = np.empty(n)
     count = 0
-    for depth in range(40):
+    for depth in range(MAX_DEPTH):
         if parallel:
             kron, gau = race_equity_panels(stacks, pay, left, right, nodes, kronrod, gauss, block, log_eps)
         else:
             kron, gau = race_equity_panels_serial(stacks, pay, left, right, nodes, kronrod, gauss, block, log_eps)
-        m = left.shape[0]
-        count += nodes.shape[0] * m
+        count += nodes.shape[0] * left.shape[0]
         if depth == 0:
-            for i in range(n):
-                acc = 0.0
-                for j in range(m):
-                    acc += kron[j, i]
-                scale[i] = max(abs(acc), scale_floor)
-        bad = np.zeros(m, dtype=np.bool_)
-        nbad = 0
-        for j in range(m):
-            err = 0.0
-            for i in range(n):
-                e = abs(kron[j, i] - gau[j, i]) / scale[i]
-                if e > err:
-                    err = e
-            if err > tau and right[j] - left[j] > 1e-9 * w_end and depth < 39:
-                bad[j] = True
-                nbad += 1
-            else:
-                for i in range(n):
-                    total[i] += kron[j, i]
-        if nbad == 0:
+            first_scale(kron, scale_floor, scale)
+        left, right = accept_or_split(kron, gau, left, right, scale, tau, w_end, depth == MAX_DEPTH - 1, total)
+        if left.shape[0] == 0:
             break
-        new_left = np.empty(2 * nbad)
-        new_right = np.empty(2 * nbad)
-        c = 0
-        for j in range(m):
-            if bad[j]:
-                mid = 0.5 * (left[j] + right[j])
-                new_left[c] = left[j]
-                new_right[c] = mid
-                new_left[c + 1] = mid
-                new_right[c + 1] = right[j]
-                c += 2
-        left = new_left
-        right = new_right
     return total, count

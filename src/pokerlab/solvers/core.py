@@ -94,9 +94,10 @@ def algorithm_config(algorithm: str | SolverConfig, **overrides: float) -> Solve
     if isinstance(algorithm, SolverConfig):
         config = algorithm
     else:
-        config = ALGORITHMS.get(str(algorithm).strip().lower())
-        if config is None:
+        named = ALGORITHMS.get(str(algorithm).strip().lower())
+        if named is None:
             raise InvalidArgumentError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})")
+        config = named
     if overrides:
         for key, value in overrides.items():
             if key not in PARAMETER_RANGES:
@@ -108,7 +109,7 @@ def algorithm_config(algorithm: str | SolverConfig, **overrides: float) -> Solve
                                               "gamma": "cfr, cfr+, lcfr and dcfr", "epsilon": "os-mccfr"}[key])
             if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
                 raise InvalidArgumentError(f"{key} must be a number, got {value!r}")
-        config = replace(config, **{k: float(v) for k, v in overrides.items()})
+        config = replace(config, **{k: float(v) for k, v in overrides.items()})  # type: ignore[arg-type]
     return _validate_config(config)
 
 

@@ -17,7 +17,8 @@ from pokerlab.stats.rng import uniform
 @njit(cache=True, inline="always")
 def match_regrets(regrets, lo, hi, out, at=0):
     """Regret matching: ``out[at:at + hi - lo]`` = the positive parts of ``regrets[lo:hi]`` normalised, uniform if
-    none is positive: every regret-matching step here and in the brief game's MCCFR (pokerlab.agents.brief_kernels).
+    none is positive: every regret-matching step here and in the two-round game's MCCFR
+    (pokerlab.solvers.two_round_kernels).
     ``at`` instead of a slice of ``out``: no array view per infoset on the CFR hot path."""
     total = 0.0
     for k in range(lo, hi):

@@ -135,7 +135,7 @@ def neg_log(u: float) -> float:
     >>> round(float(njit(lambda u: neg_log(u))(0.25)), 12)  # ln 4
     1.38629436112
     """
-    shifted = float_bits(u) + (_ONE_BITS - _SQRT_HALF_BITS)
+    shifted = float_bits(u) + (_ONE_BITS - _SQRT_HALF_BITS)  # type: ignore[call-arg]  # numba intrinsic
     exponent = float((shifted >> 52) - 1023)
     f = bits_float((shifted & _MANTISSA) + _SQRT_HALF_BITS) - 1.0
     s = f / (2.0 + f)
@@ -148,6 +148,13 @@ def neg_log(u: float) -> float:
 
 # -- seed -> state -> stream ------------------------------------------------------------------------------------
 
+def _fresh_entropy() -> int:
+    """128 bits of fresh entropy from the operating system (numpy's ``SeedSequence``), for ``seed=None``."""
+    entropy = np.random.SeedSequence().entropy
+    assert isinstance(entropy, int)
+    return entropy
+
+
 def seed_word(seed: int | None) -> np.uint64:
     """The equity engine's 64-bit seed word: ``seed`` modulo 2^64 (checked by
     :func:`~pokerlab.stats.seeds.validate_seed`), or fresh entropy for ``None``.
@@ -157,7 +164,7 @@ def seed_word(seed: int | None) -> np.uint64:
     """
     checked = validate_seed(seed)
     if checked is None:
-        return np.uint64(np.random.SeedSequence().entropy % (1 << 64))
+        return np.uint64(_fresh_entropy() % (1 << 64))
     return np.uint64(checked % (1 << 64))
 
 
@@ -169,7 +176,7 @@ def mixed_seed(seed: int | None) -> np.uint64:
     """
     checked = validate_seed(seed)
     if checked is None:
-        checked = int(np.random.SeedSequence().entropy % (1 << 63))
+        checked = _fresh_entropy() % (1 << 63)
     return np.random.SeedSequence(checked).generate_state(1, dtype=np.uint64)[0]
 
 
@@ -192,7 +199,7 @@ def batch_seed(base: np.uint64 | int, index: int) -> int:
 
 
 @njit(cache=True)
-def stream_seed(seed: np.uint64, batch: np.int64, chunk: np.int64) -> np.uint64:
+def stream_seed(seed: np.uint64, batch: int, chunk: int) -> np.uint64:
     """Seed of the random stream of one chunk of one batch: a hash of (seed, batch, chunk)."""
     state = np.zeros(1, dtype=np.uint64)
     state[0] = seed
