@@ -47,6 +47,11 @@ class FileFormatError(PokerlabError):
     """A saved artefact is unreadable, of the wrong kind or of an unsupported format version."""
 
 
+class UnsupportedGameError(PokerlabError):
+    """A valid game that an algorithm cannot take, e.g. a three-player general-sum game given to a solver that
+    needs two-player zero-sum."""
+
+
 class OutputPathError(InvalidArgumentError):
     """An output file cannot be written: its folder is missing, it is a folder, or it is not writable."""
 

@@ -1,4 +1,5 @@
-"""``pokerlab match``, ``pokerlab play`` and ``pokerlab brief size|train|exploitability``: bots on the command line."""
+"""``pokerlab match``, ``pokerlab play`` and ``pokerlab two-round size|train|exploitability``: bots on the command
+line (``pokerlab brief`` is the hidden former name of ``two-round``)."""
 
 from __future__ import annotations
 
@@ -26,10 +27,10 @@ def _agent(name: str, game, console: Console):
 def match_command(
     agent_a: str = typer.Argument(..., help="Agent A: random, fullbet, checkcall, cfr or a strategy file."),
     agent_b: str = typer.Argument(..., help="Agent B (same choices)."),
-    game: str = typer.Option("kuhn", "--game", "-g", help="kuhn, leduc or brief."),
+    game: str = typer.Option("kuhn", "--game", "-g", help="kuhn, leduc or two-round."),
     hands: int = typer.Option(10_000, "--hands", "-n", help="Independent hands (seats alternate)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the cards and of the bots' sampling."),
-    matches: int = typer.Option(200, "--matches", help="Stack-until-bust matches (the brief's format)."),
+    matches: int = typer.Option(200, "--matches", help="Stack-until-bust matches (the stack-until-bust format)."),
     start_chips: int = typer.Option(20, "--start-chips", help="Chips of each player at the start of a match."),
     max_match_hands: int = typer.Option(1000, "--max-match-hands", help="A longer match goes to the chip leader."),
     exploitability: bool = typer.Option(False, "--exploitability", help="Also compute each bot's exploitability."),
@@ -78,7 +79,7 @@ def match_command(
 
 @command("play")
 def play_command(
-    game: str = typer.Argument(..., help="kuhn, leduc or brief."),
+    game: str = typer.Argument(..., help="kuhn, leduc or two-round."),
     vs: str = typer.Option("cfr", "--vs", help="The bot: cfr, random, fullbet, checkcall or a strategy file."),
     hands: int | None = typer.Option(None, "--hands", "-n", help="Stop after this many hands (default: until q)."),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the cards."),
@@ -103,30 +104,31 @@ def play_command(
     play_session(g, bot, HumanAgent(input, write), seed=seed, hands=hands)
 
 
-BRIEF = command_group("brief", "The brief's two-round game: size, training, exploitability.")
+TWO_ROUND = command_group("two-round", "The two-round hold'em game: size, training, exploitability.",
+                          former_names=("brief",))
 
 
-@command("size", group=BRIEF)
-def brief_size_command(
+@command("size", group=TWO_ROUND)
+def two_round_size_command(
     stack: int = typer.Option(6, "--stack", help="Chips behind the ante."),
     suits: int = typer.Option(4, "--suits", help="Suits in the deck (7 ranks each)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Histories, information sets and betting-tree sizes of the brief game (computed exactly)."""
-    from pokerlab.games.brief_holdem import BriefSpec, brief_sizes
+    """Histories, information sets and betting-tree sizes of the two-round game (computed exactly)."""
+    from pokerlab.games.two_round import TwoRoundSpec, two_round_sizes
 
-    s = brief_sizes(BriefSpec(suits=suits, stack=stack))
+    s = two_round_sizes(TwoRoundSpec(suits=suits, stack=stack))
     if as_json:
         print_json(s.to_dict())
         return
-    t = Table(title=f"brief game: 7 ranks x {suits} suits, stack {stack}, bets 0..4", show_header=False)
+    t = Table(title=f"two-round game: 7 ranks x {suits} suits, stack {stack}, bets 0..4", show_header=False)
     for key, value in s.to_dict().items():
         t.add_row(key.replace("_", " "), f"{value:,}" if isinstance(value, int) else ", ".join(f"{v:,}" for v in value))
     Console().print(t)
 
 
-@command("train", group=BRIEF)
-def brief_train_command(
+@command("train", group=TWO_ROUND)
+def two_round_train_command(
     out: Path = typer.Option(..., "--out", help="Write the bot (and checkpoint) here (.npz)."),
     iterations: int = typer.Option(2_000_000, "--iterations", "-n",
                                    help="MCCFR iterations to run now on the main stack (with --resume: added to the "
@@ -141,13 +143,13 @@ def brief_train_command(
     exploitability: bool = typer.Option(False, "--exploitability", help="Measure the exact exploitability after."),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Train a bot for the brief game with external-sampling MCCFR (resumable)."""
+    """Train a bot for the two-round game with external-sampling MCCFR (resumable)."""
     import time
 
-    from pokerlab.agents.brief_bot import Abstraction, BriefTrainer
-    from pokerlab.agents.brief_bot import exploitability as brief_exploitability
     from pokerlab.errors import InvalidArgumentError
-    from pokerlab.games.brief_holdem import BriefSpec
+    from pokerlab.games.two_round import TwoRoundSpec
+    from pokerlab.solvers.two_round import Abstraction, TwoRoundTrainer
+    from pokerlab.solvers.two_round import exploitability as two_round_exploitability
 
     check_output(out)
     if iterations < 0:
@@ -158,9 +160,9 @@ def brief_train_command(
         if given:
             raise InvalidArgumentError(f"{'/'.join(given)} cannot be given with --resume (the checkpoint keeps its "
                                        "own)")
-        trainer = BriefTrainer.load(resume)
+        trainer = TwoRoundTrainer.load(resume)
     else:
-        trainer = BriefTrainer(BriefSpec(stack=6 if stack is None else stack),
+        trainer = TwoRoundTrainer(TwoRoundSpec(stack=6 if stack is None else stack),
                                Abstraction(buckets=24 if buckets is None else buckets),
                                seed=0 if seed is None else seed)
     start = time.perf_counter()
@@ -170,7 +172,7 @@ def brief_train_command(
     data: dict = {"out": str(out), "iterations": trainer.iterations[trainer.spec.stack], "elapsed_s": elapsed,
                   "buckets": trainer.abstraction.buckets}
     if exploitability:
-        e = brief_exploitability(trainer.bot().strategy(trainer.spec.stack))
+        e = two_round_exploitability(trainer.bot().strategy(trainer.spec.stack))
         data.update(e.to_dict())
     if as_json:
         print_json(data)
@@ -182,24 +184,24 @@ def brief_train_command(
     typer.echo(line)
 
 
-@command("exploitability", group=BRIEF)
-def brief_exploitability_command(
-    bot: str = typer.Argument(..., help="A bot file from `pokerlab brief train`, or random (also called uniform), "
+@command("exploitability", group=TWO_ROUND)
+def two_round_exploitability_command(
+    bot: str = typer.Argument(..., help="A bot file from `pokerlab two-round train`, or random (also called uniform), "
                               "fullbet, checkcall."),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Exact exploitability of a bot in the real (unabstracted) brief game, by vectorised best response."""
-    from pokerlab.agents.brief_bot import BriefBot, exploitability
-    from pokerlab.games.brief_holdem import BriefSpec
+    """Exact exploitability of a bot in the real (unabstracted) two-round game, by vectorised best response."""
+    from pokerlab.games.two_round import TwoRoundSpec
+    from pokerlab.solvers.two_round import TwoRoundBot, exploitability
 
     kinds = {"random": "uniform", "uniform": "uniform", "fullbet": "fullbet", "checkcall": "checkcall"}
     key = bot.strip().lower()
     if key not in kinds and not Path(bot).exists():
         from pokerlab.errors import InvalidArgumentError
 
-        raise InvalidArgumentError(f"no bot file {bot!r} (expected a file from `pokerlab brief train`, or random, "
+        raise InvalidArgumentError(f"no bot file {bot!r} (expected a file from `pokerlab two-round train`, or random, "
                                    "uniform, fullbet, checkcall)")
-    b = BriefBot.fixed(kinds[key], BriefSpec()) if key in kinds else BriefBot.load(bot)
+    b = TwoRoundBot.fixed(kinds[key], TwoRoundSpec()) if key in kinds else TwoRoundBot.load(bot)
     e = exploitability(b.strategy(b.spec.stack))
     if as_json:
         print_json({"bot": bot, **e.to_dict()})

@@ -54,6 +54,11 @@ from typing import Any, NoReturn, TypeVar
 import typer
 from typer.core import TyperGroup
 
+try:  # click's exceptions: vendored inside typer since 0.20, the click package before
+    from typer._click import exceptions as click_exceptions
+except ImportError:  # pragma: no cover - older typer
+    import click.exceptions as click_exceptions  # type: ignore[no-redef, import-not-found, unused-ignore]
+
 from pokerlab.errors import Interrupted, NonFiniteResultError, PokerlabError
 from pokerlab.io import check_output_path
 
@@ -77,8 +82,16 @@ class CommandSpec:
 
 #: Every command declared with :func:`command`, in declaration order; ``cli/main.py`` adds them to the app.
 COMMANDS: list[CommandSpec] = []
-#: Help text of each command group declared with :func:`command_group`.
-GROUPS: dict[str, str] = {}
+@dataclass(frozen=True)
+class GroupSpec:
+    """A group of commands (``pokerlab NAME sub-command``): its help and former names still accepted (hidden)."""
+
+    help: str
+    former_names: tuple[str, ...] = ()
+
+
+#: Every command group declared with :func:`command_group`, by name.
+GROUPS: dict[str, GroupSpec] = {}
 
 
 def command(name: str, *, group: str | None = None,
@@ -99,9 +112,10 @@ def command(name: str, *, group: str | None = None,
     return declare
 
 
-def command_group(name: str, help: str) -> str:
-    """Declare a group of commands (``pokerlab NAME sub-command``) and return its name."""
-    GROUPS[name] = help
+def command_group(name: str, help: str, former_names: tuple[str, ...] = ()) -> str:
+    """Declare a group of commands (``pokerlab NAME sub-command``) and return its name; ``former_names`` keep
+    working, hidden from --help and marked deprecated."""
+    GROUPS[name] = GroupSpec(help, former_names)
     return name
 
 
@@ -167,20 +181,18 @@ class OneLineErrorsGroup(TyperGroup):
              standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
         from typer import Abort
 
-        ClickException, UsageError, NoArgsIsHelpError = _click_exceptions()
+        no_args_is_help = getattr(click_exceptions, "NoArgsIsHelpError", ())
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False,
                                 windows_expand_args=windows_expand_args, **extra)
-        except NoArgsIsHelpError as error:
+        except click_exceptions.ClickException as error:
             if not standalone_mode:
                 raise
-            error.show()
-            sys.exit(error.exit_code)
-        except ClickException as error:
-            if not standalone_mode:
-                raise
+            if no_args_is_help and isinstance(error, no_args_is_help):  # `pokerlab` alone: the help, as asked
+                error.show()
+                sys.exit(error.exit_code)
             hint = ""
-            if isinstance(error, UsageError) and error.ctx is not None:
+            if isinstance(error, click_exceptions.UsageError) and error.ctx is not None:
                 hint = f" (see {error.ctx.command_path} --help)"
             typer.echo(f"error: {one_line(error.format_message())}{hint}", err=True)
             sys.exit(error.exit_code)
@@ -191,20 +203,6 @@ class OneLineErrorsGroup(TyperGroup):
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
-
-
-def _click_exceptions() -> tuple[type[Exception], type[Exception], type[Exception]]:
-    """Click's exception classes: vendored inside typer since 0.20, the click package before."""
-    try:
-        from typer._click import exceptions
-    except ImportError:  # pragma: no cover - older typer
-        from click import exceptions  # type: ignore[no-redef]
-    no_args = getattr(exceptions, "NoArgsIsHelpError", _Never)
-    return exceptions.ClickException, exceptions.UsageError, no_args
-
-
-class _Never(Exception):
-    """Stands for an exception class the installed click does not have."""
 
 
 def check_output(*paths: str | Path | None, what: str = "output file") -> None:

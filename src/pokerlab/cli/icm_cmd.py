@@ -62,7 +62,7 @@ def icm_command(
         check_output(plot)
     if (stacks is None) == (stacks_file is None):
         raise InvalidArgumentError("give the stacks with exactly one of --stacks or --stacks-file")
-    players = parse_stacks(stacks if stacks is not None else read_stacks_file(stacks_file))
+    players = parse_stacks(stacks if stacks is not None else read_stacks_file(str(stacks_file)))
     prize_pool = None if pool is None else parse_amount(pool, InvalidPayoutsError, "prize pool")
     pay = parse_payouts(payouts, pool=prize_pool, allow_rising=allow_rising)
     names = players.names

@@ -46,12 +46,14 @@ def main(
 def _build() -> None:
     for module in COMMAND_MODULES:
         importlib.import_module(f"pokerlab.cli.{module}")
-    groups = {name: typer.Typer(help=text, no_args_is_help=True) for name, text in GROUPS.items()}
+    groups = {name: typer.Typer(help=group.help, no_args_is_help=True) for name, group in GROUPS.items()}
     for spec in COMMANDS:
         target = app if spec.group is None else groups[spec.group]
         target.command(spec.name)(spec.function)
     for name, group in groups.items():
         app.add_typer(group, name=name)
+        for former in GROUPS[name].former_names:
+            app.add_typer(group, name=former, hidden=True, deprecated=True)
 
 
 _build()
