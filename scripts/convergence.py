@@ -17,7 +17,7 @@ def main() -> None:
     print(f"|{'-' * 12}|{'-' * 11}|{'-' * 12}|{'-' * 11}|{'-' * 11}|")
     for row in rows:
         print(f"| {row.trials:>10,} | {row.estimate:>9.6f} | {row.error:>+10.6f} | {row.stderr:>9.6f} "
-              f"| {row.elapsed:>9.4f} |")
+              f"| {row.elapsed_s:>9.4f} |")
     OUTPUT.parent.mkdir(exist_ok=True)
     plot_convergence(exact, rows, OUTPUT)
     print(f"wrote {OUTPUT}")

@@ -123,7 +123,7 @@ def equity_section(console: Console) -> None:
     console.print(f"[bold]15% of hands[/] ({top.combo_count} combos): {top.text}")
     console.print(top.rich_grid())
     many = equity_vs_random("AhAs", max_opponents=9, trials=2_000_000, seed=1)
-    table = Table(title=f"AhAs against 1..9 random hands ({many.trials:,} deals, one pass, {many.elapsed:.2f} s)")
+    table = Table(title=f"AhAs against 1..9 random hands ({many.trials:,} deals, one pass, {many.elapsed_s:.2f} s)")
     table.add_column("opponents", justify="right")
     table.add_column("equity", justify="right")
     table.add_column("± stderr", justify="right")

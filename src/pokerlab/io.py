@@ -72,9 +72,20 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[Path]:
     temporary = Path(name)
     try:
         yield temporary
+        os.chmod(temporary, _mode_for(target))  # mkstemp's 0600 would hide the file from the user's group
         os.replace(temporary, target)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions a new file at ``target`` gets: those of the file it replaces, else 0666 less the umask."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def save_atomically(save: Callable[[Path], Any], path: str | os.PathLike[str]) -> Path:

@@ -18,7 +18,11 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
+
+from pokerlab.errors import Interrupted
+
+T = TypeVar("T")
 
 #: ``progress(done, total)``: units of work done so far and the planned total (None when open-ended).
 ProgressCallback = Callable[[int, "int | None"], None]
@@ -58,3 +62,17 @@ def _deliver(handler: Any, signum: int, frame: FrameType | None) -> None:
     if callable(handler):
         handler(signum, frame)
     # SIG_IGN: the caller asked for Ctrl-C to be ignored
+
+
+def stop_if_interrupted(result: T, done: str) -> T:
+    """Return ``result``, or raise :class:`~pokerlab.errors.Interrupted` (``done`` says what was done, the result
+    is its ``partial``) when its ``stop_reason`` is ``'interrupted'``: a Monte Carlo run stopped by Ctrl-C keeps
+    its honest estimate, and the caller still sees the interrupt.
+
+    >>> from types import SimpleNamespace
+    >>> stop_if_interrupted(SimpleNamespace(stop_reason="trials"), "after 10 trials").stop_reason
+    'trials'
+    """
+    if getattr(result, "stop_reason", None) == "interrupted":
+        raise Interrupted(done, partial=result)
+    return result

@@ -21,8 +21,10 @@ import numpy as np
 
 from pokerlab.agents.players import Agent, StrategyAgent
 from pokerlab.cards.tables import cache_directory
-from pokerlab.errors import InvalidArgumentError
+from pokerlab.errors import Interrupted, InvalidArgumentError
 from pokerlab.games.base import CHANCE, TERMINAL, Game
+from pokerlab.limits import check_work
+from pokerlab.progress import ProgressCallback
 from pokerlab.solvers.policy import MBB_PER_CHIP
 from pokerlab.solvers.strategy import default_strategy, seat_average_value, strategy_exploitability
 from pokerlab.stats import normal_quantile, validate_seed
@@ -153,8 +155,12 @@ def agent_exploitability(game: Game, agent: Agent) -> float | None:
 
 def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0, matches: int = 200,
               start_chips: int = 20, max_match_hands: int = 1000, exact: bool = True,
-              exploitabilities: bool = False) -> MatchResult:
+              exploitabilities: bool = False, progress: ProgressCallback | None = None) -> MatchResult:
     """Play ``hands`` independent hands and ``matches`` stack-until-bust matches between ``a`` and ``b``.
+
+    ``progress(done, total)`` counts hands, then matches (``total = hands + matches``). Ctrl-C stops at once
+    with :class:`~pokerlab.errors.Interrupted`, whose ``partial`` is the result of the hands and matches done.
+    Counts that could not finish in a day are refused up front (:func:`pokerlab.limits.check_work`).
 
     >>> from pokerlab.agents.players import RandomAgent, FullBetAgent
     >>> r = run_match(game_by_name("kuhn"), FullBetAgent(), RandomAgent(), hands=2000, matches=20, seed=1)
@@ -173,16 +179,74 @@ def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0
         raise InvalidArgumentError("seed must be a non-negative integer, got None")
     seed = int(seed)
     validate_seed(seed)
+    check_work(hands, f"{hands:,} hands", per_second=HANDS_PER_SECOND, bytes_each=8)
+    check_work(matches * max_match_hands, f"{matches:,} matches of up to {max_match_hands:,} hands",
+               per_second=HANDS_PER_SECOND)
     start = time.perf_counter()
     hand_rng, match_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(int(seed)).spawn(2))
     results = np.empty(hands)
-    for i in range(hands):
-        if i % 2 == 0:
-            payoff, _ = play_hand(game, a, b, hand_rng)
-            results[i] = payoff
-        else:
-            payoff, _ = play_hand(game, b, a, hand_rng)
-            results[i] = -payoff
+    total = hands + matches
+    played = 0
+    try:
+        for i in range(hands):
+            if i % 2 == 0:
+                payoff, _ = play_hand(game, a, b, hand_rng)
+                results[i] = payoff
+            else:
+                payoff, _ = play_hand(game, b, a, hand_rng)
+                results[i] = -payoff
+            played = i + 1
+            if progress is not None and played % 1024 == 0:
+                progress(played, total)
+    except KeyboardInterrupt:
+        partial = _summary(game, a, b, seed, results[:played], start_chips, [], (0, 0, 0, 0), start)
+        raise Interrupted(f"after {played:,} of {hands:,} hands", partial=partial) from None
+    outcomes = [0, 0, 0, 0]  # A won, B won, drawn, capped
+    lengths: list[int] = []
+    try:
+        for m in range(matches):
+            length, chips = _bust_match(game, a, b, m, start_chips, max_match_hands, match_rng)
+            lengths.append(length)
+            outcomes[3] += min(chips) > 0
+            outcomes[0 if chips[0] > chips[1] else 1 if chips[1] > chips[0] else 2] += 1
+            if progress is not None:
+                progress(hands + m + 1, total)
+    except KeyboardInterrupt:
+        partial = _summary(game, a, b, seed, results, start_chips, lengths, tuple(outcomes), start)
+        raise Interrupted(f"after {hands:,} hands and {len(lengths):,} of {matches:,} matches",
+                          partial=partial) from None
+    ev = exact_expected_value(game, a, b) if exact else None
+    expl: tuple[float | None, float | None] = (None, None)
+    if exploitabilities:
+        expl = (agent_exploitability(game, a), agent_exploitability(game, b))
+    return _summary(game, a, b, seed, results, start_chips, lengths, tuple(outcomes), start, ev, expl)
+
+
+HANDS_PER_SECOND = 100_000.0  # an optimistic rate of match hands (pure Python play), for the limits only
+
+
+def _bust_match(game: Game, a: Agent, b: Agent, m: int, start_chips: int, max_match_hands: int,
+                rng: np.random.Generator) -> tuple[int, list[float]]:
+    """Play match ``m`` until one side is bust or ``max_match_hands``: its length and final chips (A first)."""
+    chips = [float(start_chips), float(start_chips)]  # chips[0] is A's
+    n = 0
+    while min(chips) > 0 and n < max_match_hands:
+        hand_game = game.for_stacks(chips)
+        a_first = (n + m) % 2 == 0
+        payoff, _ = play_hand(hand_game, a, b, rng) if a_first else play_hand(hand_game, b, a, rng)
+        gain_a = payoff if a_first else -payoff
+        gain_a = min(gain_a, chips[1]) if gain_a > 0 else max(gain_a, -chips[0])
+        chips[0] += gain_a
+        chips[1] -= gain_a
+        n += 1
+    return n, chips
+
+
+def _summary(game: Game, a: Agent, b: Agent, seed: int, results: np.ndarray, start_chips: int, lengths: list[int],
+             outcomes: tuple[int, ...], start: float, ev: float | None = None,
+             expl: tuple[float | None, float | None] = (None, None)) -> MatchResult:
+    """The match result of the hands in ``results`` and the matches in ``lengths`` / ``outcomes``."""
+    hands = results.size
     mean = float(results.mean()) if hands else math.nan
     stderr = float(results.std(ddof=1) / math.sqrt(hands)) if hands >= 2 else math.nan
     z = normal_quantile(0.95)
@@ -190,37 +254,12 @@ def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0
     lost = float(np.mean(results < 0) * 100) if hands else math.nan
     tied = float(np.mean(results == 0) * 100) if hands else math.nan  # counted, not 100 - won - lost (rounding)
 
-    wins_a = wins_b = draws = capped = 0
-    lengths = []
-    for m in range(matches):
-        chips = [float(start_chips), float(start_chips)]  # chips[0] is A's
-        n = 0
-        while min(chips) > 0 and n < max_match_hands:
-            hand_game = game.for_stacks(chips)
-            a_first = (n + m) % 2 == 0
-            payoff, _ = play_hand(hand_game, a, b, match_rng) if a_first else play_hand(hand_game, b, a, match_rng)
-            gain_a = payoff if a_first else -payoff
-            gain_a = min(gain_a, chips[1]) if gain_a > 0 else max(gain_a, -chips[0])
-            chips[0] += gain_a
-            chips[1] -= gain_a
-            n += 1
-        lengths.append(n)
-        if min(chips) > 0:
-            capped += 1
-        if chips[0] > chips[1]:
-            wins_a += 1
-        elif chips[1] > chips[0]:
-            wins_b += 1
-        else:
-            draws += 1
+    wins_a, wins_b, draws, capped = outcomes
+    matches = len(lengths)
     decided = wins_a + wins_b
     share = wins_a / decided if decided else math.nan
     share_ci = z * math.sqrt(share * (1 - share) / decided) if decided else math.nan
 
-    ev = exact_expected_value(game, a, b) if exact else None
-    expl: tuple[float | None, float | None] = (None, None)
-    if exploitabilities:
-        expl = (agent_exploitability(game, a), agent_exploitability(game, b))
     return MatchResult(game=game.name, agent_a=a.name, agent_b=b.name, seed=int(seed), hands=hands,
                        chips_per_hand=mean, stderr=stderr, ci95=z * stderr, hands_won_pct=won, hands_lost_pct=lost,
                        hands_tied_pct=tied, matches=matches,

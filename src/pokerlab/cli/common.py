@@ -45,8 +45,9 @@ import json
 import math
 import re
 import sys
+import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import wraps
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -59,7 +60,7 @@ try:  # click's exceptions: vendored inside typer since 0.20, the click package 
 except ImportError:  # pragma: no cover - older typer
     import click.exceptions as click_exceptions  # type: ignore[no-redef, import-not-found, unused-ignore]
 
-from pokerlab.errors import Interrupted, NonFiniteResultError, PokerlabError
+from pokerlab.errors import Interrupted, InvalidArgumentError, NonFiniteResultError, PokerlabError, excerpt
 from pokerlab.io import check_output_path
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -203,6 +204,50 @@ class OneLineErrorsGroup(TyperGroup):
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
+
+
+CHECKPOINT_HELP = ("Save the state to --out every N iterations ('5000') or every so long ('30s', '10m'); also on "
+                   "Ctrl-C. Default 60s.")
+
+
+@dataclass
+class Checkpoints:
+    """When to save a long run's state: every ``iterations`` iterations or every ``seconds`` seconds (one of
+    the two), written by ``save(path)`` atomically; ``due(iteration)`` says whether it is time.
+
+    >>> Checkpoints.parse("500").iterations, Checkpoints.parse("2m").seconds
+    (500, 120.0)
+    """
+
+    iterations: int | None = None
+    seconds: float | None = None
+    last_iteration: int = 0
+    last_time: float = field(default_factory=time.monotonic)
+
+    @classmethod
+    def parse(cls, text: str) -> Checkpoints:
+        """``'5000'`` iterations, or ``'30s'``, ``'10m'``, ``'2h'`` of wall time; anything else is refused."""
+        value = text.strip().lower().replace(",", "").replace("_", "")
+        match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(s|m|h|min)?", value)
+        if match is None or float(match.group(1)) <= 0:
+            raise InvalidArgumentError(f"--checkpoint-every takes a positive number of iterations (5000) or a time "
+                                       f"(30s, 10m, 2h), got {excerpt(text)}")
+        number, unit = float(match.group(1)), match.group(2)
+        if unit is None:
+            if not number.is_integer():
+                raise InvalidArgumentError(f"--checkpoint-every: a whole number of iterations, got {excerpt(text)}")
+            return cls(iterations=int(number))
+        return cls(seconds=number * {"s": 1, "m": 60, "min": 60, "h": 3600}[unit])
+
+    def due(self, iteration: int) -> bool:
+        """Whether a checkpoint is due at ``iteration``; if so, the period restarts now."""
+        if self.iterations is not None:
+            ready = iteration - self.last_iteration >= self.iterations
+        else:
+            ready = time.monotonic() - self.last_time >= (self.seconds or 0.0)
+        if ready:
+            self.last_iteration, self.last_time = iteration, time.monotonic()
+        return ready
 
 
 def check_output(*paths: str | Path | None, what: str = "output file") -> None:

@@ -7,15 +7,23 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pokerlab.cli.common import JSON_OPTION, check_output, command, print_json
-from pokerlab.errors import InvalidArgumentError
+from pokerlab.cli.common import (
+    CHECKPOINT_HELP,
+    JSON_OPTION,
+    Checkpoints,
+    check_output,
+    command,
+    interrupted,
+    print_json,
+    progress_bar,
+)
+from pokerlab.errors import Interrupted, InvalidArgumentError
 from pokerlab.games.registry import GAME_NAMES
 from pokerlab.io import write_text_atomically
 from pokerlab.plotting import figure_path
-from pokerlab.solvers.core import ALGORITHMS, SolveProgress, Solver, SolverConfig, algorithm_config, solve
+from pokerlab.solvers.core import ALGORITHMS, SolveProgress, Solver, algorithm_config, solve
 from pokerlab.solvers.export import to_openspiel
 from pokerlab.solvers.regret_matching import plot_convergence, regret_matching
 
@@ -31,9 +39,11 @@ def solve_command(
     target: float | None = typer.Option(None, "--target-exploitability",
                                         help="Stop when the exploitability (chips/game) is at most this."),
     seconds: float | None = typer.Option(None, "--time", help="Stop after this many seconds."),
-    out: Path | None = typer.Option(None, "--out", help="Save the solver state (.npz) to resume or export."),
+    out: Path | None = typer.Option(None, "--out", help="Save the solver state (.npz) to resume or export "
+                                    "(default with --resume: the resumed file, which then holds the continued run)."),
     resume: Path | None = typer.Option(None, "--resume", help="Continue a saved solver state (.npz) of the same "
-                                       "GAME; its algorithm, parameters and random state are kept."),
+                                       "GAME; its algorithm, parameters, iterations and random state are kept."),
+    checkpoint_every: str = typer.Option("60s", "--checkpoint-every", help=CHECKPOINT_HELP),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the Monte Carlo variants (not with --resume)."),
     alpha: float | None = typer.Option(None, "--alpha", help="lcfr/dcfr only: positive-regret discount exponent, "
                                        "in [0, 10]."),
@@ -44,10 +54,9 @@ def solve_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Solve GAME with a CFR-family algorithm and report the exploitability of the average strategy."""
-    console = Console(stderr=True)
+    out = out if out is not None or resume is None else resume
     check_output(out)
-    if resume is not None and not resume.exists():
-        raise InvalidArgumentError(f"resume file not found: {resume}")
+    checkpoints = Checkpoints.parse(checkpoint_every)
     overrides = {k: v for k, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)) if v is not None}
     if overrides and resume is not None:
         raise InvalidArgumentError("--alpha/--beta/--gamma cannot change a resumed run (its flags are saved)")
@@ -55,32 +64,45 @@ def solve_command(
         raise InvalidArgumentError("--seed cannot be given with --resume (the saved random state continues)")
     if resume is None and iterations is None and target is None and seconds is None:
         iterations = 1000
-    if overrides:
-        algo = algorithm_config(algo or "cfr+", **overrides)  # type: ignore[assignment]  # str -> its config
-    name = algo.name if isinstance(algo, SolverConfig) else (algo or "cfr+")
-    if as_json or not console.is_terminal:
-        callback = None
-        result = solve(game, algo, iterations=iterations, target_exploitability=target, time_limit=seconds,
-                       seed=seed, resume=resume)
+    config = algorithm_config(algo or "cfr+", **overrides)
+    if resume is not None:
+        solver = Solver.load(resume)
+        resumed_from: int | None = solver.iteration
+        check_game: str | None = game
+        check_algo = config if algo is not None else None
     else:
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed:,} it"),
-                      TextColumn("exploitability {task.fields[expl]}"), TimeElapsedColumn(),
-                      console=console, transient=True) as bar:
-            task = bar.add_task(f"{game} {name}", total=iterations, expl="-")
+        solver, resumed_from = Solver(game, config, seed=seed), None
+        check_game = check_algo = None
+    with progress_bar(f"{solver.game.name} {solver.config.name}", iterations, enabled=not as_json) as update:
 
-            def callback(p: SolveProgress) -> None:
-                text = f"{p.exploitability:.3e}" if p.exploitability is not None else "-"
-                bar.update(task, completed=p.iteration, total=p.total, expl=text)
+        def report(p: SolveProgress) -> None:
+            text = f"exploitability {p.exploitability:.3e}" if p.exploitability is not None else ""
+            update(p.iteration, p.total, status=text)
+            if out is not None and checkpoints.due(p.iteration):
+                solver.save(out)
 
-            result = solve(game, algo, iterations=iterations, target_exploitability=target, time_limit=seconds,
-                           seed=seed, resume=resume, progress=callback)
+        try:
+            result = solve(check_game, check_algo, iterations=iterations, target_exploitability=target,
+                           time_limit=seconds, resume=solver, progress=report)
+        except Interrupted as stop:
+            saved = f"; saved to {out} (continue with --resume {out})" if out is not None else ""
+            if out is not None:
+                solver.save(out)
+            value = solver.exploitability().exploitability
+            interrupted(f"{stop}: exploitability {value:.4g} chips/game{saved}")
     if out is not None:
         result.solver.save(out)
     if as_json:
-        print_json(result.to_dict())
+        data = result.to_dict()
+        if resumed_from is not None:
+            data["resumed_from"] = resumed_from
+        if out is not None:
+            data["out"] = str(out)
+        print_json(data)
         return
     table = Table(title=f"{result.game}: {result.algorithm}", show_header=False)
-    table.add_row("iterations", f"{result.iterations:,}")
+    resumed = f" ({result.iterations - resumed_from:,} now, resumed from {resumed_from:,})" if resumed_from else ""
+    table.add_row("iterations", f"{result.iterations:,}{resumed}")
     table.add_row("exploitability", f"{result.exploitability:.6g} chips/game ({result.mbb_per_game:.4g} mbb/game)")
     table.add_row("game value (player 1)", f"{result.game_value:+.6f} chips/game")
     table.add_row("time", f"{result.elapsed_s:.3f} s")
@@ -124,7 +146,13 @@ def rps_command(
     if png is not None:
         png = figure_path(png)  # a bad suffix or folder fails before the run, not after it
         check_output(png)
-    result = regret_matching(rps(asymmetric=not symmetric), iterations, history=png is not None)
+    with progress_bar("regret matching", iterations, enabled=not as_json) as update:
+        try:
+            result = regret_matching(rps(asymmetric=not symmetric), iterations, history=png is not None,
+                                     progress=update)
+        except Interrupted as stop:
+            partial = getattr(stop.partial, "exploitability", None)
+            interrupted(f"{stop}: exploitability {partial:.3e} chips/game" if partial is not None else str(stop))
     if png is not None:
         png = plot_convergence(result, png)
     if as_json:

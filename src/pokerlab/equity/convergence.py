@@ -21,7 +21,7 @@ class ConvergenceRow:
     estimate: float
     error: float
     stderr: float
-    elapsed: float
+    elapsed_s: float
 
 
 def convergence_table(players: Sequence[PlayerLike] = ("AsKs", "random"), board: str = "",
@@ -40,7 +40,7 @@ def convergence_table(players: Sequence[PlayerLike] = ("AsKs", "random"), board:
         result = equity(list(players), board=board, method="montecarlo", trials=count, seed=seed)
         assert result.stderr is not None
         rows.append(ConvergenceRow(count, result.equity[0], result.equity[0] - exact, result.stderr[0],
-                                   result.elapsed))
+                                   result.elapsed_s))
     return exact, rows
 
 

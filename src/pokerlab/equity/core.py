@@ -19,6 +19,7 @@ from pokerlab.equity.montecarlo import MC_CHUNKS, run_monte_carlo, stopping_rule
 from pokerlab.equity.problem import EquityProblem, PlayerLike, Progress, prepare_problem
 from pokerlab.equity.result import EquityResult, VersusRandomResult, category_breakdown
 from pokerlab.errors import InvalidArgumentError, InvalidHandError
+from pokerlab.progress import stop_if_interrupted
 from pokerlab.stats import run_until
 from pokerlab.stats.rng import seed_word
 
@@ -90,7 +91,7 @@ def equity(
         outcome = run_monte_carlo(problem, rule, seed_word(seed), breakdown, progress)
     elapsed = time.perf_counter() - start
     stderr = outcome["stderr"]
-    return EquityResult(
+    result = EquityResult(
         players=problem.names,
         equity=tuple(float(x) for x in outcome["equity"]),
         win=tuple(float(x) for x in outcome["win"]),
@@ -98,7 +99,7 @@ def equity(
         stderr=None if stderr is None else tuple(float(x) for x in stderr),
         showdowns=int(outcome["showdowns"]),
         method="exact" if chosen == "exact" else "montecarlo",
-        elapsed=elapsed,
+        elapsed_s=elapsed,
         board=format_cards(problem.board),
         dead=format_cards(problem.dead),
         wins=outcome["wins"],
@@ -106,6 +107,7 @@ def equity(
         stop_reason=outcome["stop_reason"],
         breakdown=None if outcome["categories"] is None else category_breakdown(outcome["categories"]),
     )
+    return stop_if_interrupted(result, f"after {result.showdowns:,} trials ({elapsed:.1f} s)")
 
 
 def equity_vs_random(
@@ -154,9 +156,10 @@ def equity_vs_random(
 
     moments, reason, _ = run_until(rule, max_opponents, sample_batch, first_batch=1 << 14)
     n = moments.count
-    return VersusRandomResult(
+    result = VersusRandomResult(
         hand=format_cards(cards), board=format_cards(problem.board),
         equity=tuple(float(x) for x in moments.mean), win=tuple(float(x) for x in totals[:, 2] / n),
         tie=tuple(float(x) for x in totals[:, 3] / n), stderr=tuple(float(x) for x in moments.stderr),
-        trials=n, elapsed=time.perf_counter() - start, stop_reason=reason,
+        trials=n, elapsed_s=time.perf_counter() - start, stop_reason=reason,
     )
+    return stop_if_interrupted(result, f"after {n:,} trials ({result.elapsed_s:.1f} s)")

@@ -10,7 +10,7 @@ from pokerlab.equity.core import EquityResult
 def equity_table(result: EquityResult) -> Table:
     """One row per player: equity, win and tie in percent, and the standard error when sampled."""
     title = f"{result.method} equity" + (f" on {result.board}" if result.board else "")
-    title += f" ({result.showdowns:,} showdowns, {result.elapsed:.3g} s)"
+    title += f" ({result.showdowns:,} showdowns, {result.elapsed_s:.3g} s)"
     table = Table(title=title, header_style="bold")
     for column in ("player", "equity", "win", "tie"):
         table.add_column(column, justify="left" if column == "player" else "right")

@@ -30,7 +30,7 @@ class EquityResult:
     stderr: tuple[float, ...] | None
     showdowns: int
     method: str
-    elapsed: float
+    elapsed_s: float
     board: str = ""
     dead: str = ""
     wins: tuple[int, ...] | None = None
@@ -59,7 +59,7 @@ class EquityResult:
                 for i, name in enumerate(self.players)
             ],
             "showdowns": self.showdowns,
-            "elapsed_s": self.elapsed,
+            "elapsed_s": self.elapsed_s,
         }
         if self.breakdown is not None:
             data["breakdown"] = list(self.breakdown)
@@ -77,7 +77,7 @@ class VersusRandomResult:
     tie: tuple[float, ...]
     stderr: tuple[float, ...]
     trials: int
-    elapsed: float
+    elapsed_s: float
     stop_reason: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -87,7 +87,7 @@ class VersusRandomResult:
             "board": self.board,
             "method": "montecarlo",
             "trials": self.trials,
-            "elapsed_s": self.elapsed,
+            "elapsed_s": self.elapsed_s,
             "opponents": [
                 {"opponents": n + 1, "equity": self.equity[n], "win": self.win[n], "tie": self.tie[n],
                  "stderr": self.stderr[n]}

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -42,6 +43,37 @@ class Stacks:
     def named(self) -> bool:
         """Whether any player was given a name (tables and JSON then show names)."""
         return any(name != str(i + 1) for i, name in enumerate(self.names))
+
+
+def amounts(values: Any, what: str, error: type[PokerlabError]) -> np.ndarray:
+    """A flat list (or 1-D array) of real numbers as a float array; anything else raises ``error``: text
+    (parse it with :func:`parse_stacks` or :func:`~pokerlab.icm.payouts.parse_payouts`), a single number, a
+    nested list, booleans, None or other objects.
+
+    >>> amounts([5000, 3000.5], "stacks", InvalidStacksError).tolist()
+    [5000.0, 3000.5]
+    >>> amounts([[5000], [3000]], "stacks", InvalidStacksError)
+    Traceback (most recent call last):
+    ...
+    pokerlab.errors.InvalidStacksError: stacks must be a flat list of numbers, got a nested list (2 dimensions)
+    """
+    if isinstance(values, str | bytes):
+        raise error(f"{what} must be a list of numbers, got text {excerpt(values)} (parse text with parse_stacks "
+                    "or parse_payouts)")
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError) as problem:  # ragged nesting
+        raise error(f"{what} must be a flat list of numbers ({problem})") from None
+    if array.ndim != 1:
+        shape = "a single number" if array.ndim == 0 else f"a nested list ({array.ndim} dimensions)"
+        raise error(f"{what} must be a flat list of numbers, got {shape}")
+    if array.dtype.kind in "iuf":
+        return array.astype(np.float64)
+    for index, item in enumerate(array.tolist()):
+        if isinstance(item, bool) or not isinstance(item, int | float):
+            kind = "a boolean" if isinstance(item, bool) else type(item).__name__
+            raise error(f"{what} must be numbers: item {index + 1} is {kind} ({excerpt(item)})")
+    return array.astype(np.float64)
 
 
 def is_amount(token: str) -> bool:

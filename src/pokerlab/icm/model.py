@@ -25,6 +25,9 @@ import numpy as np
 
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
 from pokerlab.icm import banded, gauss_kronrod, race, sampling, sobol, subset
+from pokerlab.icm.lobby import amounts
+from pokerlab.icm.payouts import check_finite_pool
+from pokerlab.progress import stop_if_interrupted
 from pokerlab.stats import StoppingRule, run_until, validate_seed
 from pokerlab.stats.rng import batch_seed, mixed_seed
 
@@ -100,14 +103,8 @@ class ICMResult:
 
 def validate(stacks: Any, payouts: Any) -> tuple[np.ndarray, np.ndarray]:
     """Stacks and payouts as float arrays, or a specific error saying what is wrong."""
-    try:
-        s = np.asarray(stacks, dtype=np.float64).reshape(-1)
-    except (TypeError, ValueError) as error:
-        raise InvalidStacksError(f"stacks must be numbers: {error}") from error
-    try:
-        pay = np.asarray(payouts, dtype=np.float64).reshape(-1)
-    except (TypeError, ValueError) as error:
-        raise InvalidPayoutsError(f"payouts must be numbers: {error}") from error
+    s = amounts(stacks, "stacks", InvalidStacksError)
+    pay = check_finite_pool(amounts(payouts, "payouts", InvalidPayoutsError))
     if s.size == 0:
         raise InvalidStacksError("no players: give at least one stack")
     if not np.all(np.isfinite(s)):
@@ -258,11 +255,12 @@ def icm(
             places_stderr[live, :n_places] = np.sqrt(adjusted * (1.0 - adjusted) / (count + 4.0))
         chosen = f"montecarlo-{variance_reduction}"
     elapsed = time.perf_counter() - start
-    return ICMResult(
+    result = ICMResult(
         stacks=s, payouts=pay, equity=equity, method=chosen, elapsed_s=elapsed,
         places=place_matrix, stderr=stderr, samples=count, stop_reason=reason, nodes=nodes,
         places_stderr=places_stderr,
     )
+    return stop_if_interrupted(result, f"after {count:,} samples ({elapsed:.1f} s)")
 
 
 # ------------------------------------------------------------------------------------------------------------

@@ -12,10 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, InvalidArgumentError, PokerlabError
+from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, PokerlabError
 from pokerlab.games.base import Game
 from pokerlab.games.compiler import CompiledGame
 from pokerlab.games.registry import compiled, game_from_spec, rebuildable
+from pokerlab.io import atomic_write
+from pokerlab.limits import check_work
+from pokerlab.progress import deferred_interrupts
 from pokerlab.solvers import kernels
 from pokerlab.solvers.policy import Exploitability, Policy, exploitability
 from pokerlab.stats import validate_seed
@@ -149,16 +152,17 @@ class Solver:
         if iterations == 0:
             return
         g, c = self.game, self.config
-        if c.sampling == "full":
-            kernels.cfr_iterations(g.arrays(), self.sigma, self.regrets, self.cumulative, self.iteration, iterations,
-                                   c.floor, c.discount, c.alpha, c.beta, c.gamma)
-        elif c.sampling == "external":
-            kernels.external_sampling_iterations(g.arrays(), self.regrets, self.cumulative, iterations, self.rng,
-                                                 self._max_actions)
-        else:
-            kernels.outcome_sampling_iterations(g.arrays(), self.regrets, self.cumulative, iterations, self.rng,
-                                                c.epsilon, self._max_actions, int(g.sizes.depth))
-        self.iteration += iterations
+        with deferred_interrupts():  # Ctrl-C waits for the arrays and the count to agree
+            if c.sampling == "full":
+                kernels.cfr_iterations(g.arrays(), self.sigma, self.regrets, self.cumulative, self.iteration,
+                                       iterations, c.floor, c.discount, c.alpha, c.beta, c.gamma)
+            elif c.sampling == "external":
+                kernels.external_sampling_iterations(g.arrays(), self.regrets, self.cumulative, iterations,
+                                                     self.rng, self._max_actions)
+            else:
+                kernels.outcome_sampling_iterations(g.arrays(), self.regrets, self.cumulative, iterations, self.rng,
+                                                    c.epsilon, self._max_actions, int(g.sizes.depth))
+            self.iteration += iterations
 
     # -- results ----------------------------------------------------------------------------------------------
     def average_policy(self) -> Policy:
@@ -187,7 +191,7 @@ class Solver:
         path = Path(path)
         meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "game_spec": self.game.spec,
                 "config": asdict(self.config), "iteration": self.iteration, "seed": self.seed}
-        with path.open("wb") as handle:
+        with atomic_write(path) as temporary, temporary.open("wb") as handle:
             np.savez_compressed(handle, meta=np.array(json.dumps(meta)), regrets=self.regrets,
                                 cumulative=self.cumulative, sigma=self.sigma, rng=self.rng)
         return path
@@ -201,7 +205,7 @@ class Solver:
                 meta = json.loads(str(data["meta"]))
                 arrays = {k: np.array(data[k]) for k in ("regrets", "cumulative", "sigma", "rng")}
         except FileNotFoundError:
-            raise
+            raise InvalidArgumentError(f"no solver file {path}") from None
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
             raise FileFormatError(f"{path}: not a pokerlab solver file ({npz_reason(error)})") from error
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
@@ -302,6 +306,9 @@ class SolveResult:
                 "exploitability": self.exploitability, "game_value": self.game_value, "elapsed_s": self.elapsed_s}
 
 
+NODE_VISITS_PER_SECOND = 2e9  # an optimistic rate of tree-form iterations: histories visited per second
+
+
 def solve(game: str | Game | CompiledGame | None = None, algorithm: str | SolverConfig | None = None,
           iterations: int | None = None, target_exploitability: float | None = None,
           time_limit: float | None = None, seed: int | None = None,
@@ -338,8 +345,27 @@ def solve(game: str | Game | CompiledGame | None = None, algorithm: str | Solver
     if iterations is None and target_exploitability is None and time_limit is None:
         iterations = 1000
     total = int(iterations) if iterations is not None else None
+    if total is not None:  # a count that could never finish is refused now, with the estimate
+        check_work(total - solver.iteration, f"{total:,} iterations of {solver.game.name}",
+                   per_second=NODE_VISITS_PER_SECOND / max(int(solver.game.sizes.histories), 1))
     warm_kernels(solver.config.sampling)
     start = time.perf_counter()
+    try:
+        current = _run_batches(solver, total, target_exploitability, time_limit, check_every, progress, start)
+    except KeyboardInterrupt:  # raised between two batches (Solver.iterate holds it): the state is whole
+        raise Interrupted(f"after {solver.iteration:,} iterations", partial=solver) from None
+    final = current if current is not None and target_exploitability is not None else solver.exploitability()
+    elapsed = time.perf_counter() - start
+    return SolveResult(game=solver.game.name, algorithm=solver.config.name, iterations=solver.iteration,
+                       exploitability=final.exploitability, mbb_per_game=final.mbb_per_game,
+                       nash_conv=final.nash_conv, game_value=final.game_value, elapsed_s=elapsed,
+                       policy=solver.average_policy(), solver=solver)
+
+
+def _run_batches(solver: Solver, total: int | None, target_exploitability: float | None, time_limit: float | None,
+                 check_every: int | None, progress: Callable[[SolveProgress], None] | None,
+                 start: float) -> Exploitability | None:
+    """Iterate in batches of about 0.1 s until a limit is reached; return the last exploitability checked."""
     current: Exploitability | None = None
     batch = check_every or 10
     per_iteration = None
@@ -370,9 +396,4 @@ def solve(game: str | Game | CompiledGame | None = None, algorithm: str | Solver
         if progress is not None:
             progress(SolveProgress(solver.iteration, total, current.exploitability if current else None,
                                    time.perf_counter() - start))
-    final = current if current is not None and target_exploitability is not None else solver.exploitability()
-    elapsed = time.perf_counter() - start
-    return SolveResult(game=solver.game.name, algorithm=solver.config.name, iterations=solver.iteration,
-                       exploitability=final.exploitability, mbb_per_game=final.mbb_per_game,
-                       nash_conv=final.nash_conv, game_value=final.game_value, elapsed_s=elapsed,
-                       policy=solver.average_policy(), solver=solver)
+    return current

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError
+from pokerlab.errors import Interrupted, InvalidArgumentError
 from pokerlab.games.matrix import MatrixGame
+from pokerlab.progress import ProgressCallback, deferred_interrupts
 from pokerlab.solvers import kernels
 
 
@@ -61,9 +63,12 @@ def history_iterations(iterations: int, points: int = HISTORY_POINTS) -> np.ndar
     return np.unique(np.round(np.logspace(0, np.log10(iterations), points)).astype(np.int64))
 
 
-def regret_matching(game: MatrixGame, iterations: int = 10_000, history: bool = True) -> RegretMatchingResult:
+def regret_matching(game: MatrixGame, iterations: int = 10_000, history: bool = True,
+                    progress: ProgressCallback | None = None) -> RegretMatchingResult:
     """Run simultaneous regret matching on a matrix game from zero regrets, for ``iterations`` (1 to 10^9)
-    iterations; ``history=False`` skips recording the strategies for the plot.
+    iterations; ``history=False`` skips recording the strategies for the plot. ``progress(done, total)`` is
+    called between chunks of about 0.1 s; Ctrl-C stops between chunks with :class:`~pokerlab.errors.Interrupted`
+    carrying the result of the iterations done.
 
     >>> from pokerlab.games import rps
     >>> r = regret_matching(rps(asymmetric=True), 20_000); r.exploitability < 0.01
@@ -75,13 +80,38 @@ def regret_matching(game: MatrixGame, iterations: int = 10_000, history: bool = 
         raise InvalidArgumentError(f"iterations must be at most {MAX_ITERATIONS:,}, got {iterations:,}")
     payoff = game.matrix
     m, n = payoff.shape
-    record_at = history_iterations(int(iterations)) if history else np.zeros(0, dtype=np.int64)
+    total = int(iterations)
+    record_at = history_iterations(total) if history else np.zeros(0, dtype=np.int64)
     hist = [np.empty((len(record_at), k)) for k in (m, n, m, n)]
+    regrets_row, regrets_col = np.zeros(m), np.zeros(n)
     sum_row, sum_col = np.zeros(m), np.zeros(n)
-    kernels.matrix_regret_matching(payoff, int(iterations), np.zeros(m), np.zeros(n), sum_row, sum_col, record_at,
-                                   *hist)
+    done, chunk = 0, 1000
+    try:
+        while done < total:
+            # chunks of about 0.1 s (the kernel cannot see Ctrl-C); the same arithmetic as one call
+            size = min(chunk, total - done)
+            lo = int(np.searchsorted(record_at, done + 1, side="left"))
+            hi = int(np.searchsorted(record_at, done + size, side="right"))
+            started = time.perf_counter()
+            with deferred_interrupts():
+                kernels.matrix_regret_matching(payoff, size, regrets_row, regrets_col, sum_row, sum_col,
+                                               record_at[lo:hi] - done, *(h[lo:hi] for h in hist))
+                done += size
+            chunk = max(1000, int(size * 0.1 / max(time.perf_counter() - started, 1e-6)))
+            if progress is not None:
+                progress(done, total)
+    except KeyboardInterrupt:
+        kept = int(np.searchsorted(record_at, done, side="right"))
+        partial = _result(game, done, sum_row, sum_col, [h[:kept] for h in hist], record_at[:kept])
+        raise Interrupted(f"after {done:,} of {total:,} iterations", partial=partial) from None
+    return _result(game, total, sum_row, sum_col, hist, record_at)
+
+
+def _result(game: MatrixGame, iterations: int, sum_row: np.ndarray, sum_col: np.ndarray, hist: list[np.ndarray],
+            record_at: np.ndarray) -> RegretMatchingResult:
+    payoff = game.matrix
     x, y = sum_row / sum_row.sum(), sum_col / sum_col.sum()
-    return RegretMatchingResult(game, int(iterations), x, y, float(x @ payoff @ y),
+    return RegretMatchingResult(game, iterations, x, y, float(x @ payoff @ y),
                                 matrix_exploitability(payoff, x, y), *hist, record_at)  # type: ignore[call-arg]
 
 

@@ -11,8 +11,6 @@ vector-form MCCFR and best response). The functions here are the one place that 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -24,6 +22,8 @@ import numpy as np
 from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidGameError
 from pokerlab.games.base import Game
 from pokerlab.games.two_round import NODE_DECISION, TwoRoundHoldem, TwoRoundState
+from pokerlab.io import save_atomically
+from pokerlab.progress import ProgressCallback
 from pokerlab.solvers.policy import Policy
 from pokerlab.solvers.two_round import TwoRoundBot, TwoRoundStrategy, TwoRoundTrainer, tree_of
 from pokerlab.solvers.two_round_tables import two_round_tables
@@ -167,21 +167,13 @@ def _format_of(path: Path) -> str | None:
     return meta.get("format") if isinstance(meta, dict) else None
 
 
-def _save_atomically(save: Callable[[Path], Any], path: Path) -> None:
-    """Write through a temporary file in the same folder and rename it, so that a run interrupted mid-write (or
-    two runs at once) never leaves a truncated cache file behind."""
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp.npz")
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        save(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+DEFAULT_TWO_ROUND_ITERATIONS = 4_000_000  # the default two-round bot's MCCFR iterations on the main stack
 
 
-def default_strategy(game: Game, folder: Path, progress: Callable[[str], None] | None = None) -> Strategy:
-    """The default trained strategy of a game, cached in ``folder`` after the first use.
+def default_strategy(game: Game, folder: Path, progress: Callable[[str], None] | None = None,
+                     training: ProgressCallback | None = None) -> Strategy:
+    """The default trained strategy of a game, cached in ``folder`` after the first use; ``progress`` receives a
+    line saying what happens (training, and how long it takes), ``training(done, total)`` the iterations.
 
     Limit games: CFR+ to an exploitability below 1e-4 chips/game (Kuhn) or 1e-3 (others), a few seconds.
     The two-round game: 4 million MCCFR iterations on 24 equity buckets (about a minute on one core). A cache
@@ -201,10 +193,12 @@ def default_strategy(game: Game, folder: Path, progress: Callable[[str], None] |
             if progress:
                 progress(f"the cached two-round bot {path} is unreadable or for another game; retraining it")
         elif progress:
-            progress("training the default two-round bot once (about a minute); it is cached afterwards")
+            progress("training the default two-round bot once (about a minute: 4,000,000 MCCFR iterations); it is "
+                     f"cached in {folder} afterwards")
         trainer = TwoRoundTrainer(rules, seed=0)
-        trainer.train(4_000_000)
-        _save_atomically(trainer.save, path)
+        trainer.train(DEFAULT_TWO_ROUND_ITERATIONS,
+                      progress=None if training is None else lambda p: training(p.iteration, p.total))
+        save_atomically(trainer.save, path)
         return trainer.bot()
     from pokerlab.solvers.core import Solver, solve
 
@@ -220,5 +214,5 @@ def default_strategy(game: Game, folder: Path, progress: Callable[[str], None] |
             progress(f"the cached bot {path} is unreadable or for another game; retraining it")
     result = solve(game, "cfr+", target_exploitability=1e-4 if game.name == "kuhn" else 1e-3, iterations=20_000,
                    seed=0)
-    _save_atomically(result.solver.save, path)
+    save_atomically(result.solver.save, path)
     return result.policy

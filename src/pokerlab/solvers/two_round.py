@@ -18,10 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, InvalidArgumentError, PokerlabError
+from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, PokerlabError
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import freeze_arrays
 from pokerlab.games.two_round import NODE_DECISION, BettingTree, TwoRoundSpec, betting_tree
+from pokerlab.io import atomic_write
+from pokerlab.progress import deferred_interrupts
 from pokerlab.solvers import two_round_kernels as K
 from pokerlab.solvers.core import npz_reason
 from pokerlab.solvers.policy import MBB_PER_CHIP
@@ -237,15 +239,20 @@ class TwoRoundTrainer:
         if iterations < 0 or smaller_stacks < 0:
             raise InvalidArgumentError("iterations and smaller_stacks must be non-negative")
         start = time.perf_counter()
-        for s, trainer in sorted(self.stacks.items(), reverse=True):
-            total = iterations if s == self.spec.stack else int(round(iterations * smaller_stacks))
-            done = 0
-            while done < total:
-                n = min(batch, total - done)
-                trainer.run(n, self.tables, self.rng, self.floor)
-                done += n
-                if progress is not None:
-                    progress(TrainProgress(s, done, total, time.perf_counter() - start))
+        try:
+            for s, trainer in sorted(self.stacks.items(), reverse=True):
+                total = iterations if s == self.spec.stack else int(round(iterations * smaller_stacks))
+                done = 0
+                while done < total:
+                    n = min(batch, total - done)
+                    with deferred_interrupts():  # Ctrl-C waits for the arrays and the counts to agree
+                        trainer.run(n, self.tables, self.rng, self.floor)
+                        done += n
+                    if progress is not None:
+                        progress(TrainProgress(s, done, total, time.perf_counter() - start))
+        except KeyboardInterrupt:  # between two batches: the state is whole and can be saved
+            counts = ", ".join(f"{t.iterations:,} at stack {s}" for s, t in sorted(self.stacks.items(), reverse=True))
+            raise Interrupted(f"with {counts} iterations", partial=self) from None
 
     def bot(self) -> TwoRoundBot:
         """The average strategies so far as a :class:`TwoRoundBot` (named ``cfr``), with the abstraction, iteration
@@ -265,7 +272,7 @@ class TwoRoundTrainer:
         for s, t in self.stacks.items():
             arrays.update({f"s{s}_reg_pre": t.reg_pre, f"s{s}_reg_post": t.reg_post, f"s{s}_cum_pre": t.cum_pre,
                            f"s{s}_cum_post": t.cum_post})
-        with path.open("wb") as handle:
+        with atomic_write(path) as temporary, temporary.open("wb") as handle:
             np.savez_compressed(handle, meta=np.array(json.dumps(meta)), **arrays)  # type: ignore[arg-type]
         return path
 

@@ -21,6 +21,7 @@ from statistics import NormalDist
 import numpy as np
 
 from pokerlab.errors import InvalidArgumentError
+from pokerlab.progress import deferred_interrupts
 
 
 def normal_quantile(confidence: float) -> float:
@@ -173,6 +174,9 @@ class StoppingRule:
         return max(1, min(size, cap))
 
 
+_BATCH_SECONDS = 0.25  # aim of the longest batch, from the rate so far
+
+
 def run_until(
     rule: StoppingRule,
     components: int,
@@ -186,14 +190,25 @@ def run_until(
     ``sample_batch(batch_index, size)`` must return ``(sums, sums_of_squares)`` over ``size`` fresh samples;
     the batch index lets the caller derive an independent, reproducible seed per batch. Returns the moments,
     the reason for stopping and the elapsed seconds.
+
+    Ctrl-C during a batch is held until the batch is added (:func:`pokerlab.progress.deferred_interrupts`), then
+    stops the run with the reason ``'interrupted'`` and the honest moments of the batches done (a Ctrl-C before
+    the first batch is done raises ``KeyboardInterrupt``); the façade turns that into
+    :class:`pokerlab.errors.Interrupted` carrying the partial result (:func:`pokerlab.progress.stop_if_interrupted`).
     """
     moments = RunningMoments(components)
     start = time.perf_counter()
     batch_index = 0
     size = first_batch if rule.max_samples is None else min(first_batch, rule.max_samples)
     while True:
-        sums, squares = sample_batch(batch_index, size)
-        moments.add_sums(sums, squares, size)
+        try:
+            with deferred_interrupts():
+                sums, squares = sample_batch(batch_index, size)
+                moments.add_sums(sums, squares, size)
+        except KeyboardInterrupt:
+            if moments.count == 0:
+                raise
+            return moments, "interrupted", time.perf_counter() - start
         batch_index += 1
         elapsed = time.perf_counter() - start
         if progress is not None:
@@ -201,4 +216,6 @@ def run_until(
         reason = rule.reason_to_stop(moments, elapsed)
         if reason is not None:
             return moments, reason, elapsed
-        size = rule.next_batch(moments, elapsed, batch=max(size * 2, first_batch))
+        # batches stay well under a second, so Ctrl-C and the progress bar answer promptly
+        size = rule.next_batch(moments, elapsed, batch=max(size * 2, first_batch),
+                               cap=max(first_batch, int(_BATCH_SECONDS * moments.count / max(elapsed, 1e-9))))
