@@ -28,9 +28,9 @@ def test_solve_out_resume_exploitability_export(tmp_path):
     assert state.exists()
     r = runner.invoke(app, ["solve", "leduc", "--resume", str(state), "-n", "60", "--json"])
     assert r.exit_code == 0 and json.loads(r.stdout)["iterations"] == 60
-    assert json.loads(r.stdout)["algorithm"] == "dcfr"
-    r = runner.invoke(app, ["exploitability", str(state), "--json"])
-    assert r.exit_code == 0 and json.loads(r.stdout)["iterations"] == 30
+    assert json.loads(r.stdout)["algorithm"] == "dcfr" and json.loads(r.stdout)["resumed_from"] == 30
+    r = runner.invoke(app, ["exploitability", str(state), "--json"])  # the resumed file holds the continued run
+    assert r.exit_code == 0 and json.loads(r.stdout)["iterations"] == 60
     r = runner.invoke(app, ["exploitability", str(state)])
     assert r.exit_code == 0 and "exploitability" in r.stdout
     out = tmp_path / "policy.json"

@@ -44,7 +44,8 @@ def game_by_name(name: str) -> Game:
     return playable_game(name)
 
 
-def default_trained(game: Game, progress: Callable[[str], None] | None = None) -> Agent:
+def default_trained(game: Game, progress: Callable[[str], None] | None = None,
+                    training: ProgressCallback | None = None) -> Agent:
     """The default ``cfr`` bot of a game, cached on disk (``<cache>/bots``, see
     :func:`pokerlab.cards.tables.cache_directory`) after the first use.
 
@@ -55,7 +56,7 @@ def default_trained(game: Game, progress: Callable[[str], None] | None = None) -
 
     Example: ``default_trained(game_by_name("kuhn")).name == "cfr"``.
     """
-    return StrategyAgent(default_strategy(game, cache_directory() / "bots", progress), name="cfr")
+    return StrategyAgent(default_strategy(game, cache_directory() / "bots", progress, training), name="cfr")
 
 
 def sample_chance(game: Game, state: Any, rng: np.random.Generator) -> Any:

@@ -5,21 +5,37 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from pokerlab.cli.common import JSON_OPTION, check_output, command, command_group, print_json
+from pokerlab.cli.common import (
+    CHECKPOINT_HELP,
+    JSON_OPTION,
+    Checkpoints,
+    check_output,
+    command,
+    command_group,
+    interrupted,
+    print_json,
+    progress_bar,
+    stderr_console,
+)
 
 
-def _agent(name: str, game, console: Console):
+def _agent(name: str, game: Any, quiet: bool) -> Any:
+    """The agent called ``name``; the default ``cfr`` bot says so when it must be trained first, with a bar."""
     from pokerlab.agents.match import default_trained
     from pokerlab.agents.players import make_agent
 
     trained = None
     if name.strip().lower() == "cfr":
-        trained = default_trained(game, progress=lambda msg: console.print(f"[dim]{msg}[/dim]"))
+        console = stderr_console()
+        with progress_bar("training", None, enabled=not quiet, unit="iterations", console=console) as update:
+            trained = default_trained(game, progress=lambda note: console.print(f"[dim]{note}[/dim]"),
+                                      training=update)
     return make_agent(name, game, trained)
 
 
@@ -37,8 +53,8 @@ def match_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Play A against B: chips per hand (95% CI), hands and matches won, exact EV from the policies."""
-    from pokerlab.agents.match import game_by_name, run_match
-    from pokerlab.errors import InvalidArgumentError
+    from pokerlab.agents.match import MatchResult, game_by_name, run_match
+    from pokerlab.errors import Interrupted, InvalidArgumentError
     from pokerlab.stats import validate_seed
 
     validate_seed(seed)
@@ -46,13 +62,19 @@ def match_command(
         raise InvalidArgumentError(f"--hands must be at least 2 (the confidence interval needs two), got {hands}")
     if matches < 0:
         raise InvalidArgumentError(f"--matches must be a non-negative integer, got {matches}")
-    console = Console(stderr=True)
     g = game_by_name(game)
-    a, b = _agent(agent_a, g, console), _agent(agent_b, g, console)
+    a, b = _agent(agent_a, g, as_json), _agent(agent_b, g, as_json)
     if a.name == b.name:
         b.name = b.name + "'"
-    r = run_match(g, a, b, hands=hands, seed=seed, matches=matches, start_chips=start_chips,
-                  max_match_hands=max_match_hands, exploitabilities=exploitability)
+    with progress_bar("match", hands + matches, enabled=not as_json, unit="hands and matches") as update:
+        try:
+            r = run_match(g, a, b, hands=hands, seed=seed, matches=matches, start_chips=start_chips,
+                          max_match_hands=max_match_hands, exploitabilities=exploitability, progress=update)
+        except Interrupted as stop:
+            p = stop.partial
+            done = getattr(p, "hands", 0)
+            interrupted(f"{stop}: A's chips per hand {p.chips_per_hand:+.4f} ± {p.ci95:.4f} (95% CI)"
+                        if isinstance(p, MatchResult) and done >= 2 else str(stop))
     if as_json:
         data = r.to_dict()
         print_json({k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in data.items()})
@@ -93,9 +115,8 @@ def play_command(
     validate_seed(seed)
     if hands is not None and hands < 1:
         raise InvalidArgumentError(f"--hands must be a positive integer, got {hands}")
-    console = Console(stderr=True)
     g = game_by_name(game)
-    bot = _agent(vs, g, console)
+    bot = _agent(vs, g, False)
 
     def write(text: str) -> None:
         print(text, flush=True)
@@ -103,6 +124,8 @@ def play_command(
     print(f"pokerlab play {g.name} against {bot.name}. Type ? for help, q to quit.", flush=True)
     play_session(g, bot, HumanAgent(input, write), seed=seed, hands=hands)
 
+
+TRAIN_ITERATIONS_PER_SECOND = 2e6  # an optimistic MCCFR rate of the two-round game, for the limits only
 
 TWO_ROUND = command_group("two-round", "The two-round hold'em game: size, training, exploitability.",
                           former_names=("brief",))
@@ -129,7 +152,8 @@ def two_round_size_command(
 
 @command("train", group=TWO_ROUND)
 def two_round_train_command(
-    out: Path = typer.Option(..., "--out", help="Write the bot (and checkpoint) here (.npz)."),
+    out: Path | None = typer.Option(None, "--out", help="Write the bot (and checkpoint) here (.npz); default with "
+                                    "--resume: the resumed file, which then holds the continued run."),
     iterations: int = typer.Option(2_000_000, "--iterations", "-n",
                                    help="MCCFR iterations to run now on the main stack (with --resume: added to the "
                                         "checkpoint's)."),
@@ -140,20 +164,27 @@ def two_round_train_command(
                                        "state are kept)."),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the sampled deals and actions (default 0). Not "
                                     "with --resume."),
+    checkpoint_every: str = typer.Option("60s", "--checkpoint-every", help=CHECKPOINT_HELP),
     exploitability: bool = typer.Option(False, "--exploitability", help="Measure the exact exploitability after."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Train a bot for the two-round game with external-sampling MCCFR (resumable)."""
     import time
 
-    from pokerlab.errors import InvalidArgumentError
+    from pokerlab.errors import Interrupted, InvalidArgumentError
     from pokerlab.games.two_round import TwoRoundSpec
-    from pokerlab.solvers.two_round import Abstraction, TwoRoundTrainer
+    from pokerlab.limits import check_work
+    from pokerlab.solvers.two_round import Abstraction, TrainProgress, TwoRoundTrainer
     from pokerlab.solvers.two_round import exploitability as two_round_exploitability
 
+    out = out if out is not None else resume
+    if out is None:
+        raise InvalidArgumentError("give --out FILE.npz to save the bot (or --resume a checkpoint to continue)")
     check_output(out)
+    checkpoints = Checkpoints.parse(checkpoint_every)
     if iterations < 0:
         raise InvalidArgumentError(f"--iterations must be a non-negative integer, got {iterations}")
+    check_work(iterations, f"--iterations {iterations:,}", per_second=TRAIN_ITERATIONS_PER_SECOND)
     if resume is not None:
         given = [flag for flag, value in (("--stack", stack), ("--buckets", buckets), ("--seed", seed))
                  if value is not None]
@@ -166,7 +197,19 @@ def two_round_train_command(
                                Abstraction(buckets=24 if buckets is None else buckets),
                                seed=0 if seed is None else seed)
     start = time.perf_counter()
-    trainer.train(iterations)
+    with progress_bar(f"two-round MCCFR, stack {trainer.spec.stack}", iterations, enabled=not as_json,
+                      unit="iterations") as update:
+
+        def report(p: TrainProgress) -> None:
+            update(p.iteration, p.total, status=f"stack {p.stack}")
+            if checkpoints.due(trainer.iterations[trainer.spec.stack]):
+                trainer.save(out)
+
+        try:
+            trainer.train(iterations, progress=report)
+        except Interrupted as stop:
+            trainer.save(out)
+            interrupted(f"{stop}; saved to {out} (continue with --resume {out})")
     elapsed = time.perf_counter() - start
     trainer.save(out)
     data: dict = {"out": str(out), "iterations": trainer.iterations[trainer.spec.stack], "elapsed_s": elapsed,

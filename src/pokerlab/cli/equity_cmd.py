@@ -6,7 +6,9 @@ from pathlib import Path
 
 import typer
 
-from pokerlab.cli.common import JSON_OPTION, check_output, command, print_json, print_table, progress_bar
+from pokerlab.cli.common import JSON_OPTION, check_output, command, interrupted, print_json, print_table, progress_bar
+
+DEFAULT_PRECISION_SECONDS = 600.0  # --stderr without --time stops here: a target out of reach ends, honestly
 
 # the equity façade's parameter names, as the command line spells them
 EQUITY_WORDS = {"method='montecarlo'": "--mc", "method='exact'": "--exact", "method='auto'": "neither --exact nor "
@@ -22,14 +24,15 @@ def equity_command(
     mc: bool = typer.Option(False, "--mc", help="Monte Carlo sampling."),
     trials: int | None = typer.Option(None, "--trials", "-n", help="Monte Carlo: number of showdowns."),
     time_limit: float | None = typer.Option(None, "--time", help="Monte Carlo: time budget in seconds."),
-    stderr: float | None = typer.Option(None, "--stderr", help="Monte Carlo: target standard error."),
+    stderr: float | None = typer.Option(None, "--stderr", help="Monte Carlo: target standard error (stops at --time, "
+                                        "default 600 s, if not reached)."),
     seed: int | None = typer.Option(None, "--seed", help="Random seed (same seed, same result)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """All-in equity of 2 to 10 players: exact when affordable, else Monte Carlo."""
-    from pokerlab.equity import equity
+    from pokerlab.equity import EquityResult, equity
     from pokerlab.equity.display import equity_table
-    from pokerlab.errors import InvalidArgumentError
+    from pokerlab.errors import Interrupted, InvalidArgumentError
 
     if exact and mc:
         raise InvalidArgumentError("--exact and --mc are exclusive")
@@ -37,9 +40,19 @@ def equity_command(
         raise InvalidArgumentError("--trials, --time and --stderr are Monte Carlo limits: use them with --mc (or "
                                    "neither --exact nor --mc), not with --exact")
     method = "exact" if exact else "montecarlo" if mc else "auto"
+    if stderr is not None and time_limit is None:
+        time_limit = DEFAULT_PRECISION_SECONDS  # a target that cannot be reached must not run for ever
     with progress_bar("equity", 1.0, enabled=not as_json, unit="") as update:
-        result = equity(players, board=board, dead=dead, method=method, trials=trials, time_limit=time_limit,
-                        target_stderr=stderr, seed=seed, progress=lambda fraction: update(fraction))
+        try:
+            result = equity(players, board=board, dead=dead, method=method, trials=trials, time_limit=time_limit,
+                            target_stderr=stderr, seed=seed, progress=lambda fraction: update(fraction))
+        except Interrupted as stop:
+            partial = stop.partial
+            if not isinstance(partial, EquityResult) or partial.stderr is None:
+                raise
+            shown = ", ".join(f"{name} {100 * e:.3f}% ± {100 * se:.3f}" for name, e, se in
+                              zip(partial.players, partial.equity, partial.stderr, strict=True))
+            interrupted(f"{stop}: equity {shown} (± one standard error)")
     if as_json:
         print_json(result.to_dict())
     else:

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import typer
 
-from pokerlab.cli.common import JSON_OPTION, check_output, command, print_json, print_table
+from pokerlab.cli.common import JSON_OPTION, check_output, command, interrupted, print_json, print_table, progress_bar
+
+DEFAULT_PRECISION_SECONDS = 600.0  # --half-width without --time stops here: a target out of reach ends, honestly
 
 # the ICM façade's parameter names, as the command line spells them
 ICM_WORDS = {"method='montecarlo'": "--method montecarlo", "method='exact'": "--method exact",
@@ -31,7 +33,8 @@ def icm_command(
     samples: int | None = typer.Option(None, "--samples", help="Monte Carlo samples (default 100,000; montecarlo "
                                        "only)."),
     half_width: float | None = typer.Option(
-        None, "--half-width", help="Monte Carlo: stop once every player's equity is within +- this much money."
+        None, "--half-width", help="Monte Carlo: stop once every player's equity is within +- this much money (or "
+        "after --time, default 600 s)."
     ),
     confidence: float | None = typer.Option(None, "--confidence", help="Confidence of --half-width (default 0.95)."),
     time_limit: float | None = typer.Option(None, "--time", help="Monte Carlo: stop after this many seconds."),
@@ -50,11 +53,11 @@ def icm_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Prize equity of every player by the Independent Chip Model (Malmuth-Harville)."""
-    from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError
-    from pokerlab.icm import icm, parse_payouts
+    from pokerlab.errors import Interrupted, InvalidArgumentError, InvalidPayoutsError
+    from pokerlab.icm import ICMResult, icm, parse_payouts
     from pokerlab.icm.analysis import bubble_factors, deal, plot_shares
-    from pokerlab.icm.display import bubble_table, icm_json, icm_table, places_table
-    from pokerlab.icm.lobby import parse_amount, parse_stacks, read_stacks_file
+    from pokerlab.icm.display import bubble_table, icm_json, icm_table, money, places_table
+    from pokerlab.icm.lobby import parse_amount, parse_stacks, player_labels, read_stacks_file
     from pokerlab.plotting import figure_path
 
     if plot is not None:
@@ -66,8 +69,21 @@ def icm_command(
     prize_pool = None if pool is None else parse_amount(pool, InvalidPayoutsError, "prize pool")
     pay = parse_payouts(payouts, pool=prize_pool, allow_rising=allow_rising)
     names = players.names
-    result = icm(players.chips, pay, method, places=places, samples=samples, half_width=half_width,
-                 confidence=confidence, time_limit=time_limit, variance_reduction=variance_reduction, seed=seed)
+    if half_width is not None and time_limit is None:
+        time_limit = DEFAULT_PRECISION_SECONDS  # a target that cannot be reached must not run for ever
+    with progress_bar("ICM Monte Carlo", 1.0, enabled=not as_json and method == "montecarlo", unit="") as update:
+        try:
+            result = icm(players.chips, pay, method, places=places, samples=samples, half_width=half_width,
+                         confidence=confidence, time_limit=time_limit, variance_reduction=variance_reduction,
+                         seed=seed, progress=update)
+        except Interrupted as stop:
+            partial = stop.partial
+            if not isinstance(partial, ICMResult) or partial.stderr is None:
+                raise
+            shown = ", ".join(f"{label} {money(e)} ± {money(se)}" for label, e, se in
+                              zip(player_labels(partial.stacks.size, names), partial.equity, partial.stderr,
+                                  strict=True))
+            interrupted(f"{stop}: equity {shown}")
     factors = bubble_factors(players.chips, pay) if bubble else None
     split = deal(players.chips, pay) if deal_ else None
     written = plot_shares(result, plot, names=names) if plot is not None else None

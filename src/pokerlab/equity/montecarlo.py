@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -13,7 +12,7 @@ from pokerlab.cards.tables import load_tables
 from pokerlab.equity.kernels import MC_REJECTION_LIMIT, MonteCarloInputs, monte_carlo_batch
 from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem, Progress, category_of_value, is_uniform_random
 from pokerlab.errors import InvalidArgumentError, InvalidRangeError
-from pokerlab.stats import RunningMoments, StoppingRule, run_until
+from pokerlab.stats import StoppingRule, run_until
 
 DEFAULT_TARGET_STDERR = 2e-4  # Monte Carlo default when no trial count, time or target is given
 MC_CHUNKS = 16  # independent random streams per batch; fixed, so results do not depend on the thread count
@@ -59,24 +58,6 @@ def stopping_rule(trials: int | None, time_limit: float | None, target_stderr: f
     return StoppingRule(max_samples=trials, time_limit=time_limit, confidence=confidence)
 
 
-def progress_adapter(rule: StoppingRule, progress: Progress | None) -> Callable[[RunningMoments, float], None] | None:
-    """The stopping loop's callback reporting the fraction done to ``progress`` (None without one)."""
-    if progress is None:
-        return None
-
-    def report(moments: RunningMoments, elapsed: float) -> None:
-        fraction = 0.0
-        if rule.max_samples:
-            fraction = max(fraction, moments.count / rule.max_samples)
-        if rule.time_limit:
-            fraction = max(fraction, elapsed / rule.time_limit)
-        if rule.half_width is not None and moments.count >= 2:
-            fraction = max(fraction, moments.count / max(rule.samples_needed(moments.variance), 1))
-        progress(min(fraction, 1.0))
-
-    return report
-
-
 def run_monte_carlo(problem: EquityProblem, rule: StoppingRule, seed: np.uint64, breakdown: bool,
                     progress: Progress | None) -> dict[str, Any]:
     """Sample until ``rule`` stops; the outcome fields of a result (means, standard errors, stop reason)."""
@@ -96,7 +77,7 @@ def run_monte_carlo(problem: EquityProblem, rule: StoppingRule, seed: np.uint64,
         return stats[:, 0], stats[:, 1]
 
     moments, reason, _ = run_until(rule, players, sample_batch, first_batch=1 << 14,
-                                   progress=progress_adapter(rule, progress))
+                                   progress=rule.fraction_reporter(progress))
     n = moments.count
     return {"equity": moments.mean, "win": totals[:, 2] / n, "tie": totals[:, 3] / n,
             "stderr": moments.stderr, "showdowns": n, "wins": None, "ties": None,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import numbers
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,6 +153,7 @@ def icm(
     time_limit: float | None = None,
     variance_reduction: str = "auto",
     seed: int | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> ICMResult:
     """Malmuth-Harville prize equity of every player.
 
@@ -169,7 +171,9 @@ def icm(
     ``variance_reduction``, ``seed``) are an :class:`InvalidArgumentError` with an exact method. ``places=True``
     with Monte Carlo counts finishing places from plain samples (``auto`` then means ``plain``), with a binomial
     standard error per place in ``places_stderr``: the route for fields too big for the exact matrix
-    (``O(n k^2)`` per node: 8 s for 2,048 players / 307 places, hours at 10,000 / 1,500).
+    (``O(n k^2)`` per node: 8 s for 2,048 players / 307 places, hours at 10,000 / 1,500). Monte Carlo reports
+    the fraction done to ``progress`` between batches; Ctrl-C stops between batches with
+    :class:`~pokerlab.errors.Interrupted` whose ``partial`` is the result so far, with its honest errors.
 
     >>> r = icm([5000, 3000, 2000], [50, 30, 20])
     >>> [round(float(x), 6) for x in r.equity]
@@ -241,7 +245,7 @@ def icm(
         n_places = min(pay.size, n_live) if places else 0
         values, err, count, reason, counted = _monte_carlo(
             live_stacks, live_pay, k, samples, half_width, relative_half_width, confidence, time_limit,
-            variance_reduction, seed, n_places,
+            variance_reduction, seed, n_places, progress,
         )
         equity[live] = values
         stderr = np.zeros(n)
@@ -439,7 +443,7 @@ PLACE_COUNT_BYTES = 1 << 30  # memory for a Monte Carlo run's finish places: cou
 
 
 def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence, time_limit, vr, seed,
-                 n_places=0):
+                 n_places=0, progress=None):
     """Monte Carlo equity of live players: ``(mean, stderr, samples drawn, stop reason, place probabilities or
     None)``; ``n_places > 0`` counts the first ``n_places`` finishing places (plain sampling only)."""
     if vr not in VARIANCE_REDUCTION:
@@ -508,7 +512,8 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
         if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
             sobol.mc_sobol_shifted(s, pay_k, base, np.zeros((0, n), dtype=np.int64))
         # a time limit starts small so the rate is known before a big batch overshoots it
-        moments, reason, _ = run_until(rule, n, batch, first_batch=2 if time_limit is not None else 20)
+        moments, reason, _ = run_until(rule, n, batch, first_batch=2 if time_limit is not None else 20,
+                                       progress=rule.fraction_reporter(progress))
         return moments.mean, moments.stderr, moments.count * unit, reason, None
 
     def child(index: int) -> int:  # the seed of batch ``index``
@@ -530,6 +535,7 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
     if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
         counting_batch(0, 0)
     first = 256 if time_limit is not None else (4096 if samples is None else 16384)
-    moments, reason, _ = run_until(rule, n, counting_batch, first_batch=first)
+    moments, reason, _ = run_until(rule, n, counting_batch, first_batch=first,
+                                   progress=rule.fraction_reporter(progress))
     places = counted[:, :n_places] / max(moments.count, 1) if n_places else None
     return moments.mean, moments.stderr, moments.count * unit, reason, places

@@ -158,6 +158,24 @@ class StoppingRule:
             return "precision"
         return None
 
+    def fraction_done(self, moments: RunningMoments, elapsed: float) -> float:
+        """How far the run is towards its nearest limit, in [0, 1] (for a progress bar)."""
+        fraction = 0.0
+        if self.max_samples:
+            fraction = max(fraction, moments.count / self.max_samples)
+        if self.time_limit:
+            fraction = max(fraction, elapsed / self.time_limit)
+        if self.half_width is not None and moments.count >= 2:
+            fraction = max(fraction, moments.count / max(self.samples_needed(moments.variance), 1))
+        return min(fraction, 1.0)
+
+    def fraction_reporter(self, progress: Callable[[float], None] | None
+                          ) -> Callable[[RunningMoments, float], None] | None:
+        """The :func:`run_until` callback that hands :meth:`fraction_done` to ``progress`` (None without one)."""
+        if progress is None:
+            return None
+        return lambda moments, elapsed: progress(self.fraction_done(moments, elapsed))
+
     def next_batch(self, moments: RunningMoments, elapsed: float, batch: int, cap: int = 1 << 22) -> int:
         """Size of the next batch: no more than the trial count or the half-width rule still needs, and
         small enough that a time limit is checked every few hundredths of a second."""
