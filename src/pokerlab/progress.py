@@ -31,8 +31,9 @@ ProgressCallback = Callable[[int, "int | None"], None]
 @contextlib.contextmanager
 def deferred_interrupts() -> Iterator[None]:
     """Hold Ctrl-C (SIGINT) until the block ends, then raise ``KeyboardInterrupt`` (or hand the signal to the
-    handler that was installed before). Outside the main thread, where Python delivers no signals, it does
-    nothing. Blocks nest.
+    handler that was installed before). A second Ctrl-C raises at once (where Python code runs, e.g. during a
+    kernel's first compilation). Outside the main thread, where Python delivers no signals, it does nothing.
+    Blocks nest.
 
     >>> with deferred_interrupts():
     ...     total = sum(range(10))
@@ -45,6 +46,9 @@ def deferred_interrupts() -> Iterator[None]:
     received: list[tuple[int, FrameType | None]] = []
 
     def hold(signum: int, frame: FrameType | None) -> None:
+        if received:  # a second Ctrl-C: the user will not wait (e.g. for a first compilation); stop now
+            signal.signal(signal.SIGINT, previous)
+            raise KeyboardInterrupt
         received.append((signum, frame))
 
     previous = signal.signal(signal.SIGINT, hold)

@@ -133,7 +133,12 @@ def fail(message: str) -> NoReturn:
 
 
 def interrupted(message: str = "") -> NoReturn:
-    """Print one ``interrupted`` line (what was done) to stderr and exit with status 130."""
+    """Stop the command after Ctrl-C: :func:`command` prints one ``interrupted <message>`` line (what was done)
+    to stderr once every progress bar is gone, and exits with status 130."""
+    raise Interrupted(message)
+
+
+def _print_interrupted(message: str) -> NoReturn:
     typer.echo(one_line(f"interrupted {message}".strip() if message else "interrupted"), err=True)
     raise typer.Exit(code=EXIT_INTERRUPTED)
 
@@ -160,9 +165,9 @@ def one_line_errors(function: F, vocabulary: dict[str, str] | None = None) -> F:
         except PokerlabError as error:
             fail(speak_cli(str(error), vocabulary))
         except Interrupted as stop:
-            interrupted(str(stop))
+            _print_interrupted(str(stop))
         except KeyboardInterrupt:
-            interrupted()
+            _print_interrupted("")
         except MemoryError:
             fail("out of memory: ask for less work (fewer samples, players or iterations)")
         except BrokenPipeError:  # `pokerlab ... | head`: the reader left; nothing more to say

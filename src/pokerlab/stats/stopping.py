@@ -218,22 +218,22 @@ def run_until(
     start = time.perf_counter()
     batch_index = 0
     size = first_batch if rule.max_samples is None else min(first_batch, rule.max_samples)
-    while True:
-        try:
-            with deferred_interrupts():
+    try:
+        while True:
+            with deferred_interrupts():  # a batch is added whole or not at all
                 sums, squares = sample_batch(batch_index, size)
                 moments.add_sums(sums, squares, size)
-        except KeyboardInterrupt:
-            if moments.count == 0:
-                raise
-            return moments, "interrupted", time.perf_counter() - start
-        batch_index += 1
-        elapsed = time.perf_counter() - start
-        if progress is not None:
-            progress(moments, elapsed)
-        reason = rule.reason_to_stop(moments, elapsed)
-        if reason is not None:
-            return moments, reason, elapsed
-        # batches stay well under a second, so Ctrl-C and the progress bar answer promptly
-        size = rule.next_batch(moments, elapsed, batch=max(size * 2, first_batch),
-                               cap=max(first_batch, int(_BATCH_SECONDS * moments.count / max(elapsed, 1e-9))))
+            batch_index += 1
+            elapsed = time.perf_counter() - start
+            if progress is not None:
+                progress(moments, elapsed)
+            reason = rule.reason_to_stop(moments, elapsed)
+            if reason is not None:
+                return moments, reason, elapsed
+            # batches stay well under a second, so Ctrl-C and the progress bar answer promptly
+            size = rule.next_batch(moments, elapsed, batch=max(size * 2, first_batch),
+                                   cap=max(first_batch, int(_BATCH_SECONDS * moments.count / max(elapsed, 1e-9))))
+    except KeyboardInterrupt:
+        if moments.count == 0:
+            raise
+        return moments, "interrupted", time.perf_counter() - start

@@ -1,0 +1,111 @@
+"""Ctrl-C sent to a real `pokerlab` process mid-kernel: it stops (well within the timeout here, about a second
+when the kernels are compiled), prints one `interrupted after ...` line with what was done (and the partial
+result where one is meaningful), exits 130 with no traceback, and a checkpoint written on the way out loads.
+
+The commands run under a pseudo-terminal (pexpect), so their progress bar shows; the signal is sent once the
+bar is up, i.e. while the chunked kernels run."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+from pokerlab.solvers.core import Solver  # noqa: E402
+
+POKERLAB = [sys.executable, "-m", "pokerlab.cli.main"]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+STOP_TIMEOUT = 60  # generous for a loaded machine; a command that ignores Ctrl-C runs for minutes
+
+
+def interrupt_under_terminal(args: list[str], cwd: Path) -> tuple[int, str]:
+    """Start ``pokerlab ARGS`` on a terminal, wait for its progress bar, send SIGINT; (exit status, last line)."""
+    child = pexpect.spawn(POKERLAB[0], [*POKERLAB[1:], *args], cwd=str(cwd), encoding="utf-8", timeout=600,
+                          dimensions=(24, 200), env={**os.environ, "COLUMNS": "200"})
+    child.expect(r"ETA (\x1b\[\d+m)?\d+:\d\d:\d\d")  # the bar has an estimate: the chunked kernels are running
+    time.sleep(0.5)
+    child.kill(signal.SIGINT)
+    child.expect(pexpect.EOF, timeout=STOP_TIMEOUT)
+    child.close()
+    text = ANSI.sub("", child.before).replace("\r", "\n")
+    assert "Traceback" not in text and "Error" not in text, text[-2000:]
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return child.exitstatus, lines[-1]
+
+
+def test_equity_monte_carlo_stops_with_its_estimate(tmp_path):
+    status, line = interrupt_under_terminal(["equity", "AsKs", "QQ", "random", "--mc", "--trials", "10000000000"],
+                                            tmp_path)
+    assert status == 130
+    assert re.match(r"interrupted after [\d,]+ trials \([\d.]+ s\): equity AsKs [\d.]+% ± [\d.]+, QQ", line), line
+
+
+def test_icm_monte_carlo_stops_with_its_estimate(tmp_path):
+    status, line = interrupt_under_terminal(["icm", "--stacks", "alice:5,000 3,000 2,000 1,000", "--payouts",
+                                             "50/30/20", "--method", "montecarlo", "--samples", "100000000000"],
+                                            tmp_path)
+    assert status == 130
+    assert re.match(r"interrupted after [\d,]+ samples .*: equity 1 alice [\d.]+ ± [\d.]+, 2 ", line), line
+
+
+def test_rps_stops_within_the_run(tmp_path):
+    status, line = interrupt_under_terminal(["rps", "--iterations", "1000000000"], tmp_path)
+    assert status == 130
+    done = int(re.match(r"interrupted after ([\d,]+) of 1,000,000,000 iterations: exploitability", line)
+               .group(1).replace(",", ""))
+    assert 0 < done < 1_000_000_000
+
+
+def test_match_stops_with_the_hands_played(tmp_path):
+    status, line = interrupt_under_terminal(["match", "random", "fullbet", "--hands", "50000000"], tmp_path)
+    assert status == 130
+    assert re.match(r"interrupted after [\d,]+ of 50,000,000 hands: A's chips per hand [-+][\d.]+ ± [\d.]+", line)
+
+
+def test_solve_saves_a_loadable_checkpoint(tmp_path):
+    state = tmp_path / "leduc.npz"
+    status, line = interrupt_under_terminal(["solve", "leduc", "-n", "100000000", "--out", str(state),
+                                             "--checkpoint-every", "1000000"], tmp_path)
+    assert status == 130
+    match = re.match(r"interrupted after ([\d,]+) iterations: exploitability [\d.e+-]+ chips/game; saved to", line)
+    assert match, line
+    solver = Solver.load(state)
+    assert solver.iteration == int(match.group(1).replace(",", "")) > 0
+    assert not [p for p in tmp_path.iterdir() if p.name != state.name]  # no temporary file left behind
+
+
+@pytest.mark.slow
+def test_two_round_training_saves_a_loadable_checkpoint(tmp_path):
+    from pokerlab.solvers.two_round import TwoRoundTrainer
+
+    bot = tmp_path / "bot.npz"
+    status, line = interrupt_under_terminal(["two-round", "train", "--out", str(bot), "-n", "100000000",
+                                             "--buckets", "4"], tmp_path)
+    assert status == 130 and line.startswith("interrupted with ") and f"saved to {bot}" in line, line
+    assert TwoRoundTrainer.load(bot).iterations[6] > 0
+
+
+def test_solve_on_a_pipe_stops_and_keeps_the_checkpoint(tmp_path):
+    """No terminal: no progress bar on stderr, and Ctrl-C still stops it, with the state saved."""
+    state = tmp_path / "leduc.npz"
+    process = subprocess.Popen([*POKERLAB, "solve", "leduc", "-n", "100000000", "--out", str(state),
+                                "--checkpoint-every", "2000"], cwd=tmp_path, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 600
+    while not state.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # the first checkpoint: the run is under way
+    first = Solver.load(state).iteration
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=STOP_TIMEOUT)
+    assert process.returncode == 130 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("interrupted after ") and "Traceback" not in err, err
+    assert Solver.load(state).iteration >= first > 0
