@@ -19,9 +19,12 @@ from pokerlab.equity.montecarlo import MC_CHUNKS, run_monte_carlo, stopping_rule
 from pokerlab.equity.problem import EquityProblem, PlayerLike, Progress, prepare_problem
 from pokerlab.equity.result import EquityResult, VersusRandomResult, category_breakdown
 from pokerlab.errors import InvalidArgumentError, InvalidHandError
+from pokerlab.limits import check_work
 from pokerlab.progress import stop_if_interrupted
 from pokerlab.stats import run_until
 from pokerlab.stats.rng import seed_word
+
+SHOWDOWN_PLAYERS_PER_SECOND = 2e9  # an optimistic Monte Carlo rate (players x trials per second), for the limits
 
 METHODS = ("auto", "exact", "montecarlo")
 
@@ -88,6 +91,8 @@ def equity(
             outcome = run_exact(problem, plan, breakdown, progress)
     else:
         assert rule is not None
+        if trials is not None:  # a count that could never finish is refused now, with the estimate
+            check_work(trials, f"{trials:,} trials", per_second=SHOWDOWN_PLAYERS_PER_SECOND / len(problem.ranges))
         outcome = run_monte_carlo(problem, rule, seed_word(seed), breakdown, progress)
     elapsed = time.perf_counter() - start
     stderr = outcome["stderr"]

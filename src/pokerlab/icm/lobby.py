@@ -100,7 +100,7 @@ def parse_amount(token: str, error: type[PokerlabError] = InvalidStacksError, wh
 
 
 def split_amounts(text: str, error: type[PokerlabError] = InvalidStacksError, what: str = "stacks",
-                  between: str = "players") -> list[str]:
+                  between: str = "players", one_per_line: bool = False) -> list[str]:
     """Split a list of amounts into one token per entry (see the module docstring for the separators).
 
     >>> split_amounts("5,000 3,000; 2,000"), split_amounts("500,300,200")
@@ -111,6 +111,8 @@ def split_amounts(text: str, error: type[PokerlabError] = InvalidStacksError, wh
         raise error(f"{what} are empty")
     if re.search(r"[\s;]", stripped):
         return [token for token in re.split(r"[\s;]+", stripped) if token]
+    if one_per_line and _GROUPED.fullmatch(stripped):  # a line of a list, '2,000': one amount
+        return [stripped]
     pieces = stripped.split(",")
     for before, piece in zip(pieces, pieces[1:], strict=False):
         grouped = re.fullmatch(r"\d{3}", piece) and (piece.startswith("0") or re.fullmatch(r"[+-]?\d{1,2}", before))
@@ -133,43 +135,37 @@ def parse_stacks(text: str) -> Stacks:
     if not text.strip():
         raise InvalidStacksError("no stacks given")
     entries: list[tuple[str | None, str]] = []
-    if re.search(r"[\n;]", text):
-        for line in re.split(r"[\n;]+", text):
-            if line.strip():
-                entries.append(_named_entry(line.strip()))
-    else:
-        pending: list[str] = []
-        for token in split_amounts(text):
-            if is_amount(token):
-                entries.append((" ".join(pending) or None, token))
-                pending = []
-            elif re.search(r"[:=]", token):
-                if pending:
-                    raise InvalidStacksError(f"{excerpt(' '.join(pending))} has no stack (write name:stack)")
-                entries.append(_named_entry(token))
-            else:
-                pending.append(token)
-        if pending:
-            raise InvalidStacksError(f"{excerpt(' '.join(pending))} has no stack (write stacks like 5,000 or "
-                                     "name:5,000)")
+    lines = [line for line in re.split(r"[\n;]+", text) if line.strip()]
+    for line in lines:
+        entries += _line_entries(line, one_per_line=len(lines) > 1)
     chips = np.array([parse_amount(value, InvalidStacksError, "stack") for _, value in entries], dtype=np.float64)
     names = tuple(name if name else str(i + 1) for i, (name, _) in enumerate(entries))
     _check_names(names)
     return Stacks(chips, names)
 
 
-def _named_entry(entry: str) -> tuple[str | None, str]:
-    """``'alice: 5,000'``, ``'alice=5000'``, ``'alice 5,000'``, ``'alice,5000'`` or ``'5,000'``."""
-    if is_amount(entry):
-        return None, entry
-    match = re.fullmatch(r"(.*?)\s*[:=]\s*(\S+)", entry) or re.fullmatch(r"(.*\S)\s+(\S+)", entry) or \
-        re.fullmatch(r"([^,]*[^\d,][^,]*),(.+)", entry)
-    if match is None:
-        raise InvalidStacksError(f"{excerpt(entry)} is not a stack (write 5,000, name:5,000 or a line 'name 5,000')")
-    name, value = match.group(1).strip(), match.group(2).strip()
-    if not name:
-        raise InvalidStacksError(f"{excerpt(entry)}: empty player name")
-    return name, value
+def _line_entries(line: str, one_per_line: bool) -> list[tuple[str | None, str]]:
+    """The players of one line: amounts, each optionally after its name (``alice 5,000``, ``alice:5,000``,
+    ``Big Al: 5,000``, ``alice,5000``)."""
+    entries: list[tuple[str | None, str]] = []
+    pending: list[str] = []
+    for token in split_amounts(line, one_per_line=one_per_line):
+        name, _, value = token.rpartition(":") if ":" in token else token.rpartition("=")
+        if is_amount(token):
+            name, value = "", token
+        elif not value.strip():  # 'alice:' then the amount
+            pending.append(name)
+            continue
+        elif not is_amount(value):  # a word of a name
+            pending.append(token)
+            continue
+        full = " ".join([*pending, name]).strip()
+        entries.append((full or None, value))
+        pending = []
+    if pending:
+        raise InvalidStacksError(f"{excerpt(' '.join(pending))} has no stack (write stacks like 5,000 or "
+                                 "name:5,000)")
+    return entries
 
 
 def _check_names(names: tuple[str, ...]) -> None:

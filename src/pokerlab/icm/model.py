@@ -24,10 +24,11 @@ from typing import Any
 import numba
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
+from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError, ResourceLimitError
 from pokerlab.icm import banded, gauss_kronrod, race, sampling, sobol, subset
 from pokerlab.icm.lobby import amounts
 from pokerlab.icm.payouts import check_finite_pool
+from pokerlab.limits import MEMORY_SHARE, available_memory, check_work, format_bytes
 from pokerlab.progress import stop_if_interrupted
 from pokerlab.stats import StoppingRule, run_until, validate_seed
 from pokerlab.stats.rng import batch_seed, mixed_seed
@@ -243,6 +244,9 @@ def icm(
         if variance_reduction == "auto":
             variance_reduction = "plain" if places else default_variance_reduction(n_live, k, samples)
         n_places = min(pay.size, n_live) if places else 0
+        if samples is not None:  # a count that could never finish is refused now, with the estimate
+            check_work(samples, f"{samples:,} samples of {n_live:,} players",
+                       per_second=SAMPLE_PLAYERS_PER_SECOND / n_live)
         values, err, count, reason, counted = _monte_carlo(
             live_stacks, live_pay, k, samples, half_width, relative_half_width, confidence, time_limit,
             variance_reduction, seed, n_places, progress,
@@ -395,9 +399,20 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> t
     return base + total, nodes
 
 
+PLACES_EXACT_BYTES_PER_CELL = 800  # peak memory of the exact place matrix per (player, place) cell, with margin
+PLACES_EXACT_BYTES = 4 << 30  # memory the exact place matrix may take (4 GiB: 2,048 x 307 takes about 0.4)
+
+
 def _quadrature_places(s: np.ndarray, k: int, rtol: float) -> np.ndarray:
     """Finish-place matrix ``(n, k)`` of live players by the race, adaptively integrated."""
     n = s.size
+    # the panels of the adaptive rule hold a few hundred bytes per cell (measured 430-650, 500 to 2,048 players)
+    needed = n * k * PLACES_EXACT_BYTES_PER_CELL
+    if needed > min(PLACES_EXACT_BYTES, MEMORY_SHARE * available_memory()):
+        raise ResourceLimitError(
+            f"the exact finish-place matrix of {n:,} players x {k:,} places needs about {format_bytes(needed)}, over "
+            f"the {format_bytes(PLACES_EXACT_BYTES)} allowed: Monte Carlo counts places in far less memory "
+            "(method='montecarlo', places=True)")
     if n == 1:
         return np.ones((1, 1))[:, :k]
     # the last place's column is what the other columns leave over (rows sum to 1): the range stays finite
@@ -435,6 +450,7 @@ def _chunked(evaluate, left, right, chunk=8):
 # Monte Carlo driver
 # ------------------------------------------------------------------------------------------------------------
 
+SAMPLE_PLAYERS_PER_SECOND = 1e9  # an optimistic Monte Carlo rate (players x samples per second), for the limits
 MC_STREAMS = 16  # independent random streams per batch, run in parallel; fixed so a seed gives one result
 SOBOL_POINTS = 256  # points per scrambled replicate; a replicate's mean is one sample of the stopping rule
 
