@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pokerlab.errors import InvalidArgumentError
+from pokerlab.errors import InvalidArgumentError, OutputPathError
 
 SUPPORTED_SUFFIXES = (".png", ".pdf", ".svg")
 
@@ -31,6 +31,8 @@ def figure_path(path: str | Path) -> Path:
     than .png, .pdf or .svg is an :class:`InvalidArgumentError`. Example: ``figure_path("grid") == Path("grid.png")``.
     """
     target = Path(path)
+    if target.is_dir():
+        raise OutputPathError(f"cannot write a figure to {str(target)!r}: it is a folder")
     if not target.suffix:
         return target.with_suffix(".png")
     if target.suffix.lower() not in SUPPORTED_SUFFIXES:

@@ -39,7 +39,10 @@ def _agent(name: str, game: Any, quiet: bool) -> Any:
     return make_agent(name, game, trained)
 
 
-@command("match")
+MATCH_WORDS = {"start_chips": "--start-chips", "max_match_hands": "--max-match-hands"}
+
+
+@command("match", vocabulary=MATCH_WORDS)
 def match_command(
     agent_a: str = typer.Argument(..., help="Agent A: random, fullbet, checkcall, cfr or a strategy file."),
     agent_b: str = typer.Argument(..., help="Agent B (same choices)."),

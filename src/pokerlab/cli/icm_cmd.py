@@ -69,7 +69,7 @@ def icm_command(
     prize_pool = None if pool is None else parse_amount(pool, InvalidPayoutsError, "prize pool")
     pay = parse_payouts(payouts, pool=prize_pool, allow_rising=allow_rising)
     names = players.names
-    if half_width is not None and time_limit is None:
+    if half_width is not None and time_limit is None and method == "montecarlo":
         time_limit = DEFAULT_PRECISION_SECONDS  # a target that cannot be reached must not run for ever
     with progress_bar("ICM Monte Carlo", 1.0, enabled=not as_json and method == "montecarlo", unit="") as update:
         try:

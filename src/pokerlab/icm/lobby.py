@@ -24,6 +24,7 @@ from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidStacks
 
 MAX_NAME = 40  # characters of a player name (a longer token is a typo, not a name)
 
+_NOT_FINITE = ("inf", "infinity", "nan")
 _PLAIN = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _GROUPED = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d+)?")
 
@@ -94,6 +95,8 @@ def parse_amount(token: str, error: type[PokerlabError] = InvalidStacksError, wh
     elif "," in text and _PLAIN.fullmatch(text.replace(",", "")):
         raise error(f"{what} {excerpt(token)}: a thousands separator comes before each group of three digits, as "
                     "in 5,000 or 12,500")
+    if text.lower().lstrip("+-") in _NOT_FINITE:
+        raise error(f"{what} {excerpt(token)}: amounts must be finite numbers")
     if not _PLAIN.fullmatch(text):
         raise error(f"{what} {excerpt(token)} is not a number (write amounts like 5000 or 5,000)")
     return float(text)
@@ -156,7 +159,9 @@ def _line_entries(line: str, one_per_line: bool) -> list[tuple[str | None, str]]
         elif not value.strip():  # 'alice:' then the amount
             pending.append(name)
             continue
-        elif not is_amount(value):  # a word of a name
+        elif not is_amount(value):  # a word of a name, unless it is a mistyped amount
+            if re.fullmatch(r"[\d.,+-]+", token) or token.strip().lower().lstrip("+-") in _NOT_FINITE:
+                parse_amount(token, InvalidStacksError, "stack")
             pending.append(token)
             continue
         full = " ".join([*pending, name]).strip()

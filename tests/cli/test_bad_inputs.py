@@ -1,0 +1,206 @@
+# ruff: noqa: E501 - one case per line: a table reads better than wrapped rows
+"""Bad and edge input across every command, as a table: each case exits 2 with exactly one `error:` line (one
+line however long the input: a pasted 70,000-character value is never echoed back) saying what is wrong in
+command-line words, before any work, and harms no file: the folder the case runs in (with a precious file, a
+corrupt .npz and a binary file in it) is the same afterwards, byte for byte, and no output file appears."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pokerlab.cli.common import MAX_MESSAGE
+from pokerlab.cli.main import app
+
+runner = CliRunner()
+
+# (arguments with {tmp} for the case's folder, a part of the one error line)
+CASES = [
+    (["eval", "AsKs"], "a hand to evaluate needs 5, 6 or 7 cards, got 2"),
+    (["eval", "AsKsQsJsTs9s8s7s"], "a hand to evaluate needs 5, 6 or 7 cards, got 8"),
+    (["eval", "AsAsQsJsTs"], "duplicate card As"),
+    (["eval", "AxKsQsJsTs"], "'Ax': unknown suit 'x' (expected one of cdhs or ♣♦♥♠)"),
+    (["eval", "1sKsQsJsTs"], "'1s': unknown rank '1' (expected one of 23456789TJQKA or 10)"),
+    (["eval", "A♠K♠Q♠J♠"], "a hand to evaluate needs 5, 6 or 7 cards, got 4"),
+    (["eval", "As Ks Qs Js T"], "'T': missing suit (expected a rank then one suit of cdhs)"),
+    (["eval", "A" * 70_000], "'AA': unknown suit 'A' (expected one of cdhs or ♣♦♥♠)"),
+    (["eval", ""], "a hand to evaluate needs 5, 6 or 7 cards, got 0"),
+    (["eval", "--json"], "Missing argument 'cards'. (see pokerlab eval --help)"),
+    (["equity", "AsKs"], "equity needs 2 to 10 players, got 1"),
+    (["equity", "AsKs", "AsQd"], "player 2 (AsQd) holds As, which is already on the board, dead or in"),
+    (["equity", "AsKs", "QQ", "--board", "2c3c"], "a board has 0, 3, 4 or 5 cards, got 2"),
+    (["equity", "AsKs", "QQ", "--board", "AsJd9c"], "player 1 (AsKs) holds As, which is already on the board, dead or in"),
+    (["equity", "AsKs", "QQ", "--exact", "--mc"], "--exact and --mc are exclusive"),
+    (["equity", "AsKs", "QQ", "--exact", "--trials", "100"], "--trials, --time and --stderr are Monte Carlo limits: use them with"),
+    (["equity", "AsKs", "QQ", "--mc", "--trials", "0"], "trial count must be at least 1, got 0"),
+    (["equity", "AsKs", "QQ", "--mc", "--trials", "-5"], "trial count must be at least 1, got -5"),
+    (["equity", "AsKs", "QQ", "--mc", "--time", "-1"], "time limit must be a positive number of seconds, got -1.0"),
+    (["equity", "AsKs", "QQ", "--mc", "--stderr", "0"], "target standard error must be positive, got 0.0"),
+    (["equity", "AsKs", "QQ", "--mc", "--seed", "-1"], "seed must be a non-negative integer, got -1"),
+    (["equity", "AsKs", "QQ", "--mc", "--trials", "abc"], "Invalid value for '--trials' / '-n': Input should be a valid integer,"),
+    (["equity", "AsKs", "ZZ+"], "player 2: 'ZZ+': expected a hand class (AA, AKs, AKo, AK), a class"),
+    (["equity", "AsKs", "QQ+:2"], "player 2: 'QQ+:2': the weight after ':' must be in [0, 1], got 2"),
+    (["equity", "AsKs", "QQ", "--dead", "AsQc"], "player 1 (AsKs) holds As, which is already on the board, dead or in"),
+    (["equity", "random", "random", "random", "random", "random", "random", "random", "random", "random", "random", "random"], "equity needs 2 to 10 players, got 11"),
+    (["equity", "AsKs", "QQ", "--mc", "--trials", "1000000000000000"], "1,000,000,000,000,000 trials would take at least 11.6 days (about"),
+    (["equity", "AsKs", "QQ", "--mc", "--time", "nan"], "time limit must be a positive number of seconds, got nan"),
+    (["equity", "AsKs", "QQ", "--bogus"], "No such option: --bogus (see pokerlab equity --help)"),
+    (["equity", "AsKs", "1,2" * 30_000], "player 2: '1': expected a hand class (AA, AKs, AKo, AK), a class with"),
+    (["range", "ZZ"], "'ZZ': expected a hand class (AA, AKs, AKo, AK), a class with + (QQ+,"),
+    (["range", ""], "empty range: expected a hand class (AA, AKs, AKo, AK), a class with +"),
+    (["range", "QQ+", "--board", "QsQhQdQcQx"], "'Qx': unknown suit 'x' (expected one of cdhs or ♣♦♥♠)"),
+    (["range", "QQ+", "--png", "{tmp}/missing/g.png"], "cannot write output file {tmp}/missing/g.png: folder {tmp}/missing"),
+    (["range", "QQ+", "--png", "{tmp}/g.txt"], "cannot write a figure to '{tmp}/g.txt': use one of .png, .pdf, .svg"),
+    (["range", "QQ+", "--png", "{tmp}"], "cannot write a figure to '{tmp}': it is a folder"),
+    (["range", "AKs:1.5"], "'AKs:1.5': the weight after ':' must be in [0, 1], got 1.5"),
+    (["range", "101%"], "'101%': a percentage must be in (0, 100]"),
+    (["icm", "--payouts", "50,30"], "give the stacks with exactly one of --stacks or --stacks-file"),
+    (["icm", "--stacks", "5000,3000", "--stacks-file", "{tmp}/s.txt", "--payouts", "50"], "give the stacks with exactly one of --stacks or --stacks-file"),
+    (["icm", "--stacks", "5,000,3,000", "--payouts", "60,40"], "stacks '5,000,3,000' are ambiguous: is ',' a thousands separator or"),
+    (["icm", "--stacks", "5,500,3,250", "--payouts", "60,40"], "stacks '5,500,3,250' are ambiguous: is ',' a thousands separator or"),
+    (["icm", "--stacks", "5,00 3,000", "--payouts", "60,40"], "stack '5,00': a thousands separator comes before each group of three"),
+    (["icm", "--stacks", "5000,-1", "--payouts", "50"], "stacks must be >= 0, player 2 has -1"),
+    (["icm", "--stacks", "5000,abc", "--payouts", "50"], "'abc' has no stack (write stacks like 5,000 or name:5,000)"),
+    (["icm", "--stacks", "alice bob", "--payouts", "50"], "'alice bob' has no stack (write stacks like 5,000 or name:5,000)"),
+    (["icm", "--stacks", "alice:5000 alice:3000", "--payouts", "50"], "two players are called 'alice': names must differ"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "30,50"], "place 2 pays 50, more than place 1 (30): list payouts from first"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "60/25/10"], "the split '60/25/10' adds up to 95%, not 100%"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "60/x"], "cannot parse the split '60/x': write percentages like 70/30 or"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "50,30", "--pool", "100"], "a prize pool applies to percentage splits (70/30, 50%,30%,20%) and to"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "70/30", "--pool", "-5"], "prize pool must be a positive number, got -5.0"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "70/30", "--pool", "abc"], "prize pool 'abc' is not a number (write amounts like 5000 or 5,000)"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "1e308,1e308"], "payouts add up to more than 1.8e308, the largest amount a float holds"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "50,30,20"], "3 payouts for 2 players: there are more paid places than players"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "power:paid=x"], "'power:paid=x': paid must be a number, got 'x'"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "power:paid=0"], "'power:paid=0': paid must be a whole number of places from 1 to"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "flat:pool=-1,paid=2"], "prize pool must be a positive number, got -1.0"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "50", "--method", "magic"], "unknown ICM method 'magic'; use one of auto, exact, subset, montecarlo"),
+    (["icm", "--stacks-file", "{tmp}/none.txt", "--payouts", "50"], "cannot read stacks file {tmp}/none.txt: No such file or directory"),
+    (["icm", "--stacks-file", "{tmp}/blob.bin", "--payouts", "50"], "stacks file {tmp}/blob.bin is not a UTF-8 text file (invalid start"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "{tmp}/none.csv"], "cannot read payouts file {tmp}/none.csv: No such file or directory"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "50", "--plot", "{tmp}/missing/p.png"], "cannot write output file {tmp}/missing/p.png: folder {tmp}/missing"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "50", "--plot", "{tmp}/p.txt"], "cannot write a figure to '{tmp}/p.txt': use one of .png, .pdf, .svg"),
+    (["icm", "--stacks", "5000,3000", "--payouts", "50", "--plot", "{tmp}"], "cannot write a figure to '{tmp}': it is a folder"),
+    (["icm", "--stacks", "5,3", "--payouts", "50", "--seed", "1"], "seed applies only to --method montecarlo; --method auto is exact"),
+    (["icm", "--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--samples", "1"], "samples must be at least 2 for plain Monte Carlo (a standard error"),
+    (["icm", "--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--samples", "1000000000000000"], "1,000,000,000,000,000 samples of 2 players would take at least 23.1"),
+    (["icm", "--stacks", "5,3", "--payouts", "50", "--half-width", "1"], "--half-width applies only to --method montecarlo; --method auto is"),
+    (["icm", "--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--time", "0"], "time limit must be a positive number of seconds, got 0.0"),
+    (["icm", "--stacks", "0,0", "--payouts", "50"], "every stack is 0: at least one player must have chips"),
+    (["icm", "--stacks", "inf,3", "--payouts", "50"], "stack 'inf': amounts must be finite numbers"),
+    (["icm", "--stacks", "nan,3", "--payouts", "50"], "stack 'nan': amounts must be finite numbers"),
+    (["icm", "--stacks", "1" + ",1" * 70_000, "--payouts", "50", "--bubble-factors"], "bubble factors need n^2 ICM runs: at most 500 players"),
+    (["icm", "--stacks", "x" * 70_000, "--payouts", "50"], "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'"),
+    (["icm", "--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--variance-reduction", "magic"], "unknown variance reduction 'magic'; use one of plain, antithetic,"),
+    (["solve", "holdem"], "unknown game 'holdem' (expected one of rps, rps2, kuhn, leduc, kuhn4,"),
+    (["solve", "kuhn", "--algo", "cfr++"], "unknown algorithm 'cfr++' (expected one of cfr, cfr+, lcfr, dcfr,"),
+    (["solve", "kuhn", "-n", "-3"], "iterations must be a non-negative integer, got -3"),
+    (["solve", "kuhn", "--out", "{tmp}/missing/k.npz"], "cannot write output file {tmp}/missing/k.npz: folder {tmp}/missing"),
+    (["solve", "kuhn", "--out", "{tmp}"], "cannot write output file {tmp}: it is a folder"),
+    (["solve", "kuhn", "--out", "{tmp}/keep.npz/x.npz"], "cannot write output file {tmp}/keep.npz/x.npz: {tmp}/keep.npz is not"),
+    (["solve", "kuhn", "--resume", "{tmp}/none.npz"], "no solver file {tmp}/none.npz"),
+    (["solve", "kuhn", "--resume", "{tmp}/bad.npz"], "{tmp}/bad.npz: not a pokerlab solver file (not a .npz archive)"),
+    (["solve", "kuhn", "--resume", "{tmp}/keep.npz", "--seed", "1"], "--seed cannot be given with --resume (the saved random state"),
+    (["solve", "kuhn", "--target-exploitability", "-1"], "target exploitability must be a positive number, got -1.0"),
+    (["solve", "kuhn", "--time", "0"], "time limit must be a positive number of seconds, got 0.0"),
+    (["solve", "kuhn", "--algo", "cfr", "--alpha", "1"], "cfr does not use alpha; it applies to lcfr and dcfr"),
+    (["solve", "kuhn", "--algo", "dcfr", "--alpha", "100"], "alpha must be a finite number in [0, 10], got 100.0"),
+    (["solve", "kuhn", "-n", "1000000000000000000"], "1,000,000,000,000,000,000 iterations of kuhn would take at least"),
+    (["solve", "kuhn", "--checkpoint-every", "0"], "--checkpoint-every takes a positive number of iterations (5000) or a"),
+    (["solve"], "Missing argument 'game'. (see pokerlab solve --help)"),
+    (["solve", "kuhn", "-n", "x"], "Invalid value for '--iterations' / '-n': Input should be a valid"),
+    (["exploitability", "{tmp}/none.npz"], "no solver file {tmp}/none.npz"),
+    (["exploitability", "{tmp}/bad.npz"], "{tmp}/bad.npz: not a pokerlab solver file (not a .npz archive)"),
+    (["exploitability", "{tmp}/blob.bin"], "{tmp}/blob.bin: not a pokerlab solver file (not a .npz archive)"),
+    (["export", "{tmp}/none.npz"], "no solver file {tmp}/none.npz"),
+    (["export", "{tmp}/bad.npz", "--format", "acpc"], "unknown export format 'acpc' (expected openspiel)"),
+    (["export", "{tmp}/bad.npz", "-o", "{tmp}/missing/p.json"], "cannot write output file {tmp}/missing/p.json: folder {tmp}/missing"),
+    (["rps", "--iterations", "0"], "iterations must be a positive integer, got 0"),
+    (["rps", "--iterations", "10000000000000"], "iterations must be at most 1,000,000,000, got 10,000,000,000,000"),
+    (["rps", "--png", "{tmp}/missing/r.png"], "cannot write output file {tmp}/missing/r.png: folder {tmp}/missing"),
+    (["rps", "--png", "{tmp}/r.gif"], "cannot write a figure to '{tmp}/r.gif': use one of .png, .pdf, .svg"),
+    (["match", "random", "fullbet", "--hands", "0"], "--hands must be at least 2 (the confidence interval needs two), got 0"),
+    (["match", "random", "fullbet", "--hands", "1000000000000"], "1,000,000,000,000 hands would need about 7.3 TiB of memory (8 bytes"),
+    (["match", "random", "fullbet", "--game", "chess"], "unknown game 'chess' for play (expected kuhn, leduc, two-round or a"),
+    (["match", "random", "robot"], "unknown agent 'robot': expected random, fullbet, checkcall, cfr or a"),
+    (["match", "random", "{tmp}/none.npz"], "unknown agent '{tmp}/none.npz': expected random, fullbet, checkcall,"),
+    (["match", "random", "fullbet", "--seed", "-2"], "seed must be a non-negative integer, got -2"),
+    (["match", "random", "fullbet", "--matches", "-1"], "--matches must be a non-negative integer, got -1"),
+    (["match", "random", "fullbet", "--matches", "1000000000", "--max-match-hands", "1000000"], "1,000,000,000 matches of up to 1,000,000 hands would take at least"),
+    (["match", "random"], "Missing argument 'agent_b'. (see pokerlab match --help)"),
+    (["play", "chess"], "unknown game 'chess' for play (expected kuhn, leduc, two-round or a"),
+    (["play", "kuhn", "--hands", "0"], "--hands must be a positive integer, got 0"),
+    (["play", "kuhn", "--vs", "robot"], "unknown agent 'robot': expected random, fullbet, checkcall, cfr or a"),
+    (["two-round", "size", "--stack", "99"], "two-round game: need 0 <= stack <= 40, 1 <= max_bet <= 20, 1 <= ante"),
+    (["two-round", "size", "--suits", "9"], "two-round game: ranks must be 4..13 and suits 1..4 (got 7, 9)"),
+    (["two-round", "train", "--out", "{tmp}/missing/b.npz", "-n", "10"], "cannot write output file {tmp}/missing/b.npz: folder {tmp}/missing"),
+    (["two-round", "train", "--out", "{tmp}", "-n", "10"], "cannot write output file {tmp}: it is a folder"),
+    (["two-round", "train", "--out", "{tmp}/b.npz", "-n", "-1"], "--iterations must be a non-negative integer, got -1"),
+    (["two-round", "train", "--out", "{tmp}/b.npz", "--resume", "{tmp}/none.npz"], "strategy file not found: {tmp}/none.npz"),
+    (["two-round", "train", "--out", "{tmp}/b.npz", "--resume", "{tmp}/bad.npz"], "{tmp}/bad.npz: not a pokerlab two-round bot file (not a .npz archive)"),
+    (["two-round", "train", "--out", "{tmp}/b.npz", "-n", "1000000000000000"], "--iterations 1,000,000,000,000,000 would take at least 15.8 years"),
+    (["two-round", "exploitability", "nobody"], "no bot file 'nobody' (expected a file from `pokerlab two-round"),
+    (["two-round", "exploitability", "{tmp}/bad.npz"], "{tmp}/bad.npz: not a pokerlab two-round bot file (not a .npz archive)"),
+    (["two-round", "train", "--out", "{tmp}/b.npz", "--buckets", "-3", "-n", "1"], "buckets must be >= 0, got -3"),
+    (["nosuchcommand"], "No such command 'nosuchcommand'. (see pokerlab --help)"),
+    (["icm", "--stacks"], "Option '--stacks' requires an argument."),
+    (["--bogus"], "No such option: --bogus (see pokerlab --help)"),
+    (["icm", "--stacks", "inf,3", "--payouts", "50"], "stack 'inf': amounts must be finite numbers"),
+    (["icm", "--stacks", "nan 3", "--payouts", "50"], "stack 'nan': amounts must be finite numbers"),
+    (["icm", "--stacks", "5,00 3,000", "--payouts", "60,40"], "stack '5,00': a thousands separator comes before each group of three"),
+    (["icm", "--stacks", "5,000,3,000", "--payouts", "3,000,2,000"], "stacks '5,000,3,000' are ambiguous: is ',' a thousands separator or"),
+    (["icm", "--stacks", "5000 3000", "--payouts", "50%,30%"], "the split '50%,30%' adds up to 80%, not 100%"),
+    (["icm", "--stacks", "5000 3000", "--payouts", "70/30:pool=-1"], "prize pool must be a positive number, got -1.0"),
+    (["icm", "--stacks", "5000 3000 2000", "--payouts", "power:paid=3", "--pool", "0"], "prize pool must be a positive number, got 0.0"),
+    (["icm", "--stacks", "5000 3000", "--payouts", "50", "--plot", "{tmp}/keep.npz/p.png"], "cannot write output file {tmp}/keep.npz/p.png: {tmp}/keep.npz is not"),
+    (["icm", "--stacks", "5000 3000", "--payouts", "50", "--json", "--places", "--method", "montecarlo", "--variance-reduction", "sobol"], "finish places by Monte Carlo are counted from plain samples: use"),
+    (["equity", "A♠K♠", "Q♥Q♦", "--board", "A♠2c3d"], "player 1 (A♠K♠) holds As, which is already on the board, dead or in"),
+    (["equity", "AsKs", "QQ", "--mc", "--trials", "1e9"], "Invalid value for '--trials' / '-n': Input should be a valid integer,"),
+    (["eval", "A♠K♠Q♠J♠T♣x"], "'x': unknown rank 'x' (expected one of 23456789TJQKA or 10)"),
+    (["range", "QQ+", "--png", "{tmp}/keep.npz/g.png"], "cannot write output file {tmp}/keep.npz/g.png: {tmp}/keep.npz is not"),
+    (["solve", "kuhn", "--checkpoint-every", "10 minutes"], "--checkpoint-every takes a positive number of iterations (5000) or a"),
+    (["solve", "kuhn", "--checkpoint-every", "1.5"], "--checkpoint-every: a whole number of iterations, got '1.5'"),
+    (["solve", "kuhn", "--resume", "{tmp}/blob.bin"], "{tmp}/blob.bin: not a pokerlab solver file (not a .npz archive)"),
+    (["exploitability"], "Missing argument 'file'. (see pokerlab exploitability --help)"),
+    (["export", "{tmp}/none.npz", "-o", "{tmp}"], "cannot write output file {tmp}: it is a folder"),
+    (["match", "random", "fullbet", "--start-chips", "1"], "--start-chips must be >= 2 and --max-match-hands >= 1"),
+    (["match", "random", "fullbet", "--hands", "2.5"], "Invalid value for '--hands' / '-n': Input should be a valid integer,"),
+    (["two-round", "train"], "give --out FILE.npz to save the bot (or --resume a checkpoint to"),
+    (["two-round", "train", "--out", "{tmp}/b.npz", "--checkpoint-every", "-5"], "--checkpoint-every takes a positive number of iterations (5000) or a"),
+    (["two-round", "train", "--resume", "{tmp}/bad.npz", "--stack", "4"], "--stack cannot be given with --resume (the checkpoint keeps its own)"),
+]
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(("args", "message"), CASES, ids=[" ".join(a)[:60] for a, _ in CASES])
+def test_bad_input_is_one_line_exit_2_and_harms_nothing(args, message, tmp_path, monkeypatch):
+    (tmp_path / "keep.npz").write_bytes(b"precious")
+    (tmp_path / "bad.npz").write_text("nope")
+    (tmp_path / "blob.bin").write_bytes(bytes(range(256)) * 4)
+    (tmp_path / "s.txt").write_text("5000\n3000\n")
+    monkeypatch.chdir(tmp_path)
+    before = snapshot(tmp_path)
+    result = runner.invoke(app, [arg.replace("{tmp}", str(tmp_path)) for arg in args])
+    assert result.exit_code == 2, result.output[-500:]
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.output[-500:]
+    assert len(lines[0]) <= len("error: ") + MAX_MESSAGE + 40  # + the usage hint
+    assert message.replace("{tmp}", str(tmp_path)) in lines[0]
+    assert snapshot(tmp_path) == before
+
+
+def test_the_table_covers_every_command():
+    from pokerlab.cli.common import COMMANDS
+
+    covered = {" ".join(args[:2]) if args[0] in GROUPED else args[0] for args, _ in CASES}
+    declared = {f"{spec.group} {spec.name}" if spec.group else spec.name for spec in COMMANDS}
+    assert len(CASES) >= 100 and declared <= covered, declared - covered
+
+
+GROUPED = {"two-round"}
