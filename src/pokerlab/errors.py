@@ -95,3 +95,21 @@ def excerpt(text: object, limit: int = 60) -> str:
     if len(value) <= limit:
         return repr(value)
     return f"{value[:limit]!r}"[:-1] + f"…' ({len(value):,} characters)"
+
+
+def real_number(value: object, what: str, error: type[PokerlabError] = InvalidArgumentError) -> float:
+    """``value`` as a float if it is a real number (an int or float, numpy's included; not a bool, text or
+    None), else ``error`` naming ``what``. Ranges are the caller's to check.
+
+    >>> real_number(2, "time limit")
+    2.0
+    >>> real_number("2", "time limit")
+    Traceback (most recent call last):
+    ...
+    pokerlab.errors.InvalidArgumentError: time limit must be a number, got str '2'
+    """
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise error(f"{what} must be a number, got {type(value).__name__} {excerpt(value)}")
+    return float(value)

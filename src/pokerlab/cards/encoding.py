@@ -7,6 +7,7 @@ A set of cards is a ``uint64`` bitmask with bit ``card`` set. Parsing accepts th
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Iterable, Sequence
 
@@ -96,11 +97,15 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], *, allow_duplicates: 
     """
     if isinstance(text, str):
         cards = [parse_card(token) for token in _split_card_tokens(text)]
+    elif not isinstance(text, Iterable) or isinstance(text, bytes):
+        raise InvalidCardError(f"cards must be text like 'AsKd' or a list of cards, got {type(text).__name__}")
     else:
         cards = []
         for item in text:
             if isinstance(item, str):
                 cards.extend(parse_cards(item, allow_duplicates=True))
+            elif isinstance(item, bool) or not isinstance(item, numbers.Integral):
+                raise InvalidCardError(f"a card is text like 'As' or an index 0..51, got {type(item).__name__}")
             else:
                 value = int(item)
                 if not 0 <= value < DECK_SIZE:

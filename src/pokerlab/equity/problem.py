@@ -56,8 +56,9 @@ def _player_name(player: PlayerLike) -> str:
 def prepare_problem(players: Sequence[PlayerLike], board: str | Sequence[int],
                     dead: str | Sequence[int]) -> EquityProblem:
     """Parse and validate the players, board and dead cards (the specific :class:`PokerlabError` otherwise)."""
-    if isinstance(players, (str, Range)):
-        raise InvalidArgumentError("players must be a list of ranges or hands, e.g. ['AsKs', 'QQ+']")
+    if isinstance(players, (str, Range)) or not isinstance(players, Sequence):
+        raise InvalidArgumentError("players must be a list of ranges or hands, e.g. ['AsKs', 'QQ+'], got "
+                                   f"{type(players).__name__}")
     if not 2 <= len(players) <= 10:
         raise InvalidArgumentError(f"equity needs 2 to 10 players, got {len(players)}")
     board_cards = parse_cards(board)

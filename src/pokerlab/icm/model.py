@@ -24,7 +24,13 @@ from typing import Any
 import numba
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError, ResourceLimitError
+from pokerlab.errors import (
+    InvalidArgumentError,
+    InvalidPayoutsError,
+    InvalidStacksError,
+    ResourceLimitError,
+    real_number,
+)
 from pokerlab.icm import banded, gauss_kronrod, race, sampling, sobol, subset
 from pokerlab.icm.lobby import amounts
 from pokerlab.icm.payouts import check_finite_pool
@@ -182,12 +188,16 @@ def icm(
     """
     if method not in METHODS:
         raise InvalidArgumentError(f"unknown ICM method {method!r}; use one of {', '.join(METHODS)}")
-    if not (math.isfinite(rtol) and 1e-15 <= rtol < 1):
+    if not (math.isfinite(real_number(rtol, "rtol")) and 1e-15 <= rtol < 1):
         raise InvalidArgumentError(f"rtol must be in [1e-15, 1), got {rtol}")
     s, pay = validate(stacks, payouts)
     seed = validate_seed(seed)
     chosen = "exact" if method == "auto" else method
     if chosen == "montecarlo":
+        for name, number in (("samples", samples), ("half_width", half_width), ("confidence", confidence),
+                             ("relative_half_width", relative_half_width), ("time_limit", time_limit)):
+            if number is not None:
+                real_number(number, name)
         if places and variance_reduction not in ("auto", "plain"):
             raise InvalidArgumentError(
                 "finish places by Monte Carlo are counted from plain samples: use variance_reduction='plain' or "

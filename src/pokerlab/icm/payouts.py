@@ -13,7 +13,14 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidPayoutsError, InvalidStacksError, excerpt
+from pokerlab.errors import (
+    FileFormatError,
+    InvalidArgumentError,
+    InvalidPayoutsError,
+    InvalidStacksError,
+    excerpt,
+    real_number,
+)
 from pokerlab.icm.lobby import parse_amount, split_amounts
 
 MAX_PAID_PLACES = 1_000_000  # far above any real tournament; keeps a typo like paid=1e12 from eating the memory
@@ -108,6 +115,9 @@ def parse_payouts(spec: str, pool: float | None = None, allow_rising: bool = Fal
     >>> parse_payouts("60/25/15", pool=1000).tolist()
     [600.0, 250.0, 150.0]
     """
+    if not isinstance(spec, str):
+        raise InvalidPayoutsError(f"payouts to parse are text like '50,30,20' or '70/30', got {type(spec).__name__} "
+                                  "(give numbers to icm() directly)")
     return check_finite_pool(_parse_payouts(spec, pool, allow_rising))
 
 
@@ -232,6 +242,7 @@ def _check_paid(paid: int) -> None:
 
 
 def _check_pool(pool: float) -> None:
+    real_number(pool, "prize pool", InvalidPayoutsError)
     if not (math.isfinite(pool) and pool > 0):
         raise InvalidPayoutsError(f"prize pool must be a positive number, got {pool}")
 

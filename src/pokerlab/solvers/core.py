@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 import zipfile
 from collections.abc import Callable
@@ -12,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, PokerlabError
+from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, PokerlabError, real_number
 from pokerlab.games.base import Game
 from pokerlab.games.compiler import CompiledGame
 from pokerlab.games.registry import compiled, game_from_spec, rebuildable
@@ -199,6 +200,8 @@ class Solver:
     @classmethod
     def load(cls, path: str | Path) -> Solver:
         """Resume a solver saved by :meth:`save`; raises :class:`FileFormatError` for anything else."""
+        if not isinstance(path, str | os.PathLike):
+            raise InvalidArgumentError(f"a solver file is a path, got {type(path).__name__}")
         path = Path(path)
         try:
             with np.load(path, allow_pickle=False) as data:
@@ -338,6 +341,9 @@ def solve(game: str | Game | CompiledGame | None = None, algorithm: str | Solver
     for label, value in (("iterations", iterations), ("check_every", check_every)):
         if value is not None and (not isinstance(value, int | np.integer) or value < 0):
             raise InvalidArgumentError(f"{label} must be a non-negative integer, got {value!r}")
+    for label, number in (("target exploitability", target_exploitability), ("time limit", time_limit)):
+        if number is not None:
+            real_number(number, label)
     if target_exploitability is not None and not (target_exploitability > 0 and np.isfinite(target_exploitability)):
         raise InvalidArgumentError(f"target exploitability must be a positive number, got {target_exploitability!r}")
     if time_limit is not None and not (time_limit > 0 and np.isfinite(time_limit)):

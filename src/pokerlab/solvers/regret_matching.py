@@ -74,6 +74,9 @@ def regret_matching(game: MatrixGame, iterations: int = 10_000, history: bool = 
     >>> r = regret_matching(rps(asymmetric=True), 20_000); r.exploitability < 0.01
     True
     """
+    if not isinstance(game, MatrixGame):
+        raise InvalidArgumentError(f"regret matching needs a matrix game (e.g. pokerlab.games.rps()), got "
+                                   f"{type(game).__name__}")
     if isinstance(iterations, bool) or not isinstance(iterations, int | np.integer) or iterations < 1:
         raise InvalidArgumentError(f"iterations must be a positive integer, got {iterations!r}")
     if iterations > MAX_ITERATIONS:

@@ -13,6 +13,7 @@ as ``sum of variances <= n d^2 / z`` (as in one of the source articles) under-sa
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError
+from pokerlab.errors import InvalidArgumentError, real_number
 from pokerlab.progress import deferred_interrupts
 
 
@@ -111,6 +112,13 @@ class StoppingRule:
     min_samples: int = 1000
 
     def __post_init__(self) -> None:
+        for name in ("time_limit", "half_width"):
+            if getattr(self, name) is not None:
+                real_number(getattr(self, name), name.replace("_", " "))
+        real_number(self.confidence, "confidence")
+        if self.max_samples is not None and (isinstance(self.max_samples, bool)
+                                             or not isinstance(self.max_samples, numbers.Integral)):
+            raise InvalidArgumentError(f"trial count must be a whole number, got {self.max_samples!r}")
         if self.max_samples is None and self.time_limit is None and self.half_width is None:
             raise InvalidArgumentError("a Monte Carlo run needs a trial count, a time limit or a target error")
         if self.max_samples is not None and self.max_samples < 1:
