@@ -114,10 +114,11 @@ class Terminal:
 def pots(contributions: np.ndarray, dead: np.ndarray, participants: Sequence[int]) -> tuple[list[float], list[int],
                                                                                              np.ndarray]:
     """Side pots: ``(amounts, eligible seat bitmasks, refunds)``. Live money (contributions minus antes) is cut at
-    the participants' levels; antes join the main pot; money above the highest participant's level goes back.
+    the participants' levels; antes join the main pot. The top participant's unmatched chips form a pot only it
+    can win; chips of folded seats above every participant's level go back to them (``refunds``).
 
     >>> pots(np.array([10.0, 4.0, 1.0]), np.zeros(3), [0, 1])
-    ([9.0, 0.0], [3, 1], array([6., 0., 0.]))
+    ([9.0, 6.0], [3, 1], array([0., 0., 0.]))
     """
     live = contributions - dead
     levels = sorted({float(live[j]) for j in participants})
@@ -368,8 +369,9 @@ class PushFoldGame(VectorGame):
             return value * (plan.win_matrix @ (reaches[plan.opponents[0]] / self.class_weights))
         samples = self.samples()
         sig = np.stack([reaches[q] for q in plan.opponents]) / self.class_weights
-        return value * _hero_values(samples.deal_class, samples.deal_key, samples.hero_key, plan.usable, player,
-                                    plan.opponents, sig, plan.outcome_by_position, u, plan.accepted)
+        return value * _hero_values(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
+                                    samples.hero_mask, player, plan.opponents, sig, plan.outcome_by_position, u,
+                                    plan.fallback)
 
     def _removal(self, reach: np.ndarray) -> np.ndarray:
         """``class_pairs @ sigma``: the removal-conditioned reach (times 1,225) of a seat's range given each
@@ -390,12 +392,16 @@ class PushFoldGame(VectorGame):
         inside = terminal.participants
         n = self.table.seats
         others = [q for q in range(n) if q != player]
-        folders = np.array([q for q in others if q not in inside or player not in inside], dtype=np.int64)
+        # 3+ way showdowns are valued as reach (removal-conditioned, as for folders) times the sampled expected
+        # payoff given that reach, so that a constant payoff gives exactly the reach, as everywhere else
+        multiway = player in inside and len(inside) > 2
+        folders = np.array([q for q in others if q not in inside or player not in inside or multiway],
+                           dtype=np.int64)
         u = terminal.utilities[:, player]
         opponents = np.array([q for q in inside if q != player], dtype=np.int64)
         kind, first = _MULTIWAY, False
         win_matrix = None
-        outcome_by_position = accepted = usable = outcome_of_sample = None
+        outcome_by_position = outcome_of_sample = fallback = None
         if player not in inside or len(inside) == 1:
             kind = _CONSTANT if len(inside) <= 1 or np.ptp(u) == 0.0 else _SPECTATOR
             if kind == _SPECTATOR and len(inside) > 2:
@@ -410,11 +416,14 @@ class PushFoldGame(VectorGame):
                           + self.equity.class_tie * u[2]) / DISJOINT_COMBOS
         else:
             samples = self.samples()
-            outcome_by_position, usable, accepted = _position_outcomes(
-                samples.deal_key, samples.deal_mask, samples.hero_key, samples.hero_mask, player, opponents,
-                terminal.pot_eligible, terminal.keys, n)
+            outcome_by_position = _position_outcomes(samples.deal_key, player, opponents, terminal.pot_eligible,
+                                                     terminal.keys, n)
+            ones = np.ones((opponents.size, NUMBER_OF_CLASSES))
+            fallback = _hero_values(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
+                                    samples.hero_mask, player, opponents, ones, outcome_by_position, u,
+                                    np.zeros(NUMBER_OF_CLASSES))
         plan = _Plan(terminal, kind, folders, 1.0 / DISJOINT_COMBOS ** len(folders), opponents, first, win_matrix,
-                     outcome_by_position, usable, accepted, outcome_of_sample)
+                     outcome_by_position, fallback, outcome_of_sample)
         self._plans[(state, player)] = plan
         return plan
 
@@ -465,8 +474,7 @@ class _Plan:
     first: bool
     win_matrix: np.ndarray | None
     outcome_by_position: np.ndarray | None  # (S, m) outcome index when k opponents rank above the hero
-    usable: np.ndarray | None  # (S, 169) bool: the class's sampled combo avoids the board and the others' hands
-    accepted: np.ndarray | None  # (169,) usable samples per class
+    fallback: np.ndarray | None  # (169,) unweighted mean payoff per class over its usable samples
     outcome_of_sample: np.ndarray | None  # (S,) outcome index of each deal (spectator of a multiway pot)
 
 
@@ -536,14 +544,12 @@ def _winners_code(order_seats, eligible, seats):
 
 
 @njit(cache=True)
-def _position_outcomes(deal_key, deal_mask, hero_key, hero_mask, hero, opponents, eligible, outcome_keys, seats):
+def _position_outcomes(deal_key, hero, opponents, eligible, outcome_keys, seats):
     """Static part of a hero's multiway value: for each sample, the outcome index for each number of opponents
-    ranked above the hero; which (sample, class) pairs are usable; how many samples each class can use."""
+    ranked above the hero."""
     count = deal_key.shape[0]
     m = opponents.shape[0] + 1
     by_position = np.empty((count, m), dtype=np.int64)
-    usable = np.zeros((count, NUMBER_OF_CLASSES), dtype=np.bool_)
-    accepted = np.zeros(NUMBER_OF_CLASSES)
     order = np.empty(m, dtype=np.int64)
     for s in range(count):
         keys = np.array([deal_key[s, q] for q in opponents])
@@ -553,22 +559,19 @@ def _position_outcomes(deal_key, deal_mask, hero_key, hero_mask, hero, opponents
             order[pos] = hero
             order[pos + 1:] = ranked[pos:]
             by_position[s, pos] = np.searchsorted(outcome_keys, _winners_code(order, eligible, seats))
-        used = np.uint64(0)
-        for q in opponents:
-            used |= deal_mask[s, q]
-        for c in range(NUMBER_OF_CLASSES):
-            if hero_key[s, c] > 0 and (hero_mask[s, c] & used) == 0:
-                usable[s, c] = True
-                accepted[c] += 1.0
-    return by_position, usable, accepted
+    return by_position
 
 
 @njit(cache=True)
-def _hero_values(deal_class, deal_key, hero_key, usable, hero, opponents, sig, by_position, utilities, accepted):
-    """Sampled showdown value of each of the hero's classes: mean over its usable samples of the opponents'
-    strategy weights times the hero's payoff of the outcome. Samples the opponents never reach are skipped."""
+def _hero_values(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, opponents, sig, by_position, utilities,
+                 fallback):
+    """Sampled expected payoff of each of the hero's classes in a multiway showdown given that the opponents
+    play to it: over the class's usable samples, the mean payoff weighted by the opponents' strategy weights
+    (a ratio estimator). A class none of whose usable samples has weight gets ``fallback`` (see
+    :func:`_hero_means`). With ``sig`` all ones this computes the unweighted means."""
     count = deal_class.shape[0]
     total = np.zeros(NUMBER_OF_CLASSES)
+    weights = np.zeros(NUMBER_OF_CLASSES)
     m1 = opponents.shape[0]
     for s in range(count):
         weight = 1.0
@@ -576,9 +579,13 @@ def _hero_values(deal_class, deal_key, hero_key, usable, hero, opponents, sig, b
             weight *= sig[j, deal_class[s, opponents[j]]]
         if weight == 0.0:
             continue
+        used = np.uint64(0)
+        for j in range(m1):
+            used |= deal_mask[s, opponents[j]]
         priority = deal_key[s, hero] % 16  # the hero's tie-break priority is its seat's in the deal
         for c in range(NUMBER_OF_CLASSES):
-            if not usable[s, c]:
+            # usable: the class's sampled combo avoids the board (key > 0) and the opponents' cards
+            if hero_key[s, c] == 0 or (hero_mask[s, c] & used) != 0:
                 continue
             key = hero_key[s, c] + priority
             above = 0
@@ -586,9 +593,9 @@ def _hero_values(deal_class, deal_key, hero_key, usable, hero, opponents, sig, b
                 if deal_key[s, opponents[j]] > key:
                     above += 1
             total[c] += weight * utilities[by_position[s, above]]
+            weights[c] += weight
     for c in range(NUMBER_OF_CLASSES):
-        if accepted[c] > 0:
-            total[c] /= accepted[c]
+        total[c] = total[c] / weights[c] if weights[c] > 0.0 else fallback[c]
     return total
 
 
