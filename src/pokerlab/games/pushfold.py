@@ -357,7 +357,7 @@ class PushFoldGame(VectorGame):
         if plan is None:
             plan = self._plan(state, player)
         terminal = plan.terminal
-        value = plan.scale
+        value = np.full(NUMBER_OF_CLASSES, plan.scale)
         for q in plan.folders:
             value = value * self._removal(reaches[q])
         u = terminal.utilities[:, player]
