@@ -124,3 +124,23 @@ def test_three_seats_gains_small_and_shapes():
     assert [s["seat"] for s in data["seats"]] == ["BTN", "SB", "BB"]
     assert data["seats"][2]["jam"] == {} and set(data["seats"][2]["call"]) == {"BTN", "SB"}
     assert len(data["seats"][0]["jam"]) == 169
+
+
+def test_ctrl_c_returns_what_it_has():
+    calls = []
+
+    def progress(iterations, gain):
+        calls.append((iterations, gain))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    r = pushfold([10.0, 10.0], (0.5, 1.0), target=1e-9, progress=progress)
+    assert r.stop_reason == "interrupted" and r.iterations == calls[-1][0]
+    assert r.max_gain == pytest.approx(min(g for _, g in calls))
+
+
+def test_limits():
+    r = pushfold([10.0, 10.0], (0.5, 1.0), target=1e-12, iterations=20)
+    assert r.stop_reason == "iterations" and r.iterations == 20
+    with pytest.raises(ValueError, match="target"):
+        pushfold([10.0, 10.0], target=0)

@@ -63,8 +63,10 @@ def register(app: typer.Typer) -> None:
         """Push/fold Nash ranges: jam first in and call a jam, per seat, under chip EV or ICM."""
         from pokerlab.pushfold.charts import parse_depths
 
-        if png is not None and png.exists() and not png.is_dir():
-            raise InvalidArgumentError(f"--png needs a directory, {png} is a file")
+        if png is not None:  # the output directory is checked (and made) before any work
+            if png.exists() and not png.is_dir():
+                raise InvalidArgumentError(f"--png needs a directory, {png} is a file")
+            png.mkdir(parents=True, exist_ok=True)
         console = Console(stderr=True)
         if chart is not None:
             if chart != "heads-up":
