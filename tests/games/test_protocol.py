@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from pokerlab.errors import InvalidGameError, UnsupportedGameError
+from pokerlab.errors import FileFormatError, InvalidGameError, UnsupportedGameError
 from pokerlab.games import compile_game
 from pokerlab.games.base import CHANCE, FOLD, TERMINAL, TREE_FORM, VECTOR_FORM, Game, GameType
 from pokerlab.games.vector import VectorGame, compile_public_tree
@@ -316,3 +316,21 @@ def test_game_type_and_vector_form_validation():
 
     with pytest.raises(UnsupportedGameError, match="not a vector-form game"):
         compile_public_tree(TreeOnly())
+
+
+def test_vector_solver_resumes_exactly_from_a_file(tmp_path):
+    game = ThreeBidders()
+    straight = VectorSolver(game, "dcfr")
+    straight.iterate(40)
+    first = VectorSolver(game, "dcfr")
+    first.iterate(15)
+    path = first.save(tmp_path / "run.npz")
+    resumed = VectorSolver.load(path, game)
+    assert resumed.iteration == 15 and resumed.config == first.config
+    resumed.iterate(25)
+    assert np.array_equal(resumed.average_strategy().probs, straight.average_strategy().probs)
+    with pytest.raises(FileFormatError, match="not the game|saved for the game"):
+        VectorSolver.load(path, ToyKuhn())
+    (tmp_path / "bad.npz").write_text("nope")
+    with pytest.raises(FileFormatError, match="not a pokerlab vector solver file"):
+        VectorSolver.load(tmp_path / "bad.npz", game)
