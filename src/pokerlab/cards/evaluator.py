@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab.cards.encoding import RANK_NAMES, RANK_PLURALS, RANKS, format_cards, parse_cards
-from pokerlab.cards.kernels import evaluate_rows, seven_card_value_counts
+from pokerlab.cards.kernels import evaluate_rows, first_invalid_row, seven_card_value_counts
 from pokerlab.cards.tables import CATEGORIES, NUMBER_OF_CLASSES, load_tables
 from pokerlab.errors import DuplicateCardError, InvalidCardError, InvalidHandError
 
@@ -46,7 +46,7 @@ def evaluate_batch(hands: np.ndarray, *, validate: bool = True) -> np.ndarray:
 
     ``k`` is 5, 6 or 7; the result is a ``uint16`` array of ``N`` values. With ``validate`` (the default) the
     cards are checked to be in 0..51 and distinct within each row; pass ``validate=False`` in hot paths whose
-    input is known to be valid. About 100 million seven-card hands per second per core.
+    input is known to be valid (validation costs about a third of the evaluation).
 
     >>> import numpy as np
     >>> evaluate_batch(np.array([[48, 44, 40, 36, 32], [0, 5, 10, 15, 21]])).tolist()
@@ -55,15 +55,18 @@ def evaluate_batch(hands: np.ndarray, *, validate: bool = True) -> np.ndarray:
     array = np.asarray(hands)
     if array.ndim != 2 or not 5 <= array.shape[1] <= 7:
         raise InvalidHandError(f"hands must be an (N, k) array with k in 5..7, got shape {array.shape}")
+    if validate and array.size and array.dtype != np.uint8 and (array.min() < 0 or array.max() > 51):
+        raise InvalidCardError("card indices must be in 0..51")
+    cards = np.ascontiguousarray(array, dtype=np.uint8)
     if validate and array.size:
-        if array.min() < 0 or array.max() > 51:
-            raise InvalidCardError("card indices must be in 0..51")
-        masks = np.left_shift(np.uint64(1), array.astype(np.uint64))
-        distinct = np.bitwise_count(np.bitwise_or.reduce(masks, axis=1)) == array.shape[1]
-        if not distinct.all():
-            row = int(np.flatnonzero(~distinct)[0])
-            raise DuplicateCardError(f"hand {row} repeats a card: {format_cards(array[row])}")
-    return evaluate_rows(np.ascontiguousarray(array, dtype=np.uint8), load_tables())
+        # one compiled pass over the uint8 cards (no per-card temporaries: a mask array for 10 M hands
+        # was 560 MB and cost 4-5x the evaluation)
+        row = int(first_invalid_row(cards))
+        if row >= 0:
+            if cards[row].max() > 51:
+                raise InvalidCardError("card indices must be in 0..51")
+            raise DuplicateCardError(f"hand {row} repeats a card: {format_cards(cards[row])}")
+    return evaluate_rows(cards, load_tables())
 
 
 def category_index(value: int) -> int:
