@@ -75,6 +75,23 @@ def value_with_two(key: np.uint64, bits: np.uint64, first: int, second: int, tab
     )
 
 
+@njit(cache=True, inline="always")
+def value_with_two_cards(
+    key: np.uint64, bits: np.uint64, first: int, second: int, card_keys: np.ndarray, card_bits: np.ndarray,
+    flush_values: np.ndarray, row_offsets: np.ndarray, rank_values: np.ndarray,
+) -> np.uint16:
+    """:func:`value_with_two` from the table arrays read once before a hot loop: the equity inner loop."""
+    return value_of_key(key + card_keys[first] + card_keys[second], bits | card_bits[first] | card_bits[second],
+                        flush_values, row_offsets, rank_values)
+
+
+@njit(cache=True, inline="always")
+def rank_only_value(rank_key: np.uint64, row_offsets: np.ndarray, rank_values: np.ndarray) -> np.uint16:
+    """Value of a hand of 5 to 7 cards that cannot be a flush, from the rank half of its key
+    (``key & RANK_KEY_MASK``)."""
+    return rank_values[np.int64(row_offsets[rank_key >> _ROW_SHIFT]) + np.int64(rank_key & _ROW_MASK)]
+
+
 @njit(cache=True, parallel=True)
 def evaluate_rows(hands: np.ndarray, tables: EvalTables) -> np.ndarray:
     """Hand value of every row of an ``(N, k)`` uint8 array of cards, 5 <= k <= 7, in parallel."""
@@ -191,14 +208,9 @@ def _count_pair(first: int, c2: int, counts: np.ndarray, tables: EvalTables) -> 
                     rank6 = c6 >> 2
                     same_rank_above = 3 - (c6 & 3)  # cards of c6's rank with a larger suit
                     if same_rank_above:
-                        counts[_rank_value(rank_key6 + (card_keys[c6] & _RANK_KEY_MASK), row_offsets,
+                        counts[rank_only_value(rank_key6 + (card_keys[c6] & _RANK_KEY_MASK), row_offsets,
                                            rank_values)] += same_rank_above
                     for rank7 in range(rank6 + 1, 13):
-                        counts[_rank_value(rank_key6 + (card_keys[4 * rank7] & _RANK_KEY_MASK), row_offsets,
+                        counts[rank_only_value(rank_key6 + (card_keys[4 * rank7] & _RANK_KEY_MASK), row_offsets,
                                            rank_values)] += 4
 
-
-@njit(cache=True, inline="always")
-def _rank_value(rank_key: np.uint64, row_offsets: np.ndarray, rank_values: np.ndarray) -> np.uint16:
-    """Value of a hand that cannot be a flush, from the rank half of its key."""
-    return rank_values[np.int64(row_offsets[rank_key >> _ROW_SHIFT]) + np.int64(rank_key & _ROW_MASK)]
