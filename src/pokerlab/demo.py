@@ -94,7 +94,7 @@ def bots_section(console: Console) -> None:
         table.add_column(column)
     leduc = game_by_name("leduc")
     runs = [(leduc, default_trained(leduc), RandomAgent(), True),
-            (game_by_name("brief"), FullBetAgent(), RandomAgent(), False)]
+            (game_by_name("two-round"), FullBetAgent(), RandomAgent(), False)]
     for game, a, b, exact in runs:
         r = run_match(game, a, b, hands=2000, matches=50, seed=7, exact=exact)
         table.add_row(game.name, f"{a.name} vs {b.name}", f"{r.chips_per_hand:+.3f} ± {r.ci95:.3f}",

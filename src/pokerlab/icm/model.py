@@ -530,7 +530,7 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
         return paid @ pay_k, paid @ (pay_k * pay_k)
 
     if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
-        batch(0, 0)
+        counting_batch(0, 0)
     first = 256 if time_limit is not None else (4096 if samples is None else 16384)
     moments, reason, _ = run_until(rule, n, counting_batch, first_batch=first)
     places = counted[:, :n_places] / max(moments.count, 1) if n_places else None
