@@ -17,8 +17,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab.cards.encoding import RANK_NAMES, RANK_PLURALS, RANKS, format_cards, parse_cards
-from pokerlab.cards.kernels import evaluate_rows, first_invalid_row, seven_card_value_counts
-from pokerlab.cards.tables import CATEGORIES, NUMBER_OF_CLASSES, load_tables
+from pokerlab.cards.tables import (
+    CATEGORIES,
+    FLUSH_CHECK,
+    NUMBER_OF_CLASSES,
+    RANK_KEY_MASK,
+    ROW_MASK,
+    ROW_SHIFT,
+    SUIT_BIAS,
+    SUIT_SHIFT,
+    load_tables,
+)
 from pokerlab.errors import DuplicateCardError, InvalidCardError, InvalidHandError
 
 CardsLike = str | Iterable[str] | Iterable[int]
@@ -37,8 +46,23 @@ def evaluate(cards: CardsLike) -> int:
     >>> evaluate("As Ks Qs Js Ts")
     7462
     """
-    hand = np.asarray([_hand_cards(cards)], dtype=np.uint8)
-    return int(evaluate_rows(hand, load_tables())[0])
+    return _value_of_cards(_hand_cards(cards))
+
+
+def _value_of_cards(cards: list[int]) -> int:
+    """One hand's value in plain Python from the same tables as the kernels (no compiled code to load: the
+    CLI's ``eval`` answers without importing numba)."""
+    tables = load_tables()
+    key = SUIT_BIAS + sum(int(tables.card_keys[card]) for card in cards)
+    bits = 0
+    for card in cards:
+        bits |= int(tables.card_bits[card])
+    flush = (key >> SUIT_SHIFT) & FLUSH_CHECK
+    if flush:
+        shift = (32 if flush & 0x8800 else 0) + (16 if flush & 0x8080 else 0)
+        return int(tables.flush_values[(bits >> shift) & 0x1FFF])
+    rank_key = key & RANK_KEY_MASK
+    return int(tables.rank_values[int(tables.row_offsets[rank_key >> ROW_SHIFT]) + (rank_key & ROW_MASK)])
 
 
 def evaluate_batch(hands: np.ndarray, *, validate: bool = True) -> np.ndarray:
@@ -52,6 +76,8 @@ def evaluate_batch(hands: np.ndarray, *, validate: bool = True) -> np.ndarray:
     >>> evaluate_batch(np.array([[48, 44, 40, 36, 32], [0, 5, 10, 15, 21]])).tolist()
     [7462, 1]
     """
+    from pokerlab.cards.kernels import evaluate_rows, first_invalid_row
+
     array = np.asarray(hands)
     if array.ndim != 2 or not 5 <= array.shape[1] <= 7:
         raise InvalidHandError(f"hands must be an (N, k) array with k in 5..7, got shape {array.shape}")
@@ -152,11 +178,13 @@ def seven_card_category_counts() -> np.ndarray:
 
     Returns an ``int64`` array of 9 counts, high card first. Takes about half a second per core.
     """
-    counts = seven_card_value_counts(load_tables())
+    counts = seven_card_value_counts_all()
     starts = list(load_tables().category_starts) + [NUMBER_OF_CLASSES + 1]
     return np.array([counts[starts[k] : starts[k + 1]].sum() for k in range(9)], dtype=np.int64)
 
 
 def seven_card_value_counts_all() -> np.ndarray:
     """Count of seven-card hands per hand value, index 0..7462 (index 0 is always 0)."""
+    from pokerlab.cards.kernels import seven_card_value_counts
+
     return seven_card_value_counts(load_tables())
