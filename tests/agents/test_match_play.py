@@ -268,6 +268,8 @@ def test_corrupt_cached_bots_are_retrained(tmp_path, monkeypatch):
 
 
 def test_cli_two_round_size_and_train(tmp_path):
+    listed = runner.invoke(app, ["--help"]).output
+    assert "two-round" in listed and "brief" not in listed
     result = runner.invoke(app, ["brief", "size", "--json"])  # the hidden former name still works
     assert result.exit_code == 0
     assert json.loads(result.stdout)["betting_sequences"] == 1313
