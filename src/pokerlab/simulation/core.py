@@ -286,6 +286,8 @@ class SimulationResult:
     checks: dict[str, int]
     records: dict[str, np.ndarray] | None = field(default=None, repr=False)
     seed: int = 0
+    block_prize: np.ndarray | None = field(default=None, repr=False)  # (chunks, G): sums of mean prizes per chunk
+    block_count: np.ndarray | None = field(default=None, repr=False)  # (chunks,): tournaments per chunk
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"players": [{"stack", "places", "places_stderr", "equity", "equity_stderr", "icm",
@@ -392,7 +394,9 @@ def merge(t: Tournament, chunks: list[dict[str, np.ndarray]], elapsed: float, se
         kept = {name: np.concatenate([c[name] for c in chunks]) for name in ("places", "snap_stacks", "snap_info",
                                                                              "hands_each")}
     return SimulationResult(t, total, sum(int(c["hands"]) for c in chunks), places, places_stderr, equity,
-                            equity_stderr, icm_values, elapsed, checks, kept, seed)
+                            equity_stderr, icm_values, elapsed, checks, kept, seed,
+                            np.array([c["prize_sum"] for c in chunks]),
+                            np.array([int(c["tournaments"]) for c in chunks]))
 
 
 ICM_MAX_PLAYERS = 20_000
