@@ -3,7 +3,6 @@ chips really redistributed, its Monte Carlo against its exact recursion, power I
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 
 import numpy as np

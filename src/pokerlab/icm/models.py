@@ -143,7 +143,6 @@ def _mw_exact(stacks: np.ndarray, pay: np.ndarray) -> np.ndarray:
 @njit(cache=True)
 def _mw_sample(stacks: np.ndarray, pay: np.ndarray, samples: int, seed: np.uint64) -> tuple[np.ndarray, np.ndarray]:
     n = stacks.size
-    total = stacks.sum()
     sums = np.zeros(n)
     squares = np.zeros(n)
     ids = np.empty(n, dtype=np.int64)
