@@ -123,6 +123,7 @@ def run_local(task: Task, todo: list[int], workers: int) -> Iterator[tuple[int, 
         executor = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"),
                                        initializer=_ignore_sigint)
         futures: dict[Future[Chunk], int] = {}
+        clean = False
         try:
             # keep at most 2 chunks per worker in flight: a Ctrl-C or a lost worker wastes little
             queue = list(pending)
@@ -136,20 +137,26 @@ def run_local(task: Task, todo: list[int], workers: int) -> Iterator[tuple[int, 
                     chunk = future.result()
                     pending.remove(index)
                     yield index, chunk
+            clean = True
         except BrokenProcessPool:
             restarts += 1
             if restarts > MAX_POOL_RESTARTS:
                 raise
         finally:
-            _stop(executor)
+            if clean:
+                executor.shutdown(wait=True)
+            else:
+                _kill(executor)
 
 
-def _stop(executor: ProcessPoolExecutor) -> None:
-    processes = list(getattr(executor, "_processes", {}).values())
-    executor.shutdown(wait=False, cancel_futures=True)
+def _kill(executor: ProcessPoolExecutor) -> None:
+    """Stop at once (Ctrl-C, error, lost worker): SIGKILL the workers, whose work is lost anyway (finished
+    chunks are already saved), so none of them prints a traceback of a half-read queue."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
     for process in processes:
         if process.is_alive():
-            process.terminate()
+            process.kill()
+    executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.join(timeout=1.0)
 
