@@ -36,7 +36,7 @@ from pokerlab.stats import validate_seed
 MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
 PLAY_MODELS = ("coinflip", "pushfold", "rules")
-PLACE_CELLS = 2_000_000  # groups x tracked places per chunk; past it only paid places are tracked
+PLACE_CELLS = 200_000  # groups x tracked places per chunk (memory of a merge); past it fewer places are tracked
 
 
 @dataclass(frozen=True)
@@ -195,7 +195,8 @@ def prepare(
         group_stack = np.array([k[0] for k in keys], dtype=np.float64)
         group_model = [names[k[1]] for k in keys]
     group_size = np.bincount(group, minlength=group_stack.size).astype(np.int64)
-    tracked = n if group_stack.size * n <= PLACE_CELLS else max(1, pay.size)
+    # every place for small fields; else the first places, as many as the cell budget allows (paid ones first)
+    tracked = n if group_stack.size * n <= PLACE_CELLS else max(1, min(pay.size, PLACE_CELLS // group_stack.size))
     return Tournament(
         field=Field(values, model, int(table_size), kernels.PLAY_COINFLIP if coinflip else kernels.PLAY_CHARTS,
                     int(bet)),
@@ -269,8 +270,9 @@ class SimulationResult:
     """Merged statistics of a batch.
 
     Rows are players (``per_player``: given stacks) or groups of identical starting players (same stack and
-    play model). ``places[g, m]``: probability that a member finishes in place ``m + 1`` (all places for small
-    fields, the paid places for big ones); ``equity[g]``: expected prize per member, with standard errors over
+    play model). ``places[g, m]``: probability that a member finishes in place ``m + 1`` (all places when rows x
+    players <= 200,000, else the first paid places within that many cells);
+    ``equity[g]``: expected prize per member, with standard errors over
     tournaments; ``icm[g]``: the ICM equity of the starting stacks (``None`` where too big to compute).
     """
 
