@@ -21,6 +21,7 @@ from pokerlab.errors import (
 )
 from pokerlab.games import compile_game, get_game, kuhn, leduc
 from pokerlab.icm import ICMResult, icm
+from pokerlab.simulation import SimulationResult, simulate
 from pokerlab.solvers import Policy, Solver, best_response, expected_value, exploitability, solve
 
 try:
@@ -48,6 +49,8 @@ __all__ = [
     "InvalidCardError",
     "InvalidHandError",
     "ICMResult",
+    "SimulationResult",
+    "simulate",
 
     "parse_range",
     "DuplicateCardError",

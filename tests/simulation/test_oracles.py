@@ -99,6 +99,15 @@ def test_conservation_and_balancing(play):
             assert places[t, alive].max() == alive.sum()
 
 
+def test_mixed_field_is_summarised_per_play_model():
+    r = simulate(players=90, starting_stack=2000, payouts="power:paid=12", play="rules:0.7,tight:0.3",
+                 tournaments=60, seed=2, workers=0)
+    rows = r.to_dict()["players"]
+    assert [(p["play"], p["count"]) for p in rows] == [("rules", 63), ("tight", 27)]
+    assert np.isclose(r.equity @ r.tournament.group_size, 1000.0)
+    assert r.checks["chip_errors"] == 0
+
+
 def test_same_seed_same_tournaments_whatever_the_workers():
     kwargs = {"players": 60, "starting_stack": 1000, "payouts": "power:paid=9", "play": "rules", "tournaments": 40,
               "seed": 9, "records": True}

@@ -99,7 +99,7 @@ def register(app: typer.Typer) -> None:
             ..., "--payouts", help="600,400 | power:a=1,pool=1000,paid=150 | flat:pool=100,paid=9 | file.csv"
         ),
         play: str = typer.Option(
-            "coinflip", "--play", help="coinflip | pushfold | rules | a mix like pushfold:0.8,rules:0.2."
+            "coinflip", "--play", help="coinflip | pushfold | rules | tight | a mix like rules:0.8,tight:0.2."
         ),
         bet: str = typer.Option("all-in", "--bet", help="Coin flip stake: all-in (the smaller stack) or chips."),
         tournaments: int = typer.Option(1000, "--tournaments", help="Tournaments to play."),

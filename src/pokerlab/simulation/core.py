@@ -35,7 +35,7 @@ from pokerlab.stats import validate_seed
 
 MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
-PLAY_MODELS = ("coinflip", "pushfold", "rules")
+PLAY_MODELS = ("coinflip", "pushfold", "rules", "tight")
 PLACE_CELLS = 200_000  # groups x tracked places per chunk (memory of a merge); past it fewer places are tracked
 
 
@@ -111,7 +111,9 @@ def pushfold_charts() -> Charts:
 
 
 def _chart_for(name: str) -> Charts:
-    return pushfold_charts() if name == "pushfold" else rules_chart()
+    if name == "pushfold":
+        return pushfold_charts()
+    return rules_chart(0.5 if name == "tight" else 1.0)
 
 
 def prepare(
@@ -432,9 +434,10 @@ def simulate(
     ``table_size``) or ``players`` with ``starting_stack`` (a whole field, tables of ``table_size``, default 9).
     ``payouts``: money per place (anything :func:`pokerlab.icm.parse_payouts` returns). ``play``: ``coinflip``
     (each hand a random pair at each table flips a fair coin for ``bet`` chips, 0 or ``None`` = all in),
-    ``pushfold`` (the push/fold engine's charts), ``rules`` (:func:`pokerlab.simulation.charts.rules_chart`) or
-    a mix ``'pushfold:0.8,rules:0.2'``; ``charts`` overrides a model's charts by name. ``schedule``: blind levels
-    (default :func:`pokerlab.simulation.schedule.default_schedule`), starting at ``start_level``.
+    ``pushfold`` (the push/fold engine's charts), ``rules`` (:func:`pokerlab.simulation.charts.rules_chart`),
+    ``tight`` (the rules at half the aggression) or a mix ``'pushfold:0.8,rules:0.2'``; ``charts`` overrides a
+    model's charts by name. ``schedule``: blind levels (default
+    :func:`pokerlab.simulation.schedule.default_schedule`), starting at ``start_level``.
     ``snapshots``: players-left counts at which to record stacks (kept with ``records=True``, as is every
     tournament's finishing order). ``workers``: local processes (default all cores, 0 = this process);
     ``ray``: a Ray address (``local`` starts one here). ``checkpoint``: a directory to save finished chunks and
