@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import InvalidGameError
-from pokerlab.games.base import CHANCE, TERMINAL, Game
+from pokerlab.games.base import CHANCE, TERMINAL, TREE_FORM, Game, require_form, require_two_player_zero_sum
 
 KIND_TERMINAL = 0
 KIND_CHANCE = 1
@@ -114,6 +114,8 @@ class CompiledGame:
 def compile_game(game: Game, max_nodes: int = 50_000_000) -> CompiledGame:
     """Walk ``game`` once breadth-first and return its :class:`CompiledGame`.
 
+    The tree-form solvers need a two-player zero-sum game in tree form: any other game (its
+    :class:`~pokerlab.games.base.GameType` says so) raises :class:`~pokerlab.errors.UnsupportedGameError`.
     Validates what the solvers rely on: chance probabilities are positive and sum to 1, every state of an
     information set has the same player, the same actions and the same depth. Raises
     :class:`InvalidGameError` otherwise, or when the tree has more than ``max_nodes`` histories.
@@ -122,6 +124,8 @@ def compile_game(game: Game, max_nodes: int = 50_000_000) -> CompiledGame:
     >>> compile_game(kuhn()).sizes.infosets
     12
     """
+    require_form(game.game_type, TREE_FORM, game.name)
+    require_two_player_zero_sum(game.game_type, game.name, "the tree-form solvers (CFR family, best response)")
     root = game.initial_state()
     states: list[Any] = [root]
     kinds: list[int] = []
