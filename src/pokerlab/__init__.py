@@ -21,6 +21,7 @@ from pokerlab.errors import (
 )
 from pokerlab.games import compile_game, get_game, kuhn, leduc
 from pokerlab.icm import ICMResult, icm
+from pokerlab.pushfold import PushFoldResult, pushfold
 from pokerlab.simulation import SimulationResult, simulate
 from pokerlab.solvers import Policy, Solver, best_response, expected_value, exploitability, solve
 
@@ -62,6 +63,8 @@ __all__ = [
     "Solver",
 
     "icm",
+    "PushFoldResult",
+    "pushfold",
     "__version__",
     "best_response",
     "compile_game",
