@@ -1,7 +1,7 @@
 """Reproduce docs/beating-icm.md: equity models (ICM, Malmuth-Weitzman, chip proportional, power ICM) measured
 against simulated continuations of tournament snapshots.
 
-Run: ``python scripts/beating_icm.py [--scale 1.0] [--plays coinflip,rules]`` (``make beating-icm``). For each
+Run: ``python scripts/beating_icm.py [--scale 1.0] [--plays coinflip,rules,pushfold]`` (``make beating-icm``). For each
 play model, field size (100, 1,000, 10,000) and payout shape (flat, top-heavy power law, 15% of the field paid):
 
 1. play two whole tournaments (seeded) and take the stacks when 20% of the field is left (before the money);
@@ -146,7 +146,7 @@ def results_markdown(cases: list[dict], header: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every continuation count")
-    parser.add_argument("--plays", default="coinflip,rules", help="play models to run (comma separated)")
+    parser.add_argument("--plays", default="coinflip,rules,pushfold", help="play models to run (comma separated)")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     plays = [p.strip() for p in args.plays.split(",") if p.strip()]

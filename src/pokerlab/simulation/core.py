@@ -17,9 +17,11 @@ import hashlib
 import json
 import math
 import os
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -99,15 +101,41 @@ def parse_play(spec: str) -> list[tuple[str, float]]:
     return [(m, v / total) for m, v in mix]
 
 
-def pushfold_charts() -> Charts:
-    """The push/fold charts of the push/fold engine (:mod:`pokerlab.pushfold`), when it is installed."""
+PUSHFOLD_DEPTH = 30  # big blinds: the deepest bucket of the push/fold charts (deeper stacks play it too)
+
+
+@cache
+def pushfold_charts(depth: int = PUSHFOLD_DEPTH, target: float = 1e-3) -> Charts:
+    """The push/fold engine's heads-up chip-EV Nash charts (:func:`pokerlab.pushfold.heads_up_chart`) solved at
+    2, 3, ..., ``depth`` big blinds to a best-response gain of ``target`` bb, as simulation charts: bucket ``b``
+    (effective stack in ``(b, b + 1]`` bb) plays the solution at ``b + 1`` bb (the first bucket the 2 bb one: at
+    1 bb the big blind is all in from his blind and has no decision). At a table of more than two
+    players the first player in jams by the small blind's heads-up chart and callers call by the big blind's:
+    the heads-up Nash ranges, looser than full-table ones (a full-table solution per stack configuration is
+    far too slow to play millions of hands). Solved once (seconds) and cached under the user cache directory."""
+    from pokerlab.cards.tables import cache_directory
+    from pokerlab.pushfold import CLASS_NAMES, heads_up_chart
+    from pokerlab.simulation.charts import class_name
+
+    path = cache_directory() / f"pushfold-charts-v1-{depth}-{target:g}.npz"
     try:
-        from pokerlab.pushfold import simulation_charts  # type: ignore[attr-defined]
-    except ImportError as error:
-        raise InvalidArgumentError(
-            "push/fold charts are not available in this version (pokerlab.pushfold); use --play rules"
-        ) from error
-    return simulation_charts()
+        with np.load(path) as stored:
+            return validate_charts(Charts(stored["jam"], stored["call"]))
+    except (OSError, KeyError, ValueError, InvalidArgumentError):
+        pass  # absent or damaged: solve again
+    chart = heads_up_chart(list(range(2, depth + 1)), target=target)
+    columns = [CLASS_NAMES.index(class_name(h)) for h in range(kernels.CLASSES)]
+    rows = [0, *range(depth - 1)]  # bucket 0 (up to 1 bb) plays the 2 bb solution
+    charts = Charts(np.ascontiguousarray(chart.jam[rows][:, columns][None]),
+                    np.ascontiguousarray(chart.call[rows][:, columns][None]))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
+            np.savez(handle, jam=charts.jam, call=charts.call)
+        os.replace(handle.name, path)
+    except OSError:
+        pass  # a read-only cache only costs solving again next time
+    return charts
 
 
 def _chart_for(name: str) -> Charts:
