@@ -17,14 +17,14 @@ import numpy as np
 from _machine import best_time, machine_description, row
 from pokerlab.cards.tables import load_tables
 from pokerlab.simulation import prepare, run
-from pokerlab.simulation.charts import rules_chart
-from pokerlab.simulation.core import default_workers
+from pokerlab.simulation.core import default_workers, pushfold_charts
 from pokerlab.simulation.kernels import play_hands
 
 
 def hands_per_second(players: int, depth_bb: int, hands: int) -> float:
-    """Independent push/fold hands at one table of ``players``, everyone ``depth_bb`` deep, rules charts."""
-    charts = rules_chart()
+    """Independent push/fold hands at one table of ``players``, everyone ``depth_bb`` deep, the push/fold
+    engine's charts."""
+    charts = pushfold_charts()
     stacks = np.full(players, 100 * depth_bb, dtype=np.int64)
     total, squares = np.zeros(players), np.zeros(players)
     tables = load_tables()
@@ -51,7 +51,7 @@ def main() -> None:
         rate = hands_per_second(players, depth, 400_000)
         row(f"push/fold hands, {players} players {depth} bb (1 core)", rate / 1e6, "M hands/s", ">= 2")
 
-    field = prepare(players=1000, starting_stack=10_000, payouts="power:paid=150", play="rules")
+    field = prepare(players=1000, starting_stack=10_000, payouts="power:paid=150", play="pushfold")
     run(field, 2, seed=0, workers=0)  # compile
     one = best_time(lambda: run(field, 1, seed=1, workers=0), 7)
     hands = run(field, 20, seed=2, workers=0).hands / 20
@@ -61,7 +61,7 @@ def main() -> None:
     row("one 1,000-player coin-flip tournament (1 core)", best_time(lambda: run(coin, 1, seed=1, workers=0), 7) * 1e3,
         "ms", "")
 
-    huge = prepare(players=100_000, starting_stack=10_000, payouts="power:paid=15000", play="rules")
+    huge = prepare(players=100_000, starting_stack=10_000, payouts="power:paid=15000", play="pushfold")
     start = time.perf_counter()
     big = run(huge, 1, seed=3, workers=0)
     row(f"one 100,000-player tournament ({big.hands:,} hands, 1 core)", time.perf_counter() - start, "s", "<= 10")

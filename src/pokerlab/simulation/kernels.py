@@ -13,8 +13,9 @@ Push/fold hands (play ``PLAY_CHARTS``): antes (dead money), blinds, then in acti
 blind last; heads-up the button is the small blind and acts first) the first player whose jam chart says so
 moves all in; after a jam each later player calls by his call chart, and the first caller ends the action
 (one caller: the usual push/fold simplification). A player put all in by the antes or blinds is in the hand
-without acting. Cards are dealt lazily from a deck kept as a permutation (a partial Fisher-Yates per card),
-showdowns go through the evaluator kernels, and side pots are paid level by level.
+without acting. A player first in decides by his effective stack against the deepest player still to act; a
+caller by his against the jammer's. Cards are dealt lazily from a deck kept as a permutation (a partial
+Fisher-Yates per card), showdowns go through the evaluator kernels, and side pots are paid level by level.
 """
 
 from __future__ import annotations
@@ -130,13 +131,9 @@ class HandScratch(NamedTuple):
     value: np.ndarray  # int64[10]: showdown hand values
     order: np.ndarray  # int64[10]: seats in action order
     start: np.ndarray  # int64[10]: chips at the start of the hand
+    behind: np.ndarray  # int64[10]: deepest stack acting after each position in the action order
     board: np.ndarray  # int64[5]
     state: np.ndarray  # uint64[1]: the random stream
-
-
-def new_scratch(counter: np.uint64) -> HandScratch:
-    """Work arrays for one stream (Python-side constructor; kernels use :func:`_scratch`)."""
-    return _scratch(counter)
 
 
 @njit(cache=True)
@@ -146,7 +143,8 @@ def _scratch(counter: np.uint64) -> HandScratch:
     return HandScratch(
         np.arange(52, dtype=np.int64), np.zeros((10, 2), dtype=np.int64), np.zeros(10, dtype=np.bool_),
         np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.bool_), np.zeros(10, dtype=np.int64),
-        np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(5, dtype=np.int64), state,
+        np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
+        np.zeros(5, dtype=np.int64), state,
     )
 
 
@@ -212,9 +210,14 @@ def chart_hand(
     paid = min(big_blind, stack[seats[bb]])
     stack[seats[bb]] -= paid
     contrib[bb] += paid
-    # action order: the seat after the big blind first, the big blind last
-    for k in range(count):
+    # action order: the seat after the big blind first, the big blind last; behind[k] is the deepest starting
+    # stack of the players acting after order[k] (who could call a jam)
+    behind = work.behind
+    deepest = 0
+    for k in range(count - 1, -1, -1):
         order[k] = (bb + 1 + k) % count
+        behind[k] = deepest
+        deepest = max(deepest, start[order[k]])
     dealt = 0
     jammer = -1
     caller = -1
@@ -225,11 +228,7 @@ def chart_hand(
         if jammer < 0:
             if i == bb:
                 continue  # everyone folded to the big blind, who checks
-            deepest = 0
-            for j in range(count):
-                if j != i and not folded[j] and start[j] > deepest:
-                    deepest = start[j]
-            effective = min(start[i], deepest)
+            effective = min(start[i], behind[k])
             if not has_cards[i]:
                 hole[i, 0] = _deal(work.deck, dealt, state)
                 hole[i, 1] = _deal(work.deck, dealt + 1, state)
