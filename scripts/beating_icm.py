@@ -120,6 +120,14 @@ def calibration_plot(cases: list[dict], play: str, path: Path) -> None:
     plt.close(fig)
 
 
+def closest_models(errors: list[dict]) -> str:
+    """The model with the smallest RMS error, with every model whose interval overlaps its interval (not
+    separated by this run's noise)."""
+    best = min(errors, key=lambda e: e["rms"])
+    ties = [e["model"] for e in errors if e is not best and e["rms_low"] <= best["rms_high"]]
+    return best["model"] + (f" (not separated from {', '.join(ties)})" if ties else "")
+
+
 def results_markdown(cases: list[dict], header: str) -> str:
     lines = [header, ""]
     lines.append("| play | field | payouts | left / paid | continuations | ICM | Malmuth-Weitzman | chip | power ICM "
@@ -132,7 +140,7 @@ def results_markdown(cases: list[dict], header: str) -> str:
             e = errors[name]
             return f"{e['rms']:.4f} [{e['rms_low']:.4f}, {e['rms_high']:.4f}]"
 
-        closest = min(c["errors"], key=lambda e: e["rms"])["model"]
+        closest = closest_models(c["errors"])
         p = errors["power-icm"]
         lines.append(
             f"| {c['play']} | {c['players']:,} | {c['payouts']} | {c['left']} / {c['paid']} | {c['continuations']:,} "
@@ -148,7 +156,13 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every continuation count")
     parser.add_argument("--plays", default="coinflip,rules,pushfold", help="play models to run (comma separated)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--render", action="store_true",
+                        help="only redraw the plots and the results section from docs/beating-icm.json")
     args = parser.parse_args()
+    if args.render:
+        stored = json.loads((DOCS / "beating-icm.json").read_text())
+        write_docs(stored["cases"], stored["header"])
+        return
     plays = [p.strip() for p in args.plays.split(",") if p.strip()]
     start = time.perf_counter()
     cases = []
@@ -170,15 +184,21 @@ def main() -> None:
               "intervals; the last column but one is power ICM's mean squared error minus ICM's ((% of pool)^2, "
               "± 95%): negative = closer than ICM; the last is ICM's RMS error relative to a fair share "
               "(pool / players left).")
-    (DOCS / "beating-icm.json").write_text(json.dumps({"cases": cases, "elapsed_s": elapsed}, indent=0))
-    for play in plays:
+    (DOCS / "beating-icm.json").write_text(json.dumps({"cases": cases, "elapsed_s": elapsed, "header": header},
+                                                      indent=0))
+    write_docs(cases, header)
+    print(f"done in {elapsed / 60:.1f} min")
+
+
+def write_docs(cases: list[dict], header: str) -> None:
+    """The calibration figures and the results section of docs/beating-icm.md."""
+    for play in sorted({c["play"] for c in cases}):
         calibration_plot(cases, play, DOCS / f"beating-icm-{play}.png")
     doc = DOCS / "beating-icm.md"
     text = doc.read_text(encoding="utf-8") if doc.exists() else f"# Beating ICM\n\n{MARK_START}\n{MARK_END}\n"
     before, _, rest = text.partition(MARK_START)
     _, _, after = rest.partition(MARK_END)
     doc.write_text(f"{before}{MARK_START}\n{results_markdown(cases, header)}\n{MARK_END}{after}", encoding="utf-8")
-    print(f"done in {elapsed / 60:.1f} min: {doc}")
 
 
 if __name__ == "__main__":
