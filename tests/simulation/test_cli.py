@@ -39,7 +39,7 @@ def test_whole_field_with_schedule_and_outputs(tmp_path):
     out = tmp_path / "out"
     result = runner.invoke(app, ["simulate", "--players", "50", "--starting-stack", "1500", "--table-size", "6",
                                  "--schedule", str(schedule), "--payouts", "power:paid=8", "--play",
-                                 "rules", "--tournaments", "12", "--seed", "2", "--snapshots", "9,3",
+                                 "rules", "--tournaments", "12", "--seed", "2", "--snapshots", "bubble,final,3",
                                  "--workers", "0", "--output", str(out), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -47,7 +47,7 @@ def test_whole_field_with_schedule_and_outputs(tmp_path):
     tours = pa.read_table(out / "tournaments.parquet")
     assert tours.num_rows == 12 * 50
     snaps = pa.read_table(out / "snapshots.parquet")
-    assert set(snaps.column("players_left").to_pylist()) == {9, 3}
+    assert set(snaps.column("players_left").to_pylist()) == {9, 6, 3}  # 8 paid: bubble at 9; tables of 6
     summary = json.loads((out / "summary.json").read_text())
     assert summary["checks"] == {"max_table_spread": 1, "chip_errors": 0, "table_errors": 0}
 

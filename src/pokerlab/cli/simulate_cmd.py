@@ -30,13 +30,19 @@ def _parse_bet(text: str) -> int:
     return value
 
 
-def _parse_counts(text: str | None) -> list[int]:
-    if not text:
-        return []
-    try:
-        return [int(tok) for tok in text.split(",") if tok.strip()]
-    except ValueError as error:
-        raise InvalidArgumentError(f"--snapshots takes players-left counts like 150,9, got {text!r}") from error
+def _parse_counts(text: str | None) -> list[int | str]:
+    out: list[int | str] = []
+    for token in (t.strip() for t in (text or "").split(",") if t.strip()):
+        if token in ("bubble", "final"):
+            out.append(token)
+            continue
+        try:
+            out.append(int(token))
+        except ValueError as error:
+            raise InvalidArgumentError(
+                f"--snapshots takes players-left counts, bubble or final, like 500,bubble,final; got {text!r}"
+            ) from error
+    return out
 
 
 def read_snapshot(path: Path) -> dict[str, Any]:
@@ -104,7 +110,9 @@ def register(app: typer.Typer) -> None:
         bet: str = typer.Option("all-in", "--bet", help="Coin flip stake: all-in (the smaller stack) or chips."),
         tournaments: int = typer.Option(1000, "--tournaments", help="Tournaments to play."),
         seed: int = typer.Option(None, "--seed", help="Seed: the same seed gives the same tournaments."),
-        snapshots: str = typer.Option(None, "--snapshots", help="Record stacks at these players-left counts."),
+        snapshots: str = typer.Option(
+            None, "--snapshots", help="Record stacks at these players left: counts, bubble, final."
+        ),
         from_snapshot: Path = typer.Option(
             None, "--from-snapshot", help="Measure ICM and other models against continuations of these stacks."
         ),

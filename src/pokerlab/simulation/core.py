@@ -148,7 +148,7 @@ def prepare(
     *, stacks: Sequence[float] | np.ndarray | None = None, players: int | None = None,
     starting_stack: int | None = None, table_size: int | None = None, payouts: Any,
     play: str = "coinflip", bet: int | None = None, schedule: Schedule | None = None, start_level: int = 0,
-    snapshots: Sequence[int] = (), charts: dict[str, Charts] | None = None,
+    snapshots: Sequence[int | str] = (), charts: dict[str, Charts] | None = None,
 ) -> Tournament:
     """Validate a tournament (see :func:`simulate` for the arguments)."""
     from pokerlab.icm import parse_payouts
@@ -199,7 +199,13 @@ def prepare(
         raise InvalidArgumentError(f"start level must be from 0 to {schedule.hands.size - 1}, got {start_level}")
     if start_level:
         schedule = Schedule(*(a[start_level:].copy() for a in schedule[:4]), schedule.big_blind_ante)
-    snaps = sorted({int(s) for s in snapshots}, reverse=True)
+    named = {"bubble": pay.size + 1, "final": int(table_size)}  # one player from the money; the final table
+    try:
+        snaps = sorted({named[s] if isinstance(s, str) and s in named else int(s) for s in snapshots}, reverse=True)
+    except (TypeError, ValueError) as error:
+        raise InvalidArgumentError(
+            f"snapshots are numbers of players left, 'bubble' or 'final', got {list(snapshots)}"
+        ) from error
     if any(s < 1 for s in snaps):
         raise InvalidArgumentError("snapshots are numbers of players left, each >= 1")
     names = [m for m, _ in mix]
@@ -452,7 +458,7 @@ def simulate(
     stacks: Sequence[float] | np.ndarray | None = None, payouts: Any = None, *, players: int | None = None,
     starting_stack: int | None = None, table_size: int | None = None, play: str = "coinflip",
     bet: int | None = None, schedule: Schedule | None = None, start_level: int = 0, tournaments: int = 1000,
-    seed: int | None = None, snapshots: Sequence[int] = (), workers: int | None = None, ray: str | None = None,
+    seed: int | None = None, snapshots: Sequence[int | str] = (), workers: int | None = None, ray: str | None = None,
     checkpoint: str | Path | None = None, records: bool = False, charts: dict[str, Charts] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> SimulationResult:
@@ -466,7 +472,8 @@ def simulate(
     ``tight`` (the rules at half the aggression) or a mix ``'pushfold:0.8,rules:0.2'``; ``charts`` overrides a
     model's charts by name. ``schedule``: blind levels (default
     :func:`pokerlab.simulation.schedule.default_schedule`), starting at ``start_level``.
-    ``snapshots``: players-left counts at which to record stacks (kept with ``records=True``, as is every
+    ``snapshots``: players-left counts (or ``'bubble'``: one more than the paid places; ``'final'``: a table
+    size) at which to record stacks (kept with ``records=True``, as is every
     tournament's finishing order). ``workers``: local processes (default all cores, 0 = this process);
     ``ray``: a Ray address (``local`` starts one here). ``checkpoint``: a directory to save finished chunks and
     resume from. ``progress(done, total)`` is called as chunks finish.
