@@ -89,6 +89,7 @@ def calibration_plot(cases: list[dict], play: str, path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     chosen = [c for c in cases if c["play"] == play]
     fig, axes = plt.subplots(len(FIELDS), 2, figsize=(11, 4 * len(FIELDS)), squeeze=False)
@@ -109,6 +110,7 @@ def calibration_plot(cases: list[dict], play: str, path: Path) -> None:
             label = name if name != "power-icm" else f"power-icm (alpha {case['alpha']:.2f})"
             ax.plot(x, [pred[b].mean() for b in bins], style, label=label)
         ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_title(f"{case['players']:,} players, {case['payouts']} payouts: {case['left']} left, "
                      f"{case['continuations']:,} continuations", fontsize=9)
         ax.set_xlabel("stack / average stack (bins of players)")
@@ -184,10 +186,27 @@ def main() -> None:
               "intervals; the last column but one is power ICM's mean squared error minus ICM's ((% of pool)^2, "
               "± 95%): negative = closer than ICM; the last is ICM's RMS error relative to a fair share "
               "(pool / players left).")
-    (DOCS / "beating-icm.json").write_text(json.dumps({"cases": cases, "elapsed_s": elapsed, "header": header},
-                                                      indent=0))
+    (DOCS / "beating-icm.json").write_text(compact_json({"cases": cases, "elapsed_s": elapsed, "header": header}))
     write_docs(cases, header)
     print(f"done in {elapsed / 60:.1f} min")
+
+
+def compact_json(data: object) -> str:
+    """JSON with floats to 7 significant digits (far below the Monte Carlo error), one case per line."""
+
+    def rounded(value: object) -> object:
+        if isinstance(value, float):
+            return float(f"{value:.7g}")
+        if isinstance(value, dict):
+            return {k: rounded(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [rounded(v) for v in value]
+        return value
+
+    data = rounded(data)
+    cases = ",\n".join(json.dumps(c, separators=(",", ":")) for c in data["cases"])  # type: ignore[index]
+    rest = {k: v for k, v in data.items() if k != "cases"}  # type: ignore[union-attr]
+    return f'{{"cases": [\n{cases}\n],\n{json.dumps(rest)[1:]}\n'
 
 
 def write_docs(cases: list[dict], header: str) -> None:
