@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import numpy as np
+
 from pokerlab.errors import InvalidGameError, UnsupportedGameError
 
 CHANCE = -1
@@ -160,6 +162,41 @@ class Game(ABC):
     def action_label(self, state: Any, action: Any) -> str:
         """Human-readable name of an action (default ``str(action)``)."""
         return str(action)
+
+    # -- playing (matches, the terminal): defaults any game can keep; card games describe themselves ----------
+    def sample_chance(self, state: Any, rng: np.random.Generator) -> Any:
+        """One chance outcome at ``state``, drawn with the game's probabilities from ``rng`` (games with huge
+        chance nodes draw without listing every outcome)."""
+        outcomes = self.chance_outcomes(state)
+        probs = np.asarray([p for _, p in outcomes])
+        return outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0]
+
+    def for_stacks(self, chips: Sequence[float]) -> Game:
+        """The game one hand is played with when the players hold ``chips`` (a stack-until-bust match); by
+        default the game itself (the match caps a hand's loss at the loser's chips)."""
+        return self
+
+    def describe_state(self, state: Any, seat: int) -> str:
+        """What the player in ``seat`` sees at ``state``, for a person at the terminal."""
+        return f"You see: {self.infoset_key(state)}"
+
+    def action_key(self, state: Any, action: Action) -> str:
+        """The key a person types for ``action`` (default: its position among the legal actions, from 1)."""
+        return str(list(self.legal_actions(state)).index(action) + 1)
+
+    def parse_action(self, state: Any, text: str) -> Action | None:
+        """A legal action for typed ``text`` other than the action keys (synonyms), or None."""
+        return None
+
+    def play_help(self) -> str:
+        """How to type moves at the terminal."""
+        return "Type the key of an action; q quits."
+
+    def end_summary(self, state: Any, payoff: float, seat: int) -> str:
+        """The end of a hand from ``seat``'s side, for a person at the terminal."""
+        if not payoff:
+            return "A draw."
+        return f"You {'won' if payoff > 0 else 'lost'} {abs(payoff):g} chips."
 
     def spec(self) -> dict[str, Any]:
         """A JSON-able description of the game. Built-in games add a ``"family"`` from which

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -24,6 +24,24 @@ from pokerlab.games.base import CHANCE, TERMINAL, TREE_FORM, Game, require_form,
 KIND_TERMINAL = 0
 KIND_CHANCE = 1
 KIND_DECISION = 2
+
+
+class TreeArrays(NamedTuple):
+    """A compiled tree as the tree-form kernels take it (one argument): the per-node arrays ``kind``,
+    ``player``, ``parent``, ``first_child``, ``num_children``, ``chance_prob``, ``infoset``, ``utility``, the
+    per-infoset ``info_player`` and ``info_offset``, and ``level_offsets`` (see :class:`CompiledGame`)."""
+
+    kind: np.ndarray
+    player: np.ndarray
+    parent: np.ndarray
+    first_child: np.ndarray
+    num_children: np.ndarray
+    chance_prob: np.ndarray
+    infoset: np.ndarray
+    utility: np.ndarray
+    info_player: np.ndarray
+    info_offset: np.ndarray
+    level_offsets: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -105,10 +123,15 @@ class CompiledGame:
             object.__setattr__(self, "_key_cache", cache)
         return cache
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays the kernels take, in their argument order."""
-        return (self.kind, self.player, self.parent, self.first_child, self.num_children, self.chance_prob,
-                self.infoset, self.utility, self.info_player, self.info_offset)
+    def arrays(self) -> TreeArrays:
+        """The arrays of the tree-form kernels, as their one argument (built once, then shared)."""
+        bundle = self.__dict__.get("_arrays")
+        if bundle is None:
+            bundle = TreeArrays(self.kind, self.player, self.parent, self.first_child, self.num_children,
+                                self.chance_prob, self.infoset, self.utility, self.info_player, self.info_offset,
+                                self.level_offsets)
+            object.__setattr__(self, "_arrays", bundle)
+        return bundle
 
 
 def compile_game(game: Game, max_nodes: int = 50_000_000) -> CompiledGame:

@@ -234,12 +234,12 @@ def compile_public_tree(game: VectorGame, max_nodes: int = 5_000_000) -> Compile
             raise InvalidGameError(f"{game.name}: public_player returned {who!r} for a {n_players}-player game")
         first_child.append(start)
         num_children.append(len(children))
-        for child, p, a in children:
+        for child, prob, edge in children:
             queue.append(len(states))
             states.append(child)
             parent.append(n)
-            chance_prob.append(p)
-            action.append(a)
+            chance_prob.append(prob)
+            action.append(edge)
         if len(states) > max_nodes:
             raise InvalidGameError(f"{game.name}: more than {max_nodes} public nodes; too large to compile")
     arrays = PublicTree(kind=np.asarray(kind, dtype=np.int64), player=np.asarray(player, dtype=np.int64),
@@ -247,6 +247,6 @@ def compile_public_tree(game: VectorGame, max_nodes: int = 5_000_000) -> Compile
                         num_children=np.asarray(num_children, dtype=np.int64),
                         chance_prob=np.asarray(chance_prob, dtype=np.float64),
                         action=np.asarray(action, dtype=np.int64))
-    for a in arrays:
-        a.setflags(write=False)
+    for column in arrays:
+        column.setflags(write=False)
     return CompiledPublicTree(game, arrays, tuple(states), tuple(labels), tuple(num_hands), tuple(weights))

@@ -15,18 +15,23 @@ large game (1,326 hands per seat) writes as a numba kernel.
 
 from __future__ import annotations
 
+import json
+import zipfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError
+from pokerlab.errors import FileFormatError, InvalidArgumentError, PokerlabError
 from pokerlab.games.base import require_two_player_zero_sum
 from pokerlab.games.compiler import KIND_CHANCE, KIND_TERMINAL
 from pokerlab.games.vector import CompiledPublicTree, VectorGame, compile_public_tree
 from pokerlab.solvers.core import SolverConfig, algorithm_config
 
 VECTOR_ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr")
+FORMAT = "pokerlab-vector-solver"
+FORMAT_VERSION = 1
 
 
 def _block_offsets(tree: CompiledPublicTree) -> np.ndarray:
@@ -272,6 +277,54 @@ class VectorSolver:
     def gains(self) -> BestResponseGains:
         """Exact best-response gains of every player against the average strategy."""
         return best_response_gains(self.tree, self.average_strategy())
+
+    # -- persistence ------------------------------------------------------------------------------------------
+    def save(self, path: str | Path) -> Path:
+        """Write the complete state (regrets, cumulative and current strategies, iteration, algorithm and the
+        game's spec) to ``path``, an ``.npz`` with a format version (no pickle); :meth:`load` resumes it exactly."""
+        path = Path(path)
+        meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "game_spec": self.tree.game.spec(),
+                "num_hands": list(self.tree.num_hands), "config": asdict(self.config), "iteration": self.iteration}
+        with path.open("wb") as handle:
+            np.savez_compressed(handle, meta=np.array(json.dumps(meta)), regrets=self.regrets,
+                                cumulative=self.cumulative, sigma=self.sigma)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path, game: VectorGame | CompiledPublicTree) -> VectorSolver:
+        """Resume a solver saved by :meth:`save` on ``game`` (a vector-form game is code, so it is given, and
+        checked against the saved spec and sizes); anything else raises :class:`FileFormatError`."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                arrays = {k: np.array(data[k]) for k in ("regrets", "cumulative", "sigma")}
+        except FileNotFoundError:
+            raise
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+            raise FileFormatError(f"{path}: not a pokerlab vector solver file ({error})") from error
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise FileFormatError(f"{path}: not a pokerlab vector solver file")
+        if meta.get("format_version") != FORMAT_VERSION:
+            raise FileFormatError(f"{path}: unsupported format version {meta.get('format_version')!r} "
+                                  f"(this pokerlab reads version {FORMAT_VERSION})")
+        tree = _compiled(game)
+        if meta.get("game_spec") != json.loads(json.dumps(tree.game.spec())) or \
+                meta.get("num_hands") != list(tree.num_hands):
+            raise FileFormatError(f"{path}: saved for the game {meta.get('game_spec')!r}, not {tree.game.spec()!r}")
+        try:
+            solver = cls(tree, SolverConfig(**meta["config"]))
+            iteration = int(meta["iteration"])
+            if iteration < 0:
+                raise ValueError(f"negative iteration count {iteration}")
+        except (PokerlabError, TypeError, KeyError, ValueError) as error:
+            raise FileFormatError(f"{path}: corrupt pokerlab vector solver file ({error})") from error
+        for name, array in arrays.items():
+            if array.shape != solver.regrets.shape or array.dtype.kind != "f":
+                raise FileFormatError(f"{path}: arrays do not match the game {tree.game.name!r}")
+            setattr(solver, name, array.astype(np.float64))
+        solver.iteration = iteration
+        return solver
 
 
 def vector_strategy_from(tree: CompiledPublicTree, rows: Callable[[int], Sequence[Sequence[float]]]) -> VectorStrategy:
