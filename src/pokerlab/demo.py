@@ -135,6 +135,8 @@ def equity_section(console: Console) -> None:
 def simulation_section(console: Console) -> None:
     """Tournament simulation: three players flipping coins for one chip (the gambler's ruin) against ICM, then a
     batch of 1,000-player tournaments with simple-rules push/fold players."""
+    import numpy as np
+
     from pokerlab.simulation import simulate
 
     r = simulate([5, 3, 2], [600, 400], bet=1, tournaments=20_000, seed=1)
@@ -142,9 +144,10 @@ def simulation_section(console: Console) -> None:
                         f"({r.hands:,} hands, {r.elapsed_s:.2f} s)")
     for column in ("stack", "simulated equity", "± stderr", "ICM"):
         table.add_column(column, justify="right")
+    icm = r.icm if r.icm is not None else np.full(3, np.nan)  # always computed for three players
     for g in range(3):
         table.add_row(f"{r.tournament.group_stack[g]:g}", f"{r.equity[g]:.2f}", f"{r.equity_stderr[g]:.2f}",
-                      f"{r.icm[g]:.2f}")
+                      f"{icm[g]:.2f}")
     console.print(table)
     field = simulate(players=1000, starting_stack=10_000, payouts="power:paid=150", play="rules", tournaments=40,
                      seed=1)

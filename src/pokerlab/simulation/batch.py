@@ -101,7 +101,7 @@ class Checkpoint:
 
     def save(self, index: int, chunk: Chunk) -> None:
         with tempfile.NamedTemporaryFile(dir=self.directory, suffix=".tmp", delete=False) as handle:
-            np.savez(handle, **chunk)
+            np.savez(handle, **chunk)  # type: ignore[arg-type]  # numpy's stub types **kwds as allow_pickle
         os.replace(handle.name, self.path(index))
 
 

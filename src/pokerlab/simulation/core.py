@@ -198,7 +198,9 @@ def prepare(
     if not 0 <= start_level < schedule.hands.size:
         raise InvalidArgumentError(f"start level must be from 0 to {schedule.hands.size - 1}, got {start_level}")
     if start_level:
-        schedule = Schedule(*(a[start_level:].copy() for a in schedule[:4]), schedule.big_blind_ante)
+        schedule = Schedule(schedule.small_blind[start_level:].copy(), schedule.big_blind[start_level:].copy(),
+                            schedule.ante[start_level:].copy(), schedule.hands[start_level:].copy(),
+                            schedule.big_blind_ante)
     named = {"bubble": pay.size + 1, "final": int(table_size)}  # one player from the money; the final table
     try:
         snaps = sorted({named[s] if isinstance(s, str) and s in named else int(s) for s in snapshots}, reverse=True)

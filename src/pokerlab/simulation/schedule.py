@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from pokerlab.simulation.kernels import Schedule
 MAX_LEVELS = 10_000
 
 
-def make_schedule(levels: list[tuple[int, int, int, int]], big_blind_ante: bool = False) -> Schedule:
+def make_schedule(levels: Sequence[Sequence[float]], big_blind_ante: bool = False) -> Schedule:
     """A validated schedule from ``(hands, small_blind, big_blind, ante)`` rows.
 
     >>> make_schedule([(10, 50, 100, 0), (10, 100, 200, 25)]).big_blind.tolist()
@@ -101,7 +102,7 @@ def load_schedule(path: str | Path) -> Schedule:
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)
-            levels = [(lv["hands"], lv["small_blind"], lv["big_blind"], lv.get("ante", 0)) for lv in data["levels"]]
+            rows = [(lv["hands"], lv["small_blind"], lv["big_blind"], lv.get("ante", 0)) for lv in data["levels"]]
             bba = data.get("big_blind_ante", False)
         except (json.JSONDecodeError, KeyError, TypeError) as error:
             raise FileFormatError(
@@ -110,22 +111,23 @@ def load_schedule(path: str | Path) -> Schedule:
             ) from error
         if not isinstance(bba, bool):
             raise FileFormatError(f"schedule file {path}: big_blind_ante must be true or false")
-        return make_schedule(levels, bba)
-    rows = [row for row in csv.reader(text.splitlines()) if any(cell.strip() for cell in row)]
-    if not rows:
+        return make_schedule(rows, bba)
+    lines = [row for row in csv.reader(text.splitlines()) if any(cell.strip() for cell in row)]
+    if not lines:
         raise FileFormatError(f"schedule file {path} is empty")
-    bba = False
-    if not rows[0][0].strip().lstrip("-").isdigit():
-        header = [cell.strip().lower() for cell in rows[0]]
-        bba = len(header) == 4 and header[3] == "big_blind_ante"
-        rows = rows[1:]
-    levels = []
-    for number, row in enumerate(rows, start=1):
+    big_blind_ante = False
+    if not lines[0][0].strip().lstrip("-").isdigit():
+        header = [cell.strip().lower() for cell in lines[0]]
+        big_blind_ante = len(header) == 4 and header[3] == "big_blind_ante"
+        lines = lines[1:]
+    levels: list[tuple[float, float, float, float]] = []
+    for number, row in enumerate(lines, start=1):
         try:
             values = [float(cell) for cell in row]
         except ValueError as error:
             raise FileFormatError(f"schedule file {path}: row {number} is not numeric: {','.join(row)}") from error
         if len(values) not in (3, 4):
             raise FileFormatError(f"schedule file {path}: row {number} needs hands,small_blind,big_blind[,ante]")
-        levels.append(tuple(values) if len(values) == 4 else (*values, 0))
-    return make_schedule(levels, bba)
+        hands, small, big, *ante = values
+        levels.append((hands, small, big, ante[0] if ante else 0.0))
+    return make_schedule(levels, big_blind_ante)
