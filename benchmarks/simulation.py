@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -21,7 +22,18 @@ from pokerlab.simulation.core import default_workers, pushfold_charts
 from pokerlab.simulation.kernels import play_hands
 
 
-def hands_per_second(players: int, depth_bb: int, hands: int) -> float:
+def best_cpu_time(function: Callable[[], object], repeats: int) -> float:
+    """Smallest CPU time of this process over ``repeats`` calls (s): on a shared machine, the time the work
+    itself took on a core, whatever else ran there (cache sharing still slows it a little)."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.process_time()
+        function()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def hands_per_second(players: int, depth_bb: int, hands: int) -> tuple[float, float]:
     """Independent push/fold hands at one table of ``players``, everyone ``depth_bb`` deep, the push/fold
     engine's charts."""
     charts = pushfold_charts()
@@ -34,7 +46,7 @@ def hands_per_second(players: int, depth_bb: int, hands: int) -> float:
                    charts, tables, 1, hands, total, squares)
 
     go()
-    return hands / best_time(go, 5)
+    return hands / best_time(go, 5), hands / best_cpu_time(go, 5)
 
 
 def main() -> None:
@@ -48,14 +60,16 @@ def main() -> None:
     print(f"instruction sets: {' '.join(flags) or 'no AVX'}")
     print(f"  {'workload':<46} {'result':>12} {'unit':<10} {'target':<16}")
     for players, depth in ((2, 10), (9, 10), (9, 25)):
-        rate = hands_per_second(players, depth, 400_000)
-        row(f"push/fold hands, {players} players {depth} bb (1 core)", rate / 1e6, "M hands/s", ">= 2")
+        wall, cpu = hands_per_second(players, depth, 400_000)
+        row(f"push/fold hands, {players} players {depth} bb (1 core, wall)", wall / 1e6, "M hands/s", ">= 2")
+        row("  same, per CPU second of this process", cpu / 1e6, "M hands/s", ">= 2")
 
     field = prepare(players=1000, starting_stack=10_000, payouts="power:paid=150", play="pushfold")
     run(field, 2, seed=0, workers=0)  # compile
     one = best_time(lambda: run(field, 1, seed=1, workers=0), 7)
     hands = run(field, 20, seed=2, workers=0).hands / 20
     row(f"one 1,000-player tournament (~{hands:,.0f} hands, 1 core)", one * 1e3, "ms", "<= 50")
+    row("  same, CPU time", best_cpu_time(lambda: run(field, 1, seed=1, workers=0), 7) * 1e3, "ms", "<= 50")
     coin = prepare(players=1000, starting_stack=10_000, payouts="power:paid=150", play="coinflip")
     run(coin, 2, seed=0, workers=0)
     row("one 1,000-player coin-flip tournament (1 core)", best_time(lambda: run(coin, 1, seed=1, workers=0), 7) * 1e3,

@@ -169,7 +169,7 @@ def coinflip_hand(seats: np.ndarray, count: int, stack: np.ndarray, bet: int, st
         stack[b] += stake
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chart_hand(
     seats: np.ndarray, count: int, button: int, stack: np.ndarray, model: np.ndarray, small_blind: int,
     big_blind: int, ante: int, big_blind_ante: bool, charts: Charts, tables: EvalTables, work: HandScratch,
