@@ -54,7 +54,7 @@ def test_heads_up_tree_and_walk():
     assert set(game.terminals) == {(FOLD,), (JAM, FOLD), (JAM, JAM)}
     assert game.terminals[(FOLD,)].utilities[0].tolist() == pytest.approx([-0.5, 0.5])
     assert game.terminals[(JAM, FOLD)].utilities[0].tolist() == pytest.approx([1.0, -1.0])
-    assert game.terminals[(JAM, JAM)].utilities.tolist() == pytest.approx([[10, -10], [-10, 10], [0, 0]])
+    assert np.allclose(game.terminals[(JAM, JAM)].utilities, [[10, -10], [-10, 10], [0, 0]])
 
 
 @pytest.mark.parametrize("stacks,ante,bb_ante", [((10, 7, 3, 12), 0.1, 0.0), ((5, 0.4, 9, 2, 30), 0.0, 1.0),

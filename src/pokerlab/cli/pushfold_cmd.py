@@ -6,6 +6,7 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import typer
@@ -14,6 +15,9 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pokerlab.cli.common import user_errors
 from pokerlab.errors import FileFormatError, InvalidArgumentError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pokerlab.pushfold import PushFoldResult
 
 
 def _numbers(text: str, what: str) -> list[float]:
@@ -59,8 +63,10 @@ def register(app: typer.Typer) -> None:
         """Push/fold Nash ranges: jam first in and call a jam, per seat, under chip EV or ICM."""
         from pokerlab.pushfold.charts import parse_depths
 
-        if png is not None and png.exists() and not png.is_dir():
-            raise InvalidArgumentError(f"--png needs a directory, {png} is a file")
+        if png is not None:  # the output directory is checked (and made) before any work
+            if png.exists() and not png.is_dir():
+                raise InvalidArgumentError(f"--png needs a directory, {png} is a file")
+            png.mkdir(parents=True, exist_ok=True)
         console = Console(stderr=True)
         if chart is not None:
             if chart != "heads-up":
@@ -107,7 +113,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(code=130)
 
 
-def _print_result(result, compare_chip_ev: bool) -> None:  # type: ignore[no-untyped-def]
+def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> None:
     from pokerlab.pushfold.charts import grid_text
 
     out = Console()

@@ -17,6 +17,8 @@ integers, about 0.5 MB); :func:`preflop_tables` expands them once per process.
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from functools import lru_cache
 from importlib import resources
@@ -27,7 +29,7 @@ from numba import njit, prange
 
 from pokerlab.cards.kernels import value_of_partial
 from pokerlab.cards.ranges import COMBO_MASKS, GRID_COLS, GRID_ROWS, NUMBER_OF_COMBOS
-from pokerlab.cards.tables import SUIT_BIAS, EvalTables, load_tables
+from pokerlab.cards.tables import SUIT_BIAS, EvalTables, cache_directory, load_tables
 from pokerlab.equity.symmetry import _tables as suit_tables
 from pokerlab.errors import FileFormatError
 
@@ -189,10 +191,35 @@ def class_of_combo() -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def preflop_tables() -> PreflopTables:
-    """The heads-up preflop equity tables, expanded from the shipped counts once per process (about a second).
+    """The heads-up preflop equity tables: expanded from the shipped counts on first use (about 4 s) and cached
+    under the user cache directory (:func:`pokerlab.cards.tables.cache_directory`; then about 0.1 s).
 
     See :class:`PreflopTables` for the fields. The arrays are read-only.
     """
+    path = cache_directory() / f"preflop-v{TABLE_FORMAT_VERSION}.npz"
+    result = None
+    if path.exists():
+        try:
+            with np.load(path) as stored:
+                result = PreflopTables(*(stored[name] for name in PreflopTables._fields))
+        except (OSError, KeyError, ValueError):
+            result = None  # a corrupt or partial cache file is rebuilt below
+    if result is None:
+        result = _expand()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
+                np.savez(handle, **result._asdict())
+            os.replace(handle.name, path)
+        except OSError:
+            pass  # a read-only cache directory only costs the expansion next time
+    for array in result:
+        array.setflags(write=False)
+    return result
+
+
+def _expand() -> PreflopTables:
+    """Every matchup's counts from its representative's, and the class tables."""
     representatives, rep_wins, rep_ties = _load_counts()
     key, _ = matchup_orbits()
     disjoint = key >= 0
@@ -222,10 +249,8 @@ def preflop_tables() -> PreflopTables:
     class_pairs = average @ dis @ member
     class_win = average @ (wins / BOARDS) @ member
     class_tie = average @ (ties / BOARDS) @ member
-    result = PreflopTables(wins, ties, equity, dis, classes, sizes, class_pairs, class_win, class_tie)
-    for array in result:
-        array.setflags(write=False)
-    return result
+    return PreflopTables(wins.astype(np.int32), ties.astype(np.int32), equity, dis, classes, sizes, class_pairs,
+                         class_win, class_tie)
 
 
 def _ordered_keys(images: np.ndarray) -> np.ndarray:

@@ -114,10 +114,11 @@ class Terminal:
 def pots(contributions: np.ndarray, dead: np.ndarray, participants: Sequence[int]) -> tuple[list[float], list[int],
                                                                                              np.ndarray]:
     """Side pots: ``(amounts, eligible seat bitmasks, refunds)``. Live money (contributions minus antes) is cut at
-    the participants' levels; antes join the main pot; money above the highest participant's level goes back.
+    the participants' levels; antes join the main pot. The top participant's unmatched chips form a pot only it
+    can win; chips of folded seats above every participant's level go back to them (``refunds``).
 
     >>> pots(np.array([10.0, 4.0, 1.0]), np.zeros(3), [0, 1])
-    ([9.0, 0.0], [3, 1], array([6., 0., 0.]))
+    ([9.0, 6.0], [3, 1], array([0., 0., 0.]))
     """
     live = contributions - dead
     levels = sorted({float(live[j]) for j in participants})
@@ -205,6 +206,9 @@ class PushFoldGame(VectorGame):
         self.multiway_samples = int(multiway_samples)
         self.seed = int(seed)
         self._samples: _MultiwaySamples | None = None
+        self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
+        self._removal_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._fallbacks: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
         self.terminals: dict[tuple[int, ...], Terminal] = {}
         self._build_terminals(())
 
@@ -347,64 +351,109 @@ class PushFoldGame(VectorGame):
     # ---------------------------------------------------------------------------------------------------
     # evaluation
 
-    def _sigma(self, reach: np.ndarray) -> np.ndarray:
-        return reach / self.class_weights
-
     def evaluate(self, state: tuple[int, ...], player: int, reaches: Sequence[np.ndarray]) -> np.ndarray:
         """Counterfactual value of each class of ``player`` at a terminal: the expected payoff given the hand,
         times the other players' probabilities of the actions that lead there (see the module docstring)."""
+        plan = self._plans.get((state, player))
+        if plan is None:
+            plan = self._plan(state, player)
+        terminal = plan.terminal
+        value = np.full(NUMBER_OF_CLASSES, plan.scale)
+        for q in plan.folders:
+            value *= self._removal(reaches[q])
+        u = terminal.utilities[:, player]
+        if plan.kind == _CONSTANT:
+            return value * u[0]
+        if plan.kind == _SPECTATOR:
+            return value * float(self._outcome_probabilities(plan, reaches) @ u)
+        if plan.kind == _HEADS_UP:
+            return value * (plan.win_matrix @ (reaches[plan.opponents[0]] / self.class_weights))
+        samples = self.samples()
+        sig = np.stack([reaches[q] for q in plan.opponents]) / self.class_weights
+        expected = _hero_values(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
+                                samples.hero_mask, player, plan.opponents, sig, plan.outcome_by_position, u)
+        unweighted = np.isnan(expected)
+        if unweighted.any():
+            expected[unweighted] = self._fallback(state, player, plan)[unweighted]
+        return value * expected
+
+    def _fallback(self, state: tuple[int, ...], player: int, plan: _Plan) -> np.ndarray:
+        """Unweighted mean payoff per class over its usable deals (opponents holding random hands): the value
+        of a class none of whose deals the opponents' strategies reach. Computed once per terminal and player."""
+        key = (state, player)
+        if key not in self._fallbacks:
+            samples = self.samples()
+            ones = np.ones((plan.opponents.size, NUMBER_OF_CLASSES))
+            self._fallbacks[key] = _hero_values(samples.deal_class, samples.deal_key, samples.deal_mask,
+                                                samples.hero_key, samples.hero_mask, player, plan.opponents, ones,
+                                                plan.outcome_by_position, plan.terminal.utilities[:, player])
+        return self._fallbacks[key]
+
+    def _removal(self, reach: np.ndarray) -> np.ndarray:
+        """``class_pairs @ sigma``: the removal-conditioned reach (times 1,225) of a seat's range given each
+        class of the hero. A solver passes the same array to every terminal below a node, so results are kept
+        per array object (the entry holds the array, so its id cannot be reused while cached)."""
+        entry = self._removal_cache.get(id(reach))
+        if entry is not None and entry[0] is reach:
+            return entry[1]
+        if len(self._removal_cache) > 4096:
+            self._removal_cache.clear()
+        result = self.equity.class_pairs @ (reach / self.class_weights)
+        self._removal_cache[id(reach)] = (reach, result)
+        return result
+
+    def _plan(self, state: tuple[int, ...], player: int) -> _Plan:
+        """What ``evaluate`` needs at a terminal for one player, computed once."""
         terminal = self.terminals[state]
         inside = terminal.participants
-        others = [q for q in range(self.table.seats) if q != player]
-        sigmas = {q: self._sigma(reaches[q]) for q in others}
-        # removal-conditioned reach of every other seat given the hero's class
-        folders = [q for q in others if q not in inside or player not in inside]
-        value = np.ones(NUMBER_OF_CLASSES)
-        if folders:
-            stacked = np.stack([sigmas[q] for q in folders], axis=1)
-            value = np.prod(self.equity.class_pairs @ stacked, axis=1) / DISJOINT_COMBOS ** len(folders)
+        n = self.table.seats
+        others = [q for q in range(n) if q != player]
+        # 3+ way showdowns are valued as reach (removal-conditioned, as for folders) times the sampled expected
+        # payoff given that reach, so that a constant payoff gives exactly the reach, as everywhere else
+        multiway = player in inside and len(inside) > 2
+        folders = np.array([q for q in others if q not in inside or player not in inside or multiway],
+                           dtype=np.int64)
         u = terminal.utilities[:, player]
+        opponents = np.array([q for q in inside if q != player], dtype=np.int64)
+        kind, first = _MULTIWAY, False
+        win_matrix = None
+        outcome_by_position = outcome_of_sample = None
         if player not in inside or len(inside) == 1:
-            if len(inside) <= 1 or np.ptp(u) == 0.0:
-                return value * u[0]
-            return value * float(self._outcome_probabilities(terminal, sigmas) @ u)
-        if len(inside) == 2:
-            other = inside[1] if inside[0] == player else inside[0]
+            kind = _CONSTANT if len(inside) <= 1 or np.ptp(u) == 0.0 else _SPECTATOR
+            if kind == _SPECTATOR and len(inside) > 2:
+                samples = self.samples()
+                outcome_of_sample = _sample_outcomes(samples.deal_key, np.array(inside, dtype=np.int64),
+                                                     terminal.pot_eligible, terminal.keys, n)
+        elif len(inside) == 2:
+            kind = _HEADS_UP
             first = inside[0] == player
-            s = sigmas[other]
-            win = self.equity.class_win @ s
-            tie = self.equity.class_tie @ s
-            lose = self.class_lose @ s
             u_win, u_lose = (u[0], u[1]) if first else (u[1], u[0])
-            return value * (win * u_win + lose * u_lose + tie * u[2]) / DISJOINT_COMBOS
-        return value * self._multiway_values(terminal, player, sigmas)
+            win_matrix = (self.equity.class_win * u_win + self.class_lose * u_lose
+                          + self.equity.class_tie * u[2]) / DISJOINT_COMBOS
+        else:
+            samples = self.samples()
+            outcome_by_position = _position_outcomes(samples.deal_key, player, opponents, terminal.pot_eligible,
+                                                     terminal.keys, n)
+        plan = _Plan(terminal, kind, folders, 1.0 / DISJOINT_COMBOS ** len(folders), opponents, first, win_matrix,
+                     outcome_by_position, outcome_of_sample)
+        self._plans[(state, player)] = plan
+        return plan
 
-    def _outcome_probabilities(self, terminal: Terminal, sigmas: dict[int, np.ndarray]) -> np.ndarray:
+    def _outcome_probabilities(self, plan: _Plan, reaches: Sequence[np.ndarray]) -> np.ndarray:
         """Outcome distribution of a showdown the hero is not in, from the participants' ranges."""
-        inside = terminal.participants
+        inside = plan.terminal.participants
+        sig = np.stack([reaches[q] for q in inside]) / self.class_weights
         if len(inside) == 2:
-            a, b = inside
-            weighted = sigmas[a] * self.equity.class_size
-            sb = sigmas[b]
-            pair = weighted @ self.equity.class_pairs @ sb
+            weighted = sig[0] * self.equity.class_size
+            pair = weighted @ self.equity.class_pairs @ sig[1]
             if pair <= 0.0:
                 return np.zeros(3)
-            win = weighted @ self.equity.class_win @ sb
-            tie = weighted @ self.equity.class_tie @ sb
+            win = weighted @ self.equity.class_win @ sig[1]
+            tie = weighted @ self.equity.class_tie @ sig[1]
             return np.array([win, pair - win - tie, tie]) / pair
         samples = self.samples()
-        seats = np.array(inside, dtype=np.int64)
-        sig = np.stack([sigmas[q] for q in inside])
-        return _outcome_weights(samples.deal_class, samples.deal_key, seats, sig, terminal.pot_eligible,
-                                terminal.keys, self.table.seats)
-
-    def _multiway_values(self, terminal: Terminal, player: int, sigmas: dict[int, np.ndarray]) -> np.ndarray:
-        samples = self.samples()
-        opponents = np.array([q for q in terminal.participants if q != player], dtype=np.int64)
-        sig = np.stack([sigmas[q] for q in opponents])
-        return _hero_values(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
-                            samples.hero_mask, player, opponents, sig, terminal.pot_eligible, terminal.keys,
-                            terminal.utilities[:, player], self.table.seats)
+        return _outcome_weights(samples.deal_class, np.array(inside, dtype=np.int64), sig, plan.outcome_of_sample,
+                                plan.terminal.keys.size)
 
     def samples(self) -> _MultiwaySamples:
         """The fixed deals of the multiway showdowns (drawn on first use)."""
@@ -421,12 +470,31 @@ class PushFoldGame(VectorGame):
         return float(0.5 / np.sqrt(max(1, accepted.min())))
 
 
+_CONSTANT, _SPECTATOR, _HEADS_UP, _MULTIWAY = range(4)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Per (terminal, player): the seats whose removal-conditioned reach multiplies the value (``folders``),
+    how the showdown is valued (``kind``) and the static parts of that valuation."""
+
+    terminal: Terminal
+    kind: int
+    folders: np.ndarray
+    scale: float
+    opponents: np.ndarray
+    first: bool
+    win_matrix: np.ndarray | None
+    outcome_by_position: np.ndarray | None  # (S, m) outcome index when k opponents rank above the hero
+    outcome_of_sample: np.ndarray | None  # (S,) outcome index of each deal (spectator of a multiway pot)
+
+
 @dataclass(frozen=True)
 class _MultiwaySamples:
     deal_class: np.ndarray  # (S, seats) class of each seat's combo
     deal_key: np.ndarray  # (S, seats) int64 hand value * 16 + tie-break priority
     deal_mask: np.ndarray  # (S, seats) uint64 card masks
-    hero_key: np.ndarray  # (S, 169) key of the class's sampled combo, 0 when it touches the board
+    hero_key: np.ndarray  # (S, 169) value * 16 of the class's sampled combo, 0 when it touches the board
     hero_mask: np.ndarray  # (S, 169) uint64
 
 
@@ -434,109 +502,139 @@ def _draw_samples(count: int, seats: int, seed: int) -> _MultiwaySamples:
     from pokerlab.equity.preflop import class_of_combo  # noqa: PLC0415
 
     rng = np.random.default_rng(seed)
-    tables = load_tables()
     classes = class_of_combo()
-    members = [np.flatnonzero(classes == c) for c in range(NUMBER_OF_CLASSES)]
-    deal_class = np.empty((count, seats), dtype=np.int64)
-    deal_key = np.empty((count, seats), dtype=np.int64)
-    deal_mask = np.empty((count, seats), dtype=np.uint64)
-    hero_key = np.zeros((count, NUMBER_OF_CLASSES), dtype=np.int64)
-    hero_mask = np.zeros((count, NUMBER_OF_CLASSES), dtype=np.uint64)
-    for s in range(count):
-        deck = rng.permutation(52)
-        board = deck[2 * seats: 2 * seats + 5]
-        key, bits = partial_hand(board.astype(np.int64), tables)
-        board_mask = 0
-        for card in board:
-            board_mask |= 1 << int(card)
-        priority = rng.permutation(seats)
-        for seat in range(seats):
-            c1, c2 = int(deck[2 * seat]), int(deck[2 * seat + 1])
-            combo = max(c1, c2) * (max(c1, c2) - 1) // 2 + min(c1, c2)
-            deal_class[s, seat] = classes[combo]
-            deal_mask[s, seat] = COMBO_MASKS[combo]
-            deal_key[s, seat] = int(value_with_two(key, bits, c1, c2, tables)) * 16 + int(priority[seat])
-        for c in range(NUMBER_OF_CLASSES):
-            combo = int(rng.choice(members[c]))
-            mask = int(COMBO_MASKS[combo])
-            hero_mask[s, c] = np.uint64(mask)
-            if mask & board_mask == 0:
-                c1, c2 = int(COMBOS[combo, 0]), int(COMBOS[combo, 1])
-                hero_key[s, c] = int(value_with_two(key, bits, c1, c2, tables)) * 16  # priority added per seat
-    return _MultiwaySamples(deal_class, deal_key, deal_mask, hero_key, hero_mask)
-
-
-@njit(cache=True, inline="always")
-def _outcome_index(keys_by_seat: np.ndarray, present: np.ndarray, eligible: np.ndarray, outcome_keys: np.ndarray,
-                   seats: int) -> int:
-    """Index of the pot-winner outcome given every participant's key (``present`` lists the seats)."""
-    code = 0
-    scale = 1
-    for p in range(eligible.shape[0]):
-        best = -1
-        winner = 0
-        for seat in present:
-            if (eligible[p] >> seat) & 1 and keys_by_seat[seat] > best:
-                best = keys_by_seat[seat]
-                winner = seat
-        code += winner * scale
-        scale *= seats
-    return np.searchsorted(outcome_keys, code)
+    order = np.argsort(classes, kind="stable")
+    starts = np.searchsorted(classes[order], np.arange(NUMBER_OF_CLASSES))
+    sizes = np.bincount(classes, minlength=NUMBER_OF_CLASSES)
+    decks = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (count, 1)), axis=1)
+    priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)
+    picks = order[starts[None, :] + (rng.random((count, NUMBER_OF_CLASSES)) * sizes[None, :]).astype(np.int64)]
+    deal_combo, deal_key, hero_key = _sample_keys(decks, priority, picks, COMBOS.astype(np.int64), load_tables())
+    return _MultiwaySamples(classes[deal_combo], deal_key, COMBO_MASKS[deal_combo], hero_key, COMBO_MASKS[picks])
 
 
 @njit(cache=True)
-def _hero_values(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, opponents, sig, eligible, outcome_keys,
-                 utilities, seats):
-    """Sampled showdown value of each of the hero's classes: mean over accepted samples of the opponents'
-    strategy weights times the hero's payoff of the outcome."""
+def _sample_keys(decks, priority, picks, combo_cards, tables):
+    """Combos and hand keys of the sampled deals: seat k holds cards 2k, 2k+1 of the shuffled deck, the board is
+    the next five; each class's sampled combo is ranked on the same board (0 when it touches the board)."""
+    count, seats = priority.shape
+    deal_combo = np.empty((count, seats), dtype=np.int64)
+    deal_key = np.empty((count, seats), dtype=np.int64)
+    hero_key = np.zeros(picks.shape, dtype=np.int64)
+    for s in range(count):
+        board = decks[s, 2 * seats: 2 * seats + 5]
+        key, bits = partial_hand(board, tables)
+        board_mask = np.uint64(0)
+        for card in board:
+            board_mask |= np.uint64(1) << np.uint64(card)
+        for seat in range(seats):
+            c1, c2 = decks[s, 2 * seat], decks[s, 2 * seat + 1]
+            high, low = max(c1, c2), min(c1, c2)
+            deal_combo[s, seat] = high * (high - 1) // 2 + low
+            deal_key[s, seat] = np.int64(value_with_two(key, bits, c1, c2, tables)) * 16 + priority[s, seat]
+        for c in range(picks.shape[1]):
+            c1, c2 = combo_cards[picks[s, c], 0], combo_cards[picks[s, c], 1]
+            hand = (np.uint64(1) << np.uint64(c1)) | (np.uint64(1) << np.uint64(c2))
+            if (board_mask & hand) == 0:
+                hero_key[s, c] = np.int64(value_with_two(key, bits, c1, c2, tables)) * 16
+    return deal_combo, deal_key, hero_key
+
+
+@njit(cache=True)
+def _winners_code(order_seats, eligible, seats):
+    """Outcome key of the pot winners when the participants finish in ``order_seats`` (best first)."""
+    code = 0
+    scale = 1
+    for p in range(eligible.shape[0]):
+        for seat in order_seats:
+            if (eligible[p] >> seat) & 1:
+                code += seat * scale
+                break
+        scale *= seats
+    return code
+
+
+@njit(cache=True)
+def _position_outcomes(deal_key, hero, opponents, eligible, outcome_keys, seats):
+    """Static part of a hero's multiway value: for each sample, the outcome index for each number of opponents
+    ranked above the hero."""
+    count = deal_key.shape[0]
+    m = opponents.shape[0] + 1
+    by_position = np.empty((count, m), dtype=np.int64)
+    order = np.empty(m, dtype=np.int64)
+    for s in range(count):
+        keys = np.array([deal_key[s, q] for q in opponents])
+        ranked = opponents[np.argsort(-keys)]
+        for pos in range(m):
+            order[:pos] = ranked[:pos]
+            order[pos] = hero
+            order[pos + 1:] = ranked[pos:]
+            by_position[s, pos] = np.searchsorted(outcome_keys, _winners_code(order, eligible, seats))
+    return by_position
+
+
+@njit(cache=True)
+def _hero_values(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, opponents, sig, by_position, utilities):
+    """Sampled expected payoff of each of the hero's classes in a multiway showdown given that the opponents
+    play to it: over the class's usable samples, the mean payoff weighted by the opponents' strategy weights
+    (a ratio estimator); NaN for a class none of whose usable samples has weight. With ``sig`` all ones this
+    computes the unweighted means."""
     count = deal_class.shape[0]
     total = np.zeros(NUMBER_OF_CLASSES)
-    accepted = np.zeros(NUMBER_OF_CLASSES)
-    keys = np.zeros(seats, dtype=np.int64)
-    present = np.empty(opponents.shape[0] + 1, dtype=np.int64)
-    present[: opponents.shape[0]] = opponents
-    present[-1] = hero
+    weights = np.zeros(NUMBER_OF_CLASSES)
+    m1 = opponents.shape[0]
     for s in range(count):
         weight = 1.0
+        for j in range(m1):
+            weight *= sig[j, deal_class[s, opponents[j]]]
+        if weight == 0.0:
+            continue
         used = np.uint64(0)
-        for j in range(opponents.shape[0]):
-            seat = opponents[j]
-            weight *= sig[j, deal_class[s, seat]]
-            keys[seat] = deal_key[s, seat]
-            used |= deal_mask[s, seat]
-        tie_break = deal_key[s, hero] % 16
+        for j in range(m1):
+            used |= deal_mask[s, opponents[j]]
+        priority = deal_key[s, hero] % 16  # the hero's tie-break priority is its seat's in the deal
         for c in range(NUMBER_OF_CLASSES):
+            # usable: the class's sampled combo avoids the board (key > 0) and the opponents' cards
             if hero_key[s, c] == 0 or (hero_mask[s, c] & used) != 0:
                 continue
-            accepted[c] += 1.0
-            if weight == 0.0:
-                continue
-            keys[hero] = hero_key[s, c] + tie_break
-            total[c] += weight * utilities[_outcome_index(keys, present, eligible, outcome_keys, seats)]
+            key = hero_key[s, c] + priority
+            above = 0
+            for j in range(m1):
+                if deal_key[s, opponents[j]] > key:
+                    above += 1
+            total[c] += weight * utilities[by_position[s, above]]
+            weights[c] += weight
     for c in range(NUMBER_OF_CLASSES):
-        if accepted[c] > 0:
-            total[c] /= accepted[c]
+        total[c] = total[c] / weights[c] if weights[c] > 0.0 else np.nan
     return total
 
 
 @njit(cache=True)
-def _outcome_weights(deal_class, deal_key, seats_inside, sig, eligible, outcome_keys, seats):
+def _sample_outcomes(deal_key, inside, eligible, outcome_keys, seats):
+    """Outcome index of every sampled deal for the participants ``inside`` (a spectator's view)."""
+    count = deal_key.shape[0]
+    out = np.empty(count, dtype=np.int64)
+    for s in range(count):
+        keys = np.array([deal_key[s, q] for q in inside])
+        order = inside[np.argsort(-keys)]
+        out[s] = np.searchsorted(outcome_keys, _winners_code(order, eligible, seats))
+    return out
+
+
+@njit(cache=True)
+def _outcome_weights(deal_class, inside, sig, outcome_of_sample, outcomes):
     """Outcome distribution of a multiway showdown over the sampled deals, weighted by the participants'
     strategies (for a player outside the showdown)."""
-    count = deal_class.shape[0]
-    probs = np.zeros(outcome_keys.shape[0])
-    keys = np.zeros(seats, dtype=np.int64)
+    probs = np.zeros(outcomes)
     total = 0.0
-    for s in range(count):
+    for s in range(deal_class.shape[0]):
         weight = 1.0
-        for j in range(seats_inside.shape[0]):
-            seat = seats_inside[j]
-            weight *= sig[j, deal_class[s, seat]]
-            keys[seat] = deal_key[s, seat]
+        for j in range(inside.shape[0]):
+            weight *= sig[j, deal_class[s, inside[j]]]
         if weight == 0.0:
             continue
         total += weight
-        probs[_outcome_index(keys, seats_inside, eligible, outcome_keys, seats)] += weight
+        probs[outcome_of_sample[s]] += weight
     if total > 0.0:
         probs /= total
     return probs

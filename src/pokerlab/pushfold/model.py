@@ -18,6 +18,7 @@ from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidSt
 from pokerlab.games.pushfold import MAX_SEATS, PushFoldGame, Table
 
 MODELS = ("chipev", "icm")
+SUBSET_PLAYERS = 12
 
 
 def _numbers(values: Any, what: str, error: type[Exception]) -> np.ndarray:
@@ -91,7 +92,9 @@ class ICMPayoff:
             equity[alive] = paid[0]
         elif np.any(paid > 0):
             self.calls += 1
-            result = icm(survivors, paid[: survivors.size])
+            # the subset recursion is exact and fastest for a table alone; the quadrature for a field
+            method = "subset" if survivors.size <= SUBSET_PLAYERS else "exact"
+            result = icm(survivors, paid[: survivors.size], method)
             equity[alive] = result.equity[: alive.size]
         self._cache[key] = equity
         return equity

@@ -157,6 +157,7 @@ def pushfold(
     time_limit: float | None = None,
     multiway_samples: int = 1000,
     seed: int = 0,
+    algorithm: str = "dcfr",
     progress: Progress | None = None,
 ) -> PushFoldResult:
     """Nash push/fold strategies of every seat (chip EV, or ICM with ``payouts`` and an optional ``field``).
@@ -167,6 +168,8 @@ def pushfold(
     most ``target`` (big blinds for chip EV; for ICM the money worth ``target`` big blinds at the average chip
     value, ``pool * big_blind / chips``), after ``iterations``, after ``time_limit`` seconds or on Ctrl-C
     (``stop_reason`` says which). ``multiway_samples``: deals that evaluate showdowns of 3+ players.
+    ``algorithm``: a vector-form solver of :mod:`pokerlab.solvers.vector` (discounted CFR by default). With 3+
+    seats the profile returned is the checked one (average or current strategy) with the smallest maximum gain.
     """
     table = validate_table(stacks, blinds, ante, bb_ante)
     if not (target > 0):
@@ -182,18 +185,25 @@ def pushfold(
     if icm_payoff is not None:
         chips = float(np.sum(table.stacks)) + float(icm_payoff.field.sum())
         target_value = target * float(icm_payoff.payouts.sum()) * table.big_blind / chips
-    solver = VectorSolver(tree, "cfr+")
-    gains: BestResponseGains | None = None
+    solver = VectorSolver(tree, algorithm)
+    best: tuple[float, VectorStrategy, BestResponseGains] | None = None
     stop = "iterations"
     check = 8
     try:
         while True:
             todo = check if iterations is None else min(check, iterations - solver.iteration)
             solver.iterate(todo)
-            gains = best_response_gains(tree, solver.average_strategy())
+            # for 3+ players neither the average nor the current strategy is sure to improve every iteration:
+            # keep whichever profile has the smallest maximum gain so far
+            candidates = [solver.average_strategy()] + ([solver.current_strategy()] if table.seats > 2 else [])
+            for candidate in candidates:
+                gains = best_response_gains(tree, candidate)
+                if best is None or max(gains.gains) < best[0]:
+                    best = (max(gains.gains), candidate, gains)
+            assert best is not None
             if progress is not None:
-                progress(solver.iteration, max(gains.gains))
-            if max(gains.gains) <= target_value:
+                progress(solver.iteration, best[0])
+            if best[0] <= target_value:
                 stop = "target"
                 break
             if iterations is not None and solver.iteration >= iterations:
@@ -205,9 +215,10 @@ def pushfold(
             check = max(8, solver.iteration // 4)
     except KeyboardInterrupt:
         stop = "interrupted"
-    strategy = solver.average_strategy()
-    if gains is None or stop == "interrupted":
-        gains = best_response_gains(tree, strategy)
+    if best is None:
+        strategy = solver.average_strategy()
+        best = (0.0, strategy, best_response_gains(tree, strategy))
+    _, strategy, gains = best
     jam, call, ev_jam, ev_fold = _charts(game, tree, strategy)
     return PushFoldResult(
         seats=seat_names(table.seats), stacks=table.stacks, big_blind=table.big_blind, model=model,
