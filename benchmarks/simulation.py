@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from collections.abc import Callable
 
 import numpy as np
 
@@ -20,17 +19,6 @@ from pokerlab.cards.tables import load_tables
 from pokerlab.simulation import prepare, run
 from pokerlab.simulation.core import default_workers, pushfold_charts
 from pokerlab.simulation.kernels import play_hands
-
-
-def best_cpu_time(function: Callable[[], object], repeats: int) -> float:
-    """Smallest CPU time of this process over ``repeats`` calls (s): on a shared machine, the time the work
-    itself took on a core, whatever else ran there (cache sharing still slows it a little)."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.process_time()
-        function()
-        best = min(best, time.process_time() - start)
-    return best
 
 
 def hands_per_second(players: int, depth_bb: int, hands: int) -> tuple[float, float]:
@@ -46,7 +34,7 @@ def hands_per_second(players: int, depth_bb: int, hands: int) -> tuple[float, fl
                    charts, tables, 1, hands, total, squares)
 
     go()
-    return hands / best_time(go, 5), hands / best_cpu_time(go, 5)
+    return hands / best_time(go, 5), hands / best_time(go, 5, time.process_time)
 
 
 def main() -> None:
@@ -69,7 +57,8 @@ def main() -> None:
     one = best_time(lambda: run(field, 1, seed=1, workers=0), 7)
     hands = run(field, 20, seed=2, workers=0).hands / 20
     row(f"one 1,000-player tournament (~{hands:,.0f} hands, 1 core)", one * 1e3, "ms", "<= 50")
-    row("  same, CPU time", best_cpu_time(lambda: run(field, 1, seed=1, workers=0), 7) * 1e3, "ms", "<= 50")
+    cpu = best_time(lambda: run(field, 1, seed=1, workers=0), 7, time.process_time)
+    row("  same, CPU time", cpu * 1e3, "ms", "<= 50")
     coin = prepare(players=1000, starting_stack=10_000, payouts="power:paid=150", play="coinflip")
     run(coin, 2, seed=0, workers=0)
     row("one 1,000-player coin-flip tournament (1 core)", best_time(lambda: run(coin, 1, seed=1, workers=0), 7) * 1e3,
