@@ -187,10 +187,14 @@ def ray_init(address: str, num_cpus: int | None = None) -> Any:
     check_ray_address(address)
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
-        if address == "local":
-            ray.init(address="local", num_cpus=num_cpus, **options)
-        else:
-            ray.init(address=address, **options)
+        try:
+            if address == "local":
+                ray.init(address="local", num_cpus=num_cpus, **options)
+            else:
+                ray.init(address=address, **options)
+        except (ConnectionError, RuntimeError, TimeoutError, ValueError) as error:
+            raise InvalidArgumentError(f"cannot start or join Ray at {address}: {str(error).splitlines()[0]}") \
+                from error
     return ray
 
 
