@@ -7,11 +7,23 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pokerlab.cli.common import COMMANDS as DECLARED
-from pokerlab.cli.main import app
+from pokerlab.cli.main import COMMANDS as TABLE
+from pokerlab.cli.main import app, load_command
 
-# every declared command, in the order of --help (cli/main.py's COMMAND_MODULES)
-COMMANDS = tuple(f"{spec.group} {spec.name}" if spec.group else spec.name for spec in DECLARED)
+
+def listed_commands() -> tuple[str, ...]:
+    """Every visible command in the order of ``pokerlab --help``, a group's sub-commands after it."""
+    names: list[str] = []
+    for name, (_, short_help) in TABLE.items():
+        if short_help is None:
+            continue
+        command = load_command(name)
+        subcommands = getattr(command, "commands", None)
+        names += [f"{name} {sub}" for sub in subcommands] if subcommands else [name]
+    return tuple(names)
+
+
+COMMANDS = listed_commands()
 
 
 def help_text(arguments: list[str]) -> str:

@@ -1,7 +1,8 @@
 """The one style of pokerlab's command modules, and the helpers they share.
 
-A command module (``cli/<engine>_cmd.py``, listed in ``COMMAND_MODULES`` of ``cli/main.py``) holds
-module-level functions decorated with :func:`command`; the docstring is the help text::
+A command module (``cli/<engine>_cmd.py``) holds module-level functions decorated with :func:`command`; the
+docstring is the help text, and ``cli/main.py``'s ``COMMANDS`` table names the module and repeats the first
+line of the docstring (the listing loads no module)::
 
     import typer
 
@@ -81,8 +82,9 @@ class CommandSpec:
     function: Callable[..., Any]
 
 
-#: Every command declared with :func:`command`, in declaration order; ``cli/main.py`` adds them to the app.
-COMMANDS: list[CommandSpec] = []
+#: Every command declared with :func:`command` so far (modules declare theirs when imported); ``cli/main.py``
+#: builds each command from these when it is first used.
+DECLARED: list[CommandSpec] = []
 @dataclass(frozen=True)
 class GroupSpec:
     """A group of commands (``pokerlab NAME sub-command``): its help and former names still accepted (hidden)."""
@@ -107,7 +109,7 @@ def command(name: str, *, group: str | None = None,
 
     def declare(function: F) -> F:
         wrapped = one_line_errors(function, vocabulary)
-        COMMANDS.append(CommandSpec(name, group, wrapped))
+        DECLARED.append(CommandSpec(name, group, wrapped))
         return wrapped
 
     return declare
