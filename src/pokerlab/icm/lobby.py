@@ -188,15 +188,21 @@ def read_stacks_file(path: str | Path) -> str:
 
     Example: ``parse_stacks(read_stacks_file("stacks.txt"))`` for a file of one ``name stack`` per line.
     """
+    return read_text_file(path, "stacks file")
+
+
+def read_text_file(path: str | Path, what: str) -> str:
+    """The UTF-8 text of ``path`` (``what`` names it in messages): an unreadable file is an
+    :class:`InvalidArgumentError`, one that is not text a :class:`FileFormatError`."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise FileFormatError(f"stacks file {path} is not a UTF-8 text file ({error.reason})") from error
+        raise FileFormatError(f"{what} {path} is not a UTF-8 text file ({error.reason})") from error
     except OSError as error:
-        raise InvalidArgumentError(f"cannot read stacks file {path}: {error.strerror or error}") from error
+        raise InvalidArgumentError(f"cannot read {what} {path}: {error.strerror or error}") from error
     if "\0" in text:
-        raise FileFormatError(f"stacks file {path} is not a text file (it contains NUL bytes)")
+        raise FileFormatError(f"{what} {path} is not a text file (it contains NUL bytes)")
     return text
 
 

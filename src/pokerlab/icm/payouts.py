@@ -14,14 +14,13 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.errors import (
-    FileFormatError,
     InvalidArgumentError,
     InvalidPayoutsError,
     InvalidStacksError,
     excerpt,
     real_number,
 )
-from pokerlab.icm.lobby import parse_amount, split_amounts
+from pokerlab.icm.lobby import parse_amount, read_text_file, split_amounts
 
 MAX_PAID_PLACES = 1_000_000  # far above any real tournament; keeps a typo like paid=1e12 from eating the memory
 STANDARD = {"50/30/20": (50.0, 30.0, 20.0), "65/35": (65.0, 35.0), "winner": (100.0,)}
@@ -67,14 +66,7 @@ def from_csv(path: str | Path) -> np.ndarray:
     Example: a file ``payouts.csv`` holding ``place_payout``, ``500``, ``300``, ``200`` on four lines (or
     ``500,300,200`` on one) gives ``from_csv("payouts.csv") -> array([500., 300., 200.])``.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise InvalidArgumentError(f"cannot read payouts file {path}: {error.strerror or error}") from error
-    except UnicodeDecodeError as error:
-        raise FileFormatError(f"payouts file {path} is not a UTF-8 text file ({error.reason})") from error
-    if "\0" in text:
-        raise FileFormatError(f"payouts file {path} is not a text file (it contains NUL bytes)")
+    text = read_text_file(path, "payouts file")
     rows: list[list[float]] = []
     for row_number, row in enumerate(csv.reader(text.splitlines()), start=1):
         cells = [cell.strip() for cell in row if cell.strip()]
