@@ -39,3 +39,10 @@ def test_listing_matches_each_commands_own_help(name):
     assert command.hidden == (short_help is None)
     if short_help is not None:
         assert command.get_short_help_str(limit=1000) == short_help
+
+
+def test_solve_help_lists_the_solver_algorithms():
+    from pokerlab.cli.solve_cmd import ALGORITHM_NAMES
+    from pokerlab.solvers.core import ALGORITHMS
+
+    assert tuple(ALGORITHMS) == ALGORITHM_NAMES

@@ -175,15 +175,16 @@ def two_round_train_command(
     import time
 
     from pokerlab.errors import Interrupted, InvalidArgumentError
+
+    out = out if out is not None else resume
+    if out is None:
+        raise InvalidArgumentError("give --out FILE.npz to save the bot (or --resume a checkpoint to continue)")
+    check_output(out)  # before the trainer (and numba) loads
     from pokerlab.games.two_round import TwoRoundSpec
     from pokerlab.limits import check_work
     from pokerlab.solvers.two_round import Abstraction, TrainProgress, TwoRoundTrainer
     from pokerlab.solvers.two_round import exploitability as two_round_exploitability
 
-    out = out if out is not None else resume
-    if out is None:
-        raise InvalidArgumentError("give --out FILE.npz to save the bot (or --resume a checkpoint to continue)")
-    check_output(out)
     checkpoints = Checkpoints.parse(checkpoint_every)
     if iterations < 0:
         raise InvalidArgumentError(f"--iterations must be a non-negative integer, got {iterations}")

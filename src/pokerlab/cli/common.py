@@ -63,6 +63,7 @@ except ImportError:  # pragma: no cover - older typer
 
 from pokerlab.errors import Interrupted, InvalidArgumentError, NonFiniteResultError, PokerlabError, excerpt
 from pokerlab.io import check_output_path
+from pokerlab.progress import deferred_interrupts
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -336,6 +337,11 @@ def progress_bar(description: str, total: int | float | None, *, enabled: bool =
         task = bar.add_task(description, total=total, counts="", status="")
 
         def update(done: int | float, total: int | float | None = None, **fields: Any) -> None:
+            # Ctrl-C must not land inside rich's locks (a lock left held hangs the bar's stop): hold it here
+            with deferred_interrupts():
+                _draw(done, total, fields)
+
+        def _draw(done: int | float, total: int | float | None, fields: dict[str, Any]) -> None:
             options: dict[str, Any] = {"completed": done}
             if total is not None:
                 options["total"] = total

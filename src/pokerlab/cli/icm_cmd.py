@@ -53,16 +53,17 @@ def icm_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Prize equity of every player by the Independent Chip Model (Malmuth-Harville)."""
-    from pokerlab.errors import Interrupted, InvalidArgumentError, InvalidPayoutsError
-    from pokerlab.icm import ICMResult, icm, parse_payouts
-    from pokerlab.icm.analysis import bubble_factors, deal, plot_shares
-    from pokerlab.icm.display import bubble_table, icm_json, icm_table, money, places_table
-    from pokerlab.icm.lobby import parse_amount, parse_stacks, player_labels, read_stacks_file
     from pokerlab.plotting import figure_path
 
     if plot is not None:
         plot = figure_path(plot)
         check_output(plot)
+    from pokerlab.errors import Interrupted, InvalidArgumentError, InvalidPayoutsError
+    from pokerlab.icm import ICMResult, icm, parse_payouts
+    from pokerlab.icm.analysis import bubble_factors, deal, plot_shares
+    from pokerlab.icm.display import bubble_table, icm_json, icm_table, money, places_table
+    from pokerlab.icm.lobby import parse_amount, parse_stacks, player_labels, read_stacks_file
+
     if (stacks is None) == (stacks_file is None):
         raise InvalidArgumentError("give the stacks with exactly one of --stacks or --stacks-file")
     players = parse_stacks(stacks if stacks is not None else read_stacks_file(str(stacks_file)))

@@ -23,15 +23,16 @@ from pokerlab.errors import Interrupted, InvalidArgumentError
 from pokerlab.games.registry import GAME_NAMES
 from pokerlab.io import write_text_atomically
 from pokerlab.plotting import figure_path
-from pokerlab.solvers.core import ALGORITHMS, SolveProgress, Solver, algorithm_config, solve
-from pokerlab.solvers.export import to_openspiel
-from pokerlab.solvers.regret_matching import plot_convergence, regret_matching
+
+# the solver's algorithms, for the help text without importing the compiled solver (a bad --out is refused
+# before numba loads); tests/cli/test_lazy_commands.py checks it against pokerlab.solvers.core.ALGORITHMS
+ALGORITHM_NAMES = ("cfr", "cfr+", "lcfr", "dcfr", "es-mccfr", "os-mccfr")
 
 
 @command("solve")
 def solve_command(
     game: str = typer.Argument(..., help=f"Game: {', '.join(GAME_NAMES)}."),
-    algo: str | None = typer.Option(None, "--algo", help=f"Algorithm: {'|'.join(ALGORITHMS)} (default cfr+; "
+    algo: str | None = typer.Option(None, "--algo", help=f"Algorithm: {'|'.join(ALGORITHM_NAMES)} (default cfr+; "
                                     "with --resume, the saved one)."),
     iterations: int | None = typer.Option(None, "--iterations", "-n",
                                           help="Total iterations to reach, counting a resumed run's (default 1000 "
@@ -55,8 +56,10 @@ def solve_command(
 ) -> None:
     """Solve GAME with a CFR-family algorithm and report the exploitability of the average strategy."""
     out = out if out is not None or resume is None else resume
-    check_output(out)
+    check_output(out)  # before the solver (and numba) loads: a mistyped path costs a blink
     checkpoints = Checkpoints.parse(checkpoint_every)
+    from pokerlab.solvers.core import SolveProgress, Solver, algorithm_config, solve
+
     overrides = {k: v for k, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)) if v is not None}
     if overrides and resume is not None:
         raise InvalidArgumentError("--alpha/--beta/--gamma cannot change a resumed run (its flags are saved)")
@@ -120,6 +123,7 @@ def exploitability_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Exact exploitability and game value of the average strategy in a saved solver state."""
+    from pokerlab.solvers.core import Solver
     solver = Solver.load(file)
     e = solver.exploitability()
     data = {"game": solver.game.name, "algorithm": solver.config.name, "iterations": solver.iteration,
@@ -141,11 +145,12 @@ def rps_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Regret matching on rock-paper-scissors: average strategy, exploitability and the classic plot."""
-    from pokerlab.games.matrix import rps
-
     if png is not None:
         png = figure_path(png)  # a bad suffix or folder fails before the run, not after it
         check_output(png)
+    from pokerlab.games.matrix import rps
+    from pokerlab.solvers.regret_matching import plot_convergence, regret_matching
+
     with progress_bar("regret matching", iterations, enabled=not as_json) as update:
         try:
             result = regret_matching(rps(asymmetric=not symmetric), iterations, history=png is not None,
@@ -170,6 +175,8 @@ def export_command(
     output: Path | None = typer.Option(None, "--output", "-o", help="Write here instead of standard output."),
 ) -> None:
     """Export the average strategy as JSON keyed by OpenSpiel information-state strings (Kuhn, Leduc)."""
+    from pokerlab.solvers.core import Solver
+    from pokerlab.solvers.export import to_openspiel
     if fmt != "openspiel":
         raise InvalidArgumentError(f"unknown export format {fmt!r} (expected openspiel)")
     check_output(output)
