@@ -71,6 +71,7 @@ MAX_MESSAGE = 300  # characters of one error line; longer messages are cut (they
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
+PRECISION_TIME_LIMIT = 600.0  # a precision target given without --time stops here: out of reach ends, honestly
 JSON_OPTION: Any = typer.Option(False, "--json", help="Print one JSON object instead of a table.")
 
 

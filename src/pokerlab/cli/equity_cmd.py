@@ -6,9 +6,16 @@ from pathlib import Path
 
 import typer
 
-from pokerlab.cli.common import JSON_OPTION, check_output, command, interrupted, print_json, print_table, progress_bar
-
-DEFAULT_PRECISION_SECONDS = 600.0  # --stderr without --time stops here: a target out of reach ends, honestly
+from pokerlab.cli.common import (
+    JSON_OPTION,
+    PRECISION_TIME_LIMIT,
+    check_output,
+    command,
+    interrupted,
+    print_json,
+    print_table,
+    progress_bar,
+)
 
 # the equity façade's parameter names, as the command line spells them
 EQUITY_WORDS = {"method='montecarlo'": "--mc", "method='exact'": "--exact", "method='auto'": "neither --exact nor "
@@ -41,7 +48,7 @@ def equity_command(
                                    "neither --exact nor --mc), not with --exact")
     method = "exact" if exact else "montecarlo" if mc else "auto"
     if stderr is not None and time_limit is None:
-        time_limit = DEFAULT_PRECISION_SECONDS  # a target that cannot be reached must not run for ever
+        time_limit = PRECISION_TIME_LIMIT  # a target that cannot be reached must not run for ever
     with progress_bar("equity", 1.0, enabled=not as_json, unit="") as update:
         try:
             result = equity(players, board=board, dead=dead, method=method, trials=trials, time_limit=time_limit,

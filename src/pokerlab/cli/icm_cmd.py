@@ -6,9 +6,16 @@ from pathlib import Path
 
 import typer
 
-from pokerlab.cli.common import JSON_OPTION, check_output, command, interrupted, print_json, print_table, progress_bar
-
-DEFAULT_PRECISION_SECONDS = 600.0  # --half-width without --time stops here: a target out of reach ends, honestly
+from pokerlab.cli.common import (
+    JSON_OPTION,
+    PRECISION_TIME_LIMIT,
+    check_output,
+    command,
+    interrupted,
+    print_json,
+    print_table,
+    progress_bar,
+)
 
 # the ICM façade's parameter names, as the command line spells them
 ICM_WORDS = {"method='montecarlo'": "--method montecarlo", "method='exact'": "--method exact",
@@ -71,7 +78,7 @@ def icm_command(
     pay = parse_payouts(payouts, pool=prize_pool, allow_rising=allow_rising)
     names = players.names
     if half_width is not None and time_limit is None and method == "montecarlo":
-        time_limit = DEFAULT_PRECISION_SECONDS  # a target that cannot be reached must not run for ever
+        time_limit = PRECISION_TIME_LIMIT  # a target that cannot be reached must not run for ever
     with progress_bar("ICM Monte Carlo", 1.0, enabled=not as_json and method == "montecarlo", unit="") as update:
         try:
             result = icm(players.chips, pay, method, places=places, samples=samples, half_width=half_width,

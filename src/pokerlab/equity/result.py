@@ -61,6 +61,8 @@ class EquityResult:
             "showdowns": self.showdowns,
             "elapsed_s": self.elapsed_s,
         }
+        if self.method == "montecarlo":  # why sampling stopped: trials, time, precision (as ICM's JSON says)
+            data["stop_reason"] = self.stop_reason
         if self.breakdown is not None:
             data["breakdown"] = list(self.breakdown)
         return data
