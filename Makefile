@@ -19,6 +19,8 @@ demo: $(STAMP)
 	$(BIN)/python -m pokerlab.demo
 
 test: $(STAMP) browser
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/mypy src/pokerlab
 	$(BIN)/python -m pytest -q
 
 test-fast: $(STAMP)

@@ -1,7 +1,7 @@
-"""Reproduce the brief's table (trained bot vs random vs full bet) for Kuhn, Leduc and the brief game.
+"""Reproduce the brief's table (trained bot vs random vs full bet) for Kuhn, Leduc and the two-round game.
 
-Usage: python benchmarks/_bots_results.py BRIEF_BOT.npz [HANDS] [MATCHES]. Prints markdown for docs/results.md.
-Kuhn and Leduc use CFR+ (pokerlab.solvers) to 1e-4 / 1e-3 chips/game; the brief game uses the given bot.
+Usage: python benchmarks/_bots_results.py TWO_ROUND_BOT.npz [HANDS] [MATCHES]. Prints markdown for docs/results.md.
+Kuhn and Leduc use CFR+ (pokerlab.solvers) to 1e-4 / 1e-3 chips/game; the two-round game uses the given bot.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import sys
 import time
 from itertools import combinations
 
-from pokerlab.agents.brief_bot import BriefBot
 from pokerlab.agents.match import agent_exploitability, default_trained, game_by_name, run_match
-from pokerlab.agents.players import BriefBotAgent, FullBetAgent, RandomAgent
+from pokerlab.agents.players import FullBetAgent, RandomAgent, StrategyAgent
+from pokerlab.solvers.two_round import TwoRoundBot
 
 
 def main() -> None:
@@ -20,9 +20,9 @@ def main() -> None:
     hands = int(sys.argv[2]) if len(sys.argv) > 2 else 20_000
     matches = int(sys.argv[3]) if len(sys.argv) > 3 else 500
     seed = 2024
-    for name in ("kuhn", "leduc", "brief"):
+    for name in ("kuhn", "leduc", "two-round"):
         game = game_by_name(name)
-        trained = BriefBotAgent(BriefBot.load(bot_file)) if name == "brief" else default_trained(game)
+        trained = StrategyAgent(TwoRoundBot.load(bot_file)) if name == "two-round" else default_trained(game)
         agents = [trained, RandomAgent(), FullBetAgent()]
         t0 = time.perf_counter()
         expl = {a.name: agent_exploitability(game, a) for a in agents}

@@ -1,5 +1,5 @@
-"""Benchmark of the bots engine: MCCFR iterations per second on the brief game, exact best response time,
-match throughput. Peer: the generic compiled-tree best response of pokerlab.solvers on a reduced brief game
+"""Benchmark of the bots engine: MCCFR iterations per second on the two-round game, exact best response time,
+match throughput. Peer: the generic compiled-tree best response of pokerlab.solvers on a reduced two-round game
 (the full game does not fit a compiled tree: 4.7e11 histories)."""
 
 from __future__ import annotations
@@ -7,22 +7,22 @@ from __future__ import annotations
 import time
 
 from _machine import machine_description
-from pokerlab.agents.brief_bot import Abstraction, BriefTrainer, exploitability, fixed_strategy
 from pokerlab.agents.match import game_by_name, run_match
 from pokerlab.agents.players import FullBetAgent, RandomAgent
-from pokerlab.games.brief_holdem import BriefHoldem, BriefSpec, brief_sizes
 from pokerlab.games.compiler import compile_game
+from pokerlab.games.two_round import TwoRoundHoldem, TwoRoundSpec, two_round_sizes
 from pokerlab.solvers.policy import Policy
 from pokerlab.solvers.policy import exploitability as tree_exploitability
+from pokerlab.solvers.two_round import Abstraction, TwoRoundTrainer, exploitability, fixed_strategy
 
 
 def main() -> None:
     print(f"machine: {machine_description()}")
-    spec = BriefSpec()
-    sizes = brief_sizes(spec)
-    print(f"brief game (7 ranks x 4 suits, stack 6): {sizes.histories:,} histories, {sizes.infosets:,} infosets, "
+    spec = TwoRoundSpec()
+    sizes = two_round_sizes(spec)
+    print(f"two-round game (7 ranks x 4 suits, stack 6): {sizes.histories:,} histories, {sizes.infosets:,} infosets, "
           f"betting tree {sizes.betting_nodes:,} nodes")
-    trainer = BriefTrainer(spec, Abstraction(buckets=24), seed=0)
+    trainer = TwoRoundTrainer(spec, Abstraction(buckets=24), seed=0)
     trainer.train(20_000, smaller_stacks=0)  # warm the kernels
     main_stack = trainer.stacks[spec.stack]
     n = 2_000_000
@@ -32,16 +32,16 @@ def main() -> None:
     print(f"MCCFR (external sampling, stack 6, 24 buckets): {n:,} iterations in {elapsed:.2f} s = "
           f"{n / elapsed:,.0f} iterations/s (target >= 100,000/s)")
     strategy = trainer.bot().strategy(spec.stack)
-    small = BriefSpec(ranks=4, suits=2, stack=1, max_bet=2)
+    small = TwoRoundSpec(ranks=4, suits=2, stack=1, max_bet=2)
     exploitability(fixed_strategy(small, "uniform"))  # warm
     start = time.perf_counter()
     e = exploitability(strategy)
     elapsed = time.perf_counter() - start
-    print(f"exact best response, both seats, full brief game (248,648,400 deals): {elapsed:.1f} s "
+    print(f"exact best response, both seats, full two-round game (248,648,400 deals): {elapsed:.1f} s "
           f"(exploitability {e.exploitability:.4f} chips/hand; target < 120 s)")
     # Peer: the generic compiled-tree best response on a reduced game both can handle.
     t0 = time.perf_counter()
-    tree = compile_game(BriefHoldem(small))
+    tree = compile_game(TwoRoundHoldem(small))
     compile_s = time.perf_counter() - t0
     uni = fixed_strategy(small, "uniform")
     start = time.perf_counter()
@@ -59,7 +59,7 @@ def main() -> None:
     start = time.perf_counter()
     run_match(game, RandomAgent(), FullBetAgent(), hands=5000, matches=0, seed=0, exact=False)
     elapsed = time.perf_counter() - start
-    print(f"match: 5,000 brief hands random vs fullbet in {elapsed:.2f} s = {5000 / elapsed:,.0f} hands/s")
+    print(f"match: 5,000 two-round hands random vs fullbet in {elapsed:.2f} s = {5000 / elapsed:,.0f} hands/s")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from _machine import machine_description
-from pokerlab.icm import default_variance_reduction, icm, kernels, model, power_law, truncated_normal_stacks
+from pokerlab.icm import banded, default_variance_reduction, icm, model, power_law, race, truncated_normal_stacks
 from pokerlab.stats import normal_quantile
 
 
@@ -35,23 +35,23 @@ def _integration_inputs(stacks: np.ndarray, payouts: np.ndarray) -> tuple:
     """What the façade hands the compiled driver (stacks normalised to mean 1, payouts, range, block)."""
     s = stacks / stacks.mean()
     pay = np.ascontiguousarray(payouts, dtype=np.float64)
-    w_end = kernels.race_variable(s, kernels.tail_time(s, pay.size, math.log(1e-18)))[0]
+    w_end = race.race_variable(s, race.tail_time(s, pay.size, math.log(1e-18)))[0]
     return s, pay, w_end, 1e-3 * pay.sum() / s.size, model._block(s.size, pay.size)
 
 
 def kernel_time(stacks: np.ndarray, payouts: np.ndarray, repeats: int) -> float:
     """Best time of the compiled adaptive integration alone, to separate the façade's overhead."""
     s, pay, w_end, floor, block = _integration_inputs(stacks, payouts)
-    log_eps = kernels.DEFAULT_LOG_EPS + 2 * math.log(s.size)
+    log_eps = banded.DEFAULT_LOG_EPS + 2 * math.log(s.size)
     args = (s, pay, w_end, model.DEFAULT_RTOL, floor, block, log_eps, False, model._NODES, model._KRONROD,
             model._GAUSS)
-    return best_of(lambda: kernels.race_equity_adaptive(*args), repeats)[0]
+    return best_of(lambda: banded.race_equity_adaptive(*args), repeats)[0]
 
 
 def unbanded_equity(stacks: np.ndarray, payouts: np.ndarray) -> np.ndarray:
     """The same integration with the count bands switched off (L <= 0): measures the banding error."""
     s, pay, w_end, floor, block = _integration_inputs(stacks, payouts)
-    return kernels.race_equity_adaptive(s, pay, w_end, model.DEFAULT_RTOL, floor, block, 0.0, True,
+    return banded.race_equity_adaptive(s, pay, w_end, model.DEFAULT_RTOL, floor, block, 0.0, True,
                                         model._NODES, model._KRONROD, model._GAUSS)[0]
 
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from pokerlab.cli.main import app
 
 COMMANDS = ("eval", "equity", "range", "icm", "solve", "exploitability", "rps", "export", "match", "play",
-            "brief size", "brief train", "brief exploitability")
+            "two-round size", "two-round train", "two-round exploitability")
 
 
 def help_text(arguments: list[str]) -> str:

@@ -76,17 +76,18 @@ def icm_section(console: Console) -> None:
     icm(stacks[:20], payouts[:10], "montecarlo", samples=512, seed=1)  # compile first: time the sampling below
     mc = icm(stacks, payouts, "montecarlo", samples=20_000, seed=1)
     top = int(stacks.argmax())
+    assert mc.stderr is not None  # a Monte Carlo result has standard errors
     console.print(f"2,048 players, 307 paid (power law, pool 1000): exact in {exact.elapsed_s * 1e3:.0f} ms "
                   f"({exact.nodes} nodes); chip leader {exact.equity[top]:.4f}, Monte Carlo {mc.equity[top]:.4f} "
                   f"+- {mc.stderr[top]:.4f} in {mc.elapsed_s * 1e3:.0f} ms ({mc.method}, {mc.samples:,} samples)")
 
 
 def bots_section(console: Console) -> None:
-    """Short matches: a CFR+ bot against a random bot in Leduc (sampled and exact EV), the brief game's size and
+    """Short matches: a CFR+ bot against a random bot in Leduc (sampled and exact EV), the two-round game's size and
     a full-bet bot against a random one in it."""
     from pokerlab.agents.match import default_trained, game_by_name, run_match
     from pokerlab.agents.players import FullBetAgent, RandomAgent
-    from pokerlab.games.brief_holdem import BriefSpec, brief_sizes
+    from pokerlab.games.two_round import TwoRoundSpec, two_round_sizes
 
     table = Table(title="pokerlab match (seats alternate; A's chips per hand)", header_style="bold")
     for column in ("game", "A vs B", "chips/hand (95% CI)", "exact EV", "hands won", "matches won"):
@@ -100,10 +101,10 @@ def bots_section(console: Console) -> None:
                       "-" if r.exact_ev is None else f"{r.exact_ev:+.3f}", f"{r.hands_won_pct:.1f}%",
                       f"{r.matches_won_a}/{r.matches}")
     console.print(table)
-    s = brief_sizes(BriefSpec())
-    console.print(f"The brief's game (7 ranks x 4 suits, 1-chip ante, 6 behind, bets 0..4): {s.deals:,} deals, "
+    s = two_round_sizes(TwoRoundSpec())
+    console.print(f"The two-round game (7 ranks x 4 suits, 1-chip ante, 6 behind, bets 0..4): {s.deals:,} deals, "
                   f"{s.histories:,} histories, {s.infosets:,} information sets, {s.betting_sequences:,} betting "
-                  "sequences. Train a bot with `pokerlab brief train`, play it with `pokerlab play brief`.")
+                  "sequences. Train a bot with `pokerlab two-round train`, play it with `pokerlab play two-round`.")
 
 
 def equity_section(console: Console) -> None:

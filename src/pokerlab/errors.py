@@ -45,3 +45,8 @@ class InvalidArgumentError(PokerlabError):
 
 class FileFormatError(PokerlabError):
     """A saved artefact is unreadable, of the wrong kind or of an unsupported format version."""
+
+
+class UnsupportedGameError(PokerlabError):
+    """A valid game that an algorithm cannot take, e.g. a three-player general-sum game given to a solver that
+    needs two-player zero-sum."""

@@ -19,11 +19,12 @@ from pokerlab.agents.players import CheckCallAgent, FullBetAgent, RandomAgent
 from pokerlab.cli.main import app
 from pokerlab.errors import InvalidArgumentError, InvalidGameError
 from pokerlab.games.base import CHANCE, TERMINAL
+from pokerlab.solvers.two_round import TwoRoundBot, TwoRoundTrainer
 
 runner = CliRunner()
 
 
-@pytest.mark.parametrize("name", ["kuhn", "leduc", "brief"])
+@pytest.mark.parametrize("name", ["kuhn", "leduc", "two-round"])
 def test_agents_only_play_legal_actions(name):
     game = game_by_name(name)
     rng = np.random.default_rng(0)
@@ -60,7 +61,7 @@ class _Recorder:
 
 @pytest.mark.parametrize("seats", ["fullbet first", "checkcall first"])
 def test_fullbet_never_folds_and_checkcall_never_raises(seats):
-    game = game_by_name("brief")
+    game = game_by_name("two-round")
     rng = np.random.default_rng(1)
     full, call = _Recorder(FullBetAgent(), game), _Recorder(CheckCallAgent(), game)
     for _ in range(30):
@@ -71,7 +72,7 @@ def test_fullbet_never_folds_and_checkcall_never_raises(seats):
         me = before.betting.to_act
         # a check or call leaves checkcall's chips in at most level with the opponent's (below only when all-in)
         assert after.betting.put[me] <= before.betting.put[1 - me]
-        assert after.betting.put[me] == min(before.betting.put[1 - me], game.brief.stack)
+        assert after.betting.put[me] == min(before.betting.put[1 - me], game.rules.stack)
     raised = 0
     for before, after in full.moves:
         me = before.betting.to_act
@@ -125,7 +126,7 @@ def test_match_stderr_is_honest():
     assert 0.5 < ratio < 1.6
 
 
-def test_brief_match_uses_smaller_stacks_when_short(monkeypatch):
+def test_two_round_match_uses_smaller_stacks_when_short(monkeypatch):
     """Each bust-format hand is played with the smaller stack behind the ante (capped at the game's 6): record
     the game every hand is actually played with and replay the chip counts independently."""
     import pokerlab.agents.match as match
@@ -135,11 +136,11 @@ def test_brief_match_uses_smaller_stacks_when_short(monkeypatch):
 
     def recording_play_hand(game, seat0, seat1, rng):
         payoff, end = real_play_hand(game, seat0, seat1, rng)
-        played.append((game.brief.stack, seat0.name, payoff))
+        played.append((game.rules.stack, seat0.name, payoff))
         return payoff, end
 
     monkeypatch.setattr(match, "play_hand", recording_play_hand)
-    game = game_by_name("brief")
+    game = game_by_name("two-round")
     r = run_match(game, FullBetAgent(), RandomAgent(), hands=0, matches=3, start_chips=4, seed=0, exact=False)
     assert r.matches == 3
     stacks = [s for s, _, _ in played]
@@ -210,8 +211,8 @@ def test_play_kuhn_in_a_pseudo_terminal():
     _play_hands_then_quit(child, hands=3, move="c")
 
 
-def test_play_brief_in_a_pseudo_terminal():
-    child = _spawn("play brief --vs checkcall --seed 2")
+def test_play_two_round_in_a_pseudo_terminal():
+    child = _spawn("play two-round --vs checkcall --seed 2")
     child.expect("Your cards")
     child.expect("Your move")
     child.sendline("9")
@@ -253,25 +254,25 @@ def test_corrupt_cached_bots_are_retrained(tmp_path, monkeypatch):
     match.default_trained(game_by_name("kuhn"))
     assert Solver.load(kuhn_path).game.name == "kuhn"
 
-    # the brief bot: train briefly instead of 4 million iterations
-    real_train = match.BriefTrainer.train
-    monkeypatch.setattr(match.BriefTrainer, "train", lambda self, n, **kw: real_train(self, 200, **kw))
-    brief = game_by_name("brief")
-    spec = brief.brief
-    brief_path = folder / f"brief-r{spec.ranks}s{spec.suits}k{spec.stack}-v1.npz"
-    brief_path.write_text("garbage")
+    # the two-round bot: train briefly instead of 4 million iterations
+    real_train = TwoRoundTrainer.train
+    monkeypatch.setattr(TwoRoundTrainer, "train", lambda self, n, **kw: real_train(self, 200, **kw))
+    two_round = game_by_name("two-round")
+    spec = two_round.rules
+    bot_path = folder / f"two-round-r{spec.ranks}s{spec.suits}k{spec.stack}-v1.npz"
+    bot_path.write_text("garbage")
     messages = []
-    agent = match.default_trained(brief, progress=messages.append)
+    agent = match.default_trained(two_round, progress=messages.append)
     assert agent.name == "cfr" and "retraining" in messages[0]
-    assert match.BriefBot.load(brief_path).spec == spec
+    assert TwoRoundBot.load(bot_path).spec == spec
 
 
-def test_cli_brief_size_and_train(tmp_path):
-    result = runner.invoke(app, ["brief", "size", "--json"])
+def test_cli_two_round_size_and_train(tmp_path):
+    result = runner.invoke(app, ["brief", "size", "--json"])  # the hidden former name still works
     assert result.exit_code == 0
     assert json.loads(result.stdout)["betting_sequences"] == 1313
     out = tmp_path / "bot.npz"
-    result = runner.invoke(app, ["brief", "train", "--out", str(out), "--iterations", "2000", "--stack", "2",
+    result = runner.invoke(app, ["two-round", "train", "--out", str(out), "--iterations", "2000", "--stack", "2",
                                  "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["iterations"] == 2000
@@ -280,5 +281,5 @@ def test_cli_brief_size_and_train(tmp_path):
     assert json.loads(result.stdout)["iterations"] == 3000
     bad = tmp_path / "bad.npz"
     bad.write_text("x")
-    assert runner.invoke(app, ["brief", "exploitability", str(bad)]).exit_code == 2
+    assert runner.invoke(app, ["two-round", "exploitability", str(bad)]).exit_code == 2
     assert runner.invoke(app, ["play", "chess"]).exit_code == 2

@@ -27,13 +27,13 @@ def assert_user_error(args, message=""):
     (["match", "random", "fullbet", "--hands", "0"], "--hands must be at least 2"),
     (["match", "random", "fullbet", "--hands", "-5"], "--hands must be at least 2"),
     (["match", "random", "fullbet", "--hands", "10", "--seed", "-2"], "seed must be a non-negative integer"),
-    (["brief", "exploitability", "nobody"], "expected a file from `pokerlab brief train`, or random, uniform"),
+    (["brief", "exploitability", "nobody"], "expected a file from `pokerlab two-round train`, or random, uniform"),
 ])
 def test_bad_bot_options(args, message):
     assert_user_error(args, message)
 
 
-def test_brief_train_resume_rejects_options_it_would_ignore(tmp_path):
+def test_two_round_train_resume_rejects_options_it_would_ignore(tmp_path):
     out = tmp_path / "bot.npz"
     r = runner.invoke(app, ["brief", "train", "--out", str(out), "-n", "500", "--stack", "1", "--buckets", "4",
                             "--json"])
@@ -47,16 +47,16 @@ def test_brief_train_resume_rejects_options_it_would_ignore(tmp_path):
     assert data["iterations"] == 800 and data["buckets"] == 4
 
 
-def test_brief_exploitability_uniform_is_random(monkeypatch):
+def test_two_round_exploitability_uniform_is_random(monkeypatch):
     """``uniform`` and ``random`` name the same fixed bot (the exact computation itself, ~25 s on the full game, is
     tested in tests/agents; here it is replaced by a stub recording which strategy it was given)."""
-    import pokerlab.agents.brief_bot as brief_bot
+    import pokerlab.solvers.two_round as brief_bot
 
     seen = []
 
     def fake(strategy):
         seen.append(strategy.name)
-        return brief_bot.BriefExploitability((0.5, 0.25), 0.375, 375.0, 0.0)
+        return brief_bot.TwoRoundExploitability((0.5, 0.25), 0.375, 375.0, 0.0)
 
     monkeypatch.setattr(brief_bot, "exploitability", fake)
     for name in ("uniform", "random", "Uniform"):

@@ -39,5 +39,5 @@ def test_version_and_help_list_every_command():
     assert runner.invoke(app, ["--version"]).output.startswith("pokerlab ")
     listed = runner.invoke(app, ["--help"]).output
     for command in ("eval", "equity", "range", "icm", "solve", "exploitability", "rps", "export", "match", "play",
-                    "brief"):
+                    "two-round"):
         assert command in listed

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from pokerlab import InvalidRangeError, equity, parse_range
 from pokerlab.cards.ranges import Range
 from pokerlab.cli.main import app
-from pokerlab.equity import core
+from pokerlab.equity import problem as problem_module
 from pokerlab.errors import InvalidArgumentError
 
 runner = CliRunner()
@@ -24,7 +24,7 @@ def test_nine_players_cannot_share_sixteen_cards():
 
 @pytest.mark.parametrize("method", ["exact", "montecarlo"])
 def test_an_empty_support_is_detected_even_when_the_search_gives_up(monkeypatch, method):
-    monkeypatch.setattr(core, "_feasible", lambda problem: None)  # as if the search hit its node limit
+    monkeypatch.setattr(problem_module, "feasible_deal", lambda problem: None)  # as if the search hit its node limit
     with pytest.raises(InvalidRangeError, match="cannot all be dealt at once"):
         equity(["AA", "AA", "AA"], method=method, **({"trials": 1000, "seed": 1} if method == "montecarlo" else {}))
 

@@ -10,6 +10,7 @@ import pytest
 from pokerlab.errors import InvalidGameError
 from pokerlab.games import (
     CHANCE,
+    FOLD,
     TERMINAL,
     BettingRound,
     Game,
@@ -65,14 +66,14 @@ def test_leduc_rules_spot_checks():
     s = g.apply(s, (4,))  # player 1: Kc
     assert g.legal_actions(s) == [1, 2]  # check or raise
     s = g.apply(s, 2)  # raise 2
-    assert g.legal_actions(s) == [0, 1, 2] and s.contrib == (3.0, 1.0)
+    assert g.legal_actions(s) == [FOLD, 1, 2] and s.contrib == (3.0, 1.0)
     s = g.apply(s, 1)  # call: round 1 over
     assert g.current_player(s) == CHANCE and len(g.chance_outcomes(s)) == 4
     s = g.apply(s, (1,))  # board Jd: player 0 pairs
     assert g.current_player(s) == 0  # player 0 acts first in round 2 too
     s = g.apply(s, 2)  # bet 4
     s = g.apply(s, 2)  # raise 4
-    assert g.legal_actions(s) == [0, 1]  # cap of two raises reached
+    assert g.legal_actions(s) == [FOLD, 1]  # cap of two raises reached
     s = g.apply(s, 1)
     assert g.current_player(s) == TERMINAL and g.utility(s) == 11.0  # pair of jacks beats the king
     assert g.infoset_key(g.apply(g.apply(leduc().initial_state(), (0,)), (4,))) == "Jc||"
@@ -86,7 +87,7 @@ def test_leduc_split_pot_and_fold():
     s = g.apply(g.apply(s, 1), 1)
     assert g.current_player(s) == TERMINAL and g.utility(s) == 0.0
     s = g.apply(g.apply(g.initial_state(), (2,)), (3,))
-    s = g.apply(g.apply(s, 2), 0)  # raise, fold
+    s = g.apply(g.apply(s, 2), FOLD)  # raise, fold
     assert g.utility(s) == 1.0
 
 

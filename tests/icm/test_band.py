@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from pokerlab.icm import kernels, power_law, truncated_normal_stacks
+from pokerlab.icm import banded, power_law, race, truncated_normal_stacks
 
 
 @njit
@@ -60,20 +60,20 @@ def scratch(n: int, k: int, block: int) -> tuple[np.ndarray, ...]:
 def test_banded_matches_untruncated_kernel(name, stacks, pay):
     s = stacks / stacks.mean()
     n, k = s.size, pay.size
-    log_eps = kernels.DEFAULT_LOG_EPS + 2 * math.log(n)
+    log_eps = banded.DEFAULT_LOG_EPS + 2 * math.log(n)
     for mu_target in (0.01, 1.0, k / 4, k / 2, k, 1.5 * k):
-        t = kernels.time_of_w(s, math.sqrt(mu_target), 0.0)
+        t = race.time_of_w(s, math.sqrt(mu_target), 0.0)
         full = race_values_reference(s, pay, t)
         for block in (7, 64):
-            banded = np.empty(n)
+            in_band = np.empty(n)
             work = scratch(n, k, block)
-            kernels.race_values_banded(s, pay, t, banded, block, log_eps, *work)
+            banded.race_values_banded(s, pay, t, in_band, block, log_eps, *work)
             # the truncation bound is 2 n e^-L max(pay) ~ 1e-22 max(pay); rounding is ~1e-16 relative
-            np.testing.assert_allclose(banded, full, rtol=1e-12, atol=1e-14 * pay.max() * s.max())
+            np.testing.assert_allclose(in_band, full, rtol=1e-12, atol=1e-14 * pay.max() * s.max())
         # L <= 0: no truncation, bands [0, min(i, k - 1)]
         work = scratch(n, k, 32)
         exact = np.empty(n)
-        kernels.race_values_banded(s, pay, t, exact, 32, 0.0, *work)
+        banded.race_values_banded(s, pay, t, exact, 32, 0.0, *work)
         np.testing.assert_array_equal(work[0], 0)
         np.testing.assert_array_equal(work[1], np.minimum(np.arange(n), k - 1))
         np.testing.assert_allclose(exact, full, rtol=1e-13, atol=1e-15 * pay.max() * s.max())
@@ -84,11 +84,11 @@ def test_band_is_narrow_for_many_paid_places():
     s = truncated_normal_stacks(4000, seed=1)
     s = s / s.mean()
     k = 1500
-    t = kernels.time_of_w(s, math.sqrt(k / 2), 0.0)
+    t = race.time_of_w(s, math.sqrt(k / 2), 0.0)
     p = -np.expm1(-s * t)
     lo = np.empty(s.size, dtype=np.int64)
     hi = np.empty(s.size, dtype=np.int64)
-    kernels.band_limits(p, k, kernels.DEFAULT_LOG_EPS + 2 * math.log(s.size), lo, hi)
+    banded.band_limits(p, k, banded.DEFAULT_LOG_EPS + 2 * math.log(s.size), lo, hi)
     assert np.mean(hi - lo + 1) < 0.4 * k
 
 
@@ -100,7 +100,7 @@ def test_bands_are_monotone_and_hold_the_mass():
     for log_eps in (5.0, 10.0, 30.0):
         lo = np.empty(n, dtype=np.int64)
         hi = np.empty(n, dtype=np.int64)
-        kernels.band_limits(p, k, log_eps, lo, hi)
+        banded.band_limits(p, k, log_eps, lo, hi)
         assert lo[0] == 0 and hi[0] == 0
         assert set(np.diff(lo)) <= {0, 1} and set(np.diff(hi)) <= {0, 1}
         assert np.all(hi <= k - 1) and np.all(lo <= hi + 1)

@@ -77,7 +77,7 @@ def test_polynomial_exp_matches_libm():
     """The vectorisable e^{-x} used by conditional Monte Carlo, against numpy's exp to a few ulp."""
     from numba import njit
 
-    from pokerlab.icm.kernels import _exp_neg
+    from pokerlab.icm.sampling import _exp_neg
 
     @njit
     def apply(x):
@@ -111,7 +111,7 @@ def test_finish_places_by_counting_within_four_standard_errors():
 
 
 def test_place_counts_do_not_depend_on_the_work_slots():
-    from pokerlab.icm.kernels import mc_place_counts
+    from pokerlab.icm.sampling import mc_place_counts
 
     stacks = truncated_normal_stacks(80, seed=8)  # above the counting border: the sorting path
     stacks = stacks / stacks.mean()
@@ -158,7 +158,7 @@ def test_both_ranking_paths_at_their_border(n, vr):
 
 
 def _ranks(clocks):
-    from pokerlab.icm.kernels import _coarse_scratch, _count_ranks
+    from pokerlab.icm.sampling import _coarse_scratch, _count_ranks
 
     ranks = np.empty(clocks.size, dtype=np.int32)
     _count_ranks(np.ascontiguousarray(clocks, dtype=np.float64), _coarse_scratch(), ranks)
@@ -212,7 +212,7 @@ def test_auto_with_fewer_samples_than_two_sobol_sets(samples, chosen):
 def test_plain_and_antithetic_clocks_agree_bit_for_bit():
     """Both draw loops compute the same clocks from the same counter, whatever vector width the compiler chose
     for each (no fastmath: IEEE operations in every lane)."""
-    from pokerlab.icm.kernels import _draw_antithetic, _draw_clocks
+    from pokerlab.icm.sampling import _draw_antithetic, _draw_clocks
 
     inv = 1.0 / np.linspace(0.1, 3.0, 50)
     clocks, first, partner = np.empty(50), np.empty(50), np.empty(50)

@@ -7,13 +7,13 @@ import json
 import numpy as np
 import pytest
 
-from pokerlab.agents.brief_bot import Abstraction, BriefTrainer
 from pokerlab.errors import FileFormatError, InvalidArgumentError
 from pokerlab.games import CHANCE, TERMINAL, Game, compiled, rps
-from pokerlab.games.brief_holdem import BriefSpec
+from pokerlab.games.two_round import TwoRoundSpec
 from pokerlab.solvers import solve
 from pokerlab.solvers.core import Solver, algorithm_config, seed_state
 from pokerlab.solvers.regret_matching import HISTORY_POINTS, regret_matching
+from pokerlab.solvers.two_round import Abstraction, TwoRoundTrainer
 
 
 class Guess(Game):
@@ -122,16 +122,16 @@ def test_good_solver_parameters():
 
 
 @pytest.mark.parametrize("seed", [-1, 1.5, True, "3"])
-def test_one_seed_rule_for_solvers_and_brief_trainer(seed):
+def test_one_seed_rule_for_solvers_and_two_round_trainer(seed):
     with pytest.raises(InvalidArgumentError, match="seed must be a non-negative integer"):
         Solver("kuhn", "es-mccfr", seed=seed)
     with pytest.raises(InvalidArgumentError, match="seed must be a non-negative integer"):
-        BriefTrainer(BriefSpec(ranks=4, suits=2, stack=1), Abstraction(buckets=2), seed=seed)
+        TwoRoundTrainer(TwoRoundSpec(ranks=4, suits=2, stack=1), Abstraction(buckets=2), seed=seed)
 
 
 def test_seed_state_is_shared_and_reproducible():
     assert seed_state(7)[0] == seed_state(7)[0] != seed_state(8)[0]
-    trainer = BriefTrainer(BriefSpec(ranks=4, suits=2, stack=1), Abstraction(buckets=2), seed=7)
+    trainer = TwoRoundTrainer(TwoRoundSpec(ranks=4, suits=2, stack=1), Abstraction(buckets=2), seed=7)
     assert trainer.rng[0] == seed_state(7)[0]
     assert Solver("kuhn", "es-mccfr", seed=7).rng[0] == seed_state(7)[0]
 
@@ -167,11 +167,11 @@ def test_solver_load_malformed_files(tmp_path, kuhn_state):
         with pytest.raises(FileFormatError, match=r"not a \.npz archive"):
             Solver.load(tmp_path / name)
         with pytest.raises(FileFormatError, match=r"not a \.npz archive"):
-            BriefTrainer.load(tmp_path / name)
+            TwoRoundTrainer.load(tmp_path / name)
 
 
 def test_brief_load_malformed_files(tmp_path):
-    trainer = BriefTrainer(BriefSpec(ranks=4, suits=2, stack=1), Abstraction(buckets=2), seed=1)
+    trainer = TwoRoundTrainer(TwoRoundSpec(ranks=4, suits=2, stack=1), Abstraction(buckets=2), seed=1)
     good = trainer.save(tmp_path / "good.npz")
     with np.load(good) as data:
         meta = json.loads(str(data["meta"]))
@@ -185,13 +185,13 @@ def test_brief_load_malformed_files(tmp_path):
     }
     for name, bad in cases.items():
         path = _write_npz(tmp_path / f"{name}.npz", bad, **arrays)
-        with pytest.raises(FileFormatError, match="brief bot file"):
-            BriefTrainer.load(path)
+        with pytest.raises(FileFormatError, match="two-round bot file"):
+            TwoRoundTrainer.load(path)
     text = tmp_path / "text.npz"
     text.write_text("not an archive")
     with pytest.raises(FileFormatError, match=r"not a \.npz archive"):
-        BriefTrainer.load(text)
-    assert BriefTrainer.load(good).iterations == trainer.iterations
+        TwoRoundTrainer.load(text)
+    assert TwoRoundTrainer.load(good).iterations == trainer.iterations
 
 
 def test_regret_matching_history_is_bounded_and_optional():

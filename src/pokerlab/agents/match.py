@@ -1,10 +1,10 @@
 """Matches between agents: independent hands (chips per hand with a 95% confidence interval, exact EV where the
-game allows) and stack-until-bust matches (the brief's format).
+game allows) and stack-until-bust matches (the stack-until-bust format).
 
 Format: agents A and B alternate seats every hand (and the first seat alternates between matches), so
 position cancels out. A bust-format match starts both players with ``start_chips`` and ends when one has no
 chips left; a match still running after ``max_match_hands`` hands goes to the chip leader (a draw when level).
-In the brief's game each hand is played with the smaller stack behind the ante, capped at the game's stack
+In the two-round game each hand is played with the smaller stack behind the ante, capped at the game's stack
 (6 chips by default), so nobody loses more than they have; in the limit games a hand's loss is capped at the
 loser's chips.
 """
@@ -12,58 +12,34 @@ loser's chips.
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from pokerlab.agents.brief_bot import BriefBot, BriefTrainer
-from pokerlab.agents.brief_bot import expected_value as brief_ev
-from pokerlab.agents.brief_bot import exploitability as brief_exploitability
-from pokerlab.agents.players import Agent, BriefBotAgent, PolicyAgent
+from pokerlab.agents.players import Agent, StrategyAgent
 from pokerlab.cards.tables import cache_directory
-from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidGameError
+from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.base import CHANCE, TERMINAL, Game
-from pokerlab.games.brief_holdem import BriefHoldem, BriefSpec
-from pokerlab.games.poker import LimitPoker
 from pokerlab.solvers.policy import MBB_PER_CHIP
+from pokerlab.solvers.strategy import default_strategy, seat_average_value, strategy_exploitability
 from pokerlab.stats import normal_quantile, validate_seed
 
-MATCH_GAMES = ("kuhn", "leduc", "brief")
+MATCH_GAMES = ("kuhn", "leduc", "two-round")
 
 
 def game_by_name(name: str) -> Game:
-    """``kuhn``, ``leduc`` (or another limit preset) or ``brief`` (the brief's game, default parameters)."""
-    key = name.strip().lower()
-    if key == "brief":
-        return BriefHoldem(BriefSpec())
-    from pokerlab.games.registry import get_game
+    """A poker game for matches by name (see :func:`pokerlab.games.registry.playable_game`): ``kuhn``,
+    ``leduc`` (or another limit preset) or ``two-round`` (``brief``, its former name, is still accepted).
 
-    try:
-        game = get_game(key)
-    except InvalidGameError:
-        raise InvalidGameError(f"unknown game {name!r} for matches (expected kuhn, leduc or brief)") from None
-    if not isinstance(game, LimitPoker):
-        raise InvalidGameError(f"matches need a poker game (kuhn, leduc, brief), not {name!r}")
-    return game
+    >>> game_by_name("two-round").name
+    'two-round'
+    """
+    from pokerlab.games.registry import playable_game
 
-
-def _save_atomically(save: Callable[[Path], Any], path: Path) -> None:
-    """Write through a temporary file in the same folder and rename it, so that a run interrupted mid-write (or
-    two runs at once) never leaves a truncated cache file behind."""
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp.npz")
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        save(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    return playable_game(name)
 
 
 def default_trained(game: Game, progress: Callable[[str], None] | None = None) -> Agent:
@@ -71,67 +47,27 @@ def default_trained(game: Game, progress: Callable[[str], None] | None = None) -
     :func:`pokerlab.cards.tables.cache_directory`) after the first use.
 
     Limit games: CFR+ to an exploitability below 1e-4 chips/game (Kuhn) or 1e-3 (Leduc), a few seconds.
-    The brief game: 4 million MCCFR iterations on 24 equity buckets (about a minute on one core); the bot
-    documented in ``docs/results.md`` is trained longer with ``pokerlab brief train``. A cache file that cannot
+    The two-round game: 4 million MCCFR iterations on 24 equity buckets (about a minute on one core); the bot
+    documented in ``docs/results.md`` is trained longer with ``pokerlab two-round train``. A cache file that cannot
     be read, or that holds a bot of another game, is retrained and replaced (written atomically).
 
     Example: ``default_trained(game_by_name("kuhn")).name == "cfr"``.
     """
-    folder = cache_directory() / "bots"
-    folder.mkdir(parents=True, exist_ok=True)
-    if isinstance(game, BriefHoldem):
-        path = folder / f"brief-r{game.brief.ranks}s{game.brief.suits}k{game.brief.stack}-v1.npz"
-        if path.exists():
-            try:
-                bot = BriefBot.load(path)
-                if bot.spec == game.brief:
-                    return BriefBotAgent(bot, name="cfr")
-            except (FileFormatError, InvalidArgumentError):
-                pass
-            if progress:
-                progress(f"the cached brief bot {path} is unreadable or for another game; retraining it")
-        elif progress:
-            progress("training the default brief bot once (about a minute); it is cached afterwards")
-        trainer = BriefTrainer(game.brief, seed=0)
-        trainer.train(4_000_000)
-        _save_atomically(trainer.save, path)
-        return BriefBotAgent(trainer.bot(), name="cfr")
-    from pokerlab.solvers.core import Solver, solve
-
-    path = folder / f"{game.name}-cfr+-v1.npz"
-    if path.exists():
-        try:
-            solver = Solver.load(path)
-            if solver.game.spec == game.spec():
-                return PolicyAgent(solver.average_policy(), name="cfr")
-        except (FileFormatError, InvalidArgumentError):
-            pass
-        if progress:
-            progress(f"the cached bot {path} is unreadable or for another game; retraining it")
-    result = solve(game, "cfr+", target_exploitability=1e-4 if game.name == "kuhn" else 1e-3, iterations=20_000,
-                   seed=0)
-    _save_atomically(result.solver.save, path)
-    return PolicyAgent(result.policy, name="cfr")
+    return StrategyAgent(default_strategy(game, cache_directory() / "bots", progress), name="cfr")
 
 
 def sample_chance(game: Game, state: Any, rng: np.random.Generator) -> Any:
     """One chance outcome (the cards dealt at ``state``), drawn with the game's probabilities from ``rng``.
 
-    In the limit games the outcome is one of ``game.chance_outcomes(state)`` (a tuple of dealt cards); in the
-    brief's game it is a sorted tuple of card codes (2 hole cards, then 3 flop cards).
+    The game draws it (:meth:`pokerlab.games.base.Game.sample_chance`): in the limit games one of
+    ``game.chance_outcomes(state)`` (a tuple of dealt cards); in the two-round game a sorted tuple of card codes
+    (2 hole cards, then 3 flop cards).
 
     >>> g = game_by_name("kuhn"); rng = np.random.default_rng(0)
     >>> sample_chance(g, g.initial_state(), rng) in ((0,), (1,), (2,))
     True
     """
-    if isinstance(game, BriefHoldem):  # uniform deals, drawn without listing every combination
-        used = {c for h in state.hands for c in h} | set(state.flop)
-        deck = [c for c in game.brief.deck() if c not in used]
-        k = 2 if len(state.hands) < 2 else 3
-        return tuple(sorted(rng.choice(deck, size=k, replace=False).tolist()))
-    outcomes = game.chance_outcomes(state)
-    probs = np.asarray([p for _, p in outcomes])
-    return outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0]
+    return game.sample_chance(state, rng)
 
 
 def play_hand(game: Game, seat0: Agent, seat1: Agent, rng: np.random.Generator) -> tuple[float, Any]:
@@ -199,25 +135,10 @@ class MatchResult:
         return data
 
 
-def _hand_game(game: Game, chips: list[float]) -> Game:
-    if isinstance(game, BriefHoldem):
-        spec = game.brief
-        stack = int(min(spec.stack, min(chips) - spec.ante))
-        return game if stack == spec.stack else BriefHoldem(replace(spec, stack=max(stack, 0)))
-    return game
-
-
 def exact_expected_value(game: Game, a: Agent, b: Agent) -> float | None:
     """Exact chips per hand of ``a`` against ``b`` averaged over both seats, or None for a human."""
     try:
-        if isinstance(game, BriefHoldem):
-            return brief_ev(a.brief_strategy(game.brief), b.brief_strategy(game.brief))
-        from pokerlab.games.registry import compiled
-        from pokerlab.solvers.policy import expected_value
-
-        tree = compiled(game)
-        pa, pb = a.policy(tree), b.policy(tree)
-        return 0.5 * (expected_value(tree, pa, pb) - expected_value(tree, pb, pa))
+        return seat_average_value(game, a.strategy(game), b.strategy(game))
     except NotImplementedError:
         return None
 
@@ -225,13 +146,7 @@ def exact_expected_value(game: Game, a: Agent, b: Agent) -> float | None:
 def agent_exploitability(game: Game, agent: Agent) -> float | None:
     """Exact exploitability (chips per hand, mean of both seats' best-response values) of an agent's policy."""
     try:
-        if isinstance(game, BriefHoldem):
-            return brief_exploitability(agent.brief_strategy(game.brief)).exploitability
-        from pokerlab.games.registry import compiled
-        from pokerlab.solvers.policy import exploitability
-
-        tree = compiled(game)
-        return exploitability(tree, agent.policy(tree)).exploitability
+        return strategy_exploitability(game, agent.strategy(game))
     except NotImplementedError:
         return None
 
@@ -256,7 +171,8 @@ def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0
         raise InvalidArgumentError("start_chips must be >= 2 and max_match_hands >= 1")
     if seed is None:
         raise InvalidArgumentError("seed must be a non-negative integer, got None")
-    seed = validate_seed(seed)
+    seed = int(seed)
+    validate_seed(seed)
     start = time.perf_counter()
     hand_rng, match_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(int(seed)).spawn(2))
     results = np.empty(hands)
@@ -280,7 +196,7 @@ def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0
         chips = [float(start_chips), float(start_chips)]  # chips[0] is A's
         n = 0
         while min(chips) > 0 and n < max_match_hands:
-            hand_game = _hand_game(game, chips)
+            hand_game = game.for_stacks(chips)
             a_first = (n + m) % 2 == 0
             payoff, _ = play_hand(hand_game, a, b, match_rng) if a_first else play_hand(hand_game, b, a, match_rng)
             gain_a = payoff if a_first else -payoff

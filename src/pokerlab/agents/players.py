@@ -1,41 +1,22 @@
 """Agents: who picks the action at a decision. Every agent but the human is a *policy*: ``distribution(game,
-state)`` gives the probabilities of the legal actions, so matches can be sampled and, where the game is small
-enough, evaluated exactly.
-
-Games supported: the limit poker family (:class:`~pokerlab.games.poker.LimitPoker`: Kuhn, Leduc, ...) and the
-brief's game (:class:`~pokerlab.games.brief_holdem.BriefHoldem`).
+state)`` gives the probabilities of the legal actions, so matches can be sampled, and ``strategy(game)`` gives the
+agent as a solver strategy (:mod:`pokerlab.solvers.strategy`) for exact evaluation. Agents only play: they see
+games through the protocol (:mod:`pokerlab.games.base`) and strategies through :mod:`pokerlab.solvers.strategy`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from pokerlab.agents.brief_bot import BriefBot, BriefStrategy, fixed_strategy
-from pokerlab.agents.brief_tables import brief_tables
-from pokerlab.errors import InvalidArgumentError, InvalidGameError
-from pokerlab.games.base import Game
-from pokerlab.games.brief_holdem import FOLD as BRIEF_FOLD
-from pokerlab.games.brief_holdem import BriefHoldem, BriefSpec, BriefState
-from pokerlab.games.compiler import CompiledGame
-from pokerlab.games.poker import FOLD as LIMIT_FOLD
-from pokerlab.games.poker import LimitPoker
-from pokerlab.solvers.policy import Policy
+from pokerlab.errors import InvalidArgumentError
+from pokerlab.games.base import FOLD, Game
+from pokerlab.solvers.strategy import Strategy, action_distribution, load_strategy, strategy_from_distribution
 
 FIXED_AGENTS = ("random", "fullbet", "checkcall")
-
-
-def fold_code(game: Game) -> int:
-    """The action code of a fold in ``game`` (0 in the limit family, -1 in the brief's game)."""
-    if isinstance(game, BriefHoldem):
-        return BRIEF_FOLD
-    if isinstance(game, LimitPoker):
-        return LIMIT_FOLD
-    raise InvalidGameError(f"agents play the limit poker family and the brief game, not {game.name!r}")
 
 
 class Agent:
@@ -57,22 +38,10 @@ class Agent:
     def observe_end(self, game: Game, state: Any, payoff: float, seat: int) -> None:
         """Called at the end of each hand with the agent's payoff (chips) and seat; bots ignore it."""
 
-    # Exact evaluation ------------------------------------------------------------------------------------
-    def policy(self, game: CompiledGame) -> Policy:
-        """The agent as a :class:`Policy` of a compiled (limit-family) game, for exact EV and exploitability."""
-        source = game.source
-        probs = np.zeros(game.num_flat_actions)
-        for i, state in enumerate(game.infoset_states):
-            lo = int(game.info_offset[i])
-            actions = source.legal_actions(state)
-            dist = dict(self.distribution(source, state))
-            for k, a in enumerate(actions):
-                probs[lo + k] = dist.get(a, 0.0)
-        return Policy(game, probs)
-
-    def brief_strategy(self, spec: BriefSpec) -> BriefStrategy:
-        """The agent as a strategy of the brief game at ``spec.stack``, for exact EV and exploitability."""
-        raise InvalidArgumentError(f"agent {self.name!r} has no brief-game strategy")
+    def strategy(self, game: Game) -> Strategy:
+        """The agent as a solver strategy of ``game``, for exact EV and exploitability (by default read from
+        :meth:`distribution`; trained agents return the strategy they play)."""
+        return strategy_from_distribution(game, self.distribution, self.name)
 
 
 class RandomAgent(Agent):
@@ -84,23 +53,16 @@ class RandomAgent(Agent):
         actions = game.legal_actions(state)
         return [(a, 1.0 / len(actions)) for a in actions]
 
-    def brief_strategy(self, spec: BriefSpec) -> BriefStrategy:
-        return fixed_strategy(spec, "uniform")
-
 
 class FullBetAgent(Agent):
-    """Always the biggest bet allowed ("full bet": 4 chips in the brief's game, or all-in when shorter); calls
+    """Always the biggest bet allowed ("full bet": 4 chips in the two-round game, or all-in when shorter); calls
     when it cannot raise, never folds."""
 
     name = "fullbet"
 
     def distribution(self, game: Game, state: Any) -> list[tuple[Any, float]]:
-        fold = fold_code(game)
-        actions = [a for a in game.legal_actions(state) if a != fold]
+        actions = [a for a in game.legal_actions(state) if a != FOLD]
         return [(max(actions), 1.0)]
-
-    def brief_strategy(self, spec: BriefSpec) -> BriefStrategy:
-        return fixed_strategy(spec, "fullbet")
 
 
 class CheckCallAgent(Agent):
@@ -109,70 +71,28 @@ class CheckCallAgent(Agent):
     name = "checkcall"
 
     def distribution(self, game: Game, state: Any) -> list[tuple[Any, float]]:
-        fold = fold_code(game)
-        actions = [a for a in game.legal_actions(state) if a != fold]
+        actions = [a for a in game.legal_actions(state) if a != FOLD]
         return [(min(actions), 1.0)]
 
-    def brief_strategy(self, spec: BriefSpec) -> BriefStrategy:
-        return fixed_strategy(spec, "checkcall")
 
+class StrategyAgent(Agent):
+    """Plays a trained strategy of any solver (a tree-form policy saved by ``pokerlab solve --out``, a two-round
+    bot saved by ``pokerlab two-round train``, ...)."""
 
-class PolicyAgent(Agent):
-    """A trained strategy of a limit-family game (e.g. the average policy saved by ``pokerlab solve --out``)."""
-
-    def __init__(self, policy: Policy, name: str = "cfr") -> None:
+    def __init__(self, strategy: Strategy, name: str = "cfr") -> None:
         self.name = name
-        self.policy_ = policy
-        self._keys = policy.game._key_index()
+        self.trained = strategy
 
     def distribution(self, game: Game, state: Any) -> list[tuple[Any, float]]:
-        g = self.policy_.game
-        index = self._keys.get(game.infoset_key(state))
-        if index is None:
-            raise InvalidGameError(f"the policy of {g.name!r} has no information set {game.infoset_key(state)!r}")
-        lo, hi = int(g.info_offset[index]), int(g.info_offset[index + 1])
-        return list(zip(game.legal_actions(state), (float(p) for p in self.policy_.probs[lo:hi]), strict=True))
+        return action_distribution(self.trained, game, state)
 
-    def policy(self, game: CompiledGame) -> Policy:
-        if game.spec != self.policy_.game.spec:
-            raise InvalidArgumentError("the policy belongs to another game")
-        return self.policy_
-
-
-class BriefBotAgent(Agent):
-    """A :class:`BriefBot` (one strategy per effective stack) playing the brief's game."""
-
-    def __init__(self, bot: BriefBot, name: str = "cfr") -> None:
-        self.name = name
-        self.bot = bot
-
-    def distribution(self, game: Game, state: BriefState) -> list[tuple[Any, float]]:
-        if not isinstance(game, BriefHoldem):
-            raise InvalidGameError("a brief bot plays only the brief game")
-        spec = game.brief
-        if replace(spec, stack=self.bot.spec.stack) != self.bot.spec:
-            raise InvalidGameError("the bot was trained for another deck or bet size")
-        strategy = self.bot.strategy(spec.stack)
-        tables = brief_tables(spec)
-        tree = strategy.tree
-        node = tree.node_after(state.history)
-        me = state.betting.to_act
-        hand = sorted(tables.local(c) for c in state.hands[me])
-        h = int(tables.hand_id[hand[0], hand[1]])
-        f = -1
-        if state.flop:
-            a, b, c = sorted(tables.local(x) for x in state.flop)
-            f = int(tables.flop_id[a, b, c])
-        probs = strategy.probabilities(node, h, f)
-        return [(int(tree.action[child]), float(p)) for child, p in zip(tree.children(node), probs, strict=True)]
-
-    def brief_strategy(self, spec: BriefSpec) -> BriefStrategy:
-        return self.bot.strategy(spec.stack)
+    def strategy(self, game: Game) -> Strategy:
+        return self.trained
 
 
 def make_agent(name: str, game: Game, trained: Agent | None = None) -> Agent:
     """An agent by name: ``random``, ``fullbet``, ``checkcall``, ``cfr`` (``trained`` must be given) or a file:
-    a solver state (``pokerlab solve --out``, limit games) or a brief bot (``pokerlab brief train``). Payoffs of
+    a solver state (``pokerlab solve --out``, limit games) or a two-round bot (``pokerlab two-round train``). Payoffs of
     every agent are in chips.
 
     >>> from pokerlab.games import kuhn
@@ -198,21 +118,11 @@ def make_agent(name: str, game: Game, trained: Agent | None = None) -> Agent:
 
 
 def load_agent(path: Path, game: Game) -> Agent:
-    """A trained agent from a file, checked against ``game``: a brief bot for the brief's game, else a solver state
-    of the same game (its average policy). The agent is named after the file's stem. Raises
-    :class:`FileFormatError` for unreadable files and :class:`InvalidArgumentError` for another game's.
-    Example: ``load_agent(Path("kuhn.npz"), kuhn())`` after ``pokerlab solve kuhn --out kuhn.npz``."""
-    if isinstance(game, BriefHoldem):
-        bot = BriefBot.load(path)
-        if bot.spec != game.brief:
-            raise InvalidArgumentError(f"{path}: trained for {bot.spec}, not {game.brief}")
-        return BriefBotAgent(bot, name=path.stem)
-    from pokerlab.solvers.core import Solver
-
-    solver = Solver.load(path)
-    if solver.game.spec != game.spec():
-        raise InvalidArgumentError(f"{path}: a strategy of {solver.game.name!r}, not {game.name!r}")
-    return PolicyAgent(solver.average_policy(), name=path.stem)
+    """A trained agent from a file, checked against ``game`` (see :func:`pokerlab.solvers.strategy.load_strategy`);
+    named after the file's stem. Raises :class:`FileFormatError` for unreadable files and
+    :class:`InvalidArgumentError` for another game's. Example: ``load_agent(Path("kuhn.npz"), kuhn())`` after
+    ``pokerlab solve kuhn --out kuhn.npz``."""
+    return StrategyAgent(load_strategy(path, game), name=path.stem)
 
 
 def pick(dist: Sequence[tuple[Any, float]]) -> Any:

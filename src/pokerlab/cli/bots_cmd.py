@@ -1,4 +1,5 @@
-"""``pokerlab match``, ``pokerlab play`` and ``pokerlab brief size|train|exploitability``: bots on the command line."""
+"""``pokerlab match``, ``pokerlab play`` and ``pokerlab two-round size|train|exploitability``: bots on the command
+line (``pokerlab brief`` is the hidden former name of ``two-round``)."""
 
 from __future__ import annotations
 
@@ -26,10 +27,10 @@ def _agent(name: str, game, console: Console):
 def _match(
     agent_a: str = typer.Argument(..., help="Agent A: random, fullbet, checkcall, cfr or a strategy file."),
     agent_b: str = typer.Argument(..., help="Agent B (same choices)."),
-    game: str = typer.Option("kuhn", "--game", "-g", help="kuhn, leduc or brief."),
+    game: str = typer.Option("kuhn", "--game", "-g", help="kuhn, leduc or two-round."),
     hands: int = typer.Option(10_000, "--hands", "-n", help="Independent hands (seats alternate)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the cards and of the bots' sampling."),
-    matches: int = typer.Option(200, "--matches", help="Stack-until-bust matches (the brief's format)."),
+    matches: int = typer.Option(200, "--matches", help="Stack-until-bust matches (the stack-until-bust format)."),
     start_chips: int = typer.Option(20, "--start-chips", help="Chips of each player at the start of a match."),
     max_match_hands: int = typer.Option(1000, "--max-match-hands", help="A longer match goes to the chip leader."),
     exploitability: bool = typer.Option(False, "--exploitability", help="Also compute each bot's exploitability."),
@@ -77,7 +78,7 @@ def _match(
 
 
 def _play(
-    game: str = typer.Argument(..., help="kuhn, leduc or brief."),
+    game: str = typer.Argument(..., help="kuhn, leduc or two-round."),
     vs: str = typer.Option("cfr", "--vs", help="The bot: cfr, random, fullbet, checkcall or a strategy file."),
     hands: int | None = typer.Option(None, "--hands", "-n", help="Stop after this many hands (default: until q)."),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the cards."),
@@ -102,32 +103,32 @@ def _play(
     play_session(g, bot, HumanAgent(input, write), seed=seed, hands=hands)
 
 
-brief_app = typer.Typer(help="The brief's two-round game: size, training, exploitability.", no_args_is_help=True)
+two_round_app = typer.Typer(help="The two-round hold'em game: size, training, exploitability.", no_args_is_help=True)
 
 
-@brief_app.command("size")
+@two_round_app.command("size")
 @user_errors
-def _brief_size(
+def _two_round_size(
     stack: int = typer.Option(6, "--stack", help="Chips behind the ante."),
     suits: int = typer.Option(4, "--suits", help="Suits in the deck (7 ranks each)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
-    """Histories, information sets and betting-tree sizes of the brief game (computed exactly)."""
-    from pokerlab.games.brief_holdem import BriefSpec, brief_sizes
+    """Histories, information sets and betting-tree sizes of the two-round game (computed exactly)."""
+    from pokerlab.games.two_round import TwoRoundSpec, two_round_sizes
 
-    s = brief_sizes(BriefSpec(suits=suits, stack=stack))
+    s = two_round_sizes(TwoRoundSpec(suits=suits, stack=stack))
     if as_json:
         typer.echo(json.dumps(s.to_dict()))
         return
-    t = Table(title=f"brief game: 7 ranks x {suits} suits, stack {stack}, bets 0..4", show_header=False)
+    t = Table(title=f"two-round game: 7 ranks x {suits} suits, stack {stack}, bets 0..4", show_header=False)
     for key, value in s.to_dict().items():
         t.add_row(key.replace("_", " "), f"{value:,}" if isinstance(value, int) else ", ".join(f"{v:,}" for v in value))
     Console().print(t)
 
 
-@brief_app.command("train")
+@two_round_app.command("train")
 @user_errors
-def _brief_train(
+def _two_round_train(
     out: Path = typer.Option(..., "--out", help="Write the bot (and checkpoint) here (.npz)."),
     iterations: int = typer.Option(2_000_000, "--iterations", "-n",
                                    help="MCCFR iterations to run now on the main stack (with --resume: added to the "
@@ -142,13 +143,13 @@ def _brief_train(
     exploitability: bool = typer.Option(False, "--exploitability", help="Measure the exact exploitability after."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
-    """Train a bot for the brief game with external-sampling MCCFR (resumable)."""
+    """Train a bot for the two-round game with external-sampling MCCFR (resumable)."""
     import time
 
-    from pokerlab.agents.brief_bot import Abstraction, BriefTrainer
-    from pokerlab.agents.brief_bot import exploitability as brief_exploitability
     from pokerlab.errors import InvalidArgumentError
-    from pokerlab.games.brief_holdem import BriefSpec
+    from pokerlab.games.two_round import TwoRoundSpec
+    from pokerlab.solvers.two_round import Abstraction, TwoRoundTrainer
+    from pokerlab.solvers.two_round import exploitability as two_round_exploitability
 
     if iterations < 0:
         raise InvalidArgumentError(f"--iterations must be a non-negative integer, got {iterations}")
@@ -158,9 +159,9 @@ def _brief_train(
         if given:
             raise InvalidArgumentError(f"{'/'.join(given)} cannot be given with --resume (the checkpoint keeps its "
                                        "own)")
-        trainer = BriefTrainer.load(resume)
+        trainer = TwoRoundTrainer.load(resume)
     else:
-        trainer = BriefTrainer(BriefSpec(stack=6 if stack is None else stack),
+        trainer = TwoRoundTrainer(TwoRoundSpec(stack=6 if stack is None else stack),
                                Abstraction(buckets=24 if buckets is None else buckets),
                                seed=0 if seed is None else seed)
     start = time.perf_counter()
@@ -170,7 +171,7 @@ def _brief_train(
     data: dict = {"out": str(out), "iterations": trainer.iterations[trainer.spec.stack], "train_s": elapsed,
                   "buckets": trainer.abstraction.buckets}
     if exploitability:
-        e = brief_exploitability(trainer.bot().strategy(trainer.spec.stack))
+        e = two_round_exploitability(trainer.bot().strategy(trainer.spec.stack))
         data.update(e.to_dict())
     if as_json:
         typer.echo(json.dumps(data))
@@ -182,25 +183,25 @@ def _brief_train(
     typer.echo(line)
 
 
-@brief_app.command("exploitability")
+@two_round_app.command("exploitability")
 @user_errors
-def _brief_exploitability(
-    bot: str = typer.Argument(..., help="A bot file from `pokerlab brief train`, or random (also called uniform), "
+def _two_round_exploitability(
+    bot: str = typer.Argument(..., help="A bot file from `pokerlab two-round train`, or random (also called uniform), "
                               "fullbet, checkcall."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
-    """Exact exploitability of a bot in the real (unabstracted) brief game, by vectorised best response."""
-    from pokerlab.agents.brief_bot import BriefBot, exploitability
-    from pokerlab.games.brief_holdem import BriefSpec
+    """Exact exploitability of a bot in the real (unabstracted) two-round game, by vectorised best response."""
+    from pokerlab.games.two_round import TwoRoundSpec
+    from pokerlab.solvers.two_round import TwoRoundBot, exploitability
 
     kinds = {"random": "uniform", "uniform": "uniform", "fullbet": "fullbet", "checkcall": "checkcall"}
     key = bot.strip().lower()
     if key not in kinds and not Path(bot).exists():
         from pokerlab.errors import InvalidArgumentError
 
-        raise InvalidArgumentError(f"no bot file {bot!r} (expected a file from `pokerlab brief train`, or random, "
+        raise InvalidArgumentError(f"no bot file {bot!r} (expected a file from `pokerlab two-round train`, or random, "
                                    "uniform, fullbet, checkcall)")
-    b = BriefBot.fixed(kinds[key], BriefSpec()) if key in kinds else BriefBot.load(bot)
+    b = TwoRoundBot.fixed(kinds[key], TwoRoundSpec()) if key in kinds else TwoRoundBot.load(bot)
     e = exploitability(b.strategy(b.spec.stack))
     if as_json:
         typer.echo(json.dumps({"bot": bot, **e.to_dict()}))
@@ -214,5 +215,6 @@ def register(app: typer.Typer) -> None:
     """Add the bot commands to the ``pokerlab`` app."""
     app.command("match")(user_errors(_match))
     app.command("play")(user_errors(_play))
-    app.add_typer(brief_app, name="brief")
+    app.add_typer(two_round_app, name="two-round")
+    app.add_typer(two_round_app, name="brief", hidden=True, deprecated=True)  # the former name, kept working
 

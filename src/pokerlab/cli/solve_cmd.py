@@ -53,7 +53,7 @@ def _solve(
     if resume is None and iterations is None and target is None and seconds is None:
         iterations = 1000
     if overrides:
-        algo = algorithm_config(algo or "cfr+", **overrides)
+        algo = algorithm_config(algo or "cfr+", **overrides)  # type: ignore[assignment]  # str -> its config
     name = algo.name if isinstance(algo, SolverConfig) else (algo or "cfr+")
     if as_json or not console.is_terminal:
         callback = None

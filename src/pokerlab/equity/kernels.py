@@ -10,18 +10,58 @@ split ``k`` ways adds ``2520 // k`` units to each tied player and exact counts s
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
 from pokerlab.cards.kernels import value_of_partial, value_with_two
 from pokerlab.cards.tables import RANK_KEY_MASK, ROW_MASK, ROW_SHIFT, EvalTables
-from pokerlab.stats.rng import next_u64, uniform
+from pokerlab.stats.rng import next_u64, stream_seed, uniform
+
+
+class ExactInputs(NamedTuple):
+    """What the exact enumeration reads: the remaining ``deck`` and ``missing`` board cards, the board's partial
+    hand (``board_key``, ``board_bits``), the suit permutations ``perms`` fixing the problem, the flattened combos
+    (``combo_cards``, ``combo_masks``), the joint combos (``tuple_index`` rows, their ``tuple_masks`` and
+    ``tuple_weights``) and the hand category of every hand value."""
+
+    deck: np.ndarray
+    missing: int
+    board_key: np.uint64
+    board_bits: np.uint64
+    perms: np.ndarray
+    combo_cards: np.ndarray
+    combo_masks: np.ndarray
+    tuple_index: np.ndarray
+    tuple_masks: np.ndarray
+    tuple_weights: np.ndarray
+    category_of_value: np.ndarray
+
+
+class MonteCarloInputs(NamedTuple):
+    """What the sampling kernel reads: ``deck``, ``missing`` board cards, the board's partial hand, the
+    ``fixed_mask`` of board and dead cards, per player ``is_random`` and ``uniform_weights`` flags and the slice
+    ``starts[p]:starts[p + 1]`` of the flattened combos (``combo_cards``, ``combo_masks``, ``cumulative``
+    weights), and the hand category of every hand value."""
+
+    deck: np.ndarray
+    missing: int
+    board_key: np.uint64
+    board_bits: np.uint64
+    fixed_mask: np.uint64
+    is_random: np.ndarray
+    starts: np.ndarray
+    combo_cards: np.ndarray
+    combo_masks: np.ndarray
+    cumulative: np.ndarray
+    uniform_weights: np.ndarray
+    category_of_value: np.ndarray
+
 
 SHARE_UNITS = 2520
 MC_REJECTION_LIMIT = 1_000_000  # consecutive rejected joint draws before a Monte Carlo run gives up
 _PLANE = np.uint64(sum(1 << (4 * rank) for rank in range(13)))
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _U32 = np.uint64(32)
 _ONE = np.uint64(1)
@@ -44,7 +84,7 @@ def permute_suits(mask: np.uint64, perm: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def orbit_size(mask: np.uint64, perms: np.ndarray) -> np.int64:
+def orbit_size(mask: np.uint64, perms: np.ndarray) -> int:
     """Size of the orbit of ``mask`` under the group ``perms`` if ``mask`` is its orbit's smallest member
     (the canonical representative), else 0. ``perms[0]`` must be the identity."""
     stabiliser = 1
@@ -131,7 +171,7 @@ def _score_board_hero(key, bits, bmask, mult, combo_cards, combo_masks, tuple_we
             continue
         v = value_with_two(key, bits, combo_cards[c, 0], combo_cards[c, 1], tables)
         valid += 1
-        wins += v < hero
+        wins += v < hero  # type: ignore[assignment]  # numba: a bool counts as 0 or 1
         ties += v == hero
         if weighted:
             w = tuple_weights[c - 1]
@@ -187,7 +227,7 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
         count = np.int64((key >> np.uint64(32 + 4 * suit)) & np.uint64(0xF)) - 3
         if count >= 3:
             flush_suit = suit
-            on_board = count
+            on_board = count  # type: ignore[assignment]  # numba: int64 is the int of compiled code
     n = 0
     for i in range(deck.shape[0]):
         card = deck[i]
@@ -205,7 +245,7 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
             b6 = bits | tables.card_bits[left[i]]
             for j in range(i + 1, n):
                 v = value_of_partial(k6 + tables.card_keys[left[j]], b6 | tables.card_bits[left[j]], tables)
-                wins += v < hero
+                wins += v < hero  # type: ignore[assignment]  # numba: a bool counts as 0 or 1
                 ties += v == hero
     else:
         rank_base = key & _RANK_KEY_MASK
@@ -249,7 +289,7 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
                     elif not (first_flush or second_flush):
                         continue
                     v = value_of_partial(k6 + tables.card_keys[left[j]], b6 | tables.card_bits[left[j]], tables)
-                    wins += v < hero
+                    wins += v < hero  # type: ignore[assignment]  # numba: a bool counts as 0 or 1
                     ties += v == hero
     valid = n * (n - 1) // 2
     losses = valid - wins - ties
@@ -276,11 +316,8 @@ def _keep(key, bits, bmask, perms, buf_key, buf_bits, buf_mask, buf_mult, count)
 
 
 @njit(cache=True, parallel=True)
-def exact_enumeration(
-    deck, missing, board_key, board_bits, perms, units, threads,
-    combo_cards, combo_masks, tuple_index, tuple_masks, tuple_weights,
-    weighted, want_categories, category_of_value, hero_mode, tables: EvalTables,
-):
+def exact_enumeration(inputs: ExactInputs, units: np.ndarray, threads: int, weighted: bool, want_categories: bool,
+                      hero_mode: int, tables: EvalTables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Enumerate every way to complete the board with ``missing`` cards from ``deck`` (up to suit symmetry),
     and score every matchup on each canonical board, weighted by the board's orbit size.
 
@@ -294,6 +331,10 @@ def exact_enumeration(
     ties, share units; row P column 0 the showdowns), ``acc_float`` the same weighted, and ``acc_cat``
     ``(P, 2, 9)`` (category frequency and equity share by final hand category).
     """
+    deck, missing, board_key, board_bits, perms = (inputs.deck, inputs.missing, inputs.board_key,
+                                                   inputs.board_bits, inputs.perms)
+    combo_cards, combo_masks, category_of_value = inputs.combo_cards, inputs.combo_masks, inputs.category_of_value
+    tuple_index, tuple_masks, tuple_weights = inputs.tuple_index, inputs.tuple_masks, inputs.tuple_weights
     players = tuple_index.shape[1]
     n = deck.shape[0]
     acc_int = np.zeros((threads, players + 1, 3), dtype=np.int64)
@@ -384,19 +425,7 @@ def _below(state: np.ndarray, n: int) -> int:
         while low < threshold:
             m = (next_u64(state) >> _U32) * bound
             low = m & _LOW32
-    return np.int64(m >> _U32)
-
-
-@njit(cache=True)
-def stream_seed(seed: np.uint64, batch: np.int64, chunk: np.int64) -> np.uint64:
-    """Seed of the random stream of one chunk of one batch: a hash of (seed, batch, chunk)."""
-    state = np.zeros(1, dtype=np.uint64)
-    state[0] = seed
-    next_u64(state)
-    state[0] ^= np.uint64(batch) * _MIX1
-    next_u64(state)
-    state[0] ^= np.uint64(chunk) * _MIX2
-    return next_u64(state)
+    return np.int64(m >> _U32)  # type: ignore[return-value]  # numba: int64 is the int of compiled code
 
 
 @njit(cache=True, inline="always")
@@ -425,11 +454,8 @@ def _sample_combo(state, start, stop, cumulative, uniform_weights):
 
 
 @njit(cache=True, parallel=True)
-def monte_carlo_batch(
-    seed, batch, trials, chunks, deck, missing, board_key, board_bits, fixed_mask,
-    is_random, starts, combo_cards, combo_masks, cumulative, uniform_weights,
-    want_categories, category_of_value, tables: EvalTables,
-):
+def monte_carlo_batch(seed: np.uint64, batch: int, trials: int, chunks: int, inputs: MonteCarloInputs,
+                      want_categories: bool, tables: EvalTables) -> tuple[np.ndarray, np.ndarray]:
     """``trials`` random showdowns in ``chunks`` independent streams (in parallel).
 
     Players with ``is_random`` get two uniform cards from what is left; the others draw a combo from their
@@ -441,6 +467,11 @@ def monte_carlo_batch(
     Returns ``stats`` ``(P, 4)`` (sum of equity shares, sum of squared shares, wins, ties) and ``cats``
     ``(P, 2, 9)`` (final hand category frequency and share by category).
     """
+    deck, missing, board_key, board_bits, fixed_mask = (inputs.deck, inputs.missing, inputs.board_key,
+                                                        inputs.board_bits, inputs.fixed_mask)
+    is_random, starts = inputs.is_random, inputs.starts
+    combo_cards, combo_masks = inputs.combo_cards, inputs.combo_masks
+    cumulative, uniform_weights, category_of_value = inputs.cumulative, inputs.uniform_weights, inputs.category_of_value
     players = starts.shape[0] - 1
     stats = np.zeros((chunks, players, 4), dtype=np.float64)
     cats = np.zeros((chunks, players, 2, 9), dtype=np.float64)
@@ -506,7 +537,7 @@ def monte_carlo_batch(
             for p in range(players):
                 v = np.int64(value_of_partial(key + keys[p], bits | bitss[p], tables))
                 values[p] = v
-                best = max(best, v)
+                best = max(best, v)  # type: ignore[assignment]  # numba: uint16 hand values compare as ints
             tied = 0
             for p in range(players):
                 tied += values[p] == best

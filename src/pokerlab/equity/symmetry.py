@@ -10,7 +10,7 @@ import numpy as np
 
 from pokerlab.cards.ranges import COMBOS, NUMBER_OF_COMBOS, combo_index
 
-ALL_SUIT_PERMUTATIONS: tuple[tuple[int, int, int, int], ...] = tuple(permutations(range(4)))  # identity first
+ALL_SUIT_PERMUTATIONS: tuple[tuple[int, int, int, int], ...] = tuple(permutations(range(4)))  # type: ignore[arg-type]  # identity first
 
 
 @lru_cache(maxsize=1)

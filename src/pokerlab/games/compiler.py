@@ -14,16 +14,34 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from pokerlab.errors import InvalidGameError
-from pokerlab.games.base import CHANCE, TERMINAL, Game
+from pokerlab.games.base import CHANCE, TERMINAL, TREE_FORM, Game, require_form, require_two_player_zero_sum
 
 KIND_TERMINAL = 0
 KIND_CHANCE = 1
 KIND_DECISION = 2
+
+
+class TreeArrays(NamedTuple):
+    """A compiled tree as the tree-form kernels take it (one argument): the per-node arrays ``kind``,
+    ``player``, ``parent``, ``first_child``, ``num_children``, ``chance_prob``, ``infoset``, ``utility``, the
+    per-infoset ``info_player`` and ``info_offset``, and ``level_offsets`` (see :class:`CompiledGame`)."""
+
+    kind: np.ndarray
+    player: np.ndarray
+    parent: np.ndarray
+    first_child: np.ndarray
+    num_children: np.ndarray
+    chance_prob: np.ndarray
+    infoset: np.ndarray
+    utility: np.ndarray
+    info_player: np.ndarray
+    info_offset: np.ndarray
+    level_offsets: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -105,15 +123,22 @@ class CompiledGame:
             object.__setattr__(self, "_key_cache", cache)
         return cache
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays the kernels take, in their argument order."""
-        return (self.kind, self.player, self.parent, self.first_child, self.num_children, self.chance_prob,
-                self.infoset, self.utility, self.info_player, self.info_offset)
+    def arrays(self) -> TreeArrays:
+        """The arrays of the tree-form kernels, as their one argument (built once, then shared)."""
+        bundle = self.__dict__.get("_arrays")
+        if bundle is None:
+            bundle = TreeArrays(self.kind, self.player, self.parent, self.first_child, self.num_children,
+                                self.chance_prob, self.infoset, self.utility, self.info_player, self.info_offset,
+                                self.level_offsets)
+            object.__setattr__(self, "_arrays", bundle)
+        return bundle
 
 
 def compile_game(game: Game, max_nodes: int = 50_000_000) -> CompiledGame:
     """Walk ``game`` once breadth-first and return its :class:`CompiledGame`.
 
+    The tree-form solvers need a two-player zero-sum game in tree form: any other game (its
+    :class:`~pokerlab.games.base.GameType` says so) raises :class:`~pokerlab.errors.UnsupportedGameError`.
     Validates what the solvers rely on: chance probabilities are positive and sum to 1, every state of an
     information set has the same player, the same actions and the same depth. Raises
     :class:`InvalidGameError` otherwise, or when the tree has more than ``max_nodes`` histories.
@@ -122,6 +147,8 @@ def compile_game(game: Game, max_nodes: int = 50_000_000) -> CompiledGame:
     >>> compile_game(kuhn()).sizes.infosets
     12
     """
+    require_form(game.game_type, TREE_FORM, game.name)
+    require_two_player_zero_sum(game.game_type, game.name, "the tree-form solvers (CFR family, best response)")
     root = game.initial_state()
     states: list[Any] = [root]
     kinds: list[int] = []

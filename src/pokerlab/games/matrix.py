@@ -29,7 +29,7 @@ class MatrixGame(Game):
     """
 
     payoff: tuple[tuple[float, ...], ...]
-    name: str = "matrix"  # type: ignore[assignment]
+    name: str = "matrix"
     row_labels: tuple[str, ...] = field(default=())
     col_labels: tuple[str, ...] = field(default=())
 

@@ -9,7 +9,8 @@ amount plus one of the round's ``raise_sizes``; at most ``max_raises`` raises pe
 bet is called or both players check. After the last round the better hand (``showdown``) wins the pot; equal
 hands split it. Utilities are player 0's net chips.
 
-Actions are coded as in OpenSpiel's Leduc poker: 0 fold, 1 check/call, ``2 + j`` raise by ``raise_sizes[j]``.
+Actions: :data:`~pokerlab.games.base.FOLD` (-1, the protocol's fold), 1 check/call, ``2 + j`` raise by
+``raise_sizes[j]`` (OpenSpiel's Leduc numbers the fold 0: :meth:`LimitPoker.openspiel_action` maps it).
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ from math import comb
 from typing import Any, NamedTuple
 
 from pokerlab.errors import InvalidGameError
-from pokerlab.games.base import CHANCE, TERMINAL, Game
+from pokerlab.games.base import CHANCE, FOLD, TERMINAL, Game, GameType
 
-FOLD = 0
 CALL = 1
-RAISE = 2
+RAISE = 2  # RAISE + j: the j-th raise size of the round
+# FOLD (-1) is the protocol's one fold code (pokerlab.games.base); OpenSpiel numbers a fold 0
 
 _RANK_CHARS = "23456789TJQKA"
 _SUIT_CHARS = "cdhs"
@@ -224,12 +225,12 @@ class LimitPoker(Game):
             if s.raises > 0 or len(history[-1]) >= 2:  # a call of a bet, or check-check: the round is over
                 nxt = s.round + 1
                 if nxt < len(self.poker.rounds):
-                    return s._replace(history=(*history, ()), contrib=tuple(contrib), round=nxt,
+                    return s._replace(history=(*history, ()), contrib=(contrib[0], contrib[1]), round=nxt,
                                       to_act=self.poker.rounds[nxt].first_player, raises=0)
-                return s._replace(history=history, contrib=tuple(contrib), round=nxt)
-            return s._replace(history=history, contrib=tuple(contrib), to_act=other)
+                return s._replace(history=history, contrib=(contrib[0], contrib[1]), round=nxt)
+            return s._replace(history=history, contrib=(contrib[0], contrib[1]), to_act=other)
         contrib[me] += self.poker.rounds[s.round].raise_sizes[action - RAISE]
-        return s._replace(history=history, contrib=tuple(contrib), to_act=other, raises=s.raises + 1)
+        return s._replace(history=history, contrib=(contrib[0], contrib[1]), to_act=other, raises=s.raises + 1)
 
     def utility(self, s: PokerState) -> float:
         if s.folded == 0:
@@ -271,6 +272,51 @@ class LimitPoker(Game):
         verb = "raise" if s.raises > 0 else "bet"
         return f"{verb} {size:g}"
 
+    # -- terminal play -------------------------------------------------------------------------------------------
+    game_type = GameType(players=2, zero_sum=True, has_fold=True)
+
+    def describe_state(self, s: PokerState, seat: int) -> str:
+        board = self._cards(s.board) if s.board else "(none)"
+        mine, theirs = s.contrib[seat], s.contrib[1 - seat]
+        # the actions so far, one letter each (c check/call, r bet/raise, f fold) and rounds separated by '/',
+        # so a player who acts second sees what the bot did
+        betting = "/".join("".join("f" if a == FOLD else "c" if a == CALL else "r" for a in actions)
+                           for actions in s.history)
+        return (f"Your card: {self._cards(s.hands[seat])}   Board: {board}\n"
+                f"Pot {mine + theirs:g}: you {mine:g}, bot {theirs:g}   Round {s.round + 1}"
+                f"   Betting: {betting.strip('/') or '-'}")
+
+    def action_key(self, s: PokerState, action: int) -> str:
+        if action == FOLD:
+            return "f"
+        return "c" if action == CALL else "r"
+
+    def parse_action(self, s: PokerState, text: str) -> int | None:
+        legal = self.legal_actions(s)
+        if text in ("k", "check", "call"):
+            return CALL
+        if text in ("b", "bet", "raise") and legal[-1] >= RAISE:
+            return legal[-1]  # the biggest raise, as the key r
+        if text == "fold" and FOLD in legal:
+            return FOLD
+        return None
+
+    def play_help(self) -> str:
+        return "Type f to fold, c to check or call, r to bet or raise; q quits."
+
+    def end_summary(self, s: PokerState, payoff: float, seat: int) -> str:
+        if s.folded >= 0:
+            line = "You folded. " if s.folded == seat else "The bot folded. "
+        else:
+            board = f" with board {self._cards(s.board)}" if s.board else ""
+            line = f"Showdown{board}: you {self._cards(s.hands[seat])}, bot {self._cards(s.hands[1 - seat])}. "
+        if not payoff:
+            return line + "Split pot."
+        return line + f"You {'won' if payoff > 0 else 'lost'} {abs(payoff):g} chips."
+
+    def _cards(self, cards: tuple[int, ...]) -> str:
+        return " ".join(self.card_label(c) for c in cards)
+
     # -- OpenSpiel ---------------------------------------------------------------------------------------------
     def openspiel_infostate(self, s: PokerState) -> str:
         """OpenSpiel's ``information_state_string`` of the acting player (presets ``kuhn`` and ``leduc`` only)."""
@@ -286,7 +332,7 @@ class LimitPoker(Game):
             pot = s.contrib[0] + s.contrib[1]
             money = " ".join(_fmt(100 - c) for c in s.contrib)
             public = f"[Public: {s.board[0]}]" if s.board else ""
-            seqs = [" ".join(str(a) for a in h) for h in s.history] + ["", ""]
+            seqs = [" ".join(str(self.openspiel_action(s, a)) for a in h) for h in s.history] + ["", ""]
             return (f"[Observer: {p}][Private: {s.hands[p][0]}][Round {s.round + 1}][Player: {p}][Pot: {_fmt(pot)}]"
                     f"[Money: {money}]{public}[Round1: {seqs[0]}][Round2: {seqs[1]}]")
         raise InvalidGameError(f"{self.name} has no OpenSpiel counterpart (only the kuhn and leduc presets do)")
@@ -296,7 +342,7 @@ class LimitPoker(Game):
         if self.poker.openspiel_game == "kuhn_poker":
             facing = s.contrib[1 - s.to_act] > s.contrib[s.to_act]
             return 1 if action >= RAISE or (action == CALL and facing) else 0
-        return int(action)
+        return 0 if action == FOLD else int(action)
 
 
 def _fmt(x: float) -> str:

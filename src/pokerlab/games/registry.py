@@ -31,6 +31,29 @@ def get_game(name: str) -> Game:
     raise InvalidGameError(f"unknown game {name!r} (expected one of {', '.join(GAME_NAMES)})")
 
 
+PLAYABLE_GAMES = ("kuhn", "leduc", "two-round")
+DEPRECATED_NAMES = {"brief": "two-round"}  # the two-round game's former name
+
+
+def playable_game(name: str) -> Game:
+    """A poker game bots and people play (matches, the terminal): ``two-round`` (default parameters), or a
+    limit poker preset (``kuhn``, ``leduc``, ...); ``brief`` is the two-round game's former name.
+
+    >>> playable_game("kuhn").name
+    'kuhn'
+    """
+    key = name.strip().lower()
+    key = DEPRECATED_NAMES.get(key, key)
+    if key == "two-round":
+        from pokerlab.games.two_round import TwoRoundHoldem
+
+        return TwoRoundHoldem()
+    if key not in PRESETS:
+        raise InvalidGameError(f"unknown game {name!r} for play (expected {', '.join(PLAYABLE_GAMES)} or a limit "
+                               f"poker preset: {', '.join(PRESETS)})")
+    return LimitPoker(PRESETS[key])
+
+
 def game_from_spec(spec: dict[str, Any]) -> Game:
     """Rebuild a game from :meth:`Game.spec` (as saved in solver files)."""
     family = spec.get("family")

@@ -24,8 +24,9 @@ import numba
 import numpy as np
 
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
-from pokerlab.icm import kernels
+from pokerlab.icm import banded, gauss_kronrod, race, sampling, sobol, subset
 from pokerlab.stats import StoppingRule, run_until, validate_seed
+from pokerlab.stats.rng import batch_seed, mixed_seed
 
 METHODS = ("auto", "exact", "subset", "montecarlo")
 VARIANCE_REDUCTION = ("plain", "antithetic", "sobol", "conditional")
@@ -76,7 +77,7 @@ class ICMResult:
         """JSON form: ``{"method", "players": [{"stack", "equity", "stderr"}], "elapsed_s"}``, players with
         ``places`` (and ``places_stderr`` when sampled) when asked for, and ``samples`` and ``stop_reason`` when
         sampled."""
-        players = [
+        players: list[dict[str, Any]] = [
             {
                 "stack": float(self.stacks[i]),
                 "equity": float(self.equity[i]),
@@ -164,7 +165,7 @@ def icm(
     below ``half_width`` (money) or ``relative_half_width * pool`` at ``confidence`` (default 0.95), or after
     ``time_limit`` seconds;
     ``variance_reduction`` is ``plain``, ``antithetic``, ``sobol``, ``conditional`` (O(n k) per sample, 22x
-    less variance in the brief's scenario) or ``auto`` (:func:`default_variance_reduction`).
+    less variance in the 50-player benchmark scenario) or ``auto`` (:func:`default_variance_reduction`).
     ``samples`` is rounded up to whole antithetic pairs or Sobol sets of 256 points and must give at least
     two of them (a standard error needs two); ``result.samples`` is the number actually drawn. The Monte
     Carlo options (``samples``, ``half_width``, ``relative_half_width``, ``confidence``, ``time_limit``,
@@ -210,7 +211,7 @@ def icm(
     busted_share = full_pay[n_live:].mean() if n_live < n else 0.0
     equity = np.full(n, busted_share)
     place_matrix = np.zeros((n, pay.size)) if places else None
-    if places and n_live < n:
+    if place_matrix is not None and n_live < n:
         for m in range(n_live, pay.size):
             place_matrix[s == 0, m] = 1.0 / (n - n_live)
     stderr = None
@@ -226,7 +227,7 @@ def icm(
         n_places = min(pay.size, n_live)
         values, matrix, nodes = _exact_by_tiers(s[live], live_pay, n_places, chosen, places, rtol)
         equity[live] = values
-        if places:
+        if place_matrix is not None:
             place_matrix[live, :n_places] = matrix
     else:
         # scale-free (only ratios matter): the exact methods normalise per tier of raw stacks, where a stack 1e-310
@@ -248,7 +249,7 @@ def icm(
         equity[live] = values
         stderr = np.zeros(n)
         stderr[live] = err
-        if places:
+        if place_matrix is not None:
             place_matrix[live, :n_places] = counted
             places_stderr = np.zeros_like(place_matrix)
             # Agresti-Coull: sqrt(p~ (1 - p~) / (N + 4)) with p~ = (x + 2) / (N + 4). Wald's sqrt(p (1 - p) / N)
@@ -309,7 +310,7 @@ def _exact_by_tiers(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: 
         values, tier_matrix, tier_nodes = _exact(_normalised(stacks[tier]), pay[first:first + size], tier_places,
                                                  method, places, rtol)
         equity[tier] = values
-        if places and tier_places:
+        if matrix is not None and tier_places:
             matrix[tier, first:first + tier_places] = tier_matrix
         nodes += tier_nodes
         first += size
@@ -323,9 +324,9 @@ def _exact(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: str, plac
     n = stacks.size
     k = _paid_places(pay)
     if method == "subset":
-        matrix = kernels.icm_subset(stacks, max(k, n_places, 1))
-        equity = matrix[:, :k] @ pay[:k] if k else np.zeros(n)
-        return equity, (matrix[:, :n_places] if places else None), 0
+        by_place = subset.icm_subset(stacks, max(k, n_places, 1))
+        equity = by_place[:, :k] @ pay[:k] if k else np.zeros(n)
+        return equity, (by_place[:, :n_places] if places else None), 0
     equity, nodes = _quadrature_equity(stacks, pay, k, rtol)
     matrix = None
     if places:
@@ -354,7 +355,7 @@ def default_variance_reduction(players: int, paid: int, samples: int | None = No
     >>> default_variance_reduction(50, 40), default_variance_reduction(200, 30), default_variance_reduction(50, 40, 100)
     ('sobol', 'conditional', 'antithetic')
     """
-    if players > kernels.RANK_BY_COUNTING and players * paid <= CONDITIONAL_MAX_WORK:
+    if players > sampling.RANK_BY_COUNTING and players * paid <= CONDITIONAL_MAX_WORK:
         return "conditional"
     if players > SOBOL_MAX_PLAYERS:
         return "plain"
@@ -383,10 +384,10 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> t
     kk = int(nonzero[-1]) + 1
     shifted = np.ascontiguousarray(shifted[:kk])
     scale_floor = 1e-3 * np.abs(shifted).sum() / n
-    t_end = kernels.tail_time(s, kk, math.log(1e-18))
-    w_end = kernels.race_variable(s, t_end)[0]
-    log_eps = kernels.DEFAULT_LOG_EPS + 2.0 * math.log(n)
-    total, nodes = kernels.race_equity_adaptive(
+    t_end = race.tail_time(s, kk, math.log(1e-18))
+    w_end = race.race_variable(s, t_end)[0]
+    log_eps = banded.DEFAULT_LOG_EPS + 2.0 * math.log(n)
+    total, nodes = banded.race_equity_adaptive(
         s, shifted, w_end, rtol, scale_floor, _block(n, kk), log_eps, n * kk > 50_000, _NODES, _KRONROD, _GAUSS
     )
     return base + total, nodes
@@ -401,17 +402,19 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float) -> np.ndarray:
     kq = min(k, n - 1)
 
     def evaluate(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        kron, gauss = kernels.icm_places_panels(s, kq, left, right, _NODES, _RULES)  # one pass, both rules
+        kron, gauss = race.icm_places_panels(s, kq, left, right, _NODES, _RULES)  # one pass, both rules
         return kron.reshape(len(left), -1), gauss.reshape(len(left), -1)
 
-    total, _ = _adaptive(s, kq, evaluate, rtol, 1e-6, per_panel=False)
+    t_end = race.tail_time(s, kq, math.log(1e-18))
+    w_end = race.race_variable(s, t_end)[0]
+    total, _ = gauss_kronrod.adaptive_integral(lambda left, right: _chunked(evaluate, left, right), w_end, rtol, 1e-6)
     matrix = total.reshape(n, kq)
     if k > kq:
         matrix = np.concatenate([matrix, 1.0 - matrix.sum(axis=1, keepdims=True)], axis=1)
     return matrix
 
 
-_NODES, _KRONROD, _GAUSS = kernels.gk15_rule()
+_NODES, _KRONROD, _GAUSS = gauss_kronrod.gk15_rule()
 _RULES = np.ascontiguousarray(np.stack([_KRONROD, _GAUSS]))
 
 
@@ -420,45 +423,8 @@ def _block(n: int, k: int) -> int:
     return max(8, min(n, int(math.sqrt(n)) + 1, max(8, 2_000_000 // (8 * (k + 1)))))
 
 
-def _adaptive(s, k, evaluate, rtol, scale_floor, per_panel=True):
-    """Adaptive bisection of panels in ``w`` until the Kronrod-Gauss difference of each panel, relative to
-    each component's value, is below ``rtol * width / total width``. Returns the total and the node count."""
-    t_end = kernels.tail_time(s, k, math.log(1e-18))
-    w_end = kernels.race_variable(s, t_end)[0]
-    # coarse start (features of the integrand are about 1/2 wide in w, but most of it is smooth): bisection
-    # finds the features
-    panels = max(4, math.ceil(w_end / 6.0))
-    edges = np.linspace(0.0, w_end, panels + 1)
-    left, right = edges[:-1], edges[1:]
-    accepted = None
-    pending_k = []
-    nodes = 0
-    scale = None
-    for depth in range(40):
-        if per_panel:
-            kron, gauss = evaluate(left, right)
-        else:
-            kron, gauss = _chunked(evaluate, left, right)
-        nodes += 15 * len(left)
-        if scale is None:
-            scale = np.maximum(np.abs(kron.sum(axis=0)), scale_floor)
-            accepted = np.zeros_like(scale)
-        # QUADPACK's estimate of the Kronrod error from the Kronrod-Gauss difference: (200 |K - G|)^1.5
-        error = np.max(np.minimum(1.0, (200.0 * np.abs(kron - gauss) / scale) ** 1.5), axis=1)
-        budget = rtol * (right - left) / w_end
-        good = (error <= budget) | (right - left < 1e-9 * w_end) | (depth == 39)
-        accepted = accepted + kron[good].sum(axis=0)
-        pending_k.append(int(good.sum()))
-        if np.all(good):
-            break
-        bad_left, bad_right = left[~good], right[~good]
-        mid = 0.5 * (bad_left + bad_right)
-        left = np.concatenate([bad_left, mid])
-        right = np.concatenate([mid, bad_right])
-    return accepted, nodes
-
-
 def _chunked(evaluate, left, right, chunk=8):
+    """``evaluate`` called on at most ``chunk`` panels at a time, the results stacked."""
     parts = [evaluate(left[i:i + chunk], right[i:i + chunk]) for i in range(0, len(left), chunk)]
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
@@ -524,8 +490,8 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
         confidence=0.95 if confidence is None else confidence,
         min_samples=20 if vr == "sobol" else 1000,
     )
-    base_seed = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
-    mode = {"plain": kernels.MC_PLAIN, "antithetic": kernels.MC_ANTITHETIC, "conditional": kernels.MC_CONDITIONAL}
+    base_seed = mixed_seed(seed)
+    mode = {"plain": sampling.MC_PLAIN, "antithetic": sampling.MC_ANTITHETIC, "conditional": sampling.MC_CONDITIONAL}
 
     if vr == "sobol":
         from scipy.stats import qmc
@@ -534,31 +500,31 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
         # than a new scrambled engine per replicate, and still an unbiased, independent replicate each
         seeds = np.random.SeedSequence(seed)
         base_rng, shift_source = (np.random.default_rng(child) for child in seeds.spawn(2))
-        engine = qmc.Sobol(d=n, scramble=True, bits=kernels.SOBOL_BITS, seed=base_rng)
-        base = np.ascontiguousarray(np.round(engine.random(SOBOL_POINTS) * (1 << kernels.SOBOL_BITS)).astype(np.int64))
+        engine = qmc.Sobol(d=n, scramble=True, bits=sobol.SOBOL_BITS, seed=base_rng)
+        base = np.ascontiguousarray(np.round(engine.random(SOBOL_POINTS) * (1 << sobol.SOBOL_BITS)).astype(np.int64))
 
         def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-            shifts = shift_source.integers(0, 1 << kernels.SOBOL_BITS, size=(size, n), dtype=np.int64)
-            return kernels.mc_sobol_shifted(s, pay_k, base, shifts)
+            shifts = shift_source.integers(0, 1 << sobol.SOBOL_BITS, size=(size, n), dtype=np.int64)
+            return sobol.mc_sobol_shifted(s, pay_k, base, shifts)
 
         if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
-            kernels.mc_sobol_shifted(s, pay_k, base, np.zeros((0, n), dtype=np.int64))
+            sobol.mc_sobol_shifted(s, pay_k, base, np.zeros((0, n), dtype=np.int64))
         # a time limit starts small so the rate is known before a big batch overshoots it
         moments, reason, _ = run_until(rule, n, batch, first_batch=2 if time_limit is not None else 20)
         return moments.mean, moments.stderr, moments.count * unit, reason, None
 
     def child(index: int) -> int:  # the seed of batch ``index``
-        return (int(base_seed) + index * 0x632BE59BD9B4E019) & 0x7FFFFFFFFFFFFFFF
+        return batch_seed(base_seed, index)
 
     # plain sampling of a small field, or with places, counts finishing places; the sums follow from the counts
-    counting = n_places > 0 or (vr == "plain" and n <= kernels.RANK_BY_COUNTING)
+    counting = n_places > 0 or (vr == "plain" and n <= sampling.RANK_BY_COUNTING)
     width = max(n_places, k)
     counted = np.zeros((n, width), dtype=np.int64)
 
-    def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    def counting_batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
         if not counting:
-            return kernels.mc_batch(s, pay_k, size, child(index), mode[vr], MC_STREAMS)
-        counts = kernels.mc_place_counts(s, width, size, child(index), MC_STREAMS, slots)
+            return sampling.mc_batch(s, pay_k, size, child(index), mode[vr], MC_STREAMS)
+        counts = sampling.mc_place_counts(s, width, size, child(index), MC_STREAMS, slots)
         counted[:] += counts
         paid = counts[:, :k].astype(np.float64)
         return paid @ pay_k, paid @ (pay_k * pay_k)
@@ -566,6 +532,6 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
     if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
         batch(0, 0)
     first = 256 if time_limit is not None else (4096 if samples is None else 16384)
-    moments, reason, _ = run_until(rule, n, batch, first_batch=first)
+    moments, reason, _ = run_until(rule, n, counting_batch, first_batch=first)
     places = counted[:, :n_places] / max(moments.count, 1) if n_places else None
     return moments.mean, moments.stderr, moments.count * unit, reason, places

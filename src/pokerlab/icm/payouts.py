@@ -76,7 +76,7 @@ def from_csv(path: str | Path) -> np.ndarray:
             try:
                 parsed.append(float(cell))
             except ValueError:
-                parsed = None
+                parsed = None  # type: ignore[assignment]  # not a number: the row is a header
                 break
         if parsed is None:
             if row_number == 1:
@@ -170,7 +170,7 @@ def truncated_normal_stacks(
     players: int, mean: float = 10_000.0, sd: float = 5_000.0, low: float | None = None, seed: int | None = None
 ) -> np.ndarray:
     """Stacks drawn from a normal law truncated to ``[low, inf)`` (``low`` defaults to ``mean / 20``), by
-    rejection; the brief's benchmark scenario. ``truncated_normal_stacks(50, seed=1)`` -> 50 positive stacks.
+    rejection; the 50-player benchmark scenario. ``truncated_normal_stacks(50, seed=1)`` -> 50 positive stacks.
     """
     if players < 1:
         raise InvalidStacksError(f"need at least one player, got {players}")

@@ -1,4 +1,6 @@
-"""Solvers: regret matching for matrix games, the CFR family, Monte Carlo CFR, best response and exploitability."""
+"""Every training algorithm: regret matching for matrix games; on compiled trees the CFR family, Monte Carlo CFR,
+best response and exploitability; on vector-form games (public tree, private hands) CFR+/DCFR and best-response
+gains for n players."""
 
 from pokerlab.solvers.core import (
     ALGORITHMS,
@@ -18,8 +20,16 @@ from pokerlab.solvers.policy import (
     expected_value,
     exploitability,
 )
+from pokerlab.solvers.vector import (
+    BestResponseGains,
+    VectorSolver,
+    VectorStrategy,
+    best_response_gains,
+    vector_exploitability,
+)
 
 __all__ = [
     "ALGORITHMS", "FORMAT_VERSION", "BestResponse", "Exploitability", "Policy", "SolveProgress", "SolveResult",
     "Solver", "SolverConfig", "algorithm_config", "best_response", "expected_value", "exploitability", "solve",
+    "BestResponseGains", "VectorSolver", "VectorStrategy", "best_response_gains", "vector_exploitability",
 ]

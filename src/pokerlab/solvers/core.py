@@ -19,6 +19,7 @@ from pokerlab.games.registry import compiled, game_from_spec, rebuildable
 from pokerlab.solvers import kernels
 from pokerlab.solvers.policy import Exploitability, Policy, exploitability
 from pokerlab.stats import validate_seed
+from pokerlab.stats.rng import seed_state
 
 FORMAT = "pokerlab-solver"
 FORMAT_VERSION = 1
@@ -93,9 +94,10 @@ def algorithm_config(algorithm: str | SolverConfig, **overrides: float) -> Solve
     if isinstance(algorithm, SolverConfig):
         config = algorithm
     else:
-        config = ALGORITHMS.get(str(algorithm).strip().lower())
-        if config is None:
+        named = ALGORITHMS.get(str(algorithm).strip().lower())
+        if named is None:
             raise InvalidArgumentError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})")
+        config = named
     if overrides:
         for key, value in overrides.items():
             if key not in PARAMETER_RANGES:
@@ -107,22 +109,8 @@ def algorithm_config(algorithm: str | SolverConfig, **overrides: float) -> Solve
                                               "gamma": "cfr, cfr+, lcfr and dcfr", "epsilon": "os-mccfr"}[key])
             if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
                 raise InvalidArgumentError(f"{key} must be a number, got {value!r}")
-        config = replace(config, **{k: float(v) for k, v in overrides.items()})
+        config = replace(config, **{k: float(v) for k, v in overrides.items()})  # type: ignore[arg-type]
     return _validate_config(config)
-
-
-def seed_state(seed: int | None) -> np.ndarray:
-    """The one-word splitmix64 state of the Monte Carlo kernels for ``seed`` (checked by
-    :func:`pokerlab.stats.validate_seed`; ``None`` draws a fresh seed). The seed is mixed once by numpy's
-    ``SeedSequence`` so that nearby seeds start far apart in the sequence.
-
-    >>> int(seed_state(1)[0]) == int(seed_state(1)[0]) != int(seed_state(2)[0])
-    True
-    """
-    seed = validate_seed(seed)
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (1 << 63))
-    return np.array([np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]], dtype=np.uint64)
 
 
 def npz_reason(error: Exception) -> str:
@@ -162,19 +150,14 @@ class Solver:
             return
         g, c = self.game, self.config
         if c.sampling == "full":
-            kernels.cfr_iterations(g.kind, g.player, g.parent, g.first_child, g.num_children, g.chance_prob,
-                                   g.infoset, g.utility, g.info_player, g.info_offset, g.level_offsets, self.sigma,
-                                   self.regrets, self.cumulative, self.iteration, iterations, c.floor, c.discount,
-                                   c.alpha, c.beta, c.gamma)
+            kernels.cfr_iterations(g.arrays(), self.sigma, self.regrets, self.cumulative, self.iteration, iterations,
+                                   c.floor, c.discount, c.alpha, c.beta, c.gamma)
         elif c.sampling == "external":
-            kernels.external_sampling_iterations(g.kind, g.player, g.first_child, g.num_children, g.chance_prob,
-                                                 g.infoset, g.utility, g.info_offset, self.regrets, self.cumulative,
-                                                 iterations, self.rng, self._max_actions)
+            kernels.external_sampling_iterations(g.arrays(), self.regrets, self.cumulative, iterations, self.rng,
+                                                 self._max_actions)
         else:
-            kernels.outcome_sampling_iterations(g.kind, g.player, g.first_child, g.num_children, g.chance_prob,
-                                                g.infoset, g.utility, g.info_offset, self.regrets, self.cumulative,
-                                                iterations, self.rng, c.epsilon, self._max_actions,
-                                                int(g.sizes.depth))
+            kernels.outcome_sampling_iterations(g.arrays(), self.regrets, self.cumulative, iterations, self.rng,
+                                                c.epsilon, self._max_actions, int(g.sizes.depth))
         self.iteration += iterations
 
     # -- results ----------------------------------------------------------------------------------------------

@@ -10,17 +10,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pokerlab.games.compiler import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL, TreeArrays
 from pokerlab.stats.rng import uniform
-
-KIND_TERMINAL = 0
-KIND_CHANCE = 1
-KIND_DECISION = 2
 
 
 @njit(cache=True, inline="always")
 def match_regrets(regrets, lo, hi, out, at=0):
     """Regret matching: ``out[at:at + hi - lo]`` = the positive parts of ``regrets[lo:hi]`` normalised, uniform if
-    none is positive: every regret-matching step here and in the brief game's MCCFR (pokerlab.agents.brief_kernels).
+    none is positive: every regret-matching step here and in the two-round game's MCCFR
+    (pokerlab.solvers.two_round_kernels).
     ``at`` instead of a slice of ``out``: no array view per infoset on the CFR hot path."""
     total = 0.0
     for k in range(lo, hi):
@@ -129,9 +127,8 @@ def _cfr_player_pass(kind, player, parent, first_child, num_children, chance_pro
 
 
 @njit(cache=True)
-def cfr_iterations(kind, player, parent, first_child, num_children, chance_prob, infoset, utility, info_player,
-                   info_offset, level_offsets, sigma, regrets, cumulative, start_iteration, iterations, floor,
-                   discount, alpha, beta, gamma):
+def cfr_iterations(tree: TreeArrays, sigma, regrets, cumulative, start_iteration, iterations, floor, discount, alpha,
+                   beta, gamma):
     """Run ``iterations`` iterations of the CFR family with alternating updates (player 0 then player 1).
 
     Iteration ``t`` (1-based, continuing from ``start_iteration``) adds ``t**gamma * pi_p * sigma`` to the
@@ -140,6 +137,9 @@ def cfr_iterations(kind, player, parent, first_child, num_children, chance_prob,
     (discounted CFR; linear CFR is alpha = beta = gamma = 1). ``sigma`` is the current strategy and is kept
     consistent with ``regrets`` (regret matching after each pass).
     """
+    kind, player, parent, first_child = tree.kind, tree.player, tree.parent, tree.first_child
+    num_children, chance_prob, infoset, utility = tree.num_children, tree.chance_prob, tree.infoset, tree.utility
+    info_player, info_offset, level_offsets = tree.info_player, tree.info_offset, tree.level_offsets
     n_nodes = kind.shape[0]
     reach_own = np.empty(n_nodes)
     reach_opp = np.empty(n_nodes)
@@ -172,8 +172,10 @@ def cfr_iterations(kind, player, parent, first_child, num_children, chance_prob,
 
 
 @njit(cache=True)
-def expected_value(kind, player, parent, first_child, chance_prob, infoset, utility, info_offset, policy0, policy1):
+def expected_value(tree: TreeArrays, policy0, policy1):
     """Player 0's expected payoff (chips) when player 0 plays ``policy0`` and player 1 plays ``policy1``."""
+    kind, player, parent, first_child = tree.kind, tree.player, tree.parent, tree.first_child
+    chance_prob, infoset, utility, info_offset = tree.chance_prob, tree.infoset, tree.utility, tree.info_offset
     n_nodes = kind.shape[0]
     reach = np.empty(n_nodes)
     reach[0] = 1.0
@@ -196,8 +198,7 @@ def expected_value(kind, player, parent, first_child, chance_prob, infoset, util
 
 
 @njit(cache=True)
-def best_response(kind, player, parent, first_child, num_children, chance_prob, infoset, utility, info_offset,
-                  level_offsets, policy, p, best_action):
+def best_response(tree: TreeArrays, policy, p, best_action):
     """Exact best-response value (chips, for player ``p``) against ``policy`` of the other player.
 
     Works level by level from the deepest: values are weighted by the opponent's and chance's reach, so an
@@ -205,6 +206,9 @@ def best_response(kind, player, parent, first_child, num_children, chance_prob, 
     the compiler), hence all of them are final when their level is reached. ``best_action[i]`` receives the
     chosen action of each of ``p``'s infosets (the first maximiser).
     """
+    kind, player, parent, first_child = tree.kind, tree.player, tree.parent, tree.first_child
+    num_children, chance_prob, infoset, utility = tree.num_children, tree.chance_prob, tree.infoset, tree.utility
+    info_offset, level_offsets = tree.info_offset, tree.level_offsets
     n_nodes = kind.shape[0]
     reach = np.empty(n_nodes)
     reach[0] = 1.0
@@ -267,14 +271,15 @@ def sample_action(probs, n, rng):
 
 
 @njit(cache=True)
-def external_sampling_iterations(kind, player, first_child, num_children, chance_prob, infoset, utility,
-                                 info_offset, regrets, cumulative, iterations, rng, max_actions):
+def external_sampling_iterations(tree: TreeArrays, regrets, cumulative, iterations, rng, max_actions):
     """External-sampling MCCFR (Lanctot et al. 2009), alternating traversals for players 0 and 1.
 
     The traverser explores all its actions; chance and the opponent are sampled once per node; the opponent's
     current strategy is added to its cumulative strategy where it is sampled ("simple" averaging, unbiased up
     to a per-infoset constant that normalisation removes). An explicit stack replaces recursion.
     """
+    kind, player, first_child, num_children = tree.kind, tree.player, tree.first_child, tree.num_children
+    chance_prob, infoset, utility, info_offset = tree.chance_prob, tree.infoset, tree.utility, tree.info_offset
     n_nodes = kind.shape[0]
     stack = np.empty(n_nodes, dtype=np.int64)
     expanded = np.zeros(n_nodes, dtype=np.bool_)
@@ -339,10 +344,12 @@ def external_sampling_iterations(kind, player, first_child, num_children, chance
 
 
 @njit(cache=True)
-def outcome_sampling_iterations(kind, player, first_child, num_children, chance_prob, infoset, utility,
-                                info_offset, regrets, cumulative, iterations, rng, epsilon, max_actions, max_depth):
+def outcome_sampling_iterations(tree: TreeArrays, regrets, cumulative, iterations, rng, epsilon, max_actions,
+                                max_depth):
     """Outcome-sampling MCCFR (Lanctot et al. 2009), alternating traversers, epsilon-on-policy exploration at
     the traverser's nodes, importance-weighted regrets and stochastically-weighted averaging (as OpenSpiel)."""
+    kind, player, first_child, num_children = tree.kind, tree.player, tree.first_child, tree.num_children
+    chance_prob, infoset, utility, info_offset = tree.chance_prob, tree.infoset, tree.utility, tree.info_offset
     path = np.empty(max_depth + 1, dtype=np.int64)
     path_action = np.empty(max_depth + 1, dtype=np.int64)
     path_sigma = np.empty(max_depth + 1)

@@ -85,8 +85,7 @@ def expected_value(game: CompiledGame, policy0: Policy, policy1: Policy | None =
     policy1 = policy0 if policy1 is None else policy1
     _check(policy0, game)
     _check(policy1, game)
-    return float(kernels.expected_value(game.kind, game.player, game.parent, game.first_child, game.chance_prob,
-                                        game.infoset, game.utility, game.info_offset, policy0.probs, policy1.probs))
+    return float(kernels.expected_value(game.arrays(), policy0.probs, policy1.probs))
 
 
 @dataclass(frozen=True)
@@ -115,9 +114,7 @@ def best_response(game: CompiledGame, policy: Policy, player: int) -> BestRespon
         raise InvalidArgumentError(f"player must be 0 or 1, got {player!r}")
     _check(policy, game)
     chosen = np.zeros(game.num_infosets, dtype=np.int64)
-    value = kernels.best_response(game.kind, game.player, game.parent, game.first_child, game.num_children,
-                                  game.chance_prob, game.infoset, game.utility, game.info_offset, game.level_offsets,
-                                  policy.probs, player, chosen)
+    value = kernels.best_response(game.arrays(), policy.probs, player, chosen)
     actions = {game.infoset_keys[i]: game.action_labels[i][chosen[i]]
                for i in range(game.num_infosets) if game.info_player[i] == player}
     return BestResponse(player, float(value), actions)
@@ -128,9 +125,7 @@ def best_response_values(game: CompiledGame, probs: np.ndarray) -> tuple[float, 
     chosen = np.zeros(game.num_infosets, dtype=np.int64)
     out = []
     for p in (0, 1):
-        out.append(float(kernels.best_response(game.kind, game.player, game.parent, game.first_child,
-                                               game.num_children, game.chance_prob, game.infoset, game.utility,
-                                               game.info_offset, game.level_offsets, probs, p, chosen)))
+        out.append(float(kernels.best_response(game.arrays(), probs, p, chosen)))
     return out[0], out[1]
 
 

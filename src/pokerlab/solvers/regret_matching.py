@@ -82,7 +82,7 @@ def regret_matching(game: MatrixGame, iterations: int = 10_000, history: bool = 
                                    *hist)
     x, y = sum_row / sum_row.sum(), sum_col / sum_col.sum()
     return RegretMatchingResult(game, int(iterations), x, y, float(x @ payoff @ y),
-                                matrix_exploitability(payoff, x, y), *hist, record_at)
+                                matrix_exploitability(payoff, x, y), *hist, record_at)  # type: ignore[call-arg]
 
 
 def solve_matrix_lp(payoff: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:

@@ -3,12 +3,24 @@
 The generator is splitmix64 (Steele, Lea and Flood 2014; Vigna's finaliser constants): a 64-bit counter that
 advances by the golden-ratio increment :data:`GOLDEN`, mixed by :func:`mix64`. Its output for draw ``t`` is
 ``mix64(start + t * GOLDEN)``, a function of the counter alone, so a kernel may draw a whole row of numbers in
-one loop without a loop-carried dependency, and the compiler vectorises it (:func:`pokerlab.icm.kernels` does
+one loop without a loop-carried dependency, and the compiler vectorises it (:mod:`pokerlab.icm.sampling` does
 this for its exponential clocks). :func:`next_u64` and :func:`uniform` are the one-at-a-time form over a
 one-word state array (saved with a solver's checkpoint, for instance); both forms give the same stream.
 
 :func:`neg_log` is ``-log(u)`` in plain arithmetic (numba's ``np.log`` is a scalar library call that stops
 vectorisation): within 3 ulp of ``-np.log(u)`` over ``(0, 1]`` (tests/stats/test_rng.py).
+
+Seeds become streams here for every engine (seed -> state -> stream), in one of two ways, each kept exactly as
+it was when the engines were split so that a seed gives the same numbers as before:
+
+- :func:`seed_word` (the equity engine): the validated seed itself, then :func:`stream_seed` hashes
+  (seed, batch, chunk) into the state of each chunk of each batch;
+- :func:`mixed_seed` (ICM Monte Carlo, the solvers' MCCFR, the two-round game's MCCFR): the seed mixed once
+  by numpy's ``SeedSequence`` so that nearby seeds start far apart; :func:`seed_state` is its one-word state
+  array (saved with a checkpoint), :func:`batch_seed` the seed of batch ``i`` of a run, and
+  :func:`stream_counter` the start counter of stream ``s`` of a batch.
+
+Every function takes ``None`` for a fresh random run.
 
 These helpers are inlined into cached kernels of other modules, and numba checks only the kernel's own source
 file: after editing this file run ``make clean-kernels`` (CI and fresh installs start from an empty cache).
@@ -20,6 +32,8 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
+
+from pokerlab.stats.seeds import validate_seed
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio, odd: the counter's step
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -121,7 +135,7 @@ def neg_log(u: float) -> float:
     >>> round(float(njit(lambda u: neg_log(u))(0.25)), 12)  # ln 4
     1.38629436112
     """
-    shifted = float_bits(u) + (_ONE_BITS - _SQRT_HALF_BITS)
+    shifted = float_bits(u) + (_ONE_BITS - _SQRT_HALF_BITS)  # type: ignore[call-arg]  # numba intrinsic
     exponent = float((shifted >> 52) - 1023)
     f = bits_float((shifted & _MANTISSA) + _SQRT_HALF_BITS) - 1.0
     s = f / (2.0 + f)
@@ -130,3 +144,76 @@ def neg_log(u: float) -> float:
     for coefficient in _ATANH_SERIES:  # unrolled by the compiler (a global tuple)
         series = fma(series, s2, coefficient)
     return -fma(exponent, _LN2, 2.0 * s * series)
+
+
+# -- seed -> state -> stream ------------------------------------------------------------------------------------
+
+def _fresh_entropy() -> int:
+    """128 bits of fresh entropy from the operating system (numpy's ``SeedSequence``), for ``seed=None``."""
+    entropy = np.random.SeedSequence().entropy
+    assert isinstance(entropy, int)
+    return entropy
+
+
+def seed_word(seed: int | None) -> np.uint64:
+    """The equity engine's 64-bit seed word: ``seed`` modulo 2^64 (checked by
+    :func:`~pokerlab.stats.seeds.validate_seed`), or fresh entropy for ``None``.
+
+    >>> int(seed_word(5))
+    5
+    """
+    checked = validate_seed(seed)
+    if checked is None:
+        return np.uint64(_fresh_entropy() % (1 << 64))
+    return np.uint64(checked % (1 << 64))
+
+
+def mixed_seed(seed: int | None) -> np.uint64:
+    """``seed`` mixed once by numpy's ``SeedSequence`` (nearby seeds start far apart); fresh for ``None``.
+
+    >>> mixed_seed(1) == mixed_seed(1) != mixed_seed(2)
+    True
+    """
+    checked = validate_seed(seed)
+    if checked is None:
+        checked = _fresh_entropy() % (1 << 63)
+    return np.random.SeedSequence(checked).generate_state(1, dtype=np.uint64)[0]
+
+
+def seed_state(seed: int | None) -> np.ndarray:
+    """The one-word state array of :func:`next_u64` / :func:`uniform` for ``seed``: ``[mixed_seed(seed)]``.
+
+    >>> int(seed_state(1)[0]) == int(seed_state(1)[0]) != int(seed_state(2)[0])
+    True
+    """
+    return np.array([mixed_seed(seed)], dtype=np.uint64)
+
+
+def batch_seed(base: np.uint64 | int, index: int) -> int:
+    """The seed of batch ``index`` of a run started from ``base`` (a :func:`mixed_seed`), as a 63-bit integer.
+
+    >>> batch_seed(0, 1)
+    7146057691288625177
+    """
+    return (int(base) + index * 0x632BE59BD9B4E019) & 0x7FFFFFFFFFFFFFFF
+
+
+@njit(cache=True)
+def stream_seed(seed: np.uint64, batch: int, chunk: int) -> np.uint64:
+    """Seed of the random stream of one chunk of one batch: a hash of (seed, batch, chunk)."""
+    state = np.zeros(1, dtype=np.uint64)
+    state[0] = seed
+    next_u64(state)
+    state[0] ^= np.uint64(batch) * _MIX1
+    next_u64(state)
+    state[0] ^= np.uint64(chunk) * _MIX2
+    return next_u64(state)
+
+
+@njit(cache=True, inline="always")
+def stream_counter(seed: int, stream: int, samples: int, streams: int) -> tuple[np.uint64, int]:
+    """Start counter and sample count of one of ``streams`` splitmix64 streams sharing ``samples`` (so a seed
+    gives the same draws whichever kernel or thread runs the stream)."""
+    per = (samples + streams - 1) // streams
+    count = max(0, min(samples, (stream + 1) * per) - stream * per)
+    return np.uint64(seed) * GOLDEN + np.uint64(stream + 1) * np.uint64(0xD1B54A32D192ED03), count

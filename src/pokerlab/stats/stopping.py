@@ -7,7 +7,7 @@ time budget, or once every component's confidence half-width is below a target.
 The half-width rule is the Chow-Robbins fixed-width sequential rule: stop at the first checked ``n`` with
 ``n >= z^2 * s_n^2 / d^2`` (equivalently ``z * s_n / sqrt(n) <= d``), where ``z`` is the two-sided normal
 quantile at the confidence and ``s_n^2`` the running unbiased variance. The ``z^2`` matters: a rule written
-as ``sum of variances <= n d^2 / z`` (as in one of the brief's articles) under-samples for ``z > 1``.
+as ``sum of variances <= n d^2 / z`` (as in one of the source articles) under-samples for ``z > 1``.
 """
 
 from __future__ import annotations
@@ -126,7 +126,8 @@ class StoppingRule:
         confidence = float(kwargs.pop("confidence", 0.95) or 0.95)
         if not (target_stderr > 0 and math.isfinite(target_stderr)):
             raise InvalidArgumentError(f"target standard error must be positive, got {target_stderr}")
-        return cls(half_width=normal_quantile(confidence) * target_stderr, confidence=confidence, **kwargs)
+        return cls(half_width=normal_quantile(confidence) * target_stderr, confidence=confidence,
+                   **kwargs)  # type: ignore[arg-type]  # the remaining fields, by name
 
     @property
     def z(self) -> float:

@@ -1,7 +1,7 @@
-"""The brief's two-round poker game ("brief hold'em"), as a :class:`~pokerlab.games.base.Game` and as a compiled
+"""A two-round hold'em game, as a :class:`~pokerlab.games.base.Game` and as a compiled
 public betting tree for the numba kernels of :mod:`pokerlab.agents`.
 
-Rules (also in ``docs/games-brief.md``):
+Rules (also in ``docs/games-two-round.md``):
 
 - Deck: the ``ranks`` highest ranks of the standard deck (default 7: 8 9 T J Q K A) in ``suits`` suits
   (default 4: c d h s, 28 cards). Hands are ranked with the standard hold'em ranking by
@@ -10,7 +10,7 @@ Rules (also in ``docs/games-brief.md``):
 - Chance deals two private cards to each player; round 1 (preflop) is bet; chance deals a three-card flop;
   round 2 is bet; then showdown. Player 0 acts first in both rounds (a match alternates the seats).
 - Each decision puts ``x`` chips in, ``0 <= x <= min(max_bet, chips behind)`` (default ``max_bet`` 4). Facing a
-  bet of ``c`` (the opponent has put ``c`` more in), ``x < c`` is a **fold** (the brief's rule; the all-in
+  bet of ``c`` (the opponent has put ``c`` more in), ``x < c`` is a **fold** (the game's rule; the all-in
   exception never applies since effective stacks are equal, so a player facing a bet always covers it),
   ``x == c`` a **call** (a **check** when ``c == 0``) and ``x > c`` a **raise** (a **bet** when ``c == 0``).
   The legal actions are therefore {fold (when facing a bet), check/call, put ``x`` for each larger ``x``}.
@@ -23,7 +23,8 @@ Actions are coded as integers: :data:`FOLD` (-1) or the number of chips put in t
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
 from itertools import combinations
 from math import comb
 from typing import Any, NamedTuple
@@ -32,20 +33,21 @@ import numpy as np
 
 from pokerlab.cards.encoding import RANKS, SUITS
 from pokerlab.errors import InvalidGameError
-from pokerlab.games.base import CHANCE, TERMINAL, Game
-
-FOLD = -1
+from pokerlab.games.base import CHANCE, FOLD, TERMINAL, Game, GameType
+from pokerlab.games.compiler import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
 
 # Node kinds of the compiled betting tree.
-NODE_DECISION = 0
-NODE_FOLD = 1  # terminal: the player ``player[n]`` of the node's parent folded; see ``folder``
-NODE_SHOWDOWN = 2  # terminal: cards are compared
-NODE_FLOP = 3  # chance: the flop is dealt; exactly one child (round 2's root, or a showdown after an all-in)
+# Node kinds of the compiled betting tree: the compiler's kinds (pokerlab.games.compiler), with the terminals of
+# the betting tree split in two (a showdown, or a fold that needs no cards).
+NODE_DECISION = KIND_DECISION
+NODE_SHOWDOWN = KIND_TERMINAL  # terminal: cards are compared
+NODE_FLOP = KIND_CHANCE  # chance: the flop is dealt; exactly one child (round 2's root, or a showdown after an all-in)
+NODE_FOLD = 3  # terminal: the player ``player[n]`` of the node's parent folded; see ``folder``
 
 
 @dataclass(frozen=True)
-class BriefSpec:
-    """Parameters of the brief's game. ``ranks`` top ranks of the standard deck, ``suits`` suits, ``stack``
+class TwoRoundSpec:
+    """Parameters of the two-round game. ``ranks`` top ranks of the standard deck, ``suits`` suits, ``stack``
     chips behind the ``ante`` (1 chip) for each player, ``max_bet`` the most chips one decision can put in."""
 
     ranks: int = 7
@@ -58,21 +60,22 @@ class BriefSpec:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BriefSpec:
+    def from_dict(cls, data: dict[str, Any]) -> TwoRoundSpec:
         try:
             return cls(**{k: int(data[k]) for k in ("ranks", "suits", "stack", "max_bet", "ante") if k in data})
         except (TypeError, ValueError) as error:
-            raise InvalidGameError(f"malformed brief game spec: {error}") from error
+            raise InvalidGameError(f"malformed two-round game spec: {error}") from error
 
     def validate(self) -> None:
         """Raise :class:`InvalidGameError` unless 4 <= ranks <= 13, 1 <= suits <= 4 with at least 7 cards,
-        0 <= stack <= 40, 1 <= max_bet <= 20 and 1 <= ante <= 10 (chips). Example: ``BriefSpec().validate()``."""
+        0 <= stack <= 40, 1 <= max_bet <= 20 and 1 <= ante <= 10 (chips). Example: ``TwoRoundSpec().validate()``."""
         if not (4 <= self.ranks <= 13 and 1 <= self.suits <= 4):
-            raise InvalidGameError(f"brief game: ranks must be 4..13 and suits 1..4 (got {self.ranks}, {self.suits})")
+            raise InvalidGameError(f"two-round game: ranks must be 4..13 and suits 1..4 (got {self.ranks}, "
+                                   f"{self.suits})")
         if self.ranks * self.suits < 7:
-            raise InvalidGameError("brief game: the deck needs at least 7 cards (2 + 2 private, 3 on the flop)")
+            raise InvalidGameError("two-round game: the deck needs at least 7 cards (2 + 2 private, 3 on the flop)")
         if not (0 <= self.stack <= 40 and 1 <= self.max_bet <= 20 and 1 <= self.ante <= 10):
-            raise InvalidGameError(f"brief game: need 0 <= stack <= 40, 1 <= max_bet <= 20, 1 <= ante <= 10 "
+            raise InvalidGameError(f"two-round game: need 0 <= stack <= 40, 1 <= max_bet <= 20, 1 <= ante <= 10 "
                                    f"(got stack {self.stack}, max_bet {self.max_bet}, ante {self.ante})")
 
     def deck(self) -> tuple[int, ...]:
@@ -131,9 +134,24 @@ def betting_step(b: Betting, x: int, stack: int) -> tuple[Betting, bool]:
     return Betting(1, put, 0, 0, -1, False), True
 
 
+class BettingArrays(NamedTuple):
+    """The per-node arrays of a :class:`BettingTree` that the kernels read."""
+
+    kind: np.ndarray
+    round: np.ndarray
+    player: np.ndarray
+    put0: np.ndarray
+    put1: np.ndarray
+    subtree_end: np.ndarray
+    child_start: np.ndarray
+    num_children: np.ndarray
+    child_list: np.ndarray
+    act_offset: np.ndarray
+
+
 @dataclass(frozen=True, eq=False)
 class BettingTree:
-    """The public betting tree of a brief game, numbered depth-first (preorder): the subtree of ``n`` is
+    """The public betting tree of a two-round game, numbered depth-first (preorder): the subtree of ``n`` is
     ``n .. subtree_end[n] - 1`` and every parent precedes its children.
 
     Per node: ``kind`` (:data:`NODE_DECISION`, :data:`NODE_FOLD`, :data:`NODE_SHOWDOWN`, :data:`NODE_FLOP`),
@@ -143,7 +161,7 @@ class BettingTree:
     decision node: strategies are arrays over flat actions), ``decision_index`` (-1 unless a decision node).
     """
 
-    spec: BriefSpec
+    spec: TwoRoundSpec
     kind: np.ndarray
     round: np.ndarray
     player: np.ndarray
@@ -191,16 +209,16 @@ class BettingTree:
                 node = self.child_after(node, action)
         return node
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """What the kernels take, in their argument order."""
-        return (self.kind, self.round, self.player, self.put0, self.put1, self.subtree_end, self.child_start,
-                self.num_children, self.child_list, self.act_offset)
+    def arrays(self) -> BettingArrays:
+        """The tree as the kernels take it (one argument)."""
+        return BettingArrays(self.kind, self.round, self.player, self.put0, self.put1, self.subtree_end,
+                             self.child_start, self.num_children, self.child_list, self.act_offset)
 
 
-def betting_tree(spec: BriefSpec) -> BettingTree:
-    """Build the public betting tree (no cards) of a brief game.
+def betting_tree(spec: TwoRoundSpec) -> BettingTree:
+    """Build the public betting tree (no cards) of a two-round game.
 
-    >>> t = betting_tree(BriefSpec(stack=1, max_bet=1)); t.num_nodes
+    >>> t = betting_tree(TwoRoundSpec(stack=1, max_bet=1)); t.num_nodes
     20
     """
     spec.validate()
@@ -282,8 +300,8 @@ def betting_tree(spec: BriefSpec) -> BettingTree:
 
 
 @dataclass(frozen=True)
-class BriefSizes:
-    """Sizes of a brief game: deck, deals, public betting tree and the full game tree (computed, not guessed).
+class TwoRoundSizes:
+    """Sizes of a two-round game: deck, deals, public betting tree and the full game tree (computed, not guessed).
 
     ``histories`` counts every node of the full game tree (chance, decision and terminal, one per card deal);
     ``infosets`` counts information sets (private cards x board x public betting history)."""
@@ -303,7 +321,7 @@ class BriefSizes:
         return asdict(self)
 
 
-def brief_sizes(spec: BriefSpec, tree: BettingTree | None = None) -> BriefSizes:
+def two_round_sizes(spec: TwoRoundSpec, tree: BettingTree | None = None) -> TwoRoundSizes:
     """Count the game's histories and information sets from the betting tree and the deck (exact integers)."""
     tree = tree or betting_tree(spec)
     n = spec.ranks * spec.suits
@@ -326,13 +344,13 @@ def brief_sizes(spec: BriefSpec, tree: BettingTree | None = None) -> BriefSizes:
     info1 = d1 * hands0
     info2 = d2 * comb(n, 3) * comb(n - 3, 2)
     terminals = int(np.sum((kind == NODE_FOLD) | (kind == NODE_SHOWDOWN)))
-    return BriefSizes(cards=n, deals=deals, betting_nodes=tree.num_nodes, betting_decisions=(d1, d2),
+    return TwoRoundSizes(cards=n, deals=deals, betting_nodes=tree.num_nodes, betting_decisions=(d1, d2),
                       betting_terminals=terminals, betting_sequences=terminals, flat_actions=tree.num_flat_actions,
                       histories=histories, infosets=info1 + info2, infosets_per_round=(info1, info2))
 
 
-class BriefState(NamedTuple):
-    """A history of the brief game: private hands dealt so far, flop, betting state and per-round actions."""
+class TwoRoundState(NamedTuple):
+    """A history of the two-round game: private hands dealt so far, flop, betting state and per-round actions."""
 
     hands: tuple[tuple[int, ...], ...]
     flop: tuple[int, ...]
@@ -341,51 +359,53 @@ class BriefState(NamedTuple):
     flop_pending: bool
 
 
-class BriefHoldem(Game):
-    """The brief's game (see the module docstring). ``BriefHoldem()`` is the documented default.
+class TwoRoundHoldem(Game):
+    """The two-round game (see the module docstring). ``TwoRoundHoldem()`` is the documented default.
 
-    >>> g = BriefHoldem(BriefSpec(stack=2))
+    >>> g = TwoRoundHoldem(TwoRoundSpec(stack=2))
     >>> g.current_player(g.initial_state())
     -1
     """
 
-    def __init__(self, spec: BriefSpec | None = None) -> None:
-        self.brief = spec or BriefSpec()
-        self.brief.validate()
-        self._deck = self.brief.deck()
+    game_type = GameType(players=2, zero_sum=True, has_fold=True)
+
+    def __init__(self, spec: TwoRoundSpec | None = None) -> None:
+        self.rules = spec or TwoRoundSpec()
+        self.rules.validate()
+        self._deck = self.rules.deck()
 
     @property
     def name(self) -> str:  # type: ignore[override]
-        return "brief"
+        return "two-round"
 
     def spec(self) -> dict[str, Any]:
-        return {"family": "brief_holdem", **self.brief.to_dict()}
+        return {"family": "two_round_holdem", **self.rules.to_dict()}
 
     @staticmethod
     def card_label(card: int) -> str:
         return RANKS[card // 4] + SUITS[card % 4]
 
-    def initial_state(self) -> BriefState:
-        return BriefState((), (), betting_root(), ((),), False)
+    def initial_state(self) -> TwoRoundState:
+        return TwoRoundState((), (), betting_root(), ((),), False)
 
-    def current_player(self, s: BriefState) -> int:
+    def current_player(self, s: TwoRoundState) -> int:
         if len(s.hands) < 2 or s.flop_pending:
             return CHANCE
         if s.betting.folded >= 0 or s.betting.showdown:
             return TERMINAL
         return s.betting.to_act
 
-    def chance_outcomes(self, s: BriefState) -> list[tuple[tuple[int, ...], float]]:
+    def chance_outcomes(self, s: TwoRoundState) -> list[tuple[tuple[int, ...], float]]:
         used = {c for h in s.hands for c in h} | set(s.flop)
         deck = [c for c in self._deck if c not in used]
         k = 2 if len(s.hands) < 2 else 3
         p = 1.0 / comb(len(deck), k)
         return [(combo, p) for combo in combinations(deck, k)]
 
-    def legal_actions(self, s: BriefState) -> list[int]:
-        return betting_actions(s.betting, self.brief.stack, self.brief.max_bet)
+    def legal_actions(self, s: TwoRoundState) -> list[int]:
+        return betting_actions(s.betting, self.rules.stack, self.rules.max_bet)
 
-    def apply(self, s: BriefState, action: Any) -> BriefState:
+    def apply(self, s: TwoRoundState, action: Any) -> TwoRoundState:
         if len(s.hands) < 2:
             return s._replace(hands=(*s.hands, tuple(action)))
         if s.flop_pending:
@@ -393,13 +413,13 @@ class BriefHoldem(Game):
             return s._replace(flop=tuple(action), flop_pending=False, history=history)
         if action not in self.legal_actions(s):
             raise InvalidGameError(f"illegal action {action!r} (legal: {self.legal_actions(s)})")
-        betting, deal = betting_step(s.betting, int(action), self.brief.stack)
+        betting, deal = betting_step(s.betting, int(action), self.rules.stack)
         history = (*s.history[:-1], (*s.history[-1], int(action)))
-        return BriefState(s.hands, s.flop, betting, history, deal)
+        return TwoRoundState(s.hands, s.flop, betting, history, deal)
 
-    def utility(self, s: BriefState) -> float:
+    def utility(self, s: TwoRoundState) -> float:
         b = s.betting
-        a = self.brief.ante
+        a = self.rules.ante
         if b.folded == 0:
             return -float(a + b.put[0])
         if b.folded == 1:
@@ -412,17 +432,80 @@ class BriefHoldem(Game):
             return -float(a + b.put[0])
         return 0.0
 
-    def infoset_key(self, s: BriefState) -> str:
+    def infoset_key(self, s: TwoRoundState) -> str:
         """``hand|flop|history`` of the player to act, e.g. ``'AsKd|QhJh8c|2.3/0'`` (chips per decision, f fold)."""
         p = s.betting.to_act
         hand = "".join(self.card_label(c) for c in s.hands[p])
         flop = "".join(self.card_label(c) for c in s.flop)
         return f"{hand}|{flop}|{history_text(s.history)}"
 
-    def action_label(self, s: BriefState, action: Any) -> str:
+    def action_label(self, s: TwoRoundState, action: Any) -> str:
         if self.current_player(s) == CHANCE:
             return "".join(self.card_label(c) for c in action)
         return action_label(s.betting, int(action))
+
+    # -- playing ---------------------------------------------------------------------------------------------
+    def sample_chance(self, s: TwoRoundState, rng: np.random.Generator) -> tuple[int, ...]:
+        """A uniform deal (2 hole cards, or the 3-card flop) drawn without listing every combination: a sorted
+        tuple of card codes."""
+        used = {c for h in s.hands for c in h} | set(s.flop)
+        deck = [c for c in self._deck if c not in used]
+        k = 2 if len(s.hands) < 2 else 3
+        return tuple(sorted(rng.choice(deck, size=k, replace=False).tolist()))
+
+    def for_stacks(self, chips: Sequence[float]) -> TwoRoundHoldem:
+        """The hand is played with the smaller stack behind the ante, capped at the game's stack."""
+        spec = self.rules
+        stack = int(min(spec.stack, min(chips) - spec.ante))
+        return self if stack == spec.stack else TwoRoundHoldem(replace(spec, stack=max(stack, 0)))
+
+    def _cards(self, cards: tuple[int, ...]) -> str:
+        return " ".join(self.card_label(c) for c in cards)
+
+    def describe_state(self, s: TwoRoundState, seat: int) -> str:
+        b = s.betting
+        ante = self.rules.ante
+        mine, theirs = ante + b.put[seat], ante + b.put[1 - seat]
+        board = self._cards(s.flop) if s.flop else "(no flop yet)"
+        return (f"Your cards: {self._cards(s.hands[seat])}   Board: {board}\n"
+                f"Pot {mine + theirs}: you {mine}, bot {theirs}; behind: you {self.rules.stack - b.put[seat]}, "
+                f"bot {self.rules.stack - b.put[1 - seat]}   Betting: {history_text(s.history) or '-'}")
+
+    def action_key(self, s: TwoRoundState, action: int) -> str:
+        return "f" if action == FOLD else str(action)
+
+    def parse_action(self, s: TwoRoundState, text: str) -> int | None:
+        legal = [a for a in self.legal_actions(s) if a != FOLD]
+        if text in ("c", "k", "check", "call"):
+            return min(legal)
+        if text.isdigit():
+            x = int(text)
+            if x < min(legal) and x <= self.rules.max_bet:
+                return FOLD  # the game's rule: putting in less than the call is a fold
+            if x in legal:
+                return x
+        return None
+
+    def play_help(self) -> str:
+        return ("Each decision puts 0 to 4 chips in (at most what you have behind). Facing a bet, fewer chips "
+                "than the call is a fold, exactly the call is a call, more is a raise. Type the number of chips, "
+                "or f (fold), c (check/call); q quits.")
+
+    def end_summary(self, s: TwoRoundState, payoff: float, seat: int) -> str:
+        folded = s.betting.folded
+        line = f"Betting: {history_text(s.history)}. "
+        if folded >= 0:
+            line += "You folded. " if folded == seat else "The bot folded. "
+        else:
+            from pokerlab.cards.evaluator import category, evaluate
+
+            mine = evaluate([*s.hands[seat], *s.flop])
+            theirs = evaluate([*s.hands[1 - seat], *s.flop])
+            line += (f"Showdown on {self._cards(s.flop)}: you {self._cards(s.hands[seat])} "
+                     f"({category(mine)}), bot {self._cards(s.hands[1 - seat])} ({category(theirs)}). ")
+        if not payoff:
+            return line + "Split pot."
+        return line + f"You {'won' if payoff > 0 else 'lost'} {abs(payoff):g} chips."
 
 
 def hand_value(cards: tuple[int, ...]) -> int:

@@ -1,9 +1,10 @@
-"""Numba kernels of the brief game: external-sampling MCCFR on the public betting tree with sampled deals, and
+"""Numba kernels of the two-round game: external-sampling MCCFR on the public betting tree with sampled deals, and
 the exact value of a strategy profile (best response or fixed strategy) vectorised over private hands.
 
 Strategies are two row-major tables over the tree's flat actions: ``pre[row, a]`` for round-1 nodes (row =
 preflop class of the hand) and ``post[row, a]`` for round-2 nodes (row = flop bucket of (flop, hand)).
-Tree arrays are those of :meth:`pokerlab.games.brief_holdem.BettingTree.arrays` (preorder numbering).
+The tree is :meth:`pokerlab.games.two_round.BettingTree.arrays`, a :class:`BettingArrays` bundle (preorder
+numbering).
 """
 
 from __future__ import annotations
@@ -11,19 +12,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pokerlab.agents.brief_tables import showdown_sums
+from pokerlab.games.two_round import NODE_DECISION, NODE_FLOP, NODE_FOLD, NODE_SHOWDOWN, BettingArrays
 from pokerlab.solvers.kernels import match_regrets, sample_action
+from pokerlab.solvers.two_round_tables import showdown_sums
 from pokerlab.stats.rng import uniform
-
-NODE_DECISION = 0
-NODE_FOLD = 1
-NODE_SHOWDOWN = 2
-NODE_FLOP = 3
 
 
 @njit(cache=True)
-def mccfr_iterations(kind, rnd, player, put0, put1, subtree_end, child_start, num_children, child_list, act_offset,
-                     hand_cards, hand_id, flop_id, values, pre_row, post_row, n_cards, ante,
+def mccfr_iterations(tree: BettingArrays, hand_cards, hand_id, flop_id, values, pre_row, post_row, n_cards, ante,
                      reg_pre, reg_post, cum_pre, cum_post, iterations, rng, floor):
     """External-sampling MCCFR (Lanctot et al. 2009) with the deal sampled once per iteration.
 
@@ -31,6 +27,9 @@ def mccfr_iterations(kind, rnd, player, put0, put1, subtree_end, child_start, nu
     traverser explores all its actions, the opponent samples one action from its current strategy (and adds
     that strategy to its cumulative average). ``floor`` clamps regrets at zero (regret matching plus).
     """
+    kind, rnd, player, put0, put1 = tree.kind, tree.round, tree.player, tree.put0, tree.put1
+    child_start, num_children = tree.child_start, tree.num_children
+    child_list, act_offset = tree.child_list, tree.act_offset
     n_nodes = kind.shape[0]
     stack = np.empty(n_nodes, dtype=np.int64)
     expanded = np.zeros(n_nodes, dtype=np.bool_)
@@ -191,8 +190,7 @@ def _fold_payoff(n, player, responder, ante, put0, put1):
 
 
 @njit(cache=True)
-def profile_value(kind, rnd, player, put0, put1, subtree_end, child_start, num_children, child_list, act_offset,
-                  hand_cards, values, order, valid_count, n_cards, ante, responder, best_response,
+def profile_value(tree: BettingArrays, hand_cards, values, order, valid_count, n_cards, ante, responder, best_response,
                   opp_pre, opp_post, opp_pre_row, opp_post_row, me_pre, me_post, me_pre_row, me_post_row):
     """Exact expected payoff (chips per game) of ``responder`` against the opponent's strategy, over every deal.
 
@@ -202,6 +200,9 @@ def profile_value(kind, rnd, player, put0, put1, subtree_end, child_start, num_c
     sum over the opponent's hands sharing no card with the responder's (card removal by per-card totals;
     showdowns by hands sorted by value).
     """
+    kind, rnd, player, put0, put1 = tree.kind, tree.round, tree.player, tree.put0, tree.put1
+    subtree_end, child_start, num_children = tree.subtree_end, tree.child_start, tree.num_children
+    child_list, act_offset = tree.child_list, tree.act_offset
     n_nodes = kind.shape[0]
     n_hands = hand_cards.shape[0]
     n_flops = values.shape[0]

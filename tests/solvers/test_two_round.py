@@ -1,4 +1,4 @@
-"""Brief-game strategies: exact best response and EV against the solving engine on the full compiled tree of
+"""Two-round game strategies: exact best response and EV against the solving engine on the full compiled tree of
 a reduced game, exact equity tables, MCCFR training, checkpoint/resume."""
 
 from __future__ import annotations
@@ -8,34 +8,34 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from pokerlab.agents.brief_bot import (
+from pokerlab.cards.evaluator import evaluate
+from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.games.compiler import compile_game
+from pokerlab.games.two_round import NODE_DECISION, TwoRoundHoldem, TwoRoundSpec
+from pokerlab.solvers.policy import Policy
+from pokerlab.solvers.policy import expected_value as tree_ev
+from pokerlab.solvers.policy import exploitability as tree_exploitability
+from pokerlab.solvers.two_round import (
     Abstraction,
-    BriefBot,
-    BriefTrainer,
+    TwoRoundBot,
+    TwoRoundTrainer,
     expected_value,
     exploitability,
     fixed_strategy,
 )
-from pokerlab.agents.brief_tables import brief_tables
-from pokerlab.cards.evaluator import evaluate
-from pokerlab.errors import FileFormatError, InvalidArgumentError
-from pokerlab.games.brief_holdem import NODE_DECISION, BriefHoldem, BriefSpec
-from pokerlab.games.compiler import compile_game
-from pokerlab.solvers.policy import Policy
-from pokerlab.solvers.policy import expected_value as tree_ev
-from pokerlab.solvers.policy import exploitability as tree_exploitability
+from pokerlab.solvers.two_round_tables import two_round_tables
 
-SMALL = BriefSpec(ranks=4, suits=2, stack=1, max_bet=2)
+SMALL = TwoRoundSpec(ranks=4, suits=2, stack=1, max_bet=2)
 
 
 @pytest.fixture(scope="module")
 def small_tree():
-    return compile_game(BriefHoldem(SMALL))
+    return compile_game(TwoRoundHoldem(SMALL))
 
 
 def to_policy(strategy, compiled):
     """The strategy as a Policy of the compiled full game, looked up state by state (independent path)."""
-    tables = brief_tables(strategy.spec)
+    tables = two_round_tables(strategy.spec)
     tree = strategy.tree
     probs = np.zeros(compiled.num_flat_actions)
     for i, state in enumerate(compiled.infoset_states):
@@ -55,7 +55,7 @@ def to_policy(strategy, compiled):
 
 @pytest.mark.slow
 def test_best_response_and_ev_match_the_full_tree(small_tree):
-    trainer = BriefTrainer(SMALL, Abstraction(buckets=3), seed=5)
+    trainer = TwoRoundTrainer(SMALL, Abstraction(buckets=3), seed=5)
     trainer.train(2000)
     trained = trainer.bot().strategy(SMALL.stack)
     fixed = {k: fixed_strategy(SMALL, k) for k in ("uniform", "fullbet", "checkcall")}
@@ -70,8 +70,8 @@ def test_best_response_and_ev_match_the_full_tree(small_tree):
 
 
 def test_equity_table_is_exact():
-    spec = BriefSpec(ranks=5, suits=2)
-    t = brief_tables(spec)
+    spec = TwoRoundSpec(ranks=5, suits=2)
+    t = two_round_tables(spec)
     rng = np.random.default_rng(3)
     for _ in range(5):
         f = int(rng.integers(t.n_flops))
@@ -91,7 +91,7 @@ def test_equity_table_is_exact():
 
 
 def test_equity_is_one_half_on_average_per_flop():
-    t = brief_tables(BriefSpec(ranks=5, suits=2))
+    t = two_round_tables(TwoRoundSpec(ranks=5, suits=2))
     for f in range(0, t.n_flops, 17):
         eq = t.equity[f][t.values[f] > 0]
         assert eq.mean() == pytest.approx(0.5, abs=1e-12)  # each pair of hands counted from both sides
@@ -121,8 +121,8 @@ def test_fixed_bots_are_deterministic_where_documented():
 
 
 def test_mccfr_without_abstraction_approaches_equilibrium():
-    spec = BriefSpec(ranks=4, suits=2, stack=1, max_bet=1)
-    trainer = BriefTrainer(spec, Abstraction(buckets=0, exact_preflop=True), seed=11)
+    spec = TwoRoundSpec(ranks=4, suits=2, stack=1, max_bet=1)
+    trainer = TwoRoundTrainer(spec, Abstraction(buckets=0, exact_preflop=True), seed=11)
     trainer.train(20_000)
     first = exploitability(trainer.bot().strategy(1)).exploitability
     trainer.train(180_000)
@@ -133,20 +133,20 @@ def test_mccfr_without_abstraction_approaches_equilibrium():
 
 
 def test_checkpoint_resume_is_exact(tmp_path):
-    spec = BriefSpec(ranks=4, suits=2, stack=2, max_bet=2)
-    straight = BriefTrainer(spec, Abstraction(buckets=4), seed=2)
+    spec = TwoRoundSpec(ranks=4, suits=2, stack=2, max_bet=2)
+    straight = TwoRoundTrainer(spec, Abstraction(buckets=4), seed=2)
     straight.train(3000)
     straight.train(3000)
-    part = BriefTrainer(spec, Abstraction(buckets=4), seed=2)
+    part = TwoRoundTrainer(spec, Abstraction(buckets=4), seed=2)
     part.train(3000)
     path = part.save(tmp_path / "bot.npz")
-    resumed = BriefTrainer.load(path)
+    resumed = TwoRoundTrainer.load(path)
     resumed.train(3000)
     for s in straight.stacks:
         assert np.array_equal(straight.stacks[s].cum_post, resumed.stacks[s].cum_post)
         assert np.array_equal(straight.stacks[s].reg_pre, resumed.stacks[s].reg_pre)
     assert resumed.iterations == straight.iterations
-    bot = BriefBot.load(path)
+    bot = TwoRoundBot.load(path)
     assert set(bot.strategies) == {0, 1, 2}
 
 
@@ -154,10 +154,10 @@ def test_bad_files(tmp_path):
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a zip")
     with pytest.raises(FileFormatError):
-        BriefBot.load(bad)
+        TwoRoundBot.load(bad)
     other = tmp_path / "other.npz"
-    np.savez(other, meta=np.array('{"format": "pokerlab-brief-bot", "format_version": 99}'))
+    np.savez(other, meta=np.array('{"format": "pokerlab-two-round-bot", "format_version": 99}'))
     with pytest.raises(FileFormatError, match="version"):
-        BriefBot.load(other)
+        TwoRoundBot.load(other)
     with pytest.raises(InvalidArgumentError):
-        BriefBot.load(tmp_path / "missing.npz")
+        TwoRoundBot.load(tmp_path / "missing.npz")

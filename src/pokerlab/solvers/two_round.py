@@ -1,7 +1,7 @@
-"""Strategies for the brief game: training with MCCFR and card abstraction, exact evaluation in the real game,
+"""Strategies for the two-round game: training with MCCFR and card abstraction, exact evaluation in the real game,
 saving and loading (.npz with a format version), and the fixed bots (uniform, full bet, check/call).
 
-A :class:`BriefStrategy` plays one effective stack; a :class:`BriefBot` holds one strategy per effective stack
+A :class:`TwoRoundStrategy` plays one effective stack; a :class:`TwoRoundBot` holds one strategy per effective stack
 ``0 .. stack`` so that it can play every hand of a stack-until-bust match (a hand is played with the smaller
 stack behind the ante, capped at the game's ``stack``).
 """
@@ -18,22 +18,25 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.agents import brief_kernels as K
-from pokerlab.agents.brief_tables import BriefTables, brief_tables
 from pokerlab.errors import FileFormatError, InvalidArgumentError, PokerlabError
-from pokerlab.games.brief_holdem import FOLD, NODE_DECISION, BettingTree, BriefSpec, betting_tree
+from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import freeze_arrays
-from pokerlab.solvers.core import npz_reason, seed_state
+from pokerlab.games.two_round import NODE_DECISION, BettingTree, TwoRoundSpec, betting_tree
+from pokerlab.solvers import two_round_kernels as K
+from pokerlab.solvers.core import npz_reason
 from pokerlab.solvers.policy import MBB_PER_CHIP
+from pokerlab.solvers.two_round_tables import TwoRoundTables, two_round_tables
 from pokerlab.stats import validate_seed
+from pokerlab.stats.rng import seed_state
 
-FORMAT = "pokerlab-brief-bot"
+FORMAT = "pokerlab-two-round-bot"
+LEGACY_FORMAT = "pokerlab-brief-bot"  # files written before the game was renamed; read the same way
 FORMAT_VERSION = 1
 
-_TREES: dict[BriefSpec, BettingTree] = {}
+_TREES: dict[TwoRoundSpec, BettingTree] = {}
 
 
-def tree_of(spec: BriefSpec) -> BettingTree:
+def tree_of(spec: TwoRoundSpec) -> BettingTree:
     """The (cached) betting tree of a spec; its arrays are read-only since every strategy of the spec shares them."""
     tree = _TREES.get(spec)
     if tree is None:
@@ -44,11 +47,11 @@ def tree_of(spec: BriefSpec) -> BettingTree:
 
 
 @dataclass(frozen=True, eq=False)
-class BriefStrategy:
+class TwoRoundStrategy:
     """A behaviour strategy of one player seat-independently: ``pre[pre_row[h], a]`` in round 1 and
     ``post[post_row[f, h], a]`` in round 2, over the flat actions of ``tree`` (one stack)."""
 
-    spec: BriefSpec
+    spec: TwoRoundSpec
     name: str
     pre: np.ndarray
     post: np.ndarray
@@ -65,19 +68,19 @@ class BriefStrategy:
         return self.post[self.post_row[flop, hand], off:off + na]
 
 
-def fixed_strategy(spec: BriefSpec, kind: str) -> BriefStrategy:
+def fixed_strategy(spec: TwoRoundSpec, kind: str) -> TwoRoundStrategy:
     """A card-blind bot: ``uniform`` (every legal action equally likely), ``fullbet`` (always the most chips
     allowed, so it calls or raises, never folds) or ``checkcall`` (always check or call).
 
-    >>> fixed_strategy(BriefSpec(stack=1), "fullbet").pre[0, :4].tolist()
+    >>> fixed_strategy(TwoRoundSpec(stack=1), "fullbet").pre[0, :4].tolist()
     [0.0, 1.0, 0.0, 1.0]
     """
     tree = tree_of(spec)
-    tables = brief_tables(spec)
+    tables = two_round_tables(spec)
     probs = np.zeros((1, tree.num_flat_actions))
     for n in np.flatnonzero(tree.kind == NODE_DECISION):
         off, na = int(tree.act_offset[n]), int(tree.num_children[n])
-        acts = [int(tree.action[c]) for c in tree.children(n)]
+        acts = [int(tree.action[c]) for c in tree.children(int(n))]
         if kind == "uniform":
             probs[0, off:off + na] = 1.0 / na
         elif kind == "fullbet":
@@ -89,21 +92,22 @@ def fixed_strategy(spec: BriefSpec, kind: str) -> BriefStrategy:
             raise InvalidArgumentError(f"unknown fixed bot {kind!r} (expected uniform, fullbet or checkcall)")
     zeros_h = np.zeros(tables.n_hands, dtype=np.int64)
     zeros_fh = np.zeros((tables.n_flops, tables.n_hands), dtype=np.int64)
-    return BriefStrategy(spec, kind, probs, probs, zeros_h, zeros_fh, tree)
+    return TwoRoundStrategy(spec, kind, probs, probs, zeros_h, zeros_fh, tree)
 
 
-def _profile(spec: BriefSpec, responder: int, best: bool, opp: BriefStrategy, me: BriefStrategy | None) -> float:
-    tree, tables = tree_of(spec), brief_tables(spec)
+def _profile(spec: TwoRoundSpec, responder: int, best: bool, opp: TwoRoundStrategy,
+             me: TwoRoundStrategy | None) -> float:
+    tree, tables = tree_of(spec), two_round_tables(spec)
     me = me or opp
-    return float(K.profile_value(*tree.arrays(), tables.hand_cards, tables.values, tables.order, tables.valid_count,
+    return float(K.profile_value(tree.arrays(), tables.hand_cards, tables.values, tables.order, tables.valid_count,
                                  tables.n_cards, float(spec.ante), responder, best, opp.pre, opp.post, opp.pre_row,
                                  opp.post_row, me.pre, me.post, me.pre_row, me.post_row))
 
 
-def expected_value(a: BriefStrategy, b: BriefStrategy) -> float:
+def expected_value(a: TwoRoundStrategy, b: TwoRoundStrategy) -> float:
     """Exact expected chips per hand won by ``a`` against ``b``, averaged over both seats (no sampling).
 
-    >>> u = fixed_strategy(BriefSpec(ranks=4, suits=2, stack=1), "uniform"); expected_value(u, u)
+    >>> u = fixed_strategy(TwoRoundSpec(ranks=4, suits=2, stack=1), "uniform"); expected_value(u, u)
     0.0
     """
     if a.spec != b.spec:
@@ -117,7 +121,7 @@ def expected_value(a: BriefStrategy, b: BriefStrategy) -> float:
 # responses of a compiled tree; here the strategy plays both seats of a game too large to compile, so the result
 # is the two seats' best-response values (and the time the vectorised best response took).
 @dataclass(frozen=True)
-class BriefExploitability:
+class TwoRoundExploitability:
     """Exact best-response values (chips per hand) against a strategy in the real (unabstracted) game.
 
     ``best_response_values[i]``: what a best response in seat ``i`` wins against the strategy in the other
@@ -134,13 +138,13 @@ class BriefExploitability:
                 "mbb_per_game": self.mbb_per_game, "elapsed_s": self.elapsed_s}
 
 
-def exploitability(strategy: BriefStrategy) -> BriefExploitability:
+def exploitability(strategy: TwoRoundStrategy) -> TwoRoundExploitability:
     """Exact exploitability of a strategy played in both seats, in the real game.
 
     This is (BR0 + BR1) / 2 where BRi is the best response value in seat i against the strategy in seat
     1 - i, the same quantity as ``pokerlab.solvers.exploitability`` (nash_conv / 2) for a symmetric profile.
 
-    >>> e = exploitability(fixed_strategy(BriefSpec(ranks=4, suits=2, stack=1), "checkcall"))
+    >>> e = exploitability(fixed_strategy(TwoRoundSpec(ranks=4, suits=2, stack=1), "checkcall"))
     >>> e.exploitability > 0
     True
     """
@@ -148,7 +152,7 @@ def exploitability(strategy: BriefStrategy) -> BriefExploitability:
     br0 = _profile(strategy.spec, 0, True, strategy, None)
     br1 = _profile(strategy.spec, 1, True, strategy, None)
     e = 0.5 * (br0 + br1)
-    return BriefExploitability((br0, br1), e, e * MBB_PER_CHIP, time.perf_counter() - start)
+    return TwoRoundExploitability((br0, br1), e, e * MBB_PER_CHIP, time.perf_counter() - start)
 
 
 @dataclass(frozen=True)
@@ -163,7 +167,7 @@ class Abstraction:
 class _StackTrainer:
     """MCCFR state for one effective stack."""
 
-    def __init__(self, spec: BriefSpec, abstraction: Abstraction, tables: BriefTables) -> None:
+    def __init__(self, spec: TwoRoundSpec, abstraction: Abstraction, tables: TwoRoundTables) -> None:
         self.spec = spec
         self.tree = tree_of(spec)
         self.pre_row, n_pre = tables.pre_abstraction(abstraction.exact_preflop)
@@ -175,19 +179,19 @@ class _StackTrainer:
         self.cum_post = np.zeros((n_post, f))
         self.iterations = 0
 
-    def run(self, iterations: int, tables: BriefTables, rng: np.ndarray, floor: bool) -> None:
-        K.mccfr_iterations(*self.tree.arrays(), tables.hand_cards, tables.hand_id, tables.flop_id, tables.values,
+    def run(self, iterations: int, tables: TwoRoundTables, rng: np.ndarray, floor: bool) -> None:
+        K.mccfr_iterations(self.tree.arrays(), tables.hand_cards, tables.hand_id, tables.flop_id, tables.values,
                            self.pre_row, self.post_row, tables.n_cards, float(self.spec.ante), self.reg_pre,
                            self.reg_post, self.cum_pre, self.cum_post, iterations, rng, floor)
         self.iterations += iterations
 
-    def average(self, name: str) -> BriefStrategy:
+    def average(self, name: str) -> TwoRoundStrategy:
         decision = np.flatnonzero(self.tree.kind == NODE_DECISION)
         pre = np.empty_like(self.cum_pre)
         post = np.empty_like(self.cum_post)
         K.normalize_rows(self.cum_pre, self.tree.act_offset, self.tree.num_children, decision, pre)
         K.normalize_rows(self.cum_post, self.tree.act_offset, self.tree.num_children, decision, post)
-        return BriefStrategy(self.spec, name, pre, post, self.pre_row, self.post_row, self.tree)
+        return TwoRoundStrategy(self.spec, name, pre, post, self.pre_row, self.post_row, self.tree)
 
 
 @dataclass(frozen=True)
@@ -200,22 +204,22 @@ class TrainProgress:
     elapsed_s: float
 
 
-class BriefTrainer:
-    """External-sampling MCCFR for the brief game, one strategy per effective stack ``0 .. spec.stack``.
+class TwoRoundTrainer:
+    """External-sampling MCCFR for the two-round game, one strategy per effective stack ``0 .. spec.stack``.
 
-    >>> t = BriefTrainer(BriefSpec(ranks=4, suits=2, stack=1), Abstraction(buckets=4), seed=1)
+    >>> t = TwoRoundTrainer(TwoRoundSpec(ranks=4, suits=2, stack=1), Abstraction(buckets=4), seed=1)
     >>> t.train(100); t.iterations[1]
     100
     """
 
-    def __init__(self, spec: BriefSpec | None = None, abstraction: Abstraction | None = None,
+    def __init__(self, spec: TwoRoundSpec | None = None, abstraction: Abstraction | None = None,
                  seed: int | None = None, floor: bool = True) -> None:
-        self.spec = spec or BriefSpec()
+        self.spec = spec or TwoRoundSpec()
         self.spec.validate()
         self.abstraction = abstraction or Abstraction()
         if self.abstraction.buckets < 0:
             raise InvalidArgumentError(f"buckets must be >= 0, got {self.abstraction.buckets}")
-        self.tables = brief_tables(self.spec)
+        self.tables = two_round_tables(self.spec)
         self.seed = seed
         self.rng = seed_state(seed)
         self.floor = floor
@@ -243,16 +247,16 @@ class BriefTrainer:
                 if progress is not None:
                     progress(TrainProgress(s, done, total, time.perf_counter() - start))
 
-    def bot(self) -> BriefBot:
-        """The average strategies so far as a :class:`BriefBot` (named ``cfr``), with the abstraction, iteration
-        counts and seed in its ``info``. Example: ``BriefTrainer(spec).bot().strategy(spec.stack)``."""
-        return BriefBot(self.spec, {s: t.average("cfr") for s, t in self.stacks.items()},
+    def bot(self) -> TwoRoundBot:
+        """The average strategies so far as a :class:`TwoRoundBot` (named ``cfr``), with the abstraction, iteration
+        counts and seed in its ``info``. Example: ``TwoRoundTrainer(spec).bot().strategy(spec.stack)``."""
+        return TwoRoundBot(self.spec, {s: t.average("cfr") for s, t in self.stacks.items()},
                         {"abstraction": asdict(self.abstraction), "iterations": self.iterations,
                          "seed": self.seed})
 
     def save(self, path: str | Path) -> Path:
         """Checkpoint everything (regrets, averages, rng) so :meth:`load` resumes exactly; the file is also a
-        bot file (:meth:`BriefBot.load` reads its average strategies)."""
+        bot file (:meth:`TwoRoundBot.load` reads its average strategies)."""
         path = Path(path)
         meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "spec": self.spec.to_dict(),
                 "abstraction": asdict(self.abstraction), "iterations": {str(k): v for k, v in self.iterations.items()},
@@ -262,26 +266,26 @@ class BriefTrainer:
             arrays.update({f"s{s}_reg_pre": t.reg_pre, f"s{s}_reg_post": t.reg_post, f"s{s}_cum_pre": t.cum_pre,
                            f"s{s}_cum_post": t.cum_post})
         with path.open("wb") as handle:
-            np.savez_compressed(handle, meta=np.array(json.dumps(meta)), **arrays)
+            np.savez_compressed(handle, meta=np.array(json.dumps(meta)), **arrays)  # type: ignore[arg-type]
         return path
 
     @classmethod
-    def load(cls, path: str | Path) -> BriefTrainer:
+    def load(cls, path: str | Path) -> TwoRoundTrainer:
         """Resume a trainer saved by :meth:`save`."""
         meta, data = _read(path)
         try:
-            trainer = cls(BriefSpec.from_dict(meta["spec"]), Abstraction(**meta["abstraction"]), seed=0,
+            trainer = cls(TwoRoundSpec.from_dict(meta["spec"]), Abstraction(**meta["abstraction"]), seed=0,
                           floor=bool(meta.get("floor", True)))
             trainer.seed = validate_seed(meta.get("seed"))
             iterations = {s: int(meta["iterations"][str(s)]) for s in trainer.stacks}
             if min(iterations.values()) < 0:
                 raise ValueError("negative iteration count")
         except (PokerlabError, TypeError, KeyError, ValueError, AttributeError) as error:
-            raise FileFormatError(f"{path}: corrupt pokerlab brief bot file ({type(error).__name__}: {error})") \
+            raise FileFormatError(f"{path}: corrupt pokerlab two-round bot file ({type(error).__name__}: {error})") \
                 from error
         rng = data.get("rng")
         if rng is None or rng.shape != (1,):
-            raise FileFormatError(f"{path}: corrupt pokerlab brief bot file (no random state)")
+            raise FileFormatError(f"{path}: corrupt pokerlab two-round bot file (no random state)")
         trainer.rng = rng.astype(np.uint64)
         for s, t in trainer.stacks.items():
             for name in ("reg_pre", "reg_post", "cum_pre", "cum_post"):
@@ -302,11 +306,11 @@ def _read(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
             meta = json.loads(str(npz["meta"]))
             data = {k: np.array(npz[k]) for k in npz.files if k != "meta"}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-        raise FileFormatError(f"{path}: not a pokerlab brief bot file ({npz_reason(error)})") from error
+        raise FileFormatError(f"{path}: not a pokerlab two-round bot file ({npz_reason(error)})") from error
     if not isinstance(meta, dict):
-        raise FileFormatError(f"{path}: not a pokerlab brief bot file (metadata is not an object)")
-    if meta.get("format") != FORMAT:
-        raise FileFormatError(f"{path}: not a pokerlab brief bot file (format {meta.get('format')!r})")
+        raise FileFormatError(f"{path}: not a pokerlab two-round bot file (metadata is not an object)")
+    if meta.get("format") not in (FORMAT, LEGACY_FORMAT):
+        raise FileFormatError(f"{path}: not a pokerlab two-round bot file (format {meta.get('format')!r})")
     if meta.get("format_version") != FORMAT_VERSION:
         raise FileFormatError(f"{path}: unsupported format version {meta.get('format_version')!r} "
                               f"(this pokerlab reads version {FORMAT_VERSION})")
@@ -314,31 +318,31 @@ def _read(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
 
 
 @dataclass(frozen=True, eq=False)
-class BriefBot:
-    """Strategies for every effective stack ``0 .. spec.stack`` of the brief game."""
+class TwoRoundBot:
+    """Strategies for every effective stack ``0 .. spec.stack`` of the two-round game."""
 
-    spec: BriefSpec
-    strategies: dict[int, BriefStrategy]
+    spec: TwoRoundSpec
+    strategies: dict[int, TwoRoundStrategy]
     info: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def fixed(cls, kind: str, spec: BriefSpec | None = None) -> BriefBot:
+    def fixed(cls, kind: str, spec: TwoRoundSpec | None = None) -> TwoRoundBot:
         """A card-blind bot (``uniform``, ``fullbet`` or ``checkcall``, see :func:`fixed_strategy`) for every
-        effective stack of ``spec`` (default: the brief's game).
+        effective stack of ``spec`` (default: the two-round game).
 
-        >>> sorted(BriefBot.fixed("checkcall", BriefSpec(ranks=4, suits=2, stack=1)).strategies)
+        >>> sorted(TwoRoundBot.fixed("checkcall", TwoRoundSpec(ranks=4, suits=2, stack=1)).strategies)
         [0, 1]
         """
-        spec = spec or BriefSpec()
+        spec = spec or TwoRoundSpec()
         return cls(spec, {s: fixed_strategy(replace(spec, stack=s), kind) for s in range(spec.stack + 1)},
                    {"kind": kind})
 
     @classmethod
-    def load(cls, path: str | Path) -> BriefBot:
-        """The average strategies of a file written by :meth:`BriefTrainer.save`."""
-        return BriefTrainer.load(path).bot()
+    def load(cls, path: str | Path) -> TwoRoundBot:
+        """The average strategies of a file written by :meth:`TwoRoundTrainer.save`."""
+        return TwoRoundTrainer.load(path).bot()
 
-    def strategy(self, stack: int) -> BriefStrategy:
+    def strategy(self, stack: int) -> TwoRoundStrategy:
         """The strategy for effective ``stack`` chips behind the ante (0 .. ``spec.stack``); another stack raises
         :class:`InvalidArgumentError`. Example: ``bot.strategy(bot.spec.stack)`` is the full-stack strategy."""
         if stack not in self.strategies:

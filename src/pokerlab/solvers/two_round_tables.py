@@ -1,4 +1,4 @@
-"""Card tables of a brief game for the kernels: hands, flops, hand values and the card abstraction.
+"""Card tables of a two-round game for the kernels: hands, flops, hand values and the card abstraction.
 
 Cards are *local* indices ``0 .. n-1`` into the game's deck (``spec.deck()``); kernels never see the standard
 encoding except through ``values``. For every flop ``f`` and two-card hand ``h``:
@@ -24,7 +24,7 @@ from numba import njit
 
 from pokerlab.cards.kernels import partial_hand, value_with_two
 from pokerlab.cards.tables import load_tables
-from pokerlab.games.brief_holdem import BriefSpec
+from pokerlab.games.two_round import TwoRoundSpec
 
 
 @njit(cache=True, inline="always")
@@ -113,12 +113,12 @@ def _orders_and_equity(values: np.ndarray, hand_cards: np.ndarray, n_cards: int)
 
 
 @dataclass(frozen=True, eq=False)
-class BriefTables:
-    """The card tables of one brief deck (see the module docstring). Shapes: ``hand_cards (H, 2)``,
+class TwoRoundTables:
+    """The card tables of one two-round deck (see the module docstring). Shapes: ``hand_cards (H, 2)``,
     ``flop_cards (F, 3)``, ``values``/``equity``/``order (F, H)``, ``valid_count (F,)``, ``hand_id``/``flop_id``
     dense lookups by local cards (``flop_id[a, b, c]`` with ``a < b < c``), ``pre_class (H,)``."""
 
-    spec: BriefSpec
+    spec: TwoRoundSpec
     deck: np.ndarray
     hand_cards: np.ndarray
     flop_cards: np.ndarray
@@ -163,8 +163,8 @@ class BriefTables:
 
 
 @lru_cache(maxsize=8)
-def _tables(ranks: int, suits: int) -> BriefTables:
-    spec = BriefSpec(ranks=ranks, suits=suits)
+def _tables(ranks: int, suits: int) -> TwoRoundTables:
+    spec = TwoRoundSpec(ranks=ranks, suits=suits)
     deck = np.asarray(spec.deck(), dtype=np.int64)
     n = deck.shape[0]
     hands = [(a, b) for a in range(n) for b in range(a + 1, n)]
@@ -198,17 +198,17 @@ def _tables(ranks: int, suits: int) -> BriefTables:
     arrays = (deck, hand_cards, flop_cards, hand_id, flop_id, values, equity, order, count, pre_class)
     for array in arrays:
         array.setflags(write=False)  # shared by every caller through the cache; the kernels only read them
-    return BriefTables(spec, *arrays, tuple(names))
+    return TwoRoundTables(spec, *arrays, tuple(names))
 
 
-def brief_tables(spec: BriefSpec) -> BriefTables:
-    """The (cached) card tables of a brief game's deck; about a second for the default 28-card deck.
+def two_round_tables(spec: TwoRoundSpec) -> TwoRoundTables:
+    """The (cached) card tables of a two-round game's deck; about a second for the default 28-card deck.
 
     The tables depend on the deck alone, so one object serves every spec with the same ranks and suits: its
     ``spec`` carries those ranks and suits with the default stack and bets, not the ``spec`` passed in. Its
     arrays are read-only (shared through the cache).
 
-    >>> t = brief_tables(BriefSpec()); t.n_hands, t.n_flops
+    >>> t = two_round_tables(TwoRoundSpec()); t.n_hands, t.n_flops
     (378, 3276)
     """
     spec.validate()

@@ -1,4 +1,4 @@
-"""The brief game: rules, pot accounting, sizes of the betting tree against independent enumerations."""
+"""The two-round game: rules, pot accounting, sizes of the betting tree against independent enumerations."""
 
 from __future__ import annotations
 
@@ -8,16 +8,16 @@ import pytest
 
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import CHANCE, TERMINAL
-from pokerlab.games.brief_holdem import (
+from pokerlab.games.compiler import compile_game
+from pokerlab.games.two_round import (
     FOLD,
     NODE_FOLD,
     NODE_SHOWDOWN,
-    BriefHoldem,
-    BriefSpec,
+    TwoRoundHoldem,
+    TwoRoundSpec,
     betting_tree,
-    brief_sizes,
+    two_round_sizes,
 )
-from pokerlab.games.compiler import compile_game
 
 
 def _deal(game, state, hands=((48, 49), (44, 45)), flop=(40, 41, 36)):
@@ -26,13 +26,13 @@ def _deal(game, state, hands=((48, 49), (44, 45)), flop=(40, 41, 36)):
 
 
 def test_deck_is_the_top_ranks():
-    assert BriefSpec().deck()[0] == 24  # 8c
-    assert len(BriefSpec().deck()) == 28
-    assert BriefSpec(suits=2).deck() == tuple(sorted(4 * r + s for r in range(6, 13) for s in (2, 3)))
+    assert TwoRoundSpec().deck()[0] == 24  # 8c
+    assert len(TwoRoundSpec().deck()) == 28
+    assert TwoRoundSpec(suits=2).deck() == tuple(sorted(4 * r + s for r in range(6, 13) for s in (2, 3)))
 
 
 def test_fold_call_raise_semantics():
-    g = BriefHoldem(BriefSpec(stack=6))
+    g = TwoRoundHoldem(TwoRoundSpec(stack=6))
     s = _deal(g, g.initial_state())
     assert g.current_player(s) == 0
     assert g.legal_actions(s) == [0, 1, 2, 3, 4]  # no bet to face: check or bet 1..4
@@ -54,7 +54,7 @@ def test_fold_call_raise_semantics():
 
 
 def test_all_in_goes_to_showdown_and_pays_both_ways():
-    g = BriefHoldem(BriefSpec(stack=2))
+    g = TwoRoundHoldem(TwoRoundSpec(stack=2))
     s = _deal(g, g.initial_state(), hands=((48, 49), (44, 45)))  # AA vs KK
     s = g.apply(s, 2)  # all-in
     assert g.legal_actions(s) == [FOLD, 2]
@@ -68,7 +68,7 @@ def test_all_in_goes_to_showdown_and_pays_both_ways():
 
 
 def test_check_check_and_split_pot():
-    g = BriefHoldem(BriefSpec(stack=3))
+    g = TwoRoundHoldem(TwoRoundSpec(stack=3))
     s = _deal(g, g.initial_state(), hands=((48, 28), (49, 29)))  # Ac 9c vs Ad 9d
     s = g.apply(g.apply(s, 0), 0)
     s = g.apply(s, (42, 38, 35))  # Qh Jh Ts: both play A Q J T 9 high
@@ -78,7 +78,7 @@ def test_check_check_and_split_pot():
 
 
 def test_zero_sum_and_payoffs_bounded_by_stack():
-    spec = BriefSpec(ranks=4, suits=2, stack=2, max_bet=2)
+    spec = TwoRoundSpec(ranks=4, suits=2, stack=2, max_bet=2)
     tree = betting_tree(spec)
     for n in range(tree.num_nodes):
         if tree.kind[n] == NODE_FOLD:
@@ -92,7 +92,7 @@ def test_zero_sum_and_payoffs_bounded_by_stack():
 def _literal_sequences(stack: int, max_bet: int) -> int:
     """Terminal betting sequences by the brief's literal rule: every decision puts x in 0..min(max_bet, behind);
     x below the call folds (all such x are the same fold), a round ends on a call or a second check, a called
-    all-in ends the betting. Written independently of pokerlab.games.brief_holdem."""
+    all-in ends the betting. Written independently of pokerlab.games.two_round."""
 
     def rnd(put, to_act, acted, round_no):
         me, other = to_act, 1 - to_act
@@ -121,13 +121,13 @@ def _literal_sequences(stack: int, max_bet: int) -> int:
 
 @pytest.mark.parametrize("stack", [0, 1, 2, 3, 4, 5, 6])
 def test_tree_terminals_match_literal_rules(stack):
-    tree = betting_tree(BriefSpec(stack=stack))
+    tree = betting_tree(TwoRoundSpec(stack=stack))
     terminals = int(((tree.kind == NODE_FOLD) | (tree.kind == NODE_SHOWDOWN)).sum())
     assert terminals == _literal_sequences(stack, 4)
 
 
 def test_default_sizes():
-    s = brief_sizes(BriefSpec())
+    s = two_round_sizes(TwoRoundSpec())
     assert s.deals == comb(28, 2) * comb(26, 2) * comb(24, 3) == 248_648_400
     assert s.betting_sequences == 1313
     assert s.betting_decisions == (92, 672)
@@ -135,19 +135,19 @@ def test_default_sizes():
 
 @pytest.mark.slow
 def test_sizes_match_the_compiled_full_game():
-    spec = BriefSpec(ranks=4, suits=2, stack=1, max_bet=2)
-    compiled = compile_game(BriefHoldem(spec))
-    s = brief_sizes(spec)
+    spec = TwoRoundSpec(ranks=4, suits=2, stack=1, max_bet=2)
+    compiled = compile_game(TwoRoundHoldem(spec))
+    s = two_round_sizes(spec)
     assert s.histories == compiled.sizes.histories
     assert s.infosets == compiled.sizes.infosets
 
 
 def test_bad_specs_raise():
     with pytest.raises(InvalidGameError):
-        BriefHoldem(BriefSpec(ranks=2))
+        TwoRoundHoldem(TwoRoundSpec(ranks=2))
     with pytest.raises(InvalidGameError):
-        BriefHoldem(BriefSpec(stack=-1))
-    g = BriefHoldem(BriefSpec(stack=1))
+        TwoRoundHoldem(TwoRoundSpec(stack=-1))
+    g = TwoRoundHoldem(TwoRoundSpec(stack=1))
     s = _deal(g, g.initial_state())
     with pytest.raises(InvalidGameError):
         g.apply(s, 3)

@@ -1,0 +1,103 @@
+"""Monte Carlo equity: the kernel inputs, the stopping rule and the driver of the sampling kernel."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from pokerlab.cards.kernels import partial_hand
+from pokerlab.cards.ranges import COMBO_MASKS, COMBOS
+from pokerlab.cards.tables import load_tables
+from pokerlab.equity.kernels import MC_REJECTION_LIMIT, MonteCarloInputs, monte_carlo_batch
+from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem, Progress, category_of_value, is_uniform_random
+from pokerlab.errors import InvalidArgumentError, InvalidRangeError
+from pokerlab.stats import RunningMoments, StoppingRule, run_until
+
+DEFAULT_TARGET_STDERR = 2e-4  # Monte Carlo default when no trial count, time or target is given
+MC_CHUNKS = 16  # independent random streams per batch; fixed, so results do not depend on the thread count
+
+
+def monte_carlo_inputs(problem: EquityProblem) -> MonteCarloInputs:
+    """The sampling kernel's input bundle: flattened combos with cumulative weights, board, fixed cards."""
+    tables = load_tables()
+    starts = [0]
+    cards, masks, cumulative = [], [], []
+    is_random = []
+    uniform = []
+    for original, reduced in zip(problem.originals, problem.ranges, strict=True):
+        random_player = is_uniform_random(original)
+        is_random.append(random_player)
+        indices = reduced.indices
+        weights = reduced.weights[indices]
+        cards.append(COMBOS[indices])
+        masks.append(COMBO_MASKS[indices])
+        cumulative.append(np.cumsum(weights))
+        uniform.append(bool(np.all(weights == weights[0])))
+        starts.append(starts[-1] + len(indices))
+    key, bits = partial_hand(np.array(problem.board, dtype=np.uint8), tables)
+    return MonteCarloInputs(
+        deck=problem.deck, missing=problem.missing, board_key=key, board_bits=bits,
+        fixed_mask=np.uint64(problem.fixed_mask), is_random=np.array(is_random),
+        starts=np.array(starts, dtype=np.int64), combo_cards=np.concatenate(cards),
+        combo_masks=np.concatenate(masks), cumulative=np.concatenate(cumulative),
+        uniform_weights=np.array(uniform), category_of_value=category_of_value(),
+    )
+
+
+def stopping_rule(trials: int | None, time_limit: float | None, target_stderr: float | None,
+                  confidence: float) -> StoppingRule:
+    """The stopping rule of a Monte Carlo run (a target standard error of 2e-4 when no limit is given)."""
+    if trials is not None and (not isinstance(trials, (int, np.integer)) or isinstance(trials, bool)):
+        raise InvalidArgumentError(f"trials must be a whole number, got {trials!r}")
+    if trials is None and time_limit is None and target_stderr is None:
+        target_stderr = DEFAULT_TARGET_STDERR
+    if target_stderr is not None:
+        return StoppingRule.from_stderr(target_stderr, max_samples=trials, time_limit=time_limit,
+                                        confidence=confidence)
+    return StoppingRule(max_samples=trials, time_limit=time_limit, confidence=confidence)
+
+
+def progress_adapter(rule: StoppingRule, progress: Progress | None) -> Callable[[RunningMoments, float], None] | None:
+    """The stopping loop's callback reporting the fraction done to ``progress`` (None without one)."""
+    if progress is None:
+        return None
+
+    def report(moments: RunningMoments, elapsed: float) -> None:
+        fraction = 0.0
+        if rule.max_samples:
+            fraction = max(fraction, moments.count / rule.max_samples)
+        if rule.time_limit:
+            fraction = max(fraction, elapsed / rule.time_limit)
+        if rule.half_width is not None and moments.count >= 2:
+            fraction = max(fraction, moments.count / max(rule.samples_needed(moments.variance), 1))
+        progress(min(fraction, 1.0))
+
+    return report
+
+
+def run_monte_carlo(problem: EquityProblem, rule: StoppingRule, seed: np.uint64, breakdown: bool,
+                    progress: Progress | None) -> dict[str, Any]:
+    """Sample until ``rule`` stops; the outcome fields of a result (means, standard errors, stop reason)."""
+    inputs = monte_carlo_inputs(problem)
+    tables = load_tables()
+    players = len(problem.ranges)
+    totals = np.zeros((players, 4))
+    cats = np.zeros((players, 2, 9))
+
+    def sample_batch(batch: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+        stats, categories = monte_carlo_batch(seed, batch, size, MC_CHUNKS, inputs, breakdown, tables)
+        if np.isnan(stats[0, 0]):
+            raise InvalidRangeError(f"{NO_JOINT_COMBO} (or almost never: {MC_REJECTION_LIMIT:,} joint draws in a "
+                                    "row were rejected)")
+        totals[:] += stats
+        cats[:] += categories
+        return stats[:, 0], stats[:, 1]
+
+    moments, reason, _ = run_until(rule, players, sample_batch, first_batch=1 << 14,
+                                   progress=progress_adapter(rule, progress))
+    n = moments.count
+    return {"equity": moments.mean, "win": totals[:, 2] / n, "tie": totals[:, 3] / n,
+            "stderr": moments.stderr, "showdowns": n, "wins": None, "ties": None,
+            "categories": cats / n if breakdown else None, "stop_reason": reason}
