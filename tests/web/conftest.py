@@ -77,8 +77,8 @@ def stop_server(server: LiveServer) -> int:
         raise
 
 
-def wait_until_idle(url: str, timeout: float = 120.0) -> dict:
-    """Wait for the workers to finish warming up (a first request after start waits for one otherwise)."""
+def wait_until_idle(url: str, timeout: float = 900.0) -> dict:
+    """Wait for the workers to finish warming up (on a fresh clone numba compiles every kernel first: minutes)."""
     import httpx
 
     deadline = time.monotonic() + timeout

@@ -224,13 +224,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             cache.put(key, body)
         return Response(body, media_type="application/json", headers={"X-Pokerlab-Cache": "miss"})
 
-    async def stream(task: str, params: dict[str, Any], seconds: float) -> Response:
+    async def stream(request: Request, task: str, params: dict[str, Any], seconds: float) -> Response:
         """NDJSON: progress objects, then ``{"result": ...}``; the status code is decided by the first event
         (a job refused at once is a plain 422 like the unstreamed endpoint's)."""
         events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         job = asyncio.ensure_future(state["pool"].run(task, params, seconds, progress=events.put_nowait))
         first = asyncio.ensure_future(events.get())
-        await asyncio.wait({job, first}, return_when=asyncio.FIRST_COMPLETED)
+        while not (job.done() or first.done()):
+            await asyncio.wait({job, first}, timeout=0.25, return_when=asyncio.FIRST_COMPLETED)
+            if not (job.done() or first.done()) and await request.is_disconnected():
+                first.cancel()
+                job.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await job
+                return Response(status_code=499)
         if job.done() and not first.done():
             first.cancel()
             try:
@@ -271,13 +278,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             seconds = check(body, limits)
             return await compute(request, name, body.model_dump(), seconds)
 
-        async def streamed(body: Any) -> Response:
+        async def streamed(request: Request, body: Any) -> Response:
             seconds = check(body, limits)
-            return await stream(name, body.model_dump(), seconds)
+            return await stream(request, name, body.model_dump(), seconds)
 
         # the body's model is known only here, so the annotations FastAPI reads are set by hand
         plain.__annotations__ = {"request": Request, "body": model, "return": Response}
-        streamed.__annotations__ = {"body": model, "return": Response}
+        streamed.__annotations__ = {"request": Request, "body": model, "return": Response}
         plain.__doc__ = summary
         streamed.__doc__ = f"{summary} Streamed: one JSON object per line, progress first, then the result."
         app.post(f"/api/{name}", name=name)(plain)

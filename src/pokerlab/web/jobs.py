@@ -166,7 +166,7 @@ class WorkerPool:
         :class:`JobFailedError` for an error inside the task. Cancelling the awaiting coroutine (a client that
         disconnected) kills the job's worker.
         """
-        if self.waiting >= self.max_queue:
+        if self._idle.empty() and self.waiting >= self.max_queue:
             raise QueueFullError
         self.waiting += 1
         try:

@@ -13,12 +13,15 @@ from pokerlab.errors import InvalidRangeError
 
 
 def range_summary(text: str, board: str = "", paint: dict[str, float] | None = None) -> dict[str, Any]:
-    """``pokerlab range TEXT --json`` (``range``, ``combos``, ``weighted_combos``, ``fraction``) plus ``grid``
-    (13x13 weighted fraction of each hand class, aces first, suited above the diagonal), after setting every
-    combo of each ``paint`` class (``{"AKs": 0.5}``) to its weight (0 removes the class).
+    """``pokerlab range TEXT --board BOARD --json`` (``range``, ``combos``, ``weighted_combos``, ``fraction``:
+    what is left once the board's cards are out) plus ``grid`` (13x13 weighted fraction of each hand class
+    left, aces first, suited above the diagonal) and ``text`` (the range before the board, what the page's
+    text box shows), after setting every combo of each ``paint`` class (``{"AKs": 0.5}``) to its weight (0
+    removes the class).
 
-    >>> range_summary("QQ+", paint={"AKs": 1})["range"]
-    'QQ+, AKs'
+    >>> summary = range_summary("QQ+", board="Qh2c3d", paint={"AKs": 1})
+    >>> summary["text"], summary["range"], summary["combos"]
+    ('QQ+, AKs', 'KK+, AKs, QsQd, QsQc, QdQc', 19)
     """
     weights = parse_range(text).weights.copy() if text.strip() else np.zeros(1326)
     for name, weight in (paint or {}).items():
@@ -26,8 +29,7 @@ def range_summary(text: str, board: str = "", paint: dict[str, float] | None = N
             raise InvalidRangeError(f"weight of {name!r} must be in [0, 1], got {weight:g}")
         members = parse_range(name).weights > 0
         weights[members] = weight
-    r = Range(weights)
-    if board.strip():
-        r = r.without(cards_to_mask(parse_cards(board)))
-    return {"range": r.text, "combos": r.combo_count, "weighted_combos": r.weighted_count, "fraction": r.fraction,
+    full = Range(weights)
+    r = full.without(cards_to_mask(parse_cards(board))) if board.strip() else full
+    return {"text": full.text, "range": r.text, "combos": r.combo_count, "weighted_combos": r.weighted_count, "fraction": r.fraction,
             "grid": [[round(float(x), 4) for x in row] for row in r.grid()]}

@@ -211,7 +211,7 @@ const equityPage = (() => {
       player.grid = data.grid;
       player.error = null;
       player.count = data;
-      if (!fromText || Object.keys(stroke).length) player.text = data.range;
+      if (!fromText || Object.keys(stroke).length) player.text = data.text;
     } catch (error) {
       if (player.ticket !== ticket) return;
       player.error = error.message;
@@ -443,18 +443,19 @@ const icmPage = (() => {
     box.replaceChildren();
     const deal = result.deal || null;
     const headers = ["player", "stack", "chips", "prize equity", "prize share"];
-    if (result.samples) headers.push("± stderr");
+    const sampled = result.players[0].stderr !== null;
+    if (sampled) headers.push("± stderr");
     if (deal) headers.push("ICM chop", "chip chop", "chip − ICM");
     const rows = result.players.map((p, i) => {
       const row = [i + 1, num(p.stack, 0), pct(p.chip_share), num(p.equity, 2), pct(p.prize_share)];
-      if (result.samples) row.push(num(p.stderr, 3));
+      if (sampled) row.push(num(p.stderr, 3));
       if (deal) row.push(num(deal[i].icm_chop, 2), num(deal[i].chip_chop, 2), num(deal[i].chip_minus_icm, 2));
       return row;
     });
     box.append(el("h2", { text: "Prize equity" }), table(headers, rows, "icm-table"));
-    const sampled = result.samples ? `, ${result.samples.toLocaleString("en-US")} samples, stopped on `
+    const samples = result.samples ? `, ${result.samples.toLocaleString("en-US")} samples, stopped on `
       + `${result.stop_reason}` : "";
-    box.append(el("p", { class: "summary", text: `${result.method}, ${num(1000 * result.elapsed_s, 2)} ms${sampled}; `
+    box.append(el("p", { class: "summary", text: `${result.method}, ${num(1000 * result.elapsed_s, 2)} ms${samples}; `
       + `payouts ${body.payouts}` }));
     if (result.players[0].places) {
       const paid = result.players[0].places.length;
