@@ -21,6 +21,7 @@ from pokerlab.errors import (
 )
 from pokerlab.games import compile_game, get_game, kuhn, leduc
 from pokerlab.icm import ICMResult, icm
+from pokerlab.pushfold import PushFoldResult, pushfold
 from pokerlab.solvers import Policy, Solver, best_response, expected_value, exploitability, solve
 
 try:
@@ -59,6 +60,8 @@ __all__ = [
     "Solver",
 
     "icm",
+    "PushFoldResult",
+    "pushfold",
     "__version__",
     "best_response",
     "compile_game",

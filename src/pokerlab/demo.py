@@ -132,6 +132,28 @@ def equity_section(console: Console) -> None:
     console.print(table)
 
 
+def pushfold_section(console: Console) -> None:
+    """Heads-up push/fold at 10 bb (chip EV, against the known 58-60% / 37-40% bands) and a three-handed
+    ICM table with its chip-EV twin."""
+    from pokerlab.pushfold import pushfold
+
+    table = Table("table", "model", "seat", "jams first in", "calls", "max gain", "time", header_style="bold")
+    runs = (("heads-up 10/10 bb", [10, 10], None), ("3-handed 12/8/10 bb", [12, 8, 10], None),
+            ("3-handed 12/8/10 bb", [12, 8, 10], [50, 30, 20]))
+    for name, stacks, payouts in runs:
+        r = pushfold(stacks, (0.5, 1), payouts=payouts, target=1e-4 if len(stacks) == 2 else 1e-3,
+                     multiway_samples=500)
+        for seat, label in enumerate(r.seats):
+            jam = "-" if r.jam[seat, 0] != r.jam[seat, 0] else f"{r.percent(r.jam[seat]):.1f}%"
+            calls = ", ".join(f"vs {r.seats[j]} {r.percent(p):.1f}%" for (c, j), p in sorted(r.call.items())
+                              if c == seat) or "-"
+            table.add_row(name if seat == 0 else "", r.model if seat == 0 else "", label, jam, calls,
+                          f"{r.max_gain:.1e} {r.gain_unit}" if seat == 0 else "",
+                          f"{r.elapsed_s:.2f} s" if seat == 0 else "")
+    console.print(table)
+    console.print("Heads-up at 10 bb the published Nash bands are 58-60% (SB jams) and 37-40% (BB calls).")
+
+
 def sections() -> list[tuple[str, Callable[[Console], None]]]:
     """The demo's sections in order: (title, function printing the section)."""
     return [
@@ -140,6 +162,7 @@ def sections() -> list[tuple[str, Callable[[Console], None]]]:
         ("ICM: tournament prize equity", icm_section),
         ("CFR solving: Kuhn and Leduc poker", solver_section),
         ("Bots: matches", bots_section),
+        ("Push/fold: Nash jam and call ranges, chip EV and ICM", pushfold_section),
     ]
 
 

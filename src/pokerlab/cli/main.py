@@ -37,9 +37,9 @@ def main(
 
 def _register_commands() -> None:
     # Each engine's command module exposes register(app); add new ones to this tuple.
-    from pokerlab.cli import bots_cmd, equity_cmd, eval_cmd, icm_cmd, serve_cmd, solve_cmd
+    from pokerlab.cli import bots_cmd, equity_cmd, eval_cmd, icm_cmd, pushfold_cmd, serve_cmd, solve_cmd
 
-    modules = (eval_cmd, equity_cmd, icm_cmd, solve_cmd, bots_cmd, serve_cmd)
+    modules = (eval_cmd, equity_cmd, icm_cmd, solve_cmd, bots_cmd, pushfold_cmd, serve_cmd)
     for module in modules:
         module.register(app)
 
