@@ -320,3 +320,47 @@ def test_time_limit_stops_the_job_and_the_worker_comes_back():
         assert client.get("/api/health").json()["restarts"] == 1
         again = client.post("/api/equity", json={"players": ["AhAs", "KdKc"], "board": "2c3d4h5s"})
         assert again.status_code == 200 and math.isclose(sum(p["equity"] for p in again.json()["players"]), 1.0)
+
+
+# -- push/fold --------------------------------------------------------------------------------------------------
+
+def test_pushfold_heads_up_chip_ev_is_an_equilibrium_and_matches_the_cli(client):
+    data = client.post("/api/pushfold", json={"stacks": [10, 10], "target": 1e-3}).json()
+    assert data["model"] == "chipev" and data["max_gain"] <= 1e-3  # exact best-response gains: the oracle
+    sb, bb = data["seats"]
+    assert sb["seat"] == "SB" and len(sb["jam"]) == 169 and list(bb["call"]) == ["SB"]
+    # every hand's jam EV against the fold EV: a hand jammed for sure is never worth less than folding
+    for hand, p in sb["jam"].items():
+        if p > 0.999:
+            assert sb["ev_jam"][hand] >= sb["ev_fold"][hand] - 1e-2
+    assert sb["jam"]["AA"] > 0.99 and sb["jam"]["72o"] < 0.99 and bb["call"]["SB"]["AA"] > 0.99
+    cli = cli_json("pushfold --stacks 10,10 --target 1e-3")
+    assert without_timing(data) == without_timing(cli)
+
+
+def test_pushfold_icm_with_a_field_and_progress(client):
+    body = {"stacks": [3000, 2000], "blinds": [100, 200], "payouts": [50, 30, 20], "field": [1500]}
+    with client.stream("POST", "/api/pushfold/stream", json=body) as response:
+        assert response.status_code == 200
+        lines = [json.loads(line) for line in response.iter_lines() if line]
+    result = lines[-1]["result"]
+    assert result["model"] == "icm" and result["stop_reason"] == "target"
+    # ICM makes the big blind call tighter than chip EV
+    chip_ev = client.post("/api/pushfold", json={"stacks": [3000, 2000], "blinds": [100, 200]}).json()
+    assert result["seats"][1]["call_pct"]["SB"] < chip_ev["seats"][1]["call_pct"]["SB"]
+
+
+@pytest.mark.parametrize("body, cli", [
+    ({"stacks": [10, -1]}, "pushfold --stacks 10,-1"),
+    ({"stacks": [10, 10], "target": 0}, "pushfold --stacks 10,10 --target 0"),
+    ({"stacks": [10, 10], "iterations": 0}, "pushfold --stacks 10,10 --iterations 0"),
+])
+def test_pushfold_refuses_what_the_cli_refuses_with_its_message(client, body, cli):
+    response = client.post("/api/pushfold", json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"] == cli_error(cli)
+
+
+def test_pushfold_budget(client):
+    response = client.post("/api/pushfold", json={"stacks": [10, 10], "time": 3600})
+    assert response.status_code == 422 and "limit of 60 s" in response.json()["detail"]

@@ -196,3 +196,23 @@ def test_solve_page(page, screenshot_dir):
     keys = page.locator(".strategy-table tbody tr td:first-child").all_inner_texts()
     assert 1 <= len(keys) < 100 and all(key.lower() in k.lower() for k in keys)
     page.screenshot(path=str(screenshot_dir / "web-solve.png"), full_page=True)
+
+
+def test_pushfold_heads_up_chart(page, live_server, screenshot_dir):
+    import httpx
+
+    page.locator("#tabs a[data-tab=pushfold]").click()
+    page.locator("#pf-model").select_option("overlay")
+    page.locator("#run-pushfold").click()
+    page.wait_for_selector(".pf-table", timeout=120_000)
+    titles = page.locator(".chart h3").all_inner_texts()
+    assert titles[0].startswith("SB jams") and titles[1].startswith("BB calls SB")
+    body = {"stacks": [3000, 2000], "blinds": [100, 200], "ante": 0, "payouts": [50, 30, 20], "field": [1500]}
+    api = httpx.post(f"{live_server.url}/api/pushfold", json=body, timeout=120).json()
+    for hand in ("AA", "K9o", "72o", "T5o"):
+        shown = float(page.locator(f".chart >> nth=0 >> .cell[data-hand='{hand}']").get_attribute("data-p"))
+        assert shown == pytest.approx(api["seats"][0]["jam"][hand], abs=1e-4)
+    page.locator(".chart >> nth=0 >> .cell[data-hand='K9o']").click()
+    assert "EV jam" in page.locator("#pf-detail").inner_text()
+    assert page.locator(".chart .cell.differs").count() > 0  # ICM and chip EV disagree on some hands
+    page.screenshot(path=str(screenshot_dir / "web-pushfold.png"), full_page=True)

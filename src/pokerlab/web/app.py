@@ -28,7 +28,7 @@ from fastapi.staticfiles import StaticFiles
 from pokerlab import __version__
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, PokerlabError
 from pokerlab.web.jobs import JobFailedError, JobTimeoutError, QueueFullError, WorkerPool
-from pokerlab.web.schemas import EquityRequest, ICMRequest, RangeRequest, SolveRequest
+from pokerlab.web.schemas import EquityRequest, ICMRequest, PushFoldRequest, RangeRequest, SolveRequest
 
 STATIC = files("pokerlab.web") / "static"
 
@@ -44,7 +44,7 @@ class Limits:
     icm_places_players: int = 300  # finish-place matrix: n x paid places, a few seconds at 2,000 players
     icm_bubble_players: int = 60  # bubble factors: n (n - 1) exact ICM runs
     solve_iterations: int = 1_000_000
-    solve_seconds: float = 60.0
+    solve_seconds: float = 60.0  # solving and push/fold
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,16 @@ def _solve_limits(body: SolveRequest, limits: Limits) -> float:
     return limits.solve_seconds + 5.0
 
 
+def _pushfold_limits(body: PushFoldRequest, limits: Limits) -> float:
+    if body.iterations is not None and body.iterations > limits.solve_iterations:
+        _refuse(f"iterations {body.iterations:,} is over this server's budget of {limits.solve_iterations:,}; "
+                "ask for fewer, or give a time or target gain instead")
+    _check_seconds(body.time, limits.solve_seconds)
+    return limits.solve_seconds + 5.0
+
+
 TIMEOUT_ADVICE = {
+    "pushfold": "give a time limit or a larger target gain, or fewer seats",
     "equity": "use method auto or montecarlo with a time limit, or narrower ranges",
     "icm": "use method montecarlo with a time limit, or turn off finish places and bubble factors",
     "solve": "ask for fewer iterations or give a time limit",
@@ -139,6 +148,8 @@ def _cacheable(task: str, params: dict[str, Any], result: dict[str, Any]) -> boo
         return result.get("method") == "exact" or (seeded and params.get("time") is None)
     if task == "icm":
         return "samples" not in result or (seeded and params.get("time") is None)
+    if task == "pushfold":
+        return params.get("time") is None  # seeded by default
     return params.get("time") is None and (seeded or "mccfr" not in str(params.get("algo")))
 
 
@@ -292,6 +303,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     endpoints("equity", EquityRequest, _equity_limits, "All-in equity, as `pokerlab equity --json`.")
     endpoints("icm", ICMRequest, _icm_limits, "ICM prize equity, as `pokerlab icm --json`.")
+    endpoints("pushfold", PushFoldRequest, _pushfold_limits,
+              "Push/fold Nash charts under chip EV or ICM, as `pokerlab pushfold --json`.")
     endpoints("solve", SolveRequest, _solve_limits,
               "CFR solving, as `pokerlab solve --json`, with the exploitability curve and the strategy.")
 

@@ -67,3 +67,19 @@ class SolveRequest(_Request):
     alpha: float | None = None
     beta: float | None = None
     gamma: float | None = None
+
+
+class PushFoldRequest(_Request):
+    """``pokerlab pushfold --json``: stacks per seat in acting order (UTG .. BTN, SB, BB), blinds, antes;
+    ``payouts`` (money per place) turn on ICM, with ``field`` the stacks at the other tables."""
+
+    stacks: list[float] = Field(min_length=1, max_length=10, examples=[[10, 10]])
+    blinds: list[float] = Field(default=[0.5, 1.0], min_length=1, max_length=3)
+    ante: float = 0.0
+    bb_ante: float = 0.0
+    payouts: list[float] | None = Field(default=None, max_length=10_000)
+    field: list[float] | None = Field(default=None, max_length=10_000)
+    target: float = 1e-3
+    iterations: int | None = None
+    time: float | None = None
+    multiway_samples: int = Field(default=1000, ge=1, le=100_000)

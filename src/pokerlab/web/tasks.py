@@ -57,10 +57,24 @@ def solve_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     return solve_with_curve(params, report)
 
 
+def pushfold_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
+    """``pokerlab pushfold --json`` (stacks, blinds, ante, bb_ante, payouts and field as numbers); progress
+    ``{"iteration", "max_gain"}`` after each gain check."""
+    from pokerlab.pushfold import pushfold
+
+    result = pushfold(params["stacks"], blinds=params.get("blinds", (0.5, 1.0)), ante=params.get("ante", 0.0),
+                      bb_ante=params.get("bb_ante", 0.0), payouts=params.get("payouts"), field=params.get("field"),
+                      target=params.get("target", 1e-3), iterations=params.get("iterations"),
+                      time_limit=params.get("time"), multiway_samples=params.get("multiway_samples", 1000),
+                      progress=lambda done, gain: report({"iteration": done, "max_gain": gain}))
+    return result.to_dict()
+
+
 TASKS: dict[str, Callable[[dict[str, Any], Report], Any]] = {
     "equity": equity_task,
     "icm": icm_task,
     "solve": solve_task,
+    "pushfold": pushfold_task,
 }
 
 
@@ -76,3 +90,5 @@ def warm_kernels() -> None:
     icm_task({"stacks": [3, 2, 1], "payouts": "50,30,20", "places": True, "bubble_factors": True, "deal": True},
              ignore)
     solve_task({"game": "kuhn", "iterations": 10}, ignore)
+    pushfold_task({"stacks": [10, 10], "iterations": 2}, ignore)
+    pushfold_task({"stacks": [10, 10], "payouts": [70, 30], "field": [10], "iterations": 2}, ignore)

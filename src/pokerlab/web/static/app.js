@@ -529,6 +529,115 @@ const icmPage = (() => {
   return { init, restore };
 })();
 
+// ---- push/fold page -------------------------------------------------------------------------------------
+
+const pushfoldPage = (() => {
+  const numbers = (id) => $(id).value.split(/[\s,;]+/).filter(Boolean).map(Number);
+
+  function state() {
+    return { stacks: $("pf-stacks").value, blinds: $("pf-blinds").value, ante: $("pf-ante").value,
+      payouts: $("pf-payouts").value, field: $("pf-field").value, model: $("pf-model").value };
+  }
+
+  function request(icm) {
+    const body = { stacks: numbers("pf-stacks"), blinds: numbers("pf-blinds"), ante: Number($("pf-ante").value || 0) };
+    if (icm) {
+      body.payouts = numbers("pf-payouts");
+      const field = numbers("pf-field");
+      if (field.length) body.field = field;
+    }
+    return body;
+  }
+
+  function chart(title, verb, probs, evs, other, unit) {
+    const grid = el("div", { class: "grid", role: "grid" });
+    for (let r = 0; r < 13; r++) {
+      for (let c = 0; c < 13; c++) {
+        const name = handName(r, c);
+        const p = probs[name] ?? 0;
+        const kind = r === c ? "pair" : r < c ? "suited" : "offsuit";
+        const cell = el("div", { class: `cell ${kind}${p >= 0.5 ? " on" : ""}`, "data-hand": name,
+          "data-p": p.toFixed(4) }, el("div", { class: "fill" }), el("span", { class: "label", text: name }),
+          el("span", { class: "w", text: p > 0.005 && p < 0.995 ? String(Math.round(100 * p)) : "" }));
+        cell.querySelector(".fill").style.height = `${Math.round(100 * p)}%`;
+        let detail = `${title.split(" (")[0]}: ${name} ${verb} ${pct(p, 1)}`;
+        if (evs) detail += `; EV jam ${num(evs.jam[name], 3)} ${unit}, EV fold ${num(evs.fold[name], 3)} ${unit}`;
+        if (other) {
+          const q = other[name] ?? 0;
+          if (Math.abs(q - p) >= 0.5) cell.classList.add("differs");
+          detail += `; chip EV ${pct(q, 1)}`;
+        }
+        cell.title = detail;
+        cell.addEventListener("click", () => { $("pf-detail").textContent = detail; });
+        grid.append(cell);
+      }
+    }
+    return el("div", { class: "chart" }, el("h3", { text: title }), grid);
+  }
+
+  function render(result, chipEv) {
+    const charts = $("pf-charts");
+    charts.replaceChildren();
+    const unit = result.gain_unit === "bb" ? "bb" : "$";
+    const seatOf = (name) => (chipEv ? chipEv.seats.find((s) => s.seat === name) : null);
+    for (const seat of result.seats) {
+      if (Object.keys(seat.jam).length) {
+        const other = seatOf(seat.seat);
+        charts.append(chart(`${seat.seat} jams (${num(seat.jam_pct, 1)}%)`, "jams", seat.jam,
+          { jam: seat.ev_jam, fold: seat.ev_fold }, other ? other.jam : null, unit));
+      }
+      for (const [jammer, probs] of Object.entries(seat.call)) {
+        const other = seatOf(seat.seat);
+        charts.append(chart(`${seat.seat} calls ${jammer} (${num(seat.call_pct[jammer], 1)}%)`, "calls", probs, null,
+          other ? other.call[jammer] : null, unit));
+      }
+    }
+    const rows = result.seats.map((s) => [`~${s.seat}`, num(s.stack, 0), num(s.stack_bb, 1),
+      `${num(s.jam_pct, 1)}%`, s.gain.toExponential(2)]);
+    $("pf-gains").replaceChildren(el("h2", { text: `Best-response gains (${result.gain_unit})` }),
+      table(["~seat", "stack", "bb", "jams", "gain"], rows, "pf-table"));
+    $("pf-summary").textContent = `${result.model === "icm" ? "ICM" : "chip EV"}: ${result.iterations} iterations, `
+      + `largest best-response gain ${result.max_gain.toExponential(2)} ${result.gain_unit}, `
+      + `${num(result.elapsed_s, 2)} s, stopped on ${result.stop_reason}`
+      + (chipEv ? "; outlined hands are played differently under chip EV" : "");
+  }
+
+  async function run() {
+    showError("pf-error", null);
+    $("run-pushfold").disabled = true;
+    const bar = $("pf-progress");
+    bar.hidden = false;
+    bar.removeAttribute("value");
+    const model = $("pf-model").value;
+    const onProgress = (p) => { $("pf-summary").textContent = `iteration ${p.iteration}, largest gain ${p.max_gain.toExponential(2)}`; };
+    try {
+      const main = await streamJob("/api/pushfold/stream", request(model !== "chipev"), onProgress);
+      const chipEv = model === "overlay" ? await streamJob("/api/pushfold/stream", request(false), onProgress) : null;
+      render(main, chipEv);
+    } catch (error) {
+      showError("pf-error", error);
+    } finally {
+      bar.hidden = true;
+      $("run-pushfold").disabled = false;
+    }
+  }
+
+  function restore(s) {
+    for (const [key, id] of [["stacks", "pf-stacks"], ["blinds", "pf-blinds"], ["ante", "pf-ante"],
+      ["payouts", "pf-payouts"], ["field", "pf-field"], ["model", "pf-model"]]) {
+      if (s[key] !== undefined) $(id).value = s[key];
+    }
+    run();
+  }
+
+  function init() {
+    $("run-pushfold").addEventListener("click", run);
+    $("share-pushfold").addEventListener("click", () => shareLink("pushfold", state()));
+  }
+
+  return { init, restore };
+})();
+
 // ---- Solve page -----------------------------------------------------------------------------------------
 
 const solvePage = (() => {
@@ -644,12 +753,14 @@ const solvePage = (() => {
 
 pages.equity = equityPage;
 pages.icm = icmPage;
+pages.pushfold = pushfoldPage;
 pages.solve = solvePage;
 
 equityPage.init();
 fetch("/api/info").then((r) => r.json()).then((info) => {
   $("version").textContent = `pokerlab ${info.version}`;
   icmPage.init(info);
+  pushfoldPage.init();
   solvePage.init(info);
   window.addEventListener("hashchange", route);
   route();
