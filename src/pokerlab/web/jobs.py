@@ -16,6 +16,7 @@ import contextlib
 import logging
 import multiprocessing
 import multiprocessing.connection
+import signal
 import time
 import traceback
 from collections.abc import Callable
@@ -44,8 +45,24 @@ class JobFailedError(Exception):
         self.message = message
 
 
+def _throttled_sender(conn: multiprocessing.connection.Connection) -> Callable[..., None]:
+    """A progress callback that sends at most ten messages a second (the page cannot draw more)."""
+    last = [0.0]
+
+    def report(data: dict[str, Any], force: bool = False) -> None:
+        now = time.monotonic()
+        if force or now - last[0] >= 0.1:
+            last[0] = now
+            conn.send(("progress", data))
+
+    return report
+
+
 def _worker_main(conn: multiprocessing.connection.Connection, warm: bool) -> None:
     """Body of a worker process: warm the kernels, then run one job at a time until the pipe closes."""
+    # Ctrl-C in the terminal reaches the whole process group: the server shuts down and kills its workers, so
+    # a worker ignores it rather than print a traceback from inside a kernel
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from pokerlab.errors import PokerlabError
     from pokerlab.web.tasks import TASKS, warm_kernels
 
@@ -55,24 +72,14 @@ def _worker_main(conn: multiprocessing.connection.Connection, warm: bool) -> Non
     while True:
         try:
             message = conn.recv()
-        except (EOFError, OSError, KeyboardInterrupt):
+        except (EOFError, OSError):
             return
         _, name, params = message
-        last = [0.0]
-
-        def report(data: dict[str, Any], force: bool = False) -> None:
-            # at most ten progress messages a second: the page cannot draw more
-            now = time.monotonic()
-            if force or now - last[0] >= 0.1:
-                last[0] = now
-                conn.send(("progress", data))
-
+        report = _throttled_sender(conn)
         try:
             result = TASKS[name](params, report)
         except PokerlabError as error:
             conn.send(("error", 422, str(error)))
-        except KeyboardInterrupt:
-            return
         except Exception as error:  # a bug: keep the worker alive, say so in the log and to the client
             conn.send(("error", 500, f"internal error ({type(error).__name__}); see the server log"))
             log.error("task %s failed:\n%s", name, traceback.format_exc())

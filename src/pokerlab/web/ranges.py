@@ -31,5 +31,6 @@ def range_summary(text: str, board: str = "", paint: dict[str, float] | None = N
         weights[members] = weight
     full = Range(weights)
     r = full.without(cards_to_mask(parse_cards(board))) if board.strip() else full
-    return {"text": full.text, "range": r.text, "combos": r.combo_count, "weighted_combos": r.weighted_count, "fraction": r.fraction,
+    return {"text": full.text, "range": r.text, "combos": r.combo_count, "weighted_combos": r.weighted_count,
+            "fraction": r.fraction,
             "grid": [[round(float(x), 4) for x in row] for row in r.grid()]}
