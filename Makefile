@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install -q -e '.[test,plot,web]'
+	$(BIN)/python -m pip install -q -e '.[test,plot,ray,web]'
 	rm -f $(VENV)/.installed-*
 	touch $@
 

@@ -55,7 +55,7 @@ def main() -> None:
     print(f"reduced game (4 ranks x 2 suits, stack 1, {tree.sizes.histories:,} histories): vectorised best "
           f"response {ours_s * 1000:.2f} ms, compiled-tree best response {peer_s * 1000:.2f} ms (+{compile_s:.1f} s "
           f"to compile), ratio {peer_s / ours_s:.1f}x")
-    game = game_by_name("brief")
+    game = game_by_name("two-round")
     start = time.perf_counter()
     run_match(game, RandomAgent(), FullBetAgent(), hands=5000, matches=0, seed=0, exact=False)
     elapsed = time.perf_counter() - start

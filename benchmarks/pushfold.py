@@ -84,13 +84,13 @@ def main() -> None:
     timed("6 seats ICM 50/30/20, ante 0.1, to 1e-3", "5 s", stacks=SIX, blinds=(0.5, 1), ante=0.1,
           payouts=[50, 30, 20], target=1e-3, time_limit=120)
     timed("9 seats final table ICM, ante 0.1, to 1e-3", "20 s", stacks=NINE, blinds=(0.5, 1), ante=0.1,
-          payouts=FINAL_TABLE, target=1e-3, time_limit=240)
+          payouts=FINAL_TABLE, target=1e-3, time_limit=180)
     if "--skip-field" not in sys.argv:
         rng = np.random.default_rng(5)
         field = rng.uniform(4.0, 30.0, 991)
         pay = np.round(np.geomspace(1000.0, 15.0, 150), 2)
         timed("9 seats in a 1,000-player field ICM, to 1e-3", "60 s", stacks=NINE, blinds=(0.5, 1), ante=0.1,
-              payouts=pay, field=field, target=1e-3, time_limit=240)
+              payouts=pay, field=field, target=1e-3, time_limit=180)
     multiway_effect()
 
 

@@ -268,6 +268,8 @@ def test_corrupt_cached_bots_are_retrained(tmp_path, monkeypatch):
 
 
 def test_cli_two_round_size_and_train(tmp_path):
+    listed = runner.invoke(app, ["--help"]).output
+    assert "two-round" in listed and "brief" not in listed
     result = runner.invoke(app, ["brief", "size", "--json"])  # the hidden former name still works
     assert result.exit_code == 0
     assert json.loads(result.stdout)["betting_sequences"] == 1313
@@ -283,3 +285,32 @@ def test_cli_two_round_size_and_train(tmp_path):
     bad.write_text("x")
     assert runner.invoke(app, ["two-round", "exploitability", str(bad)]).exit_code == 2
     assert runner.invoke(app, ["play", "chess"]).exit_code == 2
+
+
+def test_card_blind_agents_give_the_fixed_two_round_strategies_exactly():
+    from pokerlab.agents.players import Agent
+    from pokerlab.games.two_round import TwoRoundHoldem, TwoRoundSpec
+    from pokerlab.solvers.two_round import fixed_strategy
+
+    spec = TwoRoundSpec(ranks=5, suits=2, stack=2)
+    game = TwoRoundHoldem(spec)
+    for agent, kind in ((RandomAgent(), "uniform"), (FullBetAgent(), "fullbet"), (CheckCallAgent(), "checkcall")):
+        played = agent.strategy(game).strategy(spec.stack)
+        assert np.array_equal(played.pre, fixed_strategy(spec, kind).pre)
+
+    class FoldsTrash(Agent):
+        name = "folds-trash"
+
+        def distribution(self, game, state):
+            actions = game.legal_actions(state)
+            strong = max(c // 4 for c in state.hands[state.betting.to_act]) >= 11  # a king or an ace
+            return [(max(actions) if strong else actions[0], 1.0)]
+
+    with pytest.raises(InvalidArgumentError, match="plays by its cards"):
+        FoldsTrash().strategy(game)
+
+
+def test_former_names_still_work():
+    assert game_by_name("brief").name == "two-round"
+    with pytest.raises(InvalidGameError, match="unknown game"):
+        game_by_name("chess")

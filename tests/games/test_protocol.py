@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from pokerlab.errors import InvalidGameError, UnsupportedGameError
+from pokerlab.errors import FileFormatError, InvalidGameError, UnsupportedGameError
 from pokerlab.games import compile_game
 from pokerlab.games.base import CHANCE, FOLD, TERMINAL, TREE_FORM, VECTOR_FORM, Game, GameType
 from pokerlab.games.vector import VectorGame, compile_public_tree
@@ -316,3 +316,99 @@ def test_game_type_and_vector_form_validation():
 
     with pytest.raises(UnsupportedGameError, match="not a vector-form game"):
         compile_public_tree(TreeOnly())
+
+
+def test_vector_solver_resumes_exactly_from_a_file(tmp_path):
+    game = ThreeBidders()
+    straight = VectorSolver(game, "dcfr")
+    straight.iterate(40)
+    first = VectorSolver(game, "dcfr")
+    first.iterate(15)
+    path = first.save(tmp_path / "run.npz")
+    resumed = VectorSolver.load(path, game)
+    assert resumed.iteration == 15 and resumed.config == first.config
+    resumed.iterate(25)
+    assert np.array_equal(resumed.average_strategy().probs, straight.average_strategy().probs)
+    with pytest.raises(FileFormatError, match="not the game|saved for the game"):
+        VectorSolver.load(path, ToyKuhn())
+    (tmp_path / "bad.npz").write_text("nope")
+    with pytest.raises(FileFormatError, match="not a pokerlab vector solver file"):
+        VectorSolver.load(tmp_path / "bad.npz", game)
+
+
+class StakedKuhn(ToyKuhn):
+    """Kuhn poker after a public coin that sets the stakes (x1 or x3, probabilities 1/4 and 3/4): a public chance
+    node in the vector form, a chance node after the deal in the tree form."""
+
+    name = "staked-kuhn"
+    COIN = ((1.0, 0.25), (3.0, 0.75))
+
+    # tree form: (cards, stake, *history)
+    def current_player(self, s):
+        if len(s) < 2:
+            return CHANCE
+        return self._to_act(s[2:])
+
+    def chance_outcomes(self, s):
+        return super().chance_outcomes(s) if not s else list(self.COIN)
+
+    def legal_actions(self, s):
+        return self._actions(s[2:])
+
+    def apply(self, s, a):
+        return (*s, a) if s else (a,)
+
+    def utility(self, s):
+        return s[1] * self._payoff0(s[2:], *s[0])
+
+    def infoset_key(self, s):
+        return f"{s[0][len(s[2:]) % 2]}|{s[1]}|{s[2:]}"
+
+    # vector form: (stake, *history)
+    def public_player(self, s):
+        return CHANCE if not s else self._to_act(s[1:])
+
+    def public_actions(self, s):
+        return self._actions(s[1:])
+
+    def public_chance(self, s):
+        return list(self.COIN)
+
+    def evaluate(self, s, player, reaches):
+        return s[0] * super().evaluate(s[1:], player, reaches)
+
+
+def test_public_chance_nodes_match_the_tree_form():
+    game = StakedKuhn()
+    public = compile_public_tree(game)
+    tree = compile_game(game)
+    node_of = {s: n for n, s in enumerate(public.states)}
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        strategy = vector_strategy_from(
+            public, lambda n: rng.dirichlet(np.ones(int(public.tree.num_children[n])), size=3))
+        probs = np.empty(tree.num_flat_actions)
+        for i, key in enumerate(tree.infoset_keys):
+            card, stake, history = key.split("|")
+            row = strategy.block(node_of[(float(stake), *eval(history))])[int(card)]  # noqa: S307
+            probs[tree.info_offset[i]:tree.info_offset[i + 1]] = row
+        expected = exploitability(tree, Policy(tree, probs))
+        gains = best_response_gains(public, strategy)
+        assert gains.best_response_values == pytest.approx(expected.best_response_values, abs=1e-13)
+        assert gains.values[0] == pytest.approx(expected.game_value, abs=1e-13)
+    solver = VectorSolver(game, "cfr+")
+    solver.iterate(500)
+    gains = solver.gains()
+    assert gains.values[0] == pytest.approx(2.5 * -1 / 18, abs=5e-3)  # the stakes' mean times Kuhn's value
+
+
+def test_coin_poker_values_by_hand():
+    """The documentation's game, valued by hand: uniform play is worth 1/4 to player 0 (a bet wins the ante when
+    player 1 folds, half the time; every showdown is even); a best response always bets (low: 0 instead of -1/2,
+    high: 1 instead of 1/2) and wins 1/2, player 1's best response (call with the high card only) 0."""
+    from pokerlab.games.vector import CoinPoker
+
+    tree = compile_public_tree(CoinPoker())
+    gains = best_response_gains(tree, VectorStrategy.uniform(tree))
+    assert gains.values == pytest.approx((0.25, -0.25), abs=1e-15)
+    assert gains.best_response_values == pytest.approx((0.5, 0.0), abs=1e-15)

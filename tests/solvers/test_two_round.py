@@ -161,3 +161,19 @@ def test_bad_files(tmp_path):
         TwoRoundBot.load(other)
     with pytest.raises(InvalidArgumentError):
         TwoRoundBot.load(tmp_path / "missing.npz")
+
+
+def test_bot_files_written_under_the_former_format_name_still_load(tmp_path):
+    import json
+
+    trainer = TwoRoundTrainer(SMALL, Abstraction(buckets=2), seed=3)
+    trainer.train(500)
+    path = trainer.save(tmp_path / "bot.npz")
+    with np.load(path) as data:
+        arrays = {k: np.array(data[k]) for k in data.files}
+    meta = json.loads(str(arrays.pop("meta")))
+    meta["format"] = "pokerlab-brief-bot"  # as written before the game was renamed
+    old = tmp_path / "old.npz"
+    np.savez_compressed(old, meta=np.array(json.dumps(meta)), **arrays)
+    loaded = TwoRoundBot.load(old)
+    assert np.array_equal(loaded.strategy(SMALL.stack).pre, trainer.bot().strategy(SMALL.stack).pre)

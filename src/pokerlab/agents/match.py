@@ -27,8 +27,6 @@ from pokerlab.solvers.policy import MBB_PER_CHIP
 from pokerlab.solvers.strategy import default_strategy, seat_average_value, strategy_exploitability
 from pokerlab.stats import normal_quantile, validate_seed
 
-MATCH_GAMES = ("kuhn", "leduc", "two-round")
-
 
 def game_by_name(name: str) -> Game:
     """A poker game for matches by name (see :func:`pokerlab.games.registry.playable_game`): ``kuhn``,

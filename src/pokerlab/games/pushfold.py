@@ -208,6 +208,7 @@ class PushFoldGame(VectorGame):
         self._samples: _MultiwaySamples | None = None
         self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
         self._removal_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._fallbacks: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
         self.terminals: dict[tuple[int, ...], Terminal] = {}
         self._build_terminals(())
 
@@ -359,7 +360,7 @@ class PushFoldGame(VectorGame):
         terminal = plan.terminal
         value = np.full(NUMBER_OF_CLASSES, plan.scale)
         for q in plan.folders:
-            value = value * self._removal(reaches[q])
+            value *= self._removal(reaches[q])
         u = terminal.utilities[:, player]
         if plan.kind == _CONSTANT:
             return value * u[0]
@@ -369,9 +370,24 @@ class PushFoldGame(VectorGame):
             return value * (plan.win_matrix @ (reaches[plan.opponents[0]] / self.class_weights))
         samples = self.samples()
         sig = np.stack([reaches[q] for q in plan.opponents]) / self.class_weights
-        return value * _hero_values(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
-                                    samples.hero_mask, player, plan.opponents, sig, plan.outcome_by_position, u,
-                                    plan.fallback)
+        expected = _hero_values(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
+                                samples.hero_mask, player, plan.opponents, sig, plan.outcome_by_position, u)
+        unweighted = np.isnan(expected)
+        if unweighted.any():
+            expected[unweighted] = self._fallback(state, player, plan)[unweighted]
+        return value * expected
+
+    def _fallback(self, state: tuple[int, ...], player: int, plan: _Plan) -> np.ndarray:
+        """Unweighted mean payoff per class over its usable deals (opponents holding random hands): the value
+        of a class none of whose deals the opponents' strategies reach. Computed once per terminal and player."""
+        key = (state, player)
+        if key not in self._fallbacks:
+            samples = self.samples()
+            ones = np.ones((plan.opponents.size, NUMBER_OF_CLASSES))
+            self._fallbacks[key] = _hero_values(samples.deal_class, samples.deal_key, samples.deal_mask,
+                                                samples.hero_key, samples.hero_mask, player, plan.opponents, ones,
+                                                plan.outcome_by_position, plan.terminal.utilities[:, player])
+        return self._fallbacks[key]
 
     def _removal(self, reach: np.ndarray) -> np.ndarray:
         """``class_pairs @ sigma``: the removal-conditioned reach (times 1,225) of a seat's range given each
@@ -401,7 +417,7 @@ class PushFoldGame(VectorGame):
         opponents = np.array([q for q in inside if q != player], dtype=np.int64)
         kind, first = _MULTIWAY, False
         win_matrix = None
-        outcome_by_position = outcome_of_sample = fallback = None
+        outcome_by_position = outcome_of_sample = None
         if player not in inside or len(inside) == 1:
             kind = _CONSTANT if len(inside) <= 1 or np.ptp(u) == 0.0 else _SPECTATOR
             if kind == _SPECTATOR and len(inside) > 2:
@@ -418,12 +434,8 @@ class PushFoldGame(VectorGame):
             samples = self.samples()
             outcome_by_position = _position_outcomes(samples.deal_key, player, opponents, terminal.pot_eligible,
                                                      terminal.keys, n)
-            ones = np.ones((opponents.size, NUMBER_OF_CLASSES))
-            fallback = _hero_values(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
-                                    samples.hero_mask, player, opponents, ones, outcome_by_position, u,
-                                    np.zeros(NUMBER_OF_CLASSES))
         plan = _Plan(terminal, kind, folders, 1.0 / DISJOINT_COMBOS ** len(folders), opponents, first, win_matrix,
-                     outcome_by_position, fallback, outcome_of_sample)
+                     outcome_by_position, outcome_of_sample)
         self._plans[(state, player)] = plan
         return plan
 
@@ -474,7 +486,6 @@ class _Plan:
     first: bool
     win_matrix: np.ndarray | None
     outcome_by_position: np.ndarray | None  # (S, m) outcome index when k opponents rank above the hero
-    fallback: np.ndarray | None  # (169,) unweighted mean payoff per class over its usable samples
     outcome_of_sample: np.ndarray | None  # (S,) outcome index of each deal (spectator of a multiway pot)
 
 
@@ -563,12 +574,11 @@ def _position_outcomes(deal_key, hero, opponents, eligible, outcome_keys, seats)
 
 
 @njit(cache=True)
-def _hero_values(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, opponents, sig, by_position, utilities,
-                 fallback):
+def _hero_values(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, opponents, sig, by_position, utilities):
     """Sampled expected payoff of each of the hero's classes in a multiway showdown given that the opponents
     play to it: over the class's usable samples, the mean payoff weighted by the opponents' strategy weights
-    (a ratio estimator). A class none of whose usable samples has weight gets ``fallback`` (see
-    :func:`_hero_means`). With ``sig`` all ones this computes the unweighted means."""
+    (a ratio estimator); NaN for a class none of whose usable samples has weight. With ``sig`` all ones this
+    computes the unweighted means."""
     count = deal_class.shape[0]
     total = np.zeros(NUMBER_OF_CLASSES)
     weights = np.zeros(NUMBER_OF_CLASSES)
@@ -595,7 +605,7 @@ def _hero_values(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, opp
             total[c] += weight * utilities[by_position[s, above]]
             weights[c] += weight
     for c in range(NUMBER_OF_CLASSES):
-        total[c] = total[c] / weights[c] if weights[c] > 0.0 else fallback[c]
+        total[c] = total[c] / weights[c] if weights[c] > 0.0 else np.nan
     return total
 
 

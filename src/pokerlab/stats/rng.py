@@ -171,7 +171,7 @@ def seed_word(seed: int | None) -> np.uint64:
 def mixed_seed(seed: int | None) -> np.uint64:
     """``seed`` mixed once by numpy's ``SeedSequence`` (nearby seeds start far apart); fresh for ``None``.
 
-    >>> mixed_seed(1) == mixed_seed(1) != mixed_seed(2)
+    >>> bool(mixed_seed(1) == mixed_seed(1) != mixed_seed(2))
     True
     """
     checked = validate_seed(seed)
