@@ -210,7 +210,9 @@ def test_icm_power_law_payouts_and_monte_carlo_seeded(client):
     exact = client.post("/api/icm", json={"stacks": stacks, "payouts": "power:a=1,pool=1000,paid=3"}).json()
     body = {"stacks": stacks, "payouts": "power:a=1,pool=1000,paid=3", "method": "montecarlo", "samples": 200_000,
             "seed": 5}
-    sampled = client.post("/api/icm", json=body).json()
+    response = client.post("/api/icm", json=body)
+    assert response.status_code == 200, response.text
+    sampled = response.json()
     assert sampled["method"].startswith("montecarlo") and not exact["method"].startswith("montecarlo")
     for e, s in zip(exact["players"], sampled["players"], strict=True):
         assert abs(e["equity"] - s["equity"]) < 4 * s["stderr"]

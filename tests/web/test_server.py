@@ -4,6 +4,7 @@ away, and a bounded load test (2,000 mixed requests, 50 at a time: no 5xx, memor
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import socket
 import subprocess
 import sys
@@ -14,6 +15,12 @@ import pytest
 
 from pokerlab.web.loadtest import run_load
 from web.live import start_server, stop_server, wait_until_idle
+
+
+def run_async(coroutine):
+    """asyncio.run in a thread of its own: the browser tests' Playwright keeps an event loop in this one."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_serve_starts_answers_and_stops_on_ctrl_c(live_server):
@@ -66,7 +73,7 @@ def test_full_queue_answers_503_with_retry_after_and_a_closed_client_frees_its_w
                 await asyncio.gather(running, waiting, return_exceptions=True)
                 return [refused], health
 
-        (refused,), health = asyncio.run(scenario())
+        (refused,), health = run_async(scenario())
         assert health["running"] == 1 and health["waiting"] == 1
         assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
         assert "busy" in refused.json()["detail"]
@@ -84,7 +91,7 @@ def test_full_queue_answers_503_with_retry_after_and_a_closed_client_frees_its_w
 
 
 def test_load_2000_mixed_requests_50_at_a_time(live_server):
-    report = asyncio.run(run_load(live_server.url, requests=2000, concurrency=50, seed=1,
+    report = run_async(run_load(live_server.url, requests=2000, concurrency=50, seed=1,
                                   pid=live_server.process.pid))
     assert sum(report.statuses.values()) == 2000
     assert all(status < 500 for status in report.statuses), report.statuses

@@ -31,7 +31,7 @@ def _serve(
     workers: int = typer.Option(2, "--workers", help="Worker processes for the computations (1 to 64)."),
     queue: int = typer.Option(32, "--queue", help="Requests that may wait for a worker; more get 503."),
 ) -> None:
-    """Serve the web page (equity, ICM, solving) and its JSON API at http://HOST:PORT (API docs at /docs)."""
+    """Serve the web page (equity, ICM, push/fold, solving) and its JSON API at http://HOST:PORT."""
     if not 1 <= workers <= 64:
         raise InvalidArgumentError(f"--workers must be from 1 to 64, got {workers}")
     if queue < 0:
