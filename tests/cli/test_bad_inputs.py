@@ -178,6 +178,9 @@ CASES = [
     (["simulate", "--payouts", "50,30", "--stacks", "5,000,3,000"], "stacks '5,000,3,000' are ambiguous"),
     (["simulate", "--payouts", "50,30", "--stacks", "5,3,2", "--seed", "-1"], "seed must be a non-negative integer"),
     (["simulate"], "Missing option '--payouts'"),
+    (["serve", "--workers", "0"], "--workers must be from 1 to 64, got 0"),
+    (["serve", "--port", "0"], "--port must be from 1 to 65535, got 0"),
+    (["serve", "--queue", "-1"], "--queue must be >= 0, got -1"),
 ]
 
 

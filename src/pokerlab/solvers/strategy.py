@@ -11,6 +11,7 @@ vector-form MCCFR and best response). The functions here are the one place that 
 from __future__ import annotations
 
 import json
+import os
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -183,6 +184,9 @@ def default_strategy(game: Game, folder: Path, progress: Callable[[str], None] |
     if isinstance(game, TwoRoundHoldem):
         rules = game.rules
         path = folder / f"two-round-r{rules.ranks}s{rules.suits}k{rules.stack}-v1.npz"
+        former = folder / f"brief-r{rules.ranks}s{rules.suits}k{rules.stack}-v1.npz"  # cached before the rename
+        if not path.exists() and former.exists():
+            os.replace(former, path)
         if path.exists():
             try:
                 bot = TwoRoundBot.load(path)
