@@ -26,10 +26,17 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 STOP_TIMEOUT = 60  # generous for a loaded machine; a command that ignores Ctrl-C runs for minutes
 
 
+def default_ctrl_c() -> None:
+    """In the child: Ctrl-C as a user's shell sets it (a test runner may have left SIGINT ignored, which a child
+    inherits, and a `nohup pokerlab` rightly keeps)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_under_terminal(args: list[str], cwd: Path) -> tuple[int, str]:
     """Start ``pokerlab ARGS`` on a terminal, wait for its progress bar, send SIGINT; (exit status, last line)."""
     child = pexpect.spawn(POKERLAB[0], [*POKERLAB[1:], *args], cwd=str(cwd), encoding="utf-8", timeout=600,
-                          dimensions=(24, 200), env={**os.environ, "COLUMNS": "200"})
+                          dimensions=(24, 200), env={**os.environ, "COLUMNS": "200"},
+                          preexec_fn=default_ctrl_c)
     child.expect(r"ETA (\x1b\[\d+m)?\d+:\d\d:\d\d")  # the bar has an estimate: the chunked kernels are running
     time.sleep(0.5)
     child.kill(signal.SIGINT)
@@ -98,7 +105,7 @@ def test_solve_on_a_pipe_stops_and_keeps_the_checkpoint(tmp_path):
     state = tmp_path / "leduc.npz"
     process = subprocess.Popen([*POKERLAB, "solve", "leduc", "-n", "100000000", "--out", str(state),
                                 "--checkpoint-every", "2000"], cwd=tmp_path, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True, preexec_fn=default_ctrl_c)
     deadline = time.monotonic() + 600
     while not state.exists() and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)  # the first checkpoint: the run is under way
