@@ -200,9 +200,6 @@ class StoppingRule:
         return max(1, min(size, cap))
 
 
-_BATCH_SECONDS = 0.25  # aim of the longest batch, from the rate so far
-
-
 def run_until(
     rule: StoppingRule,
     components: int,
@@ -238,9 +235,8 @@ def run_until(
             reason = rule.reason_to_stop(moments, elapsed)
             if reason is not None:
                 return moments, reason, elapsed
-            # batches stay well under a second, so Ctrl-C and the progress bar answer promptly
-            size = rule.next_batch(moments, elapsed, batch=max(size * 2, first_batch),
-                                   cap=max(first_batch, int(_BATCH_SECONDS * moments.count / max(elapsed, 1e-9))))
+            # batch sizes never depend on the clock unless there is a time limit: a seed gives one result
+            size = rule.next_batch(moments, elapsed, batch=max(size * 2, first_batch))
     except KeyboardInterrupt:
         if moments.count == 0:
             raise
