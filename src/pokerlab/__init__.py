@@ -5,6 +5,8 @@ The public API is re-exported here; see the README for a tour.
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -90,6 +92,21 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'pokerlab' has no attribute {name!r}")
     globals()[name] = value
     return value
+
+
+class _Package(types.ModuleType):
+    """This package, with one rule: a subpackage named like a public function (``pokerlab.equity``,
+    ``pokerlab.icm``, ``pokerlab.pushfold``) never hides the function. Importing a subpackage sets it as an
+    attribute of its parent; the function it exports takes the attribute instead, as when this package
+    imported its API eagerly (``from pokerlab import equity`` is the function whatever was imported before)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and _EXPORTS.get(name) == value.__name__ == f"{__name__}.{name}":
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __dir__() -> list[str]:
