@@ -14,7 +14,13 @@ from pokerlab.cards.encoding import cards_to_mask
 from pokerlab.cards.kernels import partial_hand
 from pokerlab.cards.ranges import COMBO_MASKS, COMBOS, NUMBER_OF_COMBOS, Range
 from pokerlab.cards.tables import load_tables
-from pokerlab.equity.kernels import SHARE_UNITS, ExactInputs, exact_enumeration
+from pokerlab.equity.kernels import (
+    SHARE_UNITS,
+    ExactInputs,
+    FixedHandsInputs,
+    exact_enumeration,
+    fixed_hands_enumeration,
+)
 from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem, Progress, category_of_value, is_uniform_random
 from pokerlab.equity.symmetry import combo_orbits, symmetry_group
 from pokerlab.errors import InvalidRangeError
@@ -231,9 +237,26 @@ def _orbit_plan(problem: EquityProblem, plan: ExactPlan) -> list[tuple[EquityPro
     return best
 
 
+def _accumulate_fixed_hands(problem: EquityProblem) -> np.ndarray:
+    """Every player one known hand: showdown counts by board ranks, then the flush boards (see
+    :func:`pokerlab.equity.kernels.fixed_hands_enumeration`)."""
+    tables = load_tables()
+    key, bits = partial_hand(np.array(problem.board, dtype=np.uint8), tables)
+    hands = COMBOS[[int(reduced.indices[0]) for reduced in problem.ranges]]
+    hand_keys = tables.card_keys[hands[:, 0]] + tables.card_keys[hands[:, 1]]
+    hand_bits = tables.card_bits[hands[:, 0]] | tables.card_bits[hands[:, 1]]
+    inputs = FixedHandsInputs(_enumeration_deck(problem), problem.missing, key, bits, hand_keys, hand_bits)
+    return fixed_hands_enumeration(inputs, tables)
+
+
 def solve_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, progress: Progress | None) -> dict[str, Any]:
-    """Exact equity of a planned problem by the cheapest route: range-level suit symmetry (heads-up), the
-    lean loops with the exact hand first, or the general enumeration. The outcome fields of a result."""
+    """Exact equity of a planned problem by the cheapest route: known hands by board ranks, range-level suit
+    symmetry (heads-up), the lean loops with the exact hand first, or the general enumeration. The outcome
+    fields of a result."""
+    if not breakdown and not plan.weighted and all(reduced.is_exact_hand for reduced in problem.ranges):
+        players = len(problem.ranges)
+        return _outcome(_accumulate_fixed_hands(problem), np.zeros((players + 1, 3)), np.zeros((players, 2, 9)),
+                        False, False)
     if not breakdown:
         subproblems = _orbit_plan(problem, plan)
         if subproblems is not None:

@@ -685,3 +685,167 @@ def versus_random_batch(seed, batch, trials, chunks, deck, missing, board_key, b
                     local[n, 3] += 1.0
         stats[chunk] = local[:opponents]
     return stats.sum(axis=0)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Exact enumeration when every player holds one known hand: by board ranks, then the flush boards
+
+
+class FixedHandsInputs(NamedTuple):
+    """What :func:`fixed_hands_enumeration` reads: the ``deck`` a board can use (without the hands), the
+    ``missing`` board cards, the board's partial hand (``board_key``, ``board_bits``) and each player's two
+    hole cards as a partial hand (``hand_keys``, ``hand_bits``, ``SUIT_BIAS`` not included)."""
+
+    deck: np.ndarray
+    missing: int
+    board_key: np.uint64
+    board_bits: np.uint64
+    hand_keys: np.ndarray
+    hand_bits: np.ndarray
+
+
+@njit(cache=True, inline="always")
+def _score_values(values, weight, acc_int):
+    """Add one board's showdown (the players' hand values) with multiplicity ``weight`` (may be negative)."""
+    players = values.shape[0]
+    best = 0
+    tied = 0
+    for p in range(players):
+        if values[p] > best:
+            best = values[p]
+            tied = 1
+        elif values[p] == best:
+            tied += 1
+    share = SHARE_UNITS // tied
+    acc_int[players, 0] += weight
+    for p in range(players):
+        if values[p] == best:
+            if tied == 1:
+                acc_int[p, 0] += weight
+            else:
+                acc_int[p, 1] += weight
+            acc_int[p, 2] += weight * share
+
+
+@njit(cache=True, inline="always")
+def _next_subset(index, k, n):
+    """Advance ``index[:k]`` (increasing positions in ``0..n-1``) to the next k-subset; False after the last."""
+    position = k - 1
+    while position >= 0 and index[position] == n - k + position:
+        position -= 1
+    if position < 0:
+        return False
+    index[position] += 1
+    for later in range(position + 1, k):
+        index[later] = index[later - 1] + 1
+    return True
+
+
+@njit(cache=True)
+def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.ndarray:
+    """Exact showdown counts of players with known hands over every completion of the board, without
+    walking the boards one by one.
+
+    Without flushes a hand's value depends on its ranks only, so the boards are first counted by the multiset
+    of their new ranks: ``prod C(cards of rank r left, times r is dealt)`` boards per multiset (6,188 multisets
+    for a preflop board instead of 1.7 M boards heads-up), every player ranked by rank alone. Then the boards
+    on which some player can hold a flush are walked one by one, adding their true showdown and removing their
+    rank-only one. A player flushes in suit ``s`` only if the board holds at least ``5 - (the most cards of s
+    any player holds)`` >= 3 cards of ``s``; two suits cannot both reach 3 on five cards, so each such board is
+    visited once, under its suit. Returns ``acc_int`` ``(P + 1, 3)`` like :func:`exact_enumeration`.
+    """
+    card_keys, card_bits = tables.card_keys, tables.card_bits
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
+    deck, missing, board_key, board_bits = inputs.deck, inputs.missing, inputs.board_key, inputs.board_bits
+    hand_keys, hand_bits = inputs.hand_keys, inputs.hand_bits
+    players = hand_keys.shape[0]
+    acc_int = np.zeros((players + 1, 3), dtype=np.int64)
+    values = np.zeros(players, dtype=np.int64)
+    # 1. every board ranked by ranks alone, one multiset of new ranks at a time
+    available = np.zeros(13, dtype=np.int64)
+    for card in deck:
+        available[card >> 2] += 1
+    choose = np.zeros((5, 6), dtype=np.int64)  # choose[n, k] = C(n, k) for n <= 4 cards of a rank
+    for n in range(5):
+        choose[n, 0] = 1
+        for k in range(1, n + 1):
+            choose[n, k] = choose[n - 1, k - 1] + (choose[n - 1, k] if k <= n - 1 else 0)
+    rank_base = board_key & _RANK_KEY_MASK
+    ranks = np.zeros(5, dtype=np.int64)  # the new ranks, non-decreasing (an odometer over multisets)
+    counts = np.zeros(13, dtype=np.int64)
+    while True:
+        counts[:] = 0
+        rank_key = rank_base
+        for i in range(missing):
+            counts[ranks[i]] += 1
+            rank_key += card_keys[4 * ranks[i]] & _RANK_KEY_MASK
+        ways = 1
+        for r in range(13):
+            if counts[r] > available[r]:
+                ways = 0
+                break
+            ways *= choose[available[r], counts[r]]
+        if ways > 0:
+            for p in range(players):
+                values[p] = rank_only_value(rank_key + (hand_keys[p] & _RANK_KEY_MASK), row_offsets, rank_values)
+            _score_values(values, ways, acc_int)
+        position = missing - 1
+        while position >= 0 and ranks[position] == 12:
+            position -= 1
+        if position < 0:
+            break
+        ranks[position] += 1
+        for later in range(position + 1, missing):
+            ranks[later] = ranks[position]
+    # 2. the boards where some player may hold a flush: true showdown in, rank-only showdown out
+    suited = np.empty(13, dtype=np.uint8)
+    others = np.empty(52, dtype=np.uint8)
+    first = np.zeros(5, dtype=np.int64)
+    second = np.zeros(5, dtype=np.int64)
+    exact_values = np.zeros(players, dtype=np.int64)
+    for suit in range(4):
+        most_held = 0
+        for p in range(players):
+            most_held = max(most_held, np.int64((hand_keys[p] >> np.uint64(32 + 4 * suit)) & np.uint64(0xF)))
+        on_board = np.int64((board_key >> np.uint64(32 + 4 * suit)) & np.uint64(0xF)) - 3
+        n_suited = 0
+        n_others = 0
+        for card in deck:
+            if (card & 3) == suit:
+                suited[n_suited] = card
+                n_suited += 1
+            else:
+                others[n_others] = card
+                n_others += 1
+        for j in range(max(0, 5 - most_held - on_board), min(missing, n_suited) + 1):
+            rest = missing - j
+            if rest > n_others:
+                continue
+            for i in range(j):
+                first[i] = i
+            while True:
+                key_j = board_key
+                bits_j = board_bits
+                for i in range(j):
+                    key_j += card_keys[suited[first[i]]]
+                    bits_j |= card_bits[suited[first[i]]]
+                for i in range(rest):
+                    second[i] = i
+                while True:
+                    key = key_j
+                    bits = bits_j
+                    for i in range(rest):
+                        key += card_keys[others[second[i]]]
+                        bits |= card_bits[others[second[i]]]
+                    for p in range(players):
+                        exact_values[p] = value_of_key(key + hand_keys[p], bits | hand_bits[p], flush_values,
+                                                       row_offsets, rank_values)
+                        values[p] = rank_only_value((key + hand_keys[p]) & _RANK_KEY_MASK, row_offsets,
+                                                    rank_values)
+                    _score_values(exact_values, 1, acc_int)
+                    _score_values(values, -1, acc_int)
+                    if not _next_subset(second, rest, n_others):
+                        break
+                if not _next_subset(first, j, n_suited):
+                    break
+    return acc_int
