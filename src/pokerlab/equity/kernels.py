@@ -705,26 +705,17 @@ class FixedHandsInputs(NamedTuple):
 
 
 @njit(cache=True, inline="always")
-def _score_values(values, weight, acc_int):
-    """Add one board's showdown (the players' hand values) with multiplicity ``weight`` (may be negative)."""
-    players = values.shape[0]
+def _winners(values):
+    """Bitmask of the players with the best of ``values`` (bit p for player p)."""
     best = 0
-    tied = 0
-    for p in range(players):
+    mask = 0
+    for p in range(values.shape[0]):
         if values[p] > best:
             best = values[p]
-            tied = 1
+            mask = 1 << p
         elif values[p] == best:
-            tied += 1
-    share = SHARE_UNITS // tied
-    acc_int[players, 0] += weight
-    for p in range(players):
-        if values[p] == best:
-            if tied == 1:
-                acc_int[p, 0] += weight
-            else:
-                acc_int[p, 1] += weight
-            acc_int[p, 2] += weight * share
+            mask |= 1 << p
+    return mask
 
 
 @njit(cache=True, inline="always")
@@ -749,17 +740,19 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
     Without flushes a hand's value depends on its ranks only, so the boards are first counted by the multiset
     of their new ranks: ``prod C(cards of rank r left, times r is dealt)`` boards per multiset (6,188 multisets
     for a preflop board instead of 1.7 M boards heads-up), every player ranked by rank alone. Then the boards
-    on which some player can hold a flush are walked one by one, adding their true showdown and removing their
-    rank-only one. A player flushes in suit ``s`` only if the board holds at least ``5 - (the most cards of s
-    any player holds)`` >= 3 cards of ``s``; two suits cannot both reach 3 on five cards, so each such board is
-    visited once, under its suit. Returns ``acc_int`` ``(P + 1, 3)`` like :func:`exact_enumeration`.
+    on which some player can hold a flush are walked (their cards of that suit one by one, the others by
+    ranks), adding their true showdown and removing their rank-only one. A player flushes in suit ``s`` only
+    if the board holds at least ``5 - (the most cards of s any player holds)`` >= 3 cards of ``s``; two suits
+    cannot both reach 3 on five cards, so each such board is visited once, under its suit. Returns ``acc_int``
+    ``(P + 1, 3)`` like :func:`exact_enumeration`.
     """
     card_keys, card_bits = tables.card_keys, tables.card_bits
     flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
     deck, missing, board_key, board_bits = inputs.deck, inputs.missing, inputs.board_key, inputs.board_bits
     hand_keys, hand_bits = inputs.hand_keys, inputs.hand_bits
     players = hand_keys.shape[0]
-    acc_int = np.zeros((players + 1, 3), dtype=np.int64)
+    # boards counted by the set of winners (one add per board, not 2P + 1), turned into totals at the end
+    by_winners = np.zeros(1 << players, dtype=np.int64)
     values = np.zeros(players, dtype=np.int64)
     # 1. every board ranked by ranks alone, one multiset of new ranks at a time
     available = np.zeros(13, dtype=np.int64)
@@ -788,7 +781,7 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
         if ways > 0:
             for p in range(players):
                 values[p] = rank_only_value(rank_key + (hand_keys[p] & _RANK_KEY_MASK), row_offsets, rank_values)
-            _score_values(values, ways, acc_int)
+            by_winners[_winners(values)] += ways
         position = missing - 1
         while position >= 0 and ranks[position] == 12:
             position -= 1
@@ -799,9 +792,8 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
             ranks[later] = ranks[position]
     # 2. the boards where some player may hold a flush: true showdown in, rank-only showdown out
     suited = np.empty(13, dtype=np.uint8)
-    others = np.empty(52, dtype=np.uint8)
+    other_available = np.zeros(13, dtype=np.int64)
     first = np.zeros(5, dtype=np.int64)
-    second = np.zeros(5, dtype=np.int64)
     exact_values = np.zeros(players, dtype=np.int64)
     for suit in range(4):
         most_held = 0
@@ -809,18 +801,14 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
             most_held = max(most_held, np.int64((hand_keys[p] >> np.uint64(32 + 4 * suit)) & np.uint64(0xF)))
         on_board = np.int64((board_key >> np.uint64(32 + 4 * suit)) & np.uint64(0xF)) - 3
         n_suited = 0
-        n_others = 0
+        other_available[:] = available
         for card in deck:
             if (card & 3) == suit:
                 suited[n_suited] = card
                 n_suited += 1
-            else:
-                others[n_others] = card
-                n_others += 1
+                other_available[card >> 2] -= 1
         for j in range(max(0, 5 - most_held - on_board), min(missing, n_suited) + 1):
             rest = missing - j
-            if rest > n_others:
-                continue
             for i in range(j):
                 first[i] = i
             while True:
@@ -829,23 +817,50 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
                 for i in range(j):
                     key_j += card_keys[suited[first[i]]]
                     bits_j |= card_bits[suited[first[i]]]
-                for i in range(rest):
-                    second[i] = i
+                # the other cards matter by rank only (they cannot flush: two suits cannot both reach three on
+                # the board), so they are counted per multiset of ranks, like the first pass
+                ranks[:] = 0
                 while True:
+                    counts[:] = 0
                     key = key_j
-                    bits = bits_j
                     for i in range(rest):
-                        key += card_keys[others[second[i]]]
-                        bits |= card_bits[others[second[i]]]
-                    for p in range(players):
-                        exact_values[p] = value_of_key(key + hand_keys[p], bits | hand_bits[p], flush_values,
-                                                       row_offsets, rank_values)
-                        values[p] = rank_only_value((key + hand_keys[p]) & _RANK_KEY_MASK, row_offsets,
-                                                    rank_values)
-                    _score_values(exact_values, 1, acc_int)
-                    _score_values(values, -1, acc_int)
-                    if not _next_subset(second, rest, n_others):
+                        counts[ranks[i]] += 1
+                        key += card_keys[4 * ranks[i]] & _RANK_KEY_MASK
+                    ways = 1
+                    for r in range(13):
+                        if counts[r] > other_available[r]:
+                            ways = 0
+                            break
+                        ways *= choose[other_available[r], counts[r]]
+                    if ways > 0:
+                        for p in range(players):
+                            exact_values[p] = value_of_key(key + hand_keys[p], bits_j | hand_bits[p], flush_values,
+                                                           row_offsets, rank_values)
+                            values[p] = rank_only_value((key + hand_keys[p]) & _RANK_KEY_MASK, row_offsets,
+                                                        rank_values)
+                        by_winners[_winners(exact_values)] += ways
+                        by_winners[_winners(values)] -= ways
+                    position = rest - 1
+                    while position >= 0 and ranks[position] == 12:
+                        position -= 1
+                    if position < 0:
                         break
+                    ranks[position] += 1
+                    for later in range(position + 1, rest):
+                        ranks[later] = ranks[position]
                 if not _next_subset(first, j, n_suited):
                     break
+    acc_int = np.zeros((players + 1, 3), dtype=np.int64)
+    for mask in range(1, 1 << players):
+        count = by_winners[mask]
+        if count == 0:
+            continue
+        tied = 0
+        for p in range(players):
+            tied += (mask >> p) & 1
+        acc_int[players, 0] += count
+        for p in range(players):
+            if (mask >> p) & 1:
+                acc_int[p, 0 if tied == 1 else 1] += count
+                acc_int[p, 2] += count * (SHARE_UNITS // tied)
     return acc_int
