@@ -29,6 +29,9 @@ from pokerlab.equity.symmetry import ALL_SUIT_PERMUTATIONS, combo_orbits, symmet
         (["AhKd", "QsQc"], "2h7h9h4h", ""),  # a four-flush board, one card to come
         (["2c3d", "4s5s"], "AhKhQhJh9h", ""),  # complete board, a five-flush for everyone
         (["2c3d", "4s5s"], "AhKhQhJh9d", "8h"),
+        (["QQ+", "AKs, AQs", "JJ-99"], "2c7d9h", ""),  # three ranges: one deal of known hands per orbit
+        (["KK+, AKs", "QQ, JTs"], "2c7d9h8h", ""),
+        (["AKo", "TT"], "", "2c"),  # a dead card: fewer relabellings, more orbits
     ],
 )
 def test_fast_routes_count_like_the_general_loop(players, board, dead):

@@ -692,9 +692,11 @@ def versus_random_batch(seed, batch, trials, chunks, deck, missing, board_key, b
 
 
 class FixedHandsInputs(NamedTuple):
-    """What :func:`fixed_hands_enumeration` reads: the ``deck`` a board can use (without the hands), the
-    ``missing`` board cards, the board's partial hand (``board_key``, ``board_bits``) and each player's two
-    hole cards as a partial hand (``hand_keys``, ``hand_bits``, ``SUIT_BIAS`` not included)."""
+    """What :func:`fixed_hands_enumeration` reads: the remaining ``deck`` (board and dead cards out), the
+    ``missing`` board cards, the board's partial hand (``board_key``, ``board_bits``) and ``R`` deals of known
+    hands: ``hand_keys`` and ``hand_bits`` ``(R, P)`` (each player's two hole cards as a partial hand,
+    ``SUIT_BIAS`` not included), ``hand_masks`` ``(R,)`` (every card of the deal) and ``multiplicity`` ``(R,)``
+    (how many times the deal counts)."""
 
     deck: np.ndarray
     missing: int
@@ -702,6 +704,8 @@ class FixedHandsInputs(NamedTuple):
     board_bits: np.uint64
     hand_keys: np.ndarray
     hand_bits: np.ndarray
+    hand_masks: np.ndarray
+    multiplicity: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -732,10 +736,48 @@ def _next_subset(index, k, n):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.ndarray:
-    """Exact showdown counts of players with known hands over every completion of the board, without
-    walking the boards one by one.
+    """Exact showdown counts of ``R`` deals of known hands over every completion of the board, each deal
+    weighted by its multiplicity, deals in parallel. Returns ``acc_int`` ``(P + 1, 3)`` like
+    :func:`exact_enumeration`; see :func:`_count_known_hands` for the method."""
+    card_keys, card_bits = tables.card_keys, tables.card_bits
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
+    deals, players = inputs.hand_keys.shape
+    by_deal = np.zeros((deals, 1 << players), dtype=np.int64)
+    for deal in prange(deals):
+        deck = np.empty(inputs.deck.shape[0], dtype=np.uint8)
+        n = 0
+        for card in inputs.deck:
+            if not (inputs.hand_masks[deal] & (_ONE << np.uint64(card))):
+                deck[n] = card
+                n += 1
+        _count_known_hands(deck[:n], inputs.missing, inputs.board_key, inputs.board_bits, inputs.hand_keys[deal],
+                           inputs.hand_bits[deal], by_deal[deal], card_keys, card_bits, flush_values, row_offsets,
+                           rank_values)
+    acc_int = np.zeros((players + 1, 3), dtype=np.int64)
+    for mask in range(1, 1 << players):
+        count = 0
+        for deal in range(deals):
+            count += inputs.multiplicity[deal] * by_deal[deal, mask]
+        if count == 0:
+            continue
+        tied = 0
+        for p in range(players):
+            tied += (mask >> p) & 1
+        acc_int[players, 0] += count
+        for p in range(players):
+            if (mask >> p) & 1:
+                acc_int[p, 0 if tied == 1 else 1] += count
+                acc_int[p, 2] += count * (SHARE_UNITS // tied)
+    return acc_int
+
+
+@njit(cache=True)
+def _count_known_hands(deck, missing, board_key, board_bits, hand_keys, hand_bits, by_winners, card_keys,
+                       card_bits, flush_values, row_offsets, rank_values):
+    """Count the completions of the board by the set of winners (``by_winners[mask]``, bit p for player p)
+    for one deal of known hands, without walking the boards one by one.
 
     Without flushes a hand's value depends on its ranks only, so the boards are first counted by the multiset
     of their new ranks: ``prod C(cards of rank r left, times r is dealt)`` boards per multiset (6,188 multisets
@@ -743,16 +785,10 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
     on which some player can hold a flush are walked (their cards of that suit one by one, the others by
     ranks), adding their true showdown and removing their rank-only one. A player flushes in suit ``s`` only
     if the board holds at least ``5 - (the most cards of s any player holds)`` >= 3 cards of ``s``; two suits
-    cannot both reach 3 on five cards, so each such board is visited once, under its suit. Returns ``acc_int``
-    ``(P + 1, 3)`` like :func:`exact_enumeration`.
+    cannot both reach 3 on five cards, so each such board is visited once, under its suit. Boards are
+    counted by the set of winners (one add per board, not 2P + 1), turned into totals by the caller.
     """
-    card_keys, card_bits = tables.card_keys, tables.card_bits
-    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
-    deck, missing, board_key, board_bits = inputs.deck, inputs.missing, inputs.board_key, inputs.board_bits
-    hand_keys, hand_bits = inputs.hand_keys, inputs.hand_bits
     players = hand_keys.shape[0]
-    # boards counted by the set of winners (one add per board, not 2P + 1), turned into totals at the end
-    by_winners = np.zeros(1 << players, dtype=np.int64)
     values = np.zeros(players, dtype=np.int64)
     # 1. every board ranked by ranks alone, one multiset of new ranks at a time
     available = np.zeros(13, dtype=np.int64)
@@ -850,17 +886,3 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
                         ranks[later] = ranks[position]
                 if not _next_subset(first, j, n_suited):
                     break
-    acc_int = np.zeros((players + 1, 3), dtype=np.int64)
-    for mask in range(1, 1 << players):
-        count = by_winners[mask]
-        if count == 0:
-            continue
-        tied = 0
-        for p in range(players):
-            tied += (mask >> p) & 1
-        acc_int[players, 0] += count
-        for p in range(players):
-            if (mask >> p) & 1:
-                acc_int[p, 0 if tied == 1 else 1] += count
-                acc_int[p, 2] += count * (SHARE_UNITS // tied)
-    return acc_int
