@@ -178,8 +178,8 @@ def _score_board_heads_up(key, bits, bmask, mult, values, combo_cards, combo_mas
         first = values[tuple_index[t, 0]]
         second = values[tuple_index[t, 1]]
         valid += 1
-        first_wins += first > second  # type: ignore[assignment]  # numba: a bool counts as 0 or 1
-        second_wins += second > first  # type: ignore[assignment]
+        first_wins += first > second  # numba: a bool counts as 0 or 1
+        second_wins += second > first
         if weighted:
             w = tuple_weights[t]
             wsum += w
@@ -834,7 +834,9 @@ def _count_known_hands(deck, missing, board_key, board_bits, hand_keys, hand_bit
     for suit in range(4):
         most_held = 0
         for p in range(players):
-            most_held = max(most_held, np.int64((hand_keys[p] >> np.uint64(32 + 4 * suit)) & np.uint64(0xF)))
+            held = int((hand_keys[p] >> np.uint64(32 + 4 * suit)) & np.uint64(0xF))
+            if held > most_held:
+                most_held = held
         on_board = np.int64((board_key >> np.uint64(32 + 4 * suit)) & np.uint64(0xF)) - 3
         n_suited = 0
         other_available[:] = available
@@ -843,7 +845,8 @@ def _count_known_hands(deck, missing, board_key, board_bits, hand_keys, hand_bit
                 suited[n_suited] = card
                 n_suited += 1
                 other_available[card >> 2] -= 1
-        for j in range(max(0, 5 - most_held - on_board), min(missing, n_suited) + 1):
+        lowest = 5 - most_held - int(on_board)  # new cards of the suit for a flush to be possible
+        for j in range(lowest if lowest > 0 else 0, min(missing, n_suited) + 1):
             rest = missing - j
             for i in range(j):
                 first[i] = i
