@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     )
     from pokerlab.games import compile_game, get_game, kuhn, leduc
     from pokerlab.icm import ICMResult, icm
+    from pokerlab.pushfold import PushFoldResult, pushfold
+    from pokerlab.simulation import SimulationResult, simulate
     from pokerlab.solvers import Policy, Solver, best_response, expected_value, exploitability, solve
 
 # Every public name and the module that defines it. The modules load on first use of a name, so that
@@ -56,6 +58,10 @@ _EXPORTS = {
     "leduc": "pokerlab.games",
     "ICMResult": "pokerlab.icm",
     "icm": "pokerlab.icm",
+    "PushFoldResult": "pokerlab.pushfold",
+    "pushfold": "pokerlab.pushfold",
+    "SimulationResult": "pokerlab.simulation",
+    "simulate": "pokerlab.simulation",
     "Policy": "pokerlab.solvers",
     "Solver": "pokerlab.solvers",
     "best_response": "pokerlab.solvers",
@@ -126,6 +132,10 @@ __all__ = [
     "InvalidCardError",
     "InvalidHandError",
     "ICMResult",
+    "PushFoldResult",
+    "pushfold",
+    "SimulationResult",
+    "simulate",
 
     "parse_range",
     "DuplicateCardError",

@@ -178,7 +178,7 @@ def _score_board_heads_up(key, bits, bmask, mult, values, combo_cards, combo_mas
         first = values[tuple_index[t, 0]]
         second = values[tuple_index[t, 1]]
         valid += 1
-        first_wins += first > second  # numba: a bool counts as 0 or 1
+        first_wins += first > second
         second_wins += second > first
         if weighted:
             w = tuple_weights[t]

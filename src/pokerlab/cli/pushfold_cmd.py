@@ -1,0 +1,185 @@
+"""``pokerlab pushfold``: Nash jam/call charts of every seat under chip EV or ICM, and the heads-up chart."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pokerlab.cli.common import user_errors
+from pokerlab.errors import FileFormatError, InvalidArgumentError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pokerlab.pushfold import PushFoldResult
+
+
+def _numbers(text: str, what: str) -> list[float]:
+    tokens = [tok for tok in text.replace("\n", ",").replace(" ", ",").split(",") if tok.strip()]
+    try:
+        return [float(tok) for tok in tokens]
+    except ValueError:
+        raise InvalidArgumentError(f"cannot parse {what} {text.strip()[:60]!r}: give numbers like 10,10") from None
+
+
+def _field(path: Path) -> list[float]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        values = _numbers(text, "field stacks")
+    except (UnicodeDecodeError, InvalidArgumentError) as error:
+        raise FileFormatError(f"field stacks file {path} does not parse: give numbers separated by commas or "
+                              f"newlines ({error})") from None
+    if not values:
+        raise FileFormatError(f"field stacks file {path} holds no stack")
+    return values
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("pushfold")
+    @user_errors
+    def pushfold_command(
+        stacks: str = typer.Option(None, "--stacks", help="Chips per seat in acting order (UTG .. BB), e.g. 10,10."),
+        blinds: str = typer.Option("0.5,1", "--blinds", help="Small and big blind in chips."),
+        ante: float = typer.Option(0.0, "--ante", help="Ante per seat (chips)."),
+        bb_ante: float = typer.Option(0.0, "--bb-ante", help="Big-blind ante (chips, paid by the big blind)."),
+        payouts: str = typer.Option(None, "--payouts", help="Payouts per place (ICM), e.g. 50,30,20."),
+        field_file: Path = typer.Option(None, "--field-stacks-file", help="Stacks of the other tables' players."),
+        target: float = typer.Option(1e-3, "--target", help="Stop when every best-response gain is at most this "
+                                                            "(bb; ICM: money worth this many bb)."),
+        iterations: int = typer.Option(None, "--iterations", help="Stop after this many CFR+ iterations."),
+        time_limit: float = typer.Option(None, "--time", help="Stop after this many seconds."),
+        samples: int = typer.Option(1000, "--multiway-samples", help="Deals evaluating 3+ way all-ins."),
+        chart: str = typer.Option(None, "--chart", help="'heads-up': the heads-up chip-EV table over --depths."),
+        depths: str = typer.Option("1-20", "--depths", help="Depths (bb) of --chart heads-up, e.g. 1-20."),
+        png: Path = typer.Option(None, "--png", help="Write PNG charts into this directory."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    ) -> None:
+        """Push/fold Nash ranges: jam first in and call a jam, per seat, under chip EV or ICM."""
+        from pokerlab.pushfold.charts import parse_depths
+
+        if png is not None:  # the output directory is checked (and made) before any work
+            if png.exists() and not png.is_dir():
+                raise InvalidArgumentError(f"--png needs a directory, {png} is a file")
+            png.mkdir(parents=True, exist_ok=True)
+        console = Console(stderr=True)
+        if chart is not None:
+            if chart != "heads-up":
+                raise InvalidArgumentError(f"unknown chart {chart!r}: use --chart heads-up")
+            _heads_up(parse_depths(depths), target if target != 1e-3 else 1e-4, png, as_json)
+            return
+        if stacks is None:
+            raise InvalidArgumentError("give the stacks with --stacks, e.g. --stacks 10,10 (or --chart heads-up)")
+        from pokerlab.icm import parse_payouts
+        from pokerlab.pushfold import pushfold
+
+        pay = parse_payouts(payouts) if payouts is not None else None
+        field = _field(field_file) if field_file is not None else None
+        show = not as_json and sys.stderr.isatty()
+        with Progress(TextColumn("pushfold"), BarColumn(), TextColumn("{task.description}"),
+                      TimeElapsedColumn(), console=console, disable=not show, transient=True) as bar:
+            task = bar.add_task("", total=1.0)
+            first: list[float] = []
+
+            def progress(done: int, gain: float) -> None:
+                first.append(gain)
+                span = math.log(max(first[0], gain * 1.0001) / target) if first[0] > target else 1.0
+                fraction = 1.0 - math.log(max(gain, target) / target) / span if span > 0 else 1.0
+                bar.update(task, completed=min(1.0, max(0.0, fraction)),
+                           description=f"{done:,} it, max gain {gain:.2e}")
+
+            result = pushfold(_numbers(stacks, "stacks"), _numbers(blinds, "blinds"), ante=ante, bb_ante=bb_ante,
+                              payouts=pay, field=field, target=target, iterations=iterations,
+                              time_limit=time_limit, multiway_samples=samples, progress=progress)
+        written = []
+        if png is not None:
+            from pokerlab.pushfold.charts import result_pngs
+
+            written = result_pngs(result, png)
+        if as_json:
+            typer.echo(json.dumps(result.to_dict()))
+        else:
+            _print_result(result, pay is not None)
+            for path in written:
+                typer.echo(f"wrote {path}")
+        if result.stop_reason == "interrupted":
+            typer.echo(f"interrupted after {result.iterations} iterations: the strategy above has a maximum "
+                       f"best-response gain of {result.max_gain:.3g} {result.gain_unit}", err=True)
+            raise typer.Exit(code=130)
+
+
+def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> None:
+    from pokerlab.pushfold.charts import grid_text
+
+    out = Console()
+    bb = result.big_blind
+    out.print(f"push/fold {result.model}: {len(result.seats)} seats, stacks "
+              f"{', '.join(f'{s} {x / bb:g}bb' for s, x in zip(result.seats, result.stacks, strict=True))}; "
+              f"{result.iterations} CFR+ iterations, {result.elapsed_s:.2f} s, stopped on {result.stop_reason}")
+    gains = ", ".join(f"{s} {g:.2e}" for s, g in zip(result.seats, result.gains, strict=True))
+    out.print(f"best-response gains ({result.gain_unit}): {gains}; max {result.max_gain:.2e}")
+    if len(result.seats) > 2:
+        out.print(f"3+ way all-ins: {result.multiway_samples} sampled deals, value standard error <= "
+                  f"{100 * result.multiway_error:.1f}% of the payoff range")
+    chip = None
+    if compare_chip_ev:
+        from pokerlab.pushfold import pushfold
+
+        chip = pushfold(list(result.stacks), (result.game.table.small_blind, bb), ante=result.game.table.ante,
+                        bb_ante=result.game.table.bb_ante, target=1e-3, iterations=result.iterations,
+                        multiway_samples=result.multiway_samples)
+    for seat, name in enumerate(result.seats):
+        if np.isnan(result.jam[seat, 0]):
+            continue
+        out.print(f"\n[bold]{name}[/bold] jams first in {result.percent(result.jam[seat]):.1f}% (percent per class)")
+        out.print(grid_text(100 * result.jam[seat]), highlight=False)
+        edge = result.ev_jam[seat] - result.ev_fold[seat]
+        close = np.argsort(np.abs(edge))[:5]
+        from pokerlab.pushfold import CLASS_NAMES
+
+        out.print("closest decisions (EV jam - fold, " + result.gain_unit + "): "
+                  + ", ".join(f"{CLASS_NAMES[c]} {edge[c]:+.4f}" for c in close))
+        if chip is not None:
+            changed = [CLASS_NAMES[c] for c in range(169) if abs(chip.jam[seat, c] - result.jam[seat, c]) >= 0.5]
+            out.print(f"chip EV jams {chip.percent(chip.jam[seat]):.1f}%; hands that change under ICM: "
+                      + (", ".join(changed) if changed else "none"))
+    for (caller, jammer), probs in sorted(result.call.items()):
+        out.print(f"\n[bold]{result.seats[caller]}[/bold] calls a {result.seats[jammer]} jam "
+                  f"{result.percent(probs):.1f}%")
+        out.print(grid_text(100 * probs), highlight=False)
+        if chip is not None:
+            from pokerlab.pushfold import CLASS_NAMES
+
+            other = chip.call[(caller, jammer)]
+            changed = [CLASS_NAMES[c] for c in range(169) if abs(other[c] - probs[c]) >= 0.5]
+            out.print(f"chip EV calls {chip.percent(other):.1f}%; hands that change under ICM: "
+                      + (", ".join(changed) if changed else "none"))
+
+
+def _heads_up(depths: list[float], target: float, png: Path | None, as_json: bool) -> None:
+    from pokerlab.pushfold.charts import grid_text, heads_up_chart, save_depth_png
+
+    chart = heads_up_chart(depths, target=target)
+    written = []
+    if png is not None:
+        png.mkdir(parents=True, exist_ok=True)
+        top = max(depths)
+        written = [save_depth_png(chart.jam_depth, "SB jams up to (bb)", png / "heads-up-jam.png", top),
+                   save_depth_png(chart.call_depth, "BB calls up to (bb)", png / "heads-up-call.png", top)]
+    if as_json:
+        typer.echo(json.dumps(chart.to_dict()))
+        return
+    out = Console()
+    out.print(f"heads-up chip EV push/fold, blinds 0.5/1, no ante; {len(depths)} depths in {chart.elapsed_s:.2f} s, "
+              f"max gain {max(chart.max_gain):.1e} bb")
+    out.print("SB jams up to this many bb (0: never):")
+    out.print(grid_text(chart.jam_depth, "{:3g}"), highlight=False)
+    out.print("BB calls up to this many bb (0: never):")
+    out.print(grid_text(chart.call_depth, "{:3g}"), highlight=False)
+    for path in written:
+        out.print(f"wrote {path}")

@@ -1,0 +1,135 @@
+"""Builds the push/fold game from a tournament situation: stacks, blinds, antes, payouts and a field.
+
+Payoff models: **chip EV** (the change of a seat's stack, in big blinds) or **ICM** (a seat's prize equity in
+money after the hand, by the exact ICM engine :func:`pokerlab.icm.icm`, with the stacks of the other tables'
+players, the *field*, included in every outcome). A seat that busts in the hand finishes below every survivor;
+seats busting together are ordered by their stacks before the hand (equal stacks share those places).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
+from pokerlab.games.pushfold import MAX_SEATS, PushFoldGame, Table
+
+MODELS = ("chipev", "icm")
+SUBSET_PLAYERS = 12
+
+
+def _numbers(values: Any, what: str, error: type[Exception]) -> np.ndarray:
+    try:
+        array = np.asarray(values, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError) as exc:
+        raise error(f"{what} must be numbers: {exc}") from exc
+    if not np.all(np.isfinite(array)):
+        raise error(f"{what} must be finite numbers")
+    return array
+
+
+def validate_table(stacks: Any, blinds: Sequence[float], ante: float, bb_ante: float) -> Table:
+    """A :class:`~pokerlab.games.pushfold.Table`, or the specific error saying what is wrong."""
+    s = _numbers(stacks, "stacks", InvalidStacksError)
+    if not 2 <= s.size <= MAX_SEATS:
+        raise InvalidStacksError(f"push/fold needs 2 to {MAX_SEATS} seats, got {s.size} stacks")
+    if np.any(s <= 0):
+        raise InvalidStacksError(f"stacks must be positive, seat {int(np.flatnonzero(s <= 0)[0]) + 1} has "
+                                 f"{s[s <= 0][0]:g}")
+    b = _numbers(blinds, "blinds", InvalidArgumentError)
+    if b.size != 2:
+        raise InvalidArgumentError(f"give two blinds (small, big), e.g. 0.5,1; got {b.size}")
+    if np.any(b <= 0):
+        raise InvalidArgumentError(f"blinds must be positive, got {b[0]:g},{b[1]:g}")
+    if b[0] > b[1]:
+        raise InvalidArgumentError(f"the small blind ({b[0]:g}) is larger than the big blind ({b[1]:g})")
+    for value, name in ((ante, "ante"), (bb_ante, "big-blind ante")):
+        if not (math.isfinite(value) and value >= 0):
+            raise InvalidArgumentError(f"the {name} must be a number >= 0, got {value}")
+    if ante > 0 and bb_ante > 0:
+        raise InvalidArgumentError("give an ante per player or a big-blind ante, not both")
+    return Table(tuple(float(x) for x in s), float(b[0]), float(b[1]), float(ante), float(bb_ante))
+
+
+class ICMPayoff:
+    """Prize equity (money) of every seat from the seats' final stacks, the field's stacks and the payouts;
+    results are cached per distinct final-stack vector."""
+
+    def __init__(self, stacks: np.ndarray, payouts: np.ndarray, field: np.ndarray) -> None:
+        self.stacks = stacks
+        self.field = field
+        total = stacks.size + field.size
+        self.payouts = np.zeros(total)
+        self.payouts[: payouts.size] = payouts
+        self.calls = 0
+        self._cache: dict[bytes, np.ndarray] = {}
+
+    def __call__(self, final: np.ndarray) -> np.ndarray:
+        from pokerlab.icm import icm  # noqa: PLC0415 (keeps the game layer free of the ICM engine)
+
+        key = np.round(final, 9).tobytes()
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        scale = self.stacks.sum() + self.field.sum()
+        busted = np.flatnonzero(final <= 1e-12 * scale)
+        alive = np.flatnonzero(final > 1e-12 * scale)
+        total = self.payouts.size
+        equity = np.zeros(final.size)
+        # busted seats take the last places, bigger stacks before the hand first; equal stacks share
+        place = total - busted.size
+        starts = self.stacks[busted]
+        for value in sorted(set(starts.tolist()), reverse=True):
+            group = busted[starts == value]
+            equity[group] = self.payouts[place: place + group.size].mean()
+            place += group.size
+        survivors = np.concatenate([final[alive], self.field])
+        paid = self.payouts[: survivors.size]
+        if survivors.size == 1:
+            equity[alive] = paid[0]
+        elif np.any(paid > 0):
+            self.calls += 1
+            # the subset recursion is exact and fastest for a table alone; the quadrature for a field
+            method = "subset" if survivors.size <= SUBSET_PLAYERS else "exact"
+            result = icm(survivors, paid[: survivors.size], method)
+            equity[alive] = result.equity[: alive.size]
+        self._cache[key] = equity
+        return equity
+
+
+def chip_ev_payoff(stacks: np.ndarray, big_blind: float) -> Any:
+    """Chip EV payoff: the change of each seat's stack, in big blinds."""
+    def payoff(final: np.ndarray) -> np.ndarray:
+        return (final - stacks) / big_blind
+    return payoff
+
+
+def build_game(table: Table, payouts: Any = None, field: Any = None, *, multiway_samples: int = 1000,
+               seed: int = 0) -> tuple[PushFoldGame, str, ICMPayoff | None]:
+    """The push/fold game of a table: chip EV without payouts, ICM with them. Returns ``(game, model, icm
+    payoff or None)``."""
+    stacks = np.asarray(table.stacks, dtype=np.float64)
+    field_stacks = np.zeros(0) if field is None else _numbers(field, "field stacks", InvalidStacksError)
+    if field_stacks.size and np.any(field_stacks <= 0):
+        raise InvalidStacksError("field stacks must be positive")
+    if field_stacks.size and payouts is None:
+        raise InvalidArgumentError("a field only matters for ICM: give the payouts too")
+    if not isinstance(multiway_samples, int | np.integer) or multiway_samples < 1:
+        raise InvalidArgumentError(f"multiway samples must be a positive integer, got {multiway_samples!r}")
+    if payouts is None:
+        return PushFoldGame(table, chip_ev_payoff(stacks, table.big_blind), multiway_samples=multiway_samples,
+                            seed=seed), "chipev", None
+    pay = _numbers(payouts, "payouts", InvalidPayoutsError)
+    players = stacks.size + field_stacks.size
+    if pay.size == 0:
+        raise InvalidPayoutsError("no payouts: give at least one paid place")
+    if np.any(pay < 0):
+        raise InvalidPayoutsError("payouts must be >= 0")
+    if pay.size > players:
+        raise InvalidPayoutsError(f"{pay.size} payouts for {players} players in the tournament: there are more paid "
+                                  "places than players")
+    payoff = ICMPayoff(stacks, pay, field_stacks)
+    return PushFoldGame(table, payoff, multiway_samples=multiway_samples, seed=seed), "icm", payoff

@@ -1,0 +1,297 @@
+"""The push/fold façade: validate a table, build the game, solve it by vector-form CFR+ and report charts,
+EVs and each seat's exact best-response gain.
+
+>>> r = pushfold([10, 10], blinds=(0.5, 1), target=1e-3)
+>>> r.model, r.gain_unit, r.max_gain <= 1e-3
+('chipev', 'bb', True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pokerlab.equity.preflop import NUMBER_OF_CLASSES
+from pokerlab.errors import InvalidArgumentError
+from pokerlab.games.base import FOLD
+from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
+from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
+from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
+from pokerlab.pushfold.model import build_game, validate_table
+from pokerlab.solvers.vector import BestResponseGains, VectorSolver, VectorStrategy, best_response_gains
+
+Progress = Callable[[int, float], None]
+"""Called after every gain check with (iterations, current maximum gain)."""
+
+
+def class_names() -> list[str]:
+    """The 169 class names in grid order (row-major 13 x 13: pairs on the diagonal, suited above)."""
+    from pokerlab.cards.ranges import RANKS  # noqa: PLC0415
+
+    names = []
+    for row in range(13):
+        for col in range(13):
+            high, low = RANKS[12 - min(row, col)], RANKS[12 - max(row, col)]
+            names.append(high + low + ("" if row == col else "s" if col > row else "o"))
+    return names
+
+
+CLASS_NAMES = class_names()
+
+
+@dataclass(frozen=True)
+class PushFoldResult:
+    """A solved push/fold table.
+
+    ``jam[seat]``: probability of jamming first in (everyone before folded) per class (169, grid order,
+    :data:`CLASS_NAMES`), ``NaN`` for a seat without that decision. ``call[(caller, jammer)]``: probability of
+    calling a lone jam of seat ``jammer`` (everyone else before the caller folded). ``ev_jam``/``ev_fold
+    [seat]``: expected payoff (``gain_unit``) of jamming / folding first in, per class, given that the spot is
+    reached. ``gains``: each seat's exact best-response gain against the others' strategies; ``max_gain`` the
+    largest. ``strategy``: the full strategy (every public node, multiway calls included).
+    """
+
+    seats: tuple[str, ...]
+    stacks: tuple[float, ...]
+    big_blind: float
+    model: str
+    gain_unit: str
+    jam: np.ndarray
+    call: dict[tuple[int, int], np.ndarray]
+    ev_jam: np.ndarray
+    ev_fold: np.ndarray
+    gains: tuple[float, ...]
+    iterations: int
+    elapsed_s: float
+    stop_reason: str
+    multiway_samples: int
+    multiway_error: float
+    game: PushFoldGame = field(repr=False)
+    tree: CompiledPublicTree = field(repr=False)
+    strategy: VectorStrategy = field(repr=False)
+
+    @property
+    def max_gain(self) -> float:
+        return float(max(self.gains))
+
+    @property
+    def class_sizes(self) -> np.ndarray:
+        return self.game.equity.class_size
+
+    def percent(self, probabilities: np.ndarray) -> float:
+        """Share of the 1,326 combos (percent) played with these per-class probabilities."""
+        return float(100.0 * probabilities @ self.class_sizes / 1326.0)
+
+    def jam_grid(self, seat: int) -> np.ndarray:
+        """13 x 13 jam-first-in probabilities of a seat (rows/columns A..2; suited above the diagonal)."""
+        return self.jam[seat].reshape(13, 13)
+
+    def call_grid(self, caller: int, jammer: int) -> np.ndarray:
+        """13 x 13 probabilities of ``caller`` calling a lone jam of ``jammer``."""
+        return self.call[(caller, jammer)].reshape(13, 13)
+
+    def node_strategies(self) -> list[dict[str, Any]]:
+        """Every decision node: its history (``"UTG jam, HJ fold"``), acting seat and per-class probability of
+        jamming or calling."""
+        out = []
+        for n in self.tree.decision_nodes():
+            seat = int(self.tree.tree.player[n])
+            state = self.tree.states[n]
+            history = ", ".join(f"{self.seats[s]} {'jam' if a == JAM else 'fold'}"
+                                for s, a in zip(self.game.decision_seats, state, strict=False))
+            probs = self.strategy.block(int(n))[:, 1]
+            out.append({"history": history, "seat": self.seats[seat], "action": self.tree.labels[n][1],
+                        "strategy": _by_class(probs), "pct": self.percent(probs)})
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form printed by ``pokerlab pushfold --json`` (schema in docs/algorithms.md)."""
+        seats = []
+        for i, name in enumerate(self.seats):
+            has_jam = not np.isnan(self.jam[i, 0])
+            calls = {self.seats[j]: _by_class(p) for (c, j), p in sorted(self.call.items()) if c == i}
+            seats.append({
+                "seat": name,
+                "stack": self.stacks[i],
+                "stack_bb": self.stacks[i] / self.big_blind,
+                "jam": _by_class(self.jam[i]) if has_jam else {},
+                "jam_pct": self.percent(self.jam[i]) if has_jam else 0.0,
+                "call": calls,
+                "call_pct": {self.seats[j]: self.percent(p) for (c, j), p in sorted(self.call.items()) if c == i},
+                "ev_jam": _by_class(self.ev_jam[i]) if has_jam else {},
+                "ev_fold": _by_class(self.ev_fold[i]) if has_jam else {},
+                "gain": self.gains[i],
+            })
+        return {
+            "seats": seats,
+            "model": self.model,
+            "max_gain": self.max_gain,
+            "gain_unit": self.gain_unit,
+            "iterations": self.iterations,
+            "elapsed_s": self.elapsed_s,
+            "stop_reason": self.stop_reason,
+            "multiway_samples": self.multiway_samples,
+            "multiway_stderr": self.multiway_error,
+            "strategies": self.node_strategies(),
+        }
+
+
+def _by_class(probabilities: np.ndarray) -> dict[str, float]:
+    return {name: round(float(p), 6) for name, p in zip(CLASS_NAMES, probabilities, strict=True)}
+
+
+def pushfold(
+    stacks: Sequence[float],
+    blinds: Sequence[float] = (0.5, 1.0),
+    *,
+    ante: float = 0.0,
+    bb_ante: float = 0.0,
+    payouts: Sequence[float] | None = None,
+    field: Sequence[float] | None = None,
+    target: float = 1e-3,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    multiway_samples: int = 1000,
+    seed: int = 0,
+    algorithm: str = "dcfr",
+    progress: Progress | None = None,
+) -> PushFoldResult:
+    """Nash push/fold strategies of every seat (chip EV, or ICM with ``payouts`` and an optional ``field``).
+
+    ``stacks``: chips per seat in acting order (UTG ... BTN, SB, BB; heads-up SB then BB); ``blinds``: small and
+    big blind in chips; ``ante`` per seat or ``bb_ante`` paid by the big blind. ``payouts``: money per place
+    (ICM); ``field``: stacks of the players at other tables. Stops when every seat's best-response gain is at
+    most ``target`` (big blinds for chip EV; for ICM the money worth ``target`` big blinds at the average chip
+    value, ``pool * big_blind / chips``), after ``iterations``, after ``time_limit`` seconds or on Ctrl-C
+    (``stop_reason`` says which). ``multiway_samples``: deals that evaluate showdowns of 3+ players.
+    ``algorithm``: a vector-form solver of :mod:`pokerlab.solvers.vector` (discounted CFR by default). With 3+
+    seats the profile returned is the checked one (average or current strategy) with the smallest maximum gain.
+    """
+    table = validate_table(stacks, blinds, ante, bb_ante)
+    if not (target > 0):
+        raise InvalidArgumentError(f"the target gain must be positive, got {target}")
+    if iterations is not None and iterations < 1:
+        raise InvalidArgumentError(f"iterations must be at least 1, got {iterations}")
+    if time_limit is not None and not time_limit > 0:
+        raise InvalidArgumentError(f"the time limit must be positive, got {time_limit}")
+    start = time.perf_counter()
+    game, model, icm_payoff = build_game(table, payouts, field, multiway_samples=multiway_samples, seed=seed)
+    tree = compile_public_tree(game)
+    target_value = target
+    if icm_payoff is not None:
+        chips = float(np.sum(table.stacks)) + float(icm_payoff.field.sum())
+        target_value = target * float(icm_payoff.payouts.sum()) * table.big_blind / chips
+    solver = VectorSolver(tree, algorithm)
+    best: tuple[float, VectorStrategy, BestResponseGains] | None = None
+    stop = "iterations"
+    check = 8
+    try:
+        while True:
+            todo = check if iterations is None else min(check, iterations - solver.iteration)
+            solver.iterate(todo)
+            # for 3+ players neither the average nor the current strategy is sure to improve every iteration:
+            # keep whichever profile has the smallest maximum gain so far
+            candidates = [solver.average_strategy()] + ([solver.current_strategy()] if table.seats > 2 else [])
+            for candidate in candidates:
+                gains = best_response_gains(tree, candidate)
+                if best is None or max(gains.gains) < best[0]:
+                    best = (max(gains.gains), candidate, gains)
+            assert best is not None
+            if progress is not None:
+                progress(solver.iteration, best[0])
+            if best[0] <= target_value:
+                stop = "target"
+                break
+            if iterations is not None and solver.iteration >= iterations:
+                stop = "iterations"
+                break
+            if time_limit is not None and time.perf_counter() - start >= time_limit:
+                stop = "time"
+                break
+            check = max(8, solver.iteration // 4)
+    except KeyboardInterrupt:
+        stop = "interrupted"
+    if best is None:
+        strategy = solver.average_strategy()
+        best = (0.0, strategy, best_response_gains(tree, strategy))
+    _, strategy, gains = best
+    jam, call, ev_jam, ev_fold = _charts(game, tree, strategy)
+    return PushFoldResult(
+        seats=seat_names(table.seats), stacks=table.stacks, big_blind=table.big_blind, model=model,
+        gain_unit="bb" if model == "chipev" else "money", jam=jam, call=call, ev_jam=ev_jam, ev_fold=ev_fold,
+        gains=tuple(float(g) for g in gains.gains), iterations=solver.iteration,
+        elapsed_s=time.perf_counter() - start, stop_reason=stop, multiway_samples=multiway_samples,
+        multiway_error=game.multiway_error() if table.seats > 2 else 0.0, game=game, tree=tree, strategy=strategy,
+    )
+
+
+def _charts(game: PushFoldGame, tree: CompiledPublicTree, strategy: VectorStrategy
+            ) -> tuple[np.ndarray, dict[tuple[int, int], np.ndarray], np.ndarray, np.ndarray]:
+    """First-in jam and lone-jam call probabilities, and first-in EVs, read off the strategy."""
+    n = game.table.seats
+    jam = np.full((n, NUMBER_OF_CLASSES), np.nan)
+    ev_jam = np.full((n, NUMBER_OF_CLASSES), np.nan)
+    ev_fold = np.full((n, NUMBER_OF_CLASSES), np.nan)
+    call: dict[tuple[int, int], np.ndarray] = {}
+    node_of = {state: i for i, state in enumerate(tree.states)}
+    dm = game.decision_seats
+    for k, seat in enumerate(dm):
+        first_in = tuple([FOLD] * k)
+        node = node_of.get(first_in)
+        if node is not None and tree.tree.kind[node] == KIND_DECISION:
+            jam[seat] = strategy.block(node)[:, 1]
+            values, reach = _action_values(game, tree, strategy, node)
+            ev_jam[seat] = values[:, 1] / np.where(reach > 0, reach, 1.0)
+            ev_fold[seat] = values[:, 0] / np.where(reach > 0, reach, 1.0)
+        for j in range(k):
+            state = tuple([FOLD] * j + [JAM] + [FOLD] * (k - j - 1))
+            node = node_of.get(state)
+            if node is not None and tree.tree.kind[node] == KIND_DECISION:
+                call[(seat, dm[j])] = strategy.block(node)[:, 1].copy()
+    return jam, call, ev_jam, ev_fold
+
+
+def _action_values(game: PushFoldGame, tree: CompiledPublicTree, strategy: VectorStrategy, node: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Counterfactual value of each action of the acting seat at ``node`` (``(169, 2)``) and the probability,
+    per class of that seat, that the others play to ``node`` (removal-conditioned as in the game)."""
+    t = tree.tree
+    player = int(t.player[node])
+    reaches = [w.copy() for w in tree.weights]
+    path = []
+    n = node
+    while n > 0:
+        path.append(n)
+        n = int(t.parent[n])
+    for child in reversed(path):
+        parent = int(t.parent[child])
+        q = int(t.player[parent])
+        reaches[q] = reaches[q] * strategy.block(parent)[:, int(child - t.first_child[parent])]
+
+    def walk(n: int, reach: list[np.ndarray]) -> np.ndarray:
+        if t.kind[n] == KIND_TERMINAL:
+            return game.evaluate(tree.states[n], player, reach)
+        q = int(t.player[n])
+        sigma = strategy.block(n)
+        fc = int(t.first_child[n])
+        if q == player:
+            return sum((sigma[:, a] * walk(fc + a, reach) for a in range(int(t.num_children[n]))),
+                       np.zeros(NUMBER_OF_CLASSES))
+        total = np.zeros(NUMBER_OF_CLASSES)
+        for a in range(int(t.num_children[n])):
+            below = list(reach)
+            below[q] = reach[q] * sigma[:, a]
+            total += walk(fc + a, below)
+        return total
+
+    fc = int(t.first_child[node])
+    values = np.stack([walk(fc + a, reaches) for a in range(int(t.num_children[node]))], axis=1)
+    reach = np.ones(NUMBER_OF_CLASSES)
+    for q in range(game.table.seats):
+        if q != player:
+            reach *= game.equity.class_pairs @ (reaches[q] / game.class_weights) / DISJOINT_COMBOS
+    return values, reach

@@ -1,0 +1,67 @@
+"""The pushfold command: JSON schema, text charts, the heads-up chart, PNG files and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from pokerlab.cli.main import app
+
+runner = CliRunner()
+
+
+def test_json_schema():
+    r = runner.invoke(app, ["pushfold", "--stacks", "10,10", "--blinds", "0.5,1", "--target", "1e-4", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert {"seats", "model", "max_gain", "gain_unit", "iterations", "elapsed_s", "strategies"} <= set(data)
+    assert data["model"] == "chipev" and data["gain_unit"] == "bb" and data["max_gain"] <= 1e-4
+    assert isinstance(data["iterations"], int)
+    sb, bb = data["seats"]
+    assert sb["seat"] == "SB" and sb["stack"] == 10.0 and len(sb["jam"]) == 169
+    assert 58 <= sb["jam_pct"] <= 60 and sb["call"] == {}
+    assert bb["jam"] == {} and set(bb["call"]) == {"SB"} and 37 <= bb["call_pct"]["SB"] <= 40
+    assert sb["jam"]["AA"] > 0.999 and bb["call"]["SB"]["72o"] < 0.001
+
+
+def test_text_output_icm_with_field(tmp_path):
+    field = tmp_path / "field.txt"
+    field.write_text("12\n9\n15\n")
+    r = runner.invoke(app, ["pushfold", "--stacks", "10,8,12", "--payouts", "50,30,20",
+                            "--field-stacks-file", str(field), "--iterations", "16", "--multiway-samples", "200"])
+    assert r.exit_code == 0, r.output
+    assert "push/fold icm" in r.stdout and "BTN" in r.stdout and "hands that change under ICM" in r.stdout
+
+
+def test_heads_up_chart_json_and_png(tmp_path):
+    r = runner.invoke(app, ["pushfold", "--chart", "heads-up", "--depths", "5,10", "--json", "--png", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["depths"] == [5.0, 10.0]
+    assert data["jam_depth"]["AA"] == 10.0 and data["jam_depth"]["72o"] in (0.0, 5.0)
+    assert (tmp_path / "heads-up-jam.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--stacks", "10,-1"], "stacks must be positive"),
+    (["--stacks", "10,10", "--blinds", "1,0.5"], "larger than the big blind"),
+    (["--stacks", "10,10", "--blinds", "0,1"], "blinds must be positive"),
+    (["--stacks", ",".join(["10"] * 11)], "2 to 10"),
+    (["--stacks", "10,10,10", "--payouts", "50,30,20,10"], "more paid places than players"),
+    (["--stacks", "10,x"], "cannot parse stacks"),
+    (["--chart", "nine-max"], "unknown chart"),
+])
+def test_bad_input_is_one_line_exit_2(args, message):
+    r = runner.invoke(app, ["pushfold", *args])
+    assert r.exit_code == 2
+    assert message in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_unparsable_field_file(tmp_path):
+    bad = tmp_path / "field.txt"
+    bad.write_text("10, ten, 12")
+    r = runner.invoke(app, ["pushfold", "--stacks", "10,10", "--payouts", "50,30,20",
+                            "--field-stacks-file", str(bad)])
+    assert r.exit_code == 2 and "does not parse" in r.output
