@@ -723,6 +723,37 @@ def _winners(values):
 
 
 @njit(cache=True, inline="always")
+def _multiset_ways(ranks, k, counts, available, choose, card_keys):
+    """Boards whose new cards have the ranks ``ranks[:k]`` (non-decreasing) when ``available[r]`` cards of
+    each rank are left: ``prod C(available[r], times r is dealt)``, and the rank half of those cards' key."""
+    counts[:] = 0
+    rank_key = np.uint64(0)
+    for i in range(k):
+        counts[ranks[i]] += 1
+        rank_key += card_keys[4 * ranks[i]] & _RANK_KEY_MASK
+    ways = 1
+    for r in range(13):
+        if counts[r] > available[r]:
+            return 0, rank_key
+        ways *= choose[available[r], counts[r]]
+    return ways, rank_key
+
+
+@njit(cache=True, inline="always")
+def _next_multiset(ranks, k):
+    """Advance ``ranks[:k]`` to the next non-decreasing sequence of ranks 0..12; False after the last."""
+    position = k - 1
+    while position >= 0 and ranks[position] == 12:
+        position -= 1
+    if position < 0:
+        return False
+    ranks[position] += 1
+    for later in range(position + 1, k):
+        ranks[later] = ranks[position]
+    return True
+
+
+@njit(cache=True, inline="always")
 def _next_subset(index, k, n):
     """Advance ``index[:k]`` (increasing positions in ``0..n-1``) to the next k-subset; False after the last."""
     position = k - 1
@@ -803,29 +834,14 @@ def _count_known_hands(deck, missing, board_key, board_bits, hand_keys, hand_bit
     ranks = np.zeros(5, dtype=np.int64)  # the new ranks, non-decreasing (an odometer over multisets)
     counts = np.zeros(13, dtype=np.int64)
     while True:
-        counts[:] = 0
-        rank_key = rank_base
-        for i in range(missing):
-            counts[ranks[i]] += 1
-            rank_key += card_keys[4 * ranks[i]] & _RANK_KEY_MASK
-        ways = 1
-        for r in range(13):
-            if counts[r] > available[r]:
-                ways = 0
-                break
-            ways *= choose[available[r], counts[r]]
+        ways, rank_key = _multiset_ways(ranks, missing, counts, available, choose, card_keys)
         if ways > 0:
+            rank_key += rank_base
             for p in range(players):
                 values[p] = rank_only_value(rank_key + (hand_keys[p] & _RANK_KEY_MASK), row_offsets, rank_values)
             by_winners[_winners(values)] += ways
-        position = missing - 1
-        while position >= 0 and ranks[position] == 12:
-            position -= 1
-        if position < 0:
+        if not _next_multiset(ranks, missing):
             break
-        ranks[position] += 1
-        for later in range(position + 1, missing):
-            ranks[later] = ranks[position]
     # 2. the boards where some player may hold a flush: true showdown in, rank-only showdown out
     suited = np.empty(13, dtype=np.uint8)
     other_available = np.zeros(13, dtype=np.int64)
@@ -860,17 +876,8 @@ def _count_known_hands(deck, missing, board_key, board_bits, hand_keys, hand_bit
                 # the board), so they are counted per multiset of ranks, like the first pass
                 ranks[:] = 0
                 while True:
-                    counts[:] = 0
-                    key = key_j
-                    for i in range(rest):
-                        counts[ranks[i]] += 1
-                        key += card_keys[4 * ranks[i]] & _RANK_KEY_MASK
-                    ways = 1
-                    for r in range(13):
-                        if counts[r] > other_available[r]:
-                            ways = 0
-                            break
-                        ways *= choose[other_available[r], counts[r]]
+                    ways, rank_key = _multiset_ways(ranks, rest, counts, other_available, choose, card_keys)
+                    key = key_j + rank_key
                     if ways > 0:
                         for p in range(players):
                             exact_values[p] = value_of_key(key + hand_keys[p], bits_j | hand_bits[p], flush_values,
@@ -879,13 +886,7 @@ def _count_known_hands(deck, missing, board_key, board_bits, hand_keys, hand_bit
                                                         rank_values)
                         by_winners[_winners(exact_values)] += ways
                         by_winners[_winners(values)] -= ways
-                    position = rest - 1
-                    while position >= 0 and ranks[position] == 12:
-                        position -= 1
-                    if position < 0:
+                    if not _next_multiset(ranks, rest):
                         break
-                    ranks[position] += 1
-                    for later in range(position + 1, rest):
-                        ranks[later] = ranks[position]
                 if not _next_subset(first, j, n_suited):
                     break
