@@ -462,9 +462,11 @@ class PushFoldGame(VectorGame):
         return self._samples
 
     def multiway_error(self) -> float:
-        """Bound on the standard error of a class's sampled multiway showdown value, as a fraction of the
-        largest payoff difference at the terminal: ``0.5 / sqrt(accepted samples)`` for the class with the
-        fewest accepted samples in a three-way showdown (a Bernoulli standard deviation is at most 0.5)."""
+        """Standard error bound of a class's sampled multiway showdown value, as a fraction of the payoff range
+        at the terminal: ``0.5 / sqrt(n)`` with ``n`` the fewest deals any class can use (its combo avoids the
+        board; a Bernoulli standard deviation is at most 0.5). It is a floor, not a ceiling: deals blocked by
+        the other all-in hands, and tight opponent ranges that weigh few deals, leave fewer effective deals;
+        the effect on solutions is measured in docs/benchmarks.md."""
         samples = self.samples()
         accepted = np.count_nonzero(samples.hero_key > 0, axis=0)
         return float(0.5 / np.sqrt(max(1, accepted.min())))
