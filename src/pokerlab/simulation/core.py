@@ -1,0 +1,493 @@
+"""The simulation façade: validate a tournament once, run a batch of it, merge the statistics.
+
+:func:`simulate` plays ``tournaments`` multi-table tournaments (or a single table from given stacks) and returns
+a :class:`SimulationResult`: finishing-place probabilities and prize equity with standard errors per player
+(given stacks) or per group of identical starting players (a whole field: same starting stack and play model),
+the ICM equity of the starting stacks beside them, hands played, and optionally every tournament's finishing
+order and stack snapshots (for :mod:`pokerlab.simulation.analysis` and the Parquet output).
+
+Tournament ``t`` of a batch seeded ``seed`` is the same whatever the number of workers, the chunking or the
+engine (local processes or Ray): its random stream is a function of ``(seed, t)`` alone, and statistics are
+merged in chunk order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
+from pokerlab.simulation import kernels
+from pokerlab.simulation.batch import Checkpoint, run_chunks
+from pokerlab.simulation.charts import rules_chart, stack_charts, validate_charts
+from pokerlab.simulation.kernels import Charts, Field, Schedule, Snapshots
+from pokerlab.simulation.schedule import default_schedule, schedule_to_dict
+from pokerlab.stats import validate_seed
+
+MAX_PLAYERS = 100_000
+MAX_TOURNAMENTS = 10**9
+PLAY_MODELS = ("coinflip", "pushfold", "rules", "tight")
+PLACE_CELLS = 200_000  # groups x tracked places per chunk (memory of a merge); past it fewer places are tracked
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A validated tournament: the kernels' inputs plus what the statistics need."""
+
+    field: Field
+    schedule: Schedule
+    charts: Charts
+    snapshots: Snapshots
+    payouts: np.ndarray  # money per place, length <= players
+    group: np.ndarray  # int64[n]: statistics group of each player
+    group_stack: np.ndarray  # float64[G]
+    group_model: list[str]
+    group_size: np.ndarray  # int64[G]
+    per_player: bool  # groups are single players (given stacks) rather than identical starting players
+    tracked_places: int
+    model_names: list[str]
+
+    def describe(self) -> dict[str, Any]:
+        """Everything that determines the tournaments (the checkpoint fingerprint hashes it)."""
+        return {
+            "stacks": self.field.stacks.tolist(), "model": self.field.model.tolist(),
+            "table_size": self.field.table_size, "play": self.field.play, "bet": self.field.bet,
+            "schedule": schedule_to_dict(self.schedule), "snapshots": self.snapshots.players_left.tolist(),
+            "charts": hashlib.sha256(self.charts.jam.tobytes() + self.charts.call.tobytes()).hexdigest(),
+            "models": self.model_names, "payouts": self.payouts.tolist(),
+        }
+
+
+def parse_play(spec: str) -> list[tuple[str, float]]:
+    """``'pushfold'`` or a mix ``'pushfold:0.8,rules:0.2'`` (shares of the field) as (model, share) pairs.
+
+    >>> parse_play('pushfold:0.75,rules:0.25')
+    [('pushfold', 0.75), ('rules', 0.25)]
+    """
+    parts = [p.strip() for p in spec.split(",") if p.strip()]
+    if not parts:
+        raise InvalidArgumentError("play model is empty: use coinflip, pushfold, rules or a mix like "
+                                   "pushfold:0.8,rules:0.2")
+    mix = []
+    for part in parts:
+        name, sep, share = part.partition(":")
+        name = name.strip()
+        if name not in PLAY_MODELS:
+            raise InvalidArgumentError(f"unknown play model {name!r}; use one of {', '.join(PLAY_MODELS)}")
+        try:
+            value = float(share) if sep else 1.0
+        except ValueError as error:
+            raise InvalidArgumentError(f"play model share must be a number, got {share!r}") from error
+        if not (math.isfinite(value) and value > 0):
+            raise InvalidArgumentError(f"play model share must be positive, got {share!r}")
+        mix.append((name, value))
+    names = [m for m, _ in mix]
+    if len(set(names)) != len(names):
+        raise InvalidArgumentError(f"play model listed twice in {spec!r}")
+    if "coinflip" in names and len(names) > 1:
+        raise InvalidArgumentError("coinflip is a whole-table game: it cannot be mixed with chart players")
+    total = sum(v for _, v in mix)
+    return [(m, v / total) for m, v in mix]
+
+
+PUSHFOLD_DEPTH = 30  # big blinds: the deepest bucket of the push/fold charts (deeper stacks play it too)
+
+
+@cache
+def pushfold_charts(depth: int = PUSHFOLD_DEPTH, target: float = 1e-3) -> Charts:
+    """The push/fold engine's heads-up chip-EV Nash charts (:func:`pokerlab.pushfold.heads_up_chart`) solved at
+    2, 3, ..., ``depth`` big blinds to a best-response gain of ``target`` bb, as simulation charts: bucket ``b``
+    (effective stack in ``(b, b + 1]`` bb) plays the solution at ``b + 1`` bb (the first bucket the 2 bb one: at
+    1 bb the big blind is all in from his blind and has no decision). At a table of more than two
+    players the first player in jams by the small blind's heads-up chart and callers call by the big blind's:
+    the heads-up Nash ranges, looser than full-table ones (a full-table solution per stack configuration is
+    far too slow to play millions of hands). Solved once (seconds) and cached under the user cache directory."""
+    from pokerlab.cards.tables import cache_directory
+    from pokerlab.pushfold import CLASS_NAMES, heads_up_chart
+    from pokerlab.simulation.charts import class_name
+
+    path = cache_directory() / f"pushfold-charts-v1-{depth}-{target:g}.npz"
+    try:
+        with np.load(path) as stored:
+            return validate_charts(Charts(stored["jam"], stored["call"]))
+    except (OSError, KeyError, ValueError, InvalidArgumentError):
+        pass  # absent or damaged: solve again
+    chart = heads_up_chart(list(range(2, depth + 1)), target=target)
+    columns = [CLASS_NAMES.index(class_name(h)) for h in range(kernels.CLASSES)]
+    rows = [0, *range(depth - 1)]  # bucket 0 (up to 1 bb) plays the 2 bb solution
+    charts = Charts(np.ascontiguousarray(chart.jam[rows][:, columns][None]),
+                    np.ascontiguousarray(chart.call[rows][:, columns][None]))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
+            np.savez(handle, jam=charts.jam, call=charts.call)
+        os.replace(handle.name, path)
+    except OSError:
+        pass  # a read-only cache only costs solving again next time
+    return charts
+
+
+def _chart_for(name: str) -> Charts:
+    if name == "pushfold":
+        return pushfold_charts()
+    return rules_chart(0.5 if name == "tight" else 1.0)
+
+
+def prepare(
+    *, stacks: Sequence[float] | np.ndarray | None = None, players: int | None = None,
+    starting_stack: int | None = None, table_size: int | None = None, payouts: Any,
+    play: str = "coinflip", bet: int | None = None, schedule: Schedule | None = None, start_level: int = 0,
+    snapshots: Sequence[int | str] = (), charts: dict[str, Charts] | None = None,
+) -> Tournament:
+    """Validate a tournament (see :func:`simulate` for the arguments)."""
+    from pokerlab.icm import parse_payouts
+    from pokerlab.icm.model import validate as validate_icm
+
+    if (stacks is None) == (players is None):
+        raise InvalidArgumentError("give either the stacks of every player or a number of players")
+    if stacks is not None:
+        try:
+            raw = np.asarray(stacks, dtype=np.float64).reshape(-1)
+        except (TypeError, ValueError) as error:
+            raise InvalidStacksError(f"stacks must be numbers: {error}") from error
+        if raw.size < 2:
+            raise InvalidStacksError(f"a tournament needs at least 2 players, got {raw.size}")
+        if not np.all(np.isfinite(raw)) or np.any(raw <= 0) or np.any(raw != np.round(raw)) or raw.max() > 2**53:
+            raise InvalidStacksError("stacks must be whole numbers of chips >= 1 (chips are integers)")
+        values = raw.astype(np.int64)
+        per_player = True
+    else:
+        if isinstance(players, bool) or not isinstance(players, int | np.integer) or not 2 <= players <= MAX_PLAYERS:
+            raise InvalidArgumentError(f"players must be a whole number from 2 to {MAX_PLAYERS:,}, got {players!r}")
+        if starting_stack is None:
+            starting_stack = 10_000
+        if isinstance(starting_stack, bool) or not isinstance(starting_stack, int | np.integer) \
+                or not 1 <= starting_stack <= 2**53 // players:
+            raise InvalidStacksError(f"starting stack must be a whole number of chips >= 1, got {starting_stack!r}")
+        values = np.full(int(players), int(starting_stack), dtype=np.int64)
+        per_player = False
+    n = values.size
+    if n > MAX_PLAYERS:
+        raise InvalidStacksError(f"at most {MAX_PLAYERS:,} players, got {n:,}")
+    if table_size is None:
+        table_size = n if (per_player and n <= 10) else 9
+    if isinstance(table_size, bool) or not isinstance(table_size, int | np.integer) or not 2 <= table_size <= 10:
+        raise InvalidArgumentError(f"table size must be from 2 to 10 seats, got {table_size!r}")
+    _, pay = validate_icm(values.astype(np.float64), parse_payouts(payouts) if isinstance(payouts, str) else payouts)
+    mix = parse_play(play)
+    coinflip = mix[0][0] == "coinflip"
+    if bet is None:
+        bet = 0
+    if isinstance(bet, bool) or not isinstance(bet, int | np.integer) or bet < 0:
+        raise InvalidArgumentError(f"bet must be 'all-in' (0) or a whole number of chips >= 1, got {bet!r}")
+    if bet and not coinflip:
+        raise InvalidArgumentError("--bet applies to coin flip play only")
+    if schedule is None:
+        schedule = default_schedule(int(np.median(values)))
+    if not 0 <= start_level < schedule.hands.size:
+        raise InvalidArgumentError(f"start level must be from 0 to {schedule.hands.size - 1}, got {start_level}")
+    if start_level:
+        schedule = Schedule(schedule.small_blind[start_level:].copy(), schedule.big_blind[start_level:].copy(),
+                            schedule.ante[start_level:].copy(), schedule.hands[start_level:].copy(),
+                            schedule.big_blind_ante)
+    named = {"bubble": pay.size + 1, "final": int(table_size)}  # one player from the money; the final table
+    try:
+        snaps = sorted({named[s] if isinstance(s, str) and s in named else int(s) for s in snapshots}, reverse=True)
+    except (TypeError, ValueError) as error:
+        raise InvalidArgumentError(
+            f"snapshots are numbers of players left, 'bubble' or 'final', got {list(snapshots)}"
+        ) from error
+    if any(s < 1 for s in snaps):
+        raise InvalidArgumentError("snapshots are numbers of players left, each >= 1")
+    names = [m for m, _ in mix]
+    charts_by_name = dict(charts or {})
+    if coinflip:
+        chart_set = rules_chart(buckets=1)  # unused by coin flip play
+        model = np.zeros(n, dtype=np.int64)
+    else:
+        chart_set = validate_charts(stack_charts([charts_by_name.get(m) or _chart_for(m) for m in names]))
+        # skill as a share of the field: the first seats (seating is random) get the first model
+        shares = np.array([s for _, s in mix])
+        counts = np.floor(shares * n).astype(np.int64)
+        counts[0] += n - counts.sum()
+        model = np.repeat(np.arange(len(names), dtype=np.int64), counts)
+    if per_player:
+        group = np.arange(n, dtype=np.int64)
+        group_stack = values.astype(np.float64)
+        group_model = [names[m] for m in model]
+    else:
+        keys = sorted({(int(v), int(m)) for v, m in zip(values, model, strict=True)})
+        index = {k: g for g, k in enumerate(keys)}
+        group = np.array([index[(int(v), int(m))] for v, m in zip(values, model, strict=True)], dtype=np.int64)
+        group_stack = np.array([k[0] for k in keys], dtype=np.float64)
+        group_model = [names[k[1]] for k in keys]
+    group_size = np.bincount(group, minlength=group_stack.size).astype(np.int64)
+    # every place for small fields; else the first places, as many as the cell budget allows (paid ones first)
+    tracked = n if group_stack.size * n <= PLACE_CELLS else max(1, min(pay.size, PLACE_CELLS // group_stack.size))
+    return Tournament(
+        field=Field(values, model, int(table_size), kernels.PLAY_COINFLIP if coinflip else kernels.PLAY_CHARTS,
+                    int(bet)),
+        schedule=schedule, charts=chart_set, snapshots=Snapshots(np.array(snaps, dtype=np.int64)), payouts=pay,
+        group=group, group_stack=group_stack, group_model=group_model, group_size=group_size,
+        per_player=per_player, tracked_places=int(tracked), model_names=names,
+    )
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Tournaments ``index * size ..`` of a batch as one picklable task returning mergeable statistics."""
+
+    tournament: Tournament
+    seed: int
+    tournaments: int
+    size: int
+    records: bool
+
+    def __call__(self, index: int) -> dict[str, np.ndarray]:
+        from pokerlab.cards.tables import load_tables
+
+        t = self.tournament
+        first = index * self.size
+        count = min(self.size, self.tournaments - first)
+        n = t.field.stacks.size
+        s = t.snapshots.players_left.size
+        places = np.zeros((count, n), dtype=np.int64)
+        snap_stacks = np.zeros((count, s, n), dtype=np.int64)
+        snap_info = np.zeros((count, s, 2), dtype=np.int64)
+        hands = np.zeros(count, dtype=np.int64)
+        checks = np.zeros((count, 4), dtype=np.int64)
+        kernels.play_chunk(t.field, t.schedule, t.charts, t.snapshots, load_tables(), self.seed, first, places,
+                           snap_stacks, snap_info, hands, checks)
+        return summarise(t, places, hands, checks, snap_stacks, snap_info, self.records)
+
+
+def summarise(t: Tournament, places: np.ndarray, hands: np.ndarray, checks: np.ndarray, snap_stacks: np.ndarray,
+              snap_info: np.ndarray, records: bool) -> dict[str, np.ndarray]:
+    """A chunk's mergeable statistics: place counts per group, sums of each tournament's mean prize per group
+    and of its square, hands, invariant checks, and (``records``) the raw places and snapshots."""
+    count, n = places.shape
+    groups = t.group_stack.size
+    full_pay = np.zeros(n + 1)
+    full_pay[1: t.payouts.size + 1] = t.payouts
+    prize = full_pay[places]  # (count, n)
+    group_prize = np.zeros((count, groups))
+    for r in range(count):
+        group_prize[r] = np.bincount(t.group, weights=prize[r], minlength=groups)
+    group_prize /= t.group_size
+    tracked = t.tracked_places
+    flat = places.reshape(-1)
+    keep = flat <= tracked
+    cells = np.tile(t.group, count)[keep] * tracked + (flat[keep] - 1)
+    place_counts = np.bincount(cells, minlength=groups * tracked).reshape(groups, tracked).astype(np.int64)
+    out = {
+        "tournaments": np.array(count), "hands": np.array(int(hands.sum())),
+        "place_counts": place_counts, "prize_sum": group_prize.sum(axis=0), "prize_sq": (group_prize**2).sum(axis=0),
+        "max_spread": np.array(int(checks[:, 0].max(initial=0))), "chip_errors": np.array(int(checks[:, 1].sum())),
+        "table_errors": np.array(int(checks[:, 2].sum())), "hands_each": hands,
+    }
+    if records:
+        out["places"] = places.astype(np.int32)
+        out["snap_stacks"] = snap_stacks
+        out["snap_info"] = snap_info
+    return out
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Merged statistics of a batch.
+
+    Rows are players (``per_player``: given stacks) or groups of identical starting players (same stack and
+    play model). ``places[g, m]``: probability that a member finishes in place ``m + 1`` (all places when rows x
+    players <= 200,000, else the first paid places within that many cells);
+    ``equity[g]``: expected prize per member, with standard errors over
+    tournaments; ``icm[g]``: the ICM equity of the starting stacks (``None`` where too big to compute).
+    """
+
+    tournament: Tournament
+    tournaments: int
+    hands: int
+    places: np.ndarray
+    places_stderr: np.ndarray
+    equity: np.ndarray
+    equity_stderr: np.ndarray
+    icm: np.ndarray | None
+    elapsed_s: float
+    checks: dict[str, int]
+    records: dict[str, np.ndarray] | None = field(default=None, repr=False)
+    seed: int = 0
+    block_prize: np.ndarray | None = field(default=None, repr=False)  # (chunks, G): sums of mean prizes per chunk
+    block_count: np.ndarray | None = field(default=None, repr=False)  # (chunks,): tournaments per chunk
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``{"players": [{"stack", "places", "places_stderr", "equity", "equity_stderr", "icm",
+        ...}], "summary", "tournaments", "hands", "elapsed_s", "seed"}``."""
+        t = self.tournament
+        rows = []
+        for g in range(t.group_stack.size):
+            row: dict[str, Any] = {
+                "stack": float(t.group_stack[g]),
+                "places": [float(x) for x in self.places[g]],
+                "places_stderr": [float(x) for x in self.places_stderr[g]],
+                "equity": float(self.equity[g]),
+                "equity_stderr": float(self.equity_stderr[g]),
+                "icm": None if self.icm is None else float(self.icm[g]),
+                "play": t.group_model[g],
+            }
+            if not t.per_player:
+                row["count"] = int(t.group_size[g])
+            rows.append(row)
+        return {
+            "players": rows,
+            "summary": "per player" if t.per_player else "per starting stack and play model (members pooled)",
+            "tournaments": int(self.tournaments), "hands": int(self.hands), "elapsed_s": float(self.elapsed_s),
+            "seed": int(self.seed),
+        }
+
+
+def chunk_size(tournaments: int, players: int) -> int:
+    """Tournaments per task: a function of the batch alone (never of the worker count), so the merged sums are
+    the same bit for bit on any engine; about 64 chunks, each at most ~100,000 player-tournaments."""
+    return max(1, min(math.ceil(tournaments / 64), max(1, 100_000 // players)))
+
+
+def fingerprint(t: Tournament, seed: int, tournaments: int, size: int, records: bool) -> str:
+    text = json.dumps({"tournament": t.describe(), "seed": seed, "tournaments": tournaments, "chunk": size,
+                       "records": records, "format": 1}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def run(
+    t: Tournament, tournaments: int, *, seed: int | None = None, workers: int | None = None, ray: str | None = None,
+    checkpoint: str | Path | None = None, records: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> SimulationResult:
+    """Play ``tournaments`` of a validated tournament and merge the statistics (see :func:`simulate`)."""
+    if isinstance(tournaments, bool) or not isinstance(tournaments, int | np.integer) \
+            or not 1 <= tournaments <= MAX_TOURNAMENTS:
+        raise InvalidArgumentError(f"tournaments must be a whole number from 1 to {MAX_TOURNAMENTS:,}, "
+                                   f"got {tournaments!r}")
+    seed = validate_seed(seed)
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+    if workers is None:
+        workers = default_workers()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+        raise InvalidArgumentError(f"workers must be a whole number >= 0 (0: in this process), got {workers!r}")
+    tournaments = int(tournaments)
+    size = chunk_size(tournaments, t.field.stacks.size)
+    n_chunks = math.ceil(tournaments / size)
+    store = Checkpoint(checkpoint, fingerprint(t, seed, tournaments, size, records), n_chunks) \
+        if checkpoint is not None else None
+    task = ChunkTask(t, seed, tournaments, size, records)
+    done = [0]
+
+    def on_chunk(index: int, chunk: dict[str, np.ndarray]) -> None:
+        done[0] += int(chunk["tournaments"])
+        if progress is not None:
+            progress(done[0], tournaments)
+
+    start = time.perf_counter()
+    chunks = run_chunks(task, n_chunks, workers=workers, ray_address=ray, checkpoint=store, on_chunk=on_chunk)
+    elapsed = time.perf_counter() - start
+    return merge(t, chunks, elapsed, seed, records)
+
+
+def merge(t: Tournament, chunks: list[dict[str, np.ndarray]], elapsed: float, seed: int,
+          records: bool) -> SimulationResult:
+    """Fold chunk statistics in chunk order into a :class:`SimulationResult`."""
+    total = sum(int(c["tournaments"]) for c in chunks)
+    place_counts = sum(c["place_counts"] for c in chunks)
+    prize_sum = np.zeros(t.group_stack.size)
+    prize_sq = np.zeros(t.group_stack.size)
+    for c in chunks:
+        prize_sum += c["prize_sum"]
+        prize_sq += c["prize_sq"]
+    size = t.group_size[:, None].astype(np.float64)
+    places = place_counts / (total * size)
+    # a member's place indicator averaged over the group is 0 or 1/size per tournament (one player per place)
+    places_stderr = np.sqrt(np.maximum(places / size - places**2, 0.0) / max(total - 1, 1))
+    equity = prize_sum / total
+    variance = np.maximum(prize_sq / total - equity**2, 0.0) * total / max(total - 1, 1)
+    equity_stderr = np.sqrt(variance / total)
+    icm_values = starting_icm(t)
+    checks = {"max_table_spread": max(int(c["max_spread"]) for c in chunks),
+              "chip_errors": sum(int(c["chip_errors"]) for c in chunks),
+              "table_errors": sum(int(c["table_errors"]) for c in chunks)}
+    kept = None
+    if records:
+        kept = {name: np.concatenate([c[name] for c in chunks]) for name in ("places", "snap_stacks", "snap_info",
+                                                                             "hands_each")}
+    return SimulationResult(t, total, sum(int(c["hands"]) for c in chunks), places, places_stderr, equity,
+                            equity_stderr, icm_values, elapsed, checks, kept, seed,
+                            np.array([c["prize_sum"] for c in chunks]),
+                            np.array([int(c["tournaments"]) for c in chunks]))
+
+
+ICM_MAX_PLAYERS = 20_000
+
+
+def starting_icm(t: Tournament) -> np.ndarray | None:
+    """ICM equity per group from the starting stacks (exact); ``None`` past :data:`ICM_MAX_PLAYERS` unequal
+    stacks."""
+    from pokerlab.icm import icm
+
+    stacks = t.field.stacks.astype(np.float64)
+    if np.all(stacks == stacks[0]):
+        return np.full(t.group_stack.size, t.payouts.sum() / stacks.size)
+    if stacks.size > ICM_MAX_PLAYERS:
+        return None
+    equity = icm(stacks, t.payouts).equity
+    return np.bincount(t.group, weights=equity, minlength=t.group_stack.size) / t.group_size
+
+
+def simulate(
+    stacks: Sequence[float] | np.ndarray | None = None, payouts: Any = None, *, players: int | None = None,
+    starting_stack: int | None = None, table_size: int | None = None, play: str = "coinflip",
+    bet: int | None = None, schedule: Schedule | None = None, start_level: int = 0, tournaments: int = 1000,
+    seed: int | None = None, snapshots: Sequence[int | str] = (), workers: int | None = None, ray: str | None = None,
+    checkpoint: str | Path | None = None, records: bool = False, charts: dict[str, Charts] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SimulationResult:
+    """Simulate ``tournaments`` tournaments and return finishing places and prize equity with standard errors.
+
+    Either ``stacks`` (chips of each player; one table when there are at most 10, else tables of
+    ``table_size``) or ``players`` with ``starting_stack`` (a whole field, tables of ``table_size``, default 9).
+    ``payouts``: money per place (anything :func:`pokerlab.icm.parse_payouts` returns). ``play``: ``coinflip``
+    (each hand a random pair at each table flips a fair coin for ``bet`` chips, 0 or ``None`` = all in),
+    ``pushfold`` (the push/fold engine's charts), ``rules`` (:func:`pokerlab.simulation.charts.rules_chart`),
+    ``tight`` (the rules at half the aggression) or a mix ``'pushfold:0.8,rules:0.2'``; ``charts`` overrides a
+    model's charts by name. ``schedule``: blind levels (default
+    :func:`pokerlab.simulation.schedule.default_schedule`), starting at ``start_level``.
+    ``snapshots``: players-left counts (or ``'bubble'``: one more than the paid places; ``'final'``: a table
+    size) at which to record stacks (kept with ``records=True``, as is every
+    tournament's finishing order). ``workers``: local processes (default all cores, 0 = this process);
+    ``ray``: a Ray address (``local`` starts one here). ``checkpoint``: a directory to save finished chunks and
+    resume from. ``progress(done, total)`` is called as chunks finish.
+
+    >>> r = simulate([5, 3, 2], [600, 400], bet=1, tournaments=2000, seed=1, workers=0)
+    >>> round(float(r.places[0, 0]), 1), r.tournaments
+    (0.5, 2000)
+    """
+    if payouts is None:
+        raise InvalidPayoutsError("give the payouts (money per place)")
+    t = prepare(stacks=stacks, players=players, starting_stack=starting_stack, table_size=table_size,
+                payouts=payouts, play=play, bet=bet, schedule=schedule, start_level=start_level,
+                snapshots=snapshots, charts=charts)
+    return run(t, tournaments, seed=seed, workers=workers, ray=ray, checkpoint=checkpoint, records=records,
+               progress=progress)

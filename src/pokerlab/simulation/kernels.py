@@ -1,0 +1,605 @@
+"""Compiled tournament kernels: one hand at a table, one whole multi-table tournament, a chunk of tournaments.
+
+Everything here trusts its input (the façade in :mod:`pokerlab.simulation.core` validates it). Chips are int64
+and conserved exactly. Randomness is the project's counter-based splitmix64 (:mod:`pokerlab.stats.rng`): a
+tournament's stream starts at :func:`tournament_start` of the batch seed and the tournament's index, so the same
+seed gives the same tournament whichever worker plays it.
+
+A table is a row of ``seats`` (player ids in seat order, ``counts[t]`` of them) with a ``button`` index into
+that row. After every round (each table with two or more players plays one hand) busted players are removed,
+then tables are broken and balanced (:func:`_rebalance`) as real tournaments do.
+
+Push/fold hands (play ``PLAY_CHARTS``): antes (dead money), blinds, then in action order (UTG first, the big
+blind last; heads-up the button is the small blind and acts first) the first player whose jam chart says so
+moves all in; after a jam each later player calls by his call chart, and the first caller ends the action
+(one caller: the usual push/fold simplification). A player put all in by the antes or blinds is in the hand
+without acting. A player first in decides by his effective stack against the deepest player still to act; a
+caller by his against the jammer's. Cards are dealt lazily from a deck kept as a permutation (a partial
+Fisher-Yates per card), showdowns go through the evaluator kernels, and side pots are paid level by level.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from pokerlab.cards.kernels import partial_hand, value_with_two
+from pokerlab.cards.tables import EvalTables
+from pokerlab.stats.rng import GOLDEN, mix64, next_u64
+
+PLAY_COINFLIP = 0
+PLAY_CHARTS = 1
+CLASSES = 169  # preflop hand classes: index 13 * row + col over ranks 0..12 (2..A); pairs on the diagonal,
+# suited hands at (high, low), offsuit at (low, high)
+_TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0
+
+
+class Field(NamedTuple):
+    """The players and the rules of one tournament (shared by every tournament of a batch)."""
+
+    stacks: np.ndarray  # int64[n]: starting chips per player
+    model: np.ndarray  # int64[n]: chart index per player (push/fold play)
+    table_size: int  # seats per table, 2..10
+    play: int  # PLAY_COINFLIP or PLAY_CHARTS
+    bet: int  # coin flip stake: 0 = all in (the smaller stack), else a fixed number of chips
+
+
+class Schedule(NamedTuple):
+    """Blind levels by hands played at a table; the last level lasts forever."""
+
+    small_blind: np.ndarray  # int64[L]
+    big_blind: np.ndarray  # int64[L]
+    ante: np.ndarray  # int64[L]: per player, or the big blind's single ante when big_blind_ante
+    hands: np.ndarray  # int64[L]: hands (rounds) at each level
+    big_blind_ante: bool
+
+
+class Charts(NamedTuple):
+    """Push/fold charts: probability to jam first in / to call a jam, per chart, stack bucket and hand class.
+
+    Bucket ``b`` holds effective stacks in ``(b, b + 1]`` big blinds (the last bucket everything deeper)."""
+
+    jam: np.ndarray  # float64[C, B, 169]
+    call: np.ndarray  # float64[C, B, 169]
+
+
+class Snapshots(NamedTuple):
+    """When to record stacks: the first time the players left drop to ``players_left[s]`` or fewer."""
+
+    players_left: np.ndarray  # int64[S]
+
+
+@njit(cache=True)
+def tournament_start(seed: int, index: int) -> np.uint64:
+    """The splitmix64 counter that starts tournament ``index`` of a batch seeded ``seed``."""
+    return mix64(mix64(np.uint64(seed) ^ np.uint64(0x5EED5EED5EED5EED)) + np.uint64(index) * GOLDEN)
+
+
+@njit(cache=True, inline="always")
+def _below(state: np.ndarray, bound: int) -> int:
+    """A uniform integer in ``[0, bound)`` from 53 random bits (bias below 2^-40 for any table-sized bound)."""
+    return int(float(next_u64(state) >> np.uint64(11)) * _TWO_TO_MINUS_53 * bound)
+
+
+@njit(cache=True, inline="always")
+def _unit(state: np.ndarray) -> float:
+    return float(next_u64(state) >> np.uint64(11)) * _TWO_TO_MINUS_53
+
+
+@njit(cache=True, inline="always")
+def _deal(deck: np.ndarray, dealt: int, state: np.ndarray) -> int:
+    """Draw the card at position ``dealt`` of a partial Fisher-Yates shuffle of ``deck`` (any permutation)."""
+    j = dealt + _below(state, 52 - dealt)
+    card = deck[j]
+    deck[j] = deck[dealt]
+    deck[dealt] = card
+    return card
+
+
+@njit(cache=True, inline="always")
+def hand_class(first: int, second: int) -> int:
+    """Index 0..168 of the preflop class of two hole cards (see :data:`CLASSES`)."""
+    r1 = first >> 2
+    r2 = second >> 2
+    high = max(r1, r2)
+    low = min(r1, r2)
+    if (first & 3) == (second & 3):
+        return 13 * high + low
+    return 13 * low + high
+
+
+@njit(cache=True, inline="always")
+def _bucket(effective: int, big_blind: int, buckets: int) -> int:
+    b = (effective + big_blind - 1) // big_blind - 1
+    if b < 0:
+        return 0
+    if b >= buckets:
+        return buckets - 1
+    return b
+
+
+class HandScratch(NamedTuple):
+    """Work arrays of one table hand, allocated once per tournament."""
+
+    deck: np.ndarray  # int64[52]: a permutation of the cards
+    hole: np.ndarray  # int64[10, 2]
+    has_cards: np.ndarray  # bool[10]
+    contrib: np.ndarray  # int64[10]: live chips put in (blinds, jam, call), antes excluded (dead money)
+    folded: np.ndarray  # bool[10]
+    value: np.ndarray  # int64[10]: showdown hand values
+    order: np.ndarray  # int64[10]: seats in action order
+    start: np.ndarray  # int64[10]: chips at the start of the hand
+    behind: np.ndarray  # int64[10]: deepest stack acting after each position in the action order
+    board: np.ndarray  # int64[5]
+    state: np.ndarray  # uint64[1]: the random stream
+
+
+@njit(cache=True)
+def _scratch(counter: np.uint64) -> HandScratch:
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = counter
+    return HandScratch(
+        np.arange(52, dtype=np.int64), np.zeros((10, 2), dtype=np.int64), np.zeros(10, dtype=np.bool_),
+        np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.bool_), np.zeros(10, dtype=np.int64),
+        np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
+        np.zeros(5, dtype=np.int64), state,
+    )
+
+
+@njit(cache=True)
+def coinflip_hand(seats: np.ndarray, count: int, stack: np.ndarray, bet: int, state: np.ndarray) -> None:
+    """A random pair of the ``count`` players in ``seats`` flips a fair coin for ``bet`` chips (0 = all in:
+    the smaller stack)."""
+    i = _below(state, count)
+    j = _below(state, count - 1)
+    if j >= i:
+        j += 1
+    a = seats[i]
+    b = seats[j]
+    stake = min(stack[a], stack[b])
+    if bet > 0:
+        stake = min(stake, bet)
+    if next_u64(state) & np.uint64(1):
+        stack[a] += stake
+        stack[b] -= stake
+    else:
+        stack[a] -= stake
+        stack[b] += stake
+
+
+@njit(cache=True, inline="always")
+def chart_hand(
+    seats: np.ndarray, count: int, button: int, stack: np.ndarray, model: np.ndarray, small_blind: int,
+    big_blind: int, ante: int, big_blind_ante: bool, charts: Charts, tables: EvalTables, work: HandScratch,
+) -> None:
+    """One push/fold hand at a table of ``count`` players (see the module docs); chips move in ``stack``."""
+    state = work.state
+    contrib = work.contrib
+    folded = work.folded
+    has_cards = work.has_cards
+    hole = work.hole
+    order = work.order
+    buckets = charts.jam.shape[1]
+    start = work.start
+    for k in range(count):
+        contrib[k] = 0
+        folded[k] = False
+        has_cards[k] = False
+        start[k] = stack[seats[k]]
+    if count == 2:
+        sb = button
+        bb = 1 - button
+    else:
+        sb = (button + 1) % count
+        bb = (button + 2) % count
+    dead = 0
+    if big_blind_ante:
+        paid = min(ante, stack[seats[bb]])
+        stack[seats[bb]] -= paid
+        dead += paid
+    elif ante > 0:
+        for k in range(count):
+            paid = min(ante, stack[seats[k]])
+            stack[seats[k]] -= paid
+            dead += paid
+    paid = min(small_blind, stack[seats[sb]])
+    stack[seats[sb]] -= paid
+    contrib[sb] += paid
+    paid = min(big_blind, stack[seats[bb]])
+    stack[seats[bb]] -= paid
+    contrib[bb] += paid
+    # action order: the seat after the big blind first, the big blind last; behind[k] is the deepest starting
+    # stack of the players acting after order[k] (who could call a jam)
+    behind = work.behind
+    deepest = 0
+    for k in range(count - 1, -1, -1):
+        order[k] = (bb + 1 + k) % count
+        behind[k] = deepest
+        deepest = max(deepest, start[order[k]])
+    dealt = 0
+    jammer = -1
+    caller = -1
+    for k in range(count):
+        i = order[k]
+        if stack[seats[i]] == 0:
+            continue  # all in from the forced bets: in the hand without acting
+        if jammer < 0:
+            if i == bb:
+                continue  # everyone folded to the big blind, who checks
+            effective = min(start[i], behind[k])
+            if not has_cards[i]:
+                hole[i, 0] = _deal(work.deck, dealt, state)
+                hole[i, 1] = _deal(work.deck, dealt + 1, state)
+                dealt += 2
+                has_cards[i] = True
+            c = hand_class(hole[i, 0], hole[i, 1])
+            p = charts.jam[model[seats[i]], _bucket(effective, big_blind, buckets), c]
+            if p > 0.0 and (p >= 1.0 or _unit(state) < p):
+                jammer = i
+                contrib[i] += stack[seats[i]]
+                stack[seats[i]] = 0
+            else:
+                folded[i] = True
+        elif caller >= 0:
+            folded[i] = True
+        elif contrib[i] >= contrib[jammer]:
+            continue  # a blind already covering a short jam is in without acting
+        else:
+            effective = min(start[i], start[jammer])
+            if not has_cards[i]:
+                hole[i, 0] = _deal(work.deck, dealt, state)
+                hole[i, 1] = _deal(work.deck, dealt + 1, state)
+                dealt += 2
+                has_cards[i] = True
+            c = hand_class(hole[i, 0], hole[i, 1])
+            p = charts.call[model[seats[i]], _bucket(effective, big_blind, buckets), c]
+            if p > 0.0 and (p >= 1.0 or _unit(state) < p):
+                caller = i
+                target = min(contrib[jammer], contrib[i] + stack[seats[i]])
+                if target > contrib[i]:
+                    stack[seats[i]] -= target - contrib[i]
+                    contrib[i] = target
+            else:
+                folded[i] = True
+    live = 0
+    last = -1
+    for k in range(count):
+        if not folded[k]:
+            live += 1
+            last = k
+    if live == 1:
+        total = dead
+        for k in range(count):
+            total += contrib[k]
+        stack[seats[last]] += total
+        return
+    # showdown of every player still in: deal missing hole cards and the board
+    for k in range(count):
+        if not folded[k] and not has_cards[k]:
+            hole[k, 0] = _deal(work.deck, dealt, state)
+            hole[k, 1] = _deal(work.deck, dealt + 1, state)
+            dealt += 2
+            has_cards[k] = True
+    board = work.board
+    for m in range(5):
+        board[m] = _deal(work.deck, dealt + m, state)
+    key, bits = partial_hand(board, tables)
+    value = work.value
+    for k in range(count):
+        if not folded[k]:
+            value[k] = value_with_two(key, bits, hole[k, 0], hole[k, 1], tables)
+    _pay_pots(seats, count, contrib, folded, value, dead, stack, order)
+
+
+@njit(cache=True)
+def _pay_pots(seats: np.ndarray, count: int, contrib: np.ndarray, folded: np.ndarray, value: np.ndarray, dead: int,
+              stack: np.ndarray, order: np.ndarray) -> None:
+    """Main and side pots, level by level of the live players' contributions; the dead money (antes) goes with
+    the main pot; a split pot's odd chips go to the winners first in action order (``order``)."""
+    level = 0
+    first = True
+    while True:
+        # the next contribution level among players still in
+        nxt = -1
+        for k in range(count):
+            if not folded[k] and contrib[k] > level and (nxt < 0 or contrib[k] < nxt):
+                nxt = contrib[k]
+        if nxt < 0:
+            if first:
+                nxt = level  # everyone in contributed nothing (all in from the antes): only the dead money
+            else:
+                break
+        pot = dead if first else 0
+        for k in range(count):
+            pot += max(0, min(contrib[k], nxt) - level)
+        # the last level also takes what no live player matched (folded blinds above it)
+        remaining = 0
+        for k in range(count):
+            if not folded[k] and contrib[k] > nxt:
+                remaining += 1
+        if remaining == 0:
+            for k in range(count):
+                pot += max(0, contrib[k] - max(nxt, level))
+        best = -1
+        for k in range(count):
+            if not folded[k] and contrib[k] >= nxt and value[k] > best:
+                best = value[k]
+        winners = 0
+        for k in range(count):
+            if not folded[k] and contrib[k] >= nxt and value[k] == best:
+                winners += 1
+        share = pot // winners
+        odd = pot - share * winners
+        for m in range(count):
+            k = order[m]
+            if not folded[k] and contrib[k] >= nxt and value[k] == best:
+                stack[seats[k]] += share + (1 if odd > 0 else 0)
+                odd -= 1
+        first = False
+        if remaining == 0:
+            break
+        level = nxt
+
+
+class TableState(NamedTuple):
+    """Seating of one tournament: tables, their counts, and count buckets for O(1) fullest/shortest lookup."""
+
+    seats: np.ndarray  # int64[T, size]
+    counts: np.ndarray  # int64[T]
+    button: np.ndarray  # int64[T]
+    active: np.ndarray  # int64[T]: the tables in play, first ``n_active[0]``
+    n_active: np.ndarray  # int64[1]
+    by_count: np.ndarray  # int64[size + 1, T]: tables holding c players
+    bucket_len: np.ndarray  # int64[size + 1]
+    where: np.ndarray  # int64[T]: position of a table in its count bucket
+
+
+@njit(cache=True)
+def _bucket_remove(ts: TableState, t: int) -> None:
+    c = ts.counts[t]
+    pos = ts.where[t]
+    last = ts.by_count[c, ts.bucket_len[c] - 1]
+    ts.by_count[c, pos] = last
+    ts.where[last] = pos
+    ts.bucket_len[c] -= 1
+
+
+@njit(cache=True)
+def _bucket_add(ts: TableState, t: int) -> None:
+    c = ts.counts[t]
+    ts.by_count[c, ts.bucket_len[c]] = t
+    ts.where[t] = ts.bucket_len[c]
+    ts.bucket_len[c] += 1
+
+
+@njit(cache=True)
+def _shortest(ts: TableState) -> int:
+    for c in range(ts.by_count.shape[0]):
+        if ts.bucket_len[c] > 0:
+            return ts.by_count[c, 0]
+    return -1
+
+
+@njit(cache=True)
+def _fullest(ts: TableState) -> int:
+    for c in range(ts.by_count.shape[0] - 1, -1, -1):
+        if ts.bucket_len[c] > 0:
+            return ts.by_count[c, 0]
+    return -1
+
+
+@njit(cache=True)
+def _seat_player(ts: TableState, t: int, player: int) -> None:
+    _bucket_remove(ts, t)
+    ts.seats[t, ts.counts[t]] = player
+    ts.counts[t] += 1
+    _bucket_add(ts, t)
+
+
+@njit(cache=True)
+def _unseat(ts: TableState, t: int, k: int) -> int:
+    """Remove the player in seat position ``k`` of table ``t`` (later seats shift down); returns him."""
+    player = ts.seats[t, k]
+    _bucket_remove(ts, t)
+    for m in range(k, ts.counts[t] - 1):
+        ts.seats[t, m] = ts.seats[t, m + 1]
+    ts.counts[t] -= 1
+    if k < ts.button[t]:
+        ts.button[t] -= 1
+    if ts.counts[t] > 0:
+        ts.button[t] %= ts.counts[t]
+    else:
+        ts.button[t] = 0
+    _bucket_add(ts, t)
+    return player
+
+
+@njit(cache=True)
+def _rebalance(ts: TableState, alive: int, size: int, state: np.ndarray) -> None:
+    """Break tables while the others can absorb their players (the shortest goes, its players one by one to
+    the shortest remaining table), then move a random player from the fullest to the shortest table while
+    they differ by two or more."""
+    target = (alive + size - 1) // size
+    while ts.n_active[0] > target:
+        t = _shortest(ts)
+        _bucket_remove(ts, t)
+        for a in range(ts.n_active[0]):
+            if ts.active[a] == t:
+                ts.active[a] = ts.active[ts.n_active[0] - 1]
+                break
+        ts.n_active[0] -= 1
+        for k in range(ts.counts[t]):
+            _seat_player(ts, _shortest(ts), ts.seats[t, k])
+        ts.counts[t] = 0
+    while True:
+        full = _fullest(ts)
+        short = _shortest(ts)
+        if ts.counts[full] - ts.counts[short] < 2:
+            break
+        player = _unseat(ts, full, _below(state, ts.counts[full]))
+        _seat_player(ts, short, player)
+
+
+@njit(cache=True)
+def _spread(ts: TableState) -> int:
+    return ts.counts[_fullest(ts)] - ts.counts[_shortest(ts)]
+
+
+@njit(cache=True)
+def play_tournament(
+    field: Field, schedule: Schedule, charts: Charts, snapshots: Snapshots, tables: EvalTables, counter: np.uint64,
+    places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray, checks: np.ndarray,
+) -> int:
+    """Play one tournament to the end from the random stream at ``counter``; returns the hands played.
+
+    Writes ``places[p]`` (1 = winner) for every player, ``snap_stacks[s, p]`` (chips; 0 = busted) and
+    ``snap_info[s] = (hands played, level index)`` at each snapshot, and ``checks``: ``[0]`` the largest
+    difference between two tables' counts after any rebalancing, ``[1]`` rounds whose chip total changed,
+    ``[2]`` rounds that ended with more tables than needed, ``[3]`` rounds played.
+    """
+    work = _scratch(counter)
+    state = work.state
+    n = field.stacks.size
+    size = field.table_size
+    n_tables = (n + size - 1) // size
+    stack = field.stacks.copy()
+    total = stack.sum()
+    ts = TableState(
+        np.full((n_tables, size), -1, dtype=np.int64), np.zeros(n_tables, dtype=np.int64),
+        np.zeros(n_tables, dtype=np.int64), np.arange(n_tables, dtype=np.int64),
+        np.full(1, n_tables, dtype=np.int64), np.zeros((size + 1, n_tables), dtype=np.int64),
+        np.zeros(size + 1, dtype=np.int64), np.zeros(n_tables, dtype=np.int64),
+    )
+    # random seating: a shuffled field dealt round the tables
+    perm = np.arange(n, dtype=np.int64)
+    for i in range(n - 1, 0, -1):
+        j = _below(state, i + 1)
+        perm[i], perm[j] = perm[j], perm[i]
+    for t in range(n_tables):
+        _bucket_add(ts, t)
+    for i in range(n):
+        _seat_player(ts, i % n_tables, perm[i])
+    for t in range(n_tables):
+        ts.button[t] = _below(state, ts.counts[t])
+    alive = n
+    next_place = n
+    for p in range(n):
+        places[p] = 0
+    taken = np.zeros(snapshots.players_left.size, dtype=np.bool_)
+    level = 0
+    level_end = schedule.hands[0]
+    rounds = 0
+    hands = 0
+    start_stack = np.empty(n, dtype=np.int64)
+    busted = np.empty(n, dtype=np.int64)
+    tiebreak = np.empty(n, dtype=np.float64)
+    checks[:] = 0
+    while True:
+        for s in range(snapshots.players_left.size):
+            if not taken[s] and alive <= snapshots.players_left[s]:
+                taken[s] = True
+                snap_stacks[s, :] = stack
+                snap_info[s, 0] = hands
+                snap_info[s, 1] = level
+        if alive <= 1:
+            break
+        if rounds >= level_end and level + 1 < schedule.hands.size:
+            level += 1
+            level_end += schedule.hands[level]
+        for a in range(ts.n_active[0]):
+            t = ts.active[a]
+            c = ts.counts[t]
+            if c < 2:
+                continue
+            for k in range(c):
+                start_stack[ts.seats[t, k]] = stack[ts.seats[t, k]]
+            if field.play == PLAY_COINFLIP:
+                coinflip_hand(ts.seats[t], c, stack, field.bet, state)
+            else:
+                chart_hand(ts.seats[t], c, ts.button[t], stack, field.model, schedule.small_blind[level],
+                           schedule.big_blind[level], schedule.ante[level], schedule.big_blind_ante, charts, tables,
+                           work)
+            ts.button[t] = (ts.button[t] + 1) % c
+            hands += 1
+        rounds += 1
+        # remove the busted; simultaneous busts: the bigger stack at the start of the hand finishes higher,
+        # equal stacks in random order
+        n_busted = 0
+        for a in range(ts.n_active[0]):
+            t = ts.active[a]
+            k = 0
+            while k < ts.counts[t]:
+                p = ts.seats[t, k]
+                if stack[p] == 0:
+                    busted[n_busted] = p
+                    tiebreak[n_busted] = start_stack[p] + _unit(state)
+                    n_busted += 1
+                    _unseat(ts, t, k)
+                else:
+                    k += 1
+        for i in range(1, n_busted):  # insertion sort by (start stack, random), few players per round
+            p = busted[i]
+            key = tiebreak[i]
+            j = i - 1
+            while j >= 0 and tiebreak[j] > key:
+                busted[j + 1] = busted[j]
+                tiebreak[j + 1] = tiebreak[j]
+                j -= 1
+            busted[j + 1] = p
+            tiebreak[j + 1] = key
+        for i in range(n_busted):
+            places[busted[i]] = next_place
+            next_place -= 1
+        alive -= n_busted
+        if alive >= 1:
+            _rebalance(ts, alive, size, state)
+            spread = _spread(ts)
+            if spread > checks[0]:
+                checks[0] = spread
+            if ts.n_active[0] != (alive + size - 1) // size:
+                checks[2] += 1
+        if stack.sum() != total:
+            checks[1] += 1
+    for p in range(n):
+        if places[p] == 0:
+            places[p] = 1
+    checks[3] = rounds
+    return hands
+
+
+@njit(cache=True)
+def play_chunk(
+    field: Field, schedule: Schedule, charts: Charts, snapshots: Snapshots, tables: EvalTables, seed: int,
+    first: int, places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray, hands: np.ndarray,
+    checks: np.ndarray,
+) -> None:
+    """Tournaments ``first .. first + len(hands) - 1`` of the batch seeded ``seed``: row ``r`` of every output is
+    tournament ``first + r`` (see :func:`play_tournament`)."""
+    for r in range(hands.size):
+        hands[r] = play_tournament(field, schedule, charts, snapshots, tables, tournament_start(seed, first + r),
+                                   places[r], snap_stacks[r], snap_info[r], checks[r])
+
+
+@njit(cache=True)
+def play_hands(
+    stacks: np.ndarray, model: np.ndarray, button: int, small_blind: int, big_blind: int, ante: int,
+    big_blind_ante: bool, charts: Charts, tables: EvalTables, seed: int, hands: int, delta_sum: np.ndarray,
+    delta_sq: np.ndarray,
+) -> None:
+    """Play ``hands`` independent push/fold hands at one table, each from the same ``stacks`` and ``button``,
+    and accumulate each seat's chip result (sum and sum of squares): the EV of the charts' strategies."""
+    work = _scratch(tournament_start(seed, 0))
+    count = stacks.size
+    seats = np.arange(count, dtype=np.int64)
+    stack = stacks.copy()
+    for _ in range(hands):
+        for k in range(count):
+            stack[k] = stacks[k]
+        chart_hand(seats, count, button, stack, model, small_blind, big_blind, ante, big_blind_ante, charts,
+                   tables, work)
+        for k in range(count):
+            d = float(stack[k] - stacks[k])
+            delta_sum[k] += d
+            delta_sq[k] += d * d

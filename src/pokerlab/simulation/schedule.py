@@ -1,0 +1,133 @@
+"""Blind schedules: levels of (hands, small blind, big blind, ante), by hands played at a table.
+
+A schedule file is JSON, ``{"big_blind_ante": false, "levels": [{"hands": 10, "small_blind": 50,
+"big_blind": 100, "ante": 0}, ...]}``, or CSV with the header ``hands,small_blind,big_blind,ante`` (or
+``...,big_blind_ante`` as the last column name: the big blind then pays one ante for the table). The last level
+lasts until the end.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.simulation.kernels import Schedule
+
+MAX_LEVELS = 10_000
+
+
+def make_schedule(levels: Sequence[Sequence[float]], big_blind_ante: bool = False) -> Schedule:
+    """A validated schedule from ``(hands, small_blind, big_blind, ante)`` rows.
+
+    >>> make_schedule([(10, 50, 100, 0), (10, 100, 200, 25)]).big_blind.tolist()
+    [100, 200]
+    """
+    if not levels:
+        raise InvalidArgumentError("a blind schedule needs at least one level")
+    if len(levels) > MAX_LEVELS:
+        raise InvalidArgumentError(f"a blind schedule has at most {MAX_LEVELS:,} levels, got {len(levels):,}")
+    rows = []
+    for number, level in enumerate(levels, start=1):
+        if len(level) != 4:
+            raise InvalidArgumentError(f"level {number}: expected hands, small blind, big blind, ante")
+        values = []
+        for name, value in zip(("hands", "small blind", "big blind", "ante"), level, strict=True):
+            if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating) \
+                    or not float(value).is_integer() or not 0 <= value < 2**53:
+                raise InvalidArgumentError(f"level {number}: {name} must be a whole number >= 0, got {value!r}")
+            values.append(int(value))
+        hands, small, big, ante = values
+        if hands < 1:
+            raise InvalidArgumentError(f"level {number}: a level lasts at least one hand, got {hands}")
+        if big < 1:
+            raise InvalidArgumentError(f"level {number}: the big blind must be at least 1 chip, got {big}")
+        if small > big:
+            raise InvalidArgumentError(f"level {number}: small blind {small} is larger than the big blind {big}")
+        rows.append(values)
+    a = np.array(rows, dtype=np.int64)
+    return Schedule(a[:, 1].copy(), a[:, 2].copy(), a[:, 3].copy(), a[:, 0].copy(), bool(big_blind_ante))
+
+
+def default_schedule(starting_stack: int, hands_per_level: int = 10, growth: float = 1.3,
+                     levels: int = 40) -> Schedule:
+    """Blinds from 1/100 of the starting stack, up ``growth`` times every ``hands_per_level`` hands, with a big
+    blind ante equal to the big blind from the second level: a turbo that ends in a few hundred hands.
+
+    >>> s = default_schedule(10_000)
+    >>> s.big_blind[:4].tolist(), bool(s.big_blind_ante)
+    ([100, 130, 170, 220], True)
+    """
+    rows = []
+    big = max(2.0, starting_stack / 100)
+    for level in range(levels):
+        bb = int(_round_blind(big))
+        rows.append((hands_per_level, bb // 2, bb, 0 if level == 0 else bb))
+        big *= growth
+    return make_schedule(rows, big_blind_ante=True)
+
+
+def _round_blind(x: float) -> float:
+    """Two significant digits (blinds as casinos print them)."""
+    digits = max(0, int(np.floor(np.log10(x))) - 1)
+    return round(x / 10**digits) * 10**digits
+
+
+def schedule_to_dict(schedule: Schedule) -> dict[str, Any]:
+    """The JSON form of a schedule (what :func:`load_schedule` reads)."""
+    return {
+        "big_blind_ante": bool(schedule.big_blind_ante),
+        "levels": [
+            {"hands": int(h), "small_blind": int(s), "big_blind": int(b), "ante": int(a)}
+            for h, s, b, a in zip(schedule.hands, schedule.small_blind, schedule.big_blind, schedule.ante,
+                                  strict=True)
+        ],
+    }
+
+
+def load_schedule(path: str | Path) -> Schedule:
+    """A schedule from a JSON or CSV file (see the module docs); a malformed file is a specific error."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise InvalidArgumentError(f"cannot read schedule file {path}: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise FileFormatError(f"schedule file {path} is not a UTF-8 text file ({error.reason})") from error
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+            rows = [(lv["hands"], lv["small_blind"], lv["big_blind"], lv.get("ante", 0)) for lv in data["levels"]]
+            bba = data.get("big_blind_ante", False)
+        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            raise FileFormatError(
+                f"schedule file {path}: expected {{\"levels\": [{{\"hands\", \"small_blind\", \"big_blind\", "
+                f"\"ante\"}}, ...]}} ({error})"
+            ) from error
+        if not isinstance(bba, bool):
+            raise FileFormatError(f"schedule file {path}: big_blind_ante must be true or false")
+        return make_schedule(rows, bba)
+    lines = [row for row in csv.reader(text.splitlines()) if any(cell.strip() for cell in row)]
+    if not lines:
+        raise FileFormatError(f"schedule file {path} is empty")
+    big_blind_ante = False
+    if not lines[0][0].strip().lstrip("-").isdigit():
+        header = [cell.strip().lower() for cell in lines[0]]
+        big_blind_ante = len(header) == 4 and header[3] == "big_blind_ante"
+        lines = lines[1:]
+    levels: list[tuple[float, float, float, float]] = []
+    for number, row in enumerate(lines, start=1):
+        try:
+            values = [float(cell) for cell in row]
+        except ValueError as error:
+            raise FileFormatError(f"schedule file {path}: row {number} is not numeric: {','.join(row)}") from error
+        if len(values) not in (3, 4):
+            raise FileFormatError(f"schedule file {path}: row {number} needs hands,small_blind,big_blind[,ante]")
+        hands, small, big, *ante = values
+        levels.append((hands, small, big, ante[0] if ante else 0.0))
+    return make_schedule(levels, big_blind_ante)

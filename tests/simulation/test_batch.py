@@ -1,0 +1,112 @@
+"""Batches: checkpoint and exact resume, a lost worker, corrupt checkpoints, and Ray against the local run."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.simulation import prepare, run
+from pokerlab.simulation.batch import check_ray_address
+from pokerlab.simulation.core import ChunkTask
+
+SETUP = {"players": 40, "starting_stack": 2000, "payouts": "power:paid=6", "play": "rules", "table_size": 8}
+
+
+def _same(a, b) -> None:
+    assert np.array_equal(a.places, b.places) and np.array_equal(a.equity, b.equity)
+    assert np.array_equal(a.equity_stderr, b.equity_stderr) and a.hands == b.hands and a.tournaments == b.tournaments
+
+
+def test_interrupted_batch_resumes_exactly(tmp_path, monkeypatch):
+    t = prepare(**SETUP)
+    fresh = run(t, 50, seed=4, workers=0)
+    calls: list[int] = []
+
+    def stop_after_three(done: int, total: int) -> None:
+        calls.append(done)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(t, 50, seed=4, workers=0, checkpoint=tmp_path / "ck", progress=stop_after_three)
+    saved = sorted(p.name for p in (tmp_path / "ck").glob("chunk-*.npz"))
+    assert len(saved) == 3
+    computed: list[int] = []
+    original = ChunkTask.__call__
+
+    def counting(self, index):
+        computed.append(index)
+        return original(self, index)
+
+    monkeypatch.setattr(ChunkTask, "__call__", counting)
+    resumed = run(t, 50, seed=4, workers=0, checkpoint=tmp_path / "ck")
+    _same(fresh, resumed)
+    assert sorted(computed) == list(range(3, 50))  # chunks of one tournament: nothing counted twice
+
+
+def test_checkpoint_of_another_run_or_corrupt_is_refused_untouched(tmp_path):
+    t = prepare(**SETUP)
+    run(t, 6, seed=1, workers=0, checkpoint=tmp_path / "ck")
+    with pytest.raises(InvalidArgumentError, match="different run"):
+        run(t, 6, seed=2, workers=0, checkpoint=tmp_path / "ck")
+    chunk = tmp_path / "ck" / "chunk-000001.npz"
+    chunk.write_bytes(b"not a zip file")
+    with pytest.raises(FileFormatError, match="corrupt"):
+        run(t, 6, seed=1, workers=0, checkpoint=tmp_path / "ck")
+    assert chunk.read_bytes() == b"not a zip file"
+    (tmp_path / "ck" / "manifest.json").write_text("{")
+    with pytest.raises(FileFormatError, match="corrupt"):
+        run(t, 6, seed=1, workers=0, checkpoint=tmp_path / "ck")
+
+
+@dataclass(frozen=True)
+class DiesOnce:
+    """A chunk task whose worker process dies (no cleanup, like a kill) the first time it meets chunk 2."""
+
+    task: ChunkTask
+    marker: Path
+
+    def __call__(self, index: int):
+        if index == 2 and not self.marker.exists():
+            self.marker.touch()
+            os._exit(1)
+        return self.task(index)
+
+
+def test_lost_worker_is_replaced_and_nothing_is_lost(tmp_path):
+    from pokerlab.simulation.batch import run_chunks
+    from pokerlab.simulation.core import chunk_size, merge
+
+    t = prepare(**SETUP)
+    fresh = run(t, 20, seed=8, workers=0)
+    size = chunk_size(20, 40)
+    task = ChunkTask(t, 8, 20, size, False)
+    chunks = run_chunks(DiesOnce(task, tmp_path / "died"), -(-20 // size), workers=2)
+    assert (tmp_path / "died").exists()
+    _same(fresh, merge(t, chunks, 0.0, 8, False))
+
+
+def test_unreachable_ray_address_fails_fast_with_one_message():
+    with pytest.raises(InvalidArgumentError, match="cannot reach the Ray cluster at 127.0.0.1:1"):
+        check_ray_address("127.0.0.1:1")
+    with pytest.raises(InvalidArgumentError, match="HOST:PORT"):
+        check_ray_address("nonsense")
+
+
+@pytest.mark.slow
+def test_ray_local_cluster_gives_the_local_batch_bit_for_bit():
+    ray = pytest.importorskip("ray")
+    t = prepare(**SETUP)
+    local = run(t, 30, seed=6, workers=2, records=True)
+    try:
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+        on_ray = run(t, 30, seed=6, ray="local", records=True)
+    finally:
+        ray.shutdown()
+    _same(local, on_ray)
+    assert np.array_equal(local.records["places"], on_ray.records["places"])
