@@ -101,11 +101,10 @@ class Table:
 @dataclass(frozen=True)
 class Terminal:
     """A terminal of the public tree: ``participants`` (seats in the showdown or the lone winner, increasing),
-    ``contributions`` (chips each seat has put in), the outcomes' utility rows (``utilities[o, seat]``) and, for
+    the outcomes' utility rows (``utilities[o, seat]``) and, for
     three or more participants, the sorted outcome keys (pot winners, see :func:`outcome_key`)."""
 
     participants: tuple[int, ...]
-    contributions: np.ndarray
     utilities: np.ndarray
     keys: np.ndarray
     pot_eligible: np.ndarray  # (pots,) int64 bitmask of eligible seats
@@ -325,7 +324,7 @@ class PushFoldGame(VectorGame):
         if not np.allclose(finals.sum(axis=1), self.stacks.sum(), rtol=0, atol=1e-9 * self.stacks.sum()):
             raise AssertionError("chips not conserved")  # pragma: no cover (a bug, tested)
         utilities = np.array([np.asarray(self._payoff(f), dtype=np.float64) for f in finals])
-        return Terminal(inside, contributions, utilities, np.array(keys, dtype=np.int64),
+        return Terminal(inside, utilities, np.array(keys, dtype=np.int64),
                         np.array(eligible, dtype=np.int64))
 
     def final_stacks_of(self, state: tuple[int, ...]) -> np.ndarray:
