@@ -5,30 +5,96 @@ The public API is re-exported here; see the README for a tour.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
-from pokerlab.agents.match import run_match
-from pokerlab.cards.encoding import format_cards, parse_card, parse_cards
-from pokerlab.cards.evaluator import HandValue, category, describe, evaluate, evaluate_batch, evaluate_hand
-from pokerlab.cards.ranges import Range, parse_range
-from pokerlab.equity import EquityResult, VersusRandomResult, equity, equity_vs_random
-from pokerlab.errors import (
-    DuplicateCardError,
-    InvalidCardError,
-    InvalidHandError,
-    InvalidRangeError,
-    PokerlabError,
-)
-from pokerlab.games import compile_game, get_game, kuhn, leduc
-from pokerlab.icm import ICMResult, icm
-from pokerlab.pushfold import PushFoldResult, pushfold
-from pokerlab.simulation import SimulationResult, simulate
-from pokerlab.solvers import Policy, Solver, best_response, expected_value, exploitability, solve
+if TYPE_CHECKING:
+    from pokerlab.agents.match import run_match
+    from pokerlab.cards.encoding import format_cards, parse_card, parse_cards
+    from pokerlab.cards.evaluator import HandValue, category, describe, evaluate, evaluate_batch, evaluate_hand
+    from pokerlab.cards.ranges import Range, parse_range
+    from pokerlab.equity import EquityResult, VersusRandomResult, equity, equity_vs_random
+    from pokerlab.errors import (
+        DuplicateCardError,
+        InvalidCardError,
+        InvalidHandError,
+        InvalidRangeError,
+        PokerlabError,
+    )
+    from pokerlab.games import compile_game, get_game, kuhn, leduc
+    from pokerlab.icm import ICMResult, icm
+    from pokerlab.pushfold import PushFoldResult, pushfold
+    from pokerlab.simulation import SimulationResult, simulate
+    from pokerlab.solvers import Policy, Solver, best_response, expected_value, exploitability, solve
 
-try:
-    __version__ = version("pokerlab")
-except PackageNotFoundError:  # running from a source tree without installation
-    __version__ = "0.0.0+unknown"
+# Every public name and the module that defines it. The modules load on first use of a name, so that
+# ``import pokerlab`` (and the CLI's start) does not pay for numpy, numba and every engine.
+_EXPORTS = {
+    "run_match": "pokerlab.agents.match",
+    "format_cards": "pokerlab.cards.encoding",
+    "parse_card": "pokerlab.cards.encoding",
+    "parse_cards": "pokerlab.cards.encoding",
+    "HandValue": "pokerlab.cards.evaluator",
+    "category": "pokerlab.cards.evaluator",
+    "describe": "pokerlab.cards.evaluator",
+    "evaluate": "pokerlab.cards.evaluator",
+    "evaluate_batch": "pokerlab.cards.evaluator",
+    "evaluate_hand": "pokerlab.cards.evaluator",
+    "Range": "pokerlab.cards.ranges",
+    "parse_range": "pokerlab.cards.ranges",
+    "EquityResult": "pokerlab.equity",
+    "VersusRandomResult": "pokerlab.equity",
+    "equity": "pokerlab.equity",
+    "equity_vs_random": "pokerlab.equity",
+    "DuplicateCardError": "pokerlab.errors",
+    "InvalidCardError": "pokerlab.errors",
+    "InvalidHandError": "pokerlab.errors",
+    "InvalidRangeError": "pokerlab.errors",
+    "PokerlabError": "pokerlab.errors",
+    "compile_game": "pokerlab.games",
+    "get_game": "pokerlab.games",
+    "kuhn": "pokerlab.games",
+    "leduc": "pokerlab.games",
+    "ICMResult": "pokerlab.icm",
+    "icm": "pokerlab.icm",
+    "PushFoldResult": "pokerlab.pushfold",
+    "pushfold": "pokerlab.pushfold",
+    "SimulationResult": "pokerlab.simulation",
+    "simulate": "pokerlab.simulation",
+    "Policy": "pokerlab.solvers",
+    "Solver": "pokerlab.solvers",
+    "best_response": "pokerlab.solvers",
+    "expected_value": "pokerlab.solvers",
+    "exploitability": "pokerlab.solvers",
+    "solve": "pokerlab.solvers",
+}
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pokerlab")
+    except PackageNotFoundError:  # running from a source tree without installation
+        return "0.0.0+unknown"
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name's module on first use (PEP 562) and keep the name here."""
+    if name == "__version__":
+        value: Any = _version()
+    elif name in _EXPORTS:
+        import importlib
+
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    else:
+        raise AttributeError(f"module 'pokerlab' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS) | {"__version__"})
+
 
 __all__ = [
     "EquityResult",
@@ -50,6 +116,8 @@ __all__ = [
     "InvalidCardError",
     "InvalidHandError",
     "ICMResult",
+    "PushFoldResult",
+    "pushfold",
     "SimulationResult",
     "simulate",
 
@@ -63,8 +131,6 @@ __all__ = [
     "Solver",
 
     "icm",
-    "PushFoldResult",
-    "pushfold",
     "__version__",
     "best_response",
     "compile_game",

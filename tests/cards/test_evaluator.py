@@ -152,3 +152,21 @@ def test_batch_validation():
         evaluate_batch(np.zeros((3, 4), dtype=np.uint8))
     with pytest.raises(InvalidHandError):
         category(0)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int64])
+@pytest.mark.parametrize("bad_row", [0, 777, 9_999])
+def test_batch_validation_finds_the_first_bad_row_of_a_large_batch(dtype, bad_row):
+    rng = np.random.default_rng(bad_row)
+    hands = np.argsort(rng.random((10_000, 52)), axis=1)[:, :7].astype(dtype)
+    assert evaluate_batch(hands).tolist() == evaluate_batch(hands, validate=False).tolist()
+    repeated = hands.copy()
+    repeated[bad_row, 6] = repeated[bad_row, 2]
+    repeated[-1, 1] = repeated[-1, 0]  # a later bad row: the message names the first one
+    with pytest.raises(DuplicateCardError, match=f"hand {bad_row} repeats a card"):
+        evaluate_batch(repeated)
+    out_of_range = hands.copy()
+    out_of_range[bad_row, 3] = 52
+    with pytest.raises(InvalidCardError, match="0..51"):
+        evaluate_batch(out_of_range)
+

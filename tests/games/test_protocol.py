@@ -400,3 +400,15 @@ def test_public_chance_nodes_match_the_tree_form():
     solver.iterate(500)
     gains = solver.gains()
     assert gains.values[0] == pytest.approx(2.5 * -1 / 18, abs=5e-3)  # the stakes' mean times Kuhn's value
+
+
+def test_coin_poker_values_by_hand():
+    """The documentation's game, valued by hand: uniform play is worth 1/4 to player 0 (a bet wins the ante when
+    player 1 folds, half the time; every showdown is even); a best response always bets (low: 0 instead of -1/2,
+    high: 1 instead of 1/2) and wins 1/2, player 1's best response (call with the high card only) 0."""
+    from pokerlab.games.vector import CoinPoker
+
+    tree = compile_public_tree(CoinPoker())
+    gains = best_response_gains(tree, VectorStrategy.uniform(tree))
+    assert gains.values == pytest.approx((0.25, -0.25), abs=1e-15)
+    assert gains.best_response_values == pytest.approx((0.5, 0.0), abs=1e-15)

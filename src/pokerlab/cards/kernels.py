@@ -3,6 +3,10 @@
 A partial hand is a pair ``(key, bits)``: ``key`` is ``SUIT_BIAS`` plus the sum of its cards' ``card_keys``
 and ``bits`` the OR of their ``card_bits`` (see :mod:`pokerlab.cards.tables`). Adding a card is one add and
 one OR, so a board's partial hand is computed once and reused for every pair of hole cards.
+
+Hot loops read the table arrays out of the :class:`EvalTables` bundle once, before the loop, and call
+:func:`value_of_key` with the arrays: reading a field of the bundle inside a compiled loop takes a reference
+on the array each time (two atomic operations per hand), which made the loops 2-3x slower.
 """
 
 from __future__ import annotations
@@ -13,12 +17,22 @@ from numba import njit, prange
 from pokerlab.cards.tables import FLUSH_CHECK, RANK_KEY_MASK, ROW_MASK, ROW_SHIFT, SUIT_BIAS, SUIT_SHIFT, EvalTables
 
 _SUIT_BIAS = np.uint64(SUIT_BIAS)
+_ONE = np.uint64(1)
+_SUIT_SHIFT = np.uint64(SUIT_SHIFT)
+_FLUSH_CHECK = np.uint64(FLUSH_CHECK)
+_ONE_OF_EACH_SUIT = np.uint64(0x1111)
+_RANK_KEY_MASK = np.uint64(RANK_KEY_MASK)
+_ROW_SHIFT = np.uint64(ROW_SHIFT)
+_ROW_MASK = np.uint64(ROW_MASK)
 _SLOTS = 16  # work slots of the exhaustive count: several per thread, so the split stays even
 
 
 @njit(cache=True, inline="always")
-def value_of_partial(key: np.uint64, bits: np.uint64, tables: EvalTables) -> np.uint16:
-    """Hand value (1..7462) of a complete partial hand of 5 to 7 cards."""
+def value_of_key(
+    key: np.uint64, bits: np.uint64, flush_values: np.ndarray, row_offsets: np.ndarray, rank_values: np.ndarray
+) -> np.uint16:
+    """Hand value (1..7462) of a complete partial hand of 5 to 7 cards, from the evaluator's table arrays
+    (``tables.flush_values``, ``tables.row_offsets``, ``tables.rank_values``, read once before a loop)."""
     flush = (key >> SUIT_SHIFT) & FLUSH_CHECK
     if flush:
         shift = 0
@@ -26,46 +40,119 @@ def value_of_partial(key: np.uint64, bits: np.uint64, tables: EvalTables) -> np.
             shift = 32
         if flush & 0x8080:
             shift += 16
-        return tables.flush_values[(bits >> shift) & 0x1FFF]
+        return flush_values[(bits >> shift) & 0x1FFF]
     rank_key = key & RANK_KEY_MASK
-    return tables.rank_values[np.int64(tables.row_offsets[rank_key >> ROW_SHIFT]) + np.int64(rank_key & ROW_MASK)]
+    return rank_values[np.int64(row_offsets[rank_key >> ROW_SHIFT]) + np.int64(rank_key & ROW_MASK)]
+
+
+@njit(cache=True, inline="always")
+def value_of_partial(key: np.uint64, bits: np.uint64, tables: EvalTables) -> np.uint16:
+    """Hand value (1..7462) of a complete partial hand of 5 to 7 cards (outside hot loops: see
+    :func:`value_of_key`)."""
+    return value_of_key(key, bits, tables.flush_values, tables.row_offsets, tables.rank_values)
 
 
 @njit(cache=True)
 def partial_hand(cards: np.ndarray, tables: EvalTables) -> tuple[np.uint64, np.uint64]:
     """``(key, bits)`` of a set of cards (any number, e.g. a board), ready for more cards to be added."""
+    card_keys, card_bits = tables.card_keys, tables.card_bits
     key = _SUIT_BIAS
     bits = np.uint64(0)
     for card in cards:
-        key += tables.card_keys[card]
-        bits |= tables.card_bits[card]
+        key += card_keys[card]
+        bits |= card_bits[card]
     return key, bits
 
 
 @njit(cache=True, inline="always")
 def value_with_two(key: np.uint64, bits: np.uint64, first: int, second: int, tables: EvalTables) -> np.uint16:
-    """Hand value of a partial hand (e.g. a five-card board) plus two hole cards: the equity inner loop."""
-    return value_of_partial(
-        key + tables.card_keys[first] + tables.card_keys[second],
-        bits | tables.card_bits[first] | tables.card_bits[second],
-        tables,
+    """Hand value of a partial hand (e.g. a five-card board) plus two hole cards (outside hot loops)."""
+    card_keys, card_bits = tables.card_keys, tables.card_bits
+    return value_of_key(
+        key + card_keys[first] + card_keys[second],
+        bits | card_bits[first] | card_bits[second],
+        tables.flush_values, tables.row_offsets, tables.rank_values,
     )
+
+
+@njit(cache=True, inline="always")
+def value_with_two_cards(
+    key: np.uint64, bits: np.uint64, first: int, second: int, card_keys: np.ndarray, card_bits: np.ndarray,
+    flush_values: np.ndarray, row_offsets: np.ndarray, rank_values: np.ndarray,
+) -> np.uint16:
+    """:func:`value_with_two` from the table arrays read once before a hot loop: the equity inner loop."""
+    return value_of_key(key + card_keys[first] + card_keys[second], bits | card_bits[first] | card_bits[second],
+                        flush_values, row_offsets, rank_values)
+
+
+@njit(cache=True, inline="always")
+def rank_only_value(rank_key: np.uint64, row_offsets: np.ndarray, rank_values: np.ndarray) -> np.uint16:
+    """Value of a hand of 5 to 7 cards that cannot be a flush, from the rank half of its key
+    (``key & RANK_KEY_MASK``)."""
+    return rank_values[np.int64(row_offsets[rank_key >> _ROW_SHIFT]) + np.int64(rank_key & _ROW_MASK)]
 
 
 @njit(cache=True, parallel=True)
 def evaluate_rows(hands: np.ndarray, tables: EvalTables) -> np.ndarray:
     """Hand value of every row of an ``(N, k)`` uint8 array of cards, 5 <= k <= 7, in parallel."""
+    card_keys, card_bits = tables.card_keys, tables.card_bits
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
     count, width = hands.shape
     values = np.empty(count, dtype=np.uint16)
-    for row in prange(count):
-        key = _SUIT_BIAS
-        bits = np.uint64(0)
-        for column in range(width):
-            card = hands[row, column]
-            key += tables.card_keys[card]
-            bits |= tables.card_bits[card]
-        values[row] = value_of_partial(key, bits, tables)
+    # One straight-line loop per width, the cards unrolled: twice as fast as a loop over the columns, which
+    # keeps the compiler from interleaving the rows' independent lookups.
+    if width == 7:
+        for row in prange(count):
+            c0, c1, c2, c3, c4, c5, c6 = (hands[row, 0], hands[row, 1], hands[row, 2], hands[row, 3],
+                                          hands[row, 4], hands[row, 5], hands[row, 6])
+            key = (_SUIT_BIAS + card_keys[c0] + card_keys[c1] + card_keys[c2] + card_keys[c3] + card_keys[c4]
+                   + card_keys[c5] + card_keys[c6])
+            bits = (card_bits[c0] | card_bits[c1] | card_bits[c2] | card_bits[c3] | card_bits[c4]
+                    | card_bits[c5] | card_bits[c6])
+            values[row] = value_of_key(key, bits, flush_values, row_offsets, rank_values)
+    elif width == 6:
+        for row in prange(count):
+            c0, c1, c2, c3, c4, c5 = (hands[row, 0], hands[row, 1], hands[row, 2], hands[row, 3], hands[row, 4],
+                                      hands[row, 5])
+            key = (_SUIT_BIAS + card_keys[c0] + card_keys[c1] + card_keys[c2] + card_keys[c3] + card_keys[c4]
+                   + card_keys[c5])
+            bits = card_bits[c0] | card_bits[c1] | card_bits[c2] | card_bits[c3] | card_bits[c4] | card_bits[c5]
+            values[row] = value_of_key(key, bits, flush_values, row_offsets, rank_values)
+    else:
+        for row in prange(count):
+            c0, c1, c2, c3, c4 = hands[row, 0], hands[row, 1], hands[row, 2], hands[row, 3], hands[row, 4]
+            key = _SUIT_BIAS + card_keys[c0] + card_keys[c1] + card_keys[c2] + card_keys[c3] + card_keys[c4]
+            bits = card_bits[c0] | card_bits[c1] | card_bits[c2] | card_bits[c3] | card_bits[c4]
+            values[row] = value_of_key(key, bits, flush_values, row_offsets, rank_values)
     return values
+
+
+@njit(cache=True, parallel=True)
+def first_invalid_row(hands: np.ndarray) -> np.int64:
+    """Index of the first row of an ``(N, k)`` integer array holding a card outside 0..51 or a repeated card,
+    or -1 when every row is valid. One pass, no temporary arrays (rows are checked in parallel blocks)."""
+    count, width = hands.shape
+    blocks = 64
+    first_bad = np.full(blocks, count, dtype=np.int64)
+    for block in prange(blocks):
+        for row in range(count * block // blocks, count * (block + 1) // blocks):
+            seen = np.uint64(0)
+            bad = False
+            for column in range(width):
+                card = hands[row, column]
+                if card < 0 or card > 51:
+                    bad = True
+                    break
+                bit = _ONE << np.uint64(card)
+                if seen & bit:
+                    bad = True
+                    break
+                seen |= bit
+            if bad:
+                first_bad[block] = row
+                break
+    found = first_bad.min()
+    return np.int64(-1) if found == count else found
 
 
 @njit(cache=True, parallel=True)
@@ -94,17 +181,67 @@ def seven_card_value_counts(tables: EvalTables) -> np.ndarray:
 
 @njit(cache=True, inline="always")
 def _count_pair(first: int, c2: int, counts: np.ndarray, tables: EvalTables) -> None:
-    """Add to ``counts`` the values of every seven-card hand whose two smallest cards are ``first`` and ``c2``."""
-    key2 = _SUIT_BIAS + tables.card_keys[first] + tables.card_keys[c2]
-    bits2 = tables.card_bits[first] | tables.card_bits[c2]
+    """Add to ``counts`` the values of every seven-card hand whose two smallest cards are ``first`` and ``c2``.
+
+    When six cards hold no four of a suit, no seventh card makes a flush and the hand's value depends only on
+    the seventh card's rank: the cards above ``c6`` are counted per rank (one lookup for up to four cards),
+    which makes the count about 2.5x faster than one lookup per hand.
+    """
+    card_keys, card_bits = tables.card_keys, tables.card_bits
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
+    key2 = _SUIT_BIAS + card_keys[first] + card_keys[c2]
+    bits2 = card_bits[first] | card_bits[c2]
     for c3 in range(c2 + 1, 52):
-        key3, bits3 = key2 + tables.card_keys[c3], bits2 | tables.card_bits[c3]
+        key3, bits3 = key2 + card_keys[c3], bits2 | card_bits[c3]
         for c4 in range(c3 + 1, 52):
-            key4, bits4 = key3 + tables.card_keys[c4], bits3 | tables.card_bits[c4]
+            key4, bits4 = key3 + card_keys[c4], bits3 | card_bits[c4]
             for c5 in range(c4 + 1, 52):
-                key5, bits5 = key4 + tables.card_keys[c5], bits4 | tables.card_bits[c5]
+                key5, bits5 = key4 + card_keys[c5], bits4 | card_bits[c5]
                 for c6 in range(c5 + 1, 52):
-                    key6, bits6 = key5 + tables.card_keys[c6], bits5 | tables.card_bits[c6]
-                    for c7 in range(c6 + 1, 52):
-                        counts[value_of_partial(key6 + tables.card_keys[c7],
-                                                bits6 | tables.card_bits[c7], tables)] += 1
+                    key6, bits6 = key5 + card_keys[c6], bits5 | card_bits[c6]
+                    if ((key6 >> _SUIT_SHIFT) + _ONE_OF_EACH_SUIT) & _FLUSH_CHECK:  # a seventh card may flush
+                        for c7 in range(c6 + 1, 52):
+                            counts[value_of_key(key6 + card_keys[c7], bits6 | card_bits[c7], flush_values,
+                                                row_offsets, rank_values)] += 1
+                        continue
+                    rank_key6 = key6 & _RANK_KEY_MASK
+                    rank6 = c6 >> 2
+                    same_rank_above = 3 - (c6 & 3)  # cards of c6's rank with a larger suit
+                    if same_rank_above:
+                        counts[rank_only_value(rank_key6 + (card_keys[c6] & _RANK_KEY_MASK), row_offsets,
+                                           rank_values)] += same_rank_above
+                    for rank7 in range(rank6 + 1, 13):
+                        counts[rank_only_value(rank_key6 + (card_keys[4 * rank7] & _RANK_KEY_MASK), row_offsets,
+                                           rank_values)] += 4
+
+
+@njit(cache=True)
+def displace_rows(row_starts: np.ndarray, row_columns: np.ndarray, rows_by_size: np.ndarray, width: int):
+    """Row-displacement perfect hash: an offset per row so that the rows' occupied columns never collide.
+
+    Rows are placed largest first at the first offset that fits, searching from the first free slot.
+    ``row_columns`` holds each row's columns in increasing order, rows delimited by ``row_starts``.
+    """
+    occupied = np.zeros(row_columns.shape[0] * 8 + width, dtype=np.bool_)
+    offsets = np.zeros(row_starts.shape[0] - 1, dtype=np.uint32)
+    first_free = 0
+    for row in rows_by_size:
+        begin, end = row_starts[row], row_starts[row + 1]
+        if begin == end:
+            continue
+        while occupied[first_free]:
+            first_free += 1
+        offset = max(0, first_free - row_columns[begin])
+        while True:
+            fits = True
+            for index in range(begin, end):
+                if occupied[offset + row_columns[index]]:
+                    fits = False
+                    break
+            if fits:
+                break
+            offset += 1
+        for index in range(begin, end):
+            occupied[offset + row_columns[index]] = True
+        offsets[row] = offset
+    return offsets, occupied

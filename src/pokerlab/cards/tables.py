@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 TABLE_FORMAT_VERSION = 1
 
@@ -137,45 +136,15 @@ def _rank_key(counts: tuple[int, ...]) -> int:
     return sum(count * multiplier for count, multiplier in zip(counts, RANK_MULTIPLIERS, strict=True))
 
 
-@njit(cache=True)
-def _displace_rows(row_starts: np.ndarray, row_columns: np.ndarray, rows_by_size: np.ndarray, width: int):
-    """Row-displacement perfect hash: an offset per row so that the rows' occupied columns never collide.
-
-    Rows are placed largest first at the first offset that fits, searching from the first free slot.
-    ``row_columns`` holds each row's columns in increasing order, rows delimited by ``row_starts``.
-    """
-    occupied = np.zeros(row_columns.shape[0] * 8 + width, dtype=np.bool_)
-    offsets = np.zeros(row_starts.shape[0] - 1, dtype=np.uint32)
-    first_free = 0
-    for row in rows_by_size:
-        begin, end = row_starts[row], row_starts[row + 1]
-        if begin == end:
-            continue
-        while occupied[first_free]:
-            first_free += 1
-        offset = max(0, first_free - row_columns[begin])
-        while True:
-            fits = True
-            for index in range(begin, end):
-                if occupied[offset + row_columns[index]]:
-                    fits = False
-                    break
-            if fits:
-                break
-            offset += 1
-        for index in range(begin, end):
-            occupied[offset + row_columns[index]] = True
-        offsets[row] = offset
-    return offsets, occupied
-
-
 def _perfect_hash(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Row offsets and slot index of each key for the evaluator's rank-key perfect hash."""
+    from pokerlab.cards.kernels import displace_rows  # numba loads only when the tables are built
+
     keys = np.sort(keys)
     rows = keys >> ROW_SHIFT
     counts = np.bincount(rows)
     row_starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    offsets, _ = _displace_rows(row_starts, keys & ROW_MASK, np.argsort(-counts, kind="stable"), 1 << ROW_SHIFT)
+    offsets, _ = displace_rows(row_starts, keys & ROW_MASK, np.argsort(-counts, kind="stable"), 1 << ROW_SHIFT)
     return offsets, offsets[rows].astype(np.int64) + (keys & ROW_MASK)
 
 

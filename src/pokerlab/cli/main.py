@@ -6,11 +6,77 @@ module only wires them; `pokerlab.cli.common` turns library errors into one line
 
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
-from pokerlab import __version__
+# Every command: the module under pokerlab.cli that registers it and its one-line help for `pokerlab --help`
+# (None: hidden). Modules load only when one of their commands runs or shows its own help, so `pokerlab --help`
+# imports none of numpy, numba or the engines; tests/cli/test_lazy_commands.py checks this table against
+# the commands themselves. Add new commands here and in the module's register(app).
+COMMANDS: dict[str, tuple[str, str | None]] = {
+    "eval": ("eval_cmd", "Rank a hand of 5, 6 or 7 cards: its value (larger is stronger), category and description."),
+    "equity": ("equity_cmd", "All-in equity of 2 to 10 players: exact when affordable, else Monte Carlo."),
+    "range": ("equity_cmd", "Show a range: canonical text, combo count and (with --grid) the 13x13 grid."),
+    "icm": ("icm_cmd", "Prize equity of every player by the Independent Chip Model (Malmuth-Harville)."),
+    "solve": ("solve_cmd", "Solve GAME with a CFR-family algorithm and report the exploitability of the average "
+                           "strategy."),
+    "exploitability": ("solve_cmd", "Exact exploitability and game value of the average strategy in a saved solver "
+                                    "state."),
+    "rps": ("solve_cmd", "Regret matching on rock-paper-scissors: average strategy, exploitability and the classic "
+                         "plot."),
+    "export": ("solve_cmd", "Export the average strategy as JSON keyed by OpenSpiel information-state strings (Kuhn, "
+                            "Leduc)."),
+    "match": ("bots_cmd", "Play A against B: chips per hand (95% CI), hands and matches won, exact EV from the "
+                          "policies."),
+    "play": ("bots_cmd", "Play hands against a bot at the terminal; q quits at any prompt."),
+    "two-round": ("bots_cmd", "The two-round hold'em game: size, training, exploitability."),
+    "brief": ("bots_cmd", None),
+    "pushfold": ("pushfold_cmd", "Push/fold Nash ranges: jam first in and call a jam, per seat, under chip EV or ICM."),
+    "simulate": ("simulate_cmd", "Simulate tournaments (coin flip, push/fold charts, simple rules) and compare "
+                                 "equity models."),
+    "serve": ("serve_cmd", "Serve the web page (equity, ICM, push/fold, solving) and its JSON API at http://HOST:PORT."),
+}
+_loaded: dict[str, Any] = {}
+
+
+def load_command(name: str) -> Any:
+    """The click command ``name``, registering its module's commands on first use."""
+    module_name = COMMANDS[name][0]
+    if module_name not in _loaded:
+        scratch = typer.Typer()
+        scratch.callback()(lambda: None)  # a callback keeps even a single command inside a group
+        importlib.import_module(f"pokerlab.cli.{module_name}").register(scratch)
+        _loaded[module_name] = typer.main.get_command(scratch)
+    return _loaded[module_name].commands[name]
+
+
+class _LazyCommands(TyperGroup):
+    """The command group: lists the table above, loads a command's module when it is resolved."""
+
+    listing = False
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in COMMANDS:
+            return None
+        module_name, short_help = COMMANDS[cmd_name]
+        if self.listing:  # the overview needs names and one-line help only
+            return TyperCommand(cmd_name, help=short_help, hidden=short_help is None)
+        return load_command(cmd_name)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.listing = False
+
 
 app = typer.Typer(
     name="pokerlab",
@@ -18,10 +84,14 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=_LazyCommands,
 )
+
 
 def _version_callback(value: bool) -> None:
     if value:
+        from pokerlab import __version__
+
         typer.echo(f"pokerlab {__version__}")
         raise typer.Exit()
 
@@ -34,17 +104,6 @@ def main(
 ) -> None:
     """Poker mathematics: hand evaluation, equity, ICM and CFR solving."""
 
-
-def _register_commands() -> None:
-    # Each engine's command module exposes register(app); add new ones to this tuple.
-    from pokerlab.cli import bots_cmd, equity_cmd, eval_cmd, icm_cmd, pushfold_cmd, simulate_cmd, solve_cmd
-
-    modules = (eval_cmd, equity_cmd, icm_cmd, solve_cmd, bots_cmd, pushfold_cmd, simulate_cmd)
-    for module in modules:
-        module.register(app)
-
-
-_register_commands()
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(app())

@@ -13,10 +13,10 @@ import numpy as np
 from pokerlab.cards.encoding import cards_to_mask, format_cards, parse_cards
 from pokerlab.cards.kernels import partial_hand
 from pokerlab.cards.tables import load_tables
-from pokerlab.equity.exact import EXACT_BUDGET, MAX_MATCHUPS, plan_exact, run_exact, swap_outcome
+from pokerlab.equity.exact import EXACT_BUDGET, MAX_MATCHUPS, plan_exact, solve_exact
 from pokerlab.equity.kernels import versus_random_batch
 from pokerlab.equity.montecarlo import MC_CHUNKS, run_monte_carlo, stopping_rule
-from pokerlab.equity.problem import EquityProblem, PlayerLike, Progress, prepare_problem
+from pokerlab.equity.problem import PlayerLike, Progress, prepare_problem
 from pokerlab.equity.result import EquityResult, VersusRandomResult, category_breakdown
 from pokerlab.errors import InvalidArgumentError, InvalidHandError
 from pokerlab.stats import run_until
@@ -76,15 +76,7 @@ def equity(
             chosen = "exact" if plan is not None and plan.work <= EXACT_BUDGET and not sampling_asked else "montecarlo"
     if chosen == "exact":
         assert plan is not None
-        if len(problem.ranges) == 2 and problem.ranges[1].is_exact_hand and not plan.hero_mode:
-            # the lean heads-up loop wants the exact hand first: solve the mirrored problem, swap back
-            mirrored = EquityProblem(problem.names[::-1], problem.ranges[::-1], problem.originals[::-1],
-                                problem.board, problem.dead, problem.deck)
-            mirrored_plan = plan_exact(mirrored)
-            assert mirrored_plan is not None  # the same joint combos as the planned problem
-            outcome = swap_outcome(run_exact(mirrored, mirrored_plan, breakdown, progress))
-        else:
-            outcome = run_exact(problem, plan, breakdown, progress)
+        outcome = solve_exact(problem, plan, breakdown, progress)
     else:
         assert rule is not None
         outcome = run_monte_carlo(problem, rule, seed_word(seed), breakdown, progress)

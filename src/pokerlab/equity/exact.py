@@ -12,11 +12,11 @@ import numpy as np
 
 from pokerlab.cards.encoding import cards_to_mask
 from pokerlab.cards.kernels import partial_hand
-from pokerlab.cards.ranges import COMBO_MASKS, COMBOS
+from pokerlab.cards.ranges import COMBO_MASKS, COMBOS, NUMBER_OF_COMBOS, Range
 from pokerlab.cards.tables import load_tables
 from pokerlab.equity.kernels import SHARE_UNITS, ExactInputs, exact_enumeration
 from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem, Progress, category_of_value, is_uniform_random
-from pokerlab.equity.symmetry import symmetry_group
+from pokerlab.equity.symmetry import combo_orbits, symmetry_group
 from pokerlab.errors import InvalidRangeError
 
 EXACT_BUDGET = 3.0e9  # estimated inner-loop steps (about 1-2 s on 2 cores) below which "auto" enumerates
@@ -36,7 +36,8 @@ class ExactPlan:
     perms: np.ndarray
     boards: int  # number of board completions (before symmetry)
     work: float
-    hero_mode: int  # 1: two players, the first a single combo (lean heads-up loop); 2: and the second random
+    hero_mode: int  # 1: two players, the first a single combo (lean heads-up loop); 2: and the second random;
+    # 3: two players, any ranges (totals in registers); 0: the general loop
 
 
 def plan_exact(problem: EquityProblem, max_matchups: int = MAX_MATCHUPS) -> ExactPlan | None:
@@ -76,6 +77,8 @@ def plan_exact(problem: EquityProblem, max_matchups: int = MAX_MATCHUPS) -> Exac
         hero_mode = 2
     if hero_mode:
         work = boards / len(perms) * combos + 3.0 * boards
+    elif len(problem.ranges) == 2:
+        hero_mode = 3
     return ExactPlan(np.concatenate(cards), np.concatenate(masks), np.ascontiguousarray(tuple_index),
                       tuple_masks, tuple_weights, weighted, perms, boards, work, hero_mode)
 
@@ -97,12 +100,24 @@ def work_units(n: int, missing: int) -> np.ndarray:
     return units
 
 
-def run_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, progress: Progress | None) -> dict[str, Any]:
-    """Enumerate every board (in slices when a progress bar is shown); the outcome fields of a result."""
+def _enumeration_deck(problem: EquityProblem) -> np.ndarray:
+    """The cards a board can use: the remaining deck less the players' exact hands (every joint combo holds
+    them, so boards with them were enumerated and then skipped: 2.6 M boards instead of 1.7 M heads-up)."""
+    held = 0
+    for reduced in problem.ranges:
+        if reduced.is_exact_hand:
+            held |= int(COMBO_MASKS[reduced.indices[0]])
+    return np.array([c for c in problem.deck if not held >> int(c) & 1], dtype=np.uint8)
+
+
+def _accumulate(problem: EquityProblem, plan: ExactPlan, breakdown: bool,
+                progress: Progress | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Enumerate every board (in slices when a progress bar is shown): the kernel's three accumulators."""
     tables = load_tables()
     key, bits = partial_hand(np.array(problem.board, dtype=np.uint8), tables)
-    units = work_units(len(problem.deck), problem.missing)
-    inputs = ExactInputs(problem.deck, problem.missing, key, bits, plan.perms, plan.combo_cards, plan.combo_masks,
+    deck = _enumeration_deck(problem)
+    units = work_units(len(deck), problem.missing)
+    inputs = ExactInputs(deck, problem.missing, key, bits, plan.perms, plan.combo_cards, plan.combo_masks,
                          plan.tuple_index, plan.tuple_masks, plan.tuple_weights, category_of_value())
     players = len(problem.ranges)
     acc_int = np.zeros((players + 1, 3), dtype=np.int64)
@@ -122,10 +137,17 @@ def run_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, progress
         acc_cat += c
         if progress is not None:
             progress((s + 1) / slices)
+    return acc_int, acc_float, acc_cat
+
+
+def _outcome(acc_int: np.ndarray, acc_float: np.ndarray, acc_cat: np.ndarray, weighted: bool,
+             breakdown: bool) -> dict[str, Any]:
+    """The outcome fields of a result from the accumulators of an exact run."""
+    players = acc_int.shape[0] - 1
     showdowns = int(acc_int[players, 0])
     if showdowns == 0:
         raise InvalidRangeError(NO_JOINT_COMBO)
-    if plan.weighted:
+    if weighted:
         total = acc_float[players, 0]
         equity = acc_float[:players, 2] / total
         win = acc_float[:players, 0] / total
@@ -143,12 +165,93 @@ def run_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, progress
             "ties": ties, "categories": cats, "stop_reason": None}
 
 
-def swap_outcome(outcome: dict[str, Any]) -> dict[str, Any]:
-    """The outcome of the mirrored two-player problem, back in the players' order."""
-    swapped = {}
-    for name, value in outcome.items():
-        if name in ("equity", "win", "tie", "wins", "ties", "categories", "stderr") and value is not None:
-            swapped[name] = value[::-1]
-        else:
-            swapped[name] = value
-    return swapped
+def run_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, progress: Progress | None) -> dict[str, Any]:
+    """Enumerate every board of the planned problem as it stands; the outcome fields of a result."""
+    return _outcome(*_accumulate(problem, plan, breakdown, progress), plan.weighted, breakdown)
+
+
+def _mirrored(problem: EquityProblem) -> EquityProblem:
+    return EquityProblem(problem.names[::-1], problem.ranges[::-1], problem.originals[::-1], problem.board,
+                         problem.dead, problem.deck)
+
+
+def _accumulate_heads_up(problem: EquityProblem, breakdown: bool,
+                         progress: Progress | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Two players, the second an exact hand and the first not: the lean loops want the exact hand first, so
+    the mirrored problem is enumerated and its accumulators swapped back."""
+    mirrored = _mirrored(problem)
+    mirrored_plan = plan_exact(mirrored)
+    assert mirrored_plan is not None  # the same joint combos as the planned problem
+    acc_int, acc_float, acc_cat = _accumulate(mirrored, mirrored_plan, breakdown, progress)
+    order = [1, 0, 2]
+    return acc_int[order], acc_float[order], acc_cat[::-1]
+
+
+def _orbit_plan(problem: EquityProblem, plan: ExactPlan) -> list[tuple[EquityProblem, ExactPlan, int]] | None:
+    """Range-level suit symmetry, heads-up and unweighted: the sub-problems to solve instead of ``problem``.
+
+    The suit relabellings that fix the board, the dead cards and player ``q``'s range map each combo ``c`` of
+    player ``p`` to a combo with the same result against ``q``. So ``p``'s combos are grouped by orbit, and
+    each orbit is solved once, as its smallest combo against ``q``, and counted as many times as the orbit
+    has combos in ``p``'s range (``AA`` against a random hand is ``AsAh`` against it, six times). Returns
+    ``(sub-problem, its plan, multiplicity)`` triples, or ``None`` when that is not less work than ``plan``.
+    """
+    if len(problem.ranges) != 2 or plan.weighted or problem.missing == 0:
+        return None
+    fixed = [cards_to_mask(problem.board), cards_to_mask(problem.dead)]
+    best: list[tuple[EquityProblem, ExactPlan, int]] | None = None
+    best_work = plan.work
+    for p in (0, 1):
+        q = 1 - p
+        if problem.ranges[p].is_exact_hand:
+            continue
+        group = symmetry_group(fixed, [problem.ranges[q].weights])
+        orbits = combo_orbits(problem.ranges[p].indices, group)
+        if len(orbits) > 64 or len(orbits) == problem.ranges[p].combo_count:
+            continue
+        subproblems = []
+        work = 0.0
+        for combo, multiplicity in orbits:
+            mask = int(COMBO_MASKS[combo])
+            hand = Range(np.eye(1, NUMBER_OF_COMBOS, combo)[0])
+            opponent = problem.ranges[q].without(mask)
+            if opponent.combo_count == 0:
+                continue  # no joint combo with this one: adds no showdown
+            ranges = [hand, opponent] if p == 0 else [opponent, hand]
+            originals = list(problem.originals)
+            originals[p] = hand
+            sub = EquityProblem(problem.names, tuple(ranges), tuple(originals), problem.board, problem.dead,
+                                problem.deck)
+            sub_plan = plan_exact(sub)
+            assert sub_plan is not None  # one combo against one range
+            subproblems.append((sub, sub_plan, multiplicity))
+            work += sub_plan.work
+        if work < best_work:
+            best, best_work = subproblems, work
+    return best
+
+
+def solve_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, progress: Progress | None) -> dict[str, Any]:
+    """Exact equity of a planned problem by the cheapest route: range-level suit symmetry (heads-up), the
+    lean loops with the exact hand first, or the general enumeration. The outcome fields of a result."""
+    if not breakdown:
+        subproblems = _orbit_plan(problem, plan)
+        if subproblems is not None:
+            players = len(problem.ranges)
+            acc_int = np.zeros((players + 1, 3), dtype=np.int64)
+            acc_float = np.zeros((players + 1, 3))
+            acc_cat = np.zeros((players, 2, 9))
+            for done, (sub, sub_plan, multiplicity) in enumerate(subproblems, start=1):
+                if sub.ranges[1].is_exact_hand and sub_plan.hero_mode not in (1, 2):
+                    i, f, c = _accumulate_heads_up(sub, False, None)
+                else:
+                    i, f, c = _accumulate(sub, sub_plan, False, None)
+                acc_int += multiplicity * i
+                acc_float += multiplicity * f
+                acc_cat += multiplicity * c
+                if progress is not None:
+                    progress(done / len(subproblems))
+            return _outcome(acc_int, acc_float, acc_cat, plan.weighted, breakdown)
+    if len(problem.ranges) == 2 and problem.ranges[1].is_exact_hand and plan.hero_mode not in (1, 2):
+        return _outcome(*_accumulate_heads_up(problem, breakdown, progress), plan.weighted, breakdown)
+    return run_exact(problem, plan, breakdown, progress)

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from pokerlab.cards.kernels import value_of_partial, value_with_two
+from pokerlab.cards.kernels import rank_only_value, value_of_key, value_with_two_cards
 from pokerlab.cards.tables import RANK_KEY_MASK, ROW_MASK, ROW_SHIFT, EvalTables
 from pokerlab.stats.rng import next_u64, stream_seed, uniform
 
@@ -104,14 +104,16 @@ def orbit_size(mask: np.uint64, perms: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def _score_board(
     key, bits, bmask, mult, values, combo_cards, combo_masks, tuple_index, tuple_masks, tuple_weights,
-    weighted, want_categories, category_of_value, acc_int, acc_float, acc_cat, tables,
+    weighted, want_categories, category_of_value, acc_int, acc_float, acc_cat, card_keys, card_bits, flush_values,
+    row_offsets, rank_values,
 ):
     """Evaluate every combo on one complete board once, then score every matchup that fits the board."""
     for c in range(combo_cards.shape[0]):
         if combo_masks[c] & bmask:
             values[c] = 0
         else:
-            values[c] = value_with_two(key, bits, combo_cards[c, 0], combo_cards[c, 1], tables)
+            values[c] = value_with_two_cards(key, bits, combo_cards[c, 0], combo_cards[c, 1], card_keys, card_bits,
+                                             flush_values, row_offsets, rank_values)
     players = tuple_index.shape[1]
     for t in range(tuple_index.shape[0]):
         if tuple_masks[t] & bmask:
@@ -153,13 +155,66 @@ def _score_board(
 
 
 @njit(cache=True, inline="always")
+def _score_board_heads_up(key, bits, bmask, mult, values, combo_cards, combo_masks, tuple_index, tuple_masks,
+                          tuple_weights, weighted, acc_int, acc_float, card_keys, card_bits, flush_values,
+                          row_offsets, rank_values):
+    """Two players, any ranges: like :func:`_score_board` with the board's totals kept in registers and added
+    once per board (adding to the accumulator arrays per matchup chained every matchup on a store)."""
+    for c in range(combo_cards.shape[0]):
+        if combo_masks[c] & bmask:
+            values[c] = 0
+        else:
+            values[c] = value_with_two_cards(key, bits, combo_cards[c, 0], combo_cards[c, 1], card_keys, card_bits,
+                                             flush_values, row_offsets, rank_values)
+    valid = 0
+    first_wins = 0
+    second_wins = 0
+    wsum = 0.0
+    wfirst = 0.0
+    wsecond = 0.0
+    for t in range(tuple_index.shape[0]):
+        if tuple_masks[t] & bmask:
+            continue
+        first = values[tuple_index[t, 0]]
+        second = values[tuple_index[t, 1]]
+        valid += 1
+        first_wins += first > second
+        second_wins += second > first
+        if weighted:
+            w = tuple_weights[t]
+            wsum += w
+            if first > second:
+                wfirst += w
+            elif second > first:
+                wsecond += w
+    ties = valid - first_wins - second_wins
+    acc_int[2, 0] += mult * valid
+    acc_int[0, 0] += mult * first_wins
+    acc_int[1, 0] += mult * second_wins
+    acc_int[0, 1] += mult * ties
+    acc_int[1, 1] += mult * ties
+    acc_int[0, 2] += mult * (SHARE_UNITS * first_wins + SHARE_UNITS // 2 * ties)
+    acc_int[1, 2] += mult * (SHARE_UNITS * second_wins + SHARE_UNITS // 2 * ties)
+    if weighted:
+        wtie = wsum - wfirst - wsecond
+        acc_float[2, 0] += mult * wsum
+        acc_float[0, 0] += mult * wfirst
+        acc_float[1, 0] += mult * wsecond
+        acc_float[0, 1] += mult * wtie
+        acc_float[1, 1] += mult * wtie
+        acc_float[0, 2] += mult * (wfirst + 0.5 * wtie)
+        acc_float[1, 2] += mult * (wsecond + 0.5 * wtie)
+
+
+@njit(cache=True, inline="always")
 def _score_board_hero(key, bits, bmask, mult, combo_cards, combo_masks, tuple_weights, weighted, acc_int,
-                      acc_float, tables):
+                      acc_float, card_keys, card_bits, flush_values, row_offsets, rank_values):
     """Heads-up with player 0 a single combo (``combo 0``) against the combos ``1..M-1`` of player 1: no value
     buffer and no matchup list, one evaluation and two comparisons per opponent combo."""
     if combo_masks[0] & bmask:
         return
-    hero = value_with_two(key, bits, combo_cards[0, 0], combo_cards[0, 1], tables)
+    hero = value_with_two_cards(key, bits, combo_cards[0, 0], combo_cards[0, 1], card_keys, card_bits, flush_values,
+                                row_offsets, rank_values)
     wins = 0
     ties = 0
     valid = 0
@@ -169,7 +224,8 @@ def _score_board_hero(key, bits, bmask, mult, combo_cards, combo_masks, tuple_we
     for c in range(1, combo_cards.shape[0]):
         if combo_masks[c] & bmask:
             continue
-        v = value_with_two(key, bits, combo_cards[c, 0], combo_cards[c, 1], tables)
+        v = value_with_two_cards(key, bits, combo_cards[c, 0], combo_cards[c, 1], card_keys, card_bits, flush_values,
+                                 row_offsets, rank_values)
         valid += 1
         wins += v < hero  # type: ignore[assignment]  # numba: a bool counts as 0 or 1
         ties += v == hero
@@ -199,13 +255,8 @@ def _score_board_hero(key, bits, bmask, mult, combo_cards, combo_masks, tuple_we
 
 
 @njit(cache=True, inline="always")
-def _rank_only_value(rank_key, tables):
-    """Value of a 7-card hand that cannot be a flush, from its rank key alone (the evaluator's hash)."""
-    return tables.rank_values[np.int64(tables.row_offsets[rank_key >> _ROW_SHIFT]) + np.int64(rank_key & _ROW_MASK)]
-
-
-@njit(cache=True, inline="always")
-def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_masks, acc_int, tables):
+def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_masks, acc_int, left, counts,
+                           flush_cards, card_keys, card_bits, flush_values, row_offsets, rank_values):
     """Heads-up, player 0 a single combo against a uniformly random hand.
 
     Opponent hands that cannot make a flush have a value that depends on their two ranks only, so they are
@@ -216,11 +267,11 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
     """
     if combo_masks[0] & bmask:
         return
-    hero = value_with_two(key, bits, combo_cards[0, 0], combo_cards[0, 1], tables)
+    hero = value_with_two_cards(key, bits, combo_cards[0, 0], combo_cards[0, 1], card_keys, card_bits, flush_values,
+                                row_offsets, rank_values)
     dead = bmask | combo_masks[0]
-    left = np.empty(52, dtype=np.uint8)
-    counts = np.zeros(13, dtype=np.int64)
-    flush_cards = np.zeros(13, dtype=np.int64)
+    counts[:] = 0  # buffers of the calling thread, reused board after board
+    flush_cards[:] = 0
     flush_suit = -1
     on_board = 0
     for suit in range(4):
@@ -241,10 +292,11 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
     ties = 0
     if on_board == 5:
         for i in range(n):
-            k6 = key + tables.card_keys[left[i]]
-            b6 = bits | tables.card_bits[left[i]]
+            k6 = key + card_keys[left[i]]
+            b6 = bits | card_bits[left[i]]
             for j in range(i + 1, n):
-                v = value_of_partial(k6 + tables.card_keys[left[j]], b6 | tables.card_bits[left[j]], tables)
+                v = value_of_key(k6 + card_keys[left[j]], b6 | card_bits[left[j]], flush_values, row_offsets,
+                                 rank_values)
                 wins += v < hero  # type: ignore[assignment]  # numba: a bool counts as 0 or 1
                 ties += v == hero
     else:
@@ -254,10 +306,10 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
             if n1 == 0:
                 continue
             plain1 = n1 - flush_cards[r1] if on_board == 4 else n1
-            m1 = tables.card_keys[4 * r1] & _RANK_KEY_MASK
+            m1 = card_keys[4 * r1] & _RANK_KEY_MASK
             c = plain1 * (plain1 - 1) // 2
             if c > 0:
-                v = _rank_only_value(rank_base + m1 + m1, tables)
+                v = rank_only_value(rank_base + m1 + m1, row_offsets, rank_values)
                 wins += c * (v < hero)
                 ties += c * (v == hero)
             for r2 in range(r1 + 1, 13):
@@ -271,7 +323,7 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
                 else:
                     c = n1 * n2
                 if c > 0:
-                    v = _rank_only_value(rank_base + m1 + (tables.card_keys[4 * r2] & _RANK_KEY_MASK), tables)
+                    v = rank_only_value(rank_base + m1 + (card_keys[4 * r2] & _RANK_KEY_MASK), row_offsets, rank_values)
                     wins += c * (v < hero)
                     ties += c * (v == hero)
         if on_board >= 3:
@@ -279,8 +331,8 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
                 first_flush = (left[i] & 3) == flush_suit
                 if on_board == 3 and not first_flush:
                     continue
-                k6 = key + tables.card_keys[left[i]]
-                b6 = bits | tables.card_bits[left[i]]
+                k6 = key + card_keys[left[i]]
+                b6 = bits | card_bits[left[i]]
                 for j in range(i + 1, n):
                     second_flush = (left[j] & 3) == flush_suit
                     if on_board == 3:
@@ -288,7 +340,8 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
                             continue
                     elif not (first_flush or second_flush):
                         continue
-                    v = value_of_partial(k6 + tables.card_keys[left[j]], b6 | tables.card_bits[left[j]], tables)
+                    v = value_of_key(k6 + card_keys[left[j]], b6 | card_bits[left[j]], flush_values, row_offsets,
+                                     rank_values)
                     wins += v < hero  # type: ignore[assignment]  # numba: a bool counts as 0 or 1
                     ties += v == hero
     valid = n * (n - 1) // 2
@@ -326,7 +379,8 @@ def exact_enumeration(inputs: ExactInputs, units: np.ndarray, threads: int, weig
     of ``threads`` takes units ``t, t + threads, ...`` (balanced when units are sorted by decreasing work).
     With ``hero_mode`` 1 (two players, player 0 one combo, matchup ``t`` = player 1's combo ``t + 1``)
     a leaner loop scores the boards without a value buffer; with 2 (player 1 uniformly random, unweighted)
-    it counts the opponent's hands per rank pair. A unit's canonical boards are buffered, then scored in one
+    it counts the opponent's hands per rank pair; with 3 (two players, any ranges) the board's totals are kept
+    in registers. A unit's canonical boards are buffered, then scored in one
     loop. Returns the accumulators summed over threads: ``acc_int`` ``(P+1, 3)`` int64 (per player wins,
     ties, share units; row P column 0 the showdowns), ``acc_float`` the same weighted, and ``acc_cat``
     ``(P, 2, 9)`` (category frequency and equity share by final hand category).
@@ -340,8 +394,11 @@ def exact_enumeration(inputs: ExactInputs, units: np.ndarray, threads: int, weig
     acc_int = np.zeros((threads, players + 1, 3), dtype=np.int64)
     acc_float = np.zeros((threads, players + 1, 3), dtype=np.float64)
     acc_cat = np.zeros((threads, players, 2, 9), dtype=np.float64)
-    keys = tables.card_keys
-    cbits = tables.card_bits
+    # the evaluator's arrays, read out of the bundle once (inside the loops every read takes a reference)
+    card_keys, card_bits = tables.card_keys, tables.card_bits
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
+    keys = card_keys
+    cbits = card_bits
     rest = max(missing - 2, 0)
     capacity = 1
     for r in range(rest):
@@ -352,6 +409,10 @@ def exact_enumeration(inputs: ExactInputs, units: np.ndarray, threads: int, weig
         buf_bits = np.empty(capacity, dtype=np.uint64)
         buf_mask = np.empty(capacity, dtype=np.uint64)
         buf_mult = np.empty(capacity, dtype=np.int64)
+        left = np.empty(52, dtype=np.uint8)
+        rank_counts = np.zeros(13, dtype=np.int64)
+        flush_cards = np.zeros(13, dtype=np.int64)
+        thread_int, thread_float, thread_cat = acc_int[thread], acc_float[thread], acc_cat[thread]
         for u in range(thread, units.shape[0], threads):
             count = 0
             if missing == 0:
@@ -395,17 +456,26 @@ def exact_enumeration(inputs: ExactInputs, units: np.ndarray, threads: int, weig
             if hero_mode == 2:
                 for i in range(count):
                     _score_board_vs_random(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], deck, combo_cards,
-                                           combo_masks, acc_int[thread], tables)
+                                           combo_masks, thread_int, left, rank_counts, flush_cards, card_keys,
+                                           card_bits, flush_values, row_offsets, rank_values)
+                continue
+            if hero_mode == 3:
+                for i in range(count):
+                    _score_board_heads_up(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], values, combo_cards,
+                                          combo_masks, tuple_index, tuple_masks, tuple_weights, weighted, thread_int,
+                                          thread_float, card_keys, card_bits, flush_values, row_offsets, rank_values)
                 continue
             if hero_mode == 1:
                 for i in range(count):
                     _score_board_hero(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], combo_cards, combo_masks,
-                                      tuple_weights, weighted, acc_int[thread], acc_float[thread], tables)
+                                      tuple_weights, weighted, thread_int, thread_float, card_keys, card_bits,
+                                      flush_values, row_offsets, rank_values)
                 continue
             for i in range(count):
                 _score_board(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], values, combo_cards, combo_masks,
                              tuple_index, tuple_masks, tuple_weights, weighted, want_categories, category_of_value,
-                             acc_int[thread], acc_float[thread], acc_cat[thread], tables)
+                             thread_int, thread_float, thread_cat, card_keys, card_bits, flush_values, row_offsets,
+                             rank_values)
     return acc_int.sum(axis=0), acc_float.sum(axis=0), acc_cat.sum(axis=0)
 
 
@@ -472,6 +542,8 @@ def monte_carlo_batch(seed: np.uint64, batch: int, trials: int, chunks: int, inp
     is_random, starts = inputs.is_random, inputs.starts
     combo_cards, combo_masks = inputs.combo_cards, inputs.combo_masks
     cumulative, uniform_weights, category_of_value = inputs.cumulative, inputs.uniform_weights, inputs.category_of_value
+    card_keys, card_bits = tables.card_keys, tables.card_bits  # read once: see exact_enumeration
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
     players = starts.shape[0] - 1
     stats = np.zeros((chunks, players, 4), dtype=np.float64)
     cats = np.zeros((chunks, players, 2, 9), dtype=np.float64)
@@ -519,23 +591,23 @@ def monte_carlo_batch(seed: np.uint64, batch: int, trials: int, chunks: int, inp
                     used |= bit_a
                     b, bit_b = _draw_card(state, deck, used)
                     used |= bit_b
-                    keys[p] = tables.card_keys[a] + tables.card_keys[b]
-                    bitss[p] = tables.card_bits[a] | tables.card_bits[b]
+                    keys[p] = card_keys[a] + card_keys[b]
+                    bitss[p] = card_bits[a] | card_bits[b]
                 else:
                     c = chosen[p]
-                    keys[p] = tables.card_keys[combo_cards[c, 0]] + tables.card_keys[combo_cards[c, 1]]
-                    bitss[p] = tables.card_bits[combo_cards[c, 0]] | tables.card_bits[combo_cards[c, 1]]
+                    keys[p] = card_keys[combo_cards[c, 0]] + card_keys[combo_cards[c, 1]]
+                    bitss[p] = card_bits[combo_cards[c, 0]] | card_bits[combo_cards[c, 1]]
             key = board_key
             bits = board_bits
             for _j in range(missing):
                 card, bit = _draw_card(state, deck, used)
                 used |= bit
-                key += tables.card_keys[card]
-                bits |= tables.card_bits[card]
+                key += card_keys[card]
+                bits |= card_bits[card]
             # Branch-free bookkeeping: which player wins is a coin flip the branch predictor cannot learn.
             best = 0
             for p in range(players):
-                v = np.int64(value_of_partial(key + keys[p], bits | bitss[p], tables))
+                v = np.int64(value_of_key(key + keys[p], bits | bitss[p], flush_values, row_offsets, rank_values))
                 values[p] = v
                 best = max(best, v)  # type: ignore[assignment]  # numba: uint16 hand values compare as ints
             tied = 0
@@ -573,6 +645,8 @@ def versus_random_batch(seed, batch, trials, chunks, deck, missing, board_key, b
 
     Returns ``(opponents, 4)``: sum of shares, sum of squared shares, wins, ties, for 1..N opponents.
     """
+    card_keys, card_bits = tables.card_keys, tables.card_bits  # read once: see exact_enumeration
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
     stats = np.zeros((chunks, opponents, 4), dtype=np.float64)
     for chunk in prange(chunks):
         state = np.zeros(1, dtype=np.uint64)
@@ -587,16 +661,17 @@ def versus_random_batch(seed, batch, trials, chunks, deck, missing, board_key, b
             for _j in range(missing):
                 card, bit = _draw_card(state, deck, used)
                 used |= bit
-                key += tables.card_keys[card]
-                bits |= tables.card_bits[card]
-            hero = value_with_two(key, bits, hero_first, hero_second, tables)
+                key += card_keys[card]
+                bits |= card_bits[card]
+            hero = value_with_two_cards(key, bits, hero_first, hero_second, card_keys, card_bits, flush_values,
+                                        row_offsets, rank_values)
             ties = 0
             for n in range(opponents):
                 a, bit_a = _draw_card(state, deck, used)
                 used |= bit_a
                 b, bit_b = _draw_card(state, deck, used)
                 used |= bit_b
-                v = value_with_two(key, bits, a, b, tables)
+                v = value_with_two_cards(key, bits, a, b, card_keys, card_bits, flush_values, row_offsets, rank_values)
                 if v > hero:
                     break  # a loss against n+1 and every larger number of opponents: shares stay 0
                 if v == hero:

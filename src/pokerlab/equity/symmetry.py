@@ -46,3 +46,19 @@ def symmetry_group(fixed_masks: list[int], range_weights: list[np.ndarray]) -> n
         if all(np.array_equal(weights[combos[g]], weights) for weights in range_weights):
             group.append(perm)
     return np.array(group, dtype=np.int64)
+
+
+def combo_orbits(indices: np.ndarray, group: np.ndarray) -> list[tuple[int, int]]:
+    """The combos ``indices`` grouped by orbit under ``group`` (rows as from :func:`symmetry_group`): for each
+    group, ``(smallest combo index, how many of indices are in it)``, smallest combos increasing."""
+    _, combos = _tables()
+    rows = [ALL_SUIT_PERMUTATIONS.index(tuple(int(s) for s in perm)) for perm in group]
+    members = {int(c) for c in indices}
+    orbits = []
+    for combo in sorted(members):
+        if combo not in members:
+            continue
+        orbit = {int(combos[g, combo]) for g in rows} & members
+        members -= orbit
+        orbits.append((combo, len(orbit)))
+    return orbits

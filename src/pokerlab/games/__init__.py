@@ -6,11 +6,11 @@ from pokerlab.games.compiler import CompiledGame, GameSizes, compile_game
 from pokerlab.games.matrix import RPS, RPS_ASYMMETRIC, MatrixGame, rps
 from pokerlab.games.poker import PRESETS, BettingRound, LimitPoker, PokerSpec, kuhn, leduc, preset
 from pokerlab.games.registry import GAME_NAMES, compiled, game_from_spec, get_game
-from pokerlab.games.vector import CompiledPublicTree, PublicTree, VectorGame, compile_public_tree
+from pokerlab.games.vector import CoinPoker, CompiledPublicTree, PublicTree, VectorGame, compile_public_tree
 
 __all__ = [
     "CHANCE", "FOLD", "GAME_NAMES", "PRESETS", "RPS", "RPS_ASYMMETRIC", "TERMINAL", "TREE_FORM", "VECTOR_FORM",
-    "Action", "BettingRound", "CompiledGame", "CompiledPublicTree", "Game", "GameSizes", "GameType", "LimitPoker",
-    "MatrixGame", "PokerSpec", "PublicTree", "VectorGame", "compile_game", "compile_public_tree", "compiled",
-    "game_from_spec", "get_game", "kuhn", "leduc", "preset", "rps",
+    "Action", "BettingRound", "CoinPoker", "CompiledGame", "CompiledPublicTree", "Game", "GameSizes", "GameType",
+    "LimitPoker", "MatrixGame", "PokerSpec", "PublicTree", "VectorGame", "compile_game", "compile_public_tree",
+    "compiled", "game_from_spec", "get_game", "kuhn", "leduc", "preset", "rps",
 ]

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import InvalidGameError
-from pokerlab.games.base import TERMINAL, Game
+from pokerlab.games.base import TERMINAL, Game, GameType
 
 RPS_ACTIONS = ("rock", "paper", "scissors")
 RPS = ((0.0, -1.0, 1.0), (1.0, 0.0, -1.0), (-1.0, 1.0, 0.0))
@@ -47,6 +47,8 @@ class MatrixGame(Game):
             object.__setattr__(self, "col_labels", tuple(f"c{j}" for j in range(matrix.shape[1])))
         if len(self.row_labels) != matrix.shape[0] or len(self.col_labels) != matrix.shape[1]:
             raise InvalidGameError("one label per row and per column")
+
+    game_type = GameType(players=2, zero_sum=True, chance=False)
 
     @property
     def matrix(self) -> np.ndarray:

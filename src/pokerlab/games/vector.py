@@ -29,7 +29,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from pokerlab.errors import InvalidGameError
-from pokerlab.games.base import CHANCE, TERMINAL, VECTOR_FORM, Action, GameType, require_form
+from pokerlab.games.base import CHANCE, FOLD, TERMINAL, VECTOR_FORM, Action, GameType, require_form
 from pokerlab.games.compiler import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
 
 
@@ -116,6 +116,52 @@ class VectorGame(ABC):
         return {"name": self.name, "class": f"{cls.__module__}.{cls.__qualname__}"}
 
 
+class CoinPoker(VectorGame):
+    """The smallest poker in vector form, the examples' game: each of two players holds a low (0) or high (1)
+    card, independently, 1/2 each, after an ante of 1 chip. Player 0 checks (to a showdown) or bets 1; facing
+    the bet, player 1 folds or calls. Equal cards split the pot. Actions: 0 check/call, 1 bet,
+    :data:`~pokerlab.games.base.FOLD`.
+
+    >>> compile_public_tree(CoinPoker()).num_nodes
+    5
+    """
+
+    name = "coin-poker"
+    game_type = GameType(players=2, zero_sum=True, forms=(VECTOR_FORM,), has_fold=True)
+
+    def public_root(self) -> tuple[int, ...]:
+        return ()
+
+    def public_player(self, state: tuple[int, ...]) -> int:
+        return 1 if state == (1,) else (0 if not state else TERMINAL)
+
+    def public_actions(self, state: tuple[int, ...]) -> list[int]:
+        return [FOLD, 0] if state == (1,) else [0, 1]
+
+    def public_chance(self, state: tuple[int, ...]) -> list[tuple[Any, float]]:
+        return []
+
+    def public_apply(self, state: tuple[int, ...], action: Any) -> tuple[int, ...]:
+        return (*state, int(action))
+
+    def num_private_hands(self, player: int) -> int:
+        return 2
+
+    def initial_weights(self, player: int) -> np.ndarray:
+        return np.full(2, 0.5)
+
+    def evaluate(self, state: tuple[int, ...], player: int, reaches: Sequence[np.ndarray]) -> np.ndarray:
+        other = reaches[1 - player]
+        if state[-1] == FOLD:  # player 1 folded: it loses its ante whatever the cards
+            return (1.0 if player == 0 else -1.0) * np.full(2, other.sum())
+        stake = 2.0 if state == (1, 0) else 1.0
+        # my card h against theirs o: +stake when h > o, -stake when h < o, 0 on a tie
+        return stake * np.array([-other[1], other[0]])
+
+    def action_label(self, state: tuple[int, ...], action: int) -> str:
+        return {FOLD: "fold", 0: "call" if state == (1,) else "check", 1: "bet"}[action]
+
+
 class PublicTree(NamedTuple):
     """The public tree as arrays, the one argument of the vector-form kernels. Nodes are numbered
     breadth-first (children are a contiguous block after their parent). Per node: ``kind``
@@ -171,7 +217,8 @@ def compile_public_tree(game: VectorGame, max_nodes: int = 5_000_000) -> Compile
     declared game type, chance probabilities, players, hand counts and initial weights
     (:class:`InvalidGameError` / :class:`~pokerlab.errors.UnsupportedGameError` otherwise).
 
-    >>> from pokerlab.games.vector import compile_public_tree  # see tests/games/test_protocol.py for a game
+    >>> tree = compile_public_tree(CoinPoker()); tree.num_hands, tree.labels[0]
+    ((2, 2), ('check', 'bet'))
     """
     if not isinstance(game, VectorGame):
         raise InvalidGameError(f"not a vector-form game: {game!r}")

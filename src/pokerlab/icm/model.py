@@ -521,7 +521,7 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
     width = max(n_places, k)
     counted = np.zeros((n, width), dtype=np.int64)
 
-    def counting_batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    def sample_batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
         if not counting:
             return sampling.mc_batch(s, pay_k, size, child(index), mode[vr], MC_STREAMS)
         counts = sampling.mc_place_counts(s, width, size, child(index), MC_STREAMS, slots)
@@ -530,8 +530,8 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
         return paid @ pay_k, paid @ (pay_k * pay_k)
 
     if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
-        counting_batch(0, 0)
+        sample_batch(0, 0)
     first = 256 if time_limit is not None else (4096 if samples is None else 16384)
-    moments, reason, _ = run_until(rule, n, counting_batch, first_batch=first)
+    moments, reason, _ = run_until(rule, n, sample_batch, first_batch=first)
     places = counted[:, :n_places] / max(moments.count, 1) if n_places else None
     return moments.mean, moments.stderr, moments.count * unit, reason, places

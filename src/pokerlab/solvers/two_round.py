@@ -59,6 +59,10 @@ class TwoRoundStrategy:
     post_row: np.ndarray
     tree: BettingTree = field(repr=False)
 
+    def rows(self) -> K.RowStrategy:
+        """The strategy as the kernels take it."""
+        return K.RowStrategy(self.pre, self.post, self.pre_row, self.post_row)
+
     def probabilities(self, node: int, hand: int, flop: int) -> np.ndarray:
         """Probabilities of the children of decision ``node`` for local hand id ``hand`` (flop id in round 2)."""
         t = self.tree
@@ -99,9 +103,8 @@ def _profile(spec: TwoRoundSpec, responder: int, best: bool, opp: TwoRoundStrate
              me: TwoRoundStrategy | None) -> float:
     tree, tables = tree_of(spec), two_round_tables(spec)
     me = me or opp
-    return float(K.profile_value(tree.arrays(), tables.hand_cards, tables.values, tables.order, tables.valid_count,
-                                 tables.n_cards, float(spec.ante), responder, best, opp.pre, opp.post, opp.pre_row,
-                                 opp.post_row, me.pre, me.post, me.pre_row, me.post_row))
+    return float(K.profile_value(tree.arrays(), tables.deals(), float(spec.ante), responder, best, opp.rows(),
+                                 me.rows()))
 
 
 def expected_value(a: TwoRoundStrategy, b: TwoRoundStrategy) -> float:
@@ -180,9 +183,8 @@ class _StackTrainer:
         self.iterations = 0
 
     def run(self, iterations: int, tables: TwoRoundTables, rng: np.ndarray, floor: bool) -> None:
-        K.mccfr_iterations(self.tree.arrays(), tables.hand_cards, tables.hand_id, tables.flop_id, tables.values,
-                           self.pre_row, self.post_row, tables.n_cards, float(self.spec.ante), self.reg_pre,
-                           self.reg_post, self.cum_pre, self.cum_post, iterations, rng, floor)
+        state = K.MccfrState(self.pre_row, self.post_row, self.reg_pre, self.reg_post, self.cum_pre, self.cum_post)
+        K.mccfr_iterations(self.tree.arrays(), tables.deals(), state, float(self.spec.ante), iterations, rng, floor)
         self.iterations += iterations
 
     def average(self, name: str) -> TwoRoundStrategy:

@@ -9,24 +9,51 @@ numbering).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from pokerlab.games.two_round import NODE_DECISION, NODE_FLOP, NODE_FOLD, NODE_SHOWDOWN, BettingArrays
 from pokerlab.solvers.kernels import match_regrets, sample_action
-from pokerlab.solvers.two_round_tables import showdown_sums
+from pokerlab.solvers.two_round_tables import DealTables, showdown_sums
 from pokerlab.stats.rng import uniform
 
 
+class RowStrategy(NamedTuple):
+    """A strategy as the kernels read it: ``pre[pre_row[h], a]`` in round 1 and ``post[post_row[f, h], a]`` in
+    round 2 (rows of the card abstraction, columns the tree's flat actions)."""
+
+    pre: np.ndarray
+    post: np.ndarray
+    pre_row: np.ndarray
+    post_row: np.ndarray
+
+
+class MccfrState(NamedTuple):
+    """What MCCFR updates, in the rows of the card abstraction (``pre_row[h]``, ``post_row[f, h]``): regrets and
+    cumulative strategies of both rounds."""
+
+    pre_row: np.ndarray
+    post_row: np.ndarray
+    reg_pre: np.ndarray
+    reg_post: np.ndarray
+    cum_pre: np.ndarray
+    cum_post: np.ndarray
+
+
 @njit(cache=True)
-def mccfr_iterations(tree: BettingArrays, hand_cards, hand_id, flop_id, values, pre_row, post_row, n_cards, ante,
-                     reg_pre, reg_post, cum_pre, cum_post, iterations, rng, floor):
+def mccfr_iterations(tree: BettingArrays, deals: DealTables, state: MccfrState, ante: float, iterations: int,
+                     rng: np.ndarray, floor: bool) -> None:
     """External-sampling MCCFR (Lanctot et al. 2009) with the deal sampled once per iteration.
 
     Each iteration deals 2 + 2 + 3 cards uniformly, then traverses the betting tree once per player: the
     traverser explores all its actions, the opponent samples one action from its current strategy (and adds
     that strategy to its cumulative average). ``floor`` clamps regrets at zero (regret matching plus).
     """
+    hand_id, flop_id, values, n_cards = deals.hand_id, deals.flop_id, deals.values, deals.n_cards
+    pre_row, post_row, reg_pre, reg_post = state.pre_row, state.post_row, state.reg_pre, state.reg_post
+    cum_pre, cum_post = state.cum_pre, state.cum_post
     kind, rnd, player, put0, put1 = tree.kind, tree.round, tree.player, tree.put0, tree.put1
     child_start, num_children = tree.child_start, tree.num_children
     child_list, act_offset = tree.child_list, tree.act_offset
@@ -190,16 +217,20 @@ def _fold_payoff(n, player, responder, ante, put0, put1):
 
 
 @njit(cache=True)
-def profile_value(tree: BettingArrays, hand_cards, values, order, valid_count, n_cards, ante, responder, best_response,
-                  opp_pre, opp_post, opp_pre_row, opp_post_row, me_pre, me_post, me_pre_row, me_post_row):
+def profile_value(tree: BettingArrays, deals: DealTables, ante: float, responder: int, best_response: bool,
+                  opponent: RowStrategy, own: RowStrategy) -> float:
     """Exact expected payoff (chips per game) of ``responder`` against the opponent's strategy, over every deal.
 
     With ``best_response`` the responder plays a best response in the real game (one choice per private hand,
     board and public history: a max per hand in round 1, per hand and flop in round 2); otherwise it follows
-    its own strategy ``me_*``. The opponent's reach is carried per hand down the public tree; terminal values
+    its own strategy ``own``. The opponent's reach is carried per hand down the public tree; terminal values
     sum over the opponent's hands sharing no card with the responder's (card removal by per-card totals;
     showdowns by hands sorted by value).
     """
+    hand_cards, values, order, valid_count, n_cards = (deals.hand_cards, deals.values, deals.order,
+                                                       deals.valid_count, deals.n_cards)
+    opp_pre, opp_post, opp_pre_row, opp_post_row = opponent.pre, opponent.post, opponent.pre_row, opponent.post_row
+    me_pre, me_post, me_pre_row, me_post_row = own.pre, own.post, own.pre_row, own.post_row
     kind, rnd, player, put0, put1 = tree.kind, tree.round, tree.player, tree.put0, tree.put1
     subtree_end, child_start, num_children = tree.subtree_end, tree.child_start, tree.num_children
     child_list, act_offset = tree.child_list, tree.act_offset

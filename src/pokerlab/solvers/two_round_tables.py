@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -112,6 +113,18 @@ def _orders_and_equity(values: np.ndarray, hand_cards: np.ndarray, n_cards: int)
     return order, count, equity
 
 
+class DealTables(NamedTuple):
+    """The card tables the kernels read (see :class:`TwoRoundTables`), as one argument."""
+
+    hand_cards: np.ndarray
+    hand_id: np.ndarray
+    flop_id: np.ndarray
+    values: np.ndarray
+    order: np.ndarray
+    valid_count: np.ndarray
+    n_cards: int
+
+
 @dataclass(frozen=True, eq=False)
 class TwoRoundTables:
     """The card tables of one two-round deck (see the module docstring). Shapes: ``hand_cards (H, 2)``,
@@ -134,6 +147,11 @@ class TwoRoundTables:
     @property
     def n_cards(self) -> int:
         return int(self.deck.shape[0])
+
+    def deals(self) -> DealTables:
+        """The tables as the kernels take them."""
+        return DealTables(self.hand_cards, self.hand_id, self.flop_id, self.values, self.order, self.valid_count,
+                          self.n_cards)
 
     @property
     def n_hands(self) -> int:

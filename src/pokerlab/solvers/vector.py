@@ -144,7 +144,12 @@ def best_response_gains(game: VectorGame | CompiledPublicTree, strategy: VectorS
     """Exact best response of every player to the others' ``strategy`` in a vector-form game (any number of
     players, general-sum): each player's profile value, best-response value and gain. A best response picks,
     for each (decision node, hand), the action of highest counterfactual value: exact, since an information
-    set is one node and one hand. Example: ``best_response_gains(tree, VectorStrategy.uniform(tree)).gains``.
+    set is one node and one hand.
+
+    >>> from pokerlab.games.vector import CoinPoker, compile_public_tree
+    >>> tree = compile_public_tree(CoinPoker())
+    >>> best_response_gains(tree, VectorStrategy.uniform(tree)).gains
+    (0.25, 0.25)
     """
     tree = _compiled(game)
     values, best = [], []
@@ -158,7 +163,12 @@ def best_response_gains(game: VectorGame | CompiledPublicTree, strategy: VectorS
 def vector_exploitability(game: VectorGame | CompiledPublicTree, strategy: VectorStrategy) -> float:
     """Exploitability (chips per game, the mean of the two best-response gains) of a two-player zero-sum
     vector-form game; other games raise :class:`~pokerlab.errors.UnsupportedGameError` (use
-    :func:`best_response_gains`)."""
+    :func:`best_response_gains`).
+
+    >>> from pokerlab.games.vector import CoinPoker, compile_public_tree
+    >>> tree = compile_public_tree(CoinPoker()); vector_exploitability(tree, VectorStrategy.uniform(tree))
+    0.25
+    """
     tree = _compiled(game)
     require_two_player_zero_sum(tree.game.game_type, tree.game.name, "exploitability")
     return 0.5 * best_response_gains(tree, strategy).nash_conv
@@ -169,11 +179,10 @@ class VectorSolver:
     flags and parameters of :class:`pokerlab.solvers.core.SolverConfig` and alternating updates (player 0, 1,
     ..., n-1 in each iteration), as the tree-form solver does.
 
-    Example (any :class:`~pokerlab.games.vector.VectorGame`)::
-
-        solver = VectorSolver(game, "cfr+")
-        solver.iterate(1000)
-        best_response_gains(solver.tree, solver.average_strategy()).gains
+    >>> from pokerlab.games.vector import CoinPoker
+    >>> solver = VectorSolver(CoinPoker(), "cfr+"); solver.iterate(2000)
+    >>> solver.gains().nash_conv < 1e-3
+    True
     """
 
     def __init__(self, game: VectorGame | CompiledPublicTree, algorithm: str | SolverConfig = "cfr+") -> None:

@@ -1,0 +1,72 @@
+"""The exact engine's faster routes against its general matchup loop (``breakdown=True`` forces it) and the
+suit-orbit grouping of combos against a count by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.cards.ranges import COMBOS, parse_range
+from pokerlab.equity import equity
+from pokerlab.equity.symmetry import ALL_SUIT_PERMUTATIONS, combo_orbits, symmetry_group
+
+
+@pytest.mark.parametrize(
+    "players, board, dead",
+    [
+        (["AA", "random"], "Js8s5d", ""),  # one orbit: AsAh against a random hand, six times
+        (["72o", "random"], "Js8s5d2c", ""),
+        (["random", "KQs"], "Td9d2h", ""),  # the orbit player second
+        (["QQ+, AKs", "TT+, AQs+"], "2c7d9h", ""),  # both symmetric: the smaller orbit count is split
+        (["AKs, 76s", "JJ"], "Ah8h2d", "3c"),  # board and dead card shrink the group
+        (["AhKh", "QQ"], "Qs8h2c", ""),  # an exact hand second: the mirrored lean loop
+        (["QQ", "AhKh"], "Qs8h2c", ""),
+        (["AsAh", "QdQc", "9c3d"], "7h6h5d", ""),  # three exact hands: deck without their cards
+    ],
+)
+def test_fast_routes_count_like_the_general_loop(players, board, dead):
+    fast = equity(players, board=board, dead=dead, method="exact")
+    general = equity(players, board=board, dead=dead, method="exact", breakdown=True)
+    assert fast.showdowns == general.showdowns
+    assert fast.wins == general.wins and fast.ties == general.ties
+    assert fast.equity == general.equity
+
+
+def test_a_range_costs_its_orbits_and_counts_its_combos():
+    """AA against a random hand is AsAh against it: the same equity, six times the showdowns."""
+    pair = equity(["AA", "random"], method="exact")
+    single = equity(["AsAh", "random"], method="exact")
+    assert pair.showdowns == 6 * single.showdowns
+    assert pair.wins == tuple(6 * w for w in single.wins)  # type: ignore[union-attr]
+    assert pair.equity == pytest.approx(single.equity, abs=1e-15)
+
+
+def _orbits_by_hand(indices: np.ndarray, group: np.ndarray) -> list[tuple[int, int]]:
+    """Orbits by applying every relabelling to the two cards of each combo and sorting the results."""
+    seen: dict[int, frozenset[tuple[int, int]]] = {}
+    for index in indices:
+        images = set()
+        for perm in group:
+            a, b = (4 * (int(c) >> 2) + int(perm[int(c) & 3]) for c in COMBOS[index])
+            images.add((max(a, b), min(a, b)))
+        seen[int(index)] = frozenset(images)
+    members = {tuple(sorted((int(a), int(b)), reverse=True)): int(i) for i, (a, b) in
+               ((i, COMBOS[i]) for i in indices)}
+    orbits = {}
+    for images in seen.values():
+        inside = sorted(members[image] for image in images if image in members)
+        orbits[inside[0]] = len(inside)
+    return sorted(orbits.items())
+
+
+@pytest.mark.parametrize("text", ["AA", "AKs", "AKo", "72o, 33, T9s", "random"])
+@pytest.mark.parametrize("fixed", [[], [1 << 48], [(1 << 48) | (1 << 49)]])
+def test_combo_orbits_against_a_count_by_hand(text, fixed):
+    group = symmetry_group(fixed, [])
+    indices = parse_range(text).indices
+    orbits = combo_orbits(indices, group)
+    assert orbits == _orbits_by_hand(indices, group)
+    assert sum(size for _, size in orbits) == len(indices)
+    if not fixed:
+        assert len(group) == len(ALL_SUIT_PERMUTATIONS)
+        assert len(orbits) == {"AA": 1, "AKs": 1, "AKo": 1, "72o, 33, T9s": 3, "random": 169}[text]
