@@ -1,0 +1,62 @@
+"""``pokerlab serve``: the web page and JSON API under uvicorn (needs the ``web`` extra)."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+
+import typer
+
+from pokerlab.cli.common import user_errors
+from pokerlab.errors import InvalidArgumentError
+
+
+def _check_free(host: str, port: int) -> None:
+    """Refuse a port that is taken before the workers start, with one line instead of uvicorn's log."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        raise InvalidArgumentError(f"cannot resolve host {host!r}: {error.strerror}") from error
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise InvalidArgumentError(f"cannot listen on {host}:{port}: {error.strerror}") from error
+
+
+def _serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (127.0.0.1: this machine only)."),
+    port: int = typer.Option(8000, "--port", help="TCP port."),
+    workers: int = typer.Option(2, "--workers", help="Worker processes for the computations (1 to 64)."),
+    queue: int = typer.Option(32, "--queue", help="Requests that may wait for a worker; more get 503."),
+) -> None:
+    """Serve the web page (equity, ICM, push/fold, solving) and its JSON API at http://HOST:PORT."""
+    if not 1 <= workers <= 64:
+        raise InvalidArgumentError(f"--workers must be from 1 to 64, got {workers}")
+    if queue < 0:
+        raise InvalidArgumentError(f"--queue must be >= 0, got {queue}")
+    if not 0 < port < 65536:
+        raise InvalidArgumentError(f"--port must be from 1 to 65535, got {port}")
+    try:
+        import uvicorn
+
+        from pokerlab.web.app import Settings, create_app
+    except ImportError as error:
+        raise InvalidArgumentError(f"the web server needs the web extra: pip install 'pokerlab[web]' "
+                                   f"({error.name} is missing)") from error
+    _check_free(host, port)
+    server = uvicorn.Server(uvicorn.Config(create_app(Settings(workers=workers, max_queue=queue)), host=host,
+                                           port=port, log_level="warning", timeout_graceful_shutdown=1))
+    typer.echo(f"pokerlab serving on http://{host}:{port} (API docs at /docs); Ctrl-C stops", err=True)
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn shuts down on Ctrl-C, then raises the signal again
+        server.run()
+    if server.should_exit:  # Ctrl-C (or SIGTERM) rather than a failure to start
+        typer.echo("stopped", err=True)
+        raise typer.Exit(code=130)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``pokerlab serve`` to the application."""
+    app.command("serve")(user_errors(_serve))

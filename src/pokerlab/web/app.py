@@ -1,0 +1,340 @@
+"""The FastAPI application: the static page, the JSON API and the limits every request runs under.
+
+Every computing endpoint has a plain form (``POST /api/equity``: one JSON object, the CLI's ``--json``) and,
+where work can take seconds, a streamed form (``POST /api/equity/stream``: one JSON object per line, progress
+lines first, then ``{"result": ...}`` or ``{"error": ..., "status": ...}``). The page uses the streamed forms so
+it can draw progress and stop a job by closing the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib.resources import files
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+
+from pokerlab import __version__
+from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, PokerlabError
+from pokerlab.web.jobs import JobFailedError, JobTimeoutError, QueueFullError, WorkerPool
+from pokerlab.web.schemas import EquityRequest, ICMRequest, PushFoldRequest, RangeRequest, SolveRequest
+
+STATIC = files("pokerlab.web") / "static"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may ask for. Over a limit the answer is a 422 that says what to change."""
+
+    job_seconds: float = 20.0  # wall time of any job in a worker (exact enumeration, ICM, solving)
+    sampling_seconds: float = 10.0  # the most a client may ask for with ``time``
+    trials: int = 200_000_000  # Monte Carlo showdowns
+    icm_samples: int = 100_000_000
+    icm_places_players: int = 300  # finish-place matrix: n x paid places, a few seconds at 2,000 players
+    icm_bubble_players: int = 60  # bubble factors: n (n - 1) exact ICM runs
+    solve_iterations: int = 1_000_000
+    solve_seconds: float = 60.0  # solving and push/fold
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Server settings: worker processes, waiting-line length, result cache size and the request limits."""
+
+    workers: int = 2
+    max_queue: int = 32
+    cache_size: int = 1024
+    warm: bool = True
+    limits: Limits = Limits()
+
+
+class _ResultCache:
+    """Answers of deterministic requests (exact results, or sampled with a seed), least recently used out."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[str, Any] = OrderedDict()
+        self.hits = 0
+
+    def get(self, key: str) -> Any | None:
+        value = self.entries.get(key)
+        if value is not None:
+            self.entries.move_to_end(key)
+            self.hits += 1
+        return value
+
+    def put(self, key: str, value: Any) -> None:
+        if self.size <= 0:
+            return
+        self.entries[key] = value
+        self.entries.move_to_end(key)
+        while len(self.entries) > self.size:
+            self.entries.popitem(last=False)
+
+
+def _refuse(message: str) -> None:
+    raise InvalidArgumentError(message)
+
+
+def _check_seconds(value: float | None, most: float) -> None:
+    if value is not None and math.isfinite(value) and value > most:
+        _refuse(f"time {value:g} s is over this server's limit of {most:g} s per request; ask for at most {most:g}")
+
+
+def _equity_limits(body: EquityRequest, limits: Limits) -> float:
+    if body.trials is not None and body.trials > limits.trials:
+        _refuse(f"trials {body.trials:,} is over this server's budget of {limits.trials:,} showdowns per request; "
+                "ask for fewer, or give a time or stderr target instead")
+    _check_seconds(body.time, limits.sampling_seconds)
+    return limits.job_seconds if body.time is None else min(limits.job_seconds, body.time + 5.0)
+
+
+def _icm_limits(body: ICMRequest, limits: Limits) -> float:
+    spec = body.payouts.strip()
+    if spec.lower().startswith("file:") or spec.lower().endswith(".csv"):
+        raise InvalidPayoutsError("the server reads no files: give the payouts as numbers (50,30,20), a split "
+                                  "(65/35) or a rule (power:a=1,pool=1000,paid=40)")
+    n = len(body.stacks)
+    if body.places and n > limits.icm_places_players:
+        _refuse(f"finish places are limited to {limits.icm_places_players} players on this server ({n} given); "
+                "turn places off for bigger fields")
+    if body.bubble_factors and n > limits.icm_bubble_players:
+        _refuse(f"bubble factors are limited to {limits.icm_bubble_players} players on this server ({n} given; "
+                "they need n(n-1) ICM runs); turn them off for bigger fields")
+    if body.samples is not None and body.samples > limits.icm_samples:
+        _refuse(f"samples {body.samples:,} is over this server's budget of {limits.icm_samples:,}; ask for fewer, "
+                "or give a time or half-width target instead")
+    _check_seconds(body.time, limits.sampling_seconds)
+    return limits.job_seconds if body.time is None else min(limits.job_seconds, body.time + 5.0)
+
+
+def _solve_limits(body: SolveRequest, limits: Limits) -> float:
+    if body.iterations is not None and body.iterations > limits.solve_iterations:
+        _refuse(f"iterations {body.iterations:,} is over this server's budget of {limits.solve_iterations:,}; "
+                "ask for fewer, or give a time or target exploitability instead")
+    _check_seconds(body.time, limits.solve_seconds)
+    return limits.solve_seconds + 5.0
+
+
+def _pushfold_limits(body: PushFoldRequest, limits: Limits) -> float:
+    if body.iterations is not None and body.iterations > limits.solve_iterations:
+        _refuse(f"iterations {body.iterations:,} is over this server's budget of {limits.solve_iterations:,}; "
+                "ask for fewer, or give a time or target gain instead")
+    _check_seconds(body.time, limits.solve_seconds)
+    return limits.solve_seconds + 5.0
+
+
+TIMEOUT_ADVICE = {
+    "pushfold": "give a time limit or a larger target gain, or fewer seats",
+    "equity": "use method auto or montecarlo with a time limit, or narrower ranges",
+    "icm": "use method montecarlo with a time limit, or turn off finish places and bubble factors",
+    "solve": "ask for fewer iterations or give a time limit",
+}
+
+
+def _cacheable(task: str, params: dict[str, Any], result: dict[str, Any]) -> bool:
+    seeded = params.get("seed") is not None
+    if task == "equity":
+        return result.get("method") == "exact" or (seeded and params.get("time") is None)
+    if task == "icm":
+        return "samples" not in result or (seeded and params.get("time") is None)
+    if task == "pushfold":
+        return params.get("time") is None  # seeded by default
+    return params.get("time") is None and (seeded or "mccfr" not in str(params.get("algo")))
+
+
+def _error_response(status: int, message: str, retry_after: int | None = None) -> JSONResponse:
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+    return JSONResponse({"detail": message}, status_code=status, headers=headers)
+
+
+def _validation_message(error: RequestValidationError) -> str:
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(x) for x in item.get("loc", ()) if x != "body")
+        parts.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
+    return "; ".join(parts) or "invalid request"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application with its own worker pool (started and stopped by the app's lifespan).
+
+    >>> create_app(Settings(workers=1)).title
+    'pokerlab'
+    """
+    settings = settings or Settings()
+    limits = settings.limits
+    cache = _ResultCache(settings.cache_size)
+    state: dict[str, Any] = {}
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        pool = WorkerPool(settings.workers, settings.max_queue, warm=settings.warm)
+        await pool.start()
+        state["pool"] = pool
+        try:
+            yield
+        finally:
+            await pool.close()
+
+    app = FastAPI(title="pokerlab", version=__version__, lifespan=lifespan,
+                  description="Equity, ICM and CFR solving; the same JSON as the CLI's --json.")
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    @app.exception_handler(PokerlabError)
+    async def _bad_input(_: Request, error: PokerlabError) -> JSONResponse:
+        return _error_response(422, str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        return _error_response(422, _validation_message(error))
+
+    @app.exception_handler(QueueFullError)
+    async def _busy(_: Request, __: QueueFullError) -> JSONResponse:
+        return _error_response(503, "the server is busy (every worker is taken and the queue is full); "
+                                    "try again in a moment", retry_after=1)
+
+    @app.exception_handler(JobFailedError)
+    async def _failed(_: Request, error: JobFailedError) -> JSONResponse:
+        return _error_response(error.status, error.message)
+
+    def timeout_message(task: str, seconds: float) -> str:
+        return f"the {task} job ran past this server's limit of {seconds:g} s and was stopped; {TIMEOUT_ADVICE[task]}"
+
+    async def compute(request: Request, task: str, params: dict[str, Any], seconds: float) -> Response:
+        key = json.dumps([task, params], sort_keys=True)
+        cached = cache.get(key)
+        if cached is not None:
+            return Response(cached, media_type="application/json", headers={"X-Pokerlab-Cache": "hit"})
+        job = asyncio.ensure_future(state["pool"].run(task, params, seconds))
+        while True:
+            done, _ = await asyncio.wait({job}, timeout=0.25)
+            if done:
+                break
+            if await request.is_disconnected():  # the client went away: stop its job and free the worker
+                job.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await job
+                return Response(status_code=499)
+        try:
+            result = job.result()
+        except JobTimeoutError:
+            return _error_response(422, timeout_message(task, seconds))
+        body = json.dumps(result).encode()
+        if _cacheable(task, params, result):
+            cache.put(key, body)
+        return Response(body, media_type="application/json", headers={"X-Pokerlab-Cache": "miss"})
+
+    async def stream(request: Request, task: str, params: dict[str, Any], seconds: float) -> Response:
+        """NDJSON: progress objects, then ``{"result": ...}``; the status code is decided by the first event
+        (a job refused at once is a plain 422 like the unstreamed endpoint's)."""
+        events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        job = asyncio.ensure_future(state["pool"].run(task, params, seconds, progress=events.put_nowait))
+        first = asyncio.ensure_future(events.get())
+        while not (job.done() or first.done()):
+            await asyncio.wait({job, first}, timeout=0.25, return_when=asyncio.FIRST_COMPLETED)
+            if not (job.done() or first.done()) and await request.is_disconnected():
+                first.cancel()
+                job.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await job
+                return Response(status_code=499)
+        if job.done() and not first.done():
+            first.cancel()
+            try:
+                result = job.result()
+            except JobTimeoutError:
+                return _error_response(422, timeout_message(task, seconds))
+            return Response(json.dumps({"result": result}) + "\n", media_type="application/x-ndjson")
+
+        async def lines() -> AsyncIterator[str]:
+            try:
+                yield json.dumps({"progress": first.result()}) + "\n"
+                while True:
+                    getter = asyncio.ensure_future(events.get())
+                    await asyncio.wait({job, getter}, return_when=asyncio.FIRST_COMPLETED)
+                    if getter.done():
+                        yield json.dumps({"progress": getter.result()}) + "\n"
+                        continue
+                    getter.cancel()
+                    while not events.empty():
+                        yield json.dumps({"progress": events.get_nowait()}) + "\n"
+                    try:
+                        yield json.dumps({"result": job.result()}) + "\n"
+                    except JobTimeoutError:
+                        yield json.dumps({"error": timeout_message(task, seconds), "status": 422}) + "\n"
+                    except JobFailedError as error:
+                        yield json.dumps({"error": error.message, "status": error.status}) + "\n"
+                    return
+            finally:  # the client closed the connection (Stop button, closed tab) or the job ended
+                if not job.done():
+                    job.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await job
+
+        return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+    def endpoints(name: str, model: type, check: Callable[[Any, Limits], float], summary: str) -> None:
+        async def plain(request: Request, body: Any) -> Response:
+            seconds = check(body, limits)
+            return await compute(request, name, body.model_dump(), seconds)
+
+        async def streamed(request: Request, body: Any) -> Response:
+            seconds = check(body, limits)
+            return await stream(request, name, body.model_dump(), seconds)
+
+        # the body's model is known only here, so the annotations FastAPI reads are set by hand
+        plain.__annotations__ = {"request": Request, "body": model, "return": Response}
+        streamed.__annotations__ = {"request": Request, "body": model, "return": Response}
+        plain.__doc__ = summary
+        streamed.__doc__ = f"{summary} Streamed: one JSON object per line, progress first, then the result."
+        app.post(f"/api/{name}", name=name)(plain)
+        app.post(f"/api/{name}/stream", name=f"{name}_stream")(streamed)
+
+    endpoints("equity", EquityRequest, _equity_limits, "All-in equity, as `pokerlab equity --json`.")
+    endpoints("icm", ICMRequest, _icm_limits, "ICM prize equity, as `pokerlab icm --json`.")
+    endpoints("pushfold", PushFoldRequest, _pushfold_limits,
+              "Push/fold Nash charts under chip EV or ICM, as `pokerlab pushfold --json`.")
+    endpoints("solve", SolveRequest, _solve_limits,
+              "CFR solving, as `pokerlab solve --json`, with the exploitability curve and the strategy.")
+
+    @app.post("/api/range")
+    def range_info(body: RangeRequest) -> dict[str, Any]:
+        """A range's canonical text, combo counts and 13x13 grid, as `pokerlab range --json` plus `grid`."""
+        from pokerlab.web.ranges import range_summary
+
+        return range_summary(body.text, body.board, body.paint)
+
+    @app.get("/api/info")
+    def info() -> dict[str, Any]:
+        """Games, algorithms, payout splits and this server's limits, for the page's menus."""
+        from pokerlab.icm.payouts import STANDARD
+        from pokerlab.web.solving import GAMES, algorithms
+
+        return {"version": __version__, "games": list(GAMES), "algorithms": list(algorithms()),
+                "payout_splits": list(STANDARD), "limits": limits.__dict__}
+
+    @app.get("/api/health")
+    def health() -> dict[str, Any]:
+        """Workers, jobs running and waiting, worker restarts, cache entries and hits."""
+        pool: WorkerPool = state["pool"]
+        return {"workers": pool.size, "running": pool.running, "waiting": pool.waiting, "restarts": pool.restarts,
+                "cache_entries": len(cache.entries), "cache_hits": cache.hits, "time": time.time()}
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
+
+    app.state.settings = settings
+    app.state.jobs = state
+    return app

@@ -1,0 +1,228 @@
+"""A bounded pool of worker processes for the web app's CPU work.
+
+The numba kernels hold the GIL while they run, so CPU work in a thread of the server would stall the event loop
+(and every cached answer behind it) for as long as a kernel call lasts. Each job therefore runs in one of a few
+long-lived worker processes. A job that runs past its time limit, or whose client went away, is stopped by
+killing its worker (a kernel cannot be interrupted any other way) and a fresh worker takes its place.
+
+Messages between the server and a worker are plain tuples of names and JSON-like dicts over a pipe; a worker
+only runs the task functions named in :data:`pokerlab.web.tasks.TASKS`, never code sent by a client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import multiprocessing.connection
+import signal
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger("pokerlab.web")
+
+ProgressHandler = Callable[[dict[str, Any]], None]
+
+
+class QueueFullError(Exception):
+    """Every worker is busy and the waiting line is at its bound: the client should retry later."""
+
+
+class JobTimeoutError(Exception):
+    """A job ran past its time limit and its worker was stopped."""
+
+
+class JobFailedError(Exception):
+    """A job raised an error: ``status`` 422 for bad input (the library's message), 500 for a bug."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _throttled_sender(conn: multiprocessing.connection.Connection) -> Callable[..., None]:
+    """A progress callback that sends at most ten messages a second (the page cannot draw more)."""
+    last = [0.0]
+
+    def report(data: dict[str, Any], force: bool = False) -> None:
+        now = time.monotonic()
+        if force or now - last[0] >= 0.1:
+            last[0] = now
+            conn.send(("progress", data))
+
+    return report
+
+
+def _worker_main(conn: multiprocessing.connection.Connection, warm: bool) -> None:
+    """Body of a worker process: warm the kernels, then run one job at a time until the pipe closes."""
+    # Ctrl-C in the terminal reaches the whole process group: the server shuts down and kills its workers, so
+    # a worker ignores it rather than print a traceback from inside a kernel
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from pokerlab.errors import PokerlabError
+    from pokerlab.web.tasks import TASKS, warm_kernels
+
+    if warm:
+        warm_kernels()
+    conn.send(("ready",))
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        _, name, params = message
+        report = _throttled_sender(conn)
+        try:
+            result = TASKS[name](params, report)
+        except PokerlabError as error:
+            conn.send(("error", 422, str(error)))
+        except Exception as error:  # a bug: keep the worker alive, say so in the log and to the client
+            conn.send(("error", 500, f"internal error ({type(error).__name__}); see the server log"))
+            log.error("task %s failed:\n%s", name, traceback.format_exc())
+        else:
+            conn.send(("done", result))
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: multiprocessing.process.BaseProcess
+    conn: multiprocessing.connection.Connection
+    messages: asyncio.Queue[tuple[Any, ...]] = field(default_factory=asyncio.Queue)
+    ready: bool = False
+
+
+class WorkerPool:
+    """``workers`` processes, at most ``max_queue`` jobs waiting for one; :meth:`run` is the only entry point.
+
+    Use as ``pool = WorkerPool(2, 32); await pool.start(); result = await pool.run("equity", {...}, 10.0)``.
+    """
+
+    def __init__(self, workers: int, max_queue: int, warm: bool = True) -> None:
+        self.size = workers
+        self.max_queue = max_queue
+        self.warm = warm
+        self.waiting = 0
+        self.running = 0
+        self.restarts = 0
+        self._context = multiprocessing.get_context("spawn")  # no fork of a process running an event loop
+        self._idle: asyncio.Queue[_Worker | None] = asyncio.Queue()  # None: the pool is broken
+        self._workers: set[_Worker] = set()
+        self._closed = False
+        self._failed_starts = 0
+
+    async def start(self) -> None:
+        """Start the worker processes; they join the idle queue once their kernels are warm."""
+        for _ in range(self.size):
+            self._spawn()
+
+    def _spawn(self) -> None:
+        parent, child = self._context.Pipe()
+        process = self._context.Process(target=_worker_main, args=(child, self.warm), daemon=True,
+                                        name="pokerlab-web-worker")
+        process.start()
+        child.close()
+        worker = _Worker(process, parent)
+        self._workers.add(worker)
+        loop = asyncio.get_running_loop()
+        loop.add_reader(parent.fileno(), self._on_readable, worker)
+
+    def _on_readable(self, worker: _Worker) -> None:
+        try:
+            while worker.conn.poll():
+                message = worker.conn.recv()
+                if message[0] == "ready":
+                    worker.ready = True
+                    self._failed_starts = 0
+                    self._idle.put_nowait(worker)
+                else:
+                    worker.messages.put_nowait(message)
+        except (EOFError, OSError):
+            asyncio.get_running_loop().remove_reader(worker.conn.fileno())
+            worker.messages.put_nowait(("dead",))
+            if not worker.ready:  # died while starting: try again a few times, then give up loudly
+                self._failed_starts += 1
+                log.error("a worker process died while starting (%d in a row)", self._failed_starts)
+                self._workers.discard(worker)
+                if self._failed_starts < 3 and not self._closed:
+                    self._spawn()
+                else:
+                    self._idle.put_nowait(None)
+
+    def _retire(self, worker: _Worker) -> None:
+        """Kill a worker (it may be inside a kernel) and start a fresh one in its place."""
+        self._workers.discard(worker)
+        with contextlib.suppress(ValueError, OSError):
+            asyncio.get_running_loop().remove_reader(worker.conn.fileno())
+        worker.process.kill()
+        worker.conn.close()
+        worker.process.join(timeout=1.0)
+        self.restarts += 1
+        if not self._closed:
+            self._spawn()
+
+    async def run(self, task: str, params: dict[str, Any], time_limit: float,
+                  progress: ProgressHandler | None = None) -> Any:
+        """Run ``task(params)`` in a worker and return its result.
+
+        Raises :class:`QueueFullError` at once when ``max_queue`` jobs already wait, :class:`JobTimeoutError`
+        when the job runs longer than ``time_limit`` seconds (waiting in line not counted), and
+        :class:`JobFailedError` for an error inside the task. Cancelling the awaiting coroutine (a client that
+        disconnected) kills the job's worker.
+        """
+        if self._idle.empty() and self.waiting >= self.max_queue:
+            raise QueueFullError
+        self.waiting += 1
+        try:
+            worker = await self._idle.get()
+        finally:
+            self.waiting -= 1
+        if worker is None:
+            self._idle.put_nowait(None)  # wake the next waiter too
+            raise JobFailedError(503, "the worker processes cannot start; see the server log")
+        if not worker.process.is_alive():
+            self._retire(worker)
+            raise JobFailedError(503, "a worker process stopped unexpectedly; try again")
+        self.running += 1
+        deadline = time.monotonic() + time_limit
+        finished = False
+        try:
+            worker.conn.send(("run", task, params))
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise JobTimeoutError
+                try:
+                    message = await asyncio.wait_for(worker.messages.get(), timeout=remaining)
+                except TimeoutError:
+                    raise JobTimeoutError from None
+                kind = message[0]
+                if kind == "progress":
+                    if progress is not None:
+                        progress(message[1])
+                    continue
+                if kind == "dead":
+                    raise JobFailedError(500, "the worker process died during the job (out of memory?)")
+                finished = True
+                if kind == "error":
+                    raise JobFailedError(message[1], message[2])
+                return message[1]
+        finally:
+            self.running -= 1
+            if finished:
+                self._idle.put_nowait(worker)
+            else:  # timed out, cancelled or dead: the worker may still be computing
+                self._retire(worker)
+
+    def pids(self) -> list[int]:
+        """Process ids of the live workers (for memory accounting)."""
+        return [w.process.pid for w in self._workers if w.process.pid is not None]
+
+    async def close(self) -> None:
+        """Stop every worker."""
+        self._closed = True
+        for worker in list(self._workers):
+            self._retire(worker)

@@ -1,0 +1,85 @@
+"""Request bodies of the JSON API: the CLI's options under the same names (``--time`` is ``time``, ``--stderr``
+is ``stderr``, ...). Types and sizes are checked here; the values themselves by the library's façades, so the
+API refuses exactly what the CLI refuses, with the same message."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Text = Annotated[str, Field(max_length=4000)]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt option is an error, as on the command line
+
+
+class RangeRequest(_Request):
+    """``pokerlab range --json``; ``paint`` sets whole grid cells (``{"AKs": 0.5, "QQ": 0}``) over ``text``."""
+
+    text: Text = ""
+    board: Text = ""
+    paint: dict[Annotated[str, Field(max_length=3)], float] = Field(default_factory=dict, max_length=169)
+
+
+class EquityRequest(_Request):
+    """``pokerlab equity --json``: 2 to 10 hands or ranges in pokerlab's range syntax."""
+
+    players: list[Text] = Field(min_length=1, max_length=10,
+                                examples=[["AhAs", "KdKc"], ["QQ+, AKs", "random", "15%"]])
+    board: Text = ""
+    dead: Text = ""
+    method: str = "auto"
+    trials: int | None = None
+    time: float | None = None
+    stderr: float | None = None
+    seed: int | None = None
+
+
+class ICMRequest(_Request):
+    """``pokerlab icm --json``: stacks as numbers, payouts in the CLI's text form (a list ``50,30,20``, a
+    standard split ``65/35``, ``power:a=1,pool=1000,paid=40`` or ``flat:pool=100,paid=9``; no files)."""
+
+    stacks: list[float] = Field(min_length=1, max_length=20_000, examples=[[5000, 3000, 2000]])
+    payouts: Text = Field(examples=["50,30,20"])
+    method: str = "auto"
+    samples: int | None = None
+    half_width: float | None = None
+    confidence: float | None = None
+    time: float | None = None
+    variance_reduction: str = "auto"
+    seed: int | None = None
+    places: bool = False
+    bubble_factors: bool = False
+    deal: bool = False
+
+
+class SolveRequest(_Request):
+    """``pokerlab solve --json``: a game, a CFR-family algorithm and the stopping rules."""
+
+    game: Text = Field(examples=["kuhn", "leduc"])
+    algo: Text = "cfr+"
+    iterations: int | None = None
+    target_exploitability: float | None = None
+    time: float | None = None
+    seed: int | None = None
+    alpha: float | None = None
+    beta: float | None = None
+    gamma: float | None = None
+
+
+class PushFoldRequest(_Request):
+    """``pokerlab pushfold --json``: stacks per seat in acting order (UTG .. BTN, SB, BB), blinds, antes;
+    ``payouts`` (money per place) turn on ICM, with ``field`` the stacks at the other tables."""
+
+    stacks: list[float] = Field(min_length=1, max_length=10, examples=[[10, 10]])
+    blinds: list[float] = Field(default=[0.5, 1.0], min_length=1, max_length=3)
+    ante: float = 0.0
+    bb_ante: float = 0.0
+    payouts: list[float] | None = Field(default=None, max_length=10_000)
+    field: list[float] | None = Field(default=None, max_length=10_000)
+    target: float = 1e-3
+    iterations: int | None = None
+    time: float | None = None
+    multiway_samples: int = Field(default=1000, ge=1, le=100_000)

@@ -1,0 +1,768 @@
+// pokerlab's page: plain JavaScript, no build step, no third-party code. Every number comes from the JSON API
+// (the same objects as the CLI's --json); this file only draws them and keeps the page state in the URL.
+"use strict";
+
+const RANKS = "AKQJT98765432";
+const SUITS = "cdhs";
+const SUIT_SYMBOL = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const $ = (id) => document.getElementById(id);
+
+class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+async function postJSON(url, body, signal) {
+  const response = await fetch(url, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal,
+  });
+  const data = await response.json().catch(() => ({ detail: response.statusText }));
+  if (!response.ok) throw new ApiError(response.status, data.detail || response.statusText);
+  return data;
+}
+
+// POST to a streamed endpoint: progress objects go to onProgress, the result is returned. Aborting `signal`
+// closes the connection, which stops the job on the server.
+async function streamJob(url, body, onProgress, signal) {
+  const response = await fetch(url, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal,
+  });
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({ detail: response.statusText }));
+    throw new ApiError(response.status, data.detail || response.statusText);
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, end).trim();
+      buffer = buffer.slice(end + 1);
+      if (!line) continue;
+      const message = JSON.parse(line);
+      if (message.progress) onProgress(message.progress);
+      else if (message.result) return message.result;
+      else if (message.error) throw new ApiError(message.status, message.error);
+    }
+  }
+  throw new ApiError(0, "the connection closed before the result arrived");
+}
+
+function showError(id, error) {
+  const box = $(id);
+  if (!error) { box.hidden = true; box.textContent = ""; return; }
+  box.hidden = false;
+  box.textContent = error.status === 503 ? `${error.message}` : error.message;
+}
+
+const pct = (x, digits = 2) => `${(100 * x).toFixed(digits)}%`;
+const num = (x, digits = 2) => Number(x).toLocaleString("en-US", { minimumFractionDigits: digits,
+  maximumFractionDigits: digits });
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function table(headers, rows, className = "") {
+  const head = el("tr", {}, ...headers.map((h) => el("th", { class: h.startsWith("~") ? "text" : "",
+    text: h.replace(/^~/, "") })));
+  const body = rows.map((row) => el("tr", {}, ...row.map((cell) => {
+    if (cell instanceof Node) return el("td", {}, cell);
+    const text = String(cell);
+    return el("td", { class: text.startsWith("~") ? "text" : "", text: text.replace(/^~/, "") });
+  })));
+  return el("table", { class: className }, el("thead", {}, head), el("tbody", {}, ...body));
+}
+
+// ---- URL state: #tab or #tab:<base64url JSON>; a share link restores a page's whole state ------------------
+
+function encodeState(state) {
+  const bytes = new TextEncoder().encode(JSON.stringify(state));
+  let binary = "";
+  bytes.forEach((b) => { binary += String.fromCharCode(b); });
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function decodeState(text) {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+}
+
+function shareLink(tab, state, inputId) {
+  const url = `${location.origin}${location.pathname}#${tab}:${encodeState(state)}`;
+  history.replaceState(null, "", url);
+  const input = $(inputId);
+  if (input) { input.hidden = false; input.value = url; input.select(); }
+  if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
+  return url;
+}
+
+// ---- tabs -----------------------------------------------------------------------------------------------
+
+const pages = {};
+
+function showTab(name) {
+  if (!pages[name]) name = "equity";
+  for (const section of document.querySelectorAll(".page")) section.hidden = section.id !== name;
+  for (const link of document.querySelectorAll("#tabs a[data-tab]")) {
+    link.classList.toggle("active", link.dataset.tab === name);
+  }
+}
+
+function route() {
+  const hash = decodeURIComponent(location.hash.slice(1));
+  const [tab, encoded] = hash.split(":", 2);
+  showTab(tab);
+  if (encoded && pages[tab]) {
+    try { pages[tab].restore(decodeState(encoded)); } catch (error) { console.warn("bad share link", error); }
+  }
+}
+
+// ---- equity page ----------------------------------------------------------------------------------------
+
+function handName(row, col) {
+  if (row === col) return RANKS[row] + RANKS[col];
+  return row < col ? `${RANKS[row]}${RANKS[col]}s` : `${RANKS[col]}${RANKS[row]}o`;
+}
+
+const equityPage = (() => {
+  const players = [];
+  let selected = 0;
+  let running = null;
+  const cells = [];
+  let paint = null; // {weight, cells: Map(name -> weight)} while the mouse is down
+
+  function weight() { return Number($("weight").value) / 100; }
+
+  function drawGrid() {
+    const player = players[selected];
+    $("grid-owner").textContent = `player ${selected + 1}`;
+    for (let r = 0; r < 13; r++) {
+      for (let c = 0; c < 13; c++) {
+        const cell = cells[r * 13 + c];
+        const name = cell.dataset.hand;
+        const w = paint && paint.cells.has(name) ? paint.cells.get(name) : player.grid[r][c];
+        cell.querySelector(".fill").style.height = `${Math.round(100 * w)}%`;
+        cell.classList.toggle("on", w >= 0.5);
+        cell.dataset.weight = w.toFixed(4);
+        cell.querySelector(".w").textContent = w > 0 && w < 1 ? String(Math.round(100 * w)) : "";
+      }
+    }
+  }
+
+  function buildGrid() {
+    const grid = $("grid");
+    for (let r = 0; r < 13; r++) {
+      for (let c = 0; c < 13; c++) {
+        const kind = r === c ? "pair" : r < c ? "suited" : "offsuit";
+        const name = handName(r, c);
+        const cell = el("div", { class: `cell ${kind}`, role: "gridcell", "data-hand": name },
+          el("div", { class: "fill" }), el("span", { class: "label", text: name }), el("span", { class: "w" }));
+        cells.push(cell);
+        grid.append(cell);
+      }
+    }
+    const cellAt = (event) => {
+      const target = document.elementFromPoint(event.clientX, event.clientY);
+      return target && target.closest ? target.closest(".cell") : null;
+    };
+    const touch = (cell) => {
+      if (!cell || !paint) return;
+      paint.cells.set(cell.dataset.hand, paint.weight);
+      drawGrid();
+    };
+    grid.addEventListener("pointerdown", (event) => {
+      const cell = cellAt(event);
+      if (!cell) return;
+      event.preventDefault();
+      const current = Number(cell.dataset.weight);
+      // painting a hand that already has the chosen weight erases instead, for the whole stroke
+      paint = { weight: Math.abs(current - weight()) < 1e-9 ? 0 : weight(), cells: new Map() };
+      touch(cell);
+    });
+    grid.addEventListener("pointermove", (event) => { if (paint) touch(cellAt(event)); });
+    window.addEventListener("pointerup", () => {
+      if (!paint) return;
+      const stroke = Object.fromEntries(paint.cells);
+      paint = null;
+      updateRange(selected, { paint: stroke });
+    });
+  }
+
+  function cardMask() { return `${$("board").value}${$("dead").value}`.replace(/\s|,/g, ""); }
+
+  async function updateRange(index, { paint: stroke = {}, fromText = false } = {}) {
+    const player = players[index];
+    const ticket = (player.ticket || 0) + 1;
+    player.ticket = ticket;
+    try {
+      const data = await postJSON("/api/range", { text: player.text, paint: stroke, board: cardMask() });
+      if (player.ticket !== ticket) return; // a newer edit is on its way
+      player.grid = data.grid;
+      player.error = null;
+      player.count = data;
+      if (!fromText || Object.keys(stroke).length) player.text = data.text;
+    } catch (error) {
+      if (player.ticket !== ticket) return;
+      player.error = error.message;
+    }
+    renderPlayers(fromText ? index : -1);
+    if (index === selected) drawGrid();
+  }
+
+  function renderPlayers(keepFocus = -1) {
+    const box = $("players");
+    players.forEach((player, i) => {
+      let row = box.children[i];
+      if (!row) {
+        row = el("div", { class: "player" }, el("span", { class: "name" }),
+          el("input", { spellcheck: "false", "aria-label": `range of player ${i + 1}` }),
+          el("span", { class: "count" }));
+        const input = row.querySelector("input");
+        let timer = null;
+        input.addEventListener("input", () => {
+          players[i].text = input.value;
+          clearTimeout(timer);
+          timer = setTimeout(() => updateRange(i, { fromText: true }), 200);
+        });
+        input.addEventListener("focus", () => select(i));
+        row.addEventListener("click", () => select(i));
+        box.append(row);
+      }
+      row.classList.toggle("selected", i === selected);
+      row.querySelector(".name").textContent = `player ${i + 1}`;
+      const input = row.querySelector("input");
+      if (i !== keepFocus || document.activeElement !== input) input.value = player.text;
+      const count = row.querySelector(".count");
+      count.classList.toggle("bad", Boolean(player.error));
+      count.textContent = player.error ? player.error : player.count
+        ? `${player.count.combos.toLocaleString("en-US")} combos (${num(player.count.weighted_combos, 1)} weighted, `
+          + `${pct(player.count.fraction)} of 1,326)` : "";
+    });
+    while (box.children.length > players.length) box.lastChild.remove();
+    $("add-player").disabled = players.length >= 10;
+    $("remove-player").disabled = players.length <= 2;
+  }
+
+  function select(index) {
+    if (index === selected) return;
+    selected = index;
+    renderPlayers();
+    drawGrid();
+  }
+
+  const emptyGrid = () => Array.from({ length: 13 }, () => new Array(13).fill(0));
+
+  function addPlayer(text) {
+    players.push({ text, grid: emptyGrid(), count: null, error: null });
+    updateRange(players.length - 1);
+  }
+
+  function buildPicker() {
+    const picker = $("card-picker");
+    for (const suit of "shdc") {
+      for (const rank of RANKS) {
+        const card = el("div", { class: `card s-${suit}`, "data-card": rank + suit, text: rank + SUIT_SYMBOL[suit] });
+        card.addEventListener("click", () => toggleCard(rank + suit));
+        picker.append(card);
+      }
+    }
+  }
+
+  function cardsOf(text) {
+    return (text.replace(/10/g, "T").match(/[2-9TJQKA][cdhs]/gi) || []).map((c) => c[0].toUpperCase() + c[1].toLowerCase());
+  }
+
+  function toggleCard(card) {
+    const mode = document.querySelector("input[name=pick-mode]:checked").value;
+    const board = cardsOf($("board").value);
+    const dead = cardsOf($("dead").value);
+    const other = mode === "board" ? dead : board;
+    const mine = mode === "board" ? board : dead;
+    if (other.includes(card)) other.splice(other.indexOf(card), 1);
+    if (mine.includes(card)) mine.splice(mine.indexOf(card), 1);
+    else if (mode !== "board" || mine.length < 5) mine.push(card);
+    $("board").value = board.join("");
+    $("dead").value = dead.join("");
+    cardsChanged();
+  }
+
+  function cardsChanged() {
+    const board = cardsOf($("board").value);
+    const dead = cardsOf($("dead").value);
+    for (const node of document.querySelectorAll("#card-picker .card")) {
+      node.classList.toggle("board", board.includes(node.dataset.card));
+      node.classList.toggle("dead", dead.includes(node.dataset.card));
+    }
+    players.forEach((_, i) => updateRange(i));
+  }
+
+  function state() {
+    return { players: players.map((p) => p.text), board: $("board").value, dead: $("dead").value,
+      method: $("method").value };
+  }
+
+  function renderResult(result) {
+    const sampled = result.method !== "exact";
+    const headers = ["~player", "~range", "equity", "win", "tie"];
+    if (sampled) headers.push("± stderr");
+    const rows = result.players.map((p, i) => {
+      const bar = el("span", { class: "bar", style: `width:${Math.round(80 * p.equity)}px` });
+      const row = [`~${i + 1}`, `~${p.range}`, el("span", {}, bar, ` ${pct(p.equity, 3)}`), pct(p.win, 3),
+        pct(p.tie, 3)];
+      if (sampled) row.push(p.stderr === null ? "–" : pct(p.stderr, 3));
+      return row;
+    });
+    const box = $("equity-result");
+    box.replaceChildren(table(headers, rows, "equity-table"));
+    const stop = result.stop_reason ? `, stopped on ${result.stop_reason}` : "";
+    box.append(el("p", { class: "summary", id: "equity-summary",
+      text: `${result.method === "exact" ? "exact" : "Monte Carlo"}: ${result.showdowns.toLocaleString("en-US")} `
+        + `showdowns in ${num(1000 * result.elapsed_s, 1)} ms${stop}` }));
+  }
+
+  async function run() {
+    if (running) return;
+    showError("equity-error", null);
+    const controller = new AbortController();
+    running = controller;
+    $("run-equity").disabled = true;
+    $("stop-equity").disabled = false;
+    const bar = $("equity-progress");
+    bar.hidden = false;
+    bar.value = 0;
+    const started = performance.now();
+    try {
+      const s = state();
+      const result = await streamJob("/api/equity/stream", { players: s.players, board: s.board, dead: s.dead,
+        method: s.method }, (p) => { bar.value = p.fraction; }, controller.signal);
+      renderResult(result);
+      $("equity-result").dataset.ms = String(Math.round(performance.now() - started));
+    } catch (error) {
+      if (error.name === "AbortError") showError("equity-error", { message: "stopped" });
+      else showError("equity-error", error);
+    } finally {
+      running = null;
+      bar.hidden = true;
+      $("run-equity").disabled = false;
+      $("stop-equity").disabled = true;
+    }
+  }
+
+  function restore(s) {
+    players.length = 0;
+    $("players").replaceChildren();
+    selected = 0;
+    $("board").value = s.board || "";
+    $("dead").value = s.dead || "";
+    $("method").value = s.method || "auto";
+    for (const text of (s.players || ["", ""]).slice(0, 10)) addPlayer(String(text));
+    while (players.length < 2) addPlayer("random");
+    renderPlayers();
+    cardsChanged();
+    run();
+  }
+
+  function init() {
+    buildGrid();
+    buildPicker();
+    addPlayer("AhAs");
+    addPlayer("KdKc");
+    renderPlayers();
+    drawGrid();
+    $("weight").addEventListener("input", () => { $("weight-value").textContent = `${$("weight").value}%`; });
+    $("grid-clear").addEventListener("click", () => { players[selected].text = ""; updateRange(selected); });
+    $("add-player").addEventListener("click", () => { addPlayer("random"); renderPlayers(); });
+    $("remove-player").addEventListener("click", () => {
+      players.pop();
+      selected = Math.min(selected, players.length - 1);
+      renderPlayers();
+      drawGrid();
+    });
+    $("clear-cards").addEventListener("click", () => { $("board").value = ""; $("dead").value = ""; cardsChanged(); });
+    for (const id of ["board", "dead"]) {
+      let timer = null;
+      $(id).addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(cardsChanged, 250); });
+    }
+    $("run-equity").addEventListener("click", run);
+    $("stop-equity").addEventListener("click", () => { if (running) running.abort(); });
+    $("share-equity").addEventListener("click", () => shareLink("equity", state(), "share-link"));
+  }
+
+  return { init, restore };
+})();
+
+// ---- ICM page -------------------------------------------------------------------------------------------
+
+const icmPage = (() => {
+  function stacks() {
+    return $("stacks").value.split(/[\s,;]+/).map((t) => t.trim()).filter(Boolean).map(Number);
+  }
+
+  function payoutSpec() {
+    const kind = $("payout-kind").value;
+    if (kind === "split") return `${$("split").value}:pool=${$("split-pool").value}`;
+    if (kind === "power") return `power:a=${$("rule-a").value},pool=${$("rule-pool").value},paid=${$("rule-paid").value}`;
+    if (kind === "flat") return `flat:pool=${$("rule-pool").value},paid=${$("rule-paid").value}`;
+    return $("payouts").value;
+  }
+
+  function showPayoutFields() {
+    const kind = $("payout-kind").value;
+    $("payout-list").hidden = kind !== "list";
+    $("payout-split").hidden = kind !== "split";
+    $("payout-rule").hidden = kind !== "power" && kind !== "flat";
+    $("rule-a-label").hidden = kind !== "power";
+  }
+
+  function state() {
+    return { stacks: $("stacks").value, kind: $("payout-kind").value, payouts: $("payouts").value,
+      split: $("split").value, splitPool: $("split-pool").value, paid: $("rule-paid").value,
+      pool: $("rule-pool").value, a: $("rule-a").value, places: $("icm-places").checked,
+      bubble: $("icm-bubble").checked, deal: $("icm-deal").checked };
+  }
+
+  function heatColor(value, low, high) {
+    if (value === null) return "#eceef2";
+    const t = Math.max(0, Math.min(1, (value - low) / Math.max(high - low, 1e-9)));
+    return `hsl(${Math.round(120 - 120 * t)}, 70%, ${Math.round(88 - 28 * t)}%)`;
+  }
+
+  function render(result, body) {
+    const box = $("icm-result");
+    box.replaceChildren();
+    const deal = result.deal || null;
+    const headers = ["player", "stack", "chips", "prize equity", "prize share"];
+    const sampled = result.players[0].stderr !== null;
+    if (sampled) headers.push("± stderr");
+    if (deal) headers.push("ICM chop", "chip chop", "chip − ICM");
+    const rows = result.players.map((p, i) => {
+      const row = [i + 1, num(p.stack, 0), pct(p.chip_share), num(p.equity, 2), pct(p.prize_share)];
+      if (sampled) row.push(num(p.stderr, 3));
+      if (deal) row.push(num(deal[i].icm_chop, 2), num(deal[i].chip_chop, 2), num(deal[i].chip_minus_icm, 2));
+      return row;
+    });
+    box.append(el("h2", { text: "Prize equity" }), table(headers, rows, "icm-table"));
+    const samples = result.samples ? `, ${result.samples.toLocaleString("en-US")} samples, stopped on `
+      + `${result.stop_reason}` : "";
+    box.append(el("p", { class: "summary", text: `${result.method}, ${num(1000 * result.elapsed_s, 2)} ms${samples}; `
+      + `payouts ${body.payouts}` }));
+    if (result.players[0].places) {
+      const paid = result.players[0].places.length;
+      const placeRows = result.players.map((p, i) => [i + 1, ...p.places.map((x) => pct(x, 1))]);
+      box.append(el("h2", { text: "Finish places" }),
+        table(["player", ...Array.from({ length: paid }, (_, m) => `#${m + 1}`)], placeRows, "places-table"));
+    }
+    if (result.bubble_factors) {
+      const values = result.bubble_factors.flat().filter((x) => x !== null);
+      const low = Math.min(1, ...values);
+      const high = Math.max(...values);
+      const n = result.bubble_factors.length;
+      const head = el("tr", {}, el("th", { text: "loses to →" }),
+        ...Array.from({ length: n }, (_, j) => el("th", { text: String(j + 1) })));
+      const rows2 = result.bubble_factors.map((row, i) => el("tr", {}, el("th", { text: String(i + 1) }),
+        ...row.map((x, j) => el("td", { style: `background:${heatColor(x, low, high)}`,
+          title: x === null ? "" : `risk premium ${pct(result.risk_premium[i][j], 1)}`,
+          text: x === null ? "–" : x.toFixed(2) }))));
+      box.append(el("h2", { text: "Bubble factors (row risks its stack against column)" }),
+        el("table", { class: "heat" }, el("thead", {}, head), el("tbody", {}, ...rows2)));
+    }
+  }
+
+  async function run() {
+    showError("icm-error", null);
+    $("run-icm").disabled = true;
+    const body = { stacks: stacks(), payouts: payoutSpec(), places: $("icm-places").checked,
+      bubble_factors: $("icm-bubble").checked, deal: $("icm-deal").checked };
+    try {
+      const result = await streamJob("/api/icm/stream", body, () => {});
+      render(result, body);
+    } catch (error) {
+      showError("icm-error", error);
+    } finally {
+      $("run-icm").disabled = false;
+    }
+  }
+
+  function restore(s) {
+    $("stacks").value = s.stacks ?? $("stacks").value;
+    $("payout-kind").value = s.kind || "list";
+    $("payouts").value = s.payouts ?? "";
+    if (s.split) $("split").value = s.split;
+    $("split-pool").value = s.splitPool ?? 100;
+    $("rule-paid").value = s.paid ?? 3;
+    $("rule-pool").value = s.pool ?? 1000;
+    $("rule-a").value = s.a ?? 1;
+    $("icm-places").checked = s.places !== false;
+    $("icm-bubble").checked = s.bubble !== false;
+    $("icm-deal").checked = s.deal !== false;
+    showPayoutFields();
+    run();
+  }
+
+  function init(info) {
+    for (const split of info.payout_splits) $("split").append(el("option", { value: split, text: split }));
+    $("payout-kind").addEventListener("change", showPayoutFields);
+    $("run-icm").addEventListener("click", run);
+    $("share-icm").addEventListener("click", () => shareLink("icm", state()));
+    // a pasted spreadsheet column may carry thousands separators or tabs: keep numbers one per line
+    $("stacks").addEventListener("paste", (event) => {
+      const text = (event.clipboardData || window.clipboardData).getData("text");
+      if (!text) return;
+      event.preventDefault();
+      const values = text.split(/[\r\n\t;]+/).map((t) => t.replace(/[\s,'_]/g, "")).filter(Boolean);
+      $("stacks").value = values.join("\n");
+    });
+    showPayoutFields();
+  }
+
+  return { init, restore };
+})();
+
+// ---- push/fold page -------------------------------------------------------------------------------------
+
+const pushfoldPage = (() => {
+  const numbers = (id) => $(id).value.split(/[\s,;]+/).filter(Boolean).map(Number);
+
+  function state() {
+    return { stacks: $("pf-stacks").value, blinds: $("pf-blinds").value, ante: $("pf-ante").value,
+      payouts: $("pf-payouts").value, field: $("pf-field").value, model: $("pf-model").value };
+  }
+
+  function request(icm) {
+    const body = { stacks: numbers("pf-stacks"), blinds: numbers("pf-blinds"), ante: Number($("pf-ante").value || 0) };
+    if (icm) {
+      body.payouts = numbers("pf-payouts");
+      const field = numbers("pf-field");
+      if (field.length) body.field = field;
+    }
+    return body;
+  }
+
+  function chart(title, verb, probs, evs, other, unit) {
+    const grid = el("div", { class: "grid", role: "grid" });
+    for (let r = 0; r < 13; r++) {
+      for (let c = 0; c < 13; c++) {
+        const name = handName(r, c);
+        const p = probs[name] ?? 0;
+        const kind = r === c ? "pair" : r < c ? "suited" : "offsuit";
+        const cell = el("div", { class: `cell ${kind}${p >= 0.5 ? " on" : ""}`, "data-hand": name,
+          "data-p": p.toFixed(4) }, el("div", { class: "fill" }), el("span", { class: "label", text: name }),
+          el("span", { class: "w", text: p > 0.005 && p < 0.995 ? String(Math.round(100 * p)) : "" }));
+        cell.querySelector(".fill").style.height = `${Math.round(100 * p)}%`;
+        let detail = `${title.split(" (")[0]}: ${name} ${verb} ${pct(p, 1)}`;
+        if (evs) detail += `; EV jam ${num(evs.jam[name], 3)} ${unit}, EV fold ${num(evs.fold[name], 3)} ${unit}`;
+        if (other) {
+          const q = other[name] ?? 0;
+          if (Math.abs(q - p) >= 0.5) cell.classList.add("differs");
+          detail += `; chip EV ${pct(q, 1)}`;
+        }
+        cell.title = detail;
+        cell.addEventListener("click", () => { $("pf-detail").textContent = detail; });
+        grid.append(cell);
+      }
+    }
+    return el("div", { class: "chart" }, el("h3", { text: title }), grid);
+  }
+
+  function render(result, chipEv) {
+    const charts = $("pf-charts");
+    charts.replaceChildren();
+    const unit = result.gain_unit === "bb" ? "bb" : "$";
+    const seatOf = (name) => (chipEv ? chipEv.seats.find((s) => s.seat === name) : null);
+    for (const seat of result.seats) {
+      if (Object.keys(seat.jam).length) {
+        const other = seatOf(seat.seat);
+        charts.append(chart(`${seat.seat} jams (${num(seat.jam_pct, 1)}%)`, "jams", seat.jam,
+          { jam: seat.ev_jam, fold: seat.ev_fold }, other ? other.jam : null, unit));
+      }
+      for (const [jammer, probs] of Object.entries(seat.call)) {
+        const other = seatOf(seat.seat);
+        charts.append(chart(`${seat.seat} calls ${jammer} (${num(seat.call_pct[jammer], 1)}%)`, "calls", probs, null,
+          other ? other.call[jammer] : null, unit));
+      }
+    }
+    const rows = result.seats.map((s) => [`~${s.seat}`, num(s.stack, 0), num(s.stack_bb, 1),
+      `${num(s.jam_pct, 1)}%`, s.gain.toExponential(2)]);
+    $("pf-gains").replaceChildren(el("h2", { text: `Best-response gains (${result.gain_unit})` }),
+      table(["~seat", "stack", "bb", "jams", "gain"], rows, "pf-table"));
+    $("pf-summary").textContent = `${result.model === "icm" ? "ICM" : "chip EV"}: ${result.iterations} iterations, `
+      + `largest best-response gain ${result.max_gain.toExponential(2)} ${result.gain_unit}, `
+      + `${num(result.elapsed_s, 2)} s, stopped on ${result.stop_reason}`
+      + (chipEv ? "; outlined hands are played differently under chip EV" : "");
+  }
+
+  async function run() {
+    showError("pf-error", null);
+    $("run-pushfold").disabled = true;
+    const bar = $("pf-progress");
+    bar.hidden = false;
+    bar.removeAttribute("value");
+    const model = $("pf-model").value;
+    const onProgress = (p) => { $("pf-summary").textContent = `iteration ${p.iteration}, largest gain ${p.max_gain.toExponential(2)}`; };
+    try {
+      const main = await streamJob("/api/pushfold/stream", request(model !== "chipev"), onProgress);
+      const chipEv = model === "overlay" ? await streamJob("/api/pushfold/stream", request(false), onProgress) : null;
+      render(main, chipEv);
+    } catch (error) {
+      showError("pf-error", error);
+    } finally {
+      bar.hidden = true;
+      $("run-pushfold").disabled = false;
+    }
+  }
+
+  function restore(s) {
+    for (const [key, id] of [["stacks", "pf-stacks"], ["blinds", "pf-blinds"], ["ante", "pf-ante"],
+      ["payouts", "pf-payouts"], ["field", "pf-field"], ["model", "pf-model"]]) {
+      if (s[key] !== undefined) $(id).value = s[key];
+    }
+    run();
+  }
+
+  function init() {
+    $("run-pushfold").addEventListener("click", run);
+    $("share-pushfold").addEventListener("click", () => shareLink("pushfold", state()));
+  }
+
+  return { init, restore };
+})();
+
+// ---- Solve page -----------------------------------------------------------------------------------------
+
+const solvePage = (() => {
+  let running = null;
+  let points = [];
+  let strategy = {};
+
+  function drawCurve() {
+    const canvas = $("curve");
+    const ctx = canvas.getContext("2d");
+    const W = canvas.width, H = canvas.height, left = 64, bottom = 34, top = 12, right = 12;
+    ctx.clearRect(0, 0, W, H);
+    ctx.font = "11px system-ui, sans-serif";
+    ctx.strokeStyle = "#d9dde5";
+    ctx.fillStyle = "#6b7385";
+    ctx.strokeRect(left, top, W - left - right, H - top - bottom);
+    const valid = points.filter((p) => p.exploitability > 0);
+    if (!valid.length) return;
+    const xs = valid.map((p) => Math.log10(p.iteration));
+    const ys = valid.map((p) => Math.log10(p.exploitability));
+    const x0 = Math.min(...xs), x1 = Math.max(x0 + 1, ...xs);
+    const y0 = Math.floor(Math.min(...ys)), y1 = Math.ceil(Math.max(y0 + 1, ...ys));
+    const X = (x) => left + (W - left - right) * (x - x0) / (x1 - x0);
+    const Y = (y) => top + (H - top - bottom) * (1 - (y - y0) / (y1 - y0));
+    for (let e = y0; e <= y1; e++) {
+      ctx.fillText(`1e${e}`, 8, Y(e) + 4);
+      ctx.beginPath(); ctx.moveTo(left, Y(e)); ctx.lineTo(W - right, Y(e)); ctx.stroke();
+    }
+    for (let e = Math.ceil(x0); e <= Math.floor(x1); e++) ctx.fillText(`${10 ** e}`, X(e) - 8, H - bottom + 16);
+    ctx.fillText("iterations (log scale)", W / 2 - 50, H - 4);
+    ctx.strokeStyle = "#1f6feb";
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    xs.forEach((x, i) => (i ? ctx.lineTo(X(x), Y(ys[i])) : ctx.moveTo(X(x), Y(ys[i]))));
+    ctx.stroke();
+    ctx.lineWidth = 1;
+  }
+
+  function renderStrategy() {
+    const filter = $("strategy-filter").value.trim().toLowerCase();
+    const keys = Object.keys(strategy).filter((k) => !filter || k.toLowerCase().includes(filter));
+    const rows = keys.slice(0, 500).map((key) => [`~${key}`, `~${Object.entries(strategy[key])
+      .map(([action, p]) => `${action} ${pct(p, 1)}`).join(" · ")}`]);
+    const box = $("strategy");
+    box.replaceChildren(table(["~information set", "~average strategy"], rows, "strategy-table"));
+    if (keys.length > 500) box.append(el("p", { class: "summary", text: `first 500 of ${keys.length}` }));
+  }
+
+  function summary(r) {
+    $("solve-summary").replaceChildren(table(["~", ""], [
+      ["~game", `~${r.game}`], ["~algorithm", `~${r.algorithm}`], ["~iterations", r.iterations.toLocaleString("en-US")],
+      ["~exploitability", `${r.exploitability.toExponential(3)} chips/game`],
+      ["~game value (player 1)", r.game_value.toFixed(6)], ["~time", `${num(r.elapsed_s, 3)} s`],
+    ], "solve-table"));
+  }
+
+  async function run() {
+    if (running) return;
+    showError("solve-error", null);
+    points = [];
+    strategy = {};
+    drawCurve();
+    renderStrategy();
+    const controller = new AbortController();
+    running = controller;
+    $("run-solve").disabled = true;
+    $("stop-solve").disabled = false;
+    const time = $("solve-time").value;
+    const iterations = $("iterations").value;
+    const body = { game: $("game").value, algo: $("algo").value };
+    if (iterations) body.iterations = Number(iterations);
+    if (time) body.time = Number(time);
+    try {
+      const result = await streamJob("/api/solve/stream", body, (p) => { points.push(p); drawCurve(); },
+        controller.signal);
+      points = result.curve.length ? result.curve : points;
+      if (!points.length || points[points.length - 1].iteration !== result.iterations) {
+        points.push({ iteration: result.iterations, exploitability: result.exploitability });
+      }
+      strategy = result.strategy;
+      drawCurve();
+      renderStrategy();
+      summary(result);
+    } catch (error) {
+      showError("solve-error", error.name === "AbortError" ? { message: "stopped" } : error);
+    } finally {
+      running = null;
+      $("run-solve").disabled = false;
+      $("stop-solve").disabled = true;
+    }
+  }
+
+  function init(info) {
+    for (const game of info.games) $("game").append(el("option", { value: game, text: game }));
+    for (const algo of info.algorithms) $("algo").append(el("option", { value: algo, text: algo }));
+    $("algo").value = "cfr+";
+    $("run-solve").addEventListener("click", run);
+    $("stop-solve").addEventListener("click", () => { if (running) running.abort(); });
+    $("strategy-filter").addEventListener("input", renderStrategy);
+    drawCurve();
+  }
+
+  function restore(s) {
+    if (s.game) $("game").value = s.game;
+    if (s.algo) $("algo").value = s.algo;
+    if (s.iterations) $("iterations").value = s.iterations;
+  }
+
+  return { init, restore };
+})();
+
+// ---- start ----------------------------------------------------------------------------------------------
+
+pages.equity = equityPage;
+pages.icm = icmPage;
+pages.pushfold = pushfoldPage;
+pages.solve = solvePage;
+
+equityPage.init();
+fetch("/api/info").then((r) => r.json()).then((info) => {
+  $("version").textContent = `pokerlab ${info.version}`;
+  icmPage.init(info);
+  pushfoldPage.init();
+  solvePage.init(info);
+  window.addEventListener("hashchange", route);
+  route();
+  document.body.dataset.ready = "1";
+});

@@ -1,0 +1,94 @@
+"""What a worker process runs: one function per endpoint, each calling a public façade and returning the same
+JSON object as the matching CLI command's ``--json`` (extra keys only where the page needs more)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pokerlab.web.solving import solve_with_curve
+
+Report = Callable[..., None]
+
+
+def equity_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
+    """``pokerlab equity --json``; ``report({"fraction": f})`` on long runs."""
+    from pokerlab.equity import equity
+
+    result = equity(params["players"], board=params.get("board") or "", dead=params.get("dead") or "",
+                    method=params.get("method") or "auto", trials=params.get("trials"),
+                    time_limit=params.get("time"), target_stderr=params.get("stderr"), seed=params.get("seed"),
+                    progress=lambda fraction: report({"fraction": fraction}))
+    data = result.to_dict()
+    if result.stop_reason is not None:
+        data["stop_reason"] = result.stop_reason
+    return data
+
+
+def icm_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
+    """``pokerlab icm --json`` with the same options (stacks as a list, payouts in the CLI's text form), plus
+    ``chip_share`` and ``prize_share`` per player for the page."""
+    import numpy as np
+
+    from pokerlab.icm import icm, parse_payouts
+    from pokerlab.icm.analysis import bubble_factors, deal
+
+    stacks = np.asarray(params["stacks"], dtype=np.float64)
+    payouts = parse_payouts(params["payouts"])
+    result = icm(stacks, payouts, params.get("method") or "auto", places=bool(params.get("places")),
+                 samples=params.get("samples"), half_width=params.get("half_width"),
+                 confidence=params.get("confidence"), time_limit=params.get("time"),
+                 variance_reduction=params.get("variance_reduction") or "auto", seed=params.get("seed"))
+    data = result.to_dict()
+    for player, chips, prize in zip(data["players"], result.chip_share, result.prize_share, strict=True):
+        player["chip_share"] = float(chips)
+        player["prize_share"] = float(prize)
+    if params.get("bubble_factors"):
+        bf = bubble_factors(stacks, payouts).to_dict()
+        data["bubble_factors"] = bf["bubble_factors"]
+        data["risk_premium"] = bf["risk_premium"]
+    if params.get("deal"):
+        data["deal"] = deal(stacks, payouts).to_dict()["players"]
+    return data
+
+
+def solve_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
+    """``pokerlab solve --json`` plus the exploitability curve and the average strategy."""
+    return solve_with_curve(params, report)
+
+
+def pushfold_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
+    """``pokerlab pushfold --json`` (stacks, blinds, ante, bb_ante, payouts and field as numbers); progress
+    ``{"iteration", "max_gain"}`` after each gain check."""
+    from pokerlab.pushfold import pushfold
+
+    result = pushfold(params["stacks"], blinds=params.get("blinds", (0.5, 1.0)), ante=params.get("ante", 0.0),
+                      bb_ante=params.get("bb_ante", 0.0), payouts=params.get("payouts"), field=params.get("field"),
+                      target=params.get("target", 1e-3), iterations=params.get("iterations"),
+                      time_limit=params.get("time"), multiway_samples=params.get("multiway_samples", 1000),
+                      progress=lambda done, gain: report({"iteration": done, "max_gain": gain}))
+    return result.to_dict()
+
+
+TASKS: dict[str, Callable[[dict[str, Any], Report], Any]] = {
+    "equity": equity_task,
+    "icm": icm_task,
+    "solve": solve_task,
+    "pushfold": pushfold_task,
+}
+
+
+def warm_kernels() -> None:
+    """Load every kernel a request may need (from numba's on-disk cache after the first run) so that the first
+    request of a fresh worker is not charged for it."""
+    def ignore(*_: Any, **__: Any) -> None:
+        return None
+
+    equity_task({"players": ["AhAs", "KdKc"], "board": "2c3d4h"}, ignore)
+    equity_task({"players": ["AhAs", "KdKc"], "method": "montecarlo", "trials": 1000, "seed": 1}, ignore)
+    equity_task({"players": ["QQ+", "AKs", "random"], "method": "montecarlo", "trials": 1000, "seed": 1}, ignore)
+    icm_task({"stacks": [3, 2, 1], "payouts": "50,30,20", "places": True, "bubble_factors": True, "deal": True},
+             ignore)
+    solve_task({"game": "kuhn", "iterations": 10}, ignore)
+    pushfold_task({"stacks": [10, 10], "iterations": 2}, ignore)
+    pushfold_task({"stacks": [10, 10], "payouts": [70, 30], "field": [10], "iterations": 2}, ignore)

@@ -1,0 +1,70 @@
+"""A real ``pokerlab serve`` process on a free port of 127.0.0.1, for the browser, server and load tests."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class LiveServer:
+    url: str
+    process: subprocess.Popen[bytes]
+    started_s: float  # from launching `pokerlab serve` to its first answer
+
+
+def start_server(*options: str) -> LiveServer:
+    """``pokerlab serve`` on a free port; returns once ``/api/info`` answers."""
+    port = free_port()
+    command = [sys.executable, "-m", "pokerlab.cli.main", "serve", "--port", str(port), *options]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    import httpx
+
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{url}/api/info", timeout=1.0).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            log = process.stderr.read().decode() if process.stderr else ""
+            raise RuntimeError(f"pokerlab serve did not start: {log}")
+        time.sleep(0.05)
+    return LiveServer(url, process, time.perf_counter() - start)
+
+
+def stop_server(server: LiveServer) -> int:
+    """Ctrl-C the server as a user would; returns its exit status."""
+    server.process.send_signal(signal.SIGINT)
+    try:
+        return server.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        raise
+
+
+def wait_until_idle(url: str, timeout: float = 900.0) -> dict:
+    """Wait for the workers to finish warming up (on a fresh clone numba compiles every kernel first: minutes)."""
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        response = httpx.post(f"{url}/api/equity", json={"players": ["2c2d", "3c3d"], "board": "AhKhQh"},
+                              timeout=timeout)
+        if response.status_code == 200:
+            return response.json()
+    raise RuntimeError("the server's workers did not become ready")

@@ -1,0 +1,102 @@
+"""``pokerlab serve`` as a process on 127.0.0.1: start, Ctrl-C, a taken port, the busy queue, a client that goes
+away, and a bounded load test (2,000 mixed requests, 50 at a time: no 5xx, memory flat)."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from pokerlab.web.loadtest import run_load
+from web.live import start_server, stop_server, wait_until_idle
+
+
+def run_async(coroutine):
+    """asyncio.run in a thread of its own: the browser tests' Playwright keeps an event loop in this one."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def test_serve_starts_answers_and_stops_on_ctrl_c(live_server):
+    assert live_server.started_s < 60  # generous: a loaded CI machine; the figure is in docs/benchmarks.md
+    page = httpx.get(f"{live_server.url}/")
+    assert page.status_code == 200 and "pokerlab" in page.text
+    server = start_server("--workers", "1")
+    assert stop_server(server) == 130
+    assert server.process.stderr is not None
+    lines = server.process.stderr.read().decode().strip().splitlines()
+    assert lines[-1] == "stopped" and all("Traceback" not in line for line in lines)
+
+
+def test_serve_refuses_a_taken_port_in_one_line():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "pokerlab.cli.main", "serve", "--port", str(port)],
+                                capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip().startswith(f"error: cannot listen on 127.0.0.1:{port}")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("option, value", [("--workers", "0"), ("--queue", "-1"), ("--port", "70000")])
+def test_serve_refuses_bad_options(option, value):
+    result = subprocess.run([sys.executable, "-m", "pokerlab.cli.main", "serve", option, value],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stderr.startswith(f"error: {option} must be")
+
+
+def test_full_queue_answers_503_with_retry_after_and_a_closed_client_frees_its_worker():
+    server = start_server("--workers", "1", "--queue", "1")
+    try:
+        wait_until_idle(server.url)
+        long_job = {"game": "leduc", "time": 20.0}
+
+        async def scenario() -> tuple[list[httpx.Response], dict]:
+            async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
+                running = asyncio.ensure_future(client.post("/api/solve", json=long_job))
+                await asyncio.sleep(1.0)
+                waiting = asyncio.ensure_future(client.post("/api/solve", json=long_job))
+                await asyncio.sleep(1.0)
+                refused = await client.post("/api/solve", json=long_job)
+                health = (await client.get("/api/health")).json()
+                # both clients go away: their jobs must stop (the worker is killed and replaced)
+                running.cancel()
+                waiting.cancel()
+                await asyncio.gather(running, waiting, return_exceptions=True)
+                return [refused], health
+
+        (refused,), health = run_async(scenario())
+        assert health["running"] == 1 and health["waiting"] == 1
+        assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
+        assert "busy" in refused.json()["detail"]
+        deadline = time.monotonic() + 10  # well before the 20 s the job asked for
+        while time.monotonic() < deadline:
+            health = httpx.get(f"{server.url}/api/health").json()
+            if health["running"] == 0 and health["waiting"] == 0:
+                break
+            time.sleep(0.1)
+        assert health["running"] == 0 and health["waiting"] == 0 and health["restarts"] >= 1
+        answer = httpx.post(f"{server.url}/api/solve", json={"game": "kuhn", "iterations": 50}, timeout=60)
+        assert answer.status_code == 200
+    finally:
+        stop_server(server)
+
+
+def test_load_2000_mixed_requests_50_at_a_time(live_server):
+    report = run_async(run_load(live_server.url, requests=2000, concurrency=50, seed=1,
+                                  pid=live_server.process.pid))
+    assert sum(report.statuses.values()) == 2000
+    assert all(status < 500 for status in report.statuses), report.statuses
+    assert set(report.statuses) == {200}, report.statuses
+    assert report.memory_before_mib is not None and report.memory_after_mib is not None
+    # memory flat: the run may add caches (at most the result cache's bound), not grow with requests
+    assert report.memory_after_mib < report.memory_before_mib + 100
+    print(report.summary())
