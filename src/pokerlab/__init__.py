@@ -94,21 +94,6 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-class _Package(types.ModuleType):
-    """This package, with one rule: a subpackage named like a public function (``pokerlab.equity``,
-    ``pokerlab.icm``, ``pokerlab.pushfold``) never hides the function. Importing a subpackage sets it as an
-    attribute of its parent; the function it exports takes the attribute instead, as when this package
-    imported its API eagerly (``from pokerlab import equity`` is the function whatever was imported before)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, types.ModuleType) and _EXPORTS.get(name) == value.__name__ == f"{__name__}.{name}":
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-
-
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS) | {"__version__"})
 
