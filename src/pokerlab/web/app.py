@@ -321,9 +321,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/range")
     def range_info(body: RangeRequest) -> dict[str, Any]:
         """A range's canonical text, combo counts and 13x13 grid, as `pokerlab range --json` plus `grid`."""
-        from pokerlab.web.ranges import range_summary
+        from pokerlab.web.ranges import cached_range_summary
 
-        return range_summary(body.text, body.board, body.paint)
+        return cached_range_summary(body.text, body.board, tuple(sorted(body.paint.items())))
 
     @app.get("/api/info")
     def info() -> dict[str, Any]:
