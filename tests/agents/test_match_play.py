@@ -265,6 +265,12 @@ def test_corrupt_cached_bots_are_retrained(tmp_path, monkeypatch):
     agent = match.default_trained(two_round, progress=messages.append)
     assert agent.name == "cfr" and "retraining" in messages[0]
     assert TwoRoundBot.load(bot_path).spec == spec
+    # a bot cached under the game's former name is kept (renamed), not retrained
+    former = folder / f"brief-r{spec.ranks}s{spec.suits}k{spec.stack}-v1.npz"
+    os.replace(bot_path, former)
+    messages.clear()
+    match.default_trained(two_round, progress=messages.append)
+    assert not messages and bot_path.exists() and not former.exists()
 
 
 def test_cli_two_round_size_and_train(tmp_path):

@@ -36,7 +36,8 @@ COMMANDS: dict[str, tuple[str, str | None]] = {
     "two-round": ("bots_cmd", "The two-round hold'em game: size, training, exploitability."),
     "brief": ("bots_cmd", None),
     "pushfold": ("pushfold_cmd", "Push/fold Nash ranges: jam first in and call a jam, per seat, under chip EV or ICM."),
-    "simulate": ("simulate_cmd", "Simulate tournaments (coin flip, push/fold charts, simple rules) and compare equity models."),
+    "simulate": ("simulate_cmd", "Simulate tournaments (coin flip, push/fold charts, simple rules) and compare "
+                                 "equity models."),
     "serve": ("serve_cmd", "Serve the web page (equity, ICM, push/fold, solving) and its JSON API at http://HOST:PORT."),
 }
 _loaded: dict[str, Any] = {}

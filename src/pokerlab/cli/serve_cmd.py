@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 
 import typer
@@ -49,10 +50,8 @@ def _serve(
     server = uvicorn.Server(uvicorn.Config(create_app(Settings(workers=workers, max_queue=queue)), host=host,
                                            port=port, log_level="warning", timeout_graceful_shutdown=1))
     typer.echo(f"pokerlab serving on http://{host}:{port} (API docs at /docs); Ctrl-C stops", err=True)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn shuts down on Ctrl-C, then raises the signal again
         server.run()
-    except KeyboardInterrupt:  # uvicorn shuts down on Ctrl-C, then raises the signal again
-        pass
     if server.should_exit:  # Ctrl-C (or SIGTERM) rather than a failure to start
         typer.echo("stopped", err=True)
         raise typer.Exit(code=130)

@@ -191,6 +191,9 @@ def default_strategy(game: Game, folder: Path, progress: Callable[[str], None] |
     if isinstance(game, TwoRoundHoldem):
         rules = game.rules
         path = folder / f"two-round-r{rules.ranks}s{rules.suits}k{rules.stack}-v1.npz"
+        former = folder / f"brief-r{rules.ranks}s{rules.suits}k{rules.stack}-v1.npz"  # cached before the rename
+        if not path.exists() and former.exists():
+            os.replace(former, path)
         if path.exists():
             try:
                 bot = TwoRoundBot.load(path)
