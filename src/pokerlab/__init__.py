@@ -5,6 +5,8 @@ The public API is re-exported here; see the README for a tour.
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -94,6 +96,20 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS) | {"__version__"})
+
+
+class _Package(types.ModuleType):
+    """``pokerlab.equity`` and ``pokerlab.icm`` name both a function and a subpackage. Importing a subpackage
+    sets it as an attribute of its parent, which would hide the function that ``from pokerlab import equity``
+    means; the functions keep those two names (the subpackages stay importable through ``sys.modules``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _EXPORTS and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [

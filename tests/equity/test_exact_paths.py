@@ -21,7 +21,17 @@ from pokerlab.equity.symmetry import ALL_SUIT_PERMUTATIONS, combo_orbits, symmet
         (["AKs, 76s", "JJ"], "Ah8h2d", "3c"),  # board and dead card shrink the group
         (["AhKh", "QQ"], "Qs8h2c", ""),  # an exact hand second: the mirrored lean loop
         (["QQ", "AhKh"], "Qs8h2c", ""),
-        (["AsAh", "QdQc", "9c3d"], "7h6h5d", ""),  # three exact hands: deck without their cards
+        (["AsAh", "QdQc", "9c3d"], "7h6h5d", ""),  # known hands: by board ranks, then the flush boards
+        (["AhKh", "QhJh"], "", ""),  # both suited in one suit: three hearts on the board already count
+        (["AhKh", "QsJs", "7d6d"], "2h3s4c", "4d"),
+        (["2c3c", "AdKd", "9h9s", "7s6s", "TcJd", "QhQc"], "8c4c5h", ""),  # six players, two clubs on the board
+        (["AhKh", "QsQd"], "2h7h9h", ""),  # a three-flush board
+        (["AhKd", "QsQc"], "2h7h9h4h", ""),  # a four-flush board, one card to come
+        (["2c3d", "4s5s"], "AhKhQhJh9h", ""),  # complete board, a five-flush for everyone
+        (["2c3d", "4s5s"], "AhKhQhJh9d", "8h"),
+        (["QQ+", "AKs, AQs", "JJ-99"], "2c7d9h", ""),  # three ranges: one deal of known hands per orbit
+        (["KK+, AKs", "QQ, JTs"], "2c7d9h8h", ""),
+        (["AKo", "TT"], "", "2c"),  # a dead card: fewer relabellings, more orbits
     ],
 )
 def test_fast_routes_count_like_the_general_loop(players, board, dead):

@@ -36,11 +36,12 @@ def test_text_output_icm_with_field(tmp_path):
 
 
 def test_heads_up_chart_json_and_png(tmp_path):
-    r = runner.invoke(app, ["pushfold", "--chart", "heads-up", "--depths", "5,10", "--json", "--png", str(tmp_path)])
+    r = runner.invoke(app, ["pushfold", "--chart", "heads-up", "--depths", "1,5,10", "--json", "--png", str(tmp_path)])
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
-    assert data["depths"] == [5.0, 10.0]
-    assert data["jam_depth"]["AA"] == 10.0 and data["jam_depth"]["72o"] in (0.0, 5.0)
+    assert data["depths"] == [1.0, 5.0, 10.0]
+    assert data["jam_depth"]["AA"] == 10.0 and data["jam_depth"]["72o"] in (1.0, 5.0)
+    assert data["call_pct"][0] == 100.0  # at 1 bb the big blind is all in by posting
     assert (tmp_path / "heads-up-jam.png").stat().st_size > 0
 
 

@@ -50,7 +50,7 @@ def pushfold_command(
     field_file: Path = typer.Option(None, "--field-stacks-file", help="Stacks of the other tables' players."),
     target: float = typer.Option(1e-3, "--target", help="Stop when every best-response gain is at most this "
                                                         "(bb; ICM: money worth this many bb)."),
-    iterations: int = typer.Option(None, "--iterations", help="Stop after this many CFR+ iterations."),
+    iterations: int = typer.Option(None, "--iterations", help="Stop after this many solver iterations."),
     time_limit: float = typer.Option(None, "--time", help="Stop after this many seconds."),
     samples: int = typer.Option(1000, "--multiway-samples", help="Deals evaluating 3+ way all-ins."),
     chart: str = typer.Option(None, "--chart", help="'heads-up': the heads-up chip-EV table over --depths."),
@@ -118,7 +118,8 @@ def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> None:
     bb = result.big_blind
     out.print(f"push/fold {result.model}: {len(result.seats)} seats, stacks "
               f"{', '.join(f'{s} {x / bb:g}bb' for s, x in zip(result.seats, result.stacks, strict=True))}; "
-              f"{result.iterations} CFR+ iterations, {result.elapsed_s:.2f} s, stopped on {result.stop_reason}")
+              f"{result.iterations} discounted CFR iterations, {result.elapsed_s:.2f} s, "
+              f"stopped on {result.stop_reason}")
     gains = ", ".join(f"{s} {g:.2e}" for s, g in zip(result.seats, result.gains, strict=True))
     out.print(f"best-response gains ({result.gain_unit}): {gains}; max {result.max_gain:.2e}")
     if len(result.seats) > 2:

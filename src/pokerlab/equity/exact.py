@@ -14,9 +14,15 @@ from pokerlab.cards.encoding import cards_to_mask
 from pokerlab.cards.kernels import partial_hand
 from pokerlab.cards.ranges import COMBO_MASKS, COMBOS, NUMBER_OF_COMBOS, Range
 from pokerlab.cards.tables import load_tables
-from pokerlab.equity.kernels import SHARE_UNITS, ExactInputs, exact_enumeration
+from pokerlab.equity.kernels import (
+    SHARE_UNITS,
+    ExactInputs,
+    FixedHandsInputs,
+    exact_enumeration,
+    fixed_hands_enumeration,
+)
 from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem, Progress, category_of_value, is_uniform_random
-from pokerlab.equity.symmetry import combo_orbits, symmetry_group
+from pokerlab.equity.symmetry import combo_images, combo_orbits, symmetry_group
 from pokerlab.errors import InvalidRangeError
 
 EXACT_BUDGET = 3.0e9  # estimated inner-loop steps (about 1-2 s on 2 cores) below which "auto" enumerates
@@ -231,27 +237,86 @@ def _orbit_plan(problem: EquityProblem, plan: ExactPlan) -> list[tuple[EquityPro
     return best
 
 
+FIXED_DEAL_WORK = 1.5e6  # estimated work of one deal of known hands preflop, in the units of ExactPlan.work
+
+
+def _fixed_hands(problem: EquityProblem, deals: np.ndarray, multiplicity: np.ndarray) -> np.ndarray:
+    """Showdown counts of deals of known hands (``deals``: ``(R, P)`` combo indices), each counted
+    ``multiplicity`` times (see :func:`pokerlab.equity.kernels.fixed_hands_enumeration`)."""
+    tables = load_tables()
+    key, bits = partial_hand(np.array(problem.board, dtype=np.uint8), tables)
+    cards = COMBOS[deals]  # (R, P, 2)
+    hand_keys = tables.card_keys[cards[..., 0]] + tables.card_keys[cards[..., 1]]
+    hand_bits = tables.card_bits[cards[..., 0]] | tables.card_bits[cards[..., 1]]
+    hand_masks = np.bitwise_or.reduce(COMBO_MASKS[deals], axis=1)
+    inputs = FixedHandsInputs(problem.deck, problem.missing, key, bits, np.ascontiguousarray(hand_keys),
+                              np.ascontiguousarray(hand_bits), hand_masks, multiplicity.astype(np.int64))
+    return fixed_hands_enumeration(inputs, tables)
+
+
+def _matchup_orbits(problem: EquityProblem, plan: ExactPlan) -> tuple[np.ndarray, np.ndarray] | None:
+    """Range-level suit symmetry for any number of players: one matchup per orbit of the suit relabellings
+    that fix the board and dead cards (a matchup and its relabelled images have the same showdowns), with
+    how many of the problem's matchups are in that orbit. ``None`` beyond six players (the orbit key is
+    one int64)."""
+    players = len(problem.ranges)
+    if players > 6:
+        return None
+    ids = np.concatenate([reduced.indices for reduced in problem.ranges])  # the plan's combo order
+    matchups = ids[plan.tuple_index]  # (T, P) combo indices
+    group = symmetry_group([cards_to_mask(problem.board), cards_to_mask(problem.dead)], [])
+    images = combo_images(group)[:, matchups]  # (G, T, P)
+    keys = np.zeros(images.shape[:2], dtype=np.int64)
+    for p in range(players):
+        keys = keys * NUMBER_OF_COMBOS + images[:, :, p]
+    _, first, counts = np.unique(keys.min(axis=0), return_index=True, return_counts=True)
+    return matchups[first], counts
+
+
+def _solve_by_combo_orbits(subproblems: list[tuple[EquityProblem, ExactPlan, int]], players: int,
+                           progress: Progress | None) -> dict[str, Any]:
+    """Sum the sub-problems of :func:`_orbit_plan`, each counted as many times as its orbit has combos."""
+    acc_int = np.zeros((players + 1, 3), dtype=np.int64)
+    acc_float = np.zeros((players + 1, 3))
+    acc_cat = np.zeros((players, 2, 9))
+    for done, (sub, sub_plan, multiplicity) in enumerate(subproblems, start=1):
+        if sub.ranges[1].is_exact_hand and sub_plan.hero_mode not in (1, 2):
+            i, f, c = _accumulate_heads_up(sub, False, None)
+        else:
+            i, f, c = _accumulate(sub, sub_plan, False, None)
+        acc_int += multiplicity * i
+        acc_float += multiplicity * f
+        acc_cat += multiplicity * c
+        if progress is not None:
+            progress(done / len(subproblems))
+    return _outcome(acc_int, acc_float, acc_cat, False, False)
+
+
 def solve_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, progress: Progress | None) -> dict[str, Any]:
-    """Exact equity of a planned problem by the cheapest route: range-level suit symmetry (heads-up), the
-    lean loops with the exact hand first, or the general enumeration. The outcome fields of a result."""
-    if not breakdown:
+    """Exact equity of a planned problem by the cheapest route: known hands by board ranks; a hand (or the
+    orbits of a range's combos) against a random hand by rank pairs; one deal of known hands per orbit of
+    matchups; range-level suit symmetry with the lean heads-up loops; the lean loops with the exact hand
+    first; or the general enumeration. The outcome fields of a result."""
+    players = len(problem.ranges)
+    if not breakdown and not plan.weighted:
+        no_floats = (np.zeros((players + 1, 3)), np.zeros((players, 2, 9)))
+        if all(reduced.is_exact_hand for reduced in problem.ranges):
+            deal = np.array([[int(reduced.indices[0]) for reduced in problem.ranges]])
+            return _outcome(_fixed_hands(problem, deal, np.ones(1)), *no_floats, False, False)
         subproblems = _orbit_plan(problem, plan)
+        if plan.hero_mode == 2 or (subproblems and all(sub_plan.hero_mode == 2 for _, sub_plan, _ in subproblems)):
+            # against a random hand, counting its hands per rank pair beats every other route
+            if subproblems is not None:
+                return _solve_by_combo_orbits(subproblems, players, progress)
+            return run_exact(problem, plan, breakdown, progress)
+        # each orbit of matchups as one deal of known hands, when that is less work than the board walk
+        boards_share = math.comb(len(problem.deck) - 2 * players, problem.missing) / math.comb(48, 5)
+        if len(plan.tuple_index) * FIXED_DEAL_WORK * boards_share / 24 < plan.work:
+            orbits = _matchup_orbits(problem, plan)
+            if orbits is not None and len(orbits[0]) * FIXED_DEAL_WORK * boards_share < plan.work:
+                return _outcome(_fixed_hands(problem, *orbits), *no_floats, False, False)
         if subproblems is not None:
-            players = len(problem.ranges)
-            acc_int = np.zeros((players + 1, 3), dtype=np.int64)
-            acc_float = np.zeros((players + 1, 3))
-            acc_cat = np.zeros((players, 2, 9))
-            for done, (sub, sub_plan, multiplicity) in enumerate(subproblems, start=1):
-                if sub.ranges[1].is_exact_hand and sub_plan.hero_mode not in (1, 2):
-                    i, f, c = _accumulate_heads_up(sub, False, None)
-                else:
-                    i, f, c = _accumulate(sub, sub_plan, False, None)
-                acc_int += multiplicity * i
-                acc_float += multiplicity * f
-                acc_cat += multiplicity * c
-                if progress is not None:
-                    progress(done / len(subproblems))
-            return _outcome(acc_int, acc_float, acc_cat, plan.weighted, breakdown)
+            return _solve_by_combo_orbits(subproblems, players, progress)
     if len(problem.ranges) == 2 and problem.ranges[1].is_exact_hand and plan.hero_mode not in (1, 2):
         return _outcome(*_accumulate_heads_up(problem, breakdown, progress), plan.weighted, breakdown)
     return run_exact(problem, plan, breakdown, progress)

@@ -685,3 +685,208 @@ def versus_random_batch(seed, batch, trials, chunks, deck, missing, board_key, b
                     local[n, 3] += 1.0
         stats[chunk] = local[:opponents]
     return stats.sum(axis=0)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Exact enumeration when every player holds one known hand: by board ranks, then the flush boards
+
+
+class FixedHandsInputs(NamedTuple):
+    """What :func:`fixed_hands_enumeration` reads: the remaining ``deck`` (board and dead cards out), the
+    ``missing`` board cards, the board's partial hand (``board_key``, ``board_bits``) and ``R`` deals of known
+    hands: ``hand_keys`` and ``hand_bits`` ``(R, P)`` (each player's two hole cards as a partial hand,
+    ``SUIT_BIAS`` not included), ``hand_masks`` ``(R,)`` (every card of the deal) and ``multiplicity`` ``(R,)``
+    (how many times the deal counts)."""
+
+    deck: np.ndarray
+    missing: int
+    board_key: np.uint64
+    board_bits: np.uint64
+    hand_keys: np.ndarray
+    hand_bits: np.ndarray
+    hand_masks: np.ndarray
+    multiplicity: np.ndarray
+
+
+@njit(cache=True, inline="always")
+def _winners(values):
+    """Bitmask of the players with the best of ``values`` (bit p for player p)."""
+    best = 0
+    mask = 0
+    for p in range(values.shape[0]):
+        if values[p] > best:
+            best = values[p]
+            mask = 1 << p
+        elif values[p] == best:
+            mask |= 1 << p
+    return mask
+
+
+@njit(cache=True, inline="always")
+def _multiset_ways(ranks, k, counts, available, choose, card_keys):
+    """Boards whose new cards have the ranks ``ranks[:k]`` (non-decreasing) when ``available[r]`` cards of
+    each rank are left: ``prod C(available[r], times r is dealt)``, and the rank half of those cards' key."""
+    counts[:] = 0
+    rank_key = np.uint64(0)
+    for i in range(k):
+        counts[ranks[i]] += 1
+        rank_key += card_keys[4 * ranks[i]] & _RANK_KEY_MASK
+    ways = 1
+    for r in range(13):
+        if counts[r] > available[r]:
+            return 0, rank_key
+        ways *= choose[available[r], counts[r]]
+    return ways, rank_key
+
+
+@njit(cache=True, inline="always")
+def _next_multiset(ranks, k):
+    """Advance ``ranks[:k]`` to the next non-decreasing sequence of ranks 0..12; False after the last."""
+    position = k - 1
+    while position >= 0 and ranks[position] == 12:
+        position -= 1
+    if position < 0:
+        return False
+    ranks[position] += 1
+    for later in range(position + 1, k):
+        ranks[later] = ranks[position]
+    return True
+
+
+@njit(cache=True, inline="always")
+def _next_subset(index, k, n):
+    """Advance ``index[:k]`` (increasing positions in ``0..n-1``) to the next k-subset; False after the last."""
+    position = k - 1
+    while position >= 0 and index[position] == n - k + position:
+        position -= 1
+    if position < 0:
+        return False
+    index[position] += 1
+    for later in range(position + 1, k):
+        index[later] = index[later - 1] + 1
+    return True
+
+
+@njit(cache=True, parallel=True)
+def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.ndarray:
+    """Exact showdown counts of ``R`` deals of known hands over every completion of the board, each deal
+    weighted by its multiplicity, deals in parallel. Returns ``acc_int`` ``(P + 1, 3)`` like
+    :func:`exact_enumeration`; see :func:`_count_known_hands` for the method."""
+    card_keys, card_bits = tables.card_keys, tables.card_bits
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
+    deals, players = inputs.hand_keys.shape
+    by_deal = np.zeros((deals, 1 << players), dtype=np.int64)
+    for deal in prange(deals):
+        deck = np.empty(inputs.deck.shape[0], dtype=np.uint8)
+        n = 0
+        for card in inputs.deck:
+            if not (inputs.hand_masks[deal] & (_ONE << np.uint64(card))):
+                deck[n] = card
+                n += 1
+        _count_known_hands(deck[:n], inputs.missing, inputs.board_key, inputs.board_bits, inputs.hand_keys[deal],
+                           inputs.hand_bits[deal], by_deal[deal], card_keys, card_bits, flush_values, row_offsets,
+                           rank_values)
+    acc_int = np.zeros((players + 1, 3), dtype=np.int64)
+    for mask in range(1, 1 << players):
+        count = 0
+        for deal in range(deals):
+            count += inputs.multiplicity[deal] * by_deal[deal, mask]
+        if count == 0:
+            continue
+        tied = 0
+        for p in range(players):
+            tied += (mask >> p) & 1
+        acc_int[players, 0] += count
+        for p in range(players):
+            if (mask >> p) & 1:
+                acc_int[p, 0 if tied == 1 else 1] += count
+                acc_int[p, 2] += count * (SHARE_UNITS // tied)
+    return acc_int
+
+
+@njit(cache=True)
+def _count_known_hands(deck, missing, board_key, board_bits, hand_keys, hand_bits, by_winners, card_keys,
+                       card_bits, flush_values, row_offsets, rank_values):
+    """Count the completions of the board by the set of winners (``by_winners[mask]``, bit p for player p)
+    for one deal of known hands, without walking the boards one by one.
+
+    Without flushes a hand's value depends on its ranks only, so the boards are first counted by the multiset
+    of their new ranks: ``prod C(cards of rank r left, times r is dealt)`` boards per multiset (6,188 multisets
+    for a preflop board instead of 1.7 M boards heads-up), every player ranked by rank alone. Then the boards
+    on which some player can hold a flush are walked (their cards of that suit one by one, the others by
+    ranks), adding their true showdown and removing their rank-only one. A player flushes in suit ``s`` only
+    if the board holds at least ``5 - (the most cards of s any player holds)`` >= 3 cards of ``s``; two suits
+    cannot both reach 3 on five cards, so each such board is visited once, under its suit. Boards are
+    counted by the set of winners (one add per board, not 2P + 1), turned into totals by the caller.
+    """
+    players = hand_keys.shape[0]
+    values = np.zeros(players, dtype=np.int64)
+    # 1. every board ranked by ranks alone, one multiset of new ranks at a time
+    available = np.zeros(13, dtype=np.int64)
+    for card in deck:
+        available[card >> 2] += 1
+    choose = np.zeros((5, 6), dtype=np.int64)  # choose[n, k] = C(n, k) for n <= 4 cards of a rank
+    for n in range(5):
+        choose[n, 0] = 1
+        for k in range(1, n + 1):
+            choose[n, k] = choose[n - 1, k - 1] + (choose[n - 1, k] if k <= n - 1 else 0)
+    rank_base = board_key & _RANK_KEY_MASK
+    ranks = np.zeros(5, dtype=np.int64)  # the new ranks, non-decreasing (an odometer over multisets)
+    counts = np.zeros(13, dtype=np.int64)
+    while True:
+        ways, rank_key = _multiset_ways(ranks, missing, counts, available, choose, card_keys)
+        if ways > 0:
+            rank_key += rank_base
+            for p in range(players):
+                values[p] = rank_only_value(rank_key + (hand_keys[p] & _RANK_KEY_MASK), row_offsets, rank_values)
+            by_winners[_winners(values)] += ways
+        if not _next_multiset(ranks, missing):
+            break
+    # 2. the boards where some player may hold a flush: true showdown in, rank-only showdown out
+    suited = np.empty(13, dtype=np.uint8)
+    other_available = np.zeros(13, dtype=np.int64)
+    first = np.zeros(5, dtype=np.int64)
+    exact_values = np.zeros(players, dtype=np.int64)
+    for suit in range(4):
+        most_held = 0
+        for p in range(players):
+            held = int((hand_keys[p] >> np.uint64(32 + 4 * suit)) & np.uint64(0xF))
+            if held > most_held:
+                most_held = held
+        on_board = np.int64((board_key >> np.uint64(32 + 4 * suit)) & np.uint64(0xF)) - 3
+        n_suited = 0
+        other_available[:] = available
+        for card in deck:
+            if (card & 3) == suit:
+                suited[n_suited] = card
+                n_suited += 1
+                other_available[card >> 2] -= 1
+        lowest = 5 - most_held - int(on_board)  # new cards of the suit for a flush to be possible
+        for j in range(lowest if lowest > 0 else 0, min(missing, n_suited) + 1):
+            rest = missing - j
+            for i in range(j):
+                first[i] = i
+            while True:
+                key_j = board_key
+                bits_j = board_bits
+                for i in range(j):
+                    key_j += card_keys[suited[first[i]]]
+                    bits_j |= card_bits[suited[first[i]]]
+                # the other cards matter by rank only (they cannot flush: two suits cannot both reach three on
+                # the board), so they are counted per multiset of ranks, like the first pass
+                ranks[:] = 0
+                while True:
+                    ways, rank_key = _multiset_ways(ranks, rest, counts, other_available, choose, card_keys)
+                    key = key_j + rank_key
+                    if ways > 0:
+                        for p in range(players):
+                            exact_values[p] = value_of_key(key + hand_keys[p], bits_j | hand_bits[p], flush_values,
+                                                           row_offsets, rank_values)
+                            values[p] = rank_only_value((key + hand_keys[p]) & _RANK_KEY_MASK, row_offsets,
+                                                        rank_values)
+                        by_winners[_winners(exact_values)] += ways
+                        by_winners[_winners(values)] -= ways
+                    if not _next_multiset(ranks, rest):
+                        break
+                if not _next_subset(first, j, n_suited):
+                    break

@@ -62,3 +62,11 @@ def combo_orbits(indices: np.ndarray, group: np.ndarray) -> list[tuple[int, int]
         members -= orbit
         orbits.append((combo, len(orbit)))
     return orbits
+
+
+def combo_images(group: np.ndarray) -> np.ndarray:
+    """``(G, 1326)``: the image of every combo index under each relabelling of ``group`` (rows as from
+    :func:`symmetry_group`)."""
+    _, combos = _tables()
+    rows = [ALL_SUIT_PERMUTATIONS.index(tuple(int(s) for s in perm)) for perm in group]
+    return combos[rows]

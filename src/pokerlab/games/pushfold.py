@@ -101,11 +101,10 @@ class Table:
 @dataclass(frozen=True)
 class Terminal:
     """A terminal of the public tree: ``participants`` (seats in the showdown or the lone winner, increasing),
-    ``contributions`` (chips each seat has put in), the outcomes' utility rows (``utilities[o, seat]``) and, for
+    the outcomes' utility rows (``utilities[o, seat]``) and, for
     three or more participants, the sorted outcome keys (pot winners, see :func:`outcome_key`)."""
 
     participants: tuple[int, ...]
-    contributions: np.ndarray
     utilities: np.ndarray
     keys: np.ndarray
     pot_eligible: np.ndarray  # (pots,) int64 bitmask of eligible seats
@@ -325,7 +324,7 @@ class PushFoldGame(VectorGame):
         if not np.allclose(finals.sum(axis=1), self.stacks.sum(), rtol=0, atol=1e-9 * self.stacks.sum()):
             raise AssertionError("chips not conserved")  # pragma: no cover (a bug, tested)
         utilities = np.array([np.asarray(self._payoff(f), dtype=np.float64) for f in finals])
-        return Terminal(inside, contributions, utilities, np.array(keys, dtype=np.int64),
+        return Terminal(inside, utilities, np.array(keys, dtype=np.int64),
                         np.array(eligible, dtype=np.int64))
 
     def final_stacks_of(self, state: tuple[int, ...]) -> np.ndarray:
@@ -462,9 +461,11 @@ class PushFoldGame(VectorGame):
         return self._samples
 
     def multiway_error(self) -> float:
-        """Bound on the standard error of a class's sampled multiway showdown value, as a fraction of the
-        largest payoff difference at the terminal: ``0.5 / sqrt(accepted samples)`` for the class with the
-        fewest accepted samples in a three-way showdown (a Bernoulli standard deviation is at most 0.5)."""
+        """Standard error bound of a class's sampled multiway showdown value, as a fraction of the payoff range
+        at the terminal: ``0.5 / sqrt(n)`` with ``n`` the fewest deals any class can use (its combo avoids the
+        board; a Bernoulli standard deviation is at most 0.5). It is a floor, not a ceiling: deals blocked by
+        the other all-in hands, and tight opponent ranges that weigh few deals, leave fewer effective deals;
+        the effect on solutions is measured in docs/benchmarks.md."""
         samples = self.samples()
         accepted = np.count_nonzero(samples.hero_key > 0, axis=0)
         return float(0.5 / np.sqrt(max(1, accepted.min())))

@@ -27,7 +27,8 @@ class HeadsUpChart:
     """Heads-up chip-EV Nash push/fold at each depth (effective stack in big blinds, blinds 0.5/1, no ante).
 
     ``jam[d]``/``call[d]``: per-class probability (169, grid order) of the SB jamming / the BB calling at
-    ``depths[d]``. ``jam_depth``/``call_depth``: per class, the largest depth of the list at which it jams /
+    ``depths[d]`` (1 for every class where the blinds put the stack all in: at 1 bb the big blind is in with
+    every hand). ``jam_depth``/``call_depth``: per class, the largest depth of the list at which it jams /
     calls with probability at least one half (0 when never). ``max_gain[d]``: the larger best-response gain
     (bb) of the solution at each depth.
     """
@@ -93,8 +94,9 @@ def heads_up_chart(depths: Sequence[float], *, target: float = 1e-4) -> HeadsUpC
     jams, calls, gains = [], [], []
     for depth in values:
         result = pushfold([depth, depth], (0.5, 1.0), target=target)
-        jams.append(result.jam[0])
-        calls.append(result.call[(1, 0)])
+        # a stack the blinds put all in has no decision: it is in the pot with every hand
+        jams.append(np.ones(169) if np.isnan(result.jam[0, 0]) else result.jam[0])
+        calls.append(result.call.get((1, 0), np.ones(169)))
         gains.append(result.max_gain)
     return HeadsUpChart(tuple(values), np.array(jams), np.array(calls), tuple(gains), time.perf_counter() - start)
 

@@ -17,7 +17,6 @@ import numpy as np
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
 from pokerlab.games.pushfold import MAX_SEATS, PushFoldGame, Table
 
-MODELS = ("chipev", "icm")
 SUBSET_PLAYERS = 12
 
 

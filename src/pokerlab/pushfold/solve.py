@@ -1,5 +1,5 @@
-"""The push/fold façade: validate a table, build the game, solve it by vector-form CFR+ and report charts,
-EVs and each seat's exact best-response gain.
+"""The push/fold façade: validate a table, build the game, solve it by vector-form discounted CFR and report
+charts, EVs and each seat's exact best-response gain.
 
 >>> r = pushfold([10, 10], blinds=(0.5, 1), target=1e-3)
 >>> r.model, r.gain_unit, r.max_gain <= 1e-3

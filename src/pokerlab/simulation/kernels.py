@@ -170,6 +170,18 @@ def coinflip_hand(seats: np.ndarray, count: int, stack: np.ndarray, bet: int, st
 
 
 @njit(cache=True, inline="always")
+def _hole_cards(i: int, hole: np.ndarray, has_cards: np.ndarray, deck: np.ndarray, dealt: int,
+                state: np.ndarray) -> int:
+    """Deal seat ``i`` his two cards unless he has them; returns the number of cards dealt from the deck."""
+    if has_cards[i]:
+        return dealt
+    hole[i, 0] = _deal(deck, dealt, state)
+    hole[i, 1] = _deal(deck, dealt + 1, state)
+    has_cards[i] = True
+    return dealt + 2
+
+
+@njit(cache=True, inline="always")
 def chart_hand(
     seats: np.ndarray, count: int, button: int, stack: np.ndarray, model: np.ndarray, small_blind: int,
     big_blind: int, ante: int, big_blind_ante: bool, charts: Charts, tables: EvalTables, work: HandScratch,
@@ -180,6 +192,7 @@ def chart_hand(
     folded = work.folded
     has_cards = work.has_cards
     hole = work.hole
+    deck = work.deck
     order = work.order
     buckets = charts.jam.shape[1]
     start = work.start
@@ -228,14 +241,9 @@ def chart_hand(
         if jammer < 0:
             if i == bb:
                 continue  # everyone folded to the big blind, who checks
-            effective = min(start[i], behind[k])
-            if not has_cards[i]:
-                hole[i, 0] = _deal(work.deck, dealt, state)
-                hole[i, 1] = _deal(work.deck, dealt + 1, state)
-                dealt += 2
-                has_cards[i] = True
+            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state)
             c = hand_class(hole[i, 0], hole[i, 1])
-            p = charts.jam[model[seats[i]], _bucket(effective, big_blind, buckets), c]
+            p = charts.jam[model[seats[i]], _bucket(min(start[i], behind[k]), big_blind, buckets), c]
             if p > 0.0 and (p >= 1.0 or _unit(state) < p):
                 jammer = i
                 contrib[i] += stack[seats[i]]
@@ -247,14 +255,9 @@ def chart_hand(
         elif contrib[i] >= contrib[jammer]:
             continue  # a blind already covering a short jam is in without acting
         else:
-            effective = min(start[i], start[jammer])
-            if not has_cards[i]:
-                hole[i, 0] = _deal(work.deck, dealt, state)
-                hole[i, 1] = _deal(work.deck, dealt + 1, state)
-                dealt += 2
-                has_cards[i] = True
+            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state)
             c = hand_class(hole[i, 0], hole[i, 1])
-            p = charts.call[model[seats[i]], _bucket(effective, big_blind, buckets), c]
+            p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
             if p > 0.0 and (p >= 1.0 or _unit(state) < p):
                 caller = i
                 target = min(contrib[jammer], contrib[i] + stack[seats[i]])
@@ -277,14 +280,11 @@ def chart_hand(
         return
     # showdown of every player still in: deal missing hole cards and the board
     for k in range(count):
-        if not folded[k] and not has_cards[k]:
-            hole[k, 0] = _deal(work.deck, dealt, state)
-            hole[k, 1] = _deal(work.deck, dealt + 1, state)
-            dealt += 2
-            has_cards[k] = True
+        if not folded[k]:
+            dealt = _hole_cards(k, hole, has_cards, deck, dealt, state)
     board = work.board
     for m in range(5):
-        board[m] = _deal(work.deck, dealt + m, state)
+        board[m] = _deal(deck, dealt + m, state)
     key, bits = partial_hand(board, tables)
     value = work.value
     for k in range(count):

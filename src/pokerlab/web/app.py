@@ -166,6 +166,28 @@ def _validation_message(error: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+async def _disconnect(request: Request) -> None:
+    """Returns when the client closes its connection (the request body has been read already)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _client_left_first(request: Request, job: asyncio.Future[Any], *others: asyncio.Future[Any]) -> bool:
+    """Wait for ``job`` (or any of ``others``) or for the client to go away, whichever comes first; in the
+    second case cancel ``job`` (its worker is killed) and return True."""
+    watcher = asyncio.ensure_future(_disconnect(request))
+    try:
+        await asyncio.wait({job, watcher, *others}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watcher.cancel()
+    if job.done() or any(other.done() for other in others) or not watcher.done() or watcher.cancelled():
+        return False
+    job.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await job
+    return True
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The application with its own worker pool (started and stopped by the app's lifespan).
 
@@ -217,15 +239,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if cached is not None:
             return Response(cached, media_type="application/json", headers={"X-Pokerlab-Cache": "hit"})
         job = asyncio.ensure_future(state["pool"].run(task, params, seconds))
-        while True:
-            done, _ = await asyncio.wait({job}, timeout=0.25)
-            if done:
-                break
-            if await request.is_disconnected():  # the client went away: stop its job and free the worker
-                job.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await job
-                return Response(status_code=499)
+        if await _client_left_first(request, job):  # stop its job and free the worker
+            return Response(status_code=499)
         try:
             result = job.result()
         except JobTimeoutError:
@@ -241,14 +256,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         job = asyncio.ensure_future(state["pool"].run(task, params, seconds, progress=events.put_nowait))
         first = asyncio.ensure_future(events.get())
-        while not (job.done() or first.done()):
-            await asyncio.wait({job, first}, timeout=0.25, return_when=asyncio.FIRST_COMPLETED)
-            if not (job.done() or first.done()) and await request.is_disconnected():
-                first.cancel()
-                job.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await job
-                return Response(status_code=499)
+        if await _client_left_first(request, job, first):
+            first.cancel()
+            return Response(status_code=499)
         if job.done() and not first.done():
             first.cancel()
             try:
@@ -311,9 +321,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/range")
     def range_info(body: RangeRequest) -> dict[str, Any]:
         """A range's canonical text, combo counts and 13x13 grid, as `pokerlab range --json` plus `grid`."""
-        from pokerlab.web.ranges import range_summary
+        from pokerlab.web.ranges import cached_range_summary
 
-        return range_summary(body.text, body.board, body.paint)
+        return cached_range_summary(body.text, body.board, tuple(sorted(body.paint.items())))
 
     @app.get("/api/info")
     def info() -> dict[str, Any]:

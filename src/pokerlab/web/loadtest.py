@@ -81,7 +81,8 @@ def server_memory_mib(pid: int) -> float:
 
 async def run_load(url: str, requests: int = 2000, concurrency: int = 50, seed: int = 0,
                    pid: int | None = None) -> LoadReport:
-    """Send ``requests`` mixed requests, ``concurrency`` at a time; each kind's share is :data:`MIX`."""
+    """Send ``requests`` mixed requests, ``concurrency`` at a time (each kind's share is :data:`MIX`), while one
+    more client sends a cached heads-up preflop equity every 50 ms (``probe_cached``)."""
     import httpx
 
     rng = random.Random(seed)
@@ -107,8 +108,18 @@ async def run_load(url: str, requests: int = 2000, concurrency: int = 50, seed: 
                 report.latencies[kind].append(time.perf_counter() - start)
                 report.statuses[response.status_code] += 1
 
+        async def probe() -> None:
+            # one more client, as a page would be: a cached heads-up preflop equity every 50 ms during the load
+            async with httpx.AsyncClient(base_url=url, timeout=120.0) as own:
+                while not queue.empty():
+                    t0 = time.perf_counter()
+                    response = await own.post("/api/equity", json={"players": HEADS_UP[0]})
+                    report.latencies["probe_cached"].append(time.perf_counter() - t0)
+                    report.statuses[response.status_code] += 1
+                    await asyncio.sleep(0.05)
+
         start = time.perf_counter()
-        await asyncio.gather(*(user() for _ in range(concurrency)))
+        await asyncio.gather(probe(), *(user() for _ in range(concurrency)))
         report.wall_s = time.perf_counter() - start
         if pid is not None:
             report.memory_after_mib = server_memory_mib(pid)

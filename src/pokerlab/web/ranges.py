@@ -3,6 +3,7 @@ the text the page shows is exactly what the CLI reads)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -34,3 +35,10 @@ def range_summary(text: str, board: str = "", paint: dict[str, float] | None = N
     return {"text": full.text, "range": r.text, "combos": r.combo_count, "weighted_combos": r.weighted_count,
             "fraction": r.fraction,
             "grid": [[round(float(x), 4) for x in row] for row in r.grid()]}
+
+
+@lru_cache(maxsize=4096)
+def cached_range_summary(text: str, board: str, paint: tuple[tuple[str, float], ...]) -> dict[str, Any]:
+    """:func:`range_summary` remembered by its arguments: the page asks for the same ranges again and again
+    (every board change re-counts every player). Callers must not modify the returned dict."""
+    return range_summary(text, board, dict(paint))

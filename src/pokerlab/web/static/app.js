@@ -246,7 +246,8 @@ const equityPage = (() => {
       const count = row.querySelector(".count");
       count.classList.toggle("bad", Boolean(player.error));
       count.textContent = player.error ? player.error : player.count
-        ? `${player.count.combos.toLocaleString("en-US")} combos (${num(player.count.weighted_combos, 1)} weighted, `
+        ? `${player.count.combos.toLocaleString("en-US")} combo${player.count.combos === 1 ? "" : "s"} `
+          + `(${num(player.count.weighted_combos, 1)} weighted, `
           + `${pct(player.count.fraction)} of 1,326)` : "";
     });
     while (box.children.length > players.length) box.lastChild.remove();

@@ -1,7 +1,7 @@
 """Web benchmark: server start, the page's first paint and a grid stroke in headless Chromium, and the mixed load
 test (2,000 requests, 50 at a time) with p50/p99 latency per request kind and the server's memory.
 
-Run: ``python benchmarks/web.py`` (needs the web extra, httpx, psutil; Playwright and /usr/bin/chromium for the
+Run: ``python benchmarks/web_server.py`` (needs the web extra, httpx, psutil; Playwright and /usr/bin/chromium for the
 page timings, skipped without them). The numba kernels are compiled before anything is timed: the first server
 start warms the on-disk cache and is reported apart.
 """
