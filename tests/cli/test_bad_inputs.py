@@ -33,7 +33,7 @@ CASES = [
     (["equity", "AsKs", "QQ", "--board", "2c3c"], "a board has 0, 3, 4 or 5 cards, got 2"),
     (["equity", "AsKs", "QQ", "--board", "AsJd9c"], "player 1 (AsKs) holds As, which is already on the board, dead or in"),
     (["equity", "AsKs", "QQ", "--exact", "--mc"], "--exact and --mc are exclusive"),
-    (["equity", "AsKs", "QQ", "--exact", "--trials", "100"], "--trials, --time and --stderr are Monte Carlo limits: use them with"),
+    (["equity", "AsKs", "QQ", "--exact", "--trials", "100"], "--trials, --time and --stderr are Monte Carlo limits; --exact enumerates every board"),
     (["equity", "AsKs", "QQ", "--mc", "--trials", "0"], "trial count must be at least 1, got 0"),
     (["equity", "AsKs", "QQ", "--mc", "--trials", "-5"], "trial count must be at least 1, got -5"),
     (["equity", "AsKs", "QQ", "--mc", "--time", "-1"], "time limit must be a positive number of seconds, got -1.0"),

@@ -154,7 +154,7 @@ def speak_cli(message: str, vocabulary: dict[str, str] | None) -> str:
     ...                                                            "time_limit": "--time"})
     'use --mc or raise --time'
     """
-    for api, cli in (vocabulary or {}).items():
+    for api, cli in sorted((vocabulary or {}).items(), key=lambda pair: -len(pair[0])):  # longest phrase first
         message = re.sub(rf"(?<![\w-]){re.escape(api)}(?![\w])", cli, message)
     return message
 

@@ -18,8 +18,10 @@ from pokerlab.cli.common import (
 )
 
 # the equity façade's parameter names, as the command line spells them
-EQUITY_WORDS = {"method='montecarlo'": "--mc", "method='exact'": "--exact", "method='auto'": "neither --exact nor "
-                "--mc", "time_limit": "--time", "target_stderr": "--stderr", "max_opponents": "--opponents"}
+EQUITY_WORDS = {"trials, time_limit and target_stderr": "--trials, --time and --stderr",
+                "method='montecarlo' or 'auto'": "--mc, or neither --exact nor --mc",
+                "method='montecarlo'": "--mc", "method='exact'": "--exact", "method='auto'": "neither --exact nor --mc",
+                "time_limit": "--time", "target_stderr": "--stderr", "max_opponents": "--opponents"}
 
 
 @command("equity", vocabulary=EQUITY_WORDS)
@@ -43,9 +45,6 @@ def equity_command(
 
     if exact and mc:
         raise InvalidArgumentError("--exact and --mc are exclusive")
-    if exact and (trials is not None or time_limit is not None or stderr is not None):
-        raise InvalidArgumentError("--trials, --time and --stderr are Monte Carlo limits: use them with --mc (or "
-                                   "neither --exact nor --mc), not with --exact")
     method = "exact" if exact else "montecarlo" if mc else "auto"
     if stderr is not None and time_limit is None:
         time_limit = PRECISION_TIME_LIMIT  # a target that cannot be reached must not run for ever
