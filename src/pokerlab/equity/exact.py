@@ -251,7 +251,13 @@ def _fixed_hands(problem: EquityProblem, deals: np.ndarray, multiplicity: np.nda
     hand_masks = np.bitwise_or.reduce(COMBO_MASKS[deals], axis=1)
     inputs = FixedHandsInputs(problem.deck, problem.missing, key, bits, np.ascontiguousarray(hand_keys),
                               np.ascontiguousarray(hand_bits), hand_masks, multiplicity.astype(np.int64))
-    return fixed_hands_enumeration(inputs, tables)
+    threads = numba.get_num_threads()
+    if len(deals) == 1:  # one deal is one thread's work: waking the others only costs (2-50 ms under load)
+        numba.set_num_threads(1)
+    try:
+        return fixed_hands_enumeration(inputs, tables)
+    finally:
+        numba.set_num_threads(threads)
 
 
 def _matchup_orbits(problem: EquityProblem, plan: ExactPlan) -> tuple[np.ndarray, np.ndarray] | None:
