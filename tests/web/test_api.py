@@ -319,8 +319,8 @@ def test_time_limit_stops_the_job_and_the_worker_comes_back():
 
     with TestClient(create_app(Settings(workers=1, limits=Limits(job_seconds=1.0)))) as client:
         client.post("/api/equity", json={"players": ["AA", "KK"], "board": "2c3d4h"})  # worker warm
-        # exact enumeration of a range against every hand preflop: far beyond a second
-        response = client.post("/api/equity", json={"players": ["JJ+, AK", "random"], "method": "exact"})
+        # exact enumeration of two ranges and a random hand preflop: about a minute, far beyond a second
+        response = client.post("/api/equity", json={"players": ["JJ+, AK", "TT+, AQ", "random"], "method": "exact"})
         assert response.status_code == 422
         assert "limit of 1 s and was stopped" in response.json()["detail"]
         assert client.get("/api/health").json()["restarts"] == 1
