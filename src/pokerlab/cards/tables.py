@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 
@@ -192,31 +193,40 @@ def cache_directory() -> Path:
 
 
 _TABLES: EvalTables | None = None
+_Bundle = TypeVar("_Bundle")
+
+
+def cached_arrays(file_name: str, bundle: type[_Bundle], build: Callable[[], _Bundle]) -> _Bundle:
+    """A NamedTuple of numpy arrays from ``file_name`` in :func:`cache_directory`, else made by ``build`` and
+    cached (written to a temporary file, then renamed: a crash never leaves half a file). The arrays are
+    read-only: every caller shares them. A corrupt or partial cache file is rebuilt; a read-only cache
+    directory only costs a rebuild next time."""
+    path = cache_directory() / file_name
+    fields: tuple[str, ...] = getattr(bundle, "_fields")  # noqa: B009 (a NamedTuple class)
+    result: Any = None
+    if path.exists():
+        try:
+            with np.load(path) as stored:
+                result = bundle(*(stored[name] for name in fields))
+        except (OSError, KeyError, ValueError):
+            result = None
+    if result is None:
+        result = build()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
+                np.savez(handle, **result._asdict())
+            os.replace(handle.name, path)
+        except OSError:
+            pass
+    for array in result:
+        array.setflags(write=False)
+    return cast(_Bundle, result)
 
 
 def load_tables() -> EvalTables:
     """The evaluator tables: from memory, else from the disk cache, else built and cached (first use only)."""
     global _TABLES
-    if _TABLES is not None:
-        return _TABLES
-    path = cache_directory() / f"evaluator-v{TABLE_FORMAT_VERSION}.npz"
-    tables = None
-    if path.exists():
-        try:
-            with np.load(path) as stored:
-                tables = EvalTables(*(stored[name] for name in EvalTables._fields))
-        except (OSError, KeyError, ValueError):
-            tables = None  # a corrupt or partial cache file is rebuilt below
-    if tables is None:
-        tables = build_tables()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
-                np.savez(handle, **tables._asdict())
-            os.replace(handle.name, path)
-        except OSError:
-            pass  # a read-only cache directory only costs a rebuild next time
-    for array in tables:
-        array.setflags(write=False)  # shared by every caller: nobody may change the evaluator's tables
-    _TABLES = tables
-    return tables
+    if _TABLES is None:
+        _TABLES = cached_arrays(f"evaluator-v{TABLE_FORMAT_VERSION}.npz", EvalTables, build_tables)
+    return _TABLES

@@ -17,8 +17,6 @@ integers, about 0.5 MB); :func:`preflop_tables` expands them once per process.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import time
 from functools import lru_cache
 from importlib import resources
@@ -29,7 +27,7 @@ from numba import njit, prange
 
 from pokerlab.cards.kernels import value_of_partial
 from pokerlab.cards.ranges import COMBO_MASKS, GRID_COLS, GRID_ROWS, NUMBER_OF_COMBOS
-from pokerlab.cards.tables import SUIT_BIAS, EvalTables, cache_directory, load_tables
+from pokerlab.cards.tables import SUIT_BIAS, EvalTables, cached_arrays, load_tables
 from pokerlab.equity.symmetry import _tables as suit_tables
 from pokerlab.errors import FileFormatError
 
@@ -196,26 +194,7 @@ def preflop_tables() -> PreflopTables:
 
     See :class:`PreflopTables` for the fields. The arrays are read-only.
     """
-    path = cache_directory() / f"preflop-v{TABLE_FORMAT_VERSION}.npz"
-    result = None
-    if path.exists():
-        try:
-            with np.load(path) as stored:
-                result = PreflopTables(*(stored[name] for name in PreflopTables._fields))
-        except (OSError, KeyError, ValueError):
-            result = None  # a corrupt or partial cache file is rebuilt below
-    if result is None:
-        result = _expand()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
-                np.savez(handle, **result._asdict())
-            os.replace(handle.name, path)
-        except OSError:
-            pass  # a read-only cache directory only costs the expansion next time
-    for array in result:
-        array.setflags(write=False)
-    return result
+    return cached_arrays(f"preflop-v{TABLE_FORMAT_VERSION}.npz", PreflopTables, _expand)
 
 
 def _expand() -> PreflopTables:
