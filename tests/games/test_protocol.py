@@ -9,11 +9,15 @@ import itertools
 import numpy as np
 import pytest
 
+from pokerlab.agents.match import agent_exploitability, exact_expected_value, run_match
+from pokerlab.agents.players import RandomAgent, StrategyAgent
 from pokerlab.errors import FileFormatError, InvalidGameError, UnsupportedGameError
 from pokerlab.games import compile_game
 from pokerlab.games.base import CHANCE, FOLD, TERMINAL, TREE_FORM, VECTOR_FORM, Game, GameType
 from pokerlab.games.vector import VectorGame, compile_public_tree
 from pokerlab.solvers import Policy, Solver, exploitability
+from pokerlab.solvers.policy import expected_value
+from pokerlab.solvers.strategy import strategy_from_distribution
 from pokerlab.solvers.vector import (
     VectorSolver,
     VectorStrategy,
@@ -106,6 +110,10 @@ class ToyKuhn(Game, VectorGame):
 
     def action_label(self, s, a):
         return {FOLD: "fold", CHECK: "check", BET: "bet"}[a]
+
+    def public_view(self, s):
+        history = s[1:]
+        return history, s[0][len(history) % 2]
 
 
 def tree_policy_of(game: ToyKuhn, strategy: VectorStrategy):
@@ -412,3 +420,28 @@ def test_coin_poker_values_by_hand():
     gains = best_response_gains(tree, VectorStrategy.uniform(tree))
     assert gains.values == pytest.approx((0.25, -0.25), abs=1e-15)
     assert gains.best_response_values == pytest.approx((0.5, 0.0), abs=1e-15)
+
+
+def test_an_agent_plays_a_vector_form_strategy_at_the_tree_form_policys_exact_value():
+    """The agent reads the vector-form strategy through the protocol alone (public_view); its exact value and
+    exploitability equal those of the tree-form policy built independently from the same blocks."""
+    game = ToyKuhn()
+    solver = VectorSolver(game, "cfr+")
+    solver.iterate(50)  # far from equilibrium: a strategy that plays by its cards
+    strategy = solver.average_strategy()
+    tree, policy = tree_policy_of(game, strategy)
+    agent = StrategyAgent(strategy, "vector")
+    row = strategy.block(strategy.node_of((CHECK, BET)))[2]  # player 0 holds card 2 facing check-bet
+    assert agent.distribution(game, ((2, 0), CHECK, BET)) == [(FOLD, row[0]), (CHECK, row[1])]
+    as_played = strategy_from_distribution(game, agent.distribution, agent.name)
+    assert np.array_equal(as_played.probs, policy.probs)
+    uniform = Policy.uniform(tree)
+    oracle = 0.5 * (expected_value(tree, policy, uniform) - expected_value(tree, uniform, policy))
+    assert oracle != 0.0
+    assert exact_expected_value(game, agent, RandomAgent()) == pytest.approx(oracle, abs=1e-14)
+    uniform_vector = StrategyAgent(VectorStrategy.uniform(solver.tree), "uniform")
+    assert exact_expected_value(game, agent, uniform_vector) == pytest.approx(oracle, abs=1e-14)
+    assert agent_exploitability(game, agent) == pytest.approx(exploitability(tree, policy).exploitability,
+                                                              abs=1e-14)
+    result = run_match(game, agent, RandomAgent(), hands=200, seed=3, matches=2)
+    assert result.exact_ev == pytest.approx(oracle, abs=1e-14)

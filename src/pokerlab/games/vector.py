@@ -28,7 +28,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from pokerlab.errors import InvalidGameError
+from pokerlab.errors import InvalidGameError, UnsupportedGameError
 from pokerlab.games.base import CHANCE, FOLD, TERMINAL, VECTOR_FORM, Action, GameType, require_form
 from pokerlab.games.compiler import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
 
@@ -109,6 +109,13 @@ class VectorGame(ABC):
     def hand_label(self, player: int, hand: int) -> str:
         """Human-readable name of one of ``player``'s private hands (default its index)."""
         return str(hand)
+
+    def public_view(self, state: Any) -> tuple[Any, int]:
+        """For a game that is also a tree-form :class:`~pokerlab.games.base.Game`: the public state (as
+        :meth:`public_apply` builds it) and the acting player's private hand index of the tree-form decision
+        ``state``. This is how an agent plays a vector-form strategy in the tree form; a game without it raises
+        :class:`~pokerlab.errors.UnsupportedGameError`."""
+        raise UnsupportedGameError(f"{self.name}: no public view of its tree-form states (public_view)")
 
     def spec(self) -> dict[str, Any]:
         """A JSON-able description of the game (name and class by default)."""

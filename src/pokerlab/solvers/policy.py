@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ MBB_PER_CHIP = 1000.0  # milli-big-blinds per chip, taking the ante (1 chip) as 
 @dataclass(frozen=True, eq=False)
 class Policy:
     """A behaviour strategy for both players: ``probs[info_offset[i] + a]`` is the probability of action ``a``
-    at infoset ``i`` (each infoset sums to 1).
+    at infoset ``i`` (each infoset sums to 1). One of the :class:`~pokerlab.solvers.strategy.Strategy` kinds.
 
     >>> from pokerlab.games import compiled
     >>> Policy.uniform(compiled("kuhn")).action_probabilities("K||")
@@ -67,6 +68,12 @@ class Policy:
     def to_dict(self) -> dict[str, dict[str, float]]:
         """``{infoset_key: {action_label: probability}}`` for every infoset."""
         return {key: self.action_probabilities(key) for key in self.game.infoset_keys}
+
+    def save(self, path: str | Path) -> Path:
+        """Write the policy to ``path`` (see :func:`pokerlab.solvers.strategy.save_strategy`)."""
+        from pokerlab.solvers.strategy import save_strategy
+
+        return save_strategy(self, path)
 
 
 def _check(policy: Policy, game: CompiledGame) -> None:

@@ -357,3 +357,10 @@ class TwoRoundBot:
         if stack not in self.strategies:
             raise InvalidArgumentError(f"no strategy for effective stack {stack} (have 0..{self.spec.stack})")
         return self.strategies[stack]
+
+    def save(self, path: str | Path) -> Path:
+        """Write the bot's strategies to ``path`` (see :func:`pokerlab.solvers.strategy.save_strategy`; a
+        trainer's checkpoint, :meth:`TwoRoundTrainer.save`, is also read as a bot)."""
+        from pokerlab.solvers.strategy import save_strategy
+
+        return save_strategy(self, path)

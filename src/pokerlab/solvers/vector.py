@@ -18,12 +18,13 @@ from __future__ import annotations
 import json
 import zipfile
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, InvalidArgumentError, PokerlabError
+from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidGameError, PokerlabError
 from pokerlab.games.base import require_two_player_zero_sum
 from pokerlab.games.compiler import KIND_CHANCE, KIND_TERMINAL
 from pokerlab.games.vector import CompiledPublicTree, VectorGame, compile_public_tree
@@ -59,11 +60,30 @@ def _match(regrets: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True, eq=False)
 class VectorStrategy:
     """A strategy profile of a vector-form game: for each decision node, one row of action probabilities per
-    private hand of the acting player (``block(node)`` is a ``(hands, actions)`` view of ``probs``)."""
+    private hand of the acting player (``block(node)`` is a ``(hands, actions)`` view of ``probs``). One of the
+    :class:`~pokerlab.solvers.strategy.Strategy` kinds: agents play it, ``save`` writes it."""
 
     tree: CompiledPublicTree
     offsets: np.ndarray
     probs: np.ndarray
+    _nodes: dict[Any, int] = field(default_factory=dict, init=False, repr=False)
+
+    def node_of(self, public_state: Any) -> int:
+        """The decision node of a public state (as :meth:`VectorGame.public_apply` builds it); a state that is
+        not a decision node of the tree raises :class:`InvalidGameError`."""
+        if not self._nodes:
+            self._nodes.update((self.tree.states[int(n)], int(n)) for n in self.tree.decision_nodes())
+        try:
+            return self._nodes[public_state]
+        except (KeyError, TypeError):
+            raise InvalidGameError(f"{self.tree.game.name}: {public_state!r} is not a decision node of the "
+                                   "public tree") from None
+
+    def save(self, path: str | Path) -> Path:
+        """Write the strategy to ``path`` (see :func:`pokerlab.solvers.strategy.save_strategy`)."""
+        from pokerlab.solvers.strategy import save_strategy
+
+        return save_strategy(self, path)
 
     def block(self, node: int) -> np.ndarray:
         """``(hands, actions)`` probabilities at decision node ``node``."""
@@ -123,6 +143,25 @@ def _values(tree: CompiledPublicTree, strategy: VectorStrategy, player: int, bes
         return total
 
     return walk(0, [w.copy() for w in tree.weights], 1.0)
+
+
+def vector_profile_values(*seats: VectorStrategy) -> tuple[float, ...]:
+    """Exact value (chips per game) of each player when player ``p`` plays ``seats[p]``'s part (one strategy
+    per player, of the same game; a single strategy plays every seat).
+
+    >>> from pokerlab.games.vector import CoinPoker, compile_public_tree
+    >>> uniform = VectorStrategy.uniform(compile_public_tree(CoinPoker())); vector_profile_values(uniform, uniform)
+    (0.0, 0.0)
+    """
+    tree = seats[0].tree
+    if len(seats) == 1:
+        seats = seats * tree.num_players
+    if len(seats) != tree.num_players or any(s.probs.shape != seats[0].probs.shape for s in seats):
+        raise InvalidArgumentError(f"need one strategy of {tree.game.name!r} per player ({tree.num_players})")
+    profile = VectorStrategy(tree, seats[0].offsets, seats[0].probs.copy())
+    for n in tree.decision_nodes():
+        profile.block(int(n))[:] = seats[int(tree.tree.player[n])].block(int(n))
+    return tuple(float(tree.weights[p] @ _values(tree, profile, p, best=False)) for p in range(tree.num_players))
 
 
 @dataclass(frozen=True)
