@@ -293,7 +293,7 @@ def _read_policy(path: Path, meta: dict[str, Any], data: dict[str, np.ndarray], 
     from pokerlab.games.registry import compiled
 
     tree = compiled(game)
-    if not _same_spec(meta.get("game_spec"), tree.spec):
+    if not _same_spec(meta["game_spec"], tree.spec):
         raise InvalidArgumentError(f"{path}: a strategy of {meta.get('game_spec')!r}, not {game.name!r}")
     return Policy(tree, _float_array(data["probs"]))
 
@@ -306,7 +306,7 @@ def _vector_game(path: Path, game: Game) -> VectorGame:
 
 def _read_vector(path: Path, meta: dict[str, Any], data: dict[str, np.ndarray], game: Game) -> VectorStrategy:
     tree = compile_public_tree(_vector_game(path, game))
-    if not _same_spec(meta.get("game_spec"), tree.game.spec()) or meta.get("num_hands") != list(tree.num_hands):
+    if not _same_spec(meta["game_spec"], tree.game.spec()) or meta.get("num_hands") != list(tree.num_hands):
         raise InvalidArgumentError(f"{path}: a strategy of {meta.get('game_spec')!r}, not {game.name!r}")
     strategy = VectorStrategy.uniform(tree)
     probs = _float_array(data["probs"])
@@ -334,7 +334,7 @@ def _read_two_round(meta: dict[str, Any], data: dict[str, np.ndarray]) -> TwoRou
                 post_row.dtype.kind not in "iu":
             raise ValueError(f"arrays of stack {s} do not match the game")
         if np.any(pre < 0) or np.any(post < 0) or not (pre_row.min() >= 0 and pre_row.max() < len(pre)) or \
-                not (post_row.min() >= 0 and post_row.max() < len(post)):
+                not (post_row.min() >= -1 and post_row.max() < len(post)):
             raise ValueError(f"probabilities or rows of stack {s} out of range")
         strategies[s] = TwoRoundStrategy(replace(spec, stack=s), str(meta["names"][str(s)]), pre, post,
                                          pre_row.astype(np.int64), post_row.astype(np.int64), tree)
