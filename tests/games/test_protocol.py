@@ -385,6 +385,9 @@ class StakedKuhn(ToyKuhn):
     def evaluate(self, s, player, reaches):
         return s[0] * super().evaluate(s[1:], player, reaches)
 
+    def public_view(self, s):
+        return s[1:], s[0][len(s[2:]) % 2]
+
 
 def test_public_chance_nodes_match_the_tree_form():
     game = StakedKuhn()
@@ -445,3 +448,16 @@ def test_an_agent_plays_a_vector_form_strategy_at_the_tree_form_policys_exact_va
                                                               abs=1e-14)
     result = run_match(game, agent, RandomAgent(), hands=200, seed=3, matches=2)
     assert result.exact_ev == pytest.approx(oracle, abs=1e-14)
+
+
+def test_an_agent_plays_a_vector_form_strategy_with_public_chance_at_its_vector_form_value():
+    """With a public chance node: the agent's value read in the tree form (through public_view) against the random
+    agent equals the vector-form evaluation against the uniform vector strategy."""
+    game = StakedKuhn()
+    solver = VectorSolver(game, "cfr")
+    solver.iterate(30)
+    agent = StrategyAgent(solver.average_strategy(), "vector")
+    in_tree_form = exact_expected_value(game, agent, RandomAgent())
+    in_vector_form = exact_expected_value(game, agent, StrategyAgent(VectorStrategy.uniform(solver.tree)))
+    assert in_tree_form != 0.0
+    assert in_tree_form == pytest.approx(in_vector_form, abs=1e-13)

@@ -151,7 +151,7 @@ def vector_profile_values(*seats: VectorStrategy) -> tuple[float, ...]:
 
     >>> from pokerlab.games.vector import CoinPoker, compile_public_tree
     >>> uniform = VectorStrategy.uniform(compile_public_tree(CoinPoker())); vector_profile_values(uniform, uniform)
-    (0.0, 0.0)
+    (0.25, -0.25)
     """
     tree = seats[0].tree
     if len(seats) == 1:
