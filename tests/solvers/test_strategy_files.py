@@ -114,3 +114,14 @@ def test_unknown_corrupt_and_missing_files_are_refused(tmp_path):
         load_strategy(tmp_path / "none.npz", kuhn())
     with pytest.raises(InvalidArgumentError, match="not a pokerlab strategy"):
         save_strategy(object(), tmp_path / "x.npz")  # type: ignore[arg-type]
+
+
+def test_push_fold_chart_round_trip(tmp_path):
+    """A general-sum vector-form strategy (a heads-up push/fold chart) through the same entry point."""
+    from pokerlab.pushfold.solve import pushfold
+    from pokerlab.solvers.vector import best_response_gains
+
+    result = pushfold([10, 10], target=1e-2)
+    back = load_strategy(result.strategy.save(tmp_path / "chart.npz"), result.game)
+    assert np.array_equal(back.probs, result.strategy.probs)
+    assert best_response_gains(result.tree, back) == best_response_gains(result.tree, result.strategy)
