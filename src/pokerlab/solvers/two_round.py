@@ -21,9 +21,9 @@ import numpy as np
 from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, PokerlabError
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import freeze_arrays
-from pokerlab.games.two_round import NODE_DECISION, BettingTree, TwoRoundSpec, betting_tree
+from pokerlab.games.two_round import NODE_DECISION, NODE_FLOP, BettingTree, TwoRoundSpec, betting_tree
 from pokerlab.io import atomic_write
-from pokerlab.progress import deferred_interrupts
+from pokerlab.progress import ProgressCallback, deferred_interrupts
 from pokerlab.solvers import two_round_kernels as K
 from pokerlab.solvers.core import npz_reason
 from pokerlab.solvers.policy import MBB_PER_CHIP
@@ -101,12 +101,52 @@ def fixed_strategy(spec: TwoRoundSpec, kind: str) -> TwoRoundStrategy:
     return TwoRoundStrategy(spec, kind, probs, probs, zeros_h, zeros_fh, tree)
 
 
+#: Wall time aimed at per chunk of the exact evaluation: Ctrl-C waits at most about this long (seconds).
+CHUNK_SECONDS = 0.1
+
+
+class _ProfileRun:
+    """Exact profile evaluations run in chunks of ``(flop node, flop)`` items from Python, so that Ctrl-C lands
+    between chunks (each held whole by :func:`deferred_interrupts`) and progress can be reported. The numbers
+    are the same bit for bit whatever the chunks (the kernels run the same operations in the same order)."""
+
+    def __init__(self, spec: TwoRoundSpec, evaluations: int, progress: ProgressCallback | None,
+                 chunk: int | None) -> None:
+        self.spec, self.tree, self.tables = spec, tree_of(spec), two_round_tables(spec)
+        kind = self.tree.arrays().kind
+        self.flop_nodes = np.flatnonzero(kind == NODE_FLOP).astype(np.int64)
+        self.items = len(self.flop_nodes) * self.tables.n_flops
+        self.total = self.items * evaluations
+        self.done = 0
+        self.progress, self.chunk = progress, chunk
+
+    def value(self, responder: int, best: bool, opp: TwoRoundStrategy, me: TwoRoundStrategy) -> float:
+        """The responder's exact expected payoff (chips per game), see :func:`pokerlab.solvers.two_round_kernels.profile_flop_items`."""
+        arrays, deals, ante = self.tree.arrays(), self.tables.deals(), float(self.spec.ante)
+        n_nodes, n_hands = arrays.kind.shape[0], self.tables.n_hands
+        work = K.ProfileWork(np.zeros((n_nodes, n_hands)), np.zeros((n_nodes, n_hands)), self.flop_nodes,
+                             np.zeros(n_hands), np.zeros(n_hands), np.zeros(n_hands), np.zeros(n_hands))
+        opp_rows, me_rows = opp.rows(), me.rows()
+        K.profile_round_one_reach(arrays, deals, responder, opp_rows, work)
+        start, size = 0, self.chunk or 1
+        while start < self.items:
+            stop = min(start + size, self.items)
+            began = time.perf_counter()
+            with deferred_interrupts():  # a chunk runs whole: Ctrl-C lands between chunks
+                K.profile_flop_items(arrays, deals, ante, responder, best, opp_rows, me_rows, work, start, stop)
+            self.done += stop - start
+            start = stop
+            if self.chunk is None:  # aim at CHUNK_SECONDS per chunk (the first, tiny one may include compiling)
+                spent = time.perf_counter() - began
+                size = max(1, min(size * 4, int(size * CHUNK_SECONDS / spent) if spent > 0 else size * 4))
+            if self.progress is not None:
+                self.progress(self.done, self.total)
+        return float(K.profile_round_one_value(arrays, deals, ante, responder, best, me_rows, work))
+
+
 def _profile(spec: TwoRoundSpec, responder: int, best: bool, opp: TwoRoundStrategy,
              me: TwoRoundStrategy | None) -> float:
-    tree, tables = tree_of(spec), two_round_tables(spec)
-    me = me or opp
-    return float(K.profile_value(tree.arrays(), tables.deals(), float(spec.ante), responder, best, opp.rows(),
-                                 me.rows()))
+    return _ProfileRun(spec, 1, None, None).value(responder, best, opp, me or opp)
 
 
 def expected_value(a: TwoRoundStrategy, b: TwoRoundStrategy) -> float:
@@ -143,19 +183,29 @@ class TwoRoundExploitability:
                 "mbb_per_game": self.mbb_per_game, "elapsed_s": self.elapsed_s}
 
 
-def exploitability(strategy: TwoRoundStrategy) -> TwoRoundExploitability:
+def exploitability(strategy: TwoRoundStrategy, progress: ProgressCallback | None = None,
+                   chunk: int | None = None) -> TwoRoundExploitability:
     """Exact exploitability of a strategy played in both seats, in the real game.
 
     This is (BR0 + BR1) / 2 where BRi is the best response value in seat i against the strategy in seat
     1 - i, the same quantity as ``pokerlab.solvers.exploitability`` (nash_conv / 2) for a symmetric profile.
+
+    The two best responses run in chunks of ``(flop node, flop)`` items (``chunk`` items each; default: sized
+    to about :data:`CHUNK_SECONDS` of work), the same numbers bit for bit whatever the chunks; ``progress(done,
+    total)`` counts items. Ctrl-C between chunks raises :class:`~pokerlab.errors.Interrupted`.
 
     >>> e = exploitability(fixed_strategy(TwoRoundSpec(ranks=4, suits=2, stack=1), "checkcall"))
     >>> e.exploitability > 0
     True
     """
     start = time.perf_counter()
-    br0 = _profile(strategy.spec, 0, True, strategy, None)
-    br1 = _profile(strategy.spec, 1, True, strategy, None)
+    run = _ProfileRun(strategy.spec, 2, progress, chunk)
+    try:
+        br0 = run.value(0, True, strategy, strategy)
+        br1 = run.value(1, True, strategy, strategy)
+    except KeyboardInterrupt:  # between two chunks: nothing half done, but no value either
+        raise Interrupted(f"after {run.done:,} of {run.total:,} boards of the two best responses "
+                          f"({time.perf_counter() - start:.1f} s)") from None
     e = 0.5 * (br0 + br1)
     return TwoRoundExploitability((br0, br1), e, e * MBB_PER_CHIP, time.perf_counter() - start)
 
