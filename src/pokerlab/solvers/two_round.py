@@ -121,7 +121,7 @@ class _ProfileRun:
         self.progress, self.chunk = progress, chunk
 
     def value(self, responder: int, best: bool, opp: TwoRoundStrategy, me: TwoRoundStrategy) -> float:
-        """The responder's exact expected payoff (chips per game), see :func:`pokerlab.solvers.two_round_kernels.profile_flop_items`."""
+        """The responder's exact expected payoff (chips per game): a best response or its own strategy."""
         arrays, deals, ante = self.tree.arrays(), self.tables.deals(), float(self.spec.ante)
         n_nodes, n_hands = arrays.kind.shape[0], self.tables.n_hands
         work = K.ProfileWork(np.zeros((n_nodes, n_hands)), np.zeros((n_nodes, n_hands)), self.flop_nodes,
