@@ -4,6 +4,7 @@ item once; Ctrl-C (KeyboardInterrupt between chunks) becomes one Interrupted say
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from pokerlab.errors import Interrupted
@@ -29,16 +30,19 @@ def test_every_chunking_gives_the_same_numbers_bit_for_bit(strategies):
             assert e.exploitability == whole.exploitability
 
 
-def test_progress_counts_every_item_once_and_in_order(strategies):
-    seen: list[tuple[int, int | None]] = []
-    exploitability(strategies[0], progress=lambda done, total: seen.append((done, total)), chunk=50)
-    totals = {total for _, total in seen}
-    assert len(totals) == 1
-    (total,) = totals
-    dones = [done for done, _ in seen]
-    assert dones == sorted(dones) and dones[-1] == total
-    assert all(b - a <= 50 for a, b in zip([0, *dones], dones, strict=False))
-    assert total > 0 and total % 2 == 0  # two best responses of the same number of items
+def test_progress_counts_every_node_board_once_and_in_order(strategies):
+    """Progress counts node-boards: round-2 nodes of the betting tree times flops, for each of two seats."""
+    from pokerlab.games.two_round import betting_tree
+    from pokerlab.solvers.two_round_tables import two_round_tables
+
+    round_two_nodes = int((np.asarray(betting_tree(SPEC).arrays().round) == 1).sum())
+    expected_total = 2 * round_two_nodes * two_round_tables(SPEC).n_flops
+    for chunk in (50, None):
+        seen: list[tuple[int, int | None]] = []
+        exploitability(strategies[0], progress=lambda done, total, seen=seen: seen.append((done, total)), chunk=chunk)
+        assert {total for _, total in seen} == {expected_total}
+        dones = [done for done, _ in seen]
+        assert dones == sorted(dones) and dones[-1] == expected_total
 
 
 def test_ctrl_c_between_chunks_is_one_interrupted_with_how_far_it_got(strategies):
@@ -49,5 +53,5 @@ def test_ctrl_c_between_chunks_is_one_interrupted_with_how_far_it_got(strategies
         if len(calls) == 3:
             raise KeyboardInterrupt
 
-    with pytest.raises(Interrupted, match=r"after 30 of [\d,]+ boards of the two best responses"):
+    with pytest.raises(Interrupted, match=r"after [\d,]+ of [\d,]+ node-boards of the two best responses"):
         exploitability(strategies[0], progress=press_ctrl_c, chunk=10)

@@ -219,7 +219,8 @@ def two_round_train_command(
     data: dict = {"out": str(out), "iterations": trainer.iterations[trainer.spec.stack], "elapsed_s": elapsed,
                   "buckets": trainer.abstraction.buckets}
     if exploitability:
-        with progress_bar("exploitability: two best responses", None, enabled=not as_json, unit="boards") as update:
+        with progress_bar("exploitability: two best responses", None, enabled=not as_json,
+                          unit="node-boards") as update:
             try:
                 e = two_round_exploitability(trainer.bot().strategy(trainer.spec.stack), progress=update)
             except Interrupted as stop:
@@ -253,7 +254,7 @@ def two_round_exploitability_command(
         raise InvalidArgumentError(f"no bot file {bot!r} (expected a file from `pokerlab two-round train`, or random, "
                                    "uniform, fullbet, checkcall)")
     b = TwoRoundBot.fixed(kinds[key], TwoRoundSpec()) if key in kinds else TwoRoundBot.load(bot)
-    with progress_bar("two best responses", None, enabled=not as_json, unit="boards") as update:
+    with progress_bar("two best responses", None, enabled=not as_json, unit="node-boards") as update:
         e = exploitability(b.strategy(b.spec.stack), progress=update)
     if as_json:
         print_json({"bot": bot, **e.to_dict()})

@@ -108,17 +108,40 @@ CHUNK_SECONDS = 0.1
 class _ProfileRun:
     """Exact profile evaluations run in chunks of ``(flop node, flop)`` items from Python, so that Ctrl-C lands
     between chunks (each held whole by :func:`deferred_interrupts`) and progress can be reported. The numbers
-    are the same bit for bit whatever the chunks (the kernels run the same operations in the same order)."""
+    are the same bit for bit whatever the chunks (the kernels run the same operations in the same order).
+
+    Work is counted in node-boards (one round-2 node of the betting tree evaluated on one flop): an item's cost
+    is its flop node's subtree size, which differs by orders of magnitude between betting lines, so chunks are
+    sized and progress (rate, ETA) reported in that unit."""
 
     def __init__(self, spec: TwoRoundSpec, evaluations: int, progress: ProgressCallback | None,
                  chunk: int | None) -> None:
         self.spec, self.tree, self.tables = spec, tree_of(spec), two_round_tables(spec)
-        kind = self.tree.arrays().kind
-        self.flop_nodes = np.flatnonzero(kind == NODE_FLOP).astype(np.int64)
-        self.items = len(self.flop_nodes) * self.tables.n_flops
-        self.total = self.items * evaluations
+        arrays = self.tree.arrays()
+        self.flop_nodes = np.flatnonzero(arrays.kind == NODE_FLOP).astype(np.int64)
+        self.n_flops = self.tables.n_flops
+        self.items = len(self.flop_nodes) * self.n_flops
+        self.weights = [max(1, int(arrays.subtree_end[fn] - fn - 1)) for fn in self.flop_nodes]  # per item of each node
+        self.total = sum(self.weights) * self.n_flops * evaluations
         self.done = 0
         self.progress, self.chunk = progress, chunk
+
+    def _stop(self, start: int, budget: float) -> int:
+        """The end of a chunk from item ``start`` holding about ``budget`` node-boards (at least one item)."""
+        k = start
+        while k < self.items:
+            j = k // self.n_flops
+            take = min((j + 1) * self.n_flops - k, int(budget // self.weights[j]))
+            k += take
+            budget -= take * self.weights[j]
+            if take == 0 or budget < 1:
+                break
+        return max(k, start + 1)
+
+    def _work(self, start: int, stop: int) -> int:
+        """Node-boards of items ``start .. stop - 1``."""
+        n = self.n_flops
+        return sum(max(0, min(stop, (j + 1) * n) - max(start, j * n)) * w for j, w in enumerate(self.weights))
 
     def value(self, responder: int, best: bool, opp: TwoRoundStrategy, me: TwoRoundStrategy) -> float:
         """The responder's exact expected payoff (chips per game): a best response or its own strategy."""
@@ -128,17 +151,17 @@ class _ProfileRun:
                              np.zeros(n_hands), np.zeros(n_hands), np.zeros(n_hands), np.zeros(n_hands))
         opp_rows, me_rows = opp.rows(), me.rows()
         K.profile_round_one_reach(arrays, deals, responder, opp_rows, work)
-        start, size = 0, self.chunk or 1
+        start, budget = 0, 1.0  # a first tiny chunk (it may include compiling), then about CHUNK_SECONDS each
         while start < self.items:
-            stop = min(start + size, self.items)
+            stop = min(start + self.chunk, self.items) if self.chunk else self._stop(start, budget)
             began = time.perf_counter()
             with deferred_interrupts():  # a chunk runs whole: Ctrl-C lands between chunks
                 K.profile_flop_items(arrays, deals, ante, responder, best, opp_rows, me_rows, work, start, stop)
-            self.done += stop - start
+            spent = time.perf_counter() - began
+            done = self._work(start, stop)
+            self.done += done
             start = stop
-            if self.chunk is None:  # aim at CHUNK_SECONDS per chunk (the first, tiny one may include compiling)
-                spent = time.perf_counter() - began
-                size = max(1, min(size * 4, int(size * CHUNK_SECONDS / spent) if spent > 0 else size * 4))
+            budget = min(4 * budget, done * CHUNK_SECONDS / spent) if spent > 0 else 4 * budget
             if self.progress is not None:
                 self.progress(self.done, self.total)
         return float(K.profile_round_one_value(arrays, deals, ante, responder, best, me_rows, work))
@@ -192,7 +215,8 @@ def exploitability(strategy: TwoRoundStrategy, progress: ProgressCallback | None
 
     The two best responses run in chunks of ``(flop node, flop)`` items (``chunk`` items each; default: sized
     to about :data:`CHUNK_SECONDS` of work), the same numbers bit for bit whatever the chunks; ``progress(done,
-    total)`` counts items. Ctrl-C between chunks raises :class:`~pokerlab.errors.Interrupted`.
+    total)`` counts node-boards (one round-2 node of the betting tree evaluated on
+    one flop). Ctrl-C between chunks raises :class:`~pokerlab.errors.Interrupted`.
 
     >>> e = exploitability(fixed_strategy(TwoRoundSpec(ranks=4, suits=2, stack=1), "checkcall"))
     >>> e.exploitability > 0
@@ -204,7 +228,7 @@ def exploitability(strategy: TwoRoundStrategy, progress: ProgressCallback | None
         br0 = run.value(0, True, strategy, strategy)
         br1 = run.value(1, True, strategy, strategy)
     except KeyboardInterrupt:  # between two chunks: nothing half done, but no value either
-        raise Interrupted(f"after {run.done:,} of {run.total:,} boards of the two best responses "
+        raise Interrupted(f"after {run.done:,} of {run.total:,} node-boards of the two best responses "
                           f"({time.perf_counter() - start:.1f} s)") from None
     e = 0.5 * (br0 + br1)
     return TwoRoundExploitability((br0, br1), e, e * MBB_PER_CHIP, time.perf_counter() - start)
