@@ -215,8 +215,8 @@ def exploitability(strategy: TwoRoundStrategy, progress: ProgressCallback | None
 
     The two best responses run in chunks of ``(flop node, flop)`` items (``chunk`` items each; default: sized
     to about :data:`CHUNK_SECONDS` of work), the same numbers bit for bit whatever the chunks; ``progress(done,
-    total)`` counts node-boards (one round-2 node of the betting tree evaluated on
-    one flop). Ctrl-C between chunks raises :class:`~pokerlab.errors.Interrupted`.
+    total)`` counts node-boards (one round-2 node of the betting tree evaluated on one flop). Ctrl-C between
+    chunks raises :class:`~pokerlab.errors.Interrupted`.
 
     >>> e = exploitability(fixed_strategy(TwoRoundSpec(ranks=4, suits=2, stack=1), "checkcall"))
     >>> e.exploitability > 0
