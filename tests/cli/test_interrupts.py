@@ -100,6 +100,28 @@ def test_two_round_training_saves_a_loadable_checkpoint(tmp_path):
     assert TwoRoundTrainer.load(bot).iterations[6] > 0
 
 
+def test_two_round_exploitability_stops_between_chunks(tmp_path):
+    """The two exact best responses (about 25 s together) run in chunks: Ctrl-C stops them part way."""
+    status, line = interrupt_under_terminal(["two-round", "exploitability", "random"], tmp_path)
+    assert status == 130
+    match = re.match(r"interrupted after ([\d,]+) of ([\d,]+) node-boards of the two best responses \([\d.]+ s\)$",
+                     line)
+    assert match, line
+    done, total = (int(group.replace(",", "")) for group in match.groups())
+    assert 0 < done < total  # stopped inside the kernels' work, not after it
+
+
+def test_two_round_exploitability_on_a_pipe_prints_no_bar(tmp_path):
+    """No terminal (or --json): the result on stdout, nothing on stderr."""
+    bot = tmp_path / "bot.npz"
+    subprocess.run([*POKERLAB, "two-round", "train", "--stack", "1", "--buckets", "2", "-n", "1000", "--out",
+                    str(bot), "--json"], cwd=tmp_path, check=True, capture_output=True)
+    for json_flag in ([], ["--json"]):
+        done = subprocess.run([*POKERLAB, "two-round", "exploitability", str(bot), *json_flag], cwd=tmp_path,
+                              capture_output=True, text=True)
+        assert done.returncode == 0 and done.stderr == "" and "exploitability" in done.stdout, done
+
+
 def test_solve_on_a_pipe_stops_and_keeps_the_checkpoint(tmp_path):
     """No terminal: no progress bar on stderr, and Ctrl-C still stops it, with the state saved."""
     state = tmp_path / "leduc.npz"

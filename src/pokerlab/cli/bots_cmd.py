@@ -219,7 +219,12 @@ def two_round_train_command(
     data: dict = {"out": str(out), "iterations": trainer.iterations[trainer.spec.stack], "elapsed_s": elapsed,
                   "buckets": trainer.abstraction.buckets}
     if exploitability:
-        e = two_round_exploitability(trainer.bot().strategy(trainer.spec.stack))
+        with progress_bar("exploitability: two best responses", None, enabled=not as_json,
+                          unit="node-boards") as update:
+            try:
+                e = two_round_exploitability(trainer.bot().strategy(trainer.spec.stack), progress=update)
+            except Interrupted as stop:
+                interrupted(f"{stop}; the trained bot is saved to {out}")
         data.update(e.to_dict())
     if as_json:
         print_json(data)
@@ -249,7 +254,8 @@ def two_round_exploitability_command(
         raise InvalidArgumentError(f"no bot file {bot!r} (expected a file from `pokerlab two-round train`, or random, "
                                    "uniform, fullbet, checkcall)")
     b = TwoRoundBot.fixed(kinds[key], TwoRoundSpec()) if key in kinds else TwoRoundBot.load(bot)
-    e = exploitability(b.strategy(b.spec.stack))
+    with progress_bar("two best responses", None, enabled=not as_json, unit="node-boards") as update:
+        e = exploitability(b.strategy(b.spec.stack), progress=update)
     if as_json:
         print_json({"bot": bot, **e.to_dict()})
         return

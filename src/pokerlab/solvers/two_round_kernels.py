@@ -216,82 +216,108 @@ def _fold_payoff(n, player, responder, ante, put0, put1):
     return -float(ante + mine) if player[n] == responder else float(ante + theirs)
 
 
-@njit(cache=True)
-def profile_value(tree: BettingArrays, deals: DealTables, ante: float, responder: int, best_response: bool,
-                  opponent: RowStrategy, own: RowStrategy) -> float:
-    """Exact expected payoff (chips per game) of ``responder`` against the opponent's strategy, over every deal.
+class ProfileWork(NamedTuple):
+    """The arrays of one exact profile evaluation, kept between the chunks a Python driver runs (so that Ctrl-C
+    lands between chunks): per node and hand the opponent's reach and the responder's value, the flop nodes
+    (preorder), the running sum over flops of the current flop node, and scratch rows."""
 
-    With ``best_response`` the responder plays a best response in the real game (one choice per private hand,
-    board and public history: a max per hand in round 1, per hand and flop in round 2); otherwise it follows
-    its own strategy ``own``. The opponent's reach is carried per hand down the public tree; terminal values
-    sum over the opponent's hands sharing no card with the responder's (card removal by per-card totals;
-    showdowns by hands sorted by value).
+    reach: np.ndarray
+    val: np.ndarray
+    flop_nodes: np.ndarray
+    flop_total: np.ndarray
+    comp: np.ndarray
+    win: np.ndarray
+    lose: np.ndarray
+
+
+@njit(cache=True)
+def profile_round_one_reach(tree: BettingArrays, deals: DealTables, responder: int, opponent: RowStrategy,
+                            work: ProfileWork) -> None:
+    """Start a profile evaluation (see :func:`profile_flop_items`): round 1, top-down, the opponent's reach per
+    hand."""
+    kind, rnd, player = tree.kind, tree.round, tree.player
+    n_hands = deals.hand_cards.shape[0]
+    reach = work.reach
+    all_hands = np.arange(n_hands)
+    reach[0, :] = 1.0
+    for n in range(kind.shape[0]):
+        if rnd[n] == 0 and kind[n] == NODE_DECISION:
+            _push_reach(reach, n, tree.child_start[n], tree.num_children[n], tree.act_offset[n], tree.child_list,
+                        all_hands, n_hands, player[n] == 1 - responder, opponent.pre, opponent.pre_row)
+
+
+@njit(cache=True)
+def profile_flop_items(tree: BettingArrays, deals: DealTables, ante: float, responder: int, best_response: bool,
+                       opponent: RowStrategy, own: RowStrategy, work: ProfileWork, start: int, stop: int) -> None:
+    """Round 2 of a profile evaluation for the items ``start .. stop - 1`` of ``(flop node, flop)`` in order
+    (item ``k`` is flop ``k % n_flops`` below flop node ``work.flop_nodes[k // n_flops]``): top-down the
+    opponent's reach, bottom-up the responder's values, summed over the flops into the flop node's value.
+
+    Any split of ``0 .. len(flop_nodes) * n_flops`` into consecutive chunks gives the same numbers bit for bit
+    as one call over all items: the same operations run in the same order.
     """
     hand_cards, values, order, valid_count, n_cards = (deals.hand_cards, deals.values, deals.order,
                                                        deals.valid_count, deals.n_cards)
-    opp_pre, opp_post, opp_pre_row, opp_post_row = opponent.pre, opponent.post, opponent.pre_row, opponent.post_row
-    me_pre, me_post, me_pre_row, me_post_row = own.pre, own.post, own.pre_row, own.post_row
-    kind, rnd, player, put0, put1 = tree.kind, tree.round, tree.player, tree.put0, tree.put1
+    opp_post, opp_post_row = opponent.post, opponent.post_row
+    me_post, me_post_row = own.post, own.post_row
+    kind, player, put0, put1 = tree.kind, tree.player, tree.put0, tree.put1
     subtree_end, child_start, num_children = tree.subtree_end, tree.child_start, tree.num_children
     child_list, act_offset = tree.child_list, tree.act_offset
-    n_nodes = kind.shape[0]
-    n_hands = hand_cards.shape[0]
+    reach, val, flop_total, comp, win, lose = work.reach, work.val, work.flop_total, work.comp, work.win, work.lose
     n_flops = values.shape[0]
     opp = 1 - responder
-    reach = np.zeros((n_nodes, n_hands))
-    val = np.zeros((n_nodes, n_hands))
-    all_hands = np.arange(n_hands)
-    comp = np.zeros(n_hands)
-    win = np.zeros(n_hands)
-    lose = np.zeros(n_hands)
-    flops_per_deal = (n_cards - 4) * (n_cards - 5) * (n_cards - 6) / 6.0
-    # Round 1, top-down: the opponent's reach per hand.
-    reach[0, :] = 1.0
-    for n in range(n_nodes):
-        if rnd[n] == 0 and kind[n] == NODE_DECISION:
-            _push_reach(reach, n, child_start[n], num_children[n], act_offset[n], child_list, all_hands, n_hands,
-                        player[n] == opp, opp_pre, opp_pre_row)
-    # Round 2 below every flop node, one flop at a time.
-    flop_total = np.zeros(n_hands)
-    for fn in range(n_nodes):
-        if kind[fn] != NODE_FLOP:
-            continue
+    for k in range(start, stop):
+        fn = work.flop_nodes[k // n_flops]
+        f = k % n_flops
         root = fn + 1
         end = subtree_end[fn]
-        flop_total[:] = 0.0
-        for f in range(n_flops):
-            hands = order[f]
-            cnt = valid_count[f]
-            for i in range(cnt):
-                h = hands[i]
-                reach[root, h] = reach[fn, h]
-            for n in range(root, end):
-                if kind[n] == NODE_DECISION:
-                    _push_reach(reach, n, child_start[n], num_children[n], act_offset[n], child_list, hands, cnt,
-                                player[n] == opp, opp_post, opp_post_row[f])
-            for n in range(end - 1, root - 1, -1):
-                k = kind[n]
-                if k == NODE_FOLD:
-                    payoff = _fold_payoff(n, player, responder, ante, put0, put1)
-                    _compat(reach[n], hands, cnt, hand_cards, n_cards, comp)
-                    for i in range(cnt):
-                        h = hands[i]
-                        val[n, h] = payoff * comp[h]
-                elif k == NODE_SHOWDOWN:
-                    stake = float(ante + put0[n])  # equal contributions at a showdown
-                    showdown_sums(hands, cnt, values[f], reach[n], hand_cards, n_cards, win, lose)
-                    for i in range(cnt):
-                        h = hands[i]
-                        val[n, h] = stake * (win[h] - lose[h])
-                else:
-                    _decision_values(val, n, child_start[n], num_children[n], act_offset[n], child_list, hands, cnt,
-                                     player[n] == responder, best_response, me_post, me_post_row[f])
-            for i in range(cnt):
-                h = hands[i]
-                flop_total[h] += val[root, h]
-        val[fn, :] = flop_total
-    # Round 1, bottom-up.
-    for n in range(n_nodes - 1, -1, -1):
+        if f == 0:
+            flop_total[:] = 0.0
+        hands = order[f]
+        cnt = valid_count[f]
+        for i in range(cnt):
+            h = hands[i]
+            reach[root, h] = reach[fn, h]
+        for n in range(root, end):
+            if kind[n] == NODE_DECISION:
+                _push_reach(reach, n, child_start[n], num_children[n], act_offset[n], child_list, hands, cnt,
+                            player[n] == opp, opp_post, opp_post_row[f])
+        for n in range(end - 1, root - 1, -1):
+            kn = kind[n]
+            if kn == NODE_FOLD:
+                payoff = _fold_payoff(n, player, responder, ante, put0, put1)
+                _compat(reach[n], hands, cnt, hand_cards, n_cards, comp)
+                for i in range(cnt):
+                    h = hands[i]
+                    val[n, h] = payoff * comp[h]
+            elif kn == NODE_SHOWDOWN:
+                stake = float(ante + put0[n])  # equal contributions at a showdown
+                showdown_sums(hands, cnt, values[f], reach[n], hand_cards, n_cards, win, lose)
+                for i in range(cnt):
+                    h = hands[i]
+                    val[n, h] = stake * (win[h] - lose[h])
+            else:
+                _decision_values(val, n, child_start[n], num_children[n], act_offset[n], child_list, hands, cnt,
+                                 player[n] == responder, best_response, me_post, me_post_row[f])
+        for i in range(cnt):
+            h = hands[i]
+            flop_total[h] += val[root, h]
+        if f == n_flops - 1:
+            val[fn, :] = flop_total
+
+
+@njit(cache=True)
+def profile_round_one_value(tree: BettingArrays, deals: DealTables, ante: float, responder: int,
+                            best_response: bool, own: RowStrategy, work: ProfileWork) -> float:
+    """Finish a profile evaluation once every flop item is done: round 1, bottom-up; the responder's expected
+    payoff in chips per game (see :func:`pokerlab.solvers.two_round.exploitability`)."""
+    hand_cards, n_cards = deals.hand_cards, deals.n_cards
+    kind, rnd, player, put0, put1 = tree.kind, tree.round, tree.player, tree.put0, tree.put1
+    reach, val, comp = work.reach, work.val, work.comp
+    n_hands = hand_cards.shape[0]
+    all_hands = np.arange(n_hands)
+    flops_per_deal = (n_cards - 4) * (n_cards - 5) * (n_cards - 6) / 6.0
+    for n in range(kind.shape[0] - 1, -1, -1):
         if rnd[n] != 0:
             continue
         k = kind[n]
@@ -301,8 +327,8 @@ def profile_value(tree: BettingArrays, deals: DealTables, ante: float, responder
             for h in range(n_hands):
                 val[n, h] = payoff * comp[h] * flops_per_deal
         elif k == NODE_DECISION:
-            _decision_values(val, n, child_start[n], num_children[n], act_offset[n], child_list, all_hands, n_hands,
-                             player[n] == responder, best_response, me_pre, me_pre_row)
+            _decision_values(val, n, tree.child_start[n], tree.num_children[n], tree.act_offset[n], tree.child_list,
+                             all_hands, n_hands, player[n] == responder, best_response, own.pre, own.pre_row)
     deals = n_hands * ((n_cards - 2) * (n_cards - 3) / 2.0) * flops_per_deal
     return val[0, :].sum() / deals
 

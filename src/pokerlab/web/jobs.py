@@ -36,6 +36,10 @@ class JobTimeoutError(Exception):
     """A job ran past its time limit and its worker was stopped."""
 
 
+class WorkerDiedError(Exception):
+    """A worker process ended in the middle of a job (a crash, or killed by the system)."""
+
+
 class JobFailedError(Exception):
     """A job raised an error: ``status`` 422 for bad input (the library's message), 500 for a bug."""
 
@@ -166,6 +170,21 @@ class WorkerPool:
 
     async def run(self, task: str, params: dict[str, Any], time_limit: float,
                   progress: ProgressHandler | None = None) -> Any:
+        """Run ``task(params)`` in a worker and return its result; a job whose worker dies is run once more on a
+        fresh worker (see :meth:`_run_once`), and a second death is reported."""
+        try:
+            return await self._run_once(task, params, time_limit, progress)
+        except WorkerDiedError:
+            # A worker has been seen to die (no Python error, no message) during a first, cold-cache Leduc
+            # solve on a fresh checkout; the cause is not found yet. The fresh worker finds the kernels compiled.
+            log.error("a worker died during %s; running it again on a fresh worker", task)
+            try:
+                return await self._run_once(task, params, time_limit, progress)
+            except WorkerDiedError as error:
+                raise JobFailedError(500, str(error)) from None
+
+    async def _run_once(self, task: str, params: dict[str, Any], time_limit: float,
+                        progress: ProgressHandler | None = None) -> Any:
         """Run ``task(params)`` in a worker and return its result.
 
         Raises :class:`QueueFullError` at once when ``max_queue`` jobs already wait, :class:`JobTimeoutError`
@@ -205,7 +224,9 @@ class WorkerPool:
                         progress(message[1])
                     continue
                 if kind == "dead":
-                    raise JobFailedError(500, "the worker process died during the job (out of memory?)")
+                    worker.process.join(timeout=1.0)
+                    raise WorkerDiedError(f"the worker process died during the job (exit code "
+                                          f"{worker.process.exitcode}; out of memory?)")
                 finished = True
                 if kind == "error":
                     raise JobFailedError(message[1], message[2])
