@@ -54,7 +54,7 @@ def test_two_round_exploitability_uniform_is_random(monkeypatch):
 
     seen = []
 
-    def fake(strategy):
+    def fake(strategy, progress=None):
         seen.append(strategy.name)
         return brief_bot.TwoRoundExploitability((0.5, 0.25), 0.375, 375.0, 0.0)
 
