@@ -295,6 +295,123 @@ def test_solve_budget(client):
     assert response.status_code == 422 and "over this server's budget" in response.json()["detail"]
 
 
+# -- the two-round game ----------------------------------------------------------------------------------------
+
+def test_two_round_matches_the_cli_train_json_exactly(client, tmp_path):
+    """Same seed, same iterations: the web's run (smaller stacks untrained) and the CLI's train the full stack with
+    the same random stream, so the exact exploitability agrees to the last bit."""
+    data = client.post("/api/two-round", json={"stack": 1, "buckets": 4, "iterations": 3000, "checks": 1}).json()
+    cli = cli_json(f"two-round train --out {tmp_path / 'bot.npz'} --stack 1 --buckets 4 -n 3000 --seed 0 "
+                   "--exploitability")
+    assert {k: data[k] for k in cli if k not in ("out", "elapsed_s")} == {k: v for k, v in cli.items()
+                                                                         if k not in ("out", "elapsed_s")}
+    assert data["game"] == "two-round" and data["stack"] == 1 and data["exploitability"] > 0
+    assert data["mbb_per_game"] == pytest.approx(1000 * data["exploitability"], rel=1e-12)
+
+
+def test_two_round_curve_and_strategy_view_against_the_trainer(client):
+    from pokerlab.games.two_round import NODE_DECISION, TwoRoundSpec
+    from pokerlab.solvers.two_round import Abstraction, TwoRoundTrainer, exploitability
+
+    body = {"stack": 2, "buckets": 6, "iterations": 4000, "checks": 3, "seed": 5}
+    data = client.post("/api/two-round", json=body).json()
+    assert [p["iteration"] for p in data["curve"]] == [1000, 2000, 4000] and data["iterations"] == 4000
+    assert data["curve"][-1]["exploitability"] == data["exploitability"]
+    # oracle: the same training here, measured by the library's exact best response
+    trainer = TwoRoundTrainer(TwoRoundSpec(stack=2), Abstraction(buckets=6), seed=5)
+    trainer.train(1000, smaller_stacks=0.0)
+    assert data["curve"][0]["exploitability"] == exploitability(trainer.bot().strategy(2)).exploitability
+    trainer.train(1000, smaller_stacks=0.0)  # the web's kernel calls end at the curve's points
+    trainer.train(2000, smaller_stacks=0.0)
+    strategy = trainer.bot().strategy(2)
+    view = data["strategy"]
+    tree = strategy.tree
+    decisions = [n for n in range(tree.num_nodes) if tree.kind[n] == NODE_DECISION]
+    assert [n["node"] for n in view["nodes"]] == decisions
+    assert len(view["rows"]["preflop"]) == 49 and len(view["rows"]["flop"]) == 6  # 7 pairs + 21 suited + 21 offsuit
+    assert sum(view["row_share"]["preflop"]) == pytest.approx(1.0)
+    assert sum(view["row_share"]["flop"]) == pytest.approx(1.0)
+    assert view["row_share"]["preflop"][view["rows"]["preflop"].index("AA")] == pytest.approx(6 / 378)
+    root = view["nodes"][0]
+    assert root["line"] == "start" and root["player"] == 1 and root["actions"] == ["check", "bet 1", "bet 2"]
+    facing = next(n for n in view["nodes"] if n["line"] == "P1 bet 2")
+    assert facing["player"] == 2 and facing["actions"] == ["fold", "call 2"]
+    river = next(n for n in view["nodes"] if n["line"] == "P1 check, P2 check, flop, P1 bet 1")
+    assert river["street"] == "flop" and river["history"] == "0.0/1"
+    assert river["actions"] == ["fold", "call 1", "raise 2"]
+    hand = 17  # one hand and one flop: its class's and its bucket's rows are the strategy's probabilities
+    flop = 100
+    for node in (root, facing, river):
+        rows = view["rows"]["preflop" if node["street"] == "preflop" else "flop"]
+        row = strategy.pre_row[hand] if node["street"] == "preflop" else strategy.post_row[flop, hand]
+        assert len(node["probabilities"]) == len(rows)
+        assert node["probabilities"][row] == pytest.approx(strategy.probabilities(node["node"], hand, flop).tolist(),
+                                                           abs=5e-5)
+        for probabilities in node["probabilities"]:
+            assert sum(probabilities) == pytest.approx(1.0, abs=5e-4)
+
+
+def test_two_round_stream_reports_training_exploitability_and_points(client):
+    body = {"stack": 1, "buckets": 3, "iterations": 2000, "checks": 2}
+    with client.stream("POST", "/api/two-round/stream", json=body) as response:
+        assert response.status_code == 200
+        lines = [json.loads(line) for line in response.iter_lines() if line]
+    progress = [line["progress"] for line in lines[:-1]]
+    points = [p for p in progress if "exploitability" in p]
+    assert [p["iteration"] for p in points] == [1000, 2000]
+    assert {p.get("phase") for p in progress} >= {"training", "exploitability", None}
+    result = lines[-1]["result"]
+    assert [p["exploitability"] for p in result["curve"]] == [p["exploitability"] for p in points]
+    plain = client.post("/api/two-round", json=body).json()
+    assert without_timing(plain | {"training_s": 0}) == without_timing(result | {"training_s": 0})
+
+
+def test_two_round_budget_is_the_best_response_work_it_reports():
+    from pokerlab.games.two_round import TwoRoundSpec
+    from pokerlab.solvers.two_round import exploitability, fixed_strategy
+    from pokerlab.web.solving import two_round_best_response_work
+
+    totals: dict[int, int] = {}
+    for stack in (1, 2):
+        exploitability(fixed_strategy(TwoRoundSpec(stack=stack), "uniform"),
+                       progress=lambda _, total, stack=stack: totals.__setitem__(stack, total))
+        assert two_round_best_response_work(stack, 3) == 3 * totals[stack]
+
+
+def test_two_round_time_bound_and_cache(client):
+    response = client.post("/api/two-round", json={"stack": 1, "buckets": 2, "time": 0.3, "checks": 1})
+    assert response.status_code == 200 and response.headers["x-pokerlab-cache"] == "miss"
+    data = response.json()
+    assert data["iterations"] > 0 and 0.3 <= data["training_s"] < 2.0
+    again = client.post("/api/two-round", json={"stack": 1, "buckets": 2, "time": 0.3, "checks": 1})
+    assert again.headers["x-pokerlab-cache"] == "miss"  # timed: not repeatable, not cached
+    body = {"stack": 1, "buckets": 2, "iterations": 500, "checks": 1}
+    assert client.post("/api/two-round", json=body).headers["x-pokerlab-cache"] == "miss"
+    assert client.post("/api/two-round", json=body).headers["x-pokerlab-cache"] == "hit"
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"stack": 0}, "stack 0 is outside this server's range of 1 to 6"),
+    ({"stack": 7}, "stack 7 is outside"),
+    ({"buckets": 0}, "buckets 0 is outside this server's range"),
+    ({"buckets": 1001}, "buckets 1001 is outside"),
+    ({"checks": 0}, "checks 0 is outside"),
+    ({"checks": 21}, "checks 21 is outside"),
+    ({"iterations": 10**8}, "over this server's budget of 1,000,000"),
+    ({"iterations": 0}, "iterations must be a positive integer, got 0"),
+    ({"time": 1000}, "over this server's limit of 60 s"),
+    ({"time": -1}, "time must be a positive number of seconds, got -1"),
+    ({"stack": 6, "checks": 2}, "node-boards of best response, over this server's budget"),
+    ({"seed": -3}, "seed must be a non-negative integer, got -3"),
+    ({"stack": "six"}, "stack: Input should be a valid integer"),
+    ({"stacks": 3}, "stacks: Extra inputs are not permitted"),
+])
+def test_two_round_refusals_are_422_with_a_sentence(client, body, words):
+    for path in ("/api/two-round", "/api/two-round/stream"):
+        response = client.post(path, json=body)
+        assert response.status_code == 422 and words in response.json()["detail"], response.text
+
+
 # -- service ---------------------------------------------------------------------------------------------------
 
 def test_info_health_page_and_openapi(client):

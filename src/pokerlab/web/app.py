@@ -28,7 +28,14 @@ from fastapi.staticfiles import StaticFiles
 from pokerlab import __version__
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, PokerlabError
 from pokerlab.web.jobs import JobFailedError, JobTimeoutError, QueueFullError, WorkerPool
-from pokerlab.web.schemas import EquityRequest, ICMRequest, PushFoldRequest, RangeRequest, SolveRequest
+from pokerlab.web.schemas import (
+    EquityRequest,
+    ICMRequest,
+    PushFoldRequest,
+    RangeRequest,
+    SolveRequest,
+    TwoRoundRequest,
+)
 
 STATIC = files("pokerlab.web") / "static"
 
@@ -45,6 +52,13 @@ class Limits:
     icm_bubble_players: int = 60  # bubble factors: n (n - 1) exact ICM runs
     solve_iterations: int = 1_000_000
     solve_seconds: float = 60.0  # solving and push/fold
+    two_round_stack: int = 6  # the real game's stack: its betting tree has 2,168 nodes
+    two_round_buckets: int = 1000
+    two_round_checks: int = 20
+    # exact best responses, in node-boards (one round-2 betting node on one flop): one measurement at stack 6
+    # (12.4 M, about 25 s on a quiet core), or a 14-point curve at stack 3
+    two_round_node_boards: int = 12_500_000
+    two_round_node_boards_per_second: float = 150_000.0  # a slow rate (a loaded core), for the time limit only
 
 
 @dataclass(frozen=True)
@@ -126,6 +140,30 @@ def _solve_limits(body: SolveRequest, limits: Limits) -> float:
     return limits.solve_seconds + 5.0
 
 
+def _two_round_limits(body: TwoRoundRequest, limits: Limits) -> float:
+    from pokerlab.web.solving import two_round_best_response_work
+
+    if not 1 <= body.stack <= limits.two_round_stack:
+        _refuse(f"stack {body.stack} is outside this server's range of 1 to {limits.two_round_stack} chips behind "
+                "the ante")
+    if not 1 <= body.buckets <= limits.two_round_buckets:
+        _refuse(f"buckets {body.buckets} is outside this server's range of 1 to {limits.two_round_buckets} (0, no "
+                "abstraction, is for `pokerlab two-round train --buckets 0`)")
+    if not 1 <= body.checks <= limits.two_round_checks:
+        _refuse(f"checks {body.checks} is outside this server's range of 1 to {limits.two_round_checks} "
+                "exploitability measurements")
+    if body.iterations is not None and body.iterations > limits.solve_iterations:
+        _refuse(f"iterations {body.iterations:,} is over this server's budget of {limits.solve_iterations:,}; "
+                "ask for fewer, or give a time instead")
+    _check_seconds(body.time, limits.solve_seconds)
+    work = two_round_best_response_work(body.stack, body.checks)
+    if work > limits.two_round_node_boards:
+        _refuse(f"{body.checks} exact exploitability measurements at stack {body.stack} are {work:,} node-boards of "
+                f"best response, over this server's budget of {limits.two_round_node_boards:,}; ask for fewer "
+                "checks or a smaller stack")
+    return limits.solve_seconds + 5.0 + work / limits.two_round_node_boards_per_second
+
+
 def _pushfold_limits(body: PushFoldRequest, limits: Limits) -> float:
     if body.iterations is not None and body.iterations > limits.solve_iterations:
         _refuse(f"iterations {body.iterations:,} is over this server's budget of {limits.solve_iterations:,}; "
@@ -139,6 +177,7 @@ TIMEOUT_ADVICE = {
     "equity": "use method auto or montecarlo with a time limit, or narrower ranges",
     "icm": "use method montecarlo with a time limit, or turn off finish places and bubble factors",
     "solve": "ask for fewer iterations or give a time limit",
+    "two-round": "ask for fewer iterations or checks, or a smaller stack",
 }
 
 
@@ -148,7 +187,7 @@ def _cacheable(task: str, params: dict[str, Any], result: dict[str, Any]) -> boo
         return result.get("method") == "exact" or (seeded and params.get("time") is None)
     if task == "icm":
         return "samples" not in result or (seeded and params.get("time") is None)
-    if task == "pushfold":
+    if task in ("pushfold", "two-round"):
         return params.get("time") is None  # seeded by default
     return params.get("time") is None and (seeded or "mccfr" not in str(params.get("algo")))
 
@@ -317,6 +356,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
               "Push/fold Nash charts under chip EV or ICM, as `pokerlab pushfold --json`.")
     endpoints("solve", SolveRequest, _solve_limits,
               "CFR solving, as `pokerlab solve --json`, with the exploitability curve and the strategy.")
+    endpoints("two-round", TwoRoundRequest, _two_round_limits,
+              "The two-round hold'em game trained by MCCFR, as `pokerlab two-round train --exploitability --json` "
+              "(no file written), with the exact exploitability curve and the strategy per betting node.")
 
     @app.post("/api/range")
     def range_info(body: RangeRequest) -> dict[str, Any]:
@@ -329,9 +371,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def info() -> dict[str, Any]:
         """Games, algorithms, payout splits and this server's limits, for the page's menus."""
         from pokerlab.icm.payouts import STANDARD
-        from pokerlab.web.solving import GAMES, algorithms
+        from pokerlab.web.solving import GAMES, TWO_ROUND_DEFAULTS, algorithms
 
         return {"version": __version__, "games": list(GAMES), "algorithms": list(algorithms()),
+                "two_round": TWO_ROUND_DEFAULTS,
                 "payout_splits": list(STANDARD), "limits": limits.__dict__}
 
     @app.get("/api/health")

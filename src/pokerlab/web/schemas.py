@@ -8,6 +8,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pokerlab.web.solving import TWO_ROUND_DEFAULTS
+
 Text = Annotated[str, Field(max_length=4000)]
 
 
@@ -67,6 +69,18 @@ class SolveRequest(_Request):
     alpha: float | None = None
     beta: float | None = None
     gamma: float | None = None
+
+
+class TwoRoundRequest(_Request):
+    """``pokerlab two-round train --exploitability --json`` with the exploitability measured ``checks`` times as it
+    runs; ``time`` bounds the training (seconds), the run stops at ``iterations`` or ``time``, whichever first."""
+
+    stack: int = TWO_ROUND_DEFAULTS["stack"]
+    buckets: int = TWO_ROUND_DEFAULTS["buckets"]
+    iterations: int | None = Field(default=None, examples=[TWO_ROUND_DEFAULTS["iterations"]])
+    time: float | None = None
+    checks: int = TWO_ROUND_DEFAULTS["checks"]
+    seed: int = TWO_ROUND_DEFAULTS["seed"]
 
 
 class PushFoldRequest(_Request):

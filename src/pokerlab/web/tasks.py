@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pokerlab.web.solving import solve_with_curve
+from pokerlab.web.solving import solve_with_curve, two_round_with_curve
 
 Report = Callable[..., None]
 
@@ -57,6 +57,12 @@ def solve_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     return solve_with_curve(params, report)
 
 
+def two_round_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
+    """``pokerlab two-round train --exploitability --json`` plus the exploitability curve and the strategy per
+    betting node (hand classes preflop, equity buckets on the flop)."""
+    return two_round_with_curve(params, report)
+
+
 def pushfold_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     """``pokerlab pushfold --json`` (stacks, blinds, ante, bb_ante, payouts and field as numbers); progress
     ``{"iteration", "max_gain"}`` after each gain check."""
@@ -75,6 +81,7 @@ TASKS: dict[str, Callable[[dict[str, Any], Report], Any]] = {
     "icm": icm_task,
     "solve": solve_task,
     "pushfold": pushfold_task,
+    "two-round": two_round_task,
 }
 
 
@@ -90,5 +97,6 @@ def warm_kernels() -> None:
     icm_task({"stacks": [3, 2, 1], "payouts": "50,30,20", "places": True, "bubble_factors": True, "deal": True},
              ignore)
     solve_task({"game": "kuhn", "iterations": 10}, ignore)
+    two_round_task({"stack": 1, "iterations": 10, "checks": 1}, ignore)
     pushfold_task({"stacks": [10, 10], "iterations": 2}, ignore)
     pushfold_task({"stacks": [10, 10], "payouts": [70, 30], "field": [10], "iterations": 2}, ignore)
