@@ -90,6 +90,20 @@ def test_full_queue_answers_503_with_retry_after_and_a_closed_client_frees_its_w
         stop_server(server)
 
 
+def test_results_bigger_than_a_pipe_buffer_arrive_whole(live_server):
+    """A worker's answer of ~190 KB (Leduc with three suits: the strategy of every infoset) is more than a pipe
+    holds, so the server reads it in several pieces while the worker writes. Under uvloop the pipe was
+    non-blocking and a read between two pieces failed, which the pool took for a dead worker (a 500 after one
+    retry); this must never happen."""
+    before = httpx.get(f"{live_server.url}/api/health").json()["restarts"]
+    for iterations in range(11, 17):  # each a new request: no cached answers
+        response = httpx.post(f"{live_server.url}/api/solve", json={"game": "leduc3s", "iterations": iterations},
+                              timeout=120)
+        assert response.status_code == 200, response.text
+        assert len(response.content) > 150_000 and response.json()["iterations"] == iterations
+    assert httpx.get(f"{live_server.url}/api/health").json()["restarts"] == before
+
+
 def test_load_2000_mixed_requests_50_at_a_time(live_server):
     report = run_async(run_load(live_server.url, requests=2000, concurrency=50, seed=1,
                                   pid=live_server.process.pid))
