@@ -199,6 +199,65 @@ def test_solve_page(page, screenshot_dir):
     page.screenshot(path=str(screenshot_dir / "web-solve.png"), full_page=True)
 
 
+def test_two_round_solve_page(page, live_server, screenshot_dir):
+    import httpx
+
+    page.locator("#tabs a[data-tab=solve]").click()
+    page.locator("#game").select_option("two-round")
+    assert page.locator("#algo-field").is_hidden() and page.locator("#two-round-note").is_visible()
+    assert page.locator("#tr-stack").input_value() == "3" and page.locator("#iterations").input_value() == "100000"
+    page.locator("#tr-stack").fill("2")
+    page.locator("#iterations").fill("20000")
+    page.locator("#tr-checks").fill("3")
+    page.locator("#run-solve").click()
+    page.wait_for_selector(".solve-table, #solve-error:not([hidden])", timeout=300_000)
+    assert page.locator("#solve-error").is_hidden(), page.locator("#solve-error").inner_text()
+    table = dict(zip(page.locator(".solve-table td:first-child").all_inner_texts(),
+                     page.locator(".solve-table td:last-child").all_inner_texts(), strict=True))
+    assert table["iterations"] == "20,000" and table["buckets"] == "24"
+    # the same request to the API (answered from the server's cache): the page shows its numbers
+    data = httpx.post(f"{live_server.url}/api/two-round", json={"stack": 2, "iterations": 20000, "checks": 3},
+                      timeout=300).json()
+    assert float(table["exploitability"].split()[0]) == pytest.approx(data["exploitability"], rel=1e-3)
+    assert [p["iteration"] for p in data["curve"]] == [5000, 10000, 20000]
+    nodes = data["strategy"]["nodes"]
+    assert page.locator("#tr-node option").count() == len(nodes)
+    # the first betting node: player 1's opening, one row per hand class, shaded cells in %
+    headers = page.locator(".tr-table th").all_inner_texts()
+    assert headers == ["hand", "share", "check", "bet 1", "bet 2"]
+    rows = page.locator(".tr-table tbody tr")
+    assert rows.count() == 49 and rows.first.locator("td").first.inner_text() == "AA"
+    aa = [float(x.rstrip("%")) / 100 for x in rows.first.locator("td.p").all_inner_texts()]
+    labels = data["strategy"]["rows"]["preflop"]
+    assert aa == pytest.approx(nodes[0]["probabilities"][labels.index("AA")], abs=6e-4)
+    # a flop node found by the filter: rows are the equity buckets
+    page.locator("#strategy-filter").fill("flop, P1 bet 1")
+    options = page.locator("#tr-node option").all_inner_texts()
+    assert options and all("flop, P1 bet 1" in o for o in options)
+    page.locator("#tr-node").select_option(index=0)
+    assert page.locator(".tr-table th").first.inner_text() == "flop bucket"
+    assert page.locator(".tr-table tbody tr").first.locator("td").first.inner_text() == "equity 0.96-1.00"
+    page.locator("#strategy-filter").fill("")
+    page.locator("#tr-node").select_option(index=0)
+    page.screenshot(path=str(screenshot_dir / "web-solve-two-round.png"), full_page=True)
+
+
+def test_page_is_usable_soon_measured_in_the_browser(browser, live_server):
+    """First paint, page ready and a grid click, timed by the browser's Performance API. No time is asserted (a
+    loaded machine would fail it): the figures are printed (pytest -s); the benchmark (benchmarks/web_server.py)
+    records the best of several in docs/benchmarks.md."""
+    import json
+
+    from web.page_timing import page_timings
+
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    timings = page_timings(context.new_page(), f"{live_server.url}/")
+    context.close()
+    print("page timings (ms):", json.dumps({k: round(v, 1) for k, v in timings.items()}))
+    assert timings["first_paint_ms"] > 0 and 0 < timings["dom_content_loaded_ms"] <= timings["ready_ms"]
+    assert timings["grid_repaint_ms"] > 0 and timings["grid_to_text_ms"] > 0
+
+
 def test_pushfold_heads_up_chart(page, live_server, screenshot_dir):
     import httpx
 

@@ -641,10 +641,14 @@ const pushfoldPage = (() => {
 
 // ---- Solve page -----------------------------------------------------------------------------------------
 
+const TWO_ROUND = "two-round";
+
 const solvePage = (() => {
   let running = null;
   let points = [];
   let strategy = {};
+  let twoRound = null; // the two-round game's strategy view: {rows, row_share, nodes}
+  const iterationsFor = { [TWO_ROUND]: 100000, other: 2000 };
 
   function drawCurve() {
     const canvas = $("curve");
@@ -670,14 +674,17 @@ const solvePage = (() => {
     for (let e = Math.ceil(x0); e <= Math.floor(x1); e++) ctx.fillText(`${10 ** e}`, X(e) - 8, H - bottom + 16);
     ctx.fillText("iterations (log scale)", W / 2 - 50, H - 4);
     ctx.strokeStyle = "#1f6feb";
+    ctx.fillStyle = "#1f6feb";
     ctx.lineWidth = 2;
     ctx.beginPath();
     xs.forEach((x, i) => (i ? ctx.lineTo(X(x), Y(ys[i])) : ctx.moveTo(X(x), Y(ys[i]))));
     ctx.stroke();
+    if (valid.length < 30) xs.forEach((x, i) => ctx.fillRect(X(x) - 3, Y(ys[i]) - 3, 6, 6));
     ctx.lineWidth = 1;
   }
 
   function renderStrategy() {
+    if (twoRound) { renderTwoRound(); return; }
     const filter = $("strategy-filter").value.trim().toLowerCase();
     const keys = Object.keys(strategy).filter((k) => !filter || k.toLowerCase().includes(filter));
     const rows = keys.slice(0, 500).map((key) => [`~${key}`, `~${Object.entries(strategy[key])
@@ -687,12 +694,98 @@ const solvePage = (() => {
     if (keys.length > 500) box.append(el("p", { class: "summary", text: `first 500 of ${keys.length}` }));
   }
 
+  // the betting-node menu, filtered by the text box (words of the line: "P1 bet 2", "flop")
+  function fillNodes() {
+    const select = $("tr-node");
+    const previous = select.value;
+    const filter = $("strategy-filter").value.trim().toLowerCase();
+    const groups = { preflop: el("optgroup", { label: "round 1 (preflop): rows are hand classes" }),
+      flop: el("optgroup", { label: "round 2 (flop): rows are equity buckets" }) };
+    twoRound.nodes.forEach((node, i) => {
+      if (filter && !node.line.toLowerCase().includes(filter)) return;
+      groups[node.street].append(el("option", { value: String(i),
+        text: `P${node.player} to act after: ${node.line}` }));
+    });
+    select.replaceChildren(...Object.values(groups).filter((g) => g.children.length));
+    if ([...select.options].some((o) => o.value === previous)) select.value = previous;
+  }
+
+  function renderTwoRound() {
+    const box = $("strategy");
+    const node = twoRound.nodes[Number($("tr-node").value)];
+    if (!node) { box.replaceChildren(el("p", { class: "summary", text: "no betting line matches the filter" })); return; }
+    const labels = twoRound.rows[node.street];
+    const share = twoRound.row_share[node.street];
+    const head = el("tr", {}, el("th", { class: "text", text: node.street === "preflop" ? "hand" : "flop bucket" }),
+      el("th", { text: "share" }), ...node.actions.map((a) => el("th", { text: a })));
+    const order = labels.map((_, i) => i).filter((i) => share[i] > 0);
+    order.reverse(); // strongest first: AA, AKo, AKs, ... preflop; the highest equity bucket on the flop
+    const rows = order.map((i) => el("tr", {}, el("td", { class: "text", text: labels[i] }),
+      el("td", { class: "share", text: pct(share[i], 1) }),
+      ...node.probabilities[i].map((p) => {
+        const cell = el("td", { class: "p", text: pct(p, 1) });
+        cell.style.background = `rgba(31, 111, 235, ${(0.85 * p).toFixed(3)})`;
+        if (p > 0.55) cell.style.color = "#fff";
+        return cell;
+      })));
+    box.replaceChildren(
+      el("p", { class: "summary", text: `player ${node.player} to act after: ${node.line} (history ${node.history || "-"}); `
+        + "each row: how often each action is taken (the average strategy)" }),
+      el("table", { class: "tr-table strategy-table" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+  }
+
   function summary(r) {
-    $("solve-summary").replaceChildren(table(["~", ""], [
+    const rows = r.game === TWO_ROUND ? [
+      ["~game", `~two-round hold'em, stack ${r.stack}`], ["~algorithm", "~external-sampling MCCFR"],
+      ["~buckets", r.buckets], ["~iterations", r.iterations.toLocaleString("en-US")],
+      ["~exploitability", `${r.exploitability.toExponential(3)} chips/hand (${num(r.mbb_per_game, 1)} mbb/hand)`],
+      ["~best responses win", `${r.best_response_values.map((v) => v.toFixed(4)).join(" (seat 1), ")} (seat 2)`],
+      ["~time", `${num(r.elapsed_s, 2)} s (training ${num(r.training_s, 2)} s)`],
+    ] : [
       ["~game", `~${r.game}`], ["~algorithm", `~${r.algorithm}`], ["~iterations", r.iterations.toLocaleString("en-US")],
       ["~exploitability", `${r.exploitability.toExponential(3)} chips/game`],
       ["~game value (player 1)", r.game_value.toFixed(6)], ["~time", `${num(r.elapsed_s, 3)} s`],
-    ], "solve-table"));
+    ];
+    $("solve-summary").replaceChildren(table(["~", ""], rows, "solve-table"));
+  }
+
+  function showGame() {
+    const isTwoRound = $("game").value === TWO_ROUND;
+    $("algo-field").hidden = isTwoRound;
+    $("two-round-fields").hidden = !isTwoRound;
+    $("two-round-note").hidden = !isTwoRound;
+    $("strategy-filter").placeholder = isTwoRound ? "filter betting lines (e.g. P1 bet 2)" : "filter information sets";
+    const want = iterationsFor[isTwoRound ? TWO_ROUND : "other"];
+    const other = iterationsFor[isTwoRound ? "other" : TWO_ROUND];
+    if (!$("iterations").value || Number($("iterations").value) === other) $("iterations").value = want;
+  }
+
+  function request() {
+    const time = $("solve-time").value;
+    const iterations = $("iterations").value;
+    const game = $("game").value;
+    const body = game === TWO_ROUND
+      ? { stack: Number($("tr-stack").value), buckets: Number($("tr-buckets").value),
+        checks: Number($("tr-checks").value) }
+      : { game, algo: $("algo").value };
+    if (iterations) body.iterations = Number(iterations);
+    if (time) body.time = Number(time);
+    return body;
+  }
+
+  function onProgress(p) {
+    if (p.exploitability !== undefined) {
+      points.push(p);
+      drawCurve();
+      $("solve-status").textContent = `iteration ${p.iteration.toLocaleString("en-US")}: exploitability `
+        + `${p.exploitability.toExponential(3)}`;
+      return;
+    }
+    const bar = $("solve-progress");
+    bar.value = p.fraction;
+    $("solve-status").textContent = p.phase === "exploitability"
+      ? `exact best responses after ${p.iteration.toLocaleString("en-US")} iterations: ${pct(p.fraction, 0)}`
+      : `training: ${p.iteration.toLocaleString("en-US")} iterations`;
   }
 
   async function run() {
@@ -700,25 +793,34 @@ const solvePage = (() => {
     showError("solve-error", null);
     points = [];
     strategy = {};
+    twoRound = null;
+    $("tr-node").hidden = true;
     drawCurve();
     renderStrategy();
     const controller = new AbortController();
     running = controller;
     $("run-solve").disabled = true;
     $("stop-solve").disabled = false;
-    const time = $("solve-time").value;
-    const iterations = $("iterations").value;
-    const body = { game: $("game").value, algo: $("algo").value };
-    if (iterations) body.iterations = Number(iterations);
-    if (time) body.time = Number(time);
+    const isTwoRound = $("game").value === TWO_ROUND;
+    const bar = $("solve-progress");
+    bar.hidden = !isTwoRound;
+    bar.value = 0;
+    $("solve-status").textContent = "";
     try {
-      const result = await streamJob("/api/solve/stream", body, (p) => { points.push(p); drawCurve(); },
-        controller.signal);
+      const result = await streamJob(isTwoRound ? "/api/two-round/stream" : "/api/solve/stream", request(),
+        onProgress, controller.signal);
       points = result.curve.length ? result.curve : points;
       if (!points.length || points[points.length - 1].iteration !== result.iterations) {
         points.push({ iteration: result.iterations, exploitability: result.exploitability });
       }
-      strategy = result.strategy;
+      if (isTwoRound) {
+        twoRound = result.strategy;
+        $("tr-node").hidden = false;
+        fillNodes();
+      } else {
+        strategy = result.strategy;
+      }
+      $("solve-status").textContent = "";
       drawCurve();
       renderStrategy();
       summary(result);
@@ -726,6 +828,7 @@ const solvePage = (() => {
       showError("solve-error", error.name === "AbortError" ? { message: "stopped" } : error);
     } finally {
       running = null;
+      bar.hidden = true;
       $("run-solve").disabled = false;
       $("stop-solve").disabled = true;
     }
@@ -733,17 +836,27 @@ const solvePage = (() => {
 
   function init(info) {
     for (const game of info.games) $("game").append(el("option", { value: game, text: game }));
+    $("game").append(el("option", { value: TWO_ROUND, text: "two-round hold'em" }));
     for (const algo of info.algorithms) $("algo").append(el("option", { value: algo, text: algo }));
     $("algo").value = "cfr+";
+    const defaults = info.two_round;
+    $("tr-stack").value = defaults.stack;
+    $("tr-stack").max = info.limits.two_round_stack;
+    $("tr-buckets").value = defaults.buckets;
+    $("tr-checks").value = defaults.checks;
+    iterationsFor[TWO_ROUND] = defaults.iterations;
+    $("game").addEventListener("change", showGame);
     $("run-solve").addEventListener("click", run);
     $("stop-solve").addEventListener("click", () => { if (running) running.abort(); });
-    $("strategy-filter").addEventListener("input", renderStrategy);
+    $("strategy-filter").addEventListener("input", () => { if (twoRound) fillNodes(); renderStrategy(); });
+    $("tr-node").addEventListener("change", renderStrategy);
     drawCurve();
   }
 
   function restore(s) {
     if (s.game) $("game").value = s.game;
     if (s.algo) $("algo").value = s.algo;
+    showGame();
     if (s.iterations) $("iterations").value = s.iterations;
   }
 
@@ -766,4 +879,5 @@ fetch("/api/info").then((r) => r.json()).then((info) => {
   window.addEventListener("hashchange", route);
   route();
   document.body.dataset.ready = "1";
+  performance.mark("pokerlab-ready"); // menus filled and grid drawn: the browser tests and benchmark read it
 });
