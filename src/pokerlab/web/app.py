@@ -69,6 +69,7 @@ class Settings:
     max_queue: int = 32
     cache_size: int = 1024
     warm: bool = True
+    workers_delay_s: float = 0.3  # the workers start this long after the app (see ``lifespan``)
     limits: Limits = Limits()
 
 
@@ -241,11 +242,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         pool = WorkerPool(settings.workers, settings.max_queue, warm=settings.warm)
-        await pool.start()
         state["pool"] = pool
+
+        async def start_workers() -> None:
+            # after the server listens: the workers' start (imports, kernels from numba's cache: seconds of CPU)
+            # would otherwise compete with the server's own start; a job sent before waits in the queue
+            await asyncio.sleep(settings.workers_delay_s)
+            await pool.start()
+
+        starting = asyncio.ensure_future(start_workers())
         try:
             yield
         finally:
+            starting.cancel()
             await pool.close()
 
     app = FastAPI(title="pokerlab", version=__version__, lifespan=lifespan,
