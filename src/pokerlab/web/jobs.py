@@ -45,10 +45,6 @@ class JobTimeoutError(Exception):
     """A job ran past its time limit and its worker was stopped."""
 
 
-class WorkerDiedError(Exception):
-    """A worker process ended in the middle of a job (a crash, or killed by the system)."""
-
-
 class JobFailedError(Exception):
     """A job raised an error: ``status`` 422 for bad input (the library's message), 500 for a bug."""
 
@@ -274,26 +270,13 @@ class WorkerPool:
 
     async def run(self, task: str, params: dict[str, Any], time_limit: float,
                   progress: ProgressHandler | None = None) -> Any:
-        """Run ``task(params)`` in a worker and return its result; a job whose worker dies is run once more on a
-        fresh worker (see :meth:`_run_once`), and a second death is reported."""
-        try:
-            return await self._run_once(task, params, time_limit, progress)
-        except WorkerDiedError as error:
-            # A crash of the machine's making (the system killed the worker for memory) may not repeat
-            log.error("%s: %s; running it again on a fresh worker", task, error)
-            try:
-                return await self._run_once(task, params, time_limit, progress)
-            except WorkerDiedError as error:
-                raise JobFailedError(500, str(error)) from None
-
-    async def _run_once(self, task: str, params: dict[str, Any], time_limit: float,
-                        progress: ProgressHandler | None = None) -> Any:
         """Run ``task(params)`` in a worker and return its result.
 
         Raises :class:`QueueFullError` at once when ``max_queue`` jobs already wait, :class:`JobTimeoutError`
         when the job runs longer than ``time_limit`` seconds (waiting in line not counted), and
-        :class:`JobFailedError` for an error inside the task. Cancelling the awaiting coroutine (a client that
-        disconnected) kills the job's worker.
+        :class:`JobFailedError` for an error inside the task, or a worker that died during the job (status 500;
+        not run again: a job that made the system kill its worker would kill the next one too). Cancelling the
+        awaiting coroutine (a client that disconnected) kills the job's worker.
         """
         if self._idle.empty() and self.waiting >= self.max_queue:
             raise QueueFullError
@@ -327,7 +310,9 @@ class WorkerPool:
                         progress(message[1])
                     continue
                 if kind == "dead":
-                    raise WorkerDiedError(f"the worker process died during the job ({_exit_status(worker)})")
+                    status = _exit_status(worker)
+                    log.error("a worker died during %s: %s", task, status)
+                    raise JobFailedError(500, f"the worker process died during the job ({status})")
                 finished = True
                 if kind == "error":
                     raise JobFailedError(message[1], message[2])
