@@ -155,8 +155,10 @@ class Solver:
         g, c = self.game, self.config
         with deferred_interrupts():  # Ctrl-C waits for the arrays and the count to agree
             if c.sampling == "full":
-                kernels.cfr_iterations(g.arrays(), self.sigma, self.regrets, self.cumulative, self.iteration,
-                                       iterations, c.floor, c.discount, c.alpha, c.beta, c.gamma)
+                schedule = kernels.CfrSchedule(bool(c.floor), bool(c.discount), float(c.alpha), float(c.beta),
+                                               float(c.gamma))  # fixed types: one compiled specialisation
+                kernels.cfr_iterations(g.arrays(), kernels.CfrTables(self.sigma, self.regrets, self.cumulative),
+                                       schedule, self.iteration, iterations)
             elif c.sampling == "external":
                 kernels.external_sampling_iterations(g.arrays(), self.regrets, self.cumulative, iterations,
                                                      self.rng, self._max_actions)
