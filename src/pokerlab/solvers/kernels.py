@@ -98,22 +98,27 @@ def regret_matching(regrets: np.ndarray, info_offset: np.ndarray, info_player: n
         match_regrets(regrets, lo, hi, sigma, lo)
 
 
+@njit(cache=True, inline="always")
+def normalize_block(cumulative: np.ndarray, lo: int, hi: int, out: np.ndarray) -> None:
+    """Average strategy of one infoset (or decision node): ``out[lo:hi]`` = ``cumulative[lo:hi]`` normalised,
+    uniform where the sum is zero; every average-strategy step here and in the two-round game's MCCFR."""
+    total = 0.0
+    for k in range(lo, hi):
+        total += cumulative[k]
+    if total > 0.0:
+        for k in range(lo, hi):
+            out[k] = cumulative[k] / total
+    else:
+        u = 1.0 / (hi - lo)
+        for k in range(lo, hi):
+            out[k] = u
+
+
 @njit(cache=True)
 def normalize_average(cumulative: np.ndarray, info_offset: np.ndarray, out: np.ndarray) -> None:
     """Average strategy: cumulative sums normalised per infoset, uniform where the sum is zero."""
     for i in range(info_offset.shape[0] - 1):
-        lo = info_offset[i]
-        hi = info_offset[i + 1]
-        total = 0.0
-        for k in range(lo, hi):
-            total += cumulative[k]
-        if total > 0.0:
-            for k in range(lo, hi):
-                out[k] = cumulative[k] / total
-        else:
-            u = 1.0 / (hi - lo)
-            for k in range(lo, hi):
-                out[k] = u
+        normalize_block(cumulative, info_offset[i], info_offset[i + 1], out)
 
 
 @njit(cache=True)
@@ -310,6 +315,17 @@ def best_response(tree: TreeArrays, policy: np.ndarray, p: int, best_action: np.
 
 # -- Monte Carlo CFR (random numbers: pokerlab.stats.rng.uniform on the one-word state saved with the solver) ----
 
+@njit(cache=True, inline="always")
+def push_node(stack: np.ndarray, expanded: np.ndarray, top: int, node: int) -> int:
+    """Push ``node``, not yet expanded, on the explicit stack of a depth-first traversal; the new top. The
+    external-sampling traversals (here and in the two-round game's MCCFR) visit a node twice: expanding it
+    (children pushed, or one sampled), then, once its children are done, computing its value."""
+    top += 1
+    stack[top] = node
+    expanded[top] = False
+    return top
+
+
 @njit(cache=True)
 def sample_action(probs: np.ndarray, n: int, rng: np.ndarray) -> int:
     """An index drawn from the distribution ``probs[:n]`` (the last one if rounding leaves the sum below 1)."""
@@ -361,9 +377,7 @@ def external_sampling_iterations(tree: TreeArrays, regrets: np.ndarray, cumulati
                             probs[a] = chance_prob[fc + a]
                         c = fc + sample_action(probs, na, rng)
                         chosen[n] = c
-                        top += 1
-                        stack[top] = c
-                        expanded[top] = False
+                        top = push_node(stack, expanded, top, c)
                     elif player[n] != p:
                         off = info_offset[infoset[n]]
                         match_regrets(regrets, off, off + na, probs)
@@ -371,14 +385,10 @@ def external_sampling_iterations(tree: TreeArrays, regrets: np.ndarray, cumulati
                             cumulative[off + a] += probs[a]
                         c = fc + sample_action(probs, na, rng)
                         chosen[n] = c
-                        top += 1
-                        stack[top] = c
-                        expanded[top] = False
+                        top = push_node(stack, expanded, top, c)
                     else:
                         for a in range(na):
-                            top += 1
-                            stack[top] = fc + a
-                            expanded[top] = False
+                            top = push_node(stack, expanded, top, fc + a)
                 else:
                     top -= 1
                     if k == KIND_CHANCE or player[n] != p:

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab.games.two_round import NODE_DECISION, NODE_FLOP, NODE_FOLD, NODE_SHOWDOWN, BettingArrays
-from pokerlab.solvers.kernels import match_regrets, sample_action
+from pokerlab.solvers.kernels import match_regrets, normalize_block, push_node, sample_action
 from pokerlab.solvers.two_round_tables import DealTables, showdown_sums
 from pokerlab.stats.rng import uniform
 
@@ -112,9 +112,7 @@ def mccfr_iterations(tree: BettingArrays, deals: DealTables, state: MccfrState, 
                     na = num_children[n]
                     if kd == NODE_FLOP:
                         chosen[n] = child_list[fc]
-                        top += 1
-                        stack[top] = chosen[n]
-                        expanded[top] = False
+                        top = push_node(stack, expanded, top, chosen[n])
                         continue
                     actor = player[n]
                     off = act_offset[n]
@@ -129,14 +127,10 @@ def mccfr_iterations(tree: BettingArrays, deals: DealTables, state: MccfrState, 
                             for q in range(na):
                                 cum_post[row, off + q] += probs[q]
                         chosen[n] = child_list[fc + sample_action(probs, na, rng)]
-                        top += 1
-                        stack[top] = chosen[n]
-                        expanded[top] = False
+                        top = push_node(stack, expanded, top, chosen[n])
                     else:
                         for q in range(na):
-                            top += 1
-                            stack[top] = child_list[fc + q]
-                            expanded[top] = False
+                            top = push_node(stack, expanded, top, child_list[fc + q])
                 else:
                     top -= 1
                     if kd == NODE_FLOP or player[n] != p:
@@ -343,8 +337,4 @@ def normalize_rows(cum: np.ndarray, act_offset: np.ndarray, num_children: np.nda
         off = act_offset[n]
         na = num_children[n]
         for r in range(rows):
-            total = 0.0
-            for q in range(na):
-                total += cum[r, off + q]
-            for q in range(na):
-                out[r, off + q] = cum[r, off + q] / total if total > 0.0 else 1.0 / na
+            normalize_block(cum[r], off, off + na, out[r])
