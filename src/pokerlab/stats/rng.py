@@ -11,9 +11,9 @@ one-word state array (saved with a solver's checkpoint, for instance); both form
 vectorisation): within 3 ulp of ``-np.log(u)`` over ``(0, 1]`` (tests/stats/test_rng.py).
 
 Seeds become streams here, and only here, for every engine (seed -> state -> stream); the test
-``tests/stats/test_seed_streams.py::test_no_engine_derives_its_own_stream`` fails if an engine seeds numpy or mixes a seed
-itself. Two families, each kept exactly as it was when the engines were split so that a seed gives the same
-numbers as before:
+``tests/stats/test_seed_streams.py::test_no_engine_derives_its_own_stream`` fails if an engine seeds numpy or
+mixes a seed itself. Two families, each kept exactly as it was when the engines were split so that a seed gives
+the same numbers as before:
 
 - **counter-based, from the seed word** (:func:`seed_word`: the validated seed itself): the stream of each unit
   of work is a hash of (seed, unit), so any worker, thread or chunk can start any unit without the others.
