@@ -90,10 +90,9 @@ def test_full_queue_answers_503_with_retry_after_and_a_closed_client_frees_its_w
 
 
 def test_results_bigger_than_a_pipe_buffer_arrive_whole(live_server):
-    """A worker's answer of ~190 KB (Leduc with three suits: the strategy of every infoset) is more than a pipe
-    holds, so the server reads it in several pieces while the worker writes. Under uvloop the pipe was
-    non-blocking and a read between two pieces failed, which the pool took for a dead worker (a 500 after one
-    retry); this must never happen."""
+    """A worker's answer of ~190 KB (Leduc with three suits: the strategy of every infoset) is more than a socket
+    buffer holds, so the server reads it in pieces while the worker writes, on uvloop's non-blocking descriptors
+    (a read between two pieces once failed and was taken for a dead worker); no worker may be restarted."""
     before = httpx.get(f"{live_server.url}/api/health").json()["restarts"]
     for iterations in range(11, 17):  # each a new request: no cached answers
         response = httpx.post(f"{live_server.url}/api/solve", json={"game": "leduc3s", "iterations": iterations},

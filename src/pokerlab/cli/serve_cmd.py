@@ -48,12 +48,8 @@ def serve_command(
         raise InvalidArgumentError(f"the web server needs the web extra: pip install 'pokerlab[web]' "
                                    f"({error.name} is missing)") from error
     _check_free(host, port)
-    # loop="asyncio", not uvloop: uvloop's add_reader makes the workers' pipes non-blocking, and a result bigger
-    # than the pipe's buffer (a solved strategy) then fails to read half-way (BlockingIOError), which the pool
-    # took for a dead worker
     server = uvicorn.Server(uvicorn.Config(create_app(Settings(workers=workers, max_queue=queue)), host=host,
-                                           port=port, log_level="warning", timeout_graceful_shutdown=1,
-                                           loop="asyncio"))
+                                           port=port, log_level="warning", timeout_graceful_shutdown=1))
     typer.echo(f"pokerlab serving on http://{host}:{port} (API docs at /docs); Ctrl-C stops", err=True)
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn shuts down on Ctrl-C, then raises the signal again
         server.run()
