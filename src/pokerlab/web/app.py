@@ -69,7 +69,7 @@ class Settings:
     max_queue: int = 32
     cache_size: int = 1024
     warm: bool = True
-    workers_delay_s: float = 0.3  # the workers start this long after the app (see ``lifespan``)
+    workers_delay_s: float = 2.0  # the workers start after the first answer, or this long after the app at most
     limits: Limits = Limits()
 
 
@@ -239,15 +239,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     cache = _ResultCache(settings.cache_size)
     state: dict[str, Any] = {}
 
+    def answering() -> None:
+        """A request has come: the workers may start (see ``lifespan``)."""
+        if "answered" in state:
+            state["answered"].set()
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         pool = WorkerPool(settings.workers, settings.max_queue, warm=settings.warm)
         state["pool"] = pool
+        answered = state["answered"] = asyncio.Event()
 
         async def start_workers() -> None:
-            # after the server listens: the workers' start (imports, kernels from numba's cache: seconds of CPU)
-            # would otherwise compete with the server's own start; a job sent before waits in the queue
-            await asyncio.sleep(settings.workers_delay_s)
+            # after the server's first answer (or a short wait): the workers' start (imports, kernels from numba's
+            # cache: seconds of CPU) would compete with it on a small machine; a job sent before waits in line
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(answered.wait(), settings.workers_delay_s)
             await pool.start()
 
         starting = asyncio.ensure_future(start_workers())
@@ -282,6 +289,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return f"the {task} job ran past this server's limit of {seconds:g} s and was stopped; {TIMEOUT_ADVICE[task]}"
 
     async def compute(request: Request, task: str, params: dict[str, Any], seconds: float) -> Response:
+        answering()
         key = json.dumps([task, params], sort_keys=True)
         cached = cache.get(key)
         if cached is not None:
@@ -301,6 +309,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def stream(request: Request, task: str, params: dict[str, Any], seconds: float) -> Response:
         """NDJSON: progress objects, then ``{"result": ...}``; the status code is decided by the first event
         (a job refused at once is a plain 422 like the unstreamed endpoint's)."""
+        answering()
         events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         job = asyncio.ensure_future(state["pool"].run(task, params, seconds, progress=events.put_nowait))
         first = asyncio.ensure_future(events.get())
@@ -377,8 +386,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return cached_range_summary(body.text, body.board, tuple(sorted(body.paint.items())))
 
     @app.get("/api/info")
-    def info() -> dict[str, Any]:
+    async def info() -> dict[str, Any]:
         """Games, algorithms, payout splits and this server's limits, for the page's menus."""
+        answering()
         from pokerlab.icm.payouts import STANDARD
         from pokerlab.web.solving import GAMES, TWO_ROUND_DEFAULTS, algorithms
 
@@ -394,7 +404,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "cache_entries": len(cache.entries), "cache_hits": cache.hits, "time": time.time()}
 
     @app.get("/", include_in_schema=False)
-    def index() -> FileResponse:
+    async def index() -> FileResponse:
+        answering()
         return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
 
     app.state.settings = settings

@@ -152,8 +152,10 @@ def two_round_with_curve(params: dict[str, Any], report: Callable[..., None]) ->
             report({"phase": "training", "iteration": done, "fraction": min(1.0, fraction())})
         if curve and curve[-1]["iteration"] == done:
             continue  # a short run: two marks fell on the same iteration
-        measured = exploitability(trainer.bot().strategy(stack), progress=lambda d, total, at=done: report(
-            {"phase": "exploitability", "iteration": at, "fraction": d / total if total else 1.0}))
+        def measuring(work: int, total: int | None, at: int = done) -> None:
+            report({"phase": "exploitability", "iteration": at, "fraction": work / total if total else 1.0})
+
+        measured = exploitability(trainer.bot().strategy(stack), progress=measuring)
         point = {"iteration": done, "exploitability": measured.exploitability,
                  "mbb_per_game": measured.mbb_per_game, "elapsed_s": time.perf_counter() - start}
         curve.append(point)
@@ -206,8 +208,7 @@ def two_round_strategy_view(strategy: Any, buckets: int) -> dict[str, Any]:
         return ", ".join(reversed(steps)) or "start"
 
     nodes = []
-    for n in np.flatnonzero(tree.kind == NODE_DECISION):
-        n = int(n)
+    for n in map(int, np.flatnonzero(tree.kind == NODE_DECISION)):
         off, na = int(tree.act_offset[n]), int(tree.num_children[n])
         rows = strategy.pre if tree.round[n] == 0 else strategy.post
         nodes.append({"node": n, "street": "preflop" if tree.round[n] == 0 else "flop",
