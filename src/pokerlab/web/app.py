@@ -133,10 +133,19 @@ def _icm_limits(body: ICMRequest, limits: Limits) -> float:
     return limits.job_seconds if body.time is None else min(limits.job_seconds, body.time + 5.0)
 
 
+def _check_iterations(iterations: int | None, limits: Limits, instead: str) -> None:
+    if iterations is not None and iterations > limits.solve_iterations:
+        _refuse(f"iterations {iterations:,} is over this server's budget of {limits.solve_iterations:,}; "
+                f"ask for fewer, or give {instead} instead")
+
+
+def _check_between_one_and(name: str, value: int, most: int, after: str) -> None:
+    if not 1 <= value <= most:
+        _refuse(f"{name} {value} is outside this server's range of 1 to {most}{after}")
+
+
 def _solve_limits(body: SolveRequest, limits: Limits) -> float:
-    if body.iterations is not None and body.iterations > limits.solve_iterations:
-        _refuse(f"iterations {body.iterations:,} is over this server's budget of {limits.solve_iterations:,}; "
-                "ask for fewer, or give a time or target exploitability instead")
+    _check_iterations(body.iterations, limits, "a time or target exploitability")
     _check_seconds(body.time, limits.solve_seconds)
     return limits.solve_seconds + 5.0
 
@@ -144,18 +153,11 @@ def _solve_limits(body: SolveRequest, limits: Limits) -> float:
 def _two_round_limits(body: TwoRoundRequest, limits: Limits) -> float:
     from pokerlab.web.solving import two_round_best_response_work
 
-    if not 1 <= body.stack <= limits.two_round_stack:
-        _refuse(f"stack {body.stack} is outside this server's range of 1 to {limits.two_round_stack} chips behind "
-                "the ante")
-    if not 1 <= body.buckets <= limits.two_round_buckets:
-        _refuse(f"buckets {body.buckets} is outside this server's range of 1 to {limits.two_round_buckets} (0, no "
-                "abstraction, is for `pokerlab two-round train --buckets 0`)")
-    if not 1 <= body.checks <= limits.two_round_checks:
-        _refuse(f"checks {body.checks} is outside this server's range of 1 to {limits.two_round_checks} "
-                "exploitability measurements")
-    if body.iterations is not None and body.iterations > limits.solve_iterations:
-        _refuse(f"iterations {body.iterations:,} is over this server's budget of {limits.solve_iterations:,}; "
-                "ask for fewer, or give a time instead")
+    _check_between_one_and("stack", body.stack, limits.two_round_stack, " chips behind the ante")
+    _check_between_one_and("buckets", body.buckets, limits.two_round_buckets,
+                           " (0, no abstraction, is for `pokerlab two-round train --buckets 0`)")
+    _check_between_one_and("checks", body.checks, limits.two_round_checks, " exploitability measurements")
+    _check_iterations(body.iterations, limits, "a time")
     _check_seconds(body.time, limits.solve_seconds)
     work = two_round_best_response_work(body.stack, body.checks)
     if work > limits.two_round_node_boards:
@@ -166,9 +168,7 @@ def _two_round_limits(body: TwoRoundRequest, limits: Limits) -> float:
 
 
 def _pushfold_limits(body: PushFoldRequest, limits: Limits) -> float:
-    if body.iterations is not None and body.iterations > limits.solve_iterations:
-        _refuse(f"iterations {body.iterations:,} is over this server's budget of {limits.solve_iterations:,}; "
-                "ask for fewer, or give a time or target gain instead")
+    _check_iterations(body.iterations, limits, "a time or target gain")
     _check_seconds(body.time, limits.solve_seconds)
     return limits.solve_seconds + 5.0
 
