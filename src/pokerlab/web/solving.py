@@ -56,7 +56,8 @@ def solve_with_curve(params: dict[str, Any], report: Callable[[dict[str, Any]], 
 TWO_ROUND_DEFAULTS: dict[str, Any] = {"stack": 3, "buckets": 24, "iterations": 100_000, "checks": 4, "seed": 0}
 
 
-#: MCCFR iterations per kernel call (about 0.1 s at stack 6): a time bound and the progress act between calls.
+#: MCCFR iterations per kernel call (0.01-0.1 s at stack 6, quiet to loaded core): a time bound and the progress
+#: act between calls.
 TWO_ROUND_BATCH = 5000
 
 
@@ -152,6 +153,7 @@ def two_round_with_curve(params: dict[str, Any], report: Callable[..., None]) ->
             report({"phase": "training", "iteration": done, "fraction": min(1.0, fraction())})
         if curve and curve[-1]["iteration"] == done:
             continue  # a short run: two marks fell on the same iteration
+
         def measuring(work: int, total: int | None, at: int = done) -> None:
             report({"phase": "exploitability", "iteration": at, "fraction": work / total if total else 1.0})
 
