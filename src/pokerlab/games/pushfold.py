@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -42,7 +42,7 @@ from pokerlab.cards.tables import load_tables
 from pokerlab.equity.preflop import NUMBER_OF_CLASSES, PreflopTables, preflop_tables
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import FOLD, TERMINAL, VECTOR_FORM, Action, GameType
-from pokerlab.games.vector import VectorGame
+from pokerlab.games.vector import CompiledPublicTree, VectorGame
 
 JAM: Action = 1
 """Jam all-in first in, or call all-in after a jam."""
@@ -208,6 +208,7 @@ class PushFoldGame(VectorGame):
         self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
         self._removal_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._fallbacks: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
+        self._batches: dict[int, _Batch] = {}
         self.terminals: dict[tuple[int, ...], Terminal] = {}
         self._build_terminals(())
 
@@ -376,6 +377,115 @@ class PushFoldGame(VectorGame):
             expected[unweighted] = self._fallback(state, player, plan)[unweighted]
         return value * expected
 
+    def evaluate_terminals(self, tree: CompiledPublicTree, terminals: np.ndarray, player: int,
+                           reaches: np.ndarray) -> np.ndarray:
+        """:meth:`evaluate` at every terminal in one compiled call (the solvers' hot path; the same values).
+
+        The reach of a seat at a terminal is its initial weight times its probability of the one action it
+        took on the way (a seat acts at most once per path), so the terminals share a few hundred distinct
+        reach vectors (*sources*: one per decision edge and seat). Their removal-conditioned products with the
+        class tables (``class_pairs``, ``class_win``, ``class_tie``: three 169 x 169 matrix products) are
+        computed once per source and kept while the source's reach is unchanged: per CFR iteration each source
+        changes once, when its seat updates. Every terminal's value is then elementwise in those products,
+        except 3+ way showdowns (sampled deals, :func:`_hero_values`).
+        """
+        batch = self._batch(tree, terminals)
+        x = reaches[batch.source_terminal, batch.source_seat, :NUMBER_OF_CLASSES] / self.class_weights
+        changed = np.flatnonzero(np.any(x != batch.x, axis=1))
+        if changed.size:
+            batch.x[changed] = x[changed]
+            _source_products(batch.x, changed, self.equity.class_pairs, self.equity.class_win, self.equity.class_tie,
+                             batch.removal, batch.win, batch.tie)
+        plans = batch.players.get(player)
+        if plans is None:
+            plans = batch.players[player] = self._player_batch(batch, player)
+        samples = self.samples() if batch.multiway else _NO_SAMPLES
+        out = np.empty((terminals.size, NUMBER_OF_CLASSES))
+        _batched_values(plans, batch.source, batch.x, batch.removal, batch.win, batch.tie,
+                        self.equity.class_size.astype(np.float64), samples, player, out)
+        return out
+
+    def _batch(self, tree: CompiledPublicTree, terminals: np.ndarray) -> _Batch:
+        """The player-independent part of :meth:`evaluate_terminals` for one tree and terminal list: each
+        (terminal, seat)'s source (the edge below the seat's decision on the path, or its root) and the
+        sources' cached products."""
+        key = id(tree)
+        batch = self._batches.get(key)
+        if batch is not None and batch.tree is tree and np.array_equal(batch.terminals, terminals):
+            return batch
+        n = self.table.seats
+        t = tree.tree
+        source = np.empty((terminals.size, n), dtype=np.int64)
+        ids: dict[int, int] = {}
+        rep_terminal: list[int] = []
+        rep_seat: list[int] = []
+        for i, node in enumerate(terminals):
+            edge = {q: -1 - q for q in range(n)}  # root: the seat never acted on this path
+            c = int(node)
+            while c > 0:
+                parent = int(t.parent[c])
+                edge[int(t.player[parent])] = c
+                c = parent
+            for q in range(n):
+                sid = ids.get(edge[q])
+                if sid is None:
+                    sid = ids[edge[q]] = len(rep_terminal)
+                    rep_terminal.append(i)
+                    rep_seat.append(q)
+                source[i, q] = sid
+        count = len(rep_terminal)
+        multiway = any(len(self.terminals[tree.states[int(node)]].participants) > 2 for node in terminals)
+        batch = _Batch(tree, terminals.copy(), source, np.array(rep_terminal, dtype=np.int64),
+                       np.array(rep_seat, dtype=np.int64), np.full((count, NUMBER_OF_CLASSES), np.nan),
+                       np.empty((count, NUMBER_OF_CLASSES)), np.empty((count, NUMBER_OF_CLASSES)),
+                       np.empty((count, NUMBER_OF_CLASSES)), multiway, {})
+        self._batches = {key: batch}
+        return batch
+
+    def _player_batch(self, batch: _Batch, player: int) -> _PlayerTerminals:
+        """Static per-terminal arrays of one player for :func:`_batched_values`, from the per-terminal plans."""
+        n = self.table.seats
+        count = batch.terminals.size
+        kind = np.empty(count, dtype=np.int64)
+        scale = np.empty(count)
+        folders = np.full((count, n), -1, dtype=np.int64)
+        inside = np.full((count, n), -1, dtype=np.int64)
+        width = max(t.utilities.shape[0] for t in self.terminals.values())
+        utilities = np.zeros((count, max(3, width)))
+        sample_rows: list[np.ndarray] = []
+        spectator_row = np.full(count, -1, dtype=np.int64)
+        positions: list[np.ndarray] = []
+        position_at = np.full(count, -1, dtype=np.int64)
+        at = 0
+        for i, node in enumerate(batch.terminals):
+            state = batch.tree.states[int(node)]
+            plan = self._plan(state, player, keep=False)
+            terminal = plan.terminal
+            kind[i] = plan.kind
+            scale[i] = plan.scale
+            folders[i, :plan.folders.size] = plan.folders
+            u = terminal.utilities[:, player]
+            if plan.kind == _MULTIWAY:
+                inside[i, :plan.opponents.size] = plan.opponents
+                assert plan.outcome_by_position is not None
+                positions.append(plan.outcome_by_position.astype(np.int32).reshape(-1))
+                position_at[i] = at
+                at += positions[-1].size
+            else:
+                inside[i, :len(terminal.participants)] = terminal.participants
+            if plan.kind == _HEADS_UP:
+                u = np.array([u[0], u[1], u[2]] if plan.first else [u[1], u[0], u[2]])
+            utilities[i, :u.size] = u
+            if plan.outcome_of_sample is not None:
+                spectator_row[i] = len(sample_rows)
+                sample_rows.append(plan.outcome_of_sample.astype(np.int32))
+        samples = self.multiway_samples if batch.multiway else 0
+        return _PlayerTerminals(
+            kind, scale, folders, inside, utilities, spectator_row,
+            np.array(sample_rows, dtype=np.int32).reshape(len(sample_rows), samples),
+            position_at, np.concatenate(positions) if positions else np.zeros(0, dtype=np.int32),
+            np.full((count, NUMBER_OF_CLASSES), np.nan), np.zeros(count, dtype=np.bool_))
+
     def _fallback(self, state: tuple[int, ...], player: int, plan: _Plan) -> np.ndarray:
         """Unweighted mean payoff per class over its usable deals (opponents holding random hands): the value
         of a class none of whose deals the opponents' strategies reach. Computed once per terminal and player."""
@@ -401,8 +511,8 @@ class PushFoldGame(VectorGame):
         self._removal_cache[id(reach)] = (reach, result)
         return result
 
-    def _plan(self, state: tuple[int, ...], player: int) -> _Plan:
-        """What ``evaluate`` needs at a terminal for one player, computed once."""
+    def _plan(self, state: tuple[int, ...], player: int, keep: bool = True) -> _Plan:
+        """What ``evaluate`` needs at a terminal for one player (kept for later calls with ``keep``)."""
         terminal = self.terminals[state]
         inside = terminal.participants
         n = self.table.seats
@@ -427,15 +537,17 @@ class PushFoldGame(VectorGame):
             kind = _HEADS_UP
             first = inside[0] == player
             u_win, u_lose = (u[0], u[1]) if first else (u[1], u[0])
-            win_matrix = (self.equity.class_win * u_win + self.class_lose * u_lose
-                          + self.equity.class_tie * u[2]) / DISJOINT_COMBOS
+            if keep:  # the batched evaluation uses the class tables' products instead
+                win_matrix = (self.equity.class_win * u_win + self.class_lose * u_lose
+                              + self.equity.class_tie * u[2]) / DISJOINT_COMBOS
         else:
             samples = self.samples()
             outcome_by_position = _position_outcomes(samples.deal_key, player, opponents, terminal.pot_eligible,
                                                      terminal.keys, n)
         plan = _Plan(terminal, kind, folders, 1.0 / DISJOINT_COMBOS ** len(folders), opponents, first, win_matrix,
                      outcome_by_position, outcome_of_sample)
-        self._plans[(state, player)] = plan
+        if keep:
+            self._plans[(state, player)] = plan
         return plan
 
     def _outcome_probabilities(self, plan: _Plan, reaches: Sequence[np.ndarray]) -> np.ndarray:
@@ -490,8 +602,47 @@ class _Plan:
     outcome_of_sample: np.ndarray | None  # (S,) outcome index of each deal (spectator of a multiway pot)
 
 
-@dataclass(frozen=True)
-class _MultiwaySamples:
+@dataclass
+class _Batch:
+    """Player-independent state of the batched evaluation for one compiled tree (see
+    :meth:`PushFoldGame.evaluate_terminals`): ``source[i, q]`` the source of seat ``q``'s reach at terminal
+    ``i``; a representative (terminal, seat) per source; per source the reach over class weights ``x`` last
+    seen and its products with ``class_pairs`` (``removal``), ``class_win`` and ``class_tie``."""
+
+    tree: CompiledPublicTree
+    terminals: np.ndarray
+    source: np.ndarray
+    source_terminal: np.ndarray
+    source_seat: np.ndarray
+    x: np.ndarray
+    removal: np.ndarray
+    win: np.ndarray
+    tie: np.ndarray
+    multiway: bool
+    players: dict[int, _PlayerTerminals]
+
+
+class _PlayerTerminals(NamedTuple):
+    """One player's static arrays over the terminals, the bundle :func:`_batched_values` reads: how each is
+    valued (``kind``), the removal scale, the folders' seats and the showdown's seats (the opponents for a
+    sampled multiway hero; -1 padded), the player's utility per outcome (heads-up: win, lose, tie), the row
+    of each multiway spectator's sampled outcomes, the offset of each multiway hero's ``(samples, seats in
+    the pot)`` outcome table in ``positions``, and the fallback values (filled when first needed)."""
+
+    kind: np.ndarray
+    scale: np.ndarray
+    folders: np.ndarray
+    inside: np.ndarray
+    utilities: np.ndarray
+    spectator_row: np.ndarray
+    sample_outcomes: np.ndarray
+    position_at: np.ndarray
+    positions: np.ndarray
+    fallback: np.ndarray
+    fallback_ready: np.ndarray
+
+
+class _MultiwaySamples(NamedTuple):
     deal_class: np.ndarray  # (S, seats) class of each seat's combo
     deal_key: np.ndarray  # (S, seats) int64 hand value * 16 + tie-break priority
     deal_mask: np.ndarray  # (S, seats) uint64 card masks
@@ -639,3 +790,99 @@ def _outcome_weights(deal_class, inside, sig, outcome_of_sample, outcomes):
     if total > 0.0:
         probs /= total
     return probs
+
+
+_NO_SAMPLES = _MultiwaySamples(np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1), dtype=np.int64),
+                               np.zeros((0, 1), dtype=np.uint64), np.zeros((0, NUMBER_OF_CLASSES), dtype=np.int64),
+                               np.zeros((0, NUMBER_OF_CLASSES), dtype=np.uint64))
+
+
+@njit(cache=True)
+def _batched_values(plans, source, x, removal, win, tie, class_size, samples, player, out):
+    """Every terminal's value for ``player`` (rows of ``out``), as :meth:`PushFoldGame.evaluate` computes it
+    terminal by terminal, from the sources' products (see :meth:`PushFoldGame.evaluate_terminals`)."""
+    deal_class, deal_key, deal_mask, hero_key, hero_mask = samples
+    seats = source.shape[1]
+    for t in range(plans.kind.shape[0]):
+        value = np.full(NUMBER_OF_CLASSES, plans.scale[t])
+        for j in range(seats):
+            q = plans.folders[t, j]
+            if q < 0:
+                break
+            value *= removal[source[t, q]]
+        u = plans.utilities[t]
+        kind = plans.kind[t]
+        if kind == _CONSTANT:
+            out[t] = value * u[0]
+        elif kind == _HEADS_UP:
+            o = source[t, plans.inside[t, 0] if plans.inside[t, 0] != player else plans.inside[t, 1]]
+            for h in range(NUMBER_OF_CLASSES):
+                lose = removal[o, h] - win[o, h] - tie[o, h]
+                out[t, h] = value[h] * (u[0] * win[o, h] + u[1] * lose + u[2] * tie[o, h]) / DISJOINT_COMBOS
+        elif kind == _SPECTATOR:
+            expected = 0.0
+            if plans.spectator_row[t] < 0:  # two players in the pot: exact from the class tables
+                a, b = source[t, plans.inside[t, 0]], source[t, plans.inside[t, 1]]
+                pair = 0.0
+                won = 0.0
+                tied = 0.0
+                for o in range(NUMBER_OF_CLASSES):
+                    weighted = x[a, o] * class_size[o]
+                    pair += weighted * removal[b, o]
+                    won += weighted * win[b, o]
+                    tied += weighted * tie[b, o]
+                if pair > 0.0:
+                    expected = (won * u[0] + (pair - won - tied) * u[1] + tied * u[2]) / pair
+            else:
+                m = 0
+                while m < seats and plans.inside[t, m] >= 0:
+                    m += 1
+                sig = np.empty((m, NUMBER_OF_CLASSES))
+                for j in range(m):
+                    sig[j] = x[source[t, plans.inside[t, j]]]
+                probs = _outcome_weights(deal_class, plans.inside[t, :m], sig,
+                                         plans.sample_outcomes[plans.spectator_row[t]], u.shape[0])
+                for k in range(u.shape[0]):
+                    expected += probs[k] * u[k]
+            out[t] = value * expected
+        else:
+            m1 = 0
+            while m1 < seats and plans.inside[t, m1] >= 0:
+                m1 += 1
+            opponents = plans.inside[t, :m1]
+            sig = np.empty((m1, NUMBER_OF_CLASSES))
+            for j in range(m1):
+                sig[j] = x[source[t, opponents[j]]]
+            count = deal_class.shape[0]
+            at = plans.position_at[t]
+            by_position = plans.positions[at:at + count * (m1 + 1)].reshape(count, m1 + 1)
+            expected = _hero_values(deal_class, deal_key, deal_mask, hero_key, hero_mask, player, opponents, sig,
+                                    by_position, u)
+            for h in range(NUMBER_OF_CLASSES):
+                if np.isnan(expected[h]):
+                    if not plans.fallback_ready[t]:
+                        plans.fallback_ready[t] = True
+                        plans.fallback[t] = _hero_values(deal_class, deal_key, deal_mask, hero_key, hero_mask,
+                                                         player, opponents, np.ones((m1, NUMBER_OF_CLASSES)),
+                                                         by_position, u)
+                    expected[h] = plans.fallback[t, h]
+            out[t] = value * expected
+
+
+@njit(cache=True)
+def _source_products(x, rows, pairs, win, tie, removal, win_out, tie_out):
+    """``removal[r] = pairs @ x[r]`` (and the same with ``win``, ``tie``) for the sources ``rows``. A compiled
+    loop rather than BLAS: a few hundred 169-vectors per pass are too small for threads, and a multithreaded
+    BLAS on a shared machine measured 10x slower than this."""
+    for r in rows:
+        for h in range(NUMBER_OF_CLASSES):
+            total = 0.0
+            won = 0.0
+            tied = 0.0
+            for o in range(NUMBER_OF_CLASSES):
+                total += pairs[h, o] * x[r, o]
+                won += win[h, o] * x[r, o]
+                tied += tie[h, o] * x[r, o]
+            removal[r, h] = total
+            win_out[r, h] = won
+            tie_out[r, h] = tied
