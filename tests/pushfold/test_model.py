@@ -91,6 +91,17 @@ def test_icm_payoff_busts_and_field():
     assert payoff(np.array([20.0, 0.0]))[1] == pytest.approx(10.0)
 
 
+def test_icm_payoff_of_a_table_alone_equals_the_icm_engine():
+    # the payoff calls the subset kernel directly for a table without a field: same numbers as the façade
+    rng = np.random.default_rng(4)
+    stacks = rng.uniform(3.0, 30.0, 9)
+    pay = np.array([30.0, 20.0, 14.0, 10.0, 8.0, 6.0, 5.0, 4.0, 3.0])[:6]
+    payoff = ICMPayoff(stacks, pay, np.zeros(0))
+    for _ in range(5):
+        final = rng.permutation(stacks) * rng.uniform(0.5, 1.5, 9)
+        assert payoff(final) == pytest.approx(icm(final, pay).equity, rel=1e-12, abs=1e-12)
+
+
 def test_validation_errors():
     with pytest.raises(InvalidStacksError, match="positive"):
         validate_table([10, 0], (0.5, 1), 0, 0)

@@ -209,6 +209,7 @@ class PushFoldGame(VectorGame):
         self._removal_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._fallbacks: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
         self._batches: dict[int, _Batch] = {}
+        self._spectator_outcomes: dict[tuple[int, ...], np.ndarray] = {}
         self.terminals: dict[tuple[int, ...], Terminal] = {}
         self._build_terminals(())
 
@@ -529,10 +530,12 @@ class PushFoldGame(VectorGame):
         outcome_by_position = outcome_of_sample = None
         if player not in inside or len(inside) == 1:
             kind = _CONSTANT if len(inside) <= 1 or np.ptp(u) == 0.0 else _SPECTATOR
-            if kind == _SPECTATOR and len(inside) > 2:
-                samples = self.samples()
-                outcome_of_sample = _sample_outcomes(samples.deal_key, np.array(inside, dtype=np.int64),
-                                                     terminal.pot_eligible, terminal.keys, n)
+            if kind == _SPECTATOR and len(inside) > 2:  # the same for every spectator: computed once
+                outcome_of_sample = self._spectator_outcomes.get(state)
+                if outcome_of_sample is None:
+                    outcome_of_sample = self._spectator_outcomes[state] = _sample_outcomes(
+                        self.samples().deal_key, np.array(inside, dtype=np.int64), terminal.pot_eligible,
+                        terminal.keys, n)
         elif len(inside) == 2:
             kind = _HEADS_UP
             first = inside[0] == player
@@ -714,9 +717,15 @@ def _position_outcomes(deal_key, hero, opponents, eligible, outcome_keys, seats)
     m = opponents.shape[0] + 1
     by_position = np.empty((count, m), dtype=np.int64)
     order = np.empty(m, dtype=np.int64)
+    ranked = np.empty(m - 1, dtype=np.int64)
     for s in range(count):
-        keys = np.array([deal_key[s, q] for q in opponents])
-        ranked = opponents[np.argsort(-keys)]
+        for j in range(m - 1):  # opponents by decreasing key (insertion sort: a few seats, no allocation)
+            q = opponents[j]
+            i = j
+            while i > 0 and deal_key[s, ranked[i - 1]] < deal_key[s, q]:
+                ranked[i] = ranked[i - 1]
+                i -= 1
+            ranked[i] = q
         for pos in range(m):
             order[:pos] = ranked[:pos]
             order[pos] = hero

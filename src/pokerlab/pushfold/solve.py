@@ -22,7 +22,13 @@ from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
 from pokerlab.pushfold.model import build_game, validate_table
-from pokerlab.solvers.vector import BestResponseGains, VectorSolver, VectorStrategy, best_response_gains
+from pokerlab.solvers.vector import (
+    BestResponseGains,
+    VectorSolver,
+    VectorStrategy,
+    best_response_gains,
+    vector_node_values,
+)
 
 Progress = Callable[[int, float], None]
 """Called after every gain check with (iterations, current maximum gain)."""
@@ -272,24 +278,9 @@ def _action_values(game: PushFoldGame, tree: CompiledPublicTree, strategy: Vecto
         q = int(t.player[parent])
         reaches[q] = reaches[q] * strategy.block(parent)[:, int(child - t.first_child[parent])]
 
-    def walk(n: int, reach: list[np.ndarray]) -> np.ndarray:
-        if t.kind[n] == KIND_TERMINAL:
-            return game.evaluate(tree.states[n], player, reach)
-        q = int(t.player[n])
-        sigma = strategy.block(n)
-        fc = int(t.first_child[n])
-        if q == player:
-            return sum((sigma[:, a] * walk(fc + a, reach) for a in range(int(t.num_children[n]))),
-                       np.zeros(NUMBER_OF_CLASSES))
-        total = np.zeros(NUMBER_OF_CLASSES)
-        for a in range(int(t.num_children[n])):
-            below = list(reach)
-            below[q] = reach[q] * sigma[:, a]
-            total += walk(fc + a, below)
-        return total
-
     fc = int(t.first_child[node])
-    values = np.stack([walk(fc + a, reaches) for a in range(int(t.num_children[node]))], axis=1)
+    below = vector_node_values(tree, strategy, player)
+    values = np.stack([below[fc + a] for a in range(int(t.num_children[node]))], axis=1)
     reach = np.ones(NUMBER_OF_CLASSES)
     for q in range(game.table.seats):
         if q != player:

@@ -247,6 +247,23 @@ def _values(tree: CompiledPublicTree, strategy: VectorStrategy, player: int, bes
     return walk.up(strategy.offsets, strategy.probs, player, values, BEST if best else FOLLOW)
 
 
+def vector_node_values(game: VectorGame | CompiledPublicTree, strategy: VectorStrategy, player: int) -> np.ndarray:
+    """Counterfactual values of ``player``'s hands at every public node, ``(nodes, hands)``, everyone following
+    ``strategy``: the value below the node weighted by the others' and chance's reach to it (not the
+    player's own), so ``values[child]`` of the player's decision node are its actions' values.
+
+    >>> from pokerlab.games.vector import CoinPoker, compile_public_tree
+    >>> tree = compile_public_tree(CoinPoker())
+    >>> vector_node_values(tree, VectorStrategy.uniform(tree), 0)[0].tolist()  # low card, high card
+    [-0.25, 0.75]
+    """
+    tree = _compiled(game)
+    walk = _Traversal(tree)
+    values = walk.terminal_values(walk.reach(strategy.offsets, strategy.probs), player)
+    walk.up(strategy.offsets, strategy.probs, player, values, FOLLOW)
+    return values
+
+
 def vector_profile_values(*seats: VectorStrategy) -> tuple[float, ...]:
     """Exact value (chips per game) of each player when player ``p`` plays ``seats[p]``'s part (one strategy
     per player, of the same game; a single strategy plays every seat).
