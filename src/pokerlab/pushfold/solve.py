@@ -18,7 +18,7 @@ import numpy as np
 from pokerlab.equity.preflop import NUMBER_OF_CLASSES
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.base import FOLD
-from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
+from pokerlab.games.compiler import KIND_DECISION
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
 from pokerlab.pushfold.model import build_game, validate_table
