@@ -29,6 +29,7 @@ ICM money from :mod:`pokerlab.pushfold`).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -574,6 +575,20 @@ class PushFoldGame(VectorGame):
         if self._samples is None:
             self._samples = _draw_samples(self.multiway_samples, self.table.seats, self.seed)
         return self._samples
+
+    def resampled(self, seed: int) -> PushFoldGame:
+        """The same game with its 3+ way showdowns valued on an independent set of ``multiway_samples`` deals
+        (``seed``): terminals and payoffs are shared, not recomputed. Valuing a strategy in it measures what
+        the sampling hides (see :func:`pokerlab.pushfold.pushfold`)."""
+        other = copy.copy(self)
+        other.seed = int(seed)
+        other._samples = None
+        other._plans = {}
+        other._removal_cache = {}
+        other._fallbacks = {}
+        other._batches = {}
+        other._spectator_outcomes = {}
+        return other
 
     def multiway_error(self) -> float:
         """Standard error bound of a class's sampled multiway showdown value, as a fraction of the payoff range
