@@ -16,6 +16,7 @@ import numpy as np
 
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
 from pokerlab.games.pushfold import MAX_SEATS, PushFoldGame, Table
+from pokerlab.pushfold.field import FieldICM
 
 SUBSET_PLAYERS = 12
 
@@ -65,6 +66,12 @@ class ICMPayoff:
         self.payouts[: payouts.size] = payouts
         self.calls = 0
         self._cache: dict[bytes, np.ndarray] = {}
+        self._field_icm: FieldICM | None = None
+        if stacks.size + field.size > SUBSET_PLAYERS:
+            try:  # the field's part computed once for every outcome (pokerlab.pushfold.field)
+                self._field_icm = FieldICM(stacks, field, self.payouts)
+            except ValueError:
+                self._field_icm = None  # a field no larger than the paid places: the exact engine per outcome
 
     def __call__(self, final: np.ndarray) -> np.ndarray:
         from pokerlab.icm import icm  # noqa: PLC0415 (keeps the game layer free of the ICM engine)
@@ -98,6 +105,8 @@ class ICMPayoff:
                 k = int(np.flatnonzero(paid > 0)[-1]) + 1
                 places = icm_subset(survivors / survivors.mean(), k)
                 equity[alive] = (places @ paid[:k])[: alive.size]
+            elif self._field_icm is not None:
+                equity[alive] = self._field_icm.equity(final[alive])
             else:  # the quadrature for a field
                 equity[alive] = icm(survivors, paid[: survivors.size], "exact").equity[: alive.size]
         self._cache[key] = equity
