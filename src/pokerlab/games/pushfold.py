@@ -208,7 +208,6 @@ class PushFoldGame(VectorGame):
         self._samples: _MultiwaySamples | None = None
         self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
         self._removal_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._fallbacks: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
         self._batches: dict[int, _Batch] = {}
         self._spectator_outcomes: dict[tuple[int, ...], np.ndarray] = {}
         self.terminals: dict[tuple[int, ...], Terminal] = {}
@@ -366,18 +365,33 @@ class PushFoldGame(VectorGame):
         u = terminal.utilities[:, player]
         if plan.kind == _CONSTANT:
             return value * u[0]
-        if plan.kind == _SPECTATOR:
-            return value * float(self._outcome_probabilities(plan, reaches) @ u)
         if plan.kind == _HEADS_UP:
             return value * (plan.win_matrix @ (reaches[plan.opponents[0]] / self.class_weights))
+        # spectators and 3+ way heroes: reach of the seats in the pot times the payoff's mean with random hands,
+        # plus the estimated correction for the actual ranges (both multilinear in the strategies)
+        pot = plan.opponents if plan.kind == _MULTIWAY else np.array(terminal.participants, dtype=np.int64)
+        reach_in_pot = np.ones(NUMBER_OF_CLASSES)
+        for q in pot:
+            reach_in_pot *= self._removal(reaches[q]) / DISJOINT_COMBOS
+        sig = np.stack([reaches[q] for q in pot]) / self.class_weights
         samples = self.samples()
-        sig = np.stack([reaches[q] for q in plan.opponents]) / self.class_weights
-        expected = _hero_values(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
-                                samples.hero_mask, player, plan.opponents, sig, plan.outcome_by_position, u)
-        unweighted = np.isnan(expected)
-        if unweighted.any():
-            expected[unweighted] = self._fallback(state, player, plan)[unweighted]
-        return value * expected
+        if plan.kind == _MULTIWAY:
+            sums, _ = _hero_sums(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
+                                 samples.hero_mask, player, plan.opponents, sig, plan.outcome_by_position, u,
+                                 plan.centre)
+            correction = sums / np.maximum(plan.counts, 1.0)
+        elif pot.size == 2:
+            t = self.equity
+            d = u[:3] - plan.centre[0]
+            weighted = sig[0] * t.class_size
+            correction = np.full(NUMBER_OF_CLASSES, (d[0] * (weighted @ t.class_win @ sig[1])
+                                                     + d[1] * (weighted @ self.class_lose @ sig[1])
+                                                     + d[2] * (weighted @ t.class_tie @ sig[1]))
+                                 / (1326.0 * DISJOINT_COMBOS))
+        else:
+            correction = np.full(NUMBER_OF_CLASSES, _spectator_sum(samples.deal_class, pot, sig,
+                                                                   plan.outcome_of_sample, u, plan.centre[0]))
+        return value * (reach_in_pot * plan.centre + correction)
 
     def evaluate_terminals(self, tree: CompiledPublicTree, terminals: np.ndarray, player: int,
                            reaches: np.ndarray) -> np.ndarray:
@@ -389,7 +403,7 @@ class PushFoldGame(VectorGame):
         class tables (``class_pairs``, ``class_win``, ``class_tie``: three 169 x 169 matrix products) are
         computed once per source and kept while the source's reach is unchanged: per CFR iteration each source
         changes once, when its seat updates. Every terminal's value is then elementwise in those products,
-        except 3+ way showdowns (sampled deals, :func:`_hero_values`).
+        except the sampled corrections of 3+ way pots (:func:`_hero_sums`, :func:`_spectator_sum`).
         """
         batch = self._batch(tree, terminals)
         x = reaches[batch.source_terminal, batch.source_seat, :NUMBER_OF_CLASSES] / self.class_weights
@@ -458,6 +472,8 @@ class PushFoldGame(VectorGame):
         spectator_row = np.full(count, -1, dtype=np.int64)
         positions: list[np.ndarray] = []
         position_at = np.full(count, -1, dtype=np.int64)
+        centre = np.zeros((count, NUMBER_OF_CLASSES))
+        counts = np.zeros((count, NUMBER_OF_CLASSES))
         at = 0
         for i, node in enumerate(batch.terminals):
             state = batch.tree.states[int(node)]
@@ -465,6 +481,8 @@ class PushFoldGame(VectorGame):
             terminal = plan.terminal
             kind[i] = plan.kind
             scale[i] = plan.scale
+            centre[i] = plan.centre
+            counts[i] = plan.counts
             folders[i, :plan.folders.size] = plan.folders
             u = terminal.utilities[:, player]
             if plan.kind == _MULTIWAY:
@@ -486,19 +504,7 @@ class PushFoldGame(VectorGame):
             kind, scale, folders, inside, utilities, spectator_row,
             np.array(sample_rows, dtype=np.int32).reshape(len(sample_rows), samples),
             position_at, np.concatenate(positions) if positions else np.zeros(0, dtype=np.int32),
-            np.full((count, NUMBER_OF_CLASSES), np.nan), np.zeros(count, dtype=np.bool_))
-
-    def _fallback(self, state: tuple[int, ...], player: int, plan: _Plan) -> np.ndarray:
-        """Unweighted mean payoff per class over its usable deals (opponents holding random hands): the value
-        of a class none of whose deals the opponents' strategies reach. Computed once per terminal and player."""
-        key = (state, player)
-        if key not in self._fallbacks:
-            samples = self.samples()
-            ones = np.ones((plan.opponents.size, NUMBER_OF_CLASSES))
-            self._fallbacks[key] = _hero_values(samples.deal_class, samples.deal_key, samples.deal_mask,
-                                                samples.hero_key, samples.hero_mask, player, plan.opponents, ones,
-                                                plan.outcome_by_position, plan.terminal.utilities[:, player])
-        return self._fallbacks[key]
+            centre, counts)
 
     def _removal(self, reach: np.ndarray) -> np.ndarray:
         """``class_pairs @ sigma``: the removal-conditioned reach (times 1,225) of a seat's range given each
@@ -519,24 +525,15 @@ class PushFoldGame(VectorGame):
         inside = terminal.participants
         n = self.table.seats
         others = [q for q in range(n) if q != player]
-        # 3+ way showdowns are valued as reach (removal-conditioned, as for folders) times the sampled expected
-        # payoff given that reach, so that a constant payoff gives exactly the reach, as everywhere else
-        multiway = player in inside and len(inside) > 2
-        folders = np.array([q for q in others if q not in inside or player not in inside or multiway],
-                           dtype=np.int64)
         u = terminal.utilities[:, player]
         opponents = np.array([q for q in inside if q != player], dtype=np.int64)
         kind, first = _MULTIWAY, False
         win_matrix = None
         outcome_by_position = outcome_of_sample = None
+        centre = np.zeros(NUMBER_OF_CLASSES)
+        counts = np.zeros(NUMBER_OF_CLASSES)
         if player not in inside or len(inside) == 1:
             kind = _CONSTANT if len(inside) <= 1 or np.ptp(u) == 0.0 else _SPECTATOR
-            if kind == _SPECTATOR and len(inside) > 2:  # the same for every spectator: computed once
-                outcome_of_sample = self._spectator_outcomes.get(state)
-                if outcome_of_sample is None:
-                    outcome_of_sample = self._spectator_outcomes[state] = _sample_outcomes(
-                        self.samples().deal_key, np.array(inside, dtype=np.int64), terminal.pot_eligible,
-                        terminal.keys, n)
         elif len(inside) == 2:
             kind = _HEADS_UP
             first = inside[0] == player
@@ -544,31 +541,36 @@ class PushFoldGame(VectorGame):
             if keep:  # the batched evaluation uses the class tables' products instead
                 win_matrix = (self.equity.class_win * u_win + self.class_lose * u_lose
                               + self.equity.class_tie * u[2]) / DISJOINT_COMBOS
-        else:
+        # spectators and 3+ way heroes: the seats in the pot are valued in the bracket of the module docstring,
+        # the others multiply by their removal-conditioned reach; elsewhere every other seat does
+        folders = np.array([q for q in others if q not in inside or kind == _CONSTANT], dtype=np.int64)
+        if kind == _SPECTATOR and len(inside) == 2:
+            ones = np.ones(NUMBER_OF_CLASSES)  # the payoff's mean when both hold random hands
+            t = self.equity
+            weighted = t.class_size
+            pair = weighted @ t.class_pairs @ ones
+            win, tie = weighted @ t.class_win @ ones, weighted @ t.class_tie @ ones
+            centre[:] = (win * u[0] + (pair - win - tie) * u[1] + tie * u[2]) / pair
+        elif kind == _SPECTATOR:  # the sampled outcomes are the same for every spectator: computed once
+            outcome_of_sample = self._spectator_outcomes.get(state)
+            if outcome_of_sample is None:
+                outcome_of_sample = self._spectator_outcomes[state] = _sample_outcomes(
+                    self.samples().deal_key, np.array(inside, dtype=np.int64), terminal.pot_eligible,
+                    terminal.keys, n)
+            centre[:] = u[outcome_of_sample].mean()
+        elif kind == _MULTIWAY:
             samples = self.samples()
             outcome_by_position = _position_outcomes(samples.deal_key, player, opponents, terminal.pot_eligible,
                                                      terminal.keys, n)
+            ones = np.ones((opponents.size, NUMBER_OF_CLASSES))
+            sums, counts = _hero_sums(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
+                                      samples.hero_mask, player, opponents, ones, outcome_by_position, u, centre)
+            centre = np.where(counts > 0, sums / np.maximum(counts, 1.0), float(u.mean()))
         plan = _Plan(terminal, kind, folders, 1.0 / DISJOINT_COMBOS ** len(folders), opponents, first, win_matrix,
-                     outcome_by_position, outcome_of_sample)
+                     outcome_by_position, outcome_of_sample, centre, counts)
         if keep:
             self._plans[(state, player)] = plan
         return plan
-
-    def _outcome_probabilities(self, plan: _Plan, reaches: Sequence[np.ndarray]) -> np.ndarray:
-        """Outcome distribution of a showdown the hero is not in, from the participants' ranges."""
-        inside = plan.terminal.participants
-        sig = np.stack([reaches[q] for q in inside]) / self.class_weights
-        if len(inside) == 2:
-            weighted = sig[0] * self.equity.class_size
-            pair = weighted @ self.equity.class_pairs @ sig[1]
-            if pair <= 0.0:
-                return np.zeros(3)
-            win = weighted @ self.equity.class_win @ sig[1]
-            tie = weighted @ self.equity.class_tie @ sig[1]
-            return np.array([win, pair - win - tie, tie]) / pair
-        samples = self.samples()
-        return _outcome_weights(samples.deal_class, np.array(inside, dtype=np.int64), sig, plan.outcome_of_sample,
-                                plan.terminal.keys.size)
 
     def samples(self) -> _MultiwaySamples:
         """The fixed deals of the multiway showdowns (drawn on first use)."""
@@ -585,7 +587,6 @@ class PushFoldGame(VectorGame):
         other._samples = None
         other._plans = {}
         other._removal_cache = {}
-        other._fallbacks = {}
         other._batches = {}
         other._spectator_outcomes = {}
         return other
@@ -618,6 +619,8 @@ class _Plan:
     win_matrix: np.ndarray | None
     outcome_by_position: np.ndarray | None  # (S, m) outcome index when k opponents rank above the hero
     outcome_of_sample: np.ndarray | None  # (S,) outcome index of each deal (spectator of a multiway pot)
+    centre: np.ndarray  # (169,) the payoff's mean with random hands in the pot (spectators: one value)
+    counts: np.ndarray  # (169,) usable deals per class of a 3+ way hero
 
 
 @dataclass
@@ -645,7 +648,8 @@ class _PlayerTerminals(NamedTuple):
     valued (``kind``), the removal scale, the folders' seats and the showdown's seats (the opponents for a
     sampled multiway hero; -1 padded), the player's utility per outcome (heads-up: win, lose, tie), the row
     of each multiway spectator's sampled outcomes, the offset of each multiway hero's ``(samples, seats in
-    the pot)`` outcome table in ``positions``, and the fallback values (filled when first needed)."""
+    the pot)`` outcome table in ``positions``, the payoff's mean with random hands in the pot (``centre``) and
+    a 3+ way hero's usable deals per class (``counts``)."""
 
     kind: np.ndarray
     scale: np.ndarray
@@ -656,8 +660,8 @@ class _PlayerTerminals(NamedTuple):
     sample_outcomes: np.ndarray
     position_at: np.ndarray
     positions: np.ndarray
-    fallback: np.ndarray
-    fallback_ready: np.ndarray
+    centre: np.ndarray
+    counts: np.ndarray
 
 
 class _MultiwaySamples(NamedTuple):
@@ -750,39 +754,50 @@ def _position_outcomes(deal_key, hero, opponents, eligible, outcome_keys, seats)
 
 
 @njit(cache=True)
-def _hero_values(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, opponents, sig, by_position, utilities):
-    """Sampled expected payoff of each of the hero's classes in a multiway showdown given that the opponents
-    play to it: over the class's usable samples, the mean payoff weighted by the opponents' strategy weights
-    (a ratio estimator); NaN for a class none of whose usable samples has weight. With ``sig`` all ones this
-    computes the unweighted means."""
+def _hero_sums(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, opponents, sig, by_position, utilities,
+               centre):
+    """A 3+ way hero's sampled sums per class: over the deals the class can use (its sampled combo avoids the
+    board and the opponents' cards), ``sum w (u - centre[c])`` with ``w`` the product of the opponents'
+    strategy weights ``sig`` at their dealt classes, and the number of such deals. With ``sig`` all ones and
+    ``centre`` 0 the first divided by the second is the class's mean payoff with random opponents."""
     count = deal_class.shape[0]
     total = np.zeros(NUMBER_OF_CLASSES)
-    weights = np.zeros(NUMBER_OF_CLASSES)
+    usable = np.zeros(NUMBER_OF_CLASSES)
     m1 = opponents.shape[0]
     for s in range(count):
         weight = 1.0
-        for j in range(m1):
-            weight *= sig[j, deal_class[s, opponents[j]]]
-        if weight == 0.0:
-            continue
         used = np.uint64(0)
         for j in range(m1):
+            weight *= sig[j, deal_class[s, opponents[j]]]
             used |= deal_mask[s, opponents[j]]
         priority = deal_key[s, hero] % 16  # the hero's tie-break priority is its seat's in the deal
         for c in range(NUMBER_OF_CLASSES):
-            # usable: the class's sampled combo avoids the board (key > 0) and the opponents' cards
             if hero_key[s, c] == 0 or (hero_mask[s, c] & used) != 0:
+                continue
+            usable[c] += 1.0
+            if weight == 0.0:
                 continue
             key = hero_key[s, c] + priority
             above = 0
             for j in range(m1):
                 if deal_key[s, opponents[j]] > key:
                     above += 1
-            total[c] += weight * utilities[by_position[s, above]]
-            weights[c] += weight
-    for c in range(NUMBER_OF_CLASSES):
-        total[c] = total[c] / weights[c] if weights[c] > 0.0 else np.nan
-    return total
+            total[c] += weight * (utilities[by_position[s, above]] - centre[c])
+    return total, usable
+
+
+@njit(cache=True)
+def _spectator_sum(deal_class, inside, sig, outcome_of_sample, utilities, centre):
+    """A spectator's sampled correction of a 3+ way pot: the mean over the deals of the product of the
+    players' strategy weights at their dealt classes times ``u - centre``."""
+    total = 0.0
+    for s in range(deal_class.shape[0]):
+        weight = 1.0
+        for j in range(inside.shape[0]):
+            weight *= sig[j, deal_class[s, inside[j]]]
+        if weight != 0.0:
+            total += weight * (utilities[outcome_of_sample[s]] - centre)
+    return total / deal_class.shape[0]
 
 
 @njit(cache=True)
@@ -795,25 +810,6 @@ def _sample_outcomes(deal_key, inside, eligible, outcome_keys, seats):
         order = inside[np.argsort(-keys)]
         out[s] = np.searchsorted(outcome_keys, _winners_code(order, eligible, seats))
     return out
-
-
-@njit(cache=True)
-def _outcome_weights(deal_class, inside, sig, outcome_of_sample, outcomes):
-    """Outcome distribution of a multiway showdown over the sampled deals, weighted by the participants'
-    strategies (for a player outside the showdown)."""
-    probs = np.zeros(outcomes)
-    total = 0.0
-    for s in range(deal_class.shape[0]):
-        weight = 1.0
-        for j in range(inside.shape[0]):
-            weight *= sig[j, deal_class[s, inside[j]]]
-        if weight == 0.0:
-            continue
-        total += weight
-        probs[outcome_of_sample[s]] += weight
-    if total > 0.0:
-        probs /= total
-    return probs
 
 
 _NO_SAMPLES = _MultiwaySamples(np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1), dtype=np.int64),
@@ -843,54 +839,38 @@ def _batched_values(plans, source, x, removal, win, tie, class_size, samples, pl
             for h in range(NUMBER_OF_CLASSES):
                 lose = removal[o, h] - win[o, h] - tie[o, h]
                 out[t, h] = value[h] * (u[0] * win[o, h] + u[1] * lose + u[2] * tie[o, h]) / DISJOINT_COMBOS
-        elif kind == _SPECTATOR:
-            expected = 0.0
-            if plans.spectator_row[t] < 0:  # two players in the pot: exact from the class tables
-                a, b = source[t, plans.inside[t, 0]], source[t, plans.inside[t, 1]]
-                pair = 0.0
-                won = 0.0
-                tied = 0.0
+        else:  # spectator or 3+ way hero: reach in the pot times the centre, plus the correction
+            m = 0
+            while m < seats and plans.inside[t, m] >= 0:
+                m += 1
+            pot = plans.inside[t, :m]
+            reach_in_pot = np.ones(NUMBER_OF_CLASSES)
+            for j in range(m):
+                reach_in_pot *= removal[source[t, pot[j]]] / DISJOINT_COMBOS
+            centre = plans.centre[t]
+            if kind == _SPECTATOR and m == 2:
+                a, b = source[t, pot[0]], source[t, pot[1]]
+                d0, d1, d2 = u[0] - centre[0], u[1] - centre[0], u[2] - centre[0]
+                acc = 0.0
                 for o in range(NUMBER_OF_CLASSES):
-                    weighted = x[a, o] * class_size[o]
-                    pair += weighted * removal[b, o]
-                    won += weighted * win[b, o]
-                    tied += weighted * tie[b, o]
-                if pair > 0.0:
-                    expected = (won * u[0] + (pair - won - tied) * u[1] + tied * u[2]) / pair
+                    lose = removal[b, o] - win[b, o] - tie[b, o]
+                    acc += x[a, o] * class_size[o] * (d0 * win[b, o] + d1 * lose + d2 * tie[b, o])
+                correction = np.full(NUMBER_OF_CLASSES, acc / (1326.0 * DISJOINT_COMBOS))
             else:
-                m = 0
-                while m < seats and plans.inside[t, m] >= 0:
-                    m += 1
                 sig = np.empty((m, NUMBER_OF_CLASSES))
                 for j in range(m):
-                    sig[j] = x[source[t, plans.inside[t, j]]]
-                probs = _outcome_weights(deal_class, plans.inside[t, :m], sig,
-                                         plans.sample_outcomes[plans.spectator_row[t]], u.shape[0])
-                for k in range(u.shape[0]):
-                    expected += probs[k] * u[k]
-            out[t] = value * expected
-        else:
-            m1 = 0
-            while m1 < seats and plans.inside[t, m1] >= 0:
-                m1 += 1
-            opponents = plans.inside[t, :m1]
-            sig = np.empty((m1, NUMBER_OF_CLASSES))
-            for j in range(m1):
-                sig[j] = x[source[t, opponents[j]]]
-            count = deal_class.shape[0]
-            at = plans.position_at[t]
-            by_position = plans.positions[at:at + count * (m1 + 1)].reshape(count, m1 + 1)
-            expected = _hero_values(deal_class, deal_key, deal_mask, hero_key, hero_mask, player, opponents, sig,
-                                    by_position, u)
-            for h in range(NUMBER_OF_CLASSES):
-                if np.isnan(expected[h]):
-                    if not plans.fallback_ready[t]:
-                        plans.fallback_ready[t] = True
-                        plans.fallback[t] = _hero_values(deal_class, deal_key, deal_mask, hero_key, hero_mask,
-                                                         player, opponents, np.ones((m1, NUMBER_OF_CLASSES)),
-                                                         by_position, u)
-                    expected[h] = plans.fallback[t, h]
-            out[t] = value * expected
+                    sig[j] = x[source[t, pot[j]]]
+                if kind == _SPECTATOR:
+                    correction = np.full(NUMBER_OF_CLASSES, _spectator_sum(
+                        deal_class, pot, sig, plans.sample_outcomes[plans.spectator_row[t]], u, centre[0]))
+                else:
+                    count = deal_class.shape[0]
+                    at = plans.position_at[t]
+                    by_position = plans.positions[at:at + count * (m + 1)].reshape(count, m + 1)
+                    sums, _ = _hero_sums(deal_class, deal_key, deal_mask, hero_key, hero_mask, player, pot, sig,
+                                         by_position, u, centre)
+                    correction = sums / np.maximum(plans.counts[t], 1.0)
+            out[t] = value * (reach_in_pot * centre + correction)
 
 
 @njit(cache=True)
