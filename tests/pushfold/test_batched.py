@@ -65,3 +65,43 @@ def test_solver_on_the_batched_game_matches_the_per_terminal_game():
     np.testing.assert_allclose(solvers[0].average_strategy().probs, solvers[1].average_strategy().probs,
                                rtol=0, atol=1e-12)
     assert solvers[0].gains().gains == pytest.approx(solvers[1].gains().gains, rel=1e-9, abs=1e-13)
+
+
+def test_terminal_values_are_multilinear_in_the_strategies():
+    # CFR and best responses need a multilinear game: mixing one seat's reach mixes every terminal value
+    # (spectators and 3+ way pots included; the former ratio estimator failed this)
+    table = Table((9.0, 12.0, 7.0, 10.0), 0.5, 1.0, 0.1)
+    game, _, _ = build_game(table, [50.0, 30.0, 20.0], multiway_samples=150, seed=5)
+    tree = compile_public_tree(game)
+    walk = _Traversal(tree)
+    a = walk.reach(random_strategy(tree, 1).offsets, random_strategy(tree, 1).probs)[0][walk.terminals]
+    b = walk.reach(random_strategy(tree, 2).offsets, random_strategy(tree, 2).probs)[0][walk.terminals]
+    for player in range(4):
+        for seat in range(4):
+            if seat == player:
+                continue
+            mixed = a.copy()
+            mixed[:, seat] = 0.3 * a[:, seat] + 0.7 * b[:, seat]
+            other = a.copy()
+            other[:, seat] = b[:, seat]
+            values = [game.evaluate_terminals(tree, walk.terminals, player, r) for r in (mixed, a, other)]
+            np.testing.assert_allclose(values[0], 0.3 * values[1] + 0.7 * values[2], rtol=0,
+                                       atol=1e-12 * np.abs(values[1]).max())
+
+
+def test_a_constant_payoff_gives_exactly_the_reach():
+    # every seat's payoff 1 in every outcome: each terminal's value is the removal-conditioned reach of the others
+    table = Table((9.0, 12.0, 7.0, 10.0), 0.5, 1.0, 0.1)
+    game = PushFoldGame(table, lambda final: np.ones(final.size), multiway_samples=100)
+    tree = compile_public_tree(game)
+    walk = _Traversal(tree)
+    strategy = random_strategy(tree, 3)
+    reaches = walk.reach(strategy.offsets, strategy.probs)[0][walk.terminals]
+    t = game.equity
+    for player in range(4):
+        expected = np.ones((walk.terminals.size, 169))
+        for q in range(4):
+            if q != player:
+                expected *= (t.class_pairs @ (reaches[:, q, :169] / game.class_weights).T).T / 1225.0
+        np.testing.assert_allclose(game.evaluate_terminals(tree, walk.terminals, player, reaches), expected,
+                                   rtol=1e-12, atol=0)

@@ -16,12 +16,21 @@ Card removal between the hands of the players:
   disjoint combo pairs per class pair;
 - the reach of a player who is not in the showdown is conditioned on the hero's hand (exact pairwise removal)
   but taken independent of the other players' hands;
-- showdowns of three or more players are evaluated on a fixed sample of deals (``multiway_samples``, seeded):
-  a uniform deal of one combo per seat and a board, and per sample one combo of every class for the hero,
-  kept when it avoids the board and the other all-in hands. The estimate is unbiased for the value of a hand;
-  its standard error is stated by :meth:`PushFoldGame.multiway_error` and its effect on the solution is
-  measured in docs/benchmarks.md. Ties in these samples are broken by a random seat priority (exact for chip
-  EV in expectation, an approximation of the split for ICM).
+- a pot the hero watches (a spectator: its money still depends on who wins, under ICM) and showdowns of three
+  or more players are valued as ``reach_in_pot(h) * centre + correction(h)``: the removal-conditioned reach
+  of the players in the pot (``prod_q class_pairs @ sigma_q / 1,225``) times the payoff's mean when they hold
+  random hands (``centre``, a constant of the terminal, per class for a hero), plus the mean over deals of
+  ``prod_q sigma_q(dealt hand) * (payoff - centre)``. Both terms are multilinear in the players' strategies,
+  as the game must be for CFR's guarantees and for best responses to mean anything; a constant payoff gives
+  exactly the reach. Two-player pots use the exact class tables for the correction; 3+ way pots a fixed
+  sample of deals (``multiway_samples``, seeded): a uniform deal of one combo per seat and a board, and per
+  sample one combo of every class for the hero, used when it avoids the board and the other all-in hands.
+  The correction is unbiased; the per-class standard error floor is :meth:`PushFoldGame.multiway_error`,
+  and :func:`pokerlab.pushfold.pushfold` measures the effect on each solution (the strategy's gains in the
+  game resampled on independent deals, :meth:`PushFoldGame.resampled`). Ties in these samples are broken by
+  a random seat priority (exact for chip EV in expectation, an approximation of the split for ICM). An
+  earlier ratio estimator (weighted mean payoff over the deals, unweighted where no deal had weight) was not
+  multilinear, and CFR stalled on it with 9 seats (docs/benchmarks.md).
 
 Payoffs are a vector per outcome from a ``payoff`` function of the final stacks (chip EV in big blinds, or
 ICM money from :mod:`pokerlab.pushfold`).
@@ -210,6 +219,7 @@ class PushFoldGame(VectorGame):
         self._removal_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._batches: dict[int, _Batch] = {}
         self._spectator_outcomes: dict[tuple[int, ...], np.ndarray] = {}
+        self._centres: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
         self.terminals: dict[tuple[int, ...], Terminal] = {}
         self._build_terminals(())
 
@@ -562,10 +572,16 @@ class PushFoldGame(VectorGame):
             samples = self.samples()
             outcome_by_position = _position_outcomes(samples.deal_key, player, opponents, terminal.pot_eligible,
                                                      terminal.keys, n)
-            ones = np.ones((opponents.size, NUMBER_OF_CLASSES))
-            sums, counts = _hero_sums(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
-                                      samples.hero_mask, player, opponents, ones, outcome_by_position, u, centre)
-            centre = np.where(counts > 0, sums / np.maximum(counts, 1.0), float(u.mean()))
+            known = self._centres.get((state, player))
+            if known is None:
+                ones = np.ones((opponents.size, NUMBER_OF_CLASSES))
+                sums, counts = _hero_sums(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
+                                          samples.hero_mask, player, opponents, ones, outcome_by_position, u, centre)
+                centre = self._centres[(state, player)] = np.where(counts > 0, sums / np.maximum(counts, 1.0),
+                                                                   float(u.mean()))
+            else:  # any constant centre keeps the value unbiased: a resampled game reuses its original's
+                centre = known
+                counts = _usable_counts(samples.deal_mask, samples.hero_key, samples.hero_mask, opponents)
         plan = _Plan(terminal, kind, folders, 1.0 / DISJOINT_COMBOS ** len(folders), opponents, first, win_matrix,
                      outcome_by_position, outcome_of_sample, centre, counts)
         if keep:
@@ -580,8 +596,9 @@ class PushFoldGame(VectorGame):
 
     def resampled(self, seed: int) -> PushFoldGame:
         """The same game with its 3+ way showdowns valued on an independent set of ``multiway_samples`` deals
-        (``seed``): terminals and payoffs are shared, not recomputed. Valuing a strategy in it measures what
-        the sampling hides (see :func:`pokerlab.pushfold.pushfold`)."""
+        (``seed``): terminals, payoffs and the 3+ way heroes' centres (constants of the estimator, see the
+        module docstring) are shared, not recomputed. Valuing a strategy in it measures what the sampling
+        hides (see :func:`pokerlab.pushfold.pushfold`)."""
         other = copy.copy(self)
         other.seed = int(seed)
         other._samples = None
@@ -784,6 +801,20 @@ def _hero_sums(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, oppon
                     above += 1
             total[c] += weight * (utilities[by_position[s, above]] - centre[c])
     return total, usable
+
+
+@njit(cache=True)
+def _usable_counts(deal_mask, hero_key, hero_mask, opponents):
+    """How many deals each class of a 3+ way hero can use (as counted by :func:`_hero_sums`)."""
+    usable = np.zeros(NUMBER_OF_CLASSES)
+    for s in range(hero_key.shape[0]):
+        used = np.uint64(0)
+        for j in range(opponents.shape[0]):
+            used |= deal_mask[s, opponents[j]]
+        for c in range(NUMBER_OF_CLASSES):
+            if hero_key[s, c] != 0 and (hero_mask[s, c] & used) == 0:
+                usable[c] += 1.0
+    return usable
 
 
 @njit(cache=True)
