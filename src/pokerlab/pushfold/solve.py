@@ -238,12 +238,12 @@ def pushfold(
         strategy = solver.average_strategy()
         best = (0.0, strategy, best_response_gains(tree, strategy))
     _, strategy, gains = best
-    check = None
+    check_gains = None
     if check_sampling and table.seats > 2 and stop != "interrupted":
         try:
             other = compile_public_tree(game.resampled(seed + 1_000_003))  # a seed no nearby user seed repeats
             moved = VectorStrategy(other, strategy.offsets, strategy.probs)
-            check = tuple(float(g) for g in best_response_gains(other, moved).gains)
+            check_gains = tuple(float(g) for g in best_response_gains(other, moved).gains)
         except KeyboardInterrupt:  # Ctrl-C during the check: the solution without it
             stop = "interrupted"
     jam, call, ev_jam, ev_fold = _charts(game, tree, strategy)
@@ -252,7 +252,7 @@ def pushfold(
         gain_unit="bb" if model == "chipev" else "money", jam=jam, call=call, ev_jam=ev_jam, ev_fold=ev_fold,
         gains=tuple(float(g) for g in gains.gains), iterations=solver.iteration,
         elapsed_s=time.perf_counter() - start, stop_reason=stop, multiway_samples=multiway_samples,
-        multiway_error=game.multiway_error() if table.seats > 2 else 0.0, multiway_check_gains=check, game=game,
+        multiway_error=game.multiway_error() if table.seats > 2 else 0.0, multiway_check_gains=check_gains, game=game,
         tree=tree, strategy=strategy,
     )
 
