@@ -57,6 +57,7 @@ from pokerlab.games.vector import CompiledPublicTree, VectorGame
 JAM: Action = 1
 """Jam all-in first in, or call all-in after a jam."""
 DISJOINT_COMBOS = 1225  # combos left by one combo: C(50, 2)
+CENTRE_DEALS = 256  # deals that estimate a 3+ way hero's centre (a constant of the estimator, see above)
 MAX_SEATS = 10
 
 
@@ -388,7 +389,7 @@ class PushFoldGame(VectorGame):
         if plan.kind == _MULTIWAY:
             sums, _ = _hero_sums(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
                                  samples.hero_mask, player, plan.opponents, sig, plan.outcome_by_position, u,
-                                 plan.centre)
+                                 plan.centre, False)
             correction = sums / np.maximum(plan.counts, 1.0)
         elif pot.size == 2:
             t = self.equity
@@ -573,15 +574,16 @@ class PushFoldGame(VectorGame):
             outcome_by_position = _position_outcomes(samples.deal_key, player, opponents, terminal.pot_eligible,
                                                      terminal.keys, n)
             known = self._centres.get((state, player))
-            if known is None:
+            if known is None:  # any constant keeps the value unbiased: the first CENTRE_DEALS deals suffice
+                head = min(CENTRE_DEALS, samples.deal_class.shape[0])
                 ones = np.ones((opponents.size, NUMBER_OF_CLASSES))
-                sums, counts = _hero_sums(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
-                                          samples.hero_mask, player, opponents, ones, outcome_by_position, u, centre)
-                centre = self._centres[(state, player)] = np.where(counts > 0, sums / np.maximum(counts, 1.0),
-                                                                   float(u.mean()))
-            else:  # any constant centre keeps the value unbiased: a resampled game reuses its original's
-                centre = known
-                counts = _usable_counts(samples.deal_mask, samples.hero_key, samples.hero_mask, opponents)
+                sums, seen = _hero_sums(samples.deal_class[:head], samples.deal_key[:head], samples.deal_mask[:head],
+                                        samples.hero_key[:head], samples.hero_mask[:head], player, opponents, ones,
+                                        outcome_by_position[:head], u, centre)
+                known = self._centres[(state, player)] = np.where(seen > 0, sums / np.maximum(seen, 1.0),
+                                                                  float(u.mean()))
+            centre = known  # a resampled game reuses its original's
+            counts = _usable_counts(samples.deal_mask, samples.hero_key, samples.hero_mask, opponents)
         plan = _Plan(terminal, kind, folders, 1.0 / DISJOINT_COMBOS ** len(folders), opponents, first, win_matrix,
                      outcome_by_position, outcome_of_sample, centre, counts)
         if keep:
@@ -772,11 +774,12 @@ def _position_outcomes(deal_key, hero, opponents, eligible, outcome_keys, seats)
 
 @njit(cache=True)
 def _hero_sums(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, opponents, sig, by_position, utilities,
-               centre):
+               centre, counting=True):
     """A 3+ way hero's sampled sums per class: over the deals the class can use (its sampled combo avoids the
     board and the opponents' cards), ``sum w (u - centre[c])`` with ``w`` the product of the opponents'
-    strategy weights ``sig`` at their dealt classes, and the number of such deals. With ``sig`` all ones and
-    ``centre`` 0 the first divided by the second is the class's mean payoff with random opponents."""
+    strategy weights ``sig`` at their dealt classes, and (with ``counting``; else 0) the number of such deals.
+    With ``sig`` all ones and ``centre`` 0 the first divided by the second is the class's mean payoff with
+    random opponents. Without ``counting`` the deals of weight 0 are skipped whole (the solver's case)."""
     count = deal_class.shape[0]
     total = np.zeros(NUMBER_OF_CLASSES)
     usable = np.zeros(NUMBER_OF_CLASSES)
@@ -787,6 +790,8 @@ def _hero_sums(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, oppon
         for j in range(m1):
             weight *= sig[j, deal_class[s, opponents[j]]]
             used |= deal_mask[s, opponents[j]]
+        if weight == 0.0 and not counting:
+            continue
         priority = deal_key[s, hero] % 16  # the hero's tie-break priority is its seat's in the deal
         for c in range(NUMBER_OF_CLASSES):
             if hero_key[s, c] == 0 or (hero_mask[s, c] & used) != 0:
@@ -899,7 +904,7 @@ def _batched_values(plans, source, x, removal, win, tie, class_size, samples, pl
                     at = plans.position_at[t]
                     by_position = plans.positions[at:at + count * (m + 1)].reshape(count, m + 1)
                     sums, _ = _hero_sums(deal_class, deal_key, deal_mask, hero_key, hero_mask, player, pot, sig,
-                                         by_position, u, centre)
+                                         by_position, u, centre, False)
                     correction = sums / np.maximum(plans.counts[t], 1.0)
             out[t] = value * (reach_in_pot * centre + correction)
 
