@@ -53,7 +53,7 @@ from pokerlab.equity.preflop import NUMBER_OF_CLASSES, PreflopTables, preflop_ta
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import FOLD, TERMINAL, VECTOR_FORM, Action, GameType
 from pokerlab.games.vector import CompiledPublicTree, VectorGame
-from pokerlab.stats.rng import numpy_generator
+from pokerlab.stats.rng import numpy_generator, numpy_generators
 
 JAM: Action = 1
 """Jam all-in first in, or call all-in after a jam."""
@@ -216,6 +216,7 @@ class PushFoldGame(VectorGame):
         self._payoff = payoff
         self.multiway_samples = int(multiway_samples)
         self.seed = int(seed)
+        self.check_stream = False  # True in a resampled game (see resampled)
         self._samples: _MultiwaySamples | None = None
         self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
         self._removal_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -286,7 +287,8 @@ class PushFoldGame(VectorGame):
         t = self.table
         return {"name": self.name, "family": "pushfold", "stacks": list(t.stacks), "small_blind": t.small_blind,
                 "big_blind": t.big_blind, "ante": t.ante, "bb_ante": t.bb_ante,
-                "multiway_samples": self.multiway_samples, "seed": self.seed}
+                "multiway_samples": self.multiway_samples, "seed": self.seed} | (
+                    {"check_stream": True} if self.check_stream else {})
 
     # ---------------------------------------------------------------------------------------------------
     # terminals
@@ -594,16 +596,17 @@ class PushFoldGame(VectorGame):
     def samples(self) -> _MultiwaySamples:
         """The fixed deals of the multiway showdowns (drawn on first use)."""
         if self._samples is None:
-            self._samples = _draw_samples(self.multiway_samples, self.table.seats, self.seed)
+            rng = numpy_generators(self.seed, 2)[1] if self.check_stream else numpy_generator(self.seed)
+            self._samples = _draw_samples(self.multiway_samples, self.table.seats, rng)
         return self._samples
 
-    def resampled(self, seed: int) -> PushFoldGame:
+    def resampled(self) -> PushFoldGame:
         """The same game with its 3+ way showdowns valued on an independent set of ``multiway_samples`` deals
-        (``seed``): terminals, payoffs and the 3+ way heroes' centres (constants of the estimator, see the
-        module docstring) are shared, not recomputed. Valuing a strategy in it measures what the sampling
-        hides (see :func:`pokerlab.pushfold.pushfold`)."""
+        (the seed's second stream, :func:`pokerlab.stats.rng.numpy_generators`): terminals, payoffs and the 3+
+        way heroes' centres (constants of the estimator, see the module docstring) are shared, not recomputed.
+        Valuing a strategy in it measures what the sampling hides (see :func:`pokerlab.pushfold.pushfold`)."""
         other = copy.copy(self)
-        other.seed = int(seed)
+        other.check_stream = True
         other._samples = None
         other._plans = {}
         other._removal_cache = {}
@@ -692,10 +695,9 @@ class _MultiwaySamples(NamedTuple):
     hero_mask: np.ndarray  # (S, 169) uint64
 
 
-def _draw_samples(count: int, seats: int, seed: int) -> _MultiwaySamples:
+def _draw_samples(count: int, seats: int, rng: np.random.Generator) -> _MultiwaySamples:
     from pokerlab.equity.preflop import class_of_combo  # noqa: PLC0415
 
-    rng = numpy_generator(seed)
     classes = class_of_combo()
     order = np.argsort(classes, kind="stable")
     starts = np.searchsorted(classes[order], np.arange(NUMBER_OF_CLASSES))

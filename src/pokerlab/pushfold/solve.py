@@ -241,7 +241,7 @@ def pushfold(
     check_gains = None
     if check_sampling and table.seats > 2 and stop != "interrupted":
         try:
-            other = compile_public_tree(game.resampled(seed + 1_000_003))  # a seed no nearby user seed repeats
+            other = compile_public_tree(game.resampled())
             moved = VectorStrategy(other, strategy.offsets, strategy.probs)
             check_gains = tuple(float(g) for g in best_response_gains(other, moved).gains)
         except KeyboardInterrupt:  # Ctrl-C during the check: the solution without it

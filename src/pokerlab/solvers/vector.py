@@ -32,6 +32,7 @@ from pokerlab.games.base import require_two_player_zero_sum
 from pokerlab.games.compiler import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
 from pokerlab.games.vector import CompiledPublicTree, PublicTree, VectorGame, compile_public_tree
 from pokerlab.solvers.core import SolverConfig, algorithm_config
+from pokerlab.solvers.kernels import match_regrets
 
 VECTOR_ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr")
 FORMAT = "pokerlab-vector-solver"
@@ -133,7 +134,6 @@ def _match_player(tree: PublicTree, offsets: np.ndarray, hands: int, player: int
         na = tree.num_children[n]
         for h in range(hands):
             row = offsets[n] + h * na
-            total = 0.0
             for a in range(na):
                 r = regrets[row + a]
                 if floor:
@@ -141,9 +141,7 @@ def _match_player(tree: PublicTree, offsets: np.ndarray, hands: int, player: int
                 elif discount:
                     r *= positive if r > 0.0 else (negative if r < 0.0 else 1.0)
                 regrets[row + a] = r
-                total += max(r, 0.0)
-            for a in range(na):
-                sigma[row + a] = max(regrets[row + a], 0.0) / total if total > 0.0 else 1.0 / na
+            match_regrets(regrets, row, row + na, sigma, row)
 
 
 class _Traversal:
