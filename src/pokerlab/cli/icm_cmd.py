@@ -70,6 +70,7 @@ def icm_command(
     from pokerlab.icm.analysis import bubble_factors, deal, plot_shares
     from pokerlab.icm.display import bubble_table, icm_json, icm_table, money, places_table
     from pokerlab.icm.lobby import parse_amount, parse_stacks, player_labels, read_stacks_file
+    from pokerlab.warmup import prepare
 
     if (stacks is None) == (stacks_file is None):
         raise InvalidArgumentError("give the stacks with exactly one of --stacks or --stacks-file")
@@ -79,6 +80,7 @@ def icm_command(
     names = players.names
     if half_width is not None and time_limit is None and method == "montecarlo":
         time_limit = PRECISION_TIME_LIMIT  # a target that cannot be reached must not run for ever
+    prepare(["icm-montecarlo" if method == "montecarlo" else "icm"], quiet=as_json)  # compile first: time the run
     with progress_bar("ICM Monte Carlo", 1.0, enabled=not as_json and method == "montecarlo", unit="") as update:
         try:
             result = icm(players.chips, pay, method, places=places, samples=samples, half_width=half_width,
