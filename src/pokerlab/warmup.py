@@ -95,8 +95,10 @@ def _icm_montecarlo() -> None:
 def _simulation() -> None:
     from pokerlab.simulation import simulate
 
-    simulate([5, 3, 2], [600, 400], bet=1, tournaments=4, seed=1)
-    simulate(players=30, starting_stack=10_000, payouts="power:paid=5", play="rules", tournaments=1, seed=1)
+    # in this process (workers=1): the kernels land in the cache that worker processes then load
+    simulate([5, 3, 2], [600, 400], bet=1, tournaments=4, seed=1, workers=1)
+    simulate(players=30, starting_stack=10_000, payouts="power:paid=5", play="rules", tournaments=1, seed=1,
+             workers=1)
 
 
 def _solvers() -> None:
