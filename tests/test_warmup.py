@@ -57,6 +57,8 @@ print("ADDED", json.dumps(ADDED))
 """
 
 FACADE_CASES = [
+    (["equity-known-hands"], 'equity(["AhAs", "KdKc"], method="exact")'),
+    (["equity-known-hands"], 'equity(["AsAh", "QdQc", "9c3d"], board="2h7d8c")'),
     (["equity-exact"], 'equity(["AhAs", "KdKc"], method="exact")'),
     (["equity-exact"], 'equity(["AsAh", "QdQc", "9c3d"], method="exact")'),
     (["equity-exact"], 'equity(["QQ+, AKs", "TT+, AQs+"], method="exact")'),
@@ -142,6 +144,22 @@ def test_compiling_notice_only_on_a_terminal_and_only_when_compiling(terminal, q
 def test_warmup_command_is_listed_and_every_group_has_a_description():
     assert COMMANDS["warmup"][0] == "warmup_cmd"
     assert all(group.description and group.name == name for name, group in KERNEL_GROUPS.items())
+    assert all(KERNEL_GROUPS[group.within].within is None for group in KERNEL_GROUPS.values() if group.within)
+
+
+@pytest.mark.parametrize("players, board, method, sampling, groups", [
+    (["AsKs", "QdQc"], "", "auto", False, ["equity-known-hands"]),
+    (["AsKs", "QdQc", "JhTh"], "", "exact", False, ["equity-known-hands"]),
+    (["AsKs:0.5", "QdQc"], "", "exact", False, ["equity-exact"]),  # a weight: the board walk
+    (["AA", "random"], "", "auto", False, ["equity-exact"]),
+    (["AsKs", "QdQc"], "", "auto", True, ["equity-montecarlo"]),  # a Monte Carlo limit was given
+    (["AsKs", "QdQc"], "", "exact", True, []),  # refused by the engine before any kernel
+    (["random"] * 9 + ["AsKs"], "", "auto", False, ["equity-montecarlo"]),  # too big to enumerate
+])
+def test_equity_groups_follow_the_engines_choice(players, board, method, sampling, groups):
+    from pokerlab.warmup import equity_groups
+
+    assert equity_groups(players, board, "", method, sampling) == groups
 
 
 def test_make_demo_and_make_test_run_the_warmup_first():

@@ -32,6 +32,7 @@ class KernelGroup:
     name: str
     description: str
     warm: Callable[[], object]
+    within: str | None = None  # a group whose warm-up includes this one's (``pokerlab warmup`` runs only that)
 
 
 def _evaluator() -> None:
@@ -51,13 +52,22 @@ def _all_seven_card_hands() -> None:
     seven_card_value_counts.compile((seven_card_value_counts.typeof_pyval(load_tables()),))
 
 
+TURN = "2c3d4h5s"  # one card to come: an exact route's kernels compile on 44-46 boards
+
+
+def _equity_known_hands() -> None:
+    from pokerlab.equity import equity
+
+    for players in (["AsKs", "QdQc"], ["AsKs", "QdQc", "JhTh"]):
+        equity(players, board=TURN, method="exact")
+
+
 def _equity_exact() -> None:
     from pokerlab.equity import equity
 
-    turn = "2c3d4h5s"  # one card to come: every route of the exact engine, on 44-46 boards
-    for players in (["AsKs", "QdQc"], ["AsKs", "QdQc", "JhTh"], ["AA", "KK"], ["QQ+, AKs", "TT+, AQs+"],
-                    ["AsKs", "random"], ["AA", "random"], ["AKs:0.5", "QQ"]):
-        equity(players, board=turn, method="exact")
+    _equity_known_hands()
+    for players in (["AA", "KK"], ["QQ+, AKs", "TT+, AQs+"], ["AsKs", "random"], ["AA", "random"], ["AKs:0.5", "QQ"]):
+        equity(players, board=TURN, method="exact")
 
 
 def _equity_montecarlo() -> None:
@@ -127,10 +137,12 @@ def _matches() -> None:
 
 #: Every engine route's warm-up, in the order ``pokerlab warmup`` starts them (the longest first).
 KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
-    KernelGroup("equity-exact", "exact equity: every board, every route", _equity_exact),
+    KernelGroup("equity-exact", "exact equity: every route (ranges, hand vs random, known hands)", _equity_exact),
     KernelGroup("equity-montecarlo", "Monte Carlo equity", _equity_montecarlo),
     KernelGroup("icm", "ICM: exact equity and finish places", _icm_exact),
     KernelGroup("icm-montecarlo", "ICM by Monte Carlo", _icm_montecarlo),
+    KernelGroup("equity-known-hands", "exact equity of known hands", _equity_known_hands,
+                within="equity-exact"),
     KernelGroup("equity-vs-random", "equity against 1..N random hands", _equity_vs_random),
     KernelGroup("simulation", "tournament simulation (coin flips, simple-rules push/fold)", _simulation),
     KernelGroup("solvers", "CFR+ and external-sampling MCCFR on Kuhn and Leduc", _solvers),
@@ -232,7 +244,10 @@ def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_ask
 
     if method not in METHODS or (method == "exact" and sampling_asked):
         return []  # the façade refuses these before any kernel runs
-    chosen, _ = choose_method(prepare_problem(players, board, dead), method, sampling_asked)
+    problem = prepare_problem(players, board, dead)
+    chosen, plan = choose_method(problem, method, sampling_asked)
+    if chosen == "exact" and plan is not None and not plan.weighted and all(r.is_exact_hand for r in problem.ranges):
+        return ["equity-known-hands"]  # one deal of known hands: the board-walk kernel is never called
     return [f"equity-{chosen}"]
 
 

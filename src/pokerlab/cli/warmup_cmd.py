@@ -20,18 +20,19 @@ def warmup_command(
 
     from pokerlab.warmup import KERNEL_GROUPS, warm_group
 
+    groups = {name: group for name, group in KERNEL_GROUPS.items() if group.within is None}  # no group twice
     start = time.perf_counter()
     done: list[tuple[str, float, int]] = []
-    with progress_bar("compiling kernels", len(KERNEL_GROUPS), enabled=not as_json, unit="groups") as update:
+    with progress_bar("compiling kernels", len(groups), enabled=not as_json, unit="groups") as update:
         update(0, status="(first run only)")
         if jobs == 1:
-            for name in KERNEL_GROUPS:
+            for name in groups:
                 done.append(warm_group(name))
                 update(len(done), status=name)
         else:
             # spawned workers: a fork of a process that has loaded numba's threading layer is unsafe
             with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-                futures = [pool.submit(warm_group, name) for name in KERNEL_GROUPS]
+                futures = [pool.submit(warm_group, name) for name in groups]
                 for future in as_completed(futures):
                     done.append(future.result())
                     update(len(done), status=done[-1][0])
@@ -41,9 +42,9 @@ def warmup_command(
     if as_json:
         print_json({"wall_s": wall, "jobs": jobs, "kernels_compiled": compiled,
                     "groups": [{"name": name, "description": group.description, "seconds": by_name[name][0],
-                                "kernels_compiled": by_name[name][1]} for name, group in KERNEL_GROUPS.items()]})
+                                "kernels_compiled": by_name[name][1]} for name, group in groups.items()]})
         return
-    for name, group in KERNEL_GROUPS.items():
+    for name, group in groups.items():
         seconds, kernels = by_name[name]
         what = f"{kernels} compiled" if kernels else "loaded from the cache"
         typer.echo(f"  {name:<18} {seconds:6.1f} s  {what:<22} {group.description}")
