@@ -107,6 +107,10 @@ print("ADDED", json.dumps(ADDED))
     pytest.param("pokerlab.equity", "equity", ["equity", "AsKs", "QdQc", "--mc", "--trials", "20000", "--seed", "1",
                                                "--json"], marks=pytest.mark.slow),
     ("pokerlab.icm", "icm", ["icm", "--stacks", "5000,3000,2000,1000", "--payouts", "50,30,20", "--places", "--json"]),
+    pytest.param("pokerlab.icm", "icm", ["icm", "--stacks", "5000,3000,2000,1000", "--payouts", "50,30,20", "--method",
+                                         "montecarlo", "--samples", "20000", "--json"], marks=pytest.mark.slow),
+    pytest.param("pokerlab.icm", "icm", ["icm", "--stacks", ",".join(["100"] * 300), "--payouts", "50,30,20",
+                                         "--method", "montecarlo", "--json"], marks=pytest.mark.slow),
 ])
 def test_commands_time_no_compilation(module, name, args):
     """The engine call a command times (its elapsed_s) runs on kernels compiled or loaded before it."""
