@@ -172,3 +172,19 @@ def test_make_demo_and_make_test_run_the_warmup_first():
         recipe = makefile.split(f"\n{target}:", 1)[1].split("\n\n", 1)[0]
         lines = [line.strip() for line in recipe.splitlines()[1:]]
         assert lines[0] == "$(BIN)/pokerlab warmup", f"make {target} should compile the kernels first"
+
+
+@pytest.mark.slow
+def test_warmup_command_compiles_every_group_in_two_processes():
+    done = subprocess.run([sys.executable, "-m", "pokerlab.cli.main", "warmup", "--jobs", "2", "--json"],
+                          capture_output=True, text=True, check=True)
+    report = json.loads(done.stdout)
+    assert report["jobs"] == 2 and done.stderr == ""  # --json: no progress bar, no notice
+    expected = {name for name, group in KERNEL_GROUPS.items() if group.within is None}
+    assert {group["name"] for group in report["groups"]} == expected
+    assert report["kernels_compiled"] == sum(group["kernels_compiled"] for group in report["groups"])
+    # the workers wrote the cache: a fresh process now loads every group without compiling anything
+    again = subprocess.run([sys.executable, "-c", "from pokerlab.warmup import KERNEL_GROUPS, prepare\n"
+                            "print('COMPILED', prepare(KERNEL_GROUPS, quiet=True))"],
+                           capture_output=True, text=True, check=True)
+    assert "COMPILED 0" in again.stdout

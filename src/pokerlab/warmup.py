@@ -6,7 +6,7 @@ ones), or loads it from its on-disk cache (a fraction of a second). Either would
 façades, which compiles (or loads) every kernel specialization the real call will use; then they run and time
 the real call. While a warm-up actually compiles (a cache miss, seen through numba's ``numba:compile`` event),
 a terminal shows the line ``compiling kernels (first run only)`` with a spinner; a pipe or ``--json`` output
-shows nothing. A warm-up runs at most once per process.
+shows nothing. A group's warm-up (:func:`prepare`) runs at most once per process.
 
 :data:`KERNEL_GROUPS` names the warm-ups of every engine; ``pokerlab warmup`` runs them all (in two processes)
 so that a fresh install compiles once, up front, and says how long it took. tests/test_warmup.py checks that
@@ -253,11 +253,6 @@ def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_ask
 
 def warm_group(name: str) -> tuple[str, float, int]:
     """Compile one group in this process (``pokerlab warmup``'s worker): ``(name, seconds, kernels compiled)``."""
-    from numba.core import event
-
     start = time.perf_counter()
-    watch = _CompileWatch(lambda: None)
-    with event.install_listener("numba:compile", watch.listener):
-        KERNEL_GROUPS[name].warm()
-    _warmed.add(name)
-    return name, time.perf_counter() - start, watch.compiled
+    compiled = compile_first([KERNEL_GROUPS[name].warm], quiet=True, names=[name])
+    return name, time.perf_counter() - start, compiled
