@@ -245,6 +245,8 @@ def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_ask
     if method not in METHODS or (method == "exact" and sampling_asked):
         return []  # the façade refuses these before any kernel runs
     problem = prepare_problem(players, board, dead)
+    if method == "montecarlo" or sampling_asked:
+        return ["equity-montecarlo"]  # no exact plan needed (planning big ranges takes up to a second)
     chosen, plan = choose_method(problem, method, sampling_asked)
     if chosen == "exact" and plan is not None and not plan.weighted and all(r.is_exact_hand for r in problem.ranges):
         return ["equity-known-hands"]  # one deal of known hands: the board-walk kernel is never called
