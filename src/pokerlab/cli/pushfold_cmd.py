@@ -75,10 +75,15 @@ def pushfold_command(
         raise InvalidArgumentError("give the stacks with --stacks, e.g. --stacks 10,10 (or --chart heads-up)")
     from pokerlab.icm import parse_payouts
     from pokerlab.pushfold import pushfold
+    from pokerlab.warmup import compile_first
 
     pay = parse_payouts(payouts) if payouts is not None else None
     field = _field(field_file) if field_file is not None else None
     show = not as_json and sys.stderr.isatty()
+    stack_list, blind_list = _numbers(stacks, "stacks"), _numbers(blinds, "blinds")
+    # compile first (one iteration of the same game), so that the time shown is the solve's own
+    compile_first([lambda: pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante, payouts=pay, field=field,
+                                    iterations=1, multiway_samples=min(samples, 20))], quiet=as_json)
     with Progress(TextColumn("pushfold"), BarColumn(), TextColumn("{task.description}"),
                   TimeElapsedColumn(), console=console, disable=not show, transient=True) as bar:
         task = bar.add_task("", total=1.0)
@@ -91,7 +96,7 @@ def pushfold_command(
             bar.update(task, completed=min(1.0, max(0.0, fraction)),
                        description=f"{done:,} it, max gain {gain:.2e}")
 
-        result = pushfold(_numbers(stacks, "stacks"), _numbers(blinds, "blinds"), ante=ante, bb_ante=bb_ante,
+        result = pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante,
                           payouts=pay, field=field, target=target, iterations=iterations,
                           time_limit=time_limit, multiway_samples=samples, progress=progress)
     written = []
@@ -125,13 +130,16 @@ def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> None:
     if len(result.seats) > 2:
         out.print(f"3+ way all-ins: {result.multiway_samples} sampled deals, value standard error <= "
                   f"{100 * result.multiway_error:.1f}% of the payoff range")
+        if result.multiway_check_gain is not None:
+            out.print(f"  valued on {result.multiway_samples} independent deals, the strategy's max gain is "
+                      f"{result.multiway_check_gain:.2e} {result.gain_unit} (the sampling's effect)")
     chip = None
     if compare_chip_ev:
         from pokerlab.pushfold import pushfold
 
         chip = pushfold(list(result.stacks), (result.game.table.small_blind, bb), ante=result.game.table.ante,
                         bb_ante=result.game.table.bb_ante, target=1e-3, iterations=result.iterations,
-                        multiway_samples=result.multiway_samples)
+                        multiway_samples=result.multiway_samples, check_sampling=False)
     for seat, name in enumerate(result.seats):
         if np.isnan(result.jam[seat, 0]):
             continue
@@ -161,8 +169,11 @@ def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> None:
 
 
 def _heads_up(depths: list[float], target: float, png: Path | None, as_json: bool) -> None:
+    from pokerlab.pushfold import pushfold
     from pokerlab.pushfold.charts import grid_text, heads_up_chart, save_depth_png
+    from pokerlab.warmup import compile_first
 
+    compile_first([lambda: pushfold([10.0, 10.0], (0.5, 1.0), iterations=1)], quiet=as_json)  # time the solves
     chart = heads_up_chart(depths, target=target)
     written = []
     if png is not None:
