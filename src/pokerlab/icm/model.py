@@ -33,7 +33,7 @@ from pokerlab.errors import (
 )
 from pokerlab.icm import banded, gauss_kronrod, race, sampling, sobol, subset
 from pokerlab.icm.lobby import amounts
-from pokerlab.icm.payouts import check_finite_pool
+from pokerlab.icm.payouts import check_finite_pool, not_rising
 from pokerlab.limits import MEMORY_SHARE, available_memory, check_work, format_bytes
 from pokerlab.progress import stop_if_interrupted
 from pokerlab.stats import StoppingRule, run_until, validate_seed
@@ -109,8 +109,9 @@ class ICMResult:
         return out
 
 
-def validate(stacks: Any, payouts: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Stacks and payouts as float arrays, or a specific error saying what is wrong."""
+def validate(stacks: Any, payouts: Any, allow_rising: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Stacks and payouts as float arrays, or a specific error saying what is wrong (payouts that rise with
+    place too, unless ``allow_rising``: a typo, or places listed last first)."""
     s = amounts(stacks, "stacks", InvalidStacksError)
     pay = check_finite_pool(amounts(payouts, "payouts", InvalidPayoutsError))
     if s.size == 0:
@@ -132,7 +133,7 @@ def validate(stacks: Any, payouts: Any) -> tuple[np.ndarray, np.ndarray]:
         raise InvalidPayoutsError(
             f"{pay.size} payouts for {s.size} players: there are more paid places than players"
         )
-    return s, pay
+    return s, not_rising(pay, allow_rising)
 
 
 def chip_share(stacks: np.ndarray) -> np.ndarray:
@@ -161,6 +162,7 @@ def icm(
     variance_reduction: str = "auto",
     seed: int | None = None,
     progress: Callable[[float], None] | None = None,
+    allow_rising: bool = False,
 ) -> ICMResult:
     """Malmuth-Harville prize equity of every player.
 
@@ -181,6 +183,8 @@ def icm(
     (``O(n k^2)`` per node: 8 s for 2,048 players / 307 places, hours at 10,000 / 1,500). Monte Carlo reports
     the fraction done to ``progress`` between batches; Ctrl-C stops between batches with
     :class:`~pokerlab.errors.Interrupted` whose ``partial`` is the result so far, with its honest errors.
+    Payouts that rise with place (place 2 paying more than place 1: a typo, or places listed last first) are
+    an :class:`InvalidPayoutsError` unless ``allow_rising=True``.
 
     >>> r = icm([5000, 3000, 2000], [50, 30, 20])
     >>> [round(float(x), 6) for x in r.equity]
@@ -190,7 +194,7 @@ def icm(
         raise InvalidArgumentError(f"unknown ICM method {method!r}; use one of {', '.join(METHODS)}")
     if not (math.isfinite(real_number(rtol, "rtol")) and 1e-15 <= rtol < 1):
         raise InvalidArgumentError(f"rtol must be in [1e-15, 1), got {rtol}")
-    s, pay = validate(stacks, payouts)
+    s, pay = validate(stacks, payouts, allow_rising)
     seed = validate_seed(seed)
     chosen = "exact" if method == "auto" else method
     if chosen == "montecarlo":
