@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import sys
@@ -14,40 +15,45 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pokerlab.cli.common import command
-from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.errors import InvalidArgumentError
 
 if TYPE_CHECKING:  # pragma: no cover
     from pokerlab.pushfold import PushFoldResult
 
 
-def _numbers(text: str, what: str) -> list[float]:
-    tokens = [tok for tok in text.replace("\n", ",").replace(" ", ",").split(",") if tok.strip()]
-    try:
-        return [float(tok) for tok in tokens]
-    except ValueError:
-        raise InvalidArgumentError(f"cannot parse {what} {text.strip()[:60]!r}: give numbers like 10,10") from None
+def _blinds(text: str) -> list[float]:
+    """Small and big blind as a lobby writes them: ``50/100``, ``1,000/2,000``, or a list as for stacks
+    (``0.5,1``; thousands separators as in :mod:`pokerlab.icm.lobby`)."""
+    from pokerlab.icm.lobby import parse_amount, split_amounts
+
+    tokens = text.split("/") if "/" in text else split_amounts(text, InvalidArgumentError, "blinds", between="blinds")
+    return [parse_amount(token.strip(), InvalidArgumentError, "blind") for token in tokens]
 
 
-def _field(path: Path) -> list[float]:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-        values = _numbers(text, "field stacks")
-    except (UnicodeDecodeError, InvalidArgumentError) as error:
-        raise FileFormatError(f"field stacks file {path} does not parse: give numbers separated by commas or "
-                              f"newlines ({error})") from None
-    if not values:
-        raise FileFormatError(f"field stacks file {path} holds no stack")
-    return values
+def _labelled(result: PushFoldResult, names: tuple[str, ...]) -> PushFoldResult:
+    """The result with each seat shown as ``position name`` (``BTN alice``) in tables, JSON and charts, where
+    the stacks named their players."""
+    seats = tuple(f"{seat} {name}" for seat, name in zip(result.seats, names, strict=True))
+    return dataclasses.replace(result, seats=seats)
 
 
-@command("pushfold")
+# payouts that rise with place are refused here: the push/fold model has no option to accept them
+PUSHFOLD_WORDS = {"(allow_rising=True if they really rise)": "(push/fold takes no rising payouts)"}
+
+
+@command("pushfold", vocabulary=PUSHFOLD_WORDS)
 def pushfold_command(
-    stacks: str = typer.Option(None, "--stacks", help="Chips per seat in acting order (UTG .. BB), e.g. 10,10."),
-    blinds: str = typer.Option("0.5,1", "--blinds", help="Small and big blind in chips."),
+    stacks: str = typer.Option(None, "--stacks", help="Chips per seat in acting order (UTG .. BB), as for icm: 10,10 "
+                                                      "or '5,000 3,000'; names as 'alice:5,000 bob:3,000'."),
+    blinds: str = typer.Option("0.5,1", "--blinds", help="Small and big blind in chips: 0.5,1 or 50/100."),
     ante: float = typer.Option(0.0, "--ante", help="Ante per seat (chips)."),
     bb_ante: float = typer.Option(0.0, "--bb-ante", help="Big-blind ante (chips, paid by the big blind)."),
-    payouts: str = typer.Option(None, "--payouts", help="Payouts per place (ICM), e.g. 50,30,20."),
-    field_file: Path = typer.Option(None, "--field-stacks-file", help="Stacks of the other tables' players."),
+    payouts: str = typer.Option(None, "--payouts", help="Payouts per place (ICM) as for icm: 50,30,20 | a split of "
+                                "--pool 70/30, 50%,30%,20% | power:a=1,pool=1000,paid=40 | file.csv"),
+    pool: str = typer.Option(None, "--pool", help="Prize pool that a percentage split (70/30) or power:/flat: "
+                             "divides (default 100 for splits, 1000 for power/flat)."),
+    field_file: Path = typer.Option(None, "--field-stacks-file", help="Stacks of the other tables' players: a file "
+                                    "as for icm --stacks-file."),
     target: float = typer.Option(1e-3, "--target", help="Stop when every best-response gain is at most this "
                                                         "(bb; ICM: money worth this many bb)."),
     iterations: int = typer.Option(None, "--iterations", help="Stop after this many solver iterations."),
@@ -73,11 +79,17 @@ def pushfold_command(
         return
     if stacks is None:
         raise InvalidArgumentError("give the stacks with --stacks, e.g. --stacks 10,10 (or --chart heads-up)")
+    from pokerlab.errors import InvalidPayoutsError
     from pokerlab.icm import parse_payouts
+    from pokerlab.icm.lobby import parse_amount, parse_stacks, read_stacks_file
     from pokerlab.pushfold import pushfold
 
-    pay = parse_payouts(payouts) if payouts is not None else None
-    field = _field(field_file) if field_file is not None else None
+    players = parse_stacks(stacks)
+    prize_pool = None if pool is None else parse_amount(pool, InvalidPayoutsError, "prize pool")
+    if prize_pool is not None and payouts is None:
+        raise InvalidArgumentError("--pool divides the --payouts: give --payouts too (e.g. --payouts 70/30)")
+    pay = parse_payouts(payouts, pool=prize_pool) if payouts is not None else None
+    field = parse_stacks(read_stacks_file(field_file)).chips.tolist() if field_file is not None else None
     show = not as_json and sys.stderr.isatty()
     with Progress(TextColumn("pushfold"), BarColumn(), TextColumn("{task.description}"),
                   TimeElapsedColumn(), console=console, disable=not show, transient=True) as bar:
@@ -91,9 +103,11 @@ def pushfold_command(
             bar.update(task, completed=min(1.0, max(0.0, fraction)),
                        description=f"{done:,} it, max gain {gain:.2e}")
 
-        result = pushfold(_numbers(stacks, "stacks"), _numbers(blinds, "blinds"), ante=ante, bb_ante=bb_ante,
+        result = pushfold(players.chips.tolist(), _blinds(blinds), ante=ante, bb_ante=bb_ante,
                           payouts=pay, field=field, target=target, iterations=iterations,
                           time_limit=time_limit, multiway_samples=samples, progress=progress)
+    if players.named:
+        result = _labelled(result, players.names)
     written = []
     if png is not None:
         from pokerlab.pushfold.charts import result_pngs
