@@ -1,4 +1,4 @@
-"""Reproduce the brief's table (trained bot vs random vs full bet) for Kuhn, Leduc and the two-round game.
+"""Reproduce the TIPE report's table (trained bot vs random vs full bet) for Kuhn, Leduc and the two-round game.
 
 Usage: python benchmarks/_bots_results.py TWO_ROUND_BOT.npz [HANDS] [MATCHES]. Prints markdown for docs/results.md.
 Kuhn and Leduc use CFR+ (pokerlab.solvers) to 1e-4 / 1e-3 chips/game; the two-round game uses the given bot.

@@ -48,14 +48,6 @@ def fields() -> list[tuple[str, np.ndarray, np.ndarray]]:
     ]
 
 
-def scratch(n: int, k: int, block: int) -> tuple[np.ndarray, ...]:
-    nblocks = (n + block - 1) // block
-    return (
-        np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty((nblocks, k + 2)),
-        np.empty((block, k + 2)), np.empty((2, k + 2)), np.empty((2, k + 2)), np.empty(n), np.empty(n),
-    )
-
-
 @pytest.mark.parametrize("name, stacks, pay", fields(), ids=lambda x: x if isinstance(x, str) else "")
 def test_banded_matches_untruncated_kernel(name, stacks, pay):
     s = stacks / stacks.mean()
@@ -66,16 +58,15 @@ def test_banded_matches_untruncated_kernel(name, stacks, pay):
         full = race_values_reference(s, pay, t)
         for block in (7, 64):
             in_band = np.empty(n)
-            work = scratch(n, k, block)
-            banded.race_values_banded(s, pay, t, in_band, block, log_eps, *work)
+            banded.race_values_banded(s, pay, t, in_band, block, log_eps, banded.band_work(n, k, block))
             # the truncation bound is 2 n e^-L max(pay) ~ 1e-22 max(pay); rounding is ~1e-16 relative
             np.testing.assert_allclose(in_band, full, rtol=1e-12, atol=1e-14 * pay.max() * s.max())
         # L <= 0: no truncation, bands [0, min(i, k - 1)]
-        work = scratch(n, k, 32)
+        work = banded.band_work(n, k, 32)
         exact = np.empty(n)
-        banded.race_values_banded(s, pay, t, exact, 32, 0.0, *work)
-        np.testing.assert_array_equal(work[0], 0)
-        np.testing.assert_array_equal(work[1], np.minimum(np.arange(n), k - 1))
+        banded.race_values_banded(s, pay, t, exact, 32, 0.0, work)
+        np.testing.assert_array_equal(work.lo, 0)
+        np.testing.assert_array_equal(work.hi, np.minimum(np.arange(n), k - 1))
         np.testing.assert_allclose(exact, full, rtol=1e-13, atol=1e-15 * pay.max() * s.max())
 
 

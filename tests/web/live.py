@@ -6,8 +6,10 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 
 def free_port() -> int:
@@ -21,6 +23,11 @@ class LiveServer:
     url: str
     process: subprocess.Popen[bytes]
     started_s: float  # from launching `pokerlab serve` to its first answer
+    log: Path  # the server's and its workers' standard error
+
+    def log_tail(self, lines: int = 40) -> str:
+        """The end of the server's log, for a failing test's message."""
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
 
 def start_server(*options: str) -> LiveServer:
@@ -28,7 +35,10 @@ def start_server(*options: str) -> LiveServer:
     port = free_port()
     command = [sys.executable, "-m", "pokerlab.cli.main", "serve", "--port", str(port), *options]
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # a file, not a pipe: nobody reads a pipe while the tests run, and a full one would block the server's logging
+    log = Path(tempfile.mkstemp(prefix="pokerlab-serve-", suffix=".log")[1])
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=sink)
     url = f"http://127.0.0.1:{port}"
     import httpx
 
@@ -41,10 +51,9 @@ def start_server(*options: str) -> LiveServer:
             pass
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
-            log = process.stderr.read().decode() if process.stderr else ""
-            raise RuntimeError(f"pokerlab serve did not start: {log}")
+            raise RuntimeError(f"pokerlab serve did not start: {log.read_text(errors='replace')}")
         time.sleep(0.05)
-    return LiveServer(url, process, time.perf_counter() - start)
+    return LiveServer(url, process, time.perf_counter() - start, log)
 
 
 def stop_server(server: LiveServer) -> int:

@@ -179,14 +179,15 @@ def test_icm_page(page, screenshot_dir):
     assert "stacks must be >= 0" in page.locator("#icm-error").inner_text()
 
 
-def test_solve_page(page, screenshot_dir):
+def test_solve_page(page, live_server, screenshot_dir):
     page.locator("#tabs a[data-tab=solve]").click()
     page.locator("#game").select_option("leduc")
     page.locator("#algo").select_option("cfr+")
     page.locator("#iterations").fill("3000")
     page.locator("#run-solve").click()
     page.wait_for_selector(".solve-table, #solve-error:not([hidden])", timeout=300_000)  # a loaded 2-core machine
-    assert page.locator("#solve-error").is_hidden(), page.locator("#solve-error").inner_text()
+    assert page.locator("#solve-error").is_hidden(), \
+        f"{page.locator('#solve-error').inner_text()}\nserver log:\n{live_server.log_tail()}"
     table = dict(zip(page.locator(".solve-table td:first-child").all_inner_texts(),
                      page.locator(".solve-table td:last-child").all_inner_texts(), strict=True))
     assert table["iterations"] == "3,000"

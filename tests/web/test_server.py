@@ -29,8 +29,7 @@ def test_serve_starts_answers_and_stops_on_ctrl_c(live_server):
     assert page.status_code == 200 and "pokerlab" in page.text
     server = start_server("--workers", "1")
     assert stop_server(server) == 130
-    assert server.process.stderr is not None
-    lines = server.process.stderr.read().decode().strip().splitlines()
+    lines = server.log.read_text().strip().splitlines()
     assert lines[-1] == "stopped" and all("Traceback" not in line for line in lines)
 
 

@@ -17,6 +17,7 @@ from pokerlab.agents.players import Agent
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.base import Game
 from pokerlab.stats import validate_seed
+from pokerlab.stats.rng import numpy_generator
 
 
 class QuitGame(Exception):  # noqa: N818 - a control-flow signal, not an error
@@ -94,7 +95,7 @@ def play_session(game: Game, bot: Agent, human: HumanAgent, seed: int | None = N
     seed = validate_seed(seed)
     if hands is not None and (isinstance(hands, bool) or not isinstance(hands, int | np.integer) or hands < 1):
         raise InvalidArgumentError(f"hands must be a positive integer, got {hands!r}")
-    rng = np.random.default_rng(seed)
+    rng = numpy_generator(seed)
     played, score = 0, 0.0
     try:
         while hands is None or played < hands:

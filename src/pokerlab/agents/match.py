@@ -28,6 +28,7 @@ from pokerlab.progress import ProgressCallback
 from pokerlab.solvers.policy import MBB_PER_CHIP
 from pokerlab.solvers.strategy import default_strategy, seat_average_value, strategy_exploitability
 from pokerlab.stats import normal_quantile, validate_seed
+from pokerlab.stats.rng import numpy_generators
 
 
 def game_by_name(name: str) -> Game:
@@ -64,7 +65,8 @@ def sample_chance(game: Game, state: Any, rng: np.random.Generator) -> Any:
     ``game.chance_outcomes(state)`` (a tuple of dealt cards); in the two-round game a sorted tuple of card codes
     (2 hole cards, then 3 flop cards).
 
-    >>> g = game_by_name("kuhn"); rng = np.random.default_rng(0)
+    >>> from pokerlab.stats.rng import numpy_generator
+    >>> g = game_by_name("kuhn"); rng = numpy_generator(0)
     >>> sample_chance(g, g.initial_state(), rng) in ((0,), (1,), (2,))
     True
     """
@@ -77,7 +79,8 @@ def play_hand(game: Game, seat0: Agent, seat1: Agent, rng: np.random.Generator) 
     ``observe_end`` see the end.
 
     >>> from pokerlab.agents.players import CheckCallAgent
-    >>> g = game_by_name("kuhn"); payoff, _ = play_hand(g, CheckCallAgent(), CheckCallAgent(), np.random.default_rng(0))
+    >>> from pokerlab.stats.rng import numpy_generator
+    >>> g = game_by_name("kuhn"); payoff, _ = play_hand(g, CheckCallAgent(), CheckCallAgent(), numpy_generator(0))
     >>> payoff in (-1.0, 1.0)
     True
     """
@@ -182,7 +185,7 @@ def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0
     check_work(matches * max_match_hands, f"{matches:,} matches of up to {max_match_hands:,} hands",
                per_second=HANDS_PER_SECOND)
     start = time.perf_counter()
-    hand_rng, match_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(int(seed)).spawn(2))
+    hand_rng, match_rng = numpy_generators(seed, 2)
     results = np.empty(hands)
     total = hands + matches
     played = 0

@@ -43,6 +43,7 @@ from pokerlab.equity.preflop import NUMBER_OF_CLASSES, PreflopTables, preflop_ta
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import FOLD, TERMINAL, VECTOR_FORM, Action, GameType
 from pokerlab.games.vector import VectorGame
+from pokerlab.stats.rng import numpy_generator
 
 JAM: Action = 1
 """Jam all-in first in, or call all-in after a jam."""
@@ -502,7 +503,7 @@ class _MultiwaySamples:
 def _draw_samples(count: int, seats: int, seed: int) -> _MultiwaySamples:
     from pokerlab.equity.preflop import class_of_combo  # noqa: PLC0415
 
-    rng = np.random.default_rng(seed)
+    rng = numpy_generator(seed)
     classes = class_of_combo()
     order = np.argsort(classes, kind="stable")
     starts = np.searchsorted(classes[order], np.arange(NUMBER_OF_CLASSES))

@@ -6,6 +6,8 @@ run in parallel for big fields (tests/icm/test_band.py holds the untruncated ``O
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -15,6 +17,29 @@ from pokerlab.icm.race import _w_and_slope, time_of_w
 # --------------------------------------------------------------------------------------------------------------
 # Banded race (the default): only the counts that carry probability are kept
 # --------------------------------------------------------------------------------------------------------------
+
+
+class BandWork(NamedTuple):
+    """Scratch of :func:`race_values_banded` (see :func:`band_work`): the band edges ``lo``, ``hi`` (n, int64),
+    the backward pass's ``checkpoints`` (``ceil(n / block)``, k + 2) and ``rows`` (block, k + 2), the two
+    alternating rows ``g`` and ``prefix`` (2, k + 2), and ``q = e^{-s t}``, ``p = 1 - q`` per player (n)."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+    checkpoints: np.ndarray
+    rows: np.ndarray
+    g: np.ndarray
+    prefix: np.ndarray
+    q: np.ndarray
+    p: np.ndarray
+
+
+@njit(cache=True)
+def band_work(n: int, k: int, block: int) -> BandWork:
+    """Scratch for :func:`race_values_banded` with ``n`` players, ``k`` paid places and blocks of ``block``."""
+    nblocks = (n + block - 1) // block
+    return BandWork(np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty((nblocks, k + 2)),
+                    np.empty((block, k + 2)), np.empty((2, k + 2)), np.empty((2, k + 2)), np.empty(n), np.empty(n))
 
 
 @njit(cache=True)
@@ -109,9 +134,8 @@ def band_limits(p: np.ndarray, k: int, log_eps: float, lo: np.ndarray, hi: np.nd
 
 @njit(cache=True, fastmath=True)
 def race_values_banded(
-    stacks: np.ndarray, pay: np.ndarray, t: float, out: np.ndarray, block: int, log_eps: float,
-    lo: np.ndarray, hi: np.ndarray, checkpoints: np.ndarray, rows: np.ndarray, g: np.ndarray, prefix: np.ndarray,
-    q: np.ndarray, p: np.ndarray, qp_ready: bool = False,
+    stacks: np.ndarray, pay: np.ndarray, t: float, out: np.ndarray, block: int, log_eps: float, work: BandWork,
+    qp_ready: bool = False,
 ) -> None:
     """``out[i] = s_i e^{-s_i t} sum_m pay[m] P(exactly m of the others finished by t)`` for every player,
     restricted to the count bands of :func:`band_limits` (work ``O(sum_i band_i)``).
@@ -127,10 +151,10 @@ def race_values_banded(
     error: the forward pass drops the mass of ``A_i`` outside band ``i``; the backward pass replaces ``G_j`` by 0
     outside band ``j``, which changes ``sum_a P_i[a] G_i[a]`` only on paths with some ``A_j`` outside band ``j``.
     Both are at most ``max(pay) * sum_j P(A_j outside band j) <= 2 n e^-L max(pay)`` per player and node, and
-    ``integral s_i e^{-s_i t} dt = 1`` carries that bound to the equity. Scratch arrays: ``lo, hi, q, p`` (n),
-    ``checkpoints`` (``ceil(n / block)``, k + 2), ``rows`` (block, k + 2), ``g`` and ``prefix`` (2, k + 2).
-    ``qp_ready``: ``q``, ``p`` already hold ``e^{-s t}`` and ``1 - e^{-s t}``.
+    ``integral s_i e^{-s_i t} dt = 1`` carries that bound to the equity. Scratch: ``work`` (:func:`band_work`).
+    ``qp_ready``: ``work.q``, ``work.p`` already hold ``e^{-s t}`` and ``1 - e^{-s t}``.
     """
+    lo, hi, checkpoints, rows, g, prefix, q, p = work
     n = stacks.shape[0]
     k = pay.shape[0]
     if not qp_ready:  # else q, p at this t come from the node search (:func:`race_point`)
@@ -230,19 +254,12 @@ def _race_equity_panels(
     total = 0.0
     for j in range(n):
         total += stacks[j]
-    nblocks = (n + block - 1) // block
     for panel in prange(npan):
         half = 0.5 * (right[panel] - left[panel])
         mid = 0.5 * (right[panel] + left[panel])
         values = np.empty(n)
-        lo = np.empty(n, dtype=np.int64)
-        hi = np.empty(n, dtype=np.int64)
-        q = np.empty(n)
-        p = np.empty(n)
-        checkpoints = np.empty((nblocks, k + 2))
-        rows = np.empty((block, k + 2))
-        g = np.empty((2, k + 2))
-        prefix = np.empty((2, k + 2))
+        work = band_work(n, k, block)
+        q, p = work.q, work.p
         t = 0.0
         wt = 0.0
         dw = 0.0
@@ -257,9 +274,7 @@ def _race_equity_panels(
             if not (dw > 0.0 and np.isfinite(dw)):
                 continue
             jac = half / dw
-            race_values_banded(
-                stacks, pay, t, values, block, log_eps, lo, hi, checkpoints, rows, g, prefix, q, p, True
-            )
+            race_values_banded(stacks, pay, t, values, block, log_eps, work, True)
             wk = kronrod[r] * jac
             wg = gauss[r] * jac
             for i in range(n):

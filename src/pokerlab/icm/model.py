@@ -37,7 +37,7 @@ from pokerlab.icm.payouts import check_finite_pool, not_rising
 from pokerlab.limits import MEMORY_SHARE, available_memory, check_work, format_bytes
 from pokerlab.progress import stop_if_interrupted
 from pokerlab.stats import StoppingRule, run_until, validate_seed
-from pokerlab.stats.rng import batch_seed, mixed_seed
+from pokerlab.stats.rng import batch_seed, mixed_seed, numpy_generators
 
 METHODS = ("auto", "exact", "subset", "montecarlo")
 VARIANCE_REDUCTION = ("plain", "antithetic", "sobol", "conditional")
@@ -530,8 +530,7 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
 
         # one scrambled Sobol set (scipy), then an independent random digital shift per replicate: far cheaper
         # than a new scrambled engine per replicate, and still an unbiased, independent replicate each
-        seeds = np.random.SeedSequence(seed)
-        base_rng, shift_source = (np.random.default_rng(child) for child in seeds.spawn(2))
+        base_rng, shift_source = numpy_generators(seed, 2)
         engine = qmc.Sobol(d=n, scramble=True, bits=sobol.SOBOL_BITS, seed=base_rng)
         base = np.ascontiguousarray(np.round(engine.random(SOBOL_POINTS) * (1 << sobol.SOBOL_BITS)).astype(np.int64))
 

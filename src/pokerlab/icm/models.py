@@ -26,7 +26,7 @@ from numba import njit
 
 from pokerlab.errors import InvalidArgumentError, InvalidStacksError
 from pokerlab.stats import validate_seed
-from pokerlab.stats.rng import GOLDEN, mix64, open_unit
+from pokerlab.stats.rng import GOLDEN, fresh_seed, keyed_start, mix64, open_unit
 
 MW_EXACT_MAX = 16  # 2^16 subsets x 16 players: well under a second
 
@@ -97,7 +97,7 @@ def malmuth_weitzman(stacks: Any, payouts: Any, *, samples: int = 20_000, seed: 
         raise InvalidArgumentError(f"samples must be a whole number >= 2, got {samples!r}")
     seed = validate_seed(seed)
     if seed is None:
-        seed = int(np.random.SeedSequence().generate_state(1)[0])
+        seed = fresh_seed()
     total, squares = _mw_sample(s / s.max(), pay, samples, np.uint64(seed))
     mean = total / samples
     stderr = np.sqrt(np.maximum(squares / samples - mean**2, 0.0) / (samples - 1))
@@ -146,7 +146,7 @@ def _mw_sample(stacks: np.ndarray, pay: np.ndarray, samples: int, seed: np.uint6
     sums = np.zeros(n)
     squares = np.zeros(n)
     ids = np.empty(n, dtype=np.int64)
-    counter = mix64(seed ^ np.uint64(0x4D57))
+    counter = keyed_start(seed, np.uint64(0x4D57))
     for _ in range(samples):
         for j in range(n):
             ids[j] = j

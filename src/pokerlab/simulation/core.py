@@ -34,6 +34,7 @@ from pokerlab.simulation.charts import rules_chart, stack_charts, validate_chart
 from pokerlab.simulation.kernels import Charts, Field, Schedule, Snapshots
 from pokerlab.simulation.schedule import default_schedule, schedule_to_dict
 from pokerlab.stats import validate_seed
+from pokerlab.stats.rng import fresh_seed
 
 MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
@@ -384,7 +385,7 @@ def run(
                                    f"got {tournaments!r}")
     seed = validate_seed(seed)
     if seed is None:
-        seed = int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+        seed = fresh_seed()
     if workers is None:
         workers = default_workers()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:

@@ -27,7 +27,7 @@ from numba import njit
 
 from pokerlab.cards.kernels import partial_hand, value_with_two
 from pokerlab.cards.tables import EvalTables
-from pokerlab.stats.rng import GOLDEN, mix64, next_u64
+from pokerlab.stats.rng import keyed_start, next_u64, substream_start
 
 PLAY_COINFLIP = 0
 PLAY_CHARTS = 1
@@ -74,7 +74,7 @@ class Snapshots(NamedTuple):
 @njit(cache=True)
 def tournament_start(seed: int, index: int) -> np.uint64:
     """The splitmix64 counter that starts tournament ``index`` of a batch seeded ``seed``."""
-    return mix64(mix64(np.uint64(seed) ^ np.uint64(0x5EED5EED5EED5EED)) + np.uint64(index) * GOLDEN)
+    return substream_start(keyed_start(np.uint64(seed), np.uint64(0x5EED5EED5EED5EED)), index)
 
 
 @njit(cache=True, inline="always")

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import os
 import time
-import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -17,10 +15,10 @@ from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, 
 from pokerlab.games.base import Game
 from pokerlab.games.compiler import CompiledGame
 from pokerlab.games.registry import compiled, game_from_spec, rebuildable
-from pokerlab.io import atomic_write
 from pokerlab.limits import check_work
 from pokerlab.progress import deferred_interrupts
 from pokerlab.solvers import kernels
+from pokerlab.solvers.archive import check_format, read_archive, write_archive
 from pokerlab.solvers.policy import Exploitability, Policy, exploitability
 from pokerlab.stats import validate_seed
 from pokerlab.stats.rng import seed_state
@@ -117,14 +115,6 @@ def algorithm_config(algorithm: str | SolverConfig, **overrides: float) -> Solve
     return _validate_config(config)
 
 
-def npz_reason(error: Exception) -> str:
-    """A short reason for a file numpy could not read as our archive (numpy calls any non-zip file 'pickled')."""
-    text = str(error)
-    if isinstance(error, zipfile.BadZipFile | EOFError) or "pickled" in text or "allow_pickle" in text:
-        return "not a .npz archive"
-    return text
-
-
 class Solver:
     """State of one run of the CFR family or MCCFR on a compiled game; ``iterate`` continues it.
 
@@ -155,8 +145,10 @@ class Solver:
         g, c = self.game, self.config
         with deferred_interrupts():  # Ctrl-C waits for the arrays and the count to agree
             if c.sampling == "full":
-                kernels.cfr_iterations(g.arrays(), self.sigma, self.regrets, self.cumulative, self.iteration,
-                                       iterations, c.floor, c.discount, c.alpha, c.beta, c.gamma)
+                schedule = kernels.CfrSchedule(bool(c.floor), bool(c.discount), float(c.alpha), float(c.beta),
+                                               float(c.gamma))  # fixed types: one compiled specialisation
+                kernels.cfr_iterations(g.arrays(), kernels.CfrTables(self.sigma, self.regrets, self.cumulative),
+                                       schedule, self.iteration, iterations)
             elif c.sampling == "external":
                 kernels.external_sampling_iterations(g.arrays(), self.regrets, self.cumulative, iterations,
                                                      self.rng, self._max_actions)
@@ -189,13 +181,10 @@ class Solver:
         if source is None or not rebuildable(source):
             raise InvalidArgumentError(f"cannot save a solver of the custom game {self.game.name!r}: only built-in "
                                        "games (limit poker presets and specs, matrix games) can be rebuilt from a file")
-        path = Path(path)
         meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "game_spec": self.game.spec,
                 "config": asdict(self.config), "iteration": self.iteration, "seed": self.seed}
-        with atomic_write(path) as temporary, temporary.open("wb") as handle:
-            np.savez_compressed(handle, meta=np.array(json.dumps(meta)), regrets=self.regrets,
-                                cumulative=self.cumulative, sigma=self.sigma, rng=self.rng)
-        return path
+        return write_archive(path, meta, {"regrets": self.regrets, "cumulative": self.cumulative,
+                                          "sigma": self.sigma, "rng": self.rng})
 
     @classmethod
     def load(cls, path: str | Path) -> Solver:
@@ -203,19 +192,9 @@ class Solver:
         if not isinstance(path, str | os.PathLike):
             raise InvalidArgumentError(f"a solver file is a path, got {type(path).__name__}")
         path = Path(path)
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                arrays = {k: np.array(data[k]) for k in ("regrets", "cumulative", "sigma", "rng")}
-        except FileNotFoundError:
-            raise InvalidArgumentError(f"no solver file {path}") from None
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-            raise FileFormatError(f"{path}: not a pokerlab solver file ({npz_reason(error)})") from error
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise FileFormatError(f"{path}: not a pokerlab solver file")
-        if meta.get("format_version") != FORMAT_VERSION:
-            raise FileFormatError(f"{path}: unsupported format version {meta.get('format_version')!r} "
-                                  f"(this pokerlab reads version {FORMAT_VERSION})")
+        meta, arrays = read_archive(path, "pokerlab solver file", ("regrets", "cumulative", "sigma", "rng"),
+                                    missing=f"no solver file {path}")
+        check_format(path, meta, (FORMAT,), FORMAT_VERSION, "pokerlab solver file")
         try:
             solver = cls(game_from_spec(meta["game_spec"]), SolverConfig(**meta["config"]), seed=0)
             iteration = int(meta["iteration"])

@@ -7,6 +7,8 @@ Python objects. Strategies, regrets and policies are float64 arrays over the fla
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -14,8 +16,59 @@ from pokerlab.games.compiler import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL, T
 from pokerlab.stats.rng import uniform
 
 
+class CfrTables(NamedTuple):
+    """What full-traversal CFR reads and updates, per flat action of the infosets: the current strategy
+    ``sigma``, the cumulative ``regrets`` and the ``cumulative`` (unnormalised average) strategy."""
+
+    sigma: np.ndarray
+    regrets: np.ndarray
+    cumulative: np.ndarray
+
+
+class CfrSchedule(NamedTuple):
+    """The CFR-family variant, as :class:`pokerlab.solvers.core.SolverConfig` sets it: ``floor`` (CFR+),
+    ``discount`` with exponents ``alpha`` (positive regrets) and ``beta`` (negative ones), and ``gamma`` (the
+    average strategy's weight ``t**gamma``)."""
+
+    floor: bool
+    discount: bool
+    alpha: float
+    beta: float
+    gamma: float
+
+
+class _PassWork(NamedTuple):
+    """Per-node scratch of one CFR pass: reach of the updating player, of its opponent and of chance, and the
+    counterfactual value."""
+
+    reach_own: np.ndarray
+    reach_opp: np.ndarray
+    reach_chance: np.ndarray
+    value: np.ndarray
+
+
+class MatrixRegrets(NamedTuple):
+    """Regret matching on a matrix game: both players' cumulative regrets and strategy sums."""
+
+    regrets_row: np.ndarray
+    regrets_col: np.ndarray
+    sum_row: np.ndarray
+    sum_col: np.ndarray
+
+
+class StrategyHistory(NamedTuple):
+    """Where :func:`matrix_regret_matching` records strategies: after iteration ``record_at[k]`` (1-based,
+    increasing) the current and average strategies of both players go to row ``k`` of the other arrays."""
+
+    record_at: np.ndarray
+    current_row: np.ndarray
+    current_col: np.ndarray
+    average_row: np.ndarray
+    average_col: np.ndarray
+
+
 @njit(cache=True, inline="always")
-def match_regrets(regrets, lo, hi, out, at=0):
+def match_regrets(regrets: np.ndarray, lo: int, hi: int, out: np.ndarray, at: int = 0) -> None:
     """Regret matching: ``out[at:at + hi - lo]`` = the positive parts of ``regrets[lo:hi]`` normalised, uniform if
     none is positive: every regret-matching step here and in the two-round game's MCCFR
     (pokerlab.solvers.two_round_kernels).
@@ -33,7 +86,8 @@ def match_regrets(regrets, lo, hi, out, at=0):
 
 
 @njit(cache=True)
-def regret_matching(regrets, info_offset, info_player, player, sigma):
+def regret_matching(regrets: np.ndarray, info_offset: np.ndarray, info_player: np.ndarray, player: int,
+                    sigma: np.ndarray) -> None:
     """sigma(I, a) = R+(I, a) / sum_b R+(I, b), uniform when no regret is positive; for ``player``'s infosets
     (``player`` < 0: every infoset)."""
     for i in range(info_offset.shape[0] - 1):
@@ -44,28 +98,31 @@ def regret_matching(regrets, info_offset, info_player, player, sigma):
         match_regrets(regrets, lo, hi, sigma, lo)
 
 
+@njit(cache=True, inline="always")
+def normalize_block(cumulative: np.ndarray, lo: int, hi: int, out: np.ndarray) -> None:
+    """Average strategy of one infoset (or decision node): ``out[lo:hi]`` = ``cumulative[lo:hi]`` normalised,
+    uniform where the sum is zero; every average-strategy step here and in the two-round game's MCCFR."""
+    total = 0.0
+    for k in range(lo, hi):
+        total += cumulative[k]
+    if total > 0.0:
+        for k in range(lo, hi):
+            out[k] = cumulative[k] / total
+    else:
+        u = 1.0 / (hi - lo)
+        for k in range(lo, hi):
+            out[k] = u
+
+
 @njit(cache=True)
-def normalize_average(cumulative, info_offset, out):
+def normalize_average(cumulative: np.ndarray, info_offset: np.ndarray, out: np.ndarray) -> None:
     """Average strategy: cumulative sums normalised per infoset, uniform where the sum is zero."""
     for i in range(info_offset.shape[0] - 1):
-        lo = info_offset[i]
-        hi = info_offset[i + 1]
-        total = 0.0
-        for k in range(lo, hi):
-            total += cumulative[k]
-        if total > 0.0:
-            for k in range(lo, hi):
-                out[k] = cumulative[k] / total
-        else:
-            u = 1.0 / (hi - lo)
-            for k in range(lo, hi):
-                out[k] = u
+        normalize_block(cumulative, info_offset[i], info_offset[i + 1], out)
 
 
 @njit(cache=True)
-def _cfr_player_pass(kind, player, parent, first_child, num_children, chance_prob, infoset, utility, info_offset,
-                     level_offsets, p, sigma, regrets, cumulative, avg_weight, reach_own, reach_opp, reach_chance,
-                     value):
+def _cfr_player_pass(tree: TreeArrays, p: int, tables: CfrTables, avg_weight: float, work: _PassWork) -> None:
     """One CFR pass for player ``p``: reach top-down, then counterfactual values bottom-up, adding the
     instantaneous regrets of ``p`` to ``regrets`` and ``avg_weight * pi_p(h) * sigma`` to ``cumulative``.
 
@@ -74,6 +131,11 @@ def _cfr_player_pass(kind, player, parent, first_child, num_children, chance_pro
     deepest first but each level in increasing index, which is the depth-first (lexicographic) order in which
     the states of an infoset add their regrets. CFR+ is chaotic near zero regrets, so this order matters.
     """
+    kind, player, parent, first_child = tree.kind, tree.player, tree.parent, tree.first_child
+    num_children, chance_prob, infoset, utility = tree.num_children, tree.chance_prob, tree.infoset, tree.utility
+    info_offset, level_offsets = tree.info_offset, tree.level_offsets
+    sigma, regrets, cumulative = tables.sigma, tables.regrets, tables.cumulative
+    reach_own, reach_opp, reach_chance, value = work.reach_own, work.reach_opp, work.reach_chance, work.value
     n_nodes = kind.shape[0]
     reach_own[0] = 1.0
     reach_opp[0] = 1.0
@@ -127,24 +189,21 @@ def _cfr_player_pass(kind, player, parent, first_child, num_children, chance_pro
 
 
 @njit(cache=True)
-def cfr_iterations(tree: TreeArrays, sigma, regrets, cumulative, start_iteration, iterations, floor, discount, alpha,
-                   beta, gamma):
+def cfr_iterations(tree: TreeArrays, tables: CfrTables, schedule: CfrSchedule, start_iteration: int,
+                   iterations: int) -> None:
     """Run ``iterations`` iterations of the CFR family with alternating updates (player 0 then player 1).
 
     Iteration ``t`` (1-based, continuing from ``start_iteration``) adds ``t**gamma * pi_p * sigma`` to the
     cumulative strategy. ``floor``: regrets are clamped at 0 after each pass (CFR+). ``discount``: after each
     pass positive regrets are multiplied by t^alpha/(t^alpha+1) and negative ones by t^beta/(t^beta+1)
-    (discounted CFR; linear CFR is alpha = beta = gamma = 1). ``sigma`` is the current strategy and is kept
-    consistent with ``regrets`` (regret matching after each pass).
+    (discounted CFR; linear CFR is alpha = beta = gamma = 1). ``tables.sigma`` is the current strategy and is
+    kept consistent with ``tables.regrets`` (regret matching after each pass).
     """
-    kind, player, parent, first_child = tree.kind, tree.player, tree.parent, tree.first_child
-    num_children, chance_prob, infoset, utility = tree.num_children, tree.chance_prob, tree.infoset, tree.utility
-    info_player, info_offset, level_offsets = tree.info_player, tree.info_offset, tree.level_offsets
-    n_nodes = kind.shape[0]
-    reach_own = np.empty(n_nodes)
-    reach_opp = np.empty(n_nodes)
-    reach_chance = np.empty(n_nodes)
-    value = np.empty(n_nodes)
+    info_player, info_offset = tree.info_player, tree.info_offset
+    sigma, regrets = tables.sigma, tables.regrets
+    floor, discount, alpha, beta, gamma = schedule
+    n_nodes = tree.kind.shape[0]
+    work = _PassWork(np.empty(n_nodes), np.empty(n_nodes), np.empty(n_nodes), np.empty(n_nodes))
     n_info = info_offset.shape[0] - 1
     for it in range(iterations):
         t = float(start_iteration + it + 1)
@@ -152,9 +211,7 @@ def cfr_iterations(tree: TreeArrays, sigma, regrets, cumulative, start_iteration
         pos = t ** alpha / (t ** alpha + 1.0)
         neg = t ** beta / (t ** beta + 1.0)
         for p in range(2):
-            _cfr_player_pass(kind, player, parent, first_child, num_children, chance_prob, infoset, utility,
-                             info_offset, level_offsets, p, sigma, regrets, cumulative, weight, reach_own, reach_opp,
-                             reach_chance, value)
+            _cfr_player_pass(tree, p, tables, weight, work)
             if floor or discount:
                 for i in range(n_info):
                     if info_player[i] != p:
@@ -172,7 +229,7 @@ def cfr_iterations(tree: TreeArrays, sigma, regrets, cumulative, start_iteration
 
 
 @njit(cache=True)
-def expected_value(tree: TreeArrays, policy0, policy1):
+def expected_value(tree: TreeArrays, policy0: np.ndarray, policy1: np.ndarray) -> float:
     """Player 0's expected payoff (chips) when player 0 plays ``policy0`` and player 1 plays ``policy1``."""
     kind, player, parent, first_child = tree.kind, tree.player, tree.parent, tree.first_child
     chance_prob, infoset, utility, info_offset = tree.chance_prob, tree.infoset, tree.utility, tree.info_offset
@@ -198,7 +255,7 @@ def expected_value(tree: TreeArrays, policy0, policy1):
 
 
 @njit(cache=True)
-def best_response(tree: TreeArrays, policy, p, best_action):
+def best_response(tree: TreeArrays, policy: np.ndarray, p: int, best_action: np.ndarray) -> float:
     """Exact best-response value (chips, for player ``p``) against ``policy`` of the other player.
 
     Works level by level from the deepest: values are weighted by the opponent's and chance's reach, so an
@@ -258,8 +315,19 @@ def best_response(tree: TreeArrays, policy, p, best_action):
 
 # -- Monte Carlo CFR (random numbers: pokerlab.stats.rng.uniform on the one-word state saved with the solver) ----
 
+@njit(cache=True, inline="always")
+def push_node(stack: np.ndarray, expanded: np.ndarray, top: int, node: int) -> int:
+    """Push ``node``, not yet expanded, on the explicit stack of a depth-first traversal; the new top. The
+    external-sampling traversals (here and in the two-round game's MCCFR) visit a node twice: expanding it
+    (children pushed, or one sampled), then, once its children are done, computing its value."""
+    top += 1
+    stack[top] = node
+    expanded[top] = False
+    return top
+
+
 @njit(cache=True)
-def sample_action(probs, n, rng):
+def sample_action(probs: np.ndarray, n: int, rng: np.ndarray) -> int:
     """An index drawn from the distribution ``probs[:n]`` (the last one if rounding leaves the sum below 1)."""
     x = uniform(rng)
     acc = 0.0
@@ -271,7 +339,8 @@ def sample_action(probs, n, rng):
 
 
 @njit(cache=True)
-def external_sampling_iterations(tree: TreeArrays, regrets, cumulative, iterations, rng, max_actions):
+def external_sampling_iterations(tree: TreeArrays, regrets: np.ndarray, cumulative: np.ndarray, iterations: int,
+                                 rng: np.ndarray, max_actions: int) -> None:
     """External-sampling MCCFR (Lanctot et al. 2009), alternating traversals for players 0 and 1.
 
     The traverser explores all its actions; chance and the opponent are sampled once per node; the opponent's
@@ -308,9 +377,7 @@ def external_sampling_iterations(tree: TreeArrays, regrets, cumulative, iteratio
                             probs[a] = chance_prob[fc + a]
                         c = fc + sample_action(probs, na, rng)
                         chosen[n] = c
-                        top += 1
-                        stack[top] = c
-                        expanded[top] = False
+                        top = push_node(stack, expanded, top, c)
                     elif player[n] != p:
                         off = info_offset[infoset[n]]
                         match_regrets(regrets, off, off + na, probs)
@@ -318,14 +385,10 @@ def external_sampling_iterations(tree: TreeArrays, regrets, cumulative, iteratio
                             cumulative[off + a] += probs[a]
                         c = fc + sample_action(probs, na, rng)
                         chosen[n] = c
-                        top += 1
-                        stack[top] = c
-                        expanded[top] = False
+                        top = push_node(stack, expanded, top, c)
                     else:
                         for a in range(na):
-                            top += 1
-                            stack[top] = fc + a
-                            expanded[top] = False
+                            top = push_node(stack, expanded, top, fc + a)
                 else:
                     top -= 1
                     if k == KIND_CHANCE or player[n] != p:
@@ -344,8 +407,8 @@ def external_sampling_iterations(tree: TreeArrays, regrets, cumulative, iteratio
 
 
 @njit(cache=True)
-def outcome_sampling_iterations(tree: TreeArrays, regrets, cumulative, iterations, rng, epsilon, max_actions,
-                                max_depth):
+def outcome_sampling_iterations(tree: TreeArrays, regrets: np.ndarray, cumulative: np.ndarray, iterations: int,
+                                rng: np.ndarray, epsilon: float, max_actions: int, max_depth: int) -> None:
     """Outcome-sampling MCCFR (Lanctot et al. 2009), alternating traversers, epsilon-on-policy exploration at
     the traverser's nodes, importance-weighted regrets and stochastically-weighted averaging (as OpenSpiel)."""
     kind, player, first_child, num_children = tree.kind, tree.player, tree.first_child, tree.num_children
@@ -414,15 +477,17 @@ def outcome_sampling_iterations(tree: TreeArrays, regrets, cumulative, iteration
 # -- regret matching on a matrix game ------------------------------------------------------------------------
 
 @njit(cache=True)
-def matrix_regret_matching(payoff, iterations, regrets_row, regrets_col, sum_row, sum_col, record_at, cur_row_hist,
-                           cur_col_hist, avg_row_hist, avg_col_hist):
+def matrix_regret_matching(payoff: np.ndarray, iterations: int, state: MatrixRegrets,
+                           history: StrategyHistory) -> None:
     """Simultaneous regret matching for both players of a matrix game (row player maximises ``payoff``).
 
     Each iteration: strategies from positive regrets (uniform when none), expected payoff of every pure action
     against the opponent's current mixed strategy, regrets += action payoff - strategy payoff. The current and
-    average strategies after iteration ``record_at[k]`` (1-based, increasing) are written to row ``k`` of the
-    ``*_hist`` arrays, so the history stays bounded however many iterations run.
+    average strategies after iteration ``history.record_at[k]`` (1-based, increasing) are written to row ``k`` of
+    the other arrays of ``history``, so the history stays bounded however many iterations run.
     """
+    regrets_row, regrets_col, sum_row, sum_col = state
+    record_at, cur_row_hist, cur_col_hist, avg_row_hist, avg_col_hist = history
     m, n = payoff.shape
     k = 0
     x = np.empty(m)

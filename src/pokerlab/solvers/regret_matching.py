@@ -86,8 +86,8 @@ def regret_matching(game: MatrixGame, iterations: int = 10_000, history: bool = 
     total = int(iterations)
     record_at = history_iterations(total) if history else np.zeros(0, dtype=np.int64)
     hist = [np.empty((len(record_at), k)) for k in (m, n, m, n)]
-    regrets_row, regrets_col = np.zeros(m), np.zeros(n)
-    sum_row, sum_col = np.zeros(m), np.zeros(n)
+    state = kernels.MatrixRegrets(np.zeros(m), np.zeros(n), np.zeros(m), np.zeros(n))
+    sum_row, sum_col = state.sum_row, state.sum_col
     done, chunk = 0, 1000
     try:
         while done < total:
@@ -96,9 +96,9 @@ def regret_matching(game: MatrixGame, iterations: int = 10_000, history: bool = 
             lo = int(np.searchsorted(record_at, done + 1, side="left"))
             hi = int(np.searchsorted(record_at, done + size, side="right"))
             started = time.perf_counter()
+            recorded = kernels.StrategyHistory(record_at[lo:hi] - done, *(h[lo:hi] for h in hist))
             with deferred_interrupts():
-                kernels.matrix_regret_matching(payoff, size, regrets_row, regrets_col, sum_row, sum_col,
-                                               record_at[lo:hi] - done, *(h[lo:hi] for h in hist))
+                kernels.matrix_regret_matching(payoff, size, state, recorded)
                 done += size
             chunk = max(1000, int(size * 0.1 / max(time.perf_counter() - started, 1e-6)))
             if progress is not None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -26,8 +25,9 @@ from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidGameEr
 from pokerlab.games.base import Game, require_two_player_zero_sum
 from pokerlab.games.two_round import NODE_DECISION, TwoRoundHoldem, TwoRoundSpec, TwoRoundState
 from pokerlab.games.vector import VectorGame, compile_public_tree
-from pokerlab.io import atomic_write, save_atomically
+from pokerlab.io import save_atomically
 from pokerlab.progress import ProgressCallback
+from pokerlab.solvers.archive import check_format, read_archive, write_archive
 from pokerlab.solvers.policy import Policy
 from pokerlab.solvers.two_round import TwoRoundBot, TwoRoundStrategy, TwoRoundTrainer, tree_of
 from pokerlab.solvers.two_round_tables import two_round_tables
@@ -226,10 +226,7 @@ def save_strategy(strategy: Strategy, path: str | Path) -> Path:
     else:
         raise InvalidArgumentError(f"not a pokerlab strategy: {type(strategy).__name__}")
     meta["format_version"] = STRATEGY_FORMAT_VERSION
-    path = Path(path)
-    with atomic_write(path) as temporary, temporary.open("wb") as handle:
-        np.savez_compressed(handle, meta=np.array(json.dumps(meta)), **arrays)  # type: ignore[arg-type]
-    return path
+    return write_archive(path, meta, arrays)
 
 
 def load_strategy(path: Path, game: Game) -> Strategy:
@@ -264,12 +261,8 @@ def load_strategy(path: Path, game: Game) -> Strategy:
         return VectorSolver.load(path, _vector_game(path, game)).average_strategy()
     if kind not in (POLICY_FORMAT, VECTOR_STRATEGY_FORMAT, TWO_ROUND_STRATEGY_FORMAT):
         raise FileFormatError(f"{path}: not a pokerlab strategy file (format {kind!r})")
-    with np.load(path, allow_pickle=False) as npz:
-        meta = json.loads(str(npz["meta"]))
-        data = {k: np.array(npz[k]) for k in npz.files if k != "meta"}
-    if meta.get("format_version") != STRATEGY_FORMAT_VERSION:
-        raise FileFormatError(f"{path}: unsupported format version {meta.get('format_version')!r} "
-                              f"(this pokerlab reads version {STRATEGY_FORMAT_VERSION})")
+    meta, data = read_archive(path, "pokerlab strategy file")
+    check_format(path, meta, (kind,), STRATEGY_FORMAT_VERSION, "pokerlab strategy file")
     try:
         if kind == POLICY_FORMAT:
             return _read_policy(path, meta, data, game)
@@ -358,11 +351,11 @@ def _float_array(array: np.ndarray) -> np.ndarray:
 
 def _format_of(path: Path) -> str | None:
     try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        meta, _ = read_archive(path, "pokerlab strategy file", keys=())
+    except FileFormatError:
         return None  # the loaders give the precise error
-    return meta.get("format") if isinstance(meta, dict) else None
+    format_name = meta.get("format")
+    return format_name if isinstance(format_name, str) else None
 
 
 DEFAULT_TWO_ROUND_ITERATIONS = 4_000_000  # the default two-round bot's MCCFR iterations on the main stack

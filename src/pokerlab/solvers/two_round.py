@@ -8,9 +8,7 @@ stack behind the ante, capped at the game's ``stack``).
 
 from __future__ import annotations
 
-import json
 import time
-import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -22,10 +20,9 @@ from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, 
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import freeze_arrays
 from pokerlab.games.two_round import NODE_DECISION, NODE_FLOP, BettingTree, TwoRoundSpec, betting_tree
-from pokerlab.io import atomic_write
 from pokerlab.progress import ProgressCallback, deferred_interrupts
 from pokerlab.solvers import two_round_kernels as K
-from pokerlab.solvers.core import npz_reason
+from pokerlab.solvers.archive import check_format, read_archive, write_archive
 from pokerlab.solvers.policy import MBB_PER_CHIP
 from pokerlab.solvers.two_round_tables import TwoRoundTables, two_round_tables
 from pokerlab.stats import validate_seed
@@ -340,7 +337,6 @@ class TwoRoundTrainer:
     def save(self, path: str | Path) -> Path:
         """Checkpoint everything (regrets, averages, rng) so :meth:`load` resumes exactly; the file is also a
         bot file (:meth:`TwoRoundBot.load` reads its average strategies)."""
-        path = Path(path)
         meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "spec": self.spec.to_dict(),
                 "abstraction": asdict(self.abstraction), "iterations": {str(k): v for k, v in self.iterations.items()},
                 "seed": self.seed, "floor": self.floor}
@@ -348,9 +344,7 @@ class TwoRoundTrainer:
         for s, t in self.stacks.items():
             arrays.update({f"s{s}_reg_pre": t.reg_pre, f"s{s}_reg_post": t.reg_post, f"s{s}_cum_pre": t.cum_pre,
                            f"s{s}_cum_post": t.cum_post})
-        with atomic_write(path) as temporary, temporary.open("wb") as handle:
-            np.savez_compressed(handle, meta=np.array(json.dumps(meta)), **arrays)  # type: ignore[arg-type]
-        return path
+        return write_archive(path, meta, arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> TwoRoundTrainer:
@@ -381,22 +375,9 @@ class TwoRoundTrainer:
 
 
 def _read(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    path = Path(path)
-    if not path.exists():
-        raise InvalidArgumentError(f"strategy file not found: {path}")
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            meta = json.loads(str(npz["meta"]))
-            data = {k: np.array(npz[k]) for k in npz.files if k != "meta"}
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-        raise FileFormatError(f"{path}: not a pokerlab two-round bot file ({npz_reason(error)})") from error
-    if not isinstance(meta, dict):
-        raise FileFormatError(f"{path}: not a pokerlab two-round bot file (metadata is not an object)")
-    if meta.get("format") not in (FORMAT, LEGACY_FORMAT):
-        raise FileFormatError(f"{path}: not a pokerlab two-round bot file (format {meta.get('format')!r})")
-    if meta.get("format_version") != FORMAT_VERSION:
-        raise FileFormatError(f"{path}: unsupported format version {meta.get('format_version')!r} "
-                              f"(this pokerlab reads version {FORMAT_VERSION})")
+    what = "pokerlab two-round bot file"
+    meta, data = read_archive(path, what, missing=f"strategy file not found: {path}")
+    check_format(path, meta, (FORMAT, LEGACY_FORMAT), FORMAT_VERSION, what)
     return meta, data
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab.games.two_round import NODE_DECISION, NODE_FLOP, NODE_FOLD, NODE_SHOWDOWN, BettingArrays
-from pokerlab.solvers.kernels import match_regrets, sample_action
+from pokerlab.solvers.kernels import match_regrets, normalize_block, push_node, sample_action
 from pokerlab.solvers.two_round_tables import DealTables, showdown_sums
 from pokerlab.stats.rng import uniform
 
@@ -112,9 +112,7 @@ def mccfr_iterations(tree: BettingArrays, deals: DealTables, state: MccfrState, 
                     na = num_children[n]
                     if kd == NODE_FLOP:
                         chosen[n] = child_list[fc]
-                        top += 1
-                        stack[top] = chosen[n]
-                        expanded[top] = False
+                        top = push_node(stack, expanded, top, chosen[n])
                         continue
                     actor = player[n]
                     off = act_offset[n]
@@ -129,14 +127,10 @@ def mccfr_iterations(tree: BettingArrays, deals: DealTables, state: MccfrState, 
                             for q in range(na):
                                 cum_post[row, off + q] += probs[q]
                         chosen[n] = child_list[fc + sample_action(probs, na, rng)]
-                        top += 1
-                        stack[top] = chosen[n]
-                        expanded[top] = False
+                        top = push_node(stack, expanded, top, chosen[n])
                     else:
                         for q in range(na):
-                            top += 1
-                            stack[top] = child_list[fc + q]
-                            expanded[top] = False
+                            top = push_node(stack, expanded, top, child_list[fc + q])
                 else:
                     top -= 1
                     if kd == NODE_FLOP or player[n] != p:
@@ -174,9 +168,11 @@ def _compat(reach: np.ndarray, hands: np.ndarray, count: int, hand_cards: np.nda
 
 
 @njit(cache=True, inline="always")
-def _push_reach(reach, n, fc, na, off, child_list, hands, cnt, acting, strategy, strategy_row):
+def _push_reach(reach: np.ndarray, n: int, tree: BettingArrays, hands: np.ndarray, cnt: int, acting: bool,
+                strategy: np.ndarray, strategy_row: np.ndarray) -> None:
     """Reach of node ``n``'s children for ``hands[:cnt]``: times the acting opponent's action probability
     (``strategy[strategy_row[h], off + q]``), or unchanged below the responder's own decisions."""
+    fc, na, off, child_list = tree.child_start[n], tree.num_children[n], tree.act_offset[n], tree.child_list
     for q in range(na):
         c = child_list[fc + q]
         for i in range(cnt):
@@ -185,10 +181,11 @@ def _push_reach(reach, n, fc, na, off, child_list, hands, cnt, acting, strategy,
 
 
 @njit(cache=True, inline="always")
-def _decision_values(val, n, fc, na, off, child_list, hands, cnt, responding, best_response, strategy,
-                     strategy_row):
+def _decision_values(val: np.ndarray, n: int, tree: BettingArrays, hands: np.ndarray, cnt: int, responding: bool,
+                     best_response: bool, strategy: np.ndarray, strategy_row: np.ndarray) -> None:
     """Value of decision node ``n`` for ``hands[:cnt]``: the responder's best child (best response) or its
     strategy's mix; at the opponent's nodes the reach already weighs the children, so their values add."""
+    fc, na, off, child_list = tree.child_start[n], tree.num_children[n], tree.act_offset[n], tree.child_list
     for i in range(cnt):
         h = hands[i]
         if responding and best_response:
@@ -209,8 +206,9 @@ def _decision_values(val, n, fc, na, off, child_list, hands, cnt, responding, be
 
 
 @njit(cache=True, inline="always")
-def _fold_payoff(n, player, responder, ante, put0, put1):
+def _fold_payoff(n: int, tree: BettingArrays, responder: int, ante: float) -> float:
     """The responder's chips at fold node ``n``: it loses its contribution if it folded, wins the other's."""
+    player, put0, put1 = tree.player, tree.put0, tree.put1
     mine = put0[n] if responder == 0 else put1[n]
     theirs = put1[n] if responder == 0 else put0[n]
     return -float(ante + mine) if player[n] == responder else float(ante + theirs)
@@ -242,8 +240,8 @@ def profile_round_one_reach(tree: BettingArrays, deals: DealTables, responder: i
     reach[0, :] = 1.0
     for n in range(kind.shape[0]):
         if rnd[n] == 0 and kind[n] == NODE_DECISION:
-            _push_reach(reach, n, tree.child_start[n], tree.num_children[n], tree.act_offset[n], tree.child_list,
-                        all_hands, n_hands, player[n] == 1 - responder, opponent.pre, opponent.pre_row)
+            _push_reach(reach, n, tree, all_hands, n_hands, player[n] == 1 - responder, opponent.pre,
+                        opponent.pre_row)
 
 
 @njit(cache=True)
@@ -260,9 +258,7 @@ def profile_flop_items(tree: BettingArrays, deals: DealTables, ante: float, resp
                                                        deals.valid_count, deals.n_cards)
     opp_post, opp_post_row = opponent.post, opponent.post_row
     me_post, me_post_row = own.post, own.post_row
-    kind, player, put0, put1 = tree.kind, tree.player, tree.put0, tree.put1
-    subtree_end, child_start, num_children = tree.subtree_end, tree.child_start, tree.num_children
-    child_list, act_offset = tree.child_list, tree.act_offset
+    kind, player, put0, subtree_end = tree.kind, tree.player, tree.put0, tree.subtree_end
     reach, val, flop_total, comp, win, lose = work.reach, work.val, work.flop_total, work.comp, work.win, work.lose
     n_flops = values.shape[0]
     opp = 1 - responder
@@ -280,12 +276,11 @@ def profile_flop_items(tree: BettingArrays, deals: DealTables, ante: float, resp
             reach[root, h] = reach[fn, h]
         for n in range(root, end):
             if kind[n] == NODE_DECISION:
-                _push_reach(reach, n, child_start[n], num_children[n], act_offset[n], child_list, hands, cnt,
-                            player[n] == opp, opp_post, opp_post_row[f])
+                _push_reach(reach, n, tree, hands, cnt, player[n] == opp, opp_post, opp_post_row[f])
         for n in range(end - 1, root - 1, -1):
             kn = kind[n]
             if kn == NODE_FOLD:
-                payoff = _fold_payoff(n, player, responder, ante, put0, put1)
+                payoff = _fold_payoff(n, tree, responder, ante)
                 _compat(reach[n], hands, cnt, hand_cards, n_cards, comp)
                 for i in range(cnt):
                     h = hands[i]
@@ -297,8 +292,8 @@ def profile_flop_items(tree: BettingArrays, deals: DealTables, ante: float, resp
                     h = hands[i]
                     val[n, h] = stake * (win[h] - lose[h])
             else:
-                _decision_values(val, n, child_start[n], num_children[n], act_offset[n], child_list, hands, cnt,
-                                 player[n] == responder, best_response, me_post, me_post_row[f])
+                _decision_values(val, n, tree, hands, cnt, player[n] == responder, best_response, me_post,
+                                 me_post_row[f])
         for i in range(cnt):
             h = hands[i]
             flop_total[h] += val[root, h]
@@ -312,7 +307,7 @@ def profile_round_one_value(tree: BettingArrays, deals: DealTables, ante: float,
     """Finish a profile evaluation once every flop item is done: round 1, bottom-up; the responder's expected
     payoff in chips per game (see :func:`pokerlab.solvers.two_round.exploitability`)."""
     hand_cards, n_cards = deals.hand_cards, deals.n_cards
-    kind, rnd, player, put0, put1 = tree.kind, tree.round, tree.player, tree.put0, tree.put1
+    kind, rnd, player = tree.kind, tree.round, tree.player
     reach, val, comp = work.reach, work.val, work.comp
     n_hands = hand_cards.shape[0]
     all_hands = np.arange(n_hands)
@@ -322,13 +317,13 @@ def profile_round_one_value(tree: BettingArrays, deals: DealTables, ante: float,
             continue
         k = kind[n]
         if k == NODE_FOLD:
-            payoff = _fold_payoff(n, player, responder, ante, put0, put1)
+            payoff = _fold_payoff(n, tree, responder, ante)
             _compat(reach[n], all_hands, n_hands, hand_cards, n_cards, comp)
             for h in range(n_hands):
                 val[n, h] = payoff * comp[h] * flops_per_deal
         elif k == NODE_DECISION:
-            _decision_values(val, n, tree.child_start[n], tree.num_children[n], tree.act_offset[n], tree.child_list,
-                             all_hands, n_hands, player[n] == responder, best_response, own.pre, own.pre_row)
+            _decision_values(val, n, tree, all_hands, n_hands, player[n] == responder, best_response, own.pre,
+                             own.pre_row)
     deals = n_hands * ((n_cards - 2) * (n_cards - 3) / 2.0) * flops_per_deal
     return val[0, :].sum() / deals
 
@@ -342,8 +337,4 @@ def normalize_rows(cum: np.ndarray, act_offset: np.ndarray, num_children: np.nda
         off = act_offset[n]
         na = num_children[n]
         for r in range(rows):
-            total = 0.0
-            for q in range(na):
-                total += cum[r, off + q]
-            for q in range(na):
-                out[r, off + q] = cum[r, off + q] / total if total > 0.0 else 1.0 / na
+            normalize_block(cum[r], off, off + na, out[r])

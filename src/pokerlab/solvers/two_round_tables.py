@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab.cards.kernels import partial_hand, value_with_two
-from pokerlab.cards.tables import load_tables
+from pokerlab.cards.tables import EvalTables, load_tables
 from pokerlab.games.two_round import TwoRoundSpec
 
 
@@ -70,7 +70,7 @@ def showdown_sums(order: np.ndarray, count: int, values: np.ndarray, reach: np.n
 
 
 @njit(cache=True)
-def _flop_values(deck: np.ndarray, hand_cards: np.ndarray, flop_cards: np.ndarray, tables) -> np.ndarray:
+def _flop_values(deck: np.ndarray, hand_cards: np.ndarray, flop_cards: np.ndarray, tables: EvalTables) -> np.ndarray:
     n_flops = flop_cards.shape[0]
     n_hands = hand_cards.shape[0]
     values = np.zeros((n_flops, n_hands), dtype=np.int64)

@@ -10,17 +10,32 @@ one-word state array (saved with a solver's checkpoint, for instance); both form
 :func:`neg_log` is ``-log(u)`` in plain arithmetic (numba's ``np.log`` is a scalar library call that stops
 vectorisation): within 3 ulp of ``-np.log(u)`` over ``(0, 1]`` (tests/stats/test_rng.py).
 
-Seeds become streams here for every engine (seed -> state -> stream), in one of two ways, each kept exactly as
-it was when the engines were split so that a seed gives the same numbers as before:
+Seeds become streams here, and only here, for every engine (seed -> state -> stream); the test
+``tests/stats/test_seed_streams.py::test_no_engine_derives_its_own_stream`` fails if an engine seeds numpy or
+mixes a seed itself. Two families, each kept exactly as it was when the engines were split so that a seed gives
+the same numbers as before:
 
-- :func:`seed_word` (the equity engine): the validated seed itself, then :func:`stream_seed` hashes
-  (seed, batch, chunk) into the state of each chunk of each batch;
-- :func:`mixed_seed` (ICM Monte Carlo, the solvers' MCCFR, the two-round game's MCCFR): the seed mixed once
-  by numpy's ``SeedSequence`` so that nearby seeds start far apart; :func:`seed_state` is its one-word state
-  array (saved with a checkpoint), :func:`batch_seed` the seed of batch ``i`` of a run, and
-  :func:`stream_counter` the start counter of stream ``s`` of a batch.
+- **counter-based, from the seed word** (:func:`seed_word`: the validated seed itself): the stream of each unit
+  of work is a hash of (seed, unit), so any worker, thread or chunk can start any unit without the others.
+  :func:`stream_seed` hashes (seed, batch, chunk) for the equity engine; :func:`keyed_start` starts an engine's
+  stream from (seed, key) and :func:`substream_start` sub-stream ``i`` of it (Malmuth-Weitzman sampling;
+  tournament ``i`` of a simulation batch).
+- **sequential, from the mixed seed** (:func:`mixed_seed`: the seed mixed by numpy's ``SeedSequence``, so
+  that nearby seeds start far apart): :func:`seed_state`, the one-word state saved with a checkpoint (the
+  solvers' MCCFR, the two-round game's MCCFR); :func:`batch_seed` and :func:`stream_counter` (ICM Monte
+  Carlo); :func:`numpy_generator` / :func:`numpy_generators`, numpy ``Generator`` objects for plain-Python
+  play and set-up (matches, the human at the terminal, payout and stack draws, push/fold's sampled deals, the
+  scrambled Sobol points).
 
-Every function takes ``None`` for a fresh random run.
+Why two, not one: merging them changes every seeded number of one family, and only seeded numbers (each is
+checked against an exact value within a stated tolerance, so none is more right than another). The
+counter-based family holds the equity convergence table (docs/algorithms.md) and every simulated figure of
+docs/beating-icm.md (a 12.6-minute run); the sequential family holds the trained two-round bot and the match
+figures of docs/results.md (a 10^7-iteration training; the default bot, trained with a fixed seed, is cached
+by every user) and the seeded tests of the solvers and of ICM Monte Carlo. Both families start from one
+validated seed (:func:`~pokerlab.stats.seeds.validate_seed`); :func:`fresh_seed` serves ``None`` in both.
+
+Every seed function takes ``None`` for a fresh random run.
 
 These helpers are inlined into cached kernels of other modules, and numba checks only the kernel's own source
 file: after editing this file run ``make clean-kernels`` (CI and fresh installs start from an empty cache).
@@ -155,6 +170,16 @@ def _fresh_entropy() -> int:
     return entropy
 
 
+def fresh_seed() -> int:
+    """A fresh seed (63 bits from the operating system) for a run asked for with ``seed=None`` that must record
+    the seed it used (a simulation's result, for instance), so that the run can be repeated.
+
+    >>> 0 <= fresh_seed() < 2**63
+    True
+    """
+    return _fresh_entropy() % (1 << 63)
+
+
 def seed_word(seed: int | None) -> np.uint64:
     """The equity engine's 64-bit seed word: ``seed`` modulo 2^64 (checked by
     :func:`~pokerlab.stats.seeds.validate_seed`), or fresh entropy for ``None``.
@@ -176,8 +201,28 @@ def mixed_seed(seed: int | None) -> np.uint64:
     """
     checked = validate_seed(seed)
     if checked is None:
-        checked = _fresh_entropy() % (1 << 63)
+        checked = fresh_seed()
     return np.random.SeedSequence(checked).generate_state(1, dtype=np.uint64)[0]
+
+
+def numpy_generator(seed: int | None) -> np.random.Generator:
+    """numpy's default ``Generator`` for ``seed`` (its ``SeedSequence``, as :func:`mixed_seed`), for plain-Python
+    draws; fresh for ``None``.
+
+    >>> int(numpy_generator(1).integers(100)) == int(numpy_generator(1).integers(100))
+    True
+    """
+    return np.random.default_rng(validate_seed(seed))
+
+
+def numpy_generators(seed: int | None, count: int) -> tuple[np.random.Generator, ...]:
+    """``count`` independent numpy ``Generator`` objects spawned from ``seed``'s ``SeedSequence`` (one per use,
+    so that drawing more from one leaves the others unchanged); fresh for ``None``.
+
+    >>> hands, matches = numpy_generators(1, 2); int(hands.integers(100)) != int(matches.integers(100))
+    True
+    """
+    return tuple(np.random.default_rng(child) for child in np.random.SeedSequence(validate_seed(seed)).spawn(count))
 
 
 def seed_state(seed: int | None) -> np.ndarray:
@@ -208,6 +253,20 @@ def stream_seed(seed: np.uint64, batch: int, chunk: int) -> np.uint64:
     next_u64(state)
     state[0] ^= np.uint64(chunk) * _MIX2
     return next_u64(state)
+
+
+@njit(cache=True, inline="always")
+def keyed_start(seed: np.uint64, key: np.uint64) -> np.uint64:
+    """Start counter of the stream an engine keys ``key`` (a constant of the engine) from the seed word ``seed``
+    (:func:`seed_word`): its draws are ``mix64(start + t * GOLDEN)``, t = 1, 2, ..."""
+    return mix64(seed ^ key)
+
+
+@njit(cache=True, inline="always")
+def substream_start(start: np.uint64, index: int) -> np.uint64:
+    """Start counter of sub-stream ``index`` (a tournament of a batch, ...) of the stream started at ``start``:
+    its draw ``index``, so any sub-stream starts without the others."""
+    return mix64(start + np.uint64(index) * GOLDEN)
 
 
 @njit(cache=True, inline="always")

@@ -5,18 +5,27 @@ The numba kernels hold the GIL while they run, so CPU work in a thread of the se
 long-lived worker processes. A job that runs past its time limit, or whose client went away, is stopped by
 killing its worker (a kernel cannot be interrupted any other way) and a fresh worker takes its place.
 
-Messages between the server and a worker are plain tuples of names and JSON-like dicts over a pipe; a worker
-only runs the task functions named in :data:`pokerlab.web.tasks.TASKS`, never code sent by a client.
+Messages between the server and a worker are JSON arrays (a name, then JSON objects) in length-prefixed frames
+over a socket pair; a worker only runs the task functions named in :data:`pokerlab.web.tasks.TASKS`, never code
+sent by a client. The server reads its end without ever blocking, whatever mode the event loop leaves the socket
+in: uvicorn's uvloop makes every descriptor it watches non-blocking, and a large result then arrives in pieces
+(``multiprocessing``'s ``Connection.recv`` raised ``BlockingIOError`` half-way through a message, which looked
+like a dead worker).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import multiprocessing
 import multiprocessing.connection
+import os
+import select
 import signal
+import struct
+import sys
 import time
 import traceback
 from collections.abc import Callable
@@ -36,10 +45,6 @@ class JobTimeoutError(Exception):
     """A job ran past its time limit and its worker was stopped."""
 
 
-class WorkerDiedError(Exception):
-    """A worker process ended in the middle of a job (a crash, or killed by the system)."""
-
-
 class JobFailedError(Exception):
     """A job raised an error: ``status`` 422 for bad input (the library's message), 500 for a bug."""
 
@@ -49,7 +54,67 @@ class JobFailedError(Exception):
         self.message = message
 
 
-def _throttled_sender(conn: multiprocessing.connection.Connection) -> Callable[..., None]:
+_HEADER = struct.Struct("!Q")  # the length of the JSON text that follows, in bytes
+
+
+def _frame(message: tuple[Any, ...] | list[Any]) -> bytes:
+    """``message`` as one frame: its length, then its JSON text."""
+    body = json.dumps(message).encode()
+    return _HEADER.pack(len(body)) + body
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write ``data`` whole to ``fd``, waiting whenever a non-blocking socket's buffer is full."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(fd, view):]
+        except BlockingIOError:
+            select.select([], [fd], [])
+
+
+def _read_exact(fd: int, size: int) -> bytes:
+    """``size`` bytes from ``fd``; :class:`EOFError` when the other end closed first."""
+    parts: list[bytes] = []
+    while size:
+        try:
+            chunk = os.read(fd, size)
+        except BlockingIOError:
+            select.select([fd], [], [])
+            continue
+        if not chunk:
+            raise EOFError
+        parts.append(chunk)
+        size -= len(chunk)
+    return b"".join(parts)
+
+
+def _read_message(fd: int) -> list[Any]:
+    """The next whole message from ``fd`` (blocking: the worker's side)."""
+    (size,) = _HEADER.unpack(_read_exact(fd, _HEADER.size))
+    message: list[Any] = json.loads(_read_exact(fd, size))
+    return message
+
+
+def _take_messages(buffer: bytearray) -> list[list[Any]]:
+    """Remove and return the whole messages at the start of ``buffer`` (the server's side reads in pieces).
+
+    >>> buffer = bytearray(_frame(("ready",)) + _frame(("progress", {"fraction": 0.5}))[:9])
+    >>> _take_messages(buffer), len(buffer)
+    ([['ready']], 9)
+    """
+    messages = []
+    while len(buffer) >= _HEADER.size:
+        (size,) = _HEADER.unpack_from(buffer)
+        end = _HEADER.size + size
+        if len(buffer) < end:
+            break
+        messages.append(json.loads(bytes(buffer[_HEADER.size:end])))
+        del buffer[:end]
+    return messages
+
+
+def _throttled_sender(fd: int) -> Callable[..., None]:
     """A progress callback that sends at most ten messages a second (the page cannot draw more)."""
     last = [0.0]
 
@@ -57,7 +122,7 @@ def _throttled_sender(conn: multiprocessing.connection.Connection) -> Callable[.
         now = time.monotonic()
         if force or now - last[0] >= 0.1:
             last[0] = now
-            conn.send(("progress", data))
+            _write_all(fd, _frame(("progress", data)))
 
     return report
 
@@ -67,35 +132,62 @@ def _worker_main(conn: multiprocessing.connection.Connection, warm: bool) -> Non
     # Ctrl-C in the terminal reaches the whole process group: the server shuts down and kills its workers, so
     # a worker ignores it rather than print a traceback from inside a kernel
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        _serve_jobs(conn, warm)
+    except BaseException:  # noqa: BLE001 - a worker must not die slowly and silently
+        # Left to propagate, an error here would close the pipe at once (the server sees the worker gone) and
+        # then spend seconds in interpreter shutdown with no exit code to report; say why and exit now instead.
+        print(f"pokerlab web worker {os.getpid()} failed:\n{traceback.format_exc()}", file=sys.stderr, flush=True)
+        os._exit(70)
+
+
+def _serve_jobs(conn: multiprocessing.connection.Connection, warm: bool) -> None:
     from pokerlab.errors import PokerlabError
     from pokerlab.web.tasks import TASKS, warm_kernels
 
+    fd = conn.fileno()
     if warm:
         warm_kernels()
-    conn.send(("ready",))
+    _write_all(fd, _frame(("ready",)))
     while True:
         try:
-            message = conn.recv()
-        except (EOFError, OSError):
+            _, name, params = _read_message(fd)
+        except (EOFError, OSError):  # the server closed its end: it is shutting down or retired this worker
             return
-        _, name, params = message
-        report = _throttled_sender(conn)
+        reply: tuple[Any, ...]
         try:
-            result = TASKS[name](params, report)
+            reply = ("done", TASKS[name](params, _throttled_sender(fd)))
         except PokerlabError as error:
-            conn.send(("error", 422, str(error)))
+            reply = ("error", 422, str(error))
         except Exception as error:  # a bug: keep the worker alive, say so in the log and to the client
-            conn.send(("error", 500, f"internal error ({type(error).__name__}); see the server log"))
+            reply = ("error", 500, f"internal error ({type(error).__name__}); see the server log")
             log.error("task %s failed:\n%s", name, traceback.format_exc())
-        else:
-            conn.send(("done", result))
+        try:
+            frame = _frame(reply)
+        except (TypeError, ValueError) as error:  # a result that is not JSON is a bug of the task
+            log.error("task %s returned a result that is not JSON:\n%s", name, traceback.format_exc())
+            frame = _frame(("error", 500, f"internal error ({type(error).__name__}); see the server log"))
+        _write_all(fd, frame)
+
+
+def _exit_status(worker: _Worker) -> str:
+    """How a worker that closed its end ended, in words (waits up to a second for it to finish exiting)."""
+    worker.process.join(timeout=1.0)
+    code = worker.process.exitcode
+    if code is None:
+        return f"pid {worker.process.pid} closed its pipe and is still running"
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return f"pid {worker.process.pid} killed by {signal.Signals(-code).name}; out of memory?"
+    return f"pid {worker.process.pid} exit code {code}; see the server log"
 
 
 @dataclass(eq=False)
 class _Worker:
     process: multiprocessing.process.BaseProcess
-    conn: multiprocessing.connection.Connection
-    messages: asyncio.Queue[tuple[Any, ...]] = field(default_factory=asyncio.Queue)
+    conn: multiprocessing.connection.Connection  # owns the server's end of the socket pair
+    messages: asyncio.Queue[list[Any]] = field(default_factory=asyncio.Queue)
+    received: bytearray = field(default_factory=bytearray)  # a message's first pieces until it is whole
     ready: bool = False
 
 
@@ -129,24 +221,32 @@ class WorkerPool:
                                         name="pokerlab-web-worker")
         process.start()
         child.close()
+        os.set_blocking(parent.fileno(), False)  # read what has arrived, never wait for the rest
         worker = _Worker(process, parent)
         self._workers.add(worker)
         loop = asyncio.get_running_loop()
         loop.add_reader(parent.fileno(), self._on_readable, worker)
 
     def _on_readable(self, worker: _Worker) -> None:
+        closed = False
         try:
-            while worker.conn.poll():
-                message = worker.conn.recv()
-                if message[0] == "ready":
-                    worker.ready = True
-                    self._failed_starts = 0
-                    self._idle.put_nowait(worker)
-                else:
-                    worker.messages.put_nowait(message)
-        except (EOFError, OSError):
+            while chunk := os.read(worker.conn.fileno(), 1 << 16):
+                worker.received += chunk
+            closed = True  # an empty read: the worker's end is closed
+        except BlockingIOError:  # all that has arrived is read
+            pass
+        except OSError:
+            closed = True
+        for message in _take_messages(worker.received):
+            if message[0] == "ready":
+                worker.ready = True
+                self._failed_starts = 0
+                self._idle.put_nowait(worker)
+            else:
+                worker.messages.put_nowait(message)
+        if closed:
             asyncio.get_running_loop().remove_reader(worker.conn.fileno())
-            worker.messages.put_nowait(("dead",))
+            worker.messages.put_nowait(["dead"])
             if not worker.ready:  # died while starting: try again a few times, then give up loudly
                 self._failed_starts += 1
                 log.error("a worker process died while starting (%d in a row)", self._failed_starts)
@@ -170,27 +270,13 @@ class WorkerPool:
 
     async def run(self, task: str, params: dict[str, Any], time_limit: float,
                   progress: ProgressHandler | None = None) -> Any:
-        """Run ``task(params)`` in a worker and return its result; a job whose worker dies is run once more on a
-        fresh worker (see :meth:`_run_once`), and a second death is reported."""
-        try:
-            return await self._run_once(task, params, time_limit, progress)
-        except WorkerDiedError:
-            # A worker has been seen to die (no Python error, no message) during a first, cold-cache Leduc
-            # solve on a fresh checkout; the cause is not found yet. The fresh worker finds the kernels compiled.
-            log.error("a worker died during %s; running it again on a fresh worker", task)
-            try:
-                return await self._run_once(task, params, time_limit, progress)
-            except WorkerDiedError as error:
-                raise JobFailedError(500, str(error)) from None
-
-    async def _run_once(self, task: str, params: dict[str, Any], time_limit: float,
-                        progress: ProgressHandler | None = None) -> Any:
         """Run ``task(params)`` in a worker and return its result.
 
         Raises :class:`QueueFullError` at once when ``max_queue`` jobs already wait, :class:`JobTimeoutError`
         when the job runs longer than ``time_limit`` seconds (waiting in line not counted), and
-        :class:`JobFailedError` for an error inside the task. Cancelling the awaiting coroutine (a client that
-        disconnected) kills the job's worker.
+        :class:`JobFailedError` for an error inside the task, or a worker that died during the job (status 500;
+        not run again: a job that made the system kill its worker would kill the next one too). Cancelling the
+        awaiting coroutine (a client that disconnected) kills the job's worker.
         """
         if self._idle.empty() and self.waiting >= self.max_queue:
             raise QueueFullError
@@ -209,7 +295,7 @@ class WorkerPool:
         deadline = time.monotonic() + time_limit
         finished = False
         try:
-            worker.conn.send(("run", task, params))
+            _write_all(worker.conn.fileno(), _frame(("run", task, params)))
             while True:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -224,9 +310,9 @@ class WorkerPool:
                         progress(message[1])
                     continue
                 if kind == "dead":
-                    worker.process.join(timeout=1.0)
-                    raise WorkerDiedError(f"the worker process died during the job (exit code "
-                                          f"{worker.process.exitcode}; out of memory?)")
+                    status = _exit_status(worker)
+                    log.error("a worker died during %s: %s", task, status)
+                    raise JobFailedError(500, f"the worker process died during the job ({status})")
                 finished = True
                 if kind == "error":
                     raise JobFailedError(message[1], message[2])
