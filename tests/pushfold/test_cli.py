@@ -86,3 +86,30 @@ def test_stacks_as_pasted_from_a_lobby(tmp_path):
     text = runner.invoke(app, ["pushfold", "--stacks", "alice:1,500 bob:1,000", "--blinds", "50/100",
                                "--iterations", "8"])
     assert text.exit_code == 0 and "SB alice" in text.stdout and "BB bob" in text.stdout, text.output
+
+
+@pytest.mark.parametrize("iterations, last_line", [
+    (0, "interrupted before the first iteration: no strategy yet"),
+    (8, "interrupted after 8 iterations: the strategy above has a maximum best-response gain of"),
+])
+def test_ctrl_c_shows_the_strategy_so_far_and_solves_nothing_more(monkeypatch, iterations, last_line):
+    """Ctrl-C during the solve (the solver returns its best profile so far, stop_reason 'interrupted'): exit 130
+    with one line on stderr, at once: no chip-EV comparison solved after it, and nothing shown before the first
+    iteration (a comparison of 0 iterations used to fail with 'iterations must be at least 1')."""
+    import dataclasses
+    import importlib
+
+    package = importlib.import_module("pokerlab.pushfold")  # `pokerlab.pushfold` is also the function's name
+    real = package.pushfold
+    calls = []
+
+    def interrupted_solve(*args, **kwargs):
+        calls.append(kwargs.get("iterations"))
+        result = real(*args, **{**kwargs, "iterations": 8})
+        return dataclasses.replace(result, stop_reason="interrupted", iterations=iterations)
+
+    monkeypatch.setattr(package, "pushfold", interrupted_solve)
+    r = runner.invoke(app, ["pushfold", "--stacks", "10,8,12", "--payouts", "50,30,20", "--multiway-samples", "100"])
+    assert r.exit_code == 130 and len(calls) == 1, r.output
+    assert r.stderr.strip().splitlines()[-1].startswith(last_line) and len(r.stderr.strip().splitlines()) == 1
+    assert ("jams first in" in r.stdout) == (iterations > 0)

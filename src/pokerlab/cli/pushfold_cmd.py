@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pokerlab.cli.common import command
+from pokerlab.cli.common import command, interrupted
 from pokerlab.errors import InvalidArgumentError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -106,6 +106,9 @@ def pushfold_command(
         result = pushfold(players.chips.tolist(), _blinds(blinds), ante=ante, bb_ante=bb_ante,
                           payouts=pay, field=field, target=target, iterations=iterations,
                           time_limit=time_limit, multiway_samples=samples, progress=progress)
+    stopped = result.stop_reason == "interrupted"
+    if stopped and result.iterations == 0:
+        interrupted("before the first iteration: no strategy yet")
     if players.named:
         result = _labelled(result, players.names)
     written = []
@@ -116,13 +119,12 @@ def pushfold_command(
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
     else:
-        _print_result(result, pay is not None)
+        _print_result(result, compare_chip_ev=pay is not None and not stopped)  # Ctrl-C: no second solve
         for path in written:
             typer.echo(f"wrote {path}")
-    if result.stop_reason == "interrupted":
-        typer.echo(f"interrupted after {result.iterations} iterations: the strategy above has a maximum "
-                   f"best-response gain of {result.max_gain:.3g} {result.gain_unit}", err=True)
-        raise typer.Exit(code=130)
+    if stopped:
+        interrupted(f"after {result.iterations} iterations: the strategy above has a maximum best-response gain of "
+                    f"{result.max_gain:.3g} {result.gain_unit}")
 
 
 def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> None:
