@@ -336,3 +336,16 @@ def test_tiers_beyond_the_float_range_of_a_normalised_stack():
     np.testing.assert_allclose(icm([1e300, 1e-30, 2e-30], [50, 30, 20], "subset").equity, result.equity, rtol=1e-12)
     with pytest.raises(InvalidArgumentError, match="differ by more than 1e300"):
         icm([1e300, 1e-30, 2e-30], [50, 30, 20], "montecarlo", samples=100)
+
+
+def test_ctrl_c_during_the_exact_method_says_what_was_stopped(monkeypatch):
+    from pokerlab.errors import Interrupted
+    from pokerlab.icm import model
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(model, "_exact_by_tiers", stopped)
+    with pytest.raises(Interrupted, match=r"during the exact finish-place matrix of 3 players x 2 places \([\d.]+ s\); "
+                                          r"method='montecarlo' estimates sooner"):
+        icm([5, 3, 2], [60, 40], places=True)

@@ -25,6 +25,7 @@ import numba
 import numpy as np
 
 from pokerlab.errors import (
+    Interrupted,
     InvalidArgumentError,
     InvalidPayoutsError,
     InvalidStacksError,
@@ -241,7 +242,14 @@ def icm(
                 f"the subset recursion takes 2^n memory: at most {SUBSET_MAX_PLAYERS} live players, got {n_live}"
             )
         n_places = min(pay.size, n_live)
-        values, matrix, nodes = _exact_by_tiers(s[live], live_pay, n_places, chosen, places, rtol)
+        try:
+            values, matrix, nodes = _exact_by_tiers(s[live], live_pay, n_places, chosen, places, rtol)
+        except Interrupted:
+            raise
+        except KeyboardInterrupt:  # between the kernel calls (a few panels of the quadrature each)
+            what = f"finish-place matrix of {n_live:,} players x {n_places:,} places" if places else "equity"
+            raise Interrupted(f"during the exact {what} ({time.perf_counter() - start:.1f} s); method='montecarlo' "
+                              "estimates sooner") from None
         equity[live] = values
         if place_matrix is not None:
             place_matrix[live, :n_places] = matrix
