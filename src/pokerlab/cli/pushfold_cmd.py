@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pokerlab.cli.common import command, interrupted
+from pokerlab.cli.common import check_output, command, interrupted
 from pokerlab.errors import InvalidArgumentError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,10 +67,11 @@ def pushfold_command(
     """Push/fold Nash ranges: jam first in and call a jam, per seat, under chip EV or ICM."""
     from pokerlab.pushfold.charts import parse_depths
 
-    if png is not None:  # the output directory is checked (and made) before any work
+    if png is not None:  # the output folder is checked (and made, in a folder that exists) before any work
         if png.exists() and not png.is_dir():
             raise InvalidArgumentError(f"--png needs a directory, {png} is a file")
-        png.mkdir(parents=True, exist_ok=True)
+        check_output(png / "chart.png" if png.is_dir() else png, what="--png chart folder")
+        png.mkdir(exist_ok=True)  # not its parents: a mistyped path is refused, not made
     console = Console(stderr=True)
     if chart is not None:
         if chart != "heads-up":
@@ -182,7 +183,6 @@ def _heads_up(depths: list[float], target: float, png: Path | None, as_json: boo
     chart = heads_up_chart(depths, target=target)
     written = []
     if png is not None:
-        png.mkdir(parents=True, exist_ok=True)
         top = max(depths)
         written = [save_depth_png(chart.jam_depth, "SB jams up to (bb)", png / "heads-up-jam.png", top),
                    save_depth_png(chart.call_depth, "BB calls up to (bb)", png / "heads-up-call.png", top)]
