@@ -16,9 +16,11 @@ $(STAMP): $(BIN)/python pyproject.toml
 	touch $@
 
 demo: $(STAMP)
+	$(BIN)/pokerlab warmup
 	$(BIN)/python -m pokerlab.demo
 
 test: $(STAMP) browser
+	$(BIN)/pokerlab warmup
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/mypy src/pokerlab
 	$(BIN)/python -m pytest -q

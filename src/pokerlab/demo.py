@@ -1,6 +1,8 @@
 """``make demo``: one short run of every engine, printed with rich.
 
-Each engine contributes a section function taking the console; run with ``python -m pokerlab.demo``.
+Each engine contributes a section function taking the console; run with ``python -m pokerlab.demo``. A section
+compiles its kernels first (:func:`pokerlab.warmup.prepare`: "compiling kernels (first run only)"), so every
+time it prints is the run's own, never compilation.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from collections.abc import Callable
 
 from rich.console import Console
 from rich.table import Table
+
+from pokerlab.warmup import prepare
 
 DEMO_HANDS = (
     "AsKs QsJsTs 2d 3c",
@@ -35,7 +39,8 @@ def hands_section(console: Console) -> None:
         table.add_row(hand.cards, str(hand.rank), hand.category, hand.description)
     console.print(table)
 
-    seven_card_category_counts()  # first call loads the tables and the compiled kernel
+    prepare(["all-hands"])
+    seven_card_category_counts()  # first call loads the tables
     start = time.perf_counter()
     counts = seven_card_category_counts()
     elapsed = time.perf_counter() - start
@@ -54,6 +59,7 @@ def solver_section(console: Console) -> None:
 
     from pokerlab.solvers import solve
 
+    prepare(["solvers"])
     table = Table("game", "algorithm", "iterations", "exploitability (chips)", "value", "known value", "time")
     for game, algorithm, iterations, known in (("kuhn", "cfr+", 200, -1 / 18), ("leduc", "cfr+", 1000, -0.0856064),
                                                ("leduc", "es-mccfr", 100_000, -0.0856064)):
@@ -67,13 +73,13 @@ def icm_section(console: Console) -> None:
     """ICM: a final table exactly, then a 2,048-player field (15% paid) exactly and by Monte Carlo."""
     from pokerlab.icm import icm, power_law, truncated_normal_stacks
 
+    prepare(["icm", "icm-montecarlo"])
     small = icm([5000, 3000, 2000], [50, 30, 20])
     console.print("stacks 5000/3000/2000, payouts 50/30/20 ->", ", ".join(f"{x:.4f}" for x in small.equity),
                   "(exact: 1075/28, 131/4, 202/7)")
     stacks = truncated_normal_stacks(2048, seed=1)
     payouts = power_law(307, 1000.0, 1.0)
     exact = icm(stacks, payouts)
-    icm(stacks[:20], payouts[:10], "montecarlo", samples=512, seed=1)  # compile first: time the sampling below
     mc = icm(stacks, payouts, "montecarlo", samples=20_000, seed=1)
     top = int(stacks.argmax())
     assert mc.stderr is not None  # a Monte Carlo result has standard errors
@@ -89,6 +95,7 @@ def bots_section(console: Console) -> None:
     from pokerlab.agents.players import FullBetAgent, RandomAgent
     from pokerlab.games.two_round import TwoRoundSpec, two_round_sizes
 
+    prepare(["matches"])
     table = Table(title="pokerlab match (seats alternate; A's chips per hand)", header_style="bold")
     for column in ("game", "A vs B", "chips/hand (95% CI)", "exact EV", "hands won", "matches won"):
         table.add_column(column)
@@ -115,6 +122,7 @@ def equity_section(console: Console) -> None:
     from pokerlab.equity import equity, equity_vs_random
     from pokerlab.equity.display import equity_table
 
+    prepare(["equity-exact", "equity-montecarlo", "equity-vs-random"])
     console.print(equity_table(equity(["AsKs", "random"], method="exact")))
     console.print(equity_table(equity(["QQ+, AKs", "TT+, AQs+:0.5", "random"], method="montecarlo",
                                        target_stderr=5e-4, seed=1)))
@@ -137,6 +145,7 @@ def pushfold_section(console: Console) -> None:
     ICM table with its chip-EV twin."""
     from pokerlab.pushfold import pushfold
 
+    prepare(["pushfold"])
     table = Table("table", "model", "seat", "jams first in", "calls", "max gain", "time", header_style="bold")
     runs = (("heads-up 10/10 bb", [10, 10], None), ("3-handed 12/8/10 bb", [12, 8, 10], None),
             ("3-handed 12/8/10 bb", [12, 8, 10], [50, 30, 20]))
@@ -161,6 +170,7 @@ def simulation_section(console: Console) -> None:
 
     from pokerlab.simulation import simulate
 
+    prepare(["simulation"])
     r = simulate([5, 3, 2], [600, 400], bet=1, tournaments=20_000, seed=1)
     table = Table(title=f"5/3/2 chips, 600/400, coin flips for 1 chip: {r.tournaments:,} tournaments "
                         f"({r.hands:,} hands, {r.elapsed_s:.2f} s)")

@@ -195,6 +195,8 @@ CASES = [
     (["serve", "--workers", "0"], "--workers must be from 1 to 64, got 0"),
     (["serve", "--port", "0"], "--port must be from 1 to 65535, got 0"),
     (["serve", "--queue", "-1"], "--queue must be >= 0, got -1"),
+    (["warmup", "--jobs", "0"], "Invalid value for '--jobs' / '-j': Input should be greater than or equal to 1"),
+    (["warmup", "extra"], "Got unexpected extra argument(s) (extra)"),
 ]
 
 

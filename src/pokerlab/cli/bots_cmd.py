@@ -59,6 +59,7 @@ def match_command(
     from pokerlab.agents.match import MatchResult, game_by_name, run_match
     from pokerlab.errors import Interrupted, InvalidArgumentError
     from pokerlab.stats import validate_seed
+    from pokerlab.warmup import compile_first
 
     validate_seed(seed)
     if hands < 2:
@@ -69,6 +70,9 @@ def match_command(
     a, b = _agent(agent_a, g, as_json), _agent(agent_b, g, as_json)
     if a.name == b.name:
         b.name = b.name + "'"
+    # compile first (a few hands of the same match), so that the time shown is the match's own
+    compile_first([lambda: run_match(g, a, b, hands=4, seed=seed, matches=min(matches, 1), start_chips=start_chips,
+                                     max_match_hands=10, exploitabilities=exploitability)], quiet=as_json)
     with progress_bar("match", hands + matches, enabled=not as_json, unit="hands and matches") as update:
         try:
             r = run_match(g, a, b, hands=hands, seed=seed, matches=matches, start_chips=start_chips,

@@ -42,12 +42,16 @@ def equity_command(
     from pokerlab.equity import EquityResult, equity
     from pokerlab.equity.display import equity_table
     from pokerlab.errors import Interrupted, InvalidArgumentError
+    from pokerlab.warmup import equity_groups, prepare
 
     if exact and mc:
         raise InvalidArgumentError("--exact and --mc are exclusive")
     method = "exact" if exact else "montecarlo" if mc else "auto"
     if stderr is not None and time_limit is None:
         time_limit = PRECISION_TIME_LIMIT  # a target that cannot be reached must not run for ever
+    # compile first, so that the time shown is the run's own
+    prepare(equity_groups(players, board, dead, method, any(x is not None for x in (trials, time_limit, stderr))),
+            quiet=as_json)
     with progress_bar("equity", 1.0, enabled=not as_json, unit="") as update:
         try:
             result = equity(players, board=board, dead=dead, method=method, trials=trials, time_limit=time_limit,

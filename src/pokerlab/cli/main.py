@@ -42,6 +42,8 @@ COMMANDS: dict[str, tuple[str, str | None]] = {
     "pushfold": ("pushfold_cmd", "Push/fold Nash ranges: jam first in and call a jam, per seat, under chip EV or ICM."),
     "simulate": ("simulate_cmd", "Simulate tournaments (coin flip, push/fold charts, simple rules) and compare "
                                  "equity models."),
+    "warmup": ("warmup_cmd", "Compile every kernel the commands use (first run only; later runs load them from the "
+                             "cache)."),
     "serve": ("serve_cmd", "Serve the web page (equity, ICM, push/fold, solving) and its JSON API at http://HOST:PORT."),
 }
 _loaded: dict[str, Any] = {}

@@ -84,6 +84,7 @@ def pushfold_command(
     from pokerlab.icm import parse_payouts
     from pokerlab.icm.lobby import parse_amount, parse_stacks, read_stacks_file
     from pokerlab.pushfold import pushfold
+    from pokerlab.warmup import compile_first
 
     players = parse_stacks(stacks)
     prize_pool = None if pool is None else parse_amount(pool, InvalidPayoutsError, "prize pool")
@@ -92,6 +93,10 @@ def pushfold_command(
     pay = parse_payouts(payouts, pool=prize_pool) if payouts is not None else None
     field = parse_stacks(read_stacks_file(field_file)).chips.tolist() if field_file is not None else None
     show = not as_json and sys.stderr.isatty()
+    stack_list, blind_list = players.chips.tolist(), _blinds(blinds)
+    # compile first (one iteration of the same game), so that the time shown is the solve's own
+    compile_first([lambda: pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante, payouts=pay, field=field,
+                                    iterations=1, multiway_samples=min(samples, 20))], quiet=as_json)
     with Progress(TextColumn("pushfold"), BarColumn(), TextColumn("{task.description}"),
                   TimeElapsedColumn(), console=console, disable=not show, transient=True) as bar:
         task = bar.add_task("", total=1.0)
@@ -104,7 +109,7 @@ def pushfold_command(
             bar.update(task, completed=min(1.0, max(0.0, fraction)),
                        description=f"{done:,} it, max gain {gain:.2e}")
 
-        result = pushfold(players.chips.tolist(), _blinds(blinds), ante=ante, bb_ante=bb_ante,
+        result = pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante,
                           payouts=pay, field=field, target=target, iterations=iterations,
                           time_limit=time_limit, multiway_samples=samples, progress=progress)
     stopped = result.stop_reason == "interrupted"
@@ -178,8 +183,11 @@ def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> None:
 
 
 def _heads_up(depths: list[float], target: float, png: Path | None, as_json: bool) -> None:
+    from pokerlab.pushfold import pushfold
     from pokerlab.pushfold.charts import grid_text, heads_up_chart, save_depth_png
+    from pokerlab.warmup import compile_first
 
+    compile_first([lambda: pushfold([10.0, 10.0], (0.5, 1.0), iterations=1)], quiet=as_json)  # time the solves
     chart = heads_up_chart(depths, target=target)
     written = []
     if png is not None:

@@ -128,6 +128,7 @@ def simulate_command(
     from pokerlab.simulation import load_schedule, prepare, run
     from pokerlab.simulation.analysis import compare_models
     from pokerlab.simulation.output import check_output_directory, write_outputs
+    from pokerlab.warmup import compile_first
 
     given = [name for name, value in (("--stacks", stacks), ("--players", players),
                                       ("--from-snapshot", from_snapshot)) if value is not None]
@@ -162,6 +163,8 @@ def simulate_command(
             starting_stack=starting_stack if players is not None else None, table_size=table_size, payouts=pay,
             play=play, bet=stake, schedule=schedule, start_level=level or 0, snapshots=_parse_counts(snapshots),
         )
+        # compile first (one tournament, in this process), so that the time shown is the run's own
+        compile_first([lambda: run(tournament, 1, seed=1, workers=1)], quiet=as_json)
         result = run(tournament, tournaments, seed=seed, workers=workers, ray=ray, checkpoint=checkpoint,
                      records=output is not None, progress=bar)
         bar.close()

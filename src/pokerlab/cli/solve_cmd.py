@@ -59,6 +59,7 @@ def solve_command(
     check_output(out)  # before the solver (and numba) loads: a mistyped path costs a blink
     checkpoints = Checkpoints.parse(checkpoint_every)
     from pokerlab.solvers.core import SolveProgress, Solver, algorithm_config, solve
+    from pokerlab.warmup import compile_first
 
     overrides = {k: v for k, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma)) if v is not None}
     if overrides and resume is not None:
@@ -76,6 +77,8 @@ def solve_command(
     else:
         solver, resumed_from = Solver(game, config, seed=seed), None
         check_game = check_algo = None
+    # compile first (two iterations of a fresh solver of the same game and algorithm), then time the run
+    compile_first([lambda: solve(solver.game, solver.config, iterations=2)], quiet=as_json)
     with progress_bar(f"{solver.game.name} {solver.config.name}", iterations, enabled=not as_json) as update:
 
         def report(p: SolveProgress) -> None:

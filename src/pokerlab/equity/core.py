@@ -13,10 +13,10 @@ import numpy as np
 from pokerlab.cards.encoding import cards_to_mask, format_cards, parse_cards
 from pokerlab.cards.kernels import partial_hand
 from pokerlab.cards.tables import load_tables
-from pokerlab.equity.exact import EXACT_BUDGET, MAX_MATCHUPS, plan_exact, solve_exact
+from pokerlab.equity.exact import EXACT_BUDGET, MAX_MATCHUPS, ExactPlan, plan_exact, solve_exact
 from pokerlab.equity.kernels import versus_random_batch
 from pokerlab.equity.montecarlo import MC_CHUNKS, max_batch, run_monte_carlo, stopping_rule
-from pokerlab.equity.problem import PlayerLike, Progress, prepare_problem
+from pokerlab.equity.problem import EquityProblem, PlayerLike, Progress, prepare_problem
 from pokerlab.equity.result import EquityResult, VersusRandomResult, category_breakdown
 from pokerlab.errors import InvalidArgumentError, InvalidHandError
 from pokerlab.limits import check_work
@@ -69,15 +69,7 @@ def equity(
         raise InvalidArgumentError("trials, time_limit and target_stderr are Monte Carlo limits; "
                                    "method='exact' enumerates every board (use method='montecarlo' or 'auto')")
     rule = stopping_rule(trials, time_limit, target_stderr, confidence) if method != "exact" else None
-    chosen = method
-    plan = None
-    if method in ("auto", "exact"):
-        plan = plan_exact(problem)
-        if method == "exact" and plan is None:
-            raise InvalidArgumentError(
-                f"exact enumeration would need more than {MAX_MATCHUPS:,} joint combos; use method='montecarlo'")
-        if method == "auto":
-            chosen = "exact" if plan is not None and plan.work <= EXACT_BUDGET and not sampling_asked else "montecarlo"
+    chosen, plan = choose_method(problem, method, sampling_asked)
     if chosen == "exact":
         assert plan is not None
         outcome = solve_exact(problem, plan, breakdown, progress)
@@ -105,6 +97,21 @@ def equity(
         breakdown=None if outcome["categories"] is None else category_breakdown(outcome["categories"]),
     )
     return stop_if_interrupted(result, f"after {result.showdowns:,} trials ({elapsed:.1f} s)")
+
+
+def choose_method(problem: EquityProblem, method: str, sampling_asked: bool) -> tuple[str, ExactPlan | None]:
+    """The method :func:`equity` uses for ``problem`` (``"exact"`` or ``"montecarlo"``) and the exact plan
+    when it was made: ``auto`` enumerates when the plan's work fits :data:`EXACT_BUDGET` and no Monte Carlo
+    limit was given (``sampling_asked``)."""
+    if method == "montecarlo":
+        return method, None
+    plan = plan_exact(problem)
+    if method == "exact" and plan is None:
+        raise InvalidArgumentError(
+            f"exact enumeration would need more than {MAX_MATCHUPS:,} joint combos; use method='montecarlo'")
+    if method == "auto" and (plan is None or plan.work > EXACT_BUDGET or sampling_asked):
+        return "montecarlo", plan
+    return "exact", plan
 
 
 def equity_vs_random(

@@ -1,0 +1,260 @@
+"""Compile kernels before a timed run, so that no time shown to a user includes compilation.
+
+numba compiles a kernel the first time it is called with new argument types (tens of seconds for the big
+ones), or loads it from its on-disk cache (a fraction of a second). Either would land inside an engine's
+``elapsed_s``. So the CLI commands and the demo first run a *warm-up*: a tiny workload through the same
+façades, which compiles (or loads) every kernel specialization the real call will use; then they run and time
+the real call. While a warm-up actually compiles (a cache miss, seen through numba's ``numba:compile`` event),
+a terminal shows the line ``compiling kernels (first run only)`` with a spinner; a pipe or ``--json`` output
+shows nothing. A group's warm-up (:func:`prepare`) runs at most once per process.
+
+:data:`KERNEL_GROUPS` names the warm-ups of every engine; ``pokerlab warmup`` runs them all (in two processes)
+so that a fresh install compiles once, up front, and says how long it took. tests/test_warmup.py checks that
+after a command's warm-up its real call neither compiles nor loads a kernel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+COMPILING_NOTICE = "compiling kernels (first run only)"
+
+
+@dataclass(frozen=True)
+class KernelGroup:
+    """The kernels of one engine route: ``warm()`` runs a tiny workload through the façade that compiles (or
+    loads from the cache) every kernel specialization the route's real calls use."""
+
+    name: str
+    description: str
+    warm: Callable[[], object]
+    within: str | None = None  # a group whose warm-up includes this one's (``pokerlab warmup`` runs only that)
+
+
+def _evaluator() -> None:
+    import numpy as np
+
+    from pokerlab.cards.evaluator import evaluate_batch, evaluate_hand
+
+    evaluate_hand("AsKsQsJsTs9s8s")
+    for size in (5, 6, 7):
+        evaluate_batch(np.arange(size, dtype=np.uint8).reshape(1, size))
+
+
+def _all_seven_card_hands() -> None:
+    from pokerlab.cards.kernels import seven_card_value_counts
+    from pokerlab.cards.tables import load_tables
+
+    seven_card_value_counts.compile((seven_card_value_counts.typeof_pyval(load_tables()),))
+
+
+TURN = "2c3d4h5s"  # one card to come: an exact route's kernels compile on 44-46 boards
+
+
+def _equity_known_hands() -> None:
+    from pokerlab.equity import equity
+
+    for players in (["AsKs", "QdQc"], ["AsKs", "QdQc", "JhTh"]):
+        equity(players, board=TURN, method="exact")
+
+
+def _equity_exact() -> None:
+    from pokerlab.equity import equity
+
+    _equity_known_hands()
+    for players in (["AA", "KK"], ["QQ+, AKs", "TT+, AQs+"], ["AsKs", "random"], ["AA", "random"], ["AKs:0.5", "QQ"]):
+        equity(players, board=TURN, method="exact")
+
+
+def _equity_montecarlo() -> None:
+    from pokerlab.equity import equity
+
+    for players in (["AsKs", "QdQc"], ["QQ+, AKs", "TT+, AQs+:0.5", "random"]):
+        equity(players, method="montecarlo", trials=2048, seed=1)
+
+
+def _equity_vs_random() -> None:
+    from pokerlab.equity import equity_vs_random
+
+    equity_vs_random("AhAs", max_opponents=2, trials=2048, seed=1)
+
+
+def _icm_exact() -> None:
+    from pokerlab.icm import icm
+
+    for players, paid in ((3, 2), (12, 3), (60, 9)):
+        stacks = [1000.0 + 37 * i for i in range(players)]
+        payouts = [float(paid - i) for i in range(paid)]
+        icm(stacks, payouts)
+        icm(stacks, payouts, places=True)
+
+
+def _icm_montecarlo() -> None:
+    from pokerlab.icm import icm
+
+    stacks, payouts = [5000, 3000, 2000, 1500, 900], [50, 30, 20]
+    for reduction in ("plain", "antithetic", "sobol", "conditional"):
+        icm(stacks, payouts, "montecarlo", samples=512, variance_reduction=reduction, seed=1)
+    icm(stacks, payouts, "montecarlo", samples=512, places=True, seed=1)
+
+
+def _simulation() -> None:
+    from pokerlab.simulation import simulate
+
+    # in this process (workers=1): the kernels land in the cache that worker processes then load
+    simulate([5, 3, 2], [600, 400], bet=1, tournaments=4, seed=1, workers=1)
+    simulate(players=30, starting_stack=10_000, payouts="power:paid=5", play="rules", tournaments=1, seed=1,
+             workers=1)
+
+
+def _solvers() -> None:
+    from pokerlab.solvers import solve
+
+    for game, algorithm, iterations in (("kuhn", "cfr+", 2), ("leduc", "cfr+", 2), ("leduc", "es-mccfr", 10)):
+        solve(game, algorithm, iterations=iterations, seed=1)
+
+
+def _pushfold() -> None:
+    from pokerlab.pushfold import pushfold
+
+    pushfold([10, 10], (0.5, 1), target=0.5)
+    pushfold([12, 8, 10], (0.5, 1), target=0.5, multiway_samples=20)
+    pushfold([12, 8, 10], (0.5, 1), payouts=[50, 30, 20], target=0.5, multiway_samples=20)
+
+
+def _matches() -> None:
+    from pokerlab.agents.match import default_trained, game_by_name, run_match
+    from pokerlab.agents.players import FullBetAgent, RandomAgent
+
+    leduc = game_by_name("leduc")
+    run_match(leduc, default_trained(leduc), RandomAgent(), hands=20, matches=2, seed=1, exact=True)
+    run_match(game_by_name("two-round"), FullBetAgent(), RandomAgent(), hands=20, matches=2, seed=1, exact=False)
+
+
+#: Every engine route's warm-up, in the order ``pokerlab warmup`` starts them (the longest first).
+KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
+    KernelGroup("equity-exact", "exact equity: every route (ranges, hand vs random, known hands)", _equity_exact),
+    KernelGroup("equity-montecarlo", "Monte Carlo equity", _equity_montecarlo),
+    KernelGroup("icm", "ICM: exact equity and finish places", _icm_exact),
+    KernelGroup("icm-montecarlo", "ICM by Monte Carlo", _icm_montecarlo),
+    KernelGroup("equity-known-hands", "exact equity of known hands", _equity_known_hands,
+                within="equity-exact"),
+    KernelGroup("equity-vs-random", "equity against 1..N random hands", _equity_vs_random),
+    KernelGroup("simulation", "tournament simulation (coin flips, simple-rules push/fold)", _simulation),
+    KernelGroup("solvers", "CFR+ and external-sampling MCCFR on Kuhn and Leduc", _solvers),
+    KernelGroup("pushfold", "push/fold Nash ranges, chip EV and ICM", _pushfold),
+    KernelGroup("matches", "bot matches (Leduc, two-round hold'em)", _matches),
+    KernelGroup("evaluator", "the hand evaluator", _evaluator),
+    KernelGroup("all-hands", "all 133,784,560 seven-card hands", _all_seven_card_hands),
+)}
+
+_warmed: set[str] = set()
+
+
+class _CompileWatch:
+    """numba ``numba:compile`` listener: counts real compilations (cache loads are not events) and calls
+    ``on_first`` at the first one."""
+
+    def __init__(self, on_first: Callable[[], None]) -> None:
+        from numba.core import event
+
+        class Listener(event.Listener):  # type: ignore[misc, unused-ignore]
+            def on_start(inner, ev: Any) -> None:  # noqa: N805 (numba's listener protocol)
+                self.compiled += 1
+                if self.compiled == 1:
+                    on_first()
+
+            def on_end(inner, ev: Any) -> None:  # noqa: N805
+                return None
+
+        self.compiled = 0
+        self.listener = Listener()
+
+
+@contextlib.contextmanager
+def _notice(quiet: bool) -> Iterator[Callable[[], None]]:
+    """Yield ``start()``: shows the compiling line and a spinner on a terminal (stderr) until the block ends."""
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    shown: list[Any] = []
+    began = time.perf_counter()
+
+    def start() -> None:
+        if quiet or not console.is_terminal or shown:
+            return
+        console.print(COMPILING_NOTICE, highlight=False)
+        status = console.status("compiling", spinner="dots")
+        status.start()
+        shown.append(status)
+
+    try:
+        yield start
+    finally:
+        if shown:
+            shown[0].stop()
+            console.print(f"kernels compiled in {time.perf_counter() - began:.1f} s; `pokerlab warmup` compiles "
+                          "them all at once", highlight=False, markup=False)
+
+
+def prepare(groups: Iterable[str], *, quiet: bool = False) -> int:
+    """Compile (or load) the kernels of ``groups`` (names in :data:`KERNEL_GROUPS`) unless this process has
+    already; call it before timing a run. On a terminal, unless ``quiet``, a compilation shows
+    :data:`COMPILING_NOTICE` and a spinner on stderr. Returns the number of kernels compiled (0: all were in
+    the cache or already loaded).
+
+    >>> prepare(["evaluator"], quiet=True) >= 0
+    True
+    >>> prepare(["evaluator"])  # already warm in this process: nothing to do
+    0
+    """
+    todo = [name for name in groups if name not in _warmed]
+    unknown = [name for name in todo if name not in KERNEL_GROUPS]
+    if unknown:
+        raise ValueError(f"unknown kernel groups {unknown}; known: {', '.join(KERNEL_GROUPS)}")
+    if not todo:
+        return 0
+    return compile_first([KERNEL_GROUPS[name].warm for name in todo], quiet=quiet, names=todo)
+
+
+def compile_first(workloads: Iterable[Callable[[], object]], *, quiet: bool = False,
+                  names: Iterable[str] = ()) -> int:
+    """Run ``workloads`` (tiny calls that compile the kernels a timed call will use) with the compiling notice
+    of :func:`prepare`; ``names`` are recorded as warm. Returns the number of kernels compiled."""
+    from numba.core import event
+
+    with _notice(quiet) as start:
+        watch = _CompileWatch(start)
+        with event.install_listener("numba:compile", watch.listener):
+            for work in workloads:
+                work()
+    _warmed.update(names)
+    return watch.compiled
+
+
+def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_asked: bool) -> list[str]:
+    """The kernel groups that :func:`pokerlab.equity.equity` with these arguments will use (the route that
+    ``method="auto"`` chooses); bad input raises the error the façade would."""
+    from pokerlab.equity.core import METHODS, choose_method
+    from pokerlab.equity.problem import prepare_problem
+
+    if method not in METHODS or (method == "exact" and sampling_asked):
+        return []  # the façade refuses these before any kernel runs
+    problem = prepare_problem(players, board, dead)
+    if method == "montecarlo" or sampling_asked:
+        return ["equity-montecarlo"]  # no exact plan needed (planning big ranges takes up to a second)
+    chosen, plan = choose_method(problem, method, sampling_asked)
+    if chosen == "exact" and plan is not None and not plan.weighted and all(r.is_exact_hand for r in problem.ranges):
+        return ["equity-known-hands"]  # one deal of known hands: the board-walk kernel is never called
+    return [f"equity-{chosen}"]
+
+
+def warm_group(name: str) -> tuple[str, float, int]:
+    """Compile one group in this process (``pokerlab warmup``'s worker): ``(name, seconds, kernels compiled)``."""
+    start = time.perf_counter()
+    compiled = compile_first([KERNEL_GROUPS[name].warm], quiet=True, names=[name])
+    return name, time.perf_counter() - start, compiled

@@ -1,0 +1,190 @@
+"""Timings shown to users never include compilation: after a command's warm-up, its timed call neither compiles
+nor loads a kernel; the compiling notice shows on a terminal only, and only when numba really compiles.
+
+Each check runs in a fresh process, where no kernel is loaded yet (the on-disk cache may hold them: loading
+one is also work that must stay out of a timed run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pokerlab.cli.main import COMMANDS
+from pokerlab.warmup import COMPILING_NOTICE, KERNEL_GROUPS
+
+# kernels_added(call): calls call; ADDED is then every numba dispatcher of pokerlab that gained a compiled or loaded
+# specialization in it (the warm-ups call the same façades: the last call is the command's timed one)
+PROBE_HEAD = """
+import json, sys
+from numba.core.registry import CPUDispatcher
+
+def overloads():
+    counts = {}
+    for name, module in list(sys.modules.items()):
+        if name.startswith("pokerlab"):
+            for attr, value in list(vars(module).items()):
+                if isinstance(value, CPUDispatcher):
+                    counts[f"{name}.{attr}"] = len(value.overloads)
+    return counts
+
+def kernels_added(call, *args, **kwargs):
+    before = overloads()
+    result = call(*args, **kwargs)
+    after = overloads()
+    ADDED[:] = sorted(k for k, n in after.items() if n > before.get(k, 0))  # the last call: the timed one
+    return result
+
+ADDED = []
+"""
+
+FACADE_PROBE = """
+from pokerlab.equity import equity, equity_vs_random
+from pokerlab.icm import icm
+from pokerlab.simulation import simulate
+from pokerlab.solvers import solve
+from pokerlab.warmup import prepare
+import numpy as np
+
+prepare({groups!r}, quiet=True)
+kernels_added(lambda: {call})
+print("ADDED", json.dumps(ADDED))
+"""
+
+FACADE_CASES = [
+    (["equity-known-hands"], 'equity(["AhAs", "KdKc"], method="exact")'),
+    (["equity-known-hands"], 'equity(["AsAh", "QdQc", "9c3d"], board="2h7d8c")'),
+    (["equity-exact"], 'equity(["AhAs", "KdKc"], method="exact")'),
+    (["equity-exact"], 'equity(["AsAh", "QdQc", "9c3d"], method="exact")'),
+    (["equity-exact"], 'equity(["QQ+, AKs", "TT+, AQs+"], method="exact")'),
+    (["equity-exact"], 'equity(["AA", "random"], method="exact")'),
+    (["equity-exact"], 'equity(["AsKs", "AcJc"], board="Js8s5d")'),
+    (["equity-montecarlo"], 'equity(["AhAs", "random", "random", "random"], method="montecarlo", trials=50_000, '
+                            'seed=2)'),
+    (["equity-vs-random"], 'equity_vs_random("AhAs", max_opponents=9, trials=100_000, seed=1)'),
+    (["icm"], 'icm(np.linspace(1, 3, 300), np.linspace(20, 1, 45), places=True)'),
+    (["icm-montecarlo"], 'icm(np.linspace(1, 3, 300), np.linspace(20, 1, 45), "montecarlo", samples=20_000, '
+                         'seed=1)'),
+    (["simulation"], 'simulate([5, 3, 2], [600, 400], bet=1, tournaments=2_000, seed=3)'),
+    (["solvers"], 'solve("leduc", "cfr+", iterations=20)'),
+]
+
+
+def _probe(script: str, env: dict[str, str] | None = None) -> tuple[list[str], str]:
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          env={**os.environ, **(env or {})})
+    line = next(x for x in done.stdout.splitlines() if x.startswith("ADDED "))
+    return json.loads(line[len("ADDED "):]), done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("groups, call", FACADE_CASES)
+def test_a_warm_group_covers_every_kernel_of_its_route(groups, call):
+    added, _ = _probe(PROBE_HEAD + FACADE_PROBE.format(groups=groups, call=call))
+    assert added == [], f"{call} compiled or loaded {added} after warming {groups}"
+
+
+CLI_PROBE = """
+import importlib
+from pokerlab.cli.main import app
+
+engine = importlib.import_module("{module}")  # the module (pokerlab.equity as an attribute is the function)
+
+facade = engine.{name}
+engine.{name} = lambda *args, **kwargs: kernels_added(facade, *args, **kwargs)
+app({args!r}, standalone_mode=False)
+print("ADDED", json.dumps(ADDED))
+"""
+
+
+@pytest.mark.parametrize("module, name, args", [
+    ("pokerlab.equity", "equity", ["equity", "AsKs", "QdQc", "--json"]),
+    pytest.param("pokerlab.equity", "equity", ["equity", "AsKs", "QdQc", "--mc", "--trials", "20000", "--seed", "1",
+                                               "--json"], marks=pytest.mark.slow),
+    ("pokerlab.icm", "icm", ["icm", "--stacks", "5000,3000,2000,1000", "--payouts", "50,30,20", "--places", "--json"]),
+    pytest.param("pokerlab.icm", "icm", ["icm", "--stacks", "5000,3000,2000,1000", "--payouts", "50,30,20", "--method",
+                                         "montecarlo", "--samples", "20000", "--json"], marks=pytest.mark.slow),
+    pytest.param("pokerlab.icm", "icm", ["icm", "--stacks", ",".join(["100"] * 300), "--payouts", "50,30,20",
+                                         "--method", "montecarlo", "--json"], marks=pytest.mark.slow),
+])
+def test_commands_time_no_compilation(module, name, args):
+    """The engine call a command times (its elapsed_s) runs on kernels compiled or loaded before it."""
+    added, stderr = _probe(PROBE_HEAD + CLI_PROBE.format(module=module, name=name, args=args))
+    assert added == [], f"pokerlab {' '.join(args)}: the timed call compiled or loaded {added}"
+    assert COMPILING_NOTICE not in stderr  # --json: nothing on stderr
+
+
+NOTICE_PROBE = """
+from numba import njit
+from pokerlab.warmup import compile_first
+
+@njit(cache=False)  # never cached: the first call compiles
+def twice(x):
+    return 2 * x
+
+print("COMPILED", compile_first([lambda: twice(1)], quiet={quiet}), compile_first([lambda: twice(2)]))
+"""
+
+
+TERMINAL_ENV = {"TTY_COMPATIBLE": "1", "FORCE_COLOR": "1"}
+
+
+@pytest.mark.parametrize("terminal, quiet, shown", [(True, False, True), (True, True, False), (False, False, False)])
+def test_compiling_notice_only_on_a_terminal_and_only_when_compiling(terminal, quiet, shown):
+    env = {k: v for k, v in os.environ.items() if k not in TERMINAL_ENV}  # stderr is a pipe here
+    if terminal:
+        env.update(TERMINAL_ENV)  # rich then treats the pipe as a terminal
+    done = subprocess.run([sys.executable, "-c", NOTICE_PROBE.format(quiet=quiet)], capture_output=True, text=True,
+                          check=True, env=env)
+    assert "COMPILED 1 0" in done.stdout  # the first workload compiled one kernel, the second none
+    assert done.stderr.count(COMPILING_NOTICE) == (1 if shown else 0)
+
+
+def test_warmup_command_is_listed_and_every_group_has_a_description():
+    assert COMMANDS["warmup"][0] == "warmup_cmd"
+    assert all(group.description and group.name == name for name, group in KERNEL_GROUPS.items())
+    assert all(KERNEL_GROUPS[group.within].within is None for group in KERNEL_GROUPS.values() if group.within)
+
+
+@pytest.mark.parametrize("players, board, method, sampling, groups", [
+    (["AsKs", "QdQc"], "", "auto", False, ["equity-known-hands"]),
+    (["AsKs", "QdQc", "JhTh"], "", "exact", False, ["equity-known-hands"]),
+    (["AsKs:0.5", "QdQc"], "", "exact", False, ["equity-exact"]),  # a weight: the board walk
+    (["AA", "random"], "", "auto", False, ["equity-exact"]),
+    (["AsKs", "QdQc"], "", "auto", True, ["equity-montecarlo"]),  # a Monte Carlo limit was given
+    (["AsKs", "QdQc"], "", "exact", True, []),  # refused by the engine before any kernel
+    (["random"] * 9 + ["AsKs"], "", "auto", False, ["equity-montecarlo"]),  # too big to enumerate
+])
+def test_equity_groups_follow_the_engines_choice(players, board, method, sampling, groups):
+    from pokerlab.warmup import equity_groups
+
+    assert equity_groups(players, board, "", method, sampling) == groups
+
+
+def test_make_demo_and_make_test_run_the_warmup_first():
+    makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text()
+    for target in ("demo", "test"):
+        recipe = makefile.split(f"\n{target}:", 1)[1].split("\n\n", 1)[0]
+        lines = [line.strip() for line in recipe.splitlines()[1:]]
+        assert lines[0] == "$(BIN)/pokerlab warmup", f"make {target} should compile the kernels first"
+
+
+@pytest.mark.slow
+def test_warmup_command_compiles_every_group_in_two_processes():
+    done = subprocess.run([sys.executable, "-m", "pokerlab.cli.main", "warmup", "--jobs", "2", "--json"],
+                          capture_output=True, text=True, check=True)
+    report = json.loads(done.stdout)
+    assert report["jobs"] == 2 and done.stderr == ""  # --json: no progress bar, no notice
+    expected = {name for name, group in KERNEL_GROUPS.items() if group.within is None}
+    assert {group["name"] for group in report["groups"]} == expected
+    assert report["kernels_compiled"] == sum(group["kernels_compiled"] for group in report["groups"])
+    # the workers wrote the cache: a fresh process now loads every group without compiling anything
+    again = subprocess.run([sys.executable, "-c", "from pokerlab.warmup import KERNEL_GROUPS, prepare\n"
+                            "print('COMPILED', prepare(KERNEL_GROUPS, quiet=True))"],
+                           capture_output=True, text=True, check=True)
+    assert "COMPILED 0" in again.stdout
