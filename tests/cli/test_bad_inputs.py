@@ -233,3 +233,15 @@ def test_the_table_covers_every_command():
         if short_help is not None:
             listed |= {f"{name} {sub}" for sub in group} if group else {name}
     assert len(CASES) >= 100 and listed <= covered, listed - covered
+
+
+def test_a_non_finite_number_in_a_result_is_an_error_naming_where():
+    """Overflow and NaN anywhere in a result are an error (exit 2, one line), never printed as numbers."""
+    import math
+
+    from pokerlab.cli.common import print_json
+    from pokerlab.errors import NonFiniteResultError
+
+    for bad in (math.nan, math.inf, -math.inf):
+        with pytest.raises(NonFiniteResultError, match=r"non-finite number at players\[1\]\.equity"):
+            print_json({"players": [{"equity": 0.5}, {"equity": bad}], "elapsed_s": 0.1})
