@@ -91,6 +91,38 @@ def test_icm_payoff_busts_and_field():
     assert payoff(np.array([20.0, 0.0]))[1] == pytest.approx(10.0)
 
 
+def test_icm_payoff_inside_a_field_equals_the_icm_engine():
+    # the fixed-field rule (pokerlab.pushfold.field) against the exact engine on the whole tournament, for
+    # outcomes that move chips between seats and bust one
+    rng = np.random.default_rng(8)
+    stacks = rng.uniform(4.0, 25.0, 6)
+    field = rng.uniform(2.0, 40.0, 300)
+    pay = np.round(np.geomspace(500.0, 10.0, 45), 2)
+    payoff = ICMPayoff(stacks, pay, field)
+    assert payoff._field_icm is not None and payoff._field_icm.error <= 1e-9 * pay.sum()
+    for bust in (False, False, True):
+        final = stacks.copy()
+        i, j = rng.choice(6, 2, replace=False)
+        moved = final[j] if bust else final[j] * rng.uniform(0.1, 0.9)
+        final[i] += moved
+        final[j] -= moved
+        expected = icm(np.concatenate([final, field]), pay).equity[:6]
+        if bust:  # the engine shares the last places among all busted players; the payoff orders them
+            expected[j] = 0.0
+        assert payoff(final) == pytest.approx(expected, rel=0, abs=1e-9 * pay.sum())
+
+
+def test_icm_payoff_of_a_table_alone_equals_the_icm_engine():
+    # the payoff calls the subset kernel directly for a table without a field: same numbers as the façade
+    rng = np.random.default_rng(4)
+    stacks = rng.uniform(3.0, 30.0, 9)
+    pay = np.array([30.0, 20.0, 14.0, 10.0, 8.0, 6.0, 5.0, 4.0, 3.0])[:6]
+    payoff = ICMPayoff(stacks, pay, np.zeros(0))
+    for _ in range(5):
+        final = rng.permutation(stacks) * rng.uniform(0.5, 1.5, 9)
+        assert payoff(final) == pytest.approx(icm(final, pay).equity, rel=1e-12, abs=1e-12)
+
+
 def test_validation_errors():
     with pytest.raises(InvalidStacksError, match="positive"):
         validate_table([10, 0], (0.5, 1), 0, 0)

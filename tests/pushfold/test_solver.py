@@ -126,6 +126,29 @@ def test_three_seats_gains_small_and_shapes():
     assert len(data["seats"][0]["jam"]) == 169
 
 
+def test_sampling_check_equals_the_strategy_valued_in_a_game_built_on_other_deals():
+    from pokerlab.games.pushfold import _draw_samples
+    from pokerlab.games.vector import compile_public_tree
+    from pokerlab.pushfold.model import build_game, validate_table
+    from pokerlab.solvers.vector import VectorStrategy, best_response_gains
+    from pokerlab.stats.rng import numpy_generators
+
+    stacks, pay = [9.0, 12.0, 10.0], [60.0, 40.0]
+    r = pushfold(stacks, (0.5, 1.0), payouts=pay, iterations=24, multiway_samples=150, seed=7)
+    # independent oracle: a game built from scratch on the check's deals (the seed's second stream), the
+    # strategy's exact gains there
+    game, _, _ = build_game(validate_table(stacks, (0.5, 1.0), 0.0, 0.0), pay, multiway_samples=150, seed=7)
+    game._samples = _draw_samples(150, 3, numpy_generators(7, 2)[1])
+    game._centres = r.game._centres  # the estimator's constants are shared by design (PushFoldGame.resampled)
+    tree = compile_public_tree(game)
+    expected = best_response_gains(tree, VectorStrategy(tree, r.strategy.offsets, r.strategy.probs)).gains
+    assert r.multiway_check_gains == pytest.approx(expected, rel=1e-12, abs=1e-15)
+    assert r.multiway_check_gains != pytest.approx(r.gains, rel=1e-6)  # other deals, other values
+    assert r.to_dict()["multiway_check_gain"] == pytest.approx(max(expected), rel=1e-12)
+    assert pushfold(stacks, (0.5, 1.0), iterations=8, check_sampling=False).multiway_check_gain is None
+    assert pushfold([10.0, 10.0], (0.5, 1.0), iterations=8).multiway_check_gain is None  # heads-up is exact
+
+
 def test_ctrl_c_returns_what_it_has():
     calls = []
 

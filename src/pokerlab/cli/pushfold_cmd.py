@@ -147,13 +147,16 @@ def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> None:
     if len(result.seats) > 2:
         out.print(f"3+ way all-ins: {result.multiway_samples} sampled deals, value standard error <= "
                   f"{100 * result.multiway_error:.1f}% of the payoff range")
+        if result.multiway_check_gain is not None:
+            out.print(f"  valued on {result.multiway_samples} independent deals, the strategy's max gain is "
+                      f"{result.multiway_check_gain:.2e} {result.gain_unit} (the sampling's effect)")
     chip = None
     if compare_chip_ev:
         from pokerlab.pushfold import pushfold
 
         chip = pushfold(list(result.stacks), (result.game.table.small_blind, bb), ante=result.game.table.ante,
                         bb_ante=result.game.table.bb_ante, target=1e-3, iterations=result.iterations,
-                        multiway_samples=result.multiway_samples)
+                        multiway_samples=result.multiway_samples, check_sampling=False)
     for seat, name in enumerate(result.seats):
         if np.isnan(result.jam[seat, 0]):
             continue

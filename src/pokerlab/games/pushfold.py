@@ -16,12 +16,21 @@ Card removal between the hands of the players:
   disjoint combo pairs per class pair;
 - the reach of a player who is not in the showdown is conditioned on the hero's hand (exact pairwise removal)
   but taken independent of the other players' hands;
-- showdowns of three or more players are evaluated on a fixed sample of deals (``multiway_samples``, seeded):
-  a uniform deal of one combo per seat and a board, and per sample one combo of every class for the hero,
-  kept when it avoids the board and the other all-in hands. The estimate is unbiased for the value of a hand;
-  its standard error is stated by :meth:`PushFoldGame.multiway_error` and its effect on the solution is
-  measured in docs/benchmarks.md. Ties in these samples are broken by a random seat priority (exact for chip
-  EV in expectation, an approximation of the split for ICM).
+- a pot the hero watches (a spectator: its money still depends on who wins, under ICM) and showdowns of three
+  or more players are valued as ``reach_in_pot(h) * centre + correction(h)``: the removal-conditioned reach
+  of the players in the pot (``prod_q class_pairs @ sigma_q / 1,225``) times the payoff's mean when they hold
+  random hands (``centre``, a constant of the terminal, per class for a hero), plus the mean over deals of
+  ``prod_q sigma_q(dealt hand) * (payoff - centre)``. Both terms are multilinear in the players' strategies,
+  as the game must be for CFR's guarantees and for best responses to mean anything; a constant payoff gives
+  exactly the reach. Two-player pots use the exact class tables for the correction; 3+ way pots a fixed
+  sample of deals (``multiway_samples``, seeded): a uniform deal of one combo per seat and a board, and per
+  sample one combo of every class for the hero, used when it avoids the board and the other all-in hands.
+  The correction is unbiased; the per-class standard error floor is :meth:`PushFoldGame.multiway_error`,
+  and :func:`pokerlab.pushfold.pushfold` measures the effect on each solution (the strategy's gains in the
+  game resampled on independent deals, :meth:`PushFoldGame.resampled`). Ties in these samples are broken by
+  a random seat priority (exact for chip EV in expectation, an approximation of the split for ICM). An
+  earlier ratio estimator (weighted mean payoff over the deals, unweighted where no deal had weight) was not
+  multilinear, and CFR stalled on it with 9 seats (docs/benchmarks.md).
 
 Payoffs are a vector per outcome from a ``payoff`` function of the final stacks (chip EV in big blinds, or
 ICM money from :mod:`pokerlab.pushfold`).
@@ -29,9 +38,10 @@ ICM money from :mod:`pokerlab.pushfold`).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -42,12 +52,13 @@ from pokerlab.cards.tables import load_tables
 from pokerlab.equity.preflop import NUMBER_OF_CLASSES, PreflopTables, preflop_tables
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import FOLD, TERMINAL, VECTOR_FORM, Action, GameType
-from pokerlab.games.vector import VectorGame
-from pokerlab.stats.rng import numpy_generator
+from pokerlab.games.vector import CompiledPublicTree, VectorGame
+from pokerlab.stats.rng import numpy_generator, numpy_generators
 
 JAM: Action = 1
 """Jam all-in first in, or call all-in after a jam."""
 DISJOINT_COMBOS = 1225  # combos left by one combo: C(50, 2)
+CENTRE_DEALS = 256  # deals that estimate a 3+ way hero's centre (a constant of the estimator, see above)
 MAX_SEATS = 10
 
 
@@ -205,10 +216,13 @@ class PushFoldGame(VectorGame):
         self._payoff = payoff
         self.multiway_samples = int(multiway_samples)
         self.seed = int(seed)
+        self.check_stream = False  # True in a resampled game (see resampled)
         self._samples: _MultiwaySamples | None = None
         self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
         self._removal_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._fallbacks: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
+        self._batches: dict[int, _Batch] = {}
+        self._spectator_outcomes: dict[tuple[int, ...], np.ndarray] = {}
+        self._centres: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
         self.terminals: dict[tuple[int, ...], Terminal] = {}
         self._build_terminals(())
 
@@ -273,7 +287,8 @@ class PushFoldGame(VectorGame):
         t = self.table
         return {"name": self.name, "family": "pushfold", "stacks": list(t.stacks), "small_blind": t.small_blind,
                 "big_blind": t.big_blind, "ante": t.ante, "bb_ante": t.bb_ante,
-                "multiway_samples": self.multiway_samples, "seed": self.seed}
+                "multiway_samples": self.multiway_samples, "seed": self.seed} | (
+                    {"check_stream": True} if self.check_stream else {})
 
     # ---------------------------------------------------------------------------------------------------
     # terminals
@@ -364,30 +379,146 @@ class PushFoldGame(VectorGame):
         u = terminal.utilities[:, player]
         if plan.kind == _CONSTANT:
             return value * u[0]
-        if plan.kind == _SPECTATOR:
-            return value * float(self._outcome_probabilities(plan, reaches) @ u)
         if plan.kind == _HEADS_UP:
             return value * (plan.win_matrix @ (reaches[plan.opponents[0]] / self.class_weights))
+        # spectators and 3+ way heroes: reach of the seats in the pot times the payoff's mean with random hands,
+        # plus the estimated correction for the actual ranges (both multilinear in the strategies)
+        pot = plan.opponents if plan.kind == _MULTIWAY else np.array(terminal.participants, dtype=np.int64)
+        reach_in_pot = np.ones(NUMBER_OF_CLASSES)
+        for q in pot:
+            reach_in_pot *= self._removal(reaches[q]) / DISJOINT_COMBOS
+        sig = np.stack([reaches[q] for q in pot]) / self.class_weights
         samples = self.samples()
-        sig = np.stack([reaches[q] for q in plan.opponents]) / self.class_weights
-        expected = _hero_values(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
-                                samples.hero_mask, player, plan.opponents, sig, plan.outcome_by_position, u)
-        unweighted = np.isnan(expected)
-        if unweighted.any():
-            expected[unweighted] = self._fallback(state, player, plan)[unweighted]
-        return value * expected
+        if plan.kind == _MULTIWAY:
+            sums, _ = _hero_sums(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
+                                 samples.hero_mask, player, plan.opponents, sig, plan.outcome_by_position, u,
+                                 plan.centre, False)
+            correction = sums / np.maximum(plan.counts, 1.0)
+        elif pot.size == 2:
+            t = self.equity
+            d = u[:3] - plan.centre[0]
+            weighted = sig[0] * t.class_size
+            correction = np.full(NUMBER_OF_CLASSES, (d[0] * (weighted @ t.class_win @ sig[1])
+                                                     + d[1] * (weighted @ self.class_lose @ sig[1])
+                                                     + d[2] * (weighted @ t.class_tie @ sig[1]))
+                                 / (1326.0 * DISJOINT_COMBOS))
+        else:
+            correction = np.full(NUMBER_OF_CLASSES, _spectator_sum(samples.deal_class, pot, sig,
+                                                                   plan.outcome_of_sample, u, plan.centre[0]))
+        return value * (reach_in_pot * plan.centre + correction)
 
-    def _fallback(self, state: tuple[int, ...], player: int, plan: _Plan) -> np.ndarray:
-        """Unweighted mean payoff per class over its usable deals (opponents holding random hands): the value
-        of a class none of whose deals the opponents' strategies reach. Computed once per terminal and player."""
-        key = (state, player)
-        if key not in self._fallbacks:
-            samples = self.samples()
-            ones = np.ones((plan.opponents.size, NUMBER_OF_CLASSES))
-            self._fallbacks[key] = _hero_values(samples.deal_class, samples.deal_key, samples.deal_mask,
-                                                samples.hero_key, samples.hero_mask, player, plan.opponents, ones,
-                                                plan.outcome_by_position, plan.terminal.utilities[:, player])
-        return self._fallbacks[key]
+    def evaluate_terminals(self, tree: CompiledPublicTree, terminals: np.ndarray, player: int,
+                           reaches: np.ndarray) -> np.ndarray:
+        """:meth:`evaluate` at every terminal in one compiled call (the solvers' hot path; the same values).
+
+        The reach of a seat at a terminal is its initial weight times its probability of the one action it
+        took on the way (a seat acts at most once per path), so the terminals share a few hundred distinct
+        reach vectors (*sources*: one per decision edge and seat). Their removal-conditioned products with the
+        class tables (``class_pairs``, ``class_win``, ``class_tie``: three 169 x 169 matrix products) are
+        computed once per source and kept while the source's reach is unchanged: per CFR iteration each source
+        changes once, when its seat updates. Every terminal's value is then elementwise in those products,
+        except the sampled corrections of 3+ way pots (:func:`_hero_sums`, :func:`_spectator_sum`).
+        """
+        batch = self._batch(tree, terminals)
+        x = reaches[batch.source_terminal, batch.source_seat, :NUMBER_OF_CLASSES] / self.class_weights
+        changed = np.flatnonzero(np.any(x != batch.x, axis=1))
+        if changed.size:
+            batch.x[changed] = x[changed]
+            _source_products(batch.x, changed, self.equity.class_pairs, self.equity.class_win, self.equity.class_tie,
+                             batch.removal, batch.win, batch.tie)
+        plans = batch.players.get(player)
+        if plans is None:
+            plans = batch.players[player] = self._player_batch(batch, player)
+        samples = self.samples() if batch.multiway else _NO_SAMPLES
+        out = np.empty((terminals.size, NUMBER_OF_CLASSES))
+        _batched_values(plans, batch.source, batch.x, batch.removal, batch.win, batch.tie,
+                        self.equity.class_size.astype(np.float64), samples, player, out)
+        return out
+
+    def _batch(self, tree: CompiledPublicTree, terminals: np.ndarray) -> _Batch:
+        """The player-independent part of :meth:`evaluate_terminals` for one tree and terminal list: each
+        (terminal, seat)'s source (the edge below the seat's decision on the path, or its root) and the
+        sources' cached products."""
+        key = id(tree)
+        batch = self._batches.get(key)
+        if batch is not None and batch.tree is tree and np.array_equal(batch.terminals, terminals):
+            return batch
+        n = self.table.seats
+        t = tree.tree
+        source = np.empty((terminals.size, n), dtype=np.int64)
+        ids: dict[int, int] = {}
+        rep_terminal: list[int] = []
+        rep_seat: list[int] = []
+        for i, node in enumerate(terminals):
+            edge = {q: -1 - q for q in range(n)}  # root: the seat never acted on this path
+            c = int(node)
+            while c > 0:
+                parent = int(t.parent[c])
+                edge[int(t.player[parent])] = c
+                c = parent
+            for q in range(n):
+                sid = ids.get(edge[q])
+                if sid is None:
+                    sid = ids[edge[q]] = len(rep_terminal)
+                    rep_terminal.append(i)
+                    rep_seat.append(q)
+                source[i, q] = sid
+        count = len(rep_terminal)
+        multiway = any(len(self.terminals[tree.states[int(node)]].participants) > 2 for node in terminals)
+        batch = _Batch(tree, terminals.copy(), source, np.array(rep_terminal, dtype=np.int64),
+                       np.array(rep_seat, dtype=np.int64), np.full((count, NUMBER_OF_CLASSES), np.nan),
+                       np.empty((count, NUMBER_OF_CLASSES)), np.empty((count, NUMBER_OF_CLASSES)),
+                       np.empty((count, NUMBER_OF_CLASSES)), multiway, {})
+        self._batches = {key: batch}
+        return batch
+
+    def _player_batch(self, batch: _Batch, player: int) -> _PlayerTerminals:
+        """Static per-terminal arrays of one player for :func:`_batched_values`, from the per-terminal plans."""
+        n = self.table.seats
+        count = batch.terminals.size
+        kind = np.empty(count, dtype=np.int64)
+        scale = np.empty(count)
+        folders = np.full((count, n), -1, dtype=np.int64)
+        inside = np.full((count, n), -1, dtype=np.int64)
+        width = max(t.utilities.shape[0] for t in self.terminals.values())
+        utilities = np.zeros((count, max(3, width)))
+        sample_rows: list[np.ndarray] = []
+        spectator_row = np.full(count, -1, dtype=np.int64)
+        positions: list[np.ndarray] = []
+        position_at = np.full(count, -1, dtype=np.int64)
+        centre = np.zeros((count, NUMBER_OF_CLASSES))
+        counts = np.zeros((count, NUMBER_OF_CLASSES))
+        at = 0
+        for i, node in enumerate(batch.terminals):
+            state = batch.tree.states[int(node)]
+            plan = self._plan(state, player, keep=False)
+            terminal = plan.terminal
+            kind[i] = plan.kind
+            scale[i] = plan.scale
+            centre[i] = plan.centre
+            counts[i] = plan.counts
+            folders[i, :plan.folders.size] = plan.folders
+            u = terminal.utilities[:, player]
+            if plan.kind == _MULTIWAY:
+                inside[i, :plan.opponents.size] = plan.opponents
+                assert plan.outcome_by_position is not None
+                positions.append(plan.outcome_by_position.astype(np.int32).reshape(-1))
+                position_at[i] = at
+                at += positions[-1].size
+            else:
+                inside[i, :len(terminal.participants)] = terminal.participants
+            if plan.kind == _HEADS_UP:
+                u = np.array([u[0], u[1], u[2]] if plan.first else [u[1], u[0], u[2]])
+            utilities[i, :u.size] = u
+            if plan.outcome_of_sample is not None:
+                spectator_row[i] = len(sample_rows)
+                sample_rows.append(plan.outcome_of_sample.astype(np.int32))
+        samples = self.multiway_samples if batch.multiway else 0
+        return _PlayerTerminals(
+            kind, scale, folders, inside, utilities, spectator_row,
+            np.array(sample_rows, dtype=np.int32).reshape(len(sample_rows), samples),
+            position_at, np.concatenate(positions) if positions else np.zeros(0, dtype=np.int32),
+            centre, counts)
 
     def _removal(self, reach: np.ndarray) -> np.ndarray:
         """``class_pairs @ sigma``: the removal-conditioned reach (times 1,225) of a seat's range given each
@@ -402,64 +533,86 @@ class PushFoldGame(VectorGame):
         self._removal_cache[id(reach)] = (reach, result)
         return result
 
-    def _plan(self, state: tuple[int, ...], player: int) -> _Plan:
-        """What ``evaluate`` needs at a terminal for one player, computed once."""
+    def _plan(self, state: tuple[int, ...], player: int, keep: bool = True) -> _Plan:
+        """What ``evaluate`` needs at a terminal for one player (kept for later calls with ``keep``)."""
         terminal = self.terminals[state]
         inside = terminal.participants
         n = self.table.seats
         others = [q for q in range(n) if q != player]
-        # 3+ way showdowns are valued as reach (removal-conditioned, as for folders) times the sampled expected
-        # payoff given that reach, so that a constant payoff gives exactly the reach, as everywhere else
-        multiway = player in inside and len(inside) > 2
-        folders = np.array([q for q in others if q not in inside or player not in inside or multiway],
-                           dtype=np.int64)
         u = terminal.utilities[:, player]
         opponents = np.array([q for q in inside if q != player], dtype=np.int64)
         kind, first = _MULTIWAY, False
         win_matrix = None
         outcome_by_position = outcome_of_sample = None
+        centre = np.zeros(NUMBER_OF_CLASSES)
+        counts = np.zeros(NUMBER_OF_CLASSES)
         if player not in inside or len(inside) == 1:
             kind = _CONSTANT if len(inside) <= 1 or np.ptp(u) == 0.0 else _SPECTATOR
-            if kind == _SPECTATOR and len(inside) > 2:
-                samples = self.samples()
-                outcome_of_sample = _sample_outcomes(samples.deal_key, np.array(inside, dtype=np.int64),
-                                                     terminal.pot_eligible, terminal.keys, n)
         elif len(inside) == 2:
             kind = _HEADS_UP
             first = inside[0] == player
             u_win, u_lose = (u[0], u[1]) if first else (u[1], u[0])
-            win_matrix = (self.equity.class_win * u_win + self.class_lose * u_lose
-                          + self.equity.class_tie * u[2]) / DISJOINT_COMBOS
-        else:
+            if keep:  # the batched evaluation uses the class tables' products instead
+                win_matrix = (self.equity.class_win * u_win + self.class_lose * u_lose
+                              + self.equity.class_tie * u[2]) / DISJOINT_COMBOS
+        # spectators and 3+ way heroes: the seats in the pot are valued in the bracket of the module docstring,
+        # the others multiply by their removal-conditioned reach; elsewhere every other seat does
+        folders = np.array([q for q in others if q not in inside or kind == _CONSTANT], dtype=np.int64)
+        if kind == _SPECTATOR and len(inside) == 2:
+            ones = np.ones(NUMBER_OF_CLASSES)  # the payoff's mean when both hold random hands
+            t = self.equity
+            weighted = t.class_size
+            pair = weighted @ t.class_pairs @ ones
+            win, tie = weighted @ t.class_win @ ones, weighted @ t.class_tie @ ones
+            centre[:] = (win * u[0] + (pair - win - tie) * u[1] + tie * u[2]) / pair
+        elif kind == _SPECTATOR:  # the sampled outcomes are the same for every spectator: computed once
+            outcome_of_sample = self._spectator_outcomes.get(state)
+            if outcome_of_sample is None:
+                outcome_of_sample = self._spectator_outcomes[state] = _sample_outcomes(
+                    self.samples().deal_key, np.array(inside, dtype=np.int64), terminal.pot_eligible,
+                    terminal.keys, n)
+            centre[:] = u[outcome_of_sample].mean()
+        elif kind == _MULTIWAY:
             samples = self.samples()
             outcome_by_position = _position_outcomes(samples.deal_key, player, opponents, terminal.pot_eligible,
                                                      terminal.keys, n)
+            known = self._centres.get((state, player))
+            if known is None:  # any constant keeps the value unbiased: the first CENTRE_DEALS deals suffice
+                head = min(CENTRE_DEALS, samples.deal_class.shape[0])
+                ones = np.ones((opponents.size, NUMBER_OF_CLASSES))
+                sums, seen = _hero_sums(samples.deal_class[:head], samples.deal_key[:head], samples.deal_mask[:head],
+                                        samples.hero_key[:head], samples.hero_mask[:head], player, opponents, ones,
+                                        outcome_by_position[:head], u, centre)
+                known = self._centres[(state, player)] = np.where(seen > 0, sums / np.maximum(seen, 1.0),
+                                                                  float(u.mean()))
+            centre = known  # a resampled game reuses its original's
+            counts = _usable_counts(samples.deal_mask, samples.hero_key, samples.hero_mask, opponents)
         plan = _Plan(terminal, kind, folders, 1.0 / DISJOINT_COMBOS ** len(folders), opponents, first, win_matrix,
-                     outcome_by_position, outcome_of_sample)
-        self._plans[(state, player)] = plan
+                     outcome_by_position, outcome_of_sample, centre, counts)
+        if keep:
+            self._plans[(state, player)] = plan
         return plan
-
-    def _outcome_probabilities(self, plan: _Plan, reaches: Sequence[np.ndarray]) -> np.ndarray:
-        """Outcome distribution of a showdown the hero is not in, from the participants' ranges."""
-        inside = plan.terminal.participants
-        sig = np.stack([reaches[q] for q in inside]) / self.class_weights
-        if len(inside) == 2:
-            weighted = sig[0] * self.equity.class_size
-            pair = weighted @ self.equity.class_pairs @ sig[1]
-            if pair <= 0.0:
-                return np.zeros(3)
-            win = weighted @ self.equity.class_win @ sig[1]
-            tie = weighted @ self.equity.class_tie @ sig[1]
-            return np.array([win, pair - win - tie, tie]) / pair
-        samples = self.samples()
-        return _outcome_weights(samples.deal_class, np.array(inside, dtype=np.int64), sig, plan.outcome_of_sample,
-                                plan.terminal.keys.size)
 
     def samples(self) -> _MultiwaySamples:
         """The fixed deals of the multiway showdowns (drawn on first use)."""
         if self._samples is None:
-            self._samples = _draw_samples(self.multiway_samples, self.table.seats, self.seed)
+            rng = numpy_generators(self.seed, 2)[1] if self.check_stream else numpy_generator(self.seed)
+            self._samples = _draw_samples(self.multiway_samples, self.table.seats, rng)
         return self._samples
+
+    def resampled(self) -> PushFoldGame:
+        """The same game with its 3+ way showdowns valued on an independent set of ``multiway_samples`` deals
+        (the seed's second stream, :func:`pokerlab.stats.rng.numpy_generators`): terminals, payoffs and the 3+
+        way heroes' centres (constants of the estimator, see the module docstring) are shared, not recomputed.
+        Valuing a strategy in it measures what the sampling hides (see :func:`pokerlab.pushfold.pushfold`)."""
+        other = copy.copy(self)
+        other.check_stream = True
+        other._samples = None
+        other._plans = {}
+        other._removal_cache = {}
+        other._batches = {}
+        other._spectator_outcomes = {}
+        return other
 
     def multiway_error(self) -> float:
         """Standard error bound of a class's sampled multiway showdown value, as a fraction of the payoff range
@@ -489,10 +642,52 @@ class _Plan:
     win_matrix: np.ndarray | None
     outcome_by_position: np.ndarray | None  # (S, m) outcome index when k opponents rank above the hero
     outcome_of_sample: np.ndarray | None  # (S,) outcome index of each deal (spectator of a multiway pot)
+    centre: np.ndarray  # (169,) the payoff's mean with random hands in the pot (spectators: one value)
+    counts: np.ndarray  # (169,) usable deals per class of a 3+ way hero
 
 
-@dataclass(frozen=True)
-class _MultiwaySamples:
+@dataclass
+class _Batch:
+    """Player-independent state of the batched evaluation for one compiled tree (see
+    :meth:`PushFoldGame.evaluate_terminals`): ``source[i, q]`` the source of seat ``q``'s reach at terminal
+    ``i``; a representative (terminal, seat) per source; per source the reach over class weights ``x`` last
+    seen and its products with ``class_pairs`` (``removal``), ``class_win`` and ``class_tie``."""
+
+    tree: CompiledPublicTree
+    terminals: np.ndarray
+    source: np.ndarray
+    source_terminal: np.ndarray
+    source_seat: np.ndarray
+    x: np.ndarray
+    removal: np.ndarray
+    win: np.ndarray
+    tie: np.ndarray
+    multiway: bool
+    players: dict[int, _PlayerTerminals]
+
+
+class _PlayerTerminals(NamedTuple):
+    """One player's static arrays over the terminals, the bundle :func:`_batched_values` reads: how each is
+    valued (``kind``), the removal scale, the folders' seats and the showdown's seats (the opponents for a
+    sampled multiway hero; -1 padded), the player's utility per outcome (heads-up: win, lose, tie), the row
+    of each multiway spectator's sampled outcomes, the offset of each multiway hero's ``(samples, seats in
+    the pot)`` outcome table in ``positions``, the payoff's mean with random hands in the pot (``centre``) and
+    a 3+ way hero's usable deals per class (``counts``)."""
+
+    kind: np.ndarray
+    scale: np.ndarray
+    folders: np.ndarray
+    inside: np.ndarray
+    utilities: np.ndarray
+    spectator_row: np.ndarray
+    sample_outcomes: np.ndarray
+    position_at: np.ndarray
+    positions: np.ndarray
+    centre: np.ndarray
+    counts: np.ndarray
+
+
+class _MultiwaySamples(NamedTuple):
     deal_class: np.ndarray  # (S, seats) class of each seat's combo
     deal_key: np.ndarray  # (S, seats) int64 hand value * 16 + tie-break priority
     deal_mask: np.ndarray  # (S, seats) uint64 card masks
@@ -500,10 +695,9 @@ class _MultiwaySamples:
     hero_mask: np.ndarray  # (S, 169) uint64
 
 
-def _draw_samples(count: int, seats: int, seed: int) -> _MultiwaySamples:
+def _draw_samples(count: int, seats: int, rng: np.random.Generator) -> _MultiwaySamples:
     from pokerlab.equity.preflop import class_of_combo  # noqa: PLC0415
 
-    rng = numpy_generator(seed)
     classes = class_of_combo()
     order = np.argsort(classes, kind="stable")
     starts = np.searchsorted(classes[order], np.arange(NUMBER_OF_CLASSES))
@@ -564,9 +758,15 @@ def _position_outcomes(deal_key, hero, opponents, eligible, outcome_keys, seats)
     m = opponents.shape[0] + 1
     by_position = np.empty((count, m), dtype=np.int64)
     order = np.empty(m, dtype=np.int64)
+    ranked = np.empty(m - 1, dtype=np.int64)
     for s in range(count):
-        keys = np.array([deal_key[s, q] for q in opponents])
-        ranked = opponents[np.argsort(-keys)]
+        for j in range(m - 1):  # opponents by decreasing key (insertion sort: a few seats, no allocation)
+            q = opponents[j]
+            i = j
+            while i > 0 and deal_key[s, ranked[i - 1]] < deal_key[s, q]:
+                ranked[i] = ranked[i - 1]
+                i -= 1
+            ranked[i] = q
         for pos in range(m):
             order[:pos] = ranked[:pos]
             order[pos] = hero
@@ -576,39 +776,67 @@ def _position_outcomes(deal_key, hero, opponents, eligible, outcome_keys, seats)
 
 
 @njit(cache=True)
-def _hero_values(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, opponents, sig, by_position, utilities):
-    """Sampled expected payoff of each of the hero's classes in a multiway showdown given that the opponents
-    play to it: over the class's usable samples, the mean payoff weighted by the opponents' strategy weights
-    (a ratio estimator); NaN for a class none of whose usable samples has weight. With ``sig`` all ones this
-    computes the unweighted means."""
+def _hero_sums(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, opponents, sig, by_position, utilities,
+               centre, counting=True):
+    """A 3+ way hero's sampled sums per class: over the deals the class can use (its sampled combo avoids the
+    board and the opponents' cards), ``sum w (u - centre[c])`` with ``w`` the product of the opponents'
+    strategy weights ``sig`` at their dealt classes, and (with ``counting``; else 0) the number of such deals.
+    With ``sig`` all ones and ``centre`` 0 the first divided by the second is the class's mean payoff with
+    random opponents. Without ``counting`` the deals of weight 0 are skipped whole (the solver's case)."""
     count = deal_class.shape[0]
     total = np.zeros(NUMBER_OF_CLASSES)
-    weights = np.zeros(NUMBER_OF_CLASSES)
+    usable = np.zeros(NUMBER_OF_CLASSES)
     m1 = opponents.shape[0]
     for s in range(count):
         weight = 1.0
-        for j in range(m1):
-            weight *= sig[j, deal_class[s, opponents[j]]]
-        if weight == 0.0:
-            continue
         used = np.uint64(0)
         for j in range(m1):
+            weight *= sig[j, deal_class[s, opponents[j]]]
             used |= deal_mask[s, opponents[j]]
+        if weight == 0.0 and not counting:
+            continue
         priority = deal_key[s, hero] % 16  # the hero's tie-break priority is its seat's in the deal
         for c in range(NUMBER_OF_CLASSES):
-            # usable: the class's sampled combo avoids the board (key > 0) and the opponents' cards
             if hero_key[s, c] == 0 or (hero_mask[s, c] & used) != 0:
+                continue
+            usable[c] += 1.0
+            if weight == 0.0:
                 continue
             key = hero_key[s, c] + priority
             above = 0
             for j in range(m1):
                 if deal_key[s, opponents[j]] > key:
                     above += 1
-            total[c] += weight * utilities[by_position[s, above]]
-            weights[c] += weight
-    for c in range(NUMBER_OF_CLASSES):
-        total[c] = total[c] / weights[c] if weights[c] > 0.0 else np.nan
-    return total
+            total[c] += weight * (utilities[by_position[s, above]] - centre[c])
+    return total, usable
+
+
+@njit(cache=True)
+def _usable_counts(deal_mask, hero_key, hero_mask, opponents):
+    """How many deals each class of a 3+ way hero can use (as counted by :func:`_hero_sums`)."""
+    usable = np.zeros(NUMBER_OF_CLASSES)
+    for s in range(hero_key.shape[0]):
+        used = np.uint64(0)
+        for j in range(opponents.shape[0]):
+            used |= deal_mask[s, opponents[j]]
+        for c in range(NUMBER_OF_CLASSES):
+            if hero_key[s, c] != 0 and (hero_mask[s, c] & used) == 0:
+                usable[c] += 1.0
+    return usable
+
+
+@njit(cache=True)
+def _spectator_sum(deal_class, inside, sig, outcome_of_sample, utilities, centre):
+    """A spectator's sampled correction of a 3+ way pot: the mean over the deals of the product of the
+    players' strategy weights at their dealt classes times ``u - centre``."""
+    total = 0.0
+    for s in range(deal_class.shape[0]):
+        weight = 1.0
+        for j in range(inside.shape[0]):
+            weight *= sig[j, deal_class[s, inside[j]]]
+        if weight != 0.0:
+            total += weight * (utilities[outcome_of_sample[s]] - centre)
+    return total / deal_class.shape[0]
 
 
 @njit(cache=True)
@@ -623,20 +851,81 @@ def _sample_outcomes(deal_key, inside, eligible, outcome_keys, seats):
     return out
 
 
+_NO_SAMPLES = _MultiwaySamples(np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1), dtype=np.int64),
+                               np.zeros((0, 1), dtype=np.uint64), np.zeros((0, NUMBER_OF_CLASSES), dtype=np.int64),
+                               np.zeros((0, NUMBER_OF_CLASSES), dtype=np.uint64))
+
+
 @njit(cache=True)
-def _outcome_weights(deal_class, inside, sig, outcome_of_sample, outcomes):
-    """Outcome distribution of a multiway showdown over the sampled deals, weighted by the participants'
-    strategies (for a player outside the showdown)."""
-    probs = np.zeros(outcomes)
-    total = 0.0
-    for s in range(deal_class.shape[0]):
-        weight = 1.0
-        for j in range(inside.shape[0]):
-            weight *= sig[j, deal_class[s, inside[j]]]
-        if weight == 0.0:
-            continue
-        total += weight
-        probs[outcome_of_sample[s]] += weight
-    if total > 0.0:
-        probs /= total
-    return probs
+def _batched_values(plans, source, x, removal, win, tie, class_size, samples, player, out):
+    """Every terminal's value for ``player`` (rows of ``out``), as :meth:`PushFoldGame.evaluate` computes it
+    terminal by terminal, from the sources' products (see :meth:`PushFoldGame.evaluate_terminals`)."""
+    deal_class, deal_key, deal_mask, hero_key, hero_mask = samples
+    seats = source.shape[1]
+    for t in range(plans.kind.shape[0]):
+        value = np.full(NUMBER_OF_CLASSES, plans.scale[t])
+        for j in range(seats):
+            q = plans.folders[t, j]
+            if q < 0:
+                break
+            value *= removal[source[t, q]]
+        u = plans.utilities[t]
+        kind = plans.kind[t]
+        if kind == _CONSTANT:
+            out[t] = value * u[0]
+        elif kind == _HEADS_UP:
+            o = source[t, plans.inside[t, 0] if plans.inside[t, 0] != player else plans.inside[t, 1]]
+            for h in range(NUMBER_OF_CLASSES):
+                lose = removal[o, h] - win[o, h] - tie[o, h]
+                out[t, h] = value[h] * (u[0] * win[o, h] + u[1] * lose + u[2] * tie[o, h]) / DISJOINT_COMBOS
+        else:  # spectator or 3+ way hero: reach in the pot times the centre, plus the correction
+            m = 0
+            while m < seats and plans.inside[t, m] >= 0:
+                m += 1
+            pot = plans.inside[t, :m]
+            reach_in_pot = np.ones(NUMBER_OF_CLASSES)
+            for j in range(m):
+                reach_in_pot *= removal[source[t, pot[j]]] / DISJOINT_COMBOS
+            centre = plans.centre[t]
+            if kind == _SPECTATOR and m == 2:
+                a, b = source[t, pot[0]], source[t, pot[1]]
+                d0, d1, d2 = u[0] - centre[0], u[1] - centre[0], u[2] - centre[0]
+                acc = 0.0
+                for o in range(NUMBER_OF_CLASSES):
+                    lose = removal[b, o] - win[b, o] - tie[b, o]
+                    acc += x[a, o] * class_size[o] * (d0 * win[b, o] + d1 * lose + d2 * tie[b, o])
+                correction = np.full(NUMBER_OF_CLASSES, acc / (1326.0 * DISJOINT_COMBOS))
+            else:
+                sig = np.empty((m, NUMBER_OF_CLASSES))
+                for j in range(m):
+                    sig[j] = x[source[t, pot[j]]]
+                if kind == _SPECTATOR:
+                    correction = np.full(NUMBER_OF_CLASSES, _spectator_sum(
+                        deal_class, pot, sig, plans.sample_outcomes[plans.spectator_row[t]], u, centre[0]))
+                else:
+                    count = deal_class.shape[0]
+                    at = plans.position_at[t]
+                    by_position = plans.positions[at:at + count * (m + 1)].reshape(count, m + 1)
+                    sums, _ = _hero_sums(deal_class, deal_key, deal_mask, hero_key, hero_mask, player, pot, sig,
+                                         by_position, u, centre, False)
+                    correction = sums / np.maximum(plans.counts[t], 1.0)
+            out[t] = value * (reach_in_pot * centre + correction)
+
+
+@njit(cache=True)
+def _source_products(x, rows, pairs, win, tie, removal, win_out, tie_out):
+    """``removal[r] = pairs @ x[r]`` (and the same with ``win``, ``tie``) for the sources ``rows``. A compiled
+    loop rather than BLAS: a few hundred 169-vectors per pass are too small for threads, and a multithreaded
+    BLAS on a shared machine measured 10x slower than this."""
+    for r in rows:
+        for h in range(NUMBER_OF_CLASSES):
+            total = 0.0
+            won = 0.0
+            tied = 0.0
+            for o in range(NUMBER_OF_CLASSES):
+                total += pairs[h, o] * x[r, o]
+                won += win[h, o] * x[r, o]
+                tied += tie[h, o] * x[r, o]
+            removal[r, h] = total
+            win_out[r, h] = won
+            tie_out[r, h] = tied

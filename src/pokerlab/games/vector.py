@@ -9,7 +9,9 @@ sees from what each player holds:
 - for each player ``p``, ``num_private_hands(p)`` private hands with ``initial_weights(p)``; an information set
   is a (public decision node, private hand) pair, so a strategy is one row of action probabilities per hand;
 - a terminal **evaluation** for all of a player's hands at once, given the other players' reach vectors
-  (:meth:`VectorGame.evaluate`), which holds the game's payoffs and its card removal between hands.
+  (:meth:`VectorGame.evaluate`), which holds the game's payoffs and its card removal between hands; the solvers
+  ask for every terminal of a pass in one call (:meth:`VectorGame.evaluate_terminals`, a loop over
+  ``evaluate`` unless the game batches it).
 
 The deal: hands ``(h_0, ..., h_{n-1})`` are dealt with probability ``prod_q w_q(h_q) * c(h_0, ..., h_{n-1})``,
 where ``w_q`` are the initial weights and ``c`` a compatibility factor the game applies inside ``evaluate``
@@ -101,6 +103,23 @@ class VectorGame(ABC):
         way. The result is ``v[h] = sum over the others' hands h' of c(h, h') * prod_q reaches[q][h'_q] *
         u_player(state, h, h')``, ``c`` the game's compatibility factor (see the module docstring).
         """
+
+    def evaluate_terminals(self, tree: CompiledPublicTree, terminals: np.ndarray, player: int,
+                           reaches: np.ndarray) -> np.ndarray:
+        """:meth:`evaluate` at many terminals at once: the values of ``player``'s hands at the terminal nodes
+        ``terminals`` of ``tree`` (this game compiled), shape ``(len(terminals), num_private_hands(player))``.
+
+        ``reaches[i, q, :tree.num_hands[q]]`` is ``q``'s reach vector at ``terminals[i]`` (rows padded to the
+        largest hand count). The solvers call this once per pass; the default calls :meth:`evaluate` terminal
+        by terminal, and a game with many terminals overrides it with one compiled call (e.g.
+        :class:`~pokerlab.games.pushfold.PushFoldGame`). Overrides must return what the default returns.
+        """
+        hands = tree.num_hands
+        out = np.empty((len(terminals), hands[player]))
+        for i, node in enumerate(terminals):
+            rows = [reaches[i, q, :hands[q]] for q in range(len(hands))]
+            out[i] = self.evaluate(tree.states[int(node)], player, rows)
+        return out
 
     def action_label(self, state: Any, action: Action) -> str:
         """Human-readable name of an action (default ``str(action)``)."""

@@ -16,6 +16,7 @@ import numpy as np
 
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
 from pokerlab.games.pushfold import MAX_SEATS, PushFoldGame, Table
+from pokerlab.pushfold.field import FieldICM
 
 SUBSET_PLAYERS = 12
 
@@ -65,9 +66,16 @@ class ICMPayoff:
         self.payouts[: payouts.size] = payouts
         self.calls = 0
         self._cache: dict[bytes, np.ndarray] = {}
+        self._field_icm: FieldICM | None = None
+        if stacks.size + field.size > SUBSET_PLAYERS:
+            try:  # the field's part computed once for every outcome (pokerlab.pushfold.field)
+                self._field_icm = FieldICM(stacks, field, self.payouts)
+            except ValueError:
+                self._field_icm = None  # a field no larger than the paid places: the exact engine per outcome
 
     def __call__(self, final: np.ndarray) -> np.ndarray:
         from pokerlab.icm import icm  # noqa: PLC0415 (keeps the game layer free of the ICM engine)
+        from pokerlab.icm.subset import icm_subset  # noqa: PLC0415
 
         key = np.round(final, 9).tobytes()
         cached = self._cache.get(key)
@@ -91,10 +99,16 @@ class ICMPayoff:
             equity[alive] = paid[0]
         elif np.any(paid > 0):
             self.calls += 1
-            # the subset recursion is exact and fastest for a table alone; the quadrature for a field
-            method = "subset" if survivors.size <= SUBSET_PLAYERS else "exact"
-            result = icm(survivors, paid[: survivors.size], method)
-            equity[alive] = result.equity[: alive.size]
+            if survivors.size <= SUBSET_PLAYERS:
+                # a table alone: the subset recursion's kernel, exact and fastest, called directly (the
+                # façade's validation cost 10x the kernel over a 9-seat game's 8,796 outcomes)
+                k = int(np.flatnonzero(paid > 0)[-1]) + 1
+                places = icm_subset(survivors / survivors.mean(), k)
+                equity[alive] = (places @ paid[:k])[: alive.size]
+            elif self._field_icm is not None:
+                equity[alive] = self._field_icm.equity(final[alive])
+            else:  # the quadrature for a field
+                equity[alive] = icm(survivors, paid[: survivors.size], "exact").equity[: alive.size]
         self._cache[key] = equity
         return equity
 

@@ -18,11 +18,17 @@ import numpy as np
 from pokerlab.equity.preflop import NUMBER_OF_CLASSES
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.base import FOLD
-from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
+from pokerlab.games.compiler import KIND_DECISION
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
 from pokerlab.pushfold.model import build_game, validate_table
-from pokerlab.solvers.vector import BestResponseGains, VectorSolver, VectorStrategy, best_response_gains
+from pokerlab.solvers.vector import (
+    BestResponseGains,
+    VectorSolver,
+    VectorStrategy,
+    best_response_gains,
+    vector_node_values,
+)
 
 Progress = Callable[[int, float], None]
 """Called after every gain check with (iterations, current maximum gain)."""
@@ -70,6 +76,7 @@ class PushFoldResult:
     stop_reason: str
     multiway_samples: int
     multiway_error: float
+    multiway_check_gains: tuple[float, ...] | None
     game: PushFoldGame = field(repr=False)
     tree: CompiledPublicTree = field(repr=False)
     strategy: VectorStrategy = field(repr=False)
@@ -77,6 +84,12 @@ class PushFoldResult:
     @property
     def max_gain(self) -> float:
         return float(max(self.gains))
+
+    @property
+    def multiway_check_gain(self) -> float | None:
+        """The largest best-response gain of the strategy in the game valued on independent deals (None when
+        no 3+ way all-in can happen, or the check was not asked for)."""
+        return None if self.multiway_check_gains is None else float(max(self.multiway_check_gains))
 
     @property
     def class_sizes(self) -> np.ndarray:
@@ -136,6 +149,8 @@ class PushFoldResult:
             "stop_reason": self.stop_reason,
             "multiway_samples": self.multiway_samples,
             "multiway_stderr": self.multiway_error,
+            "multiway_check_gain": self.multiway_check_gain,
+            "multiway_check_gains": None if self.multiway_check_gains is None else list(self.multiway_check_gains),
             "strategies": self.node_strategies(),
         }
 
@@ -158,6 +173,7 @@ def pushfold(
     multiway_samples: int = 1000,
     seed: int = 0,
     algorithm: str = "dcfr",
+    check_sampling: bool = True,
     progress: Progress | None = None,
 ) -> PushFoldResult:
     """Nash push/fold strategies of every seat (chip EV, or ICM with ``payouts`` and an optional ``field``).
@@ -167,7 +183,10 @@ def pushfold(
     (ICM); ``field``: stacks of the players at other tables. Stops when every seat's best-response gain is at
     most ``target`` (big blinds for chip EV; for ICM the money worth ``target`` big blinds at the average chip
     value, ``pool * big_blind / chips``), after ``iterations``, after ``time_limit`` seconds or on Ctrl-C
-    (``stop_reason`` says which). ``multiway_samples``: deals that evaluate showdowns of 3+ players.
+    (``stop_reason`` says which). ``multiway_samples``: deals that evaluate showdowns of 3+ players; with
+    ``check_sampling`` (and 3+ seats) the strategy returned is also valued on an independent set of as many
+    deals, and each seat's best-response gain there is ``multiway_check_gains``: the part of the gain the
+    sampling hides, measured (a check costs about one gain computation).
     ``algorithm``: a vector-form solver of :mod:`pokerlab.solvers.vector` (discounted CFR by default). With 3+
     seats the profile returned is the checked one (average or current strategy) with the smallest maximum gain.
     """
@@ -219,13 +238,22 @@ def pushfold(
         strategy = solver.average_strategy()
         best = (0.0, strategy, best_response_gains(tree, strategy))
     _, strategy, gains = best
+    check_gains = None
+    if check_sampling and table.seats > 2 and stop != "interrupted":
+        try:
+            other = compile_public_tree(game.resampled())
+            moved = VectorStrategy(other, strategy.offsets, strategy.probs)
+            check_gains = tuple(float(g) for g in best_response_gains(other, moved).gains)
+        except KeyboardInterrupt:  # Ctrl-C during the check: the solution without it
+            stop = "interrupted"
     jam, call, ev_jam, ev_fold = _charts(game, tree, strategy)
     return PushFoldResult(
         seats=seat_names(table.seats), stacks=table.stacks, big_blind=table.big_blind, model=model,
         gain_unit="bb" if model == "chipev" else "money", jam=jam, call=call, ev_jam=ev_jam, ev_fold=ev_fold,
         gains=tuple(float(g) for g in gains.gains), iterations=solver.iteration,
         elapsed_s=time.perf_counter() - start, stop_reason=stop, multiway_samples=multiway_samples,
-        multiway_error=game.multiway_error() if table.seats > 2 else 0.0, game=game, tree=tree, strategy=strategy,
+        multiway_error=game.multiway_error() if table.seats > 2 else 0.0, multiway_check_gains=check_gains, game=game,
+        tree=tree, strategy=strategy,
     )
 
 
@@ -272,24 +300,9 @@ def _action_values(game: PushFoldGame, tree: CompiledPublicTree, strategy: Vecto
         q = int(t.player[parent])
         reaches[q] = reaches[q] * strategy.block(parent)[:, int(child - t.first_child[parent])]
 
-    def walk(n: int, reach: list[np.ndarray]) -> np.ndarray:
-        if t.kind[n] == KIND_TERMINAL:
-            return game.evaluate(tree.states[n], player, reach)
-        q = int(t.player[n])
-        sigma = strategy.block(n)
-        fc = int(t.first_child[n])
-        if q == player:
-            return sum((sigma[:, a] * walk(fc + a, reach) for a in range(int(t.num_children[n]))),
-                       np.zeros(NUMBER_OF_CLASSES))
-        total = np.zeros(NUMBER_OF_CLASSES)
-        for a in range(int(t.num_children[n])):
-            below = list(reach)
-            below[q] = reach[q] * sigma[:, a]
-            total += walk(fc + a, below)
-        return total
-
     fc = int(t.first_child[node])
-    values = np.stack([walk(fc + a, reaches) for a in range(int(t.num_children[node]))], axis=1)
+    below = vector_node_values(tree, strategy, player)
+    values = np.stack([below[fc + a] for a in range(int(t.num_children[node]))], axis=1)
     reach = np.ones(NUMBER_OF_CLASSES)
     for q in range(game.table.seats):
         if q != player:

@@ -8,9 +8,11 @@ updates, and the guarantee it gives for n > 2 players is the measured one, each 
 (:func:`best_response_gains`). For two-player zero-sum games the gains add up to NashConv and
 :func:`vector_exploitability` is the usual exploitability (chips per game, the mean of the two gains).
 
-The traversal is depth-first over the public tree (its memory is the depth times the hands, not the tree
-times the hands); the hot work is numpy over hand vectors and the game's own terminal evaluation, which a
-large game (1,326 hands per seat) writes as a numba kernel.
+The traversal is compiled (numba) in three steps per pass: every node's reach vectors top-down
+(:func:`_reach_down`, memory nodes x players x hands), the values of all terminals in one call of the game's
+:meth:`~pokerlab.games.vector.VectorGame.evaluate_terminals`, then values, regrets and the average strategy
+bottom-up (:func:`_values_up`). Nodes are numbered breadth-first, so a loop over node indices visits parents
+before children and its reverse visits children first: no recursion and no Python per node.
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidGameError, PokerlabError
 from pokerlab.games.base import require_two_player_zero_sum
-from pokerlab.games.compiler import KIND_CHANCE, KIND_TERMINAL
-from pokerlab.games.vector import CompiledPublicTree, VectorGame, compile_public_tree
+from pokerlab.games.compiler import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
+from pokerlab.games.vector import CompiledPublicTree, PublicTree, VectorGame, compile_public_tree
 from pokerlab.solvers.core import SolverConfig, algorithm_config
+from pokerlab.solvers.kernels import match_regrets
 
 VECTOR_ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr")
 FORMAT = "pokerlab-vector-solver"
@@ -48,13 +52,131 @@ def _block_offsets(tree: CompiledPublicTree) -> np.ndarray:
     return offsets
 
 
-def _match(regrets: np.ndarray) -> np.ndarray:
-    """Regret matching over the rows of a ``(hands, actions)`` block: positive parts normalised per hand,
-    uniform where none is positive."""
-    positive = np.maximum(regrets, 0.0)
-    total = positive.sum(axis=1, keepdims=True)
-    uniform = 1.0 / regrets.shape[1]
-    return np.where(total > 0.0, positive / np.where(total > 0.0, total, 1.0), uniform)
+FOLLOW, BEST, UPDATE = 0, 1, 2
+"""Modes of :func:`_values_up`: the player follows the strategy, plays a best response, or CFR updates."""
+
+
+@njit(cache=True)
+def _reach_down(tree: PublicTree, offsets: np.ndarray, hands: np.ndarray, sigma: np.ndarray,
+                weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every player's reach vector at every node, ``(nodes, players, max hands)`` (initial weight times the
+    player's own action probabilities on the path), and the product of chance probabilities on the path."""
+    nodes = tree.kind.shape[0]
+    reach = np.empty((nodes, weights.shape[0], weights.shape[1]))
+    chance = np.empty(nodes)
+    reach[0] = weights
+    chance[0] = 1.0
+    for n in range(nodes):
+        if tree.kind[n] == KIND_TERMINAL:
+            continue
+        first = tree.first_child[n]
+        na = tree.num_children[n]
+        q = tree.player[n]
+        lo = offsets[n]
+        for a in range(na):
+            c = first + a
+            reach[c] = reach[n]
+            chance[c] = chance[n] * tree.chance_prob[c]
+            if tree.kind[n] == KIND_DECISION:
+                for h in range(hands[q]):
+                    reach[c, q, h] *= sigma[lo + h * na + a]
+    return reach, chance
+
+
+@njit(cache=True)
+def _values_up(tree: PublicTree, offsets: np.ndarray, player: int, sigma: np.ndarray, values: np.ndarray,
+               mode: int, reach: np.ndarray, regrets: np.ndarray, cumulative: np.ndarray, weight: float) -> None:
+    """Counterfactual values of ``player``'s hands at every node, bottom-up from the terminal rows of ``values``
+    (already times the chance reach): sums over the others' actions and chance, and at the player's own nodes
+    the strategy's mix (``FOLLOW``), the best action (``BEST``) or the mix plus the CFR update (``UPDATE``:
+    instantaneous regrets into ``regrets``, ``weight`` times own reach times the strategy into ``cumulative``)."""
+    hands = values.shape[1]
+    for n in range(tree.kind.shape[0] - 1, -1, -1):
+        if tree.kind[n] == KIND_TERMINAL:
+            continue
+        first = tree.first_child[n]
+        na = tree.num_children[n]
+        if tree.kind[n] == KIND_CHANCE or tree.player[n] != player:
+            for h in range(hands):
+                total = 0.0
+                for a in range(na):
+                    total += values[first + a, h]
+                values[n, h] = total
+            continue
+        lo = offsets[n]
+        for h in range(hands):
+            row = lo + h * na
+            if mode == BEST:
+                best = values[first, h]
+                for a in range(1, na):
+                    best = max(best, values[first + a, h])
+                values[n, h] = best
+                continue
+            v = 0.0
+            for a in range(na):
+                v += sigma[row + a] * values[first + a, h]
+            values[n, h] = v
+            if mode == UPDATE:
+                own = weight * reach[n, player, h]
+                for a in range(na):
+                    regrets[row + a] += values[first + a, h] - v
+                    cumulative[row + a] += own * sigma[row + a]
+
+
+@njit(cache=True)
+def _match_player(tree: PublicTree, offsets: np.ndarray, hands: int, player: int, regrets: np.ndarray,
+                  sigma: np.ndarray, floor: bool, discount: bool, positive: float, negative: float) -> None:
+    """After ``player``'s pass: clamp (CFR+) or discount its regrets, then regret matching into ``sigma``
+    (positive parts normalised per hand, uniform where none is positive)."""
+    for n in range(tree.kind.shape[0]):
+        if tree.kind[n] != KIND_DECISION or tree.player[n] != player:
+            continue
+        na = tree.num_children[n]
+        for h in range(hands):
+            row = offsets[n] + h * na
+            for a in range(na):
+                r = regrets[row + a]
+                if floor:
+                    r = max(r, 0.0)
+                elif discount:
+                    r *= positive if r > 0.0 else (negative if r < 0.0 else 1.0)
+                regrets[row + a] = r
+            match_regrets(regrets, row, row + na, sigma, row)
+
+
+class _Traversal:
+    """The compiled passes over one compiled tree: reach down, the game's batched terminal values, values up."""
+
+    def __init__(self, tree: CompiledPublicTree) -> None:
+        self.tree = tree
+        self.terminals = np.flatnonzero(tree.tree.kind == KIND_TERMINAL)
+        self.hands = np.asarray(tree.num_hands, dtype=np.int64)
+        self.weights = np.zeros((tree.num_players, int(self.hands.max())))
+        for p, w in enumerate(tree.weights):
+            self.weights[p, :w.size] = w
+        self._empty = np.zeros(0)
+
+    def reach(self, offsets: np.ndarray, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return _reach_down(self.tree.tree, offsets, self.hands, sigma, self.weights)
+
+    def terminal_values(self, reach: tuple[np.ndarray, np.ndarray], player: int) -> np.ndarray:
+        """``(nodes, hands)`` values with the terminal rows filled (times the chance reach), the rest 0."""
+        reaches, chance = reach
+        t = self.terminals
+        values = np.zeros((self.tree.num_nodes, self.tree.num_hands[player]))
+        evaluated = self.tree.game.evaluate_terminals(self.tree, t, player, reaches[t])
+        values[t] = chance[t, None] * np.asarray(evaluated, dtype=np.float64)
+        return values
+
+    def up(self, offsets: np.ndarray, sigma: np.ndarray, player: int, values: np.ndarray, mode: int,
+           reach: np.ndarray | None = None, regrets: np.ndarray | None = None,
+           cumulative: np.ndarray | None = None, weight: float = 0.0) -> np.ndarray:
+        """Root values of ``player``'s hands (``values`` from :meth:`terminal_values` is filled in place)."""
+        empty = self._empty
+        _values_up(self.tree.tree, offsets, player, sigma, values, mode,
+                   reach if reach is not None else np.zeros((0, 0, 0)), regrets if regrets is not None else empty,
+                   cumulative if cumulative is not None else empty, weight)
+        return values[0]
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,31 +240,26 @@ def _compiled(game: VectorGame | CompiledPublicTree) -> CompiledPublicTree:
 def _values(tree: CompiledPublicTree, strategy: VectorStrategy, player: int, best: bool) -> np.ndarray:
     """Counterfactual values at the root of ``player``'s hands: ``player`` follows ``strategy`` or (``best``)
     a best response, the others follow ``strategy``."""
-    t = tree.tree
-    game = tree.game
+    walk = _Traversal(tree)
+    values = walk.terminal_values(walk.reach(strategy.offsets, strategy.probs), player)
+    return walk.up(strategy.offsets, strategy.probs, player, values, BEST if best else FOLLOW)
 
-    def walk(n: int, reaches: list[np.ndarray], chance: float) -> np.ndarray:
-        k = t.kind[n]
-        fc = int(t.first_child[n])
-        na = int(t.num_children[n])
-        if k == KIND_TERMINAL:
-            return chance * np.asarray(game.evaluate(tree.states[n], player, reaches), dtype=np.float64)
-        if k == KIND_CHANCE:
-            return sum((walk(fc + a, reaches, chance * float(t.chance_prob[fc + a])) for a in range(na)),
-                       np.zeros(tree.num_hands[player]))
-        q = int(t.player[n])
-        sigma = strategy.block(n)
-        if q == player:
-            children = np.stack([walk(fc + a, reaches, chance) for a in range(na)])
-            return children.max(axis=0) if best else np.einsum("ha,ah->h", sigma, children)
-        total = np.zeros(tree.num_hands[player])
-        for a in range(na):
-            below = list(reaches)
-            below[q] = reaches[q] * sigma[:, a]
-            total += walk(fc + a, below, chance)
-        return total
 
-    return walk(0, [w.copy() for w in tree.weights], 1.0)
+def vector_node_values(game: VectorGame | CompiledPublicTree, strategy: VectorStrategy, player: int) -> np.ndarray:
+    """Counterfactual values of ``player``'s hands at every public node, ``(nodes, hands)``, everyone following
+    ``strategy``: the value below the node weighted by the others' and chance's reach to it (not the
+    player's own), so ``values[child]`` of the player's decision node are its actions' values.
+
+    >>> from pokerlab.games.vector import CoinPoker, compile_public_tree
+    >>> tree = compile_public_tree(CoinPoker())
+    >>> vector_node_values(tree, VectorStrategy.uniform(tree), 0)[0].tolist()  # low card, high card
+    [-0.25, 0.75]
+    """
+    tree = _compiled(game)
+    walk = _Traversal(tree)
+    values = walk.terminal_values(walk.reach(strategy.offsets, strategy.probs), player)
+    walk.up(strategy.offsets, strategy.probs, player, values, FOLLOW)
+    return values
 
 
 def vector_profile_values(*seats: VectorStrategy) -> tuple[float, ...]:
@@ -191,11 +308,14 @@ def best_response_gains(game: VectorGame | CompiledPublicTree, strategy: VectorS
     (0.25, 0.25)
     """
     tree = _compiled(game)
+    walk = _Traversal(tree)
+    reach = walk.reach(strategy.offsets, strategy.probs)
     values, best = [], []
     for p in range(tree.num_players):
         w = tree.weights[p]
-        values.append(float(w @ _values(tree, strategy, p, best=False)))
-        best.append(float(w @ _values(tree, strategy, p, best=True)))
+        at_terminals = walk.terminal_values(reach, p)  # the same terminal values serve both walks up
+        values.append(float(w @ walk.up(strategy.offsets, strategy.probs, p, at_terminals.copy(), FOLLOW)))
+        best.append(float(w @ walk.up(strategy.offsets, strategy.probs, p, at_terminals, BEST)))
     return BestResponseGains(tuple(values), tuple(best), tuple(b - v for b, v in zip(best, values, strict=True)))
 
 
@@ -236,6 +356,7 @@ class VectorSolver:
         self.cumulative = np.zeros(size)
         self.sigma = VectorStrategy.uniform(self.tree).probs.copy()
         self.iteration = 0
+        self._walk = _Traversal(self.tree)
 
     def _block(self, array: np.ndarray, node: int) -> np.ndarray:
         t = self.tree.tree
@@ -248,65 +369,23 @@ class VectorSolver:
         if iterations < 0:
             raise InvalidArgumentError(f"iterations must be >= 0, got {iterations}")
         c = self.config
-        decisions = self.tree.decision_nodes()
+        walk = self._walk
         for _ in range(iterations):
             t = float(self.iteration + 1)
             weight = t ** c.gamma if c.gamma != 0.0 else 1.0
             pos = t ** c.alpha / (t ** c.alpha + 1.0)
             neg = t ** c.beta / (t ** c.beta + 1.0)
             for p in range(self.tree.num_players):
-                self._pass(p, weight)
-                for n in decisions:
-                    if self.tree.tree.player[n] != p:
-                        continue
-                    r = self._block(self.regrets, n)
-                    if c.floor:
-                        np.maximum(r, 0.0, out=r)
-                    elif c.discount:
-                        r *= np.where(r > 0.0, pos, np.where(r < 0.0, neg, 1.0))
-                    self._block(self.sigma, n)[:] = _match(r)
+                # one CFR pass for p: its instantaneous regrets and weight * own reach * strategy
+                reach = walk.reach(self.offsets, self.sigma)
+                values = walk.terminal_values(reach, p)
+                walk.up(self.offsets, self.sigma, p, values, UPDATE, reach[0], self.regrets, self.cumulative,
+                        weight)
+                _match_player(self.tree.tree, self.offsets, self.tree.num_hands[p], p, self.regrets, self.sigma,
+                              c.floor, c.discount, pos, neg)
             self.iteration += 1
             if progress is not None:
                 progress(self.iteration)
-
-    def _pass(self, p: int, weight: float) -> None:
-        """One CFR pass for player ``p``: add its instantaneous regrets and ``weight * pi_p * sigma``."""
-        tree = self.tree
-        t = tree.tree
-        game = tree.game
-        hands_p = tree.num_hands[p]
-
-        def walk(n: int, reaches: list[np.ndarray], chance: float) -> np.ndarray:
-            k = t.kind[n]
-            fc = int(t.first_child[n])
-            na = int(t.num_children[n])
-            if k == KIND_TERMINAL:
-                return chance * np.asarray(game.evaluate(tree.states[n], p, reaches), dtype=np.float64)
-            if k == KIND_CHANCE:
-                total = np.zeros(hands_p)
-                for a in range(na):
-                    total += walk(fc + a, reaches, chance * float(t.chance_prob[fc + a]))
-                return total
-            q = int(t.player[n])
-            sigma = self._block(self.sigma, n)
-            if q == p:
-                children = np.empty((hands_p, na))  # counterfactual value of each (hand, action)
-                for a in range(na):
-                    below = list(reaches)
-                    below[p] = reaches[p] * sigma[:, a]  # own reach: weighs the average strategy below
-                    children[:, a] = walk(fc + a, below, chance)
-                value = np.einsum("ha,ha->h", sigma, children)
-                self._block(self.regrets, n)[:] += children - value[:, None]
-                self._block(self.cumulative, n)[:] += weight * reaches[p][:, None] * sigma
-                return value
-            total = np.zeros(hands_p)
-            for a in range(na):
-                below = list(reaches)
-                below[q] = reaches[q] * sigma[:, a]
-                total += walk(fc + a, below, chance)
-            return total
-
-        walk(0, [w.copy() for w in tree.weights], 1.0)
 
     def average_strategy(self) -> VectorStrategy:
         """The average strategy (cumulative sums normalised per hand, uniform where nothing accumulated)."""
