@@ -170,8 +170,22 @@ CASES = [
     (["two-round", "train"], "give --out FILE.npz to save the bot (or --resume a checkpoint to"),
     (["two-round", "train", "--out", "{tmp}/b.npz", "--checkpoint-every", "-5"], "--checkpoint-every takes a positive number of iterations (5000) or a"),
     (["two-round", "train", "--resume", "{tmp}/bad.npz", "--stack", "4"], "--stack cannot be given with --resume (the checkpoint keeps its own)"),
-    (["pushfold", "--stacks", "abc"], "cannot parse stacks 'abc'"),
-    (["pushfold", "--stacks", "10,10", "--blinds", "x"], "cannot parse blinds 'x'"),
+    (["pushfold", "--stacks", "10,10", "--png", "{tmp}/missing/charts"], "cannot write --png chart folder {tmp}/missing/charts: folder {tmp}/missing does not exist"),
+    (["pushfold", "--chart", "heads-up", "--png", "{tmp}/keep.npz/charts"], "cannot write --png chart folder {tmp}/keep.npz/charts: {tmp}/keep.npz is not a folder"),
+    (["pushfold", "--stacks", "10,10", "--png", "{tmp}/keep.npz"], "--png needs a directory, {tmp}/keep.npz is a file"),
+    (["pushfold", "--stacks", "abc"], "'abc' has no stack (write stacks like 5,000 or name:5,000)"),
+    (["pushfold", "--stacks", "10,10", "--blinds", "x"], "blind 'x' is not a number (write amounts like 5000 or 5,000)"),
+    (["pushfold", "--stacks", "5,000,3,000"], "stacks '5,000,3,000' are ambiguous: is ',' a thousands separator or"),
+    (["pushfold", "--stacks", "5,00 3,000"], "stack '5,00': a thousands separator comes before each group of three"),
+    (["pushfold", "--stacks", "alice:10 alice:10"], "two players are called 'alice': names must differ"),
+    (["pushfold", "--stacks", "10,10", "--blinds", "1/2/3"], "give two blinds (small, big), e.g. 0.5,1; got 3"),
+    (["pushfold", "--stacks", "10,10", "--blinds", "50,100"], "blinds '50,100' are ambiguous: is ',' a thousands separator or"),
+    (["pushfold", "--stacks", "10,10,10", "--payouts", "50%,30%"], "the split '50%,30%' adds up to 80%, not 100%"),
+    (["pushfold", "--stacks", "10,10,10", "--payouts", "20,30"], "place 2 pays 30, more than place 1 (20): list payouts from first place down (push/fold takes no rising"),
+    (["pushfold", "--stacks", "10,10", "--pool", "500"], "--pool divides the --payouts: give --payouts too"),
+    (["pushfold", "--stacks", "10,10", "--payouts", "70/30", "--pool", "0"], "prize pool must be a positive number, got 0.0"),
+    (["pushfold", "--stacks", "10,10", "--payouts", "50", "--field-stacks-file", "{tmp}/none.txt"], "cannot read stacks file {tmp}/none.txt: No such file"),
+    (["pushfold", "--stacks", "10,10", "--payouts", "50", "--field-stacks-file", "{tmp}/blob.bin"], "stacks file {tmp}/blob.bin is not a UTF-8 text file"),
     (["pushfold", "--stacks", "10,10", "--iterations", "-1"], "iterations must be at least 1, got -1"),
     (["pushfold"], "give the stacks with --stacks"),
     (["simulate", "--payouts", "50,30", "--tournaments", "0", "--players", "3", "--starting-stack", "100"], "tournaments must be a whole number from 1"),
@@ -219,3 +233,15 @@ def test_the_table_covers_every_command():
         if short_help is not None:
             listed |= {f"{name} {sub}" for sub in group} if group else {name}
     assert len(CASES) >= 100 and listed <= covered, listed - covered
+
+
+def test_a_non_finite_number_in_a_result_is_an_error_naming_where():
+    """Overflow and NaN anywhere in a result are an error (exit 2, one line), never printed as numbers."""
+    import math
+
+    from pokerlab.cli.common import print_json
+    from pokerlab.errors import NonFiniteResultError
+
+    for bad in (math.nan, math.inf, -math.inf):
+        with pytest.raises(NonFiniteResultError, match=r"non-finite number at players\[1\]\.equity"):
+            print_json({"players": [{"equity": 0.5}, {"equity": bad}], "elapsed_s": 0.1})

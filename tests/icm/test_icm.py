@@ -10,6 +10,7 @@ import pytest
 
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
 from pokerlab.icm import icm, power_law, truncated_normal_stacks
+from pokerlab.icm.analysis import bubble_factors, deal
 
 
 def harville_fractions(stacks: list[int], payouts: list[int]) -> list[Fraction]:
@@ -311,7 +312,20 @@ def test_payouts_that_rise_with_place(payouts):
     stacks = [5, 3, 2, 1][: max(len(payouts), 2)]
     expected = [float(x) for x in harville_fractions(stacks, [int(p) for p in payouts])]
     for method in ("exact", "subset"):
-        np.testing.assert_allclose(icm(stacks, payouts, method).equity, expected, rtol=1e-11)
+        np.testing.assert_allclose(icm(stacks, payouts, method, allow_rising=True).equity, expected, rtol=1e-11)
+
+
+@pytest.mark.parametrize("call", [
+    lambda pay: icm([5, 3, 2], pay),
+    lambda pay: icm([5, 3, 2], pay, "montecarlo", samples=1000, seed=1),
+    lambda pay: bubble_factors([5, 3, 2], pay),
+    lambda pay: deal([5, 3, 2], pay),
+])
+def test_payouts_that_rise_with_place_are_refused_unless_asked_for(call):
+    """A later place paying more is a typo or places listed last first: refused, naming the place."""
+    with pytest.raises(InvalidPayoutsError, match=r"place 3 pays 30, more than place 2 \(20\).*allow_rising=True"):
+        call([50, 20, 30])
+    call([50, 30, 20])
 
 
 def test_tiers_beyond_the_float_range_of_a_normalised_stack():
@@ -322,3 +336,16 @@ def test_tiers_beyond_the_float_range_of_a_normalised_stack():
     np.testing.assert_allclose(icm([1e300, 1e-30, 2e-30], [50, 30, 20], "subset").equity, result.equity, rtol=1e-12)
     with pytest.raises(InvalidArgumentError, match="differ by more than 1e300"):
         icm([1e300, 1e-30, 2e-30], [50, 30, 20], "montecarlo", samples=100)
+
+
+def test_ctrl_c_during_the_exact_method_says_what_was_stopped(monkeypatch):
+    from pokerlab.errors import Interrupted
+    from pokerlab.icm import model
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(model, "_exact_by_tiers", stopped)
+    with pytest.raises(Interrupted, match=r"during the exact finish-place matrix of 3 players x 2 places \([\d.]+ s\); "
+                                          r"method='montecarlo' estimates sooner"):
+        icm([5, 3, 2], [60, 40], places=True)

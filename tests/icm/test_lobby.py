@@ -80,7 +80,7 @@ def test_rising_payouts_when_asked_match_the_api():
     np.testing.assert_array_equal(parse_payouts("10,30,20", allow_rising=True), [10, 30, 20])
     r = runner.invoke(app, ["icm", "--stacks", "5 3 2", "--payouts", "10,30,20", "--allow-rising", "--json"])
     assert r.exit_code == 0, r.output
-    expected = icm([5, 3, 2], [10, 30, 20]).equity
+    expected = icm([5, 3, 2], [10, 30, 20], allow_rising=True).equity
     np.testing.assert_allclose([p["equity"] for p in json.loads(r.stdout)["players"]], expected, rtol=1e-12)
 
 

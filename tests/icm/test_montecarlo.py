@@ -221,3 +221,31 @@ def test_plain_and_antithetic_clocks_agree_bit_for_bit():
         assert _draw_clocks(counter, inv, clocks) == _draw_antithetic(counter, inv, first, partner)
         np.testing.assert_array_equal(clocks, first)
         assert np.all(partner > 0) and np.all(np.isfinite(partner))
+
+
+@pytest.mark.parametrize("n, options", [
+    (1500, {"places": True}),  # counting places: a sample costs O(n)
+    (200, {"variance_reduction": "conditional"}),  # O(n k) a sample
+    (60, {"variance_reduction": "sobol"}),  # sets of 256 points
+    (6, {}),
+])
+def test_a_batch_is_bounded_by_its_work(monkeypatch, n, options):
+    """Ctrl-C waits for a batch: with many players a batch of the default cap (4 M samples) took seconds. The
+    bound is a count of player-samples (x paid places when conditional), so seeds give the same numbers on
+    every machine."""
+    from pokerlab.icm import model
+
+    seen = []
+    real = model.run_until
+
+    def recording(rule, components, sample_batch, **kwargs):
+        seen.append(kwargs)
+        return real(rule, components, sample_batch, **kwargs)
+
+    monkeypatch.setattr(model, "run_until", recording)
+    paid = 30 if n >= 30 else 3
+    icm(np.linspace(1, 2, n), power_law(paid), "montecarlo", samples=2048, seed=1, **options)
+    (kwargs,) = seen
+    unit = 256 if options.get("variance_reduction") == "sobol" else 1
+    work = n * unit * (paid if options.get("variance_reduction") == "conditional" else 1)
+    assert kwargs["max_batch"] * work <= model.ICM_BATCH_WORK and kwargs["first_batch"] <= kwargs["max_batch"]

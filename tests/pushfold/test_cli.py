@@ -51,7 +51,7 @@ def test_heads_up_chart_json_and_png(tmp_path):
     (["--stacks", "10,10", "--blinds", "0,1"], "blinds must be positive"),
     (["--stacks", ",".join(["10"] * 11)], "2 to 10"),
     (["--stacks", "10,10,10", "--payouts", "50,30,20,10"], "more paid places than players"),
-    (["--stacks", "10,x"], "cannot parse stacks"),
+    (["--stacks", "10,x"], "'x' has no stack"),
     (["--chart", "nine-max"], "unknown chart"),
 ])
 def test_bad_input_is_one_line_exit_2(args, message):
@@ -65,4 +65,53 @@ def test_unparsable_field_file(tmp_path):
     bad.write_text("10, ten, 12")
     r = runner.invoke(app, ["pushfold", "--stacks", "10,10", "--payouts", "50,30,20",
                             "--field-stacks-file", str(bad)])
-    assert r.exit_code == 2 and "does not parse" in r.output
+    assert r.exit_code == 2 and "stack '10,': a thousands separator comes before each group" in r.output
+
+
+def test_stacks_as_pasted_from_a_lobby(tmp_path):
+    """Stacks parse as for icm (thousands separators, player names), payouts as a split of a pool: the names
+    are carried into the table, the JSON and the charts, and the numbers are those of the plain input."""
+    common = ["--iterations", "8", "--multiway-samples", "100", "--json"]
+    named = runner.invoke(app, ["pushfold", "--stacks", "alice:1,500 bob:1,000 carol:800", "--blinds", "50/100",
+                                "--payouts", "70/30", "--pool", "1,000", "--png", str(tmp_path), *common])
+    plain = runner.invoke(app, ["pushfold", "--stacks", "1500,1000,800", "--blinds", "50 100",
+                                "--payouts", "700,300", *common])
+    assert named.exit_code == 0 and plain.exit_code == 0, named.output + plain.output
+    a, b = json.loads(named.stdout), json.loads(plain.stdout)
+    assert [seat["seat"] for seat in a["seats"]] == ["BTN alice", "SB bob", "BB carol"]
+    assert [seat["seat"] for seat in b["seats"]] == ["BTN", "SB", "BB"]
+    assert [seat["jam"] for seat in a["seats"]] == [seat["jam"] for seat in b["seats"]]
+    assert [seat["stack_bb"] for seat in a["seats"]] == [15.0, 10.0, 8.0]
+    assert (tmp_path / "jam-BTN alice.png").stat().st_size > 0
+    text = runner.invoke(app, ["pushfold", "--stacks", "alice:1,500 bob:1,000", "--blinds", "50/100",
+                               "--iterations", "8"])
+    assert text.exit_code == 0 and "SB alice" in text.stdout and "BB bob" in text.stdout, text.output
+
+
+@pytest.mark.parametrize("iterations, last_line", [
+    (0, "interrupted before the first iteration: no strategy yet"),
+    (8, "interrupted after 8 iterations: the strategy above has a maximum best-response gain of"),
+])
+def test_ctrl_c_shows_the_strategy_so_far_and_solves_nothing_more(monkeypatch, iterations, last_line):
+    """Ctrl-C during the solve (the solver returns its best profile so far, stop_reason 'interrupted'): exit 130
+    with one line on stderr, at once: no chip-EV comparison solved after it, and nothing shown before the first
+    iteration (a comparison of 0 iterations used to fail with 'iterations must be at least 1')."""
+    import dataclasses
+    import importlib
+
+    package = importlib.import_module("pokerlab.pushfold")  # `pokerlab.pushfold` is also the function's name
+    real = package.pushfold
+    calls = []
+
+    def interrupted_solve(*args, **kwargs):
+        if kwargs.get("iterations") == 1:  # the warm-up that compiles the kernels first
+            return real(*args, **kwargs)
+        calls.append(kwargs.get("iterations"))
+        result = real(*args, **{**kwargs, "iterations": 8})
+        return dataclasses.replace(result, stop_reason="interrupted", iterations=iterations)
+
+    monkeypatch.setattr(package, "pushfold", interrupted_solve)
+    r = runner.invoke(app, ["pushfold", "--stacks", "10,8,12", "--payouts", "50,30,20", "--multiway-samples", "100"])
+    assert r.exit_code == 130 and len(calls) == 1, r.output
+    assert r.stderr.strip().splitlines()[-1].startswith(last_line) and len(r.stderr.strip().splitlines()) == 1
+    assert ("jams first in" in r.stdout) == (iterations > 0)

@@ -169,7 +169,7 @@ def one_line_errors(function: F, vocabulary: dict[str, str] | None = None) -> F:
         except PokerlabError as error:
             fail(speak_cli(str(error), vocabulary))
         except Interrupted as stop:
-            _print_interrupted(str(stop))
+            _print_interrupted(speak_cli(str(stop), vocabulary))
         except KeyboardInterrupt:
             _print_interrupted("")
         except MemoryError:

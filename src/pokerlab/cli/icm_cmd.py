@@ -95,7 +95,7 @@ def icm_command(
         try:
             result = icm(players.chips, pay, method, places=places, samples=samples, half_width=half_width,
                          confidence=confidence, time_limit=time_limit, variance_reduction=variance_reduction,
-                         seed=seed, progress=update)
+                         seed=seed, progress=update, allow_rising=allow_rising)
         except Interrupted as stop:
             partial = stop.partial
             if not isinstance(partial, ICMResult) or partial.stderr is None:
@@ -104,8 +104,8 @@ def icm_command(
                               zip(player_labels(partial.stacks.size, names), partial.equity, partial.stderr,
                                   strict=True))
             interrupted(f"{stop}: equity {shown}")
-    factors = bubble_factors(players.chips, pay) if bubble else None
-    split = deal(players.chips, pay) if deal_ else None
+    factors = bubble_factors(players.chips, pay, allow_rising) if bubble else None
+    split = deal(players.chips, pay, allow_rising) if deal_ else None
     written = plot_shares(result, plot, names=names) if plot is not None else None
     if as_json:
         print_json(icm_json(result, names, factors, split))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import sys
@@ -13,41 +14,46 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pokerlab.cli.common import command
-from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.cli.common import check_output, command, interrupted
+from pokerlab.errors import InvalidArgumentError
 
 if TYPE_CHECKING:  # pragma: no cover
     from pokerlab.pushfold import PushFoldResult
 
 
-def _numbers(text: str, what: str) -> list[float]:
-    tokens = [tok for tok in text.replace("\n", ",").replace(" ", ",").split(",") if tok.strip()]
-    try:
-        return [float(tok) for tok in tokens]
-    except ValueError:
-        raise InvalidArgumentError(f"cannot parse {what} {text.strip()[:60]!r}: give numbers like 10,10") from None
+def _blinds(text: str) -> list[float]:
+    """Small and big blind as a lobby writes them: ``50/100``, ``1,000/2,000``, or a list as for stacks
+    (``0.5,1``; thousands separators as in :mod:`pokerlab.icm.lobby`)."""
+    from pokerlab.icm.lobby import parse_amount, split_amounts
+
+    tokens = text.split("/") if "/" in text else split_amounts(text, InvalidArgumentError, "blinds", between="blinds")
+    return [parse_amount(token.strip(), InvalidArgumentError, "blind") for token in tokens]
 
 
-def _field(path: Path) -> list[float]:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-        values = _numbers(text, "field stacks")
-    except (UnicodeDecodeError, InvalidArgumentError) as error:
-        raise FileFormatError(f"field stacks file {path} does not parse: give numbers separated by commas or "
-                              f"newlines ({error})") from None
-    if not values:
-        raise FileFormatError(f"field stacks file {path} holds no stack")
-    return values
+def _labelled(result: PushFoldResult, names: tuple[str, ...]) -> PushFoldResult:
+    """The result with each seat shown as ``position name`` (``BTN alice``) in tables, JSON and charts, where
+    the stacks named their players."""
+    seats = tuple(f"{seat} {name}" for seat, name in zip(result.seats, names, strict=True))
+    return dataclasses.replace(result, seats=seats)
 
 
-@command("pushfold")
+# payouts that rise with place are refused here: the push/fold model has no option to accept them
+PUSHFOLD_WORDS = {"(allow_rising=True if they really rise)": "(push/fold takes no rising payouts)"}
+
+
+@command("pushfold", vocabulary=PUSHFOLD_WORDS)
 def pushfold_command(
-    stacks: str = typer.Option(None, "--stacks", help="Chips per seat in acting order (UTG .. BB), e.g. 10,10."),
-    blinds: str = typer.Option("0.5,1", "--blinds", help="Small and big blind in chips."),
+    stacks: str = typer.Option(None, "--stacks", help="Chips per seat in acting order (UTG .. BB), as for icm: 10,10 "
+                                                      "or '5,000 3,000'; names as 'alice:5,000 bob:3,000'."),
+    blinds: str = typer.Option("0.5,1", "--blinds", help="Small and big blind in chips: 0.5,1 or 50/100."),
     ante: float = typer.Option(0.0, "--ante", help="Ante per seat (chips)."),
     bb_ante: float = typer.Option(0.0, "--bb-ante", help="Big-blind ante (chips, paid by the big blind)."),
-    payouts: str = typer.Option(None, "--payouts", help="Payouts per place (ICM), e.g. 50,30,20."),
-    field_file: Path = typer.Option(None, "--field-stacks-file", help="Stacks of the other tables' players."),
+    payouts: str = typer.Option(None, "--payouts", help="Payouts per place (ICM) as for icm: 50,30,20 | a split of "
+                                "--pool 70/30, 50%,30%,20% | power:a=1,pool=1000,paid=40 | file.csv"),
+    pool: str = typer.Option(None, "--pool", help="Prize pool that a percentage split (70/30) or power:/flat: "
+                             "divides (default 100 for splits, 1000 for power/flat)."),
+    field_file: Path = typer.Option(None, "--field-stacks-file", help="Stacks of the other tables' players: a file "
+                                    "as for icm --stacks-file."),
     target: float = typer.Option(1e-3, "--target", help="Stop when every best-response gain is at most this "
                                                         "(bb; ICM: money worth this many bb)."),
     iterations: int = typer.Option(None, "--iterations", help="Stop after this many solver iterations."),
@@ -61,10 +67,11 @@ def pushfold_command(
     """Push/fold Nash ranges: jam first in and call a jam, per seat, under chip EV or ICM."""
     from pokerlab.pushfold.charts import parse_depths
 
-    if png is not None:  # the output directory is checked (and made) before any work
+    if png is not None:  # the output folder is checked (and made, in a folder that exists) before any work
         if png.exists() and not png.is_dir():
             raise InvalidArgumentError(f"--png needs a directory, {png} is a file")
-        png.mkdir(parents=True, exist_ok=True)
+        check_output(png / "chart.png" if png.is_dir() else png, what="--png chart folder")
+        png.mkdir(exist_ok=True)  # not its parents: a mistyped path is refused, not made
     console = Console(stderr=True)
     if chart is not None:
         if chart != "heads-up":
@@ -73,14 +80,20 @@ def pushfold_command(
         return
     if stacks is None:
         raise InvalidArgumentError("give the stacks with --stacks, e.g. --stacks 10,10 (or --chart heads-up)")
+    from pokerlab.errors import InvalidPayoutsError
     from pokerlab.icm import parse_payouts
+    from pokerlab.icm.lobby import parse_amount, parse_stacks, read_stacks_file
     from pokerlab.pushfold import pushfold
     from pokerlab.warmup import compile_first
 
-    pay = parse_payouts(payouts) if payouts is not None else None
-    field = _field(field_file) if field_file is not None else None
+    players = parse_stacks(stacks)
+    prize_pool = None if pool is None else parse_amount(pool, InvalidPayoutsError, "prize pool")
+    if prize_pool is not None and payouts is None:
+        raise InvalidArgumentError("--pool divides the --payouts: give --payouts too (e.g. --payouts 70/30)")
+    pay = parse_payouts(payouts, pool=prize_pool) if payouts is not None else None
+    field = parse_stacks(read_stacks_file(field_file)).chips.tolist() if field_file is not None else None
     show = not as_json and sys.stderr.isatty()
-    stack_list, blind_list = _numbers(stacks, "stacks"), _numbers(blinds, "blinds")
+    stack_list, blind_list = players.chips.tolist(), _blinds(blinds)
     # compile first (one iteration of the same game), so that the time shown is the solve's own
     compile_first([lambda: pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante, payouts=pay, field=field,
                                     iterations=1, multiway_samples=min(samples, 20))], quiet=as_json)
@@ -99,6 +112,11 @@ def pushfold_command(
         result = pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante,
                           payouts=pay, field=field, target=target, iterations=iterations,
                           time_limit=time_limit, multiway_samples=samples, progress=progress)
+    stopped = result.stop_reason == "interrupted"
+    if stopped and result.iterations == 0:
+        interrupted("before the first iteration: no strategy yet")
+    if players.named:
+        result = _labelled(result, players.names)
     written = []
     if png is not None:
         from pokerlab.pushfold.charts import result_pngs
@@ -107,13 +125,12 @@ def pushfold_command(
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
     else:
-        _print_result(result, pay is not None)
+        _print_result(result, compare_chip_ev=pay is not None and not stopped)  # Ctrl-C: no second solve
         for path in written:
             typer.echo(f"wrote {path}")
-    if result.stop_reason == "interrupted":
-        typer.echo(f"interrupted after {result.iterations} iterations: the strategy above has a maximum "
-                   f"best-response gain of {result.max_gain:.3g} {result.gain_unit}", err=True)
-        raise typer.Exit(code=130)
+    if stopped:
+        interrupted(f"after {result.iterations} iterations: the strategy above has a maximum best-response gain of "
+                    f"{result.max_gain:.3g} {result.gain_unit}")
 
 
 def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> None:
@@ -177,7 +194,6 @@ def _heads_up(depths: list[float], target: float, png: Path | None, as_json: boo
     chart = heads_up_chart(depths, target=target)
     written = []
     if png is not None:
-        png.mkdir(parents=True, exist_ok=True)
         top = max(depths)
         written = [save_depth_png(chart.jam_depth, "SB jams up to (bb)", png / "heads-up-jam.png", top),
                    save_depth_png(chart.call_depth, "BB calls up to (bb)", png / "heads-up-call.png", top)]

@@ -15,7 +15,7 @@ from pokerlab.cards.kernels import partial_hand
 from pokerlab.cards.tables import load_tables
 from pokerlab.equity.exact import EXACT_BUDGET, MAX_MATCHUPS, ExactPlan, plan_exact, solve_exact
 from pokerlab.equity.kernels import versus_random_batch
-from pokerlab.equity.montecarlo import MC_CHUNKS, run_monte_carlo, stopping_rule
+from pokerlab.equity.montecarlo import MC_CHUNKS, max_batch, run_monte_carlo, stopping_rule
 from pokerlab.equity.problem import EquityProblem, PlayerLike, Progress, prepare_problem
 from pokerlab.equity.result import EquityResult, VersusRandomResult, category_breakdown
 from pokerlab.errors import InvalidArgumentError, InvalidHandError
@@ -158,7 +158,8 @@ def equity_vs_random(
         totals[:] += stats
         return stats[:, 0], stats[:, 1]
 
-    moments, reason, _ = run_until(rule, max_opponents, sample_batch, first_batch=1 << 14)
+    moments, reason, _ = run_until(rule, max_opponents, sample_batch, first_batch=1 << 14,
+                                   max_batch=max_batch(max_opponents + 1))
     n = moments.count
     result = VersusRandomResult(
         hand=format_cards(cards), board=format_cards(problem.board),

@@ -1,8 +1,16 @@
-"""Exact equity: the plan (joint combos, suit symmetry, estimated work) and the driver of the enumeration kernel."""
+"""Exact equity: the plan (joint combos, suit symmetry, estimated work) and the drivers of the enumeration kernels.
+
+Every route runs its kernel in chunks of work items (units of board enumeration, deals of known hands) from
+Python, each chunk sized to about :data:`CHUNK_SECONDS` by the time the chunks before it took and run whole
+inside :func:`pokerlab.progress.deferred_interrupts`: Ctrl-C lands between chunks and progress moves. Counts
+are integers and floating-point totals are summed per unit in unit order, so the numbers are the same bit for
+bit however the work was chunked (and whatever the thread count)."""
 
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -23,7 +31,8 @@ from pokerlab.equity.kernels import (
 )
 from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem, Progress, category_of_value, is_uniform_random
 from pokerlab.equity.symmetry import combo_images, combo_orbits, symmetry_group
-from pokerlab.errors import InvalidRangeError
+from pokerlab.errors import Interrupted, InvalidRangeError
+from pokerlab.progress import deferred_interrupts
 
 EXACT_BUDGET = 3.0e9  # estimated inner-loop steps (about 1-2 s on 2 cores) below which "auto" enumerates
 MAX_MATCHUPS = 20_000_000  # joint combos an exact run may hold in memory
@@ -116,9 +125,83 @@ def _enumeration_deck(problem: EquityProblem) -> np.ndarray:
     return np.array([c for c in problem.deck if not held >> int(c) & 1], dtype=np.uint8)
 
 
-def _accumulate(problem: EquityProblem, plan: ExactPlan, breakdown: bool,
-                progress: Progress | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Enumerate every board (in slices when a progress bar is shown): the kernel's three accumulators."""
+CHUNK_SECONDS = 0.15  # wall time aimed at per chunk: Ctrl-C waits about this long, and progress moves as often
+FIRST_CHUNK_WORK = 1e8  # work (ExactPlan.work units) of a first chunk: a few hundredths of a second, or all of a
+# small run (one kernel call: each call wakes the threads, 2-50 ms under load)
+
+
+class ChunkedWork:
+    """The chunks of one exact run, their progress and what Ctrl-C reports.
+
+    :meth:`run` calls ``work(start, stop)`` over consecutive slices of a list of items, each slice holding
+    about :data:`CHUNK_SECONDS` of work by the rate measured on the chunks so far (at most four times the last
+    chunk's work, so a slow first call, e.g. one that compiles, only shrinks the next ones), each run whole
+    inside :func:`deferred_interrupts`. Work is estimated in the units of :attr:`ExactPlan.work`; ``size``
+    fixes the items per chunk instead (tests check the numbers do not depend on it). ``progress`` gets the
+    fraction of the planned ``total`` done."""
+
+    def __init__(self, progress: Progress | None, size: int | None = None) -> None:
+        self.progress, self.size = progress, size
+        self.total = 1.0
+        self.done = 0.0
+        self.budget = FIRST_CHUNK_WORK
+        self.started = time.perf_counter()
+        self.first_chunk: float | None = None  # when the first chunk began (planning comes before)
+
+    def run(self, costs: np.ndarray, work: Callable[[int, int], None], allotted: float) -> None:
+        """Do items ``0 .. len(costs) - 1`` (estimated costs ``costs``, rescaled to add up to ``allotted`` of
+        the planned total) in order, in chunks."""
+        ends = np.cumsum(costs, dtype=np.float64)
+        if len(ends) and ends[-1] > 0:
+            ends *= allotted / ends[-1]
+        else:
+            ends = np.linspace(allotted / max(len(costs), 1), allotted, len(costs))
+        start = 0
+        while start < len(ends):
+            before = float(ends[start - 1]) if start else 0.0
+            if self.size is not None:
+                stop = min(start + self.size, len(ends))
+            else:
+                stop = max(start + 1, int(np.searchsorted(ends, before + self.budget, side="right")))
+            began = time.perf_counter()
+            if self.first_chunk is None:
+                self.first_chunk = began
+            with deferred_interrupts():  # a chunk is added whole or not at all: Ctrl-C lands between chunks
+                work(start, stop)
+            spent = time.perf_counter() - began
+            done = float(ends[stop - 1]) - before
+            self.done += done
+            if done > 0:
+                measured = done * CHUNK_SECONDS / spent if spent > 0 else math.inf
+                self.budget = min(measured, 4 * max(self.budget, done))
+            start = stop
+            if self.progress is not None:
+                self.progress(min(self.done / self.total, 1.0))
+
+    def interrupted(self) -> Interrupted:
+        """What a Ctrl-C stopped: the share of the run done and the time it took."""
+        elapsed = time.perf_counter() - self.started
+        fraction = min(self.done / self.total, 1.0)
+        rest = ""
+        if fraction > 0 and self.first_chunk is not None:
+            planning = self.first_chunk - self.started
+            rest = f" of about {planning + (elapsed - planning) / fraction:,.0f} s"
+        return Interrupted(f"after {100 * fraction:.1f}% of the exact enumeration ({elapsed:.1f} s{rest}); "
+                           "method='montecarlo' estimates sooner")
+
+
+def _unit_boards(n: int, missing: int, units: np.ndarray) -> np.ndarray:
+    """Board completions of each unit of :func:`work_units` (the boards from its first one or two cards on)."""
+    if missing < 2:
+        return np.ones(len(units))
+    by_second = np.array([math.comb(n - 1 - j, missing - 2) for j in range(n)], dtype=np.float64)
+    return by_second[units[:, 1]]
+
+
+def _accumulate(problem: EquityProblem, plan: ExactPlan, breakdown: bool, chunks: ChunkedWork,
+                allotted: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Enumerate every board in chunks of units (``allotted``: this run's share of the planned work): the
+    kernel's three accumulators, the floating-point ones summed unit by unit in unit order."""
     tables = load_tables()
     key, bits = partial_hand(np.array(problem.board, dtype=np.uint8), tables)
     deck = _enumeration_deck(problem)
@@ -129,20 +212,20 @@ def _accumulate(problem: EquityProblem, plan: ExactPlan, breakdown: bool,
     acc_int = np.zeros((players + 1, 3), dtype=np.int64)
     acc_float = np.zeros((players + 1, 3))
     acc_cat = np.zeros((players, 2, 9))
-    # split big runs into slices so that a progress bar can move; small runs go in one call
-    slices = 1 if progress is None or plan.work < 3e8 else 20
-    bounds = np.linspace(0, len(units), slices + 1).astype(int)
-    for s in range(slices):
-        part = units[bounds[s]:bounds[s + 1]]
-        if len(part) == 0:
-            continue
-        i, f, c = exact_enumeration(inputs, part, numba.get_num_threads(), plan.weighted, breakdown,
-                                    0 if breakdown else plan.hero_mode, tables)
-        acc_int += i
-        acc_float += f
-        acc_cat += c
-        if progress is not None:
-            progress((s + 1) / slices)
+    floats = plan.weighted or breakdown  # otherwise the float accumulators stay zero
+    threads = numba.get_num_threads()
+    hero_mode = 0 if breakdown else plan.hero_mode
+
+    def work(start: int, stop: int) -> None:
+        i, f, c = exact_enumeration(inputs, units[start:stop], threads, plan.weighted, breakdown, hero_mode,
+                                    tables)
+        acc_int[:] += i.sum(axis=0)  # integers: any order gives the same total
+        if floats:
+            for k in range(len(f)):  # unit order, whatever the chunks
+                acc_float[:] += f[k]
+                acc_cat[:] += c[k]
+
+    chunks.run(_unit_boards(len(deck), problem.missing, units), work, allotted)
     return acc_int, acc_float, acc_cat
 
 
@@ -171,9 +254,10 @@ def _outcome(acc_int: np.ndarray, acc_float: np.ndarray, acc_cat: np.ndarray, we
             "ties": ties, "categories": cats, "stop_reason": None}
 
 
-def run_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, progress: Progress | None) -> dict[str, Any]:
+def run_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, chunks: ChunkedWork) -> dict[str, Any]:
     """Enumerate every board of the planned problem as it stands; the outcome fields of a result."""
-    return _outcome(*_accumulate(problem, plan, breakdown, progress), plan.weighted, breakdown)
+    chunks.total = plan.work
+    return _outcome(*_accumulate(problem, plan, breakdown, chunks, plan.work), plan.weighted, breakdown)
 
 
 def _mirrored(problem: EquityProblem) -> EquityProblem:
@@ -181,14 +265,14 @@ def _mirrored(problem: EquityProblem) -> EquityProblem:
                          problem.dead, problem.deck)
 
 
-def _accumulate_heads_up(problem: EquityProblem, breakdown: bool,
-                         progress: Progress | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _accumulate_heads_up(problem: EquityProblem, breakdown: bool, chunks: ChunkedWork,
+                         allotted: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Two players, the second an exact hand and the first not: the lean loops want the exact hand first, so
     the mirrored problem is enumerated and its accumulators swapped back."""
     mirrored = _mirrored(problem)
     mirrored_plan = plan_exact(mirrored)
     assert mirrored_plan is not None  # the same joint combos as the planned problem
-    acc_int, acc_float, acc_cat = _accumulate(mirrored, mirrored_plan, breakdown, progress)
+    acc_int, acc_float, acc_cat = _accumulate(mirrored, mirrored_plan, breakdown, chunks, allotted)
     order = [1, 0, 2]
     return acc_int[order], acc_float[order], acc_cat[::-1]
 
@@ -240,24 +324,33 @@ def _orbit_plan(problem: EquityProblem, plan: ExactPlan) -> list[tuple[EquityPro
 FIXED_DEAL_WORK = 1.5e6  # estimated work of one deal of known hands preflop, in the units of ExactPlan.work
 
 
-def _fixed_hands(problem: EquityProblem, deals: np.ndarray, multiplicity: np.ndarray) -> np.ndarray:
+def _fixed_hands(problem: EquityProblem, deals: np.ndarray, multiplicity: np.ndarray, chunks: ChunkedWork,
+                 allotted: float) -> np.ndarray:
     """Showdown counts of deals of known hands (``deals``: ``(R, P)`` combo indices), each counted
-    ``multiplicity`` times (see :func:`pokerlab.equity.kernels.fixed_hands_enumeration`)."""
+    ``multiplicity`` times (see :func:`pokerlab.equity.kernels.fixed_hands_enumeration`), in chunks of deals
+    (``allotted``: their share of the planned work)."""
     tables = load_tables()
     key, bits = partial_hand(np.array(problem.board, dtype=np.uint8), tables)
     cards = COMBOS[deals]  # (R, P, 2)
-    hand_keys = tables.card_keys[cards[..., 0]] + tables.card_keys[cards[..., 1]]
-    hand_bits = tables.card_bits[cards[..., 0]] | tables.card_bits[cards[..., 1]]
+    hand_keys = np.ascontiguousarray(tables.card_keys[cards[..., 0]] + tables.card_keys[cards[..., 1]])
+    hand_bits = np.ascontiguousarray(tables.card_bits[cards[..., 0]] | tables.card_bits[cards[..., 1]])
     hand_masks = np.bitwise_or.reduce(COMBO_MASKS[deals], axis=1)
-    inputs = FixedHandsInputs(problem.deck, problem.missing, key, bits, np.ascontiguousarray(hand_keys),
-                              np.ascontiguousarray(hand_bits), hand_masks, multiplicity.astype(np.int64))
+    counts = multiplicity.astype(np.int64)
+    acc_int = np.zeros((deals.shape[1] + 1, 3), dtype=np.int64)
     threads = numba.get_num_threads()
-    if len(deals) == 1:  # one deal is one thread's work: waking the others only costs (2-50 ms under load)
-        numba.set_num_threads(1)
-    try:
-        return fixed_hands_enumeration(inputs, tables)
-    finally:
-        numba.set_num_threads(threads)
+
+    def work(start: int, stop: int) -> None:
+        inputs = FixedHandsInputs(problem.deck, problem.missing, key, bits, hand_keys[start:stop],
+                                  hand_bits[start:stop], hand_masks[start:stop], counts[start:stop])
+        if stop - start == 1:  # one deal is one thread's work: waking the others only costs (2-50 ms under load)
+            numba.set_num_threads(1)
+        try:
+            acc_int[:] += fixed_hands_enumeration(inputs, tables)  # integers: the chunks do not change the sum
+        finally:
+            numba.set_num_threads(threads)
+
+    chunks.run(np.ones(len(deals)), work, allotted)
+    return acc_int
 
 
 def _matchup_orbits(problem: EquityProblem, plan: ExactPlan) -> tuple[np.ndarray, np.ndarray] | None:
@@ -271,58 +364,80 @@ def _matchup_orbits(problem: EquityProblem, plan: ExactPlan) -> tuple[np.ndarray
     ids = np.concatenate([reduced.indices for reduced in problem.ranges])  # the plan's combo order
     matchups = ids[plan.tuple_index]  # (T, P) combo indices
     group = symmetry_group([cards_to_mask(problem.board), cards_to_mask(problem.dead)], [])
-    images = combo_images(group)[:, matchups]  # (G, T, P)
-    keys = np.zeros(images.shape[:2], dtype=np.int64)
-    for p in range(players):
-        keys = keys * NUMBER_OF_COMBOS + images[:, :, p]
-    _, first, counts = np.unique(keys.min(axis=0), return_index=True, return_counts=True)
+    columns = [np.ascontiguousarray(matchups[:, p]) for p in range(players)]
+    # each matchup's smallest key over its images, one relabelling at a time: arrays of T keys (not (G, T, P) at
+    # once: about 1 GB and 14 s for 1.6 M matchups), and Ctrl-C is seen between them
+    smallest = np.full(len(matchups), np.iinfo(np.int64).max, dtype=np.int64)
+    for image in combo_images(group):
+        keys = np.zeros(len(matchups), dtype=np.int64)
+        for column in columns:
+            keys = keys * NUMBER_OF_COMBOS + image[column]
+        np.minimum(smallest, keys, out=smallest)
+    _, first, counts = np.unique(smallest, return_index=True, return_counts=True)
     return matchups[first], counts
 
 
 def _solve_by_combo_orbits(subproblems: list[tuple[EquityProblem, ExactPlan, int]], players: int,
-                           progress: Progress | None) -> dict[str, Any]:
+                           chunks: ChunkedWork) -> dict[str, Any]:
     """Sum the sub-problems of :func:`_orbit_plan`, each counted as many times as its orbit has combos."""
     acc_int = np.zeros((players + 1, 3), dtype=np.int64)
     acc_float = np.zeros((players + 1, 3))
     acc_cat = np.zeros((players, 2, 9))
-    for done, (sub, sub_plan, multiplicity) in enumerate(subproblems, start=1):
+    chunks.total = sum(sub_plan.work for _, sub_plan, _ in subproblems)
+    for sub, sub_plan, multiplicity in subproblems:
         if sub.ranges[1].is_exact_hand and sub_plan.hero_mode not in (1, 2):
-            i, f, c = _accumulate_heads_up(sub, False, None)
+            i, f, c = _accumulate_heads_up(sub, False, chunks, sub_plan.work)
         else:
-            i, f, c = _accumulate(sub, sub_plan, False, None)
+            i, f, c = _accumulate(sub, sub_plan, False, chunks, sub_plan.work)
         acc_int += multiplicity * i
         acc_float += multiplicity * f
         acc_cat += multiplicity * c
-        if progress is not None:
-            progress(done / len(subproblems))
     return _outcome(acc_int, acc_float, acc_cat, False, False)
 
 
-def solve_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, progress: Progress | None) -> dict[str, Any]:
+def solve_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, progress: Progress | None,
+                chunk: int | None = None) -> dict[str, Any]:
     """Exact equity of a planned problem by the cheapest route: known hands by board ranks; a hand (or the
     orbits of a range's combos) against a random hand by rank pairs; one deal of known hands per orbit of
     matchups; range-level suit symmetry with the lean heads-up loops; the lean loops with the exact hand
-    first; or the general enumeration. The outcome fields of a result."""
+    first; or the general enumeration. The outcome fields of a result.
+
+    The work runs in chunks (``chunk`` items each, or about :data:`CHUNK_SECONDS` each when None) with
+    ``progress`` called with the fraction done after each; Ctrl-C stops between chunks with
+    :class:`~pokerlab.errors.Interrupted` saying how much was done (no partial result: a part of an exact
+    enumeration is no estimate)."""
+    chunks = ChunkedWork(progress, chunk)
+    try:
+        return _solve_exact(problem, plan, breakdown, chunks)
+    except Interrupted:
+        raise
+    except KeyboardInterrupt:
+        raise chunks.interrupted() from None
+
+
+def _solve_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, chunks: ChunkedWork) -> dict[str, Any]:
     players = len(problem.ranges)
     if not breakdown and not plan.weighted:
         no_floats = (np.zeros((players + 1, 3)), np.zeros((players, 2, 9)))
         if all(reduced.is_exact_hand for reduced in problem.ranges):
             deal = np.array([[int(reduced.indices[0]) for reduced in problem.ranges]])
-            return _outcome(_fixed_hands(problem, deal, np.ones(1)), *no_floats, False, False)
+            return _outcome(_fixed_hands(problem, deal, np.ones(1), chunks, 1.0), *no_floats, False, False)
         subproblems = _orbit_plan(problem, plan)
         if plan.hero_mode == 2 or (subproblems and all(sub_plan.hero_mode == 2 for _, sub_plan, _ in subproblems)):
             # against a random hand, counting its hands per rank pair beats every other route
             if subproblems is not None:
-                return _solve_by_combo_orbits(subproblems, players, progress)
-            return run_exact(problem, plan, breakdown, progress)
+                return _solve_by_combo_orbits(subproblems, players, chunks)
+            return run_exact(problem, plan, breakdown, chunks)
         # each orbit of matchups as one deal of known hands, when that is less work than the board walk
         boards_share = math.comb(len(problem.deck) - 2 * players, problem.missing) / math.comb(48, 5)
         if len(plan.tuple_index) * FIXED_DEAL_WORK * boards_share / 24 < plan.work:
             orbits = _matchup_orbits(problem, plan)
             if orbits is not None and len(orbits[0]) * FIXED_DEAL_WORK * boards_share < plan.work:
-                return _outcome(_fixed_hands(problem, *orbits), *no_floats, False, False)
+                chunks.total = len(orbits[0]) * FIXED_DEAL_WORK * boards_share
+                return _outcome(_fixed_hands(problem, *orbits, chunks, chunks.total), *no_floats, False, False)
         if subproblems is not None:
-            return _solve_by_combo_orbits(subproblems, players, progress)
+            return _solve_by_combo_orbits(subproblems, players, chunks)
     if len(problem.ranges) == 2 and problem.ranges[1].is_exact_hand and plan.hero_mode not in (1, 2):
-        return _outcome(*_accumulate_heads_up(problem, breakdown, progress), plan.weighted, breakdown)
-    return run_exact(problem, plan, breakdown, progress)
+        chunks.total = plan.work
+        return _outcome(*_accumulate_heads_up(problem, breakdown, chunks, plan.work), plan.weighted, breakdown)
+    return run_exact(problem, plan, breakdown, chunks)

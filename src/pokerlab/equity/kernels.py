@@ -381,9 +381,11 @@ def exact_enumeration(inputs: ExactInputs, units: np.ndarray, threads: int, weig
     a leaner loop scores the boards without a value buffer; with 2 (player 1 uniformly random, unweighted)
     it counts the opponent's hands per rank pair; with 3 (two players, any ranges) the board's totals are kept
     in registers. A unit's canonical boards are buffered, then scored in one
-    loop. Returns the accumulators summed over threads: ``acc_int`` ``(P+1, 3)`` int64 (per player wins,
+    loop. Returns the accumulators of every unit: ``acc_int`` ``(U, P+1, 3)`` int64 (per player wins,
     ties, share units; row P column 0 the showdowns), ``acc_float`` the same weighted, and ``acc_cat``
-    ``(P, 2, 9)`` (category frequency and equity share by final hand category).
+    ``(U, P, 2, 9)`` (category frequency and equity share by final hand category). Per unit, not per thread:
+    the caller sums them in unit order, so floating-point totals do not depend on the thread count or on how
+    the units were split into calls.
     """
     deck, missing, board_key, board_bits, perms = (inputs.deck, inputs.missing, inputs.board_key,
                                                    inputs.board_bits, inputs.perms)
@@ -391,9 +393,9 @@ def exact_enumeration(inputs: ExactInputs, units: np.ndarray, threads: int, weig
     tuple_index, tuple_masks, tuple_weights = inputs.tuple_index, inputs.tuple_masks, inputs.tuple_weights
     players = tuple_index.shape[1]
     n = deck.shape[0]
-    acc_int = np.zeros((threads, players + 1, 3), dtype=np.int64)
-    acc_float = np.zeros((threads, players + 1, 3), dtype=np.float64)
-    acc_cat = np.zeros((threads, players, 2, 9), dtype=np.float64)
+    acc_int = np.zeros((units.shape[0], players + 1, 3), dtype=np.int64)
+    acc_float = np.zeros((units.shape[0], players + 1, 3), dtype=np.float64)
+    acc_cat = np.zeros((units.shape[0], players, 2, 9), dtype=np.float64)
     # the evaluator's arrays, read out of the bundle once (inside the loops every read takes a reference)
     card_keys, card_bits = tables.card_keys, tables.card_bits
     flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
@@ -412,7 +414,11 @@ def exact_enumeration(inputs: ExactInputs, units: np.ndarray, threads: int, weig
         left = np.empty(52, dtype=np.uint8)
         rank_counts = np.zeros(13, dtype=np.int64)
         flush_cards = np.zeros(13, dtype=np.int64)
-        thread_int, thread_float, thread_cat = acc_int[thread], acc_float[thread], acc_cat[thread]
+        # a unit is scored into the thread's own accumulators (neighbouring units' rows would share cache lines
+        # between threads), then copied out
+        thread_int = np.zeros((players + 1, 3), dtype=np.int64)
+        thread_float = np.zeros((players + 1, 3), dtype=np.float64)
+        thread_cat = np.zeros((players, 2, 9), dtype=np.float64)
         for u in range(thread, units.shape[0], threads):
             count = 0
             if missing == 0:
@@ -458,25 +464,29 @@ def exact_enumeration(inputs: ExactInputs, units: np.ndarray, threads: int, weig
                     _score_board_vs_random(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], deck, combo_cards,
                                            combo_masks, thread_int, left, rank_counts, flush_cards, card_keys,
                                            card_bits, flush_values, row_offsets, rank_values)
-                continue
-            if hero_mode == 3:
+            elif hero_mode == 3:
                 for i in range(count):
                     _score_board_heads_up(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], values, combo_cards,
                                           combo_masks, tuple_index, tuple_masks, tuple_weights, weighted, thread_int,
                                           thread_float, card_keys, card_bits, flush_values, row_offsets, rank_values)
-                continue
-            if hero_mode == 1:
+            elif hero_mode == 1:
                 for i in range(count):
                     _score_board_hero(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], combo_cards, combo_masks,
                                       tuple_weights, weighted, thread_int, thread_float, card_keys, card_bits,
                                       flush_values, row_offsets, rank_values)
-                continue
-            for i in range(count):
-                _score_board(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], values, combo_cards, combo_masks,
-                             tuple_index, tuple_masks, tuple_weights, weighted, want_categories, category_of_value,
-                             thread_int, thread_float, thread_cat, card_keys, card_bits, flush_values, row_offsets,
-                             rank_values)
-    return acc_int.sum(axis=0), acc_float.sum(axis=0), acc_cat.sum(axis=0)
+            else:
+                for i in range(count):
+                    _score_board(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], values, combo_cards, combo_masks,
+                                 tuple_index, tuple_masks, tuple_weights, weighted, want_categories, category_of_value,
+                                 thread_int, thread_float, thread_cat, card_keys, card_bits, flush_values, row_offsets,
+                                 rank_values)
+            acc_int[u] = thread_int
+            acc_float[u] = thread_float
+            acc_cat[u] = thread_cat
+            thread_int[:] = 0
+            thread_float[:] = 0.0
+            thread_cat[:] = 0.0
+    return acc_int, acc_float, acc_cat
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -38,18 +38,19 @@ class BubbleFactors:
                 "risk_premium": clean(self.risk_premium)}
 
 
-def bubble_factors(stacks: Any, payouts: Any) -> BubbleFactors:
+def bubble_factors(stacks: Any, payouts: Any, allow_rising: bool = False) -> BubbleFactors:
     """Bubble factors for every ordered pair of live players (exact ICM for each all-in outcome).
 
     ``stacks`` in chips (0 = busted), ``payouts`` in money per place from first down. Busted players have
     already secured the last places, so they and those places' payouts are taken out first: the live players
-    play for the first ``live`` places only (heads-up that is linear in chips, bubble factor 1).
+    play for the first ``live`` places only (heads-up that is linear in chips, bubble factor 1). Payouts that
+    rise with place are refused unless ``allow_rising`` (see :func:`pokerlab.icm.icm`).
 
     >>> bf = bubble_factors([5000, 3000, 2000], [50, 30, 20])
     >>> round(float(bf.factor[0, 1]), 4) > 1.0
     True
     """
-    s, pay = validate(stacks, payouts)
+    s, pay = validate(stacks, payouts, allow_rising)
     check_finite_pool(pay)
     n = s.size
     if n > BUBBLE_MAX_PLAYERS:
@@ -61,7 +62,7 @@ def bubble_factors(stacks: Any, payouts: Any) -> BubbleFactors:
     full = np.zeros(n)
     full[: pay.size] = pay
     live_pay = full[:m]
-    base = icm(ls, live_pay).equity
+    base = icm(ls, live_pay, allow_rising=allow_rising).equity
     live_factor = np.full((m, m), np.nan)
     for i in range(m):
         for j in range(i + 1, m):
@@ -73,8 +74,8 @@ def bubble_factors(stacks: Any, payouts: Any) -> BubbleFactors:
             j_wins = ls.copy()
             j_wins[i] -= e
             j_wins[j] += e
-            after_i_wins = icm(i_wins, live_pay).equity
-            after_j_wins = icm(j_wins, live_pay).equity
+            after_i_wins = icm(i_wins, live_pay, allow_rising=allow_rising).equity
+            after_j_wins = icm(j_wins, live_pay, allow_rising=allow_rising).equity
             for me, other, won, lost in ((i, j, after_i_wins, after_j_wins), (j, i, after_j_wins, after_i_wins)):
                 gain = won[me] - base[me]
                 loss = base[me] - lost[me]
@@ -110,25 +111,26 @@ class Deal:
         }
 
 
-def deal(stacks: Any, payouts: Any) -> Deal:
+def deal(stacks: Any, payouts: Any, allow_rising: bool = False) -> Deal:
     """ICM chop and chip chop of the remaining payouts among the remaining players.
 
     ``stacks`` in chips (0 = busted), ``payouts`` in money per place from first down; both chops are in money.
     The chip chop gives every live player the last live place's payout and splits the rest of the live
-    places' money by chip share; busted players keep their secured places' payouts (shared equally).
+    places' money by chip share; busted players keep their secured places' payouts (shared equally). Payouts
+    that rise with place are refused unless ``allow_rising`` (see :func:`pokerlab.icm.icm`).
 
     >>> d = deal([5000, 3000, 2000], [50, 30, 20])
     >>> [round(float(x), 2) for x in d.chip]
     [40.0, 32.0, 28.0]
     """
-    s, pay = validate(stacks, payouts)
+    s, pay = validate(stacks, payouts, allow_rising)
     check_finite_pool(pay)
     n = s.size
     full = np.zeros(n)
     full[: pay.size] = pay
     live = s > 0
     n_live = int(np.count_nonzero(live))
-    equity = icm(s, pay).equity
+    equity = icm(s, pay, allow_rising=allow_rising).equity
     # busted players keep their secured places (shared equally, as in the ICM); the live players split what
     # they still play for, the first n_live places
     chip = np.full(n, full[n_live:].mean() if n_live < n else 0.0)

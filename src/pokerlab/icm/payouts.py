@@ -144,16 +144,16 @@ def _parse_payouts(spec: str, pool: float | None = None, allow_rising: bool = Fa
         _no_more(options, spec)
         return standard(kind, pool)
     if kind == "file":
-        return _not_rising(from_csv(rest), allow_rising)
+        return not_rising(from_csv(rest), allow_rising)
     if spec.lower().endswith(".csv"):
-        return _not_rising(from_csv(spec), allow_rising)
+        return not_rising(from_csv(spec), allow_rising)
     if "/" in kind or "%" in kind:
         options = _options(rest, spec)
         if "pool" in options:
             pool = options.pop("pool")
             _check_pool(pool)
         _no_more(options, spec)
-        return _not_rising(_split(kind, 100.0 if pool is None else pool), allow_rising)
+        return not_rising(_split(kind, 100.0 if pool is None else pool), allow_rising)
     if rest:
         raise InvalidPayoutsError(f"cannot parse payouts {excerpt(spec)}: options after ':' apply to 70/30, power: "
                                   "and flat: forms")
@@ -162,7 +162,7 @@ def _parse_payouts(spec: str, pool: float | None = None, allow_rising: bool = Fa
                                   "and flat:, not to payouts given in money")
     tokens = split_amounts(spec, InvalidPayoutsError, "payouts", between="places")
     money = [parse_amount(token, InvalidPayoutsError, "payout") for token in tokens]
-    return _not_rising(np.array(money, dtype=np.float64), allow_rising)
+    return not_rising(np.array(money, dtype=np.float64), allow_rising)
 
 
 def check_finite_pool(payouts: np.ndarray) -> np.ndarray:
@@ -196,8 +196,13 @@ def _split(text: str, pool: float) -> np.ndarray:
     return pool * shares / 100.0
 
 
-def _not_rising(payouts: np.ndarray, allow_rising: bool) -> np.ndarray:
-    """Refuse payouts that rise with place unless asked for (a typo, or places listed last first)."""
+def not_rising(payouts: np.ndarray, allow_rising: bool) -> np.ndarray:
+    """``payouts``, or :class:`InvalidPayoutsError` when they rise with place and ``allow_rising`` is not set (a
+    typo, or places listed last first).
+
+    >>> not_rising(np.array([10.0, 30.0]), allow_rising=True).tolist()
+    [10.0, 30.0]
+    """
     if not allow_rising and payouts.size > 1:
         rises = np.flatnonzero(np.diff(payouts) > 0)
         if rises.size:

@@ -141,6 +141,10 @@ def build_game(table: Table, payouts: Any = None, field: Any = None, *, multiway
         raise InvalidPayoutsError("no payouts: give at least one paid place")
     if np.any(pay < 0):
         raise InvalidPayoutsError("payouts must be >= 0")
+    if np.any(np.diff(pay) > 0):  # the ICM refuses them (a typo, or places listed last first): say so before solving
+        place = int(np.flatnonzero(np.diff(pay) > 0)[0]) + 2
+        raise InvalidPayoutsError(f"place {place} pays {pay[place - 1]:g}, more than place {place - 1} "
+                                  f"({pay[place - 2]:g}): list payouts from first place down")
     if pay.size > players:
         raise InvalidPayoutsError(f"{pay.size} payouts for {players} players in the tournament: there are more paid "
                                   "places than players")

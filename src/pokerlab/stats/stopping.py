@@ -206,13 +206,15 @@ def run_until(
     sample_batch: Callable[[int, int], tuple[np.ndarray, np.ndarray]],
     *,
     first_batch: int = 4096,
+    max_batch: int = 1 << 22,
     progress: Callable[[RunningMoments, float], None] | None = None,
 ) -> tuple[RunningMoments, str, float]:
     """Drive a Monte Carlo kernel until ``rule`` says stop.
 
     ``sample_batch(batch_index, size)`` must return ``(sums, sums_of_squares)`` over ``size`` fresh samples;
-    the batch index lets the caller derive an independent, reproducible seed per batch. Returns the moments,
-    the reason for stopping and the elapsed seconds.
+    the batch index lets the caller derive an independent, reproducible seed per batch. Batches double from
+    ``first_batch`` up to ``max_batch`` samples (bound it by the work of a sample, so that a batch, which Ctrl-C
+    waits for, stays well under a second). Returns the moments, the reason for stopping and the elapsed seconds.
 
     Ctrl-C during a batch is held until the batch is added (:func:`pokerlab.progress.deferred_interrupts`), then
     stops the run with the reason ``'interrupted'`` and the honest moments of the batches done (a Ctrl-C before
@@ -236,7 +238,7 @@ def run_until(
             if reason is not None:
                 return moments, reason, elapsed
             # batch sizes never depend on the clock unless there is a time limit: a seed gives one result
-            size = rule.next_batch(moments, elapsed, batch=max(size * 2, first_batch))
+            size = rule.next_batch(moments, elapsed, batch=max(size * 2, first_batch), cap=max_batch)
     except KeyboardInterrupt:
         if moments.count == 0:
             raise
