@@ -16,7 +16,6 @@ $(STAMP): $(BIN)/python pyproject.toml
 	touch $@
 
 demo: $(STAMP)
-	$(BIN)/pokerlab warmup
 	$(BIN)/python -m pokerlab.demo
 
 test: $(STAMP) browser

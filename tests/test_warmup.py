@@ -166,12 +166,12 @@ def test_equity_groups_follow_the_engines_choice(players, board, method, samplin
     assert equity_groups(players, board, "", method, sampling) == groups
 
 
-def test_make_demo_and_make_test_run_the_warmup_first():
+def test_make_test_runs_the_warmup_first_and_make_demo_compiles_only_what_it_uses():
     makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text()
-    for target in ("demo", "test"):
+    for target, first in (("test", "$(BIN)/pokerlab warmup"), ("demo", "$(BIN)/python -m pokerlab.demo")):
         recipe = makefile.split(f"\n{target}:", 1)[1].split("\n\n", 1)[0]
         lines = [line.strip() for line in recipe.splitlines()[1:]]
-        assert lines[0] == "$(BIN)/pokerlab warmup", f"make {target} should compile the kernels first"
+        assert lines[0] == first, f"make {target} should start with {first}"
 
 
 @pytest.mark.slow

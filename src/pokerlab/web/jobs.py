@@ -132,6 +132,9 @@ def _worker_main(conn: multiprocessing.connection.Connection, warm: bool) -> Non
     # Ctrl-C in the terminal reaches the whole process group: the server shuts down and kills its workers, so
     # a worker ignores it rather than print a traceback from inside a kernel
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # below the server: on a machine with few cores a long job must not delay the answers the server gives from
+    # its cache (measured: a cached answer's p99 rose to 74 ms under load with equal priority)
+    os.nice(5)
     try:
         _serve_jobs(conn, warm)
     except BaseException:  # noqa: BLE001 - a worker must not die slowly and silently
