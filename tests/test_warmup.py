@@ -119,6 +119,99 @@ def test_commands_time_no_compilation(module, name, args):
     assert COMPILING_NOTICE not in stderr  # --json: nothing on stderr
 
 
+TWO_ROUND_PROBE = """
+from pokerlab.cli.main import app
+from pokerlab.games.two_round import TwoRoundSpec
+from pokerlab.solvers import two_round
+
+two_round.TwoRoundTrainer(TwoRoundSpec(stack=1), seed=0).save({bot!r})  # no kernel runs: tables only
+facade = {target}
+{target} = lambda *args, **kwargs: kernels_added(facade, *args, **kwargs)
+app({args!r}, standalone_mode=False)
+print("ADDED", json.dumps(ADDED))
+"""
+
+
+@pytest.mark.parametrize("target, args", [
+    ("two_round.TwoRoundTrainer.train", ["two-round", "train", "--stack", "1", "--iterations", "2000", "--out",
+                                         "{dir}/trained.npz", "--json"]),
+    ("two_round.TwoRoundTrainer.train", ["two-round", "train", "--resume", "{dir}/bot.npz", "--iterations", "2000",
+                                         "--json"]),
+    ("two_round.exploitability", ["two-round", "train", "--stack", "1", "--iterations", "2000", "--exploitability",
+                                  "--out", "{dir}/trained.npz", "--json"]),
+    ("two_round.exploitability", ["two-round", "exploitability", "{dir}/bot.npz", "--json"]),
+])
+def test_two_round_commands_time_no_compilation(tmp_path, target, args):
+    """`two-round train` times the training (elapsed_s), `two-round exploitability` the best responses: both run on
+    kernels compiled or loaded before."""
+    args = [arg.format(dir=tmp_path) for arg in args]
+    added, stderr = _probe(PROBE_HEAD + TWO_ROUND_PROBE.format(bot=str(tmp_path / "bot.npz"), target=target,
+                                                               args=args))
+    assert added == [], f"pokerlab {' '.join(args)}: the timed call compiled or loaded {added}"
+    assert COMPILING_NOTICE not in stderr
+
+
+# Runs a web task in a fresh process; ADDED collects the kernels that gained a specialization inside any call of
+# the timed façades made outside a warm-up (compile_first: what prepare and the tasks' own warm-ups run through)
+WEB_PROBE = """
+import importlib
+from pokerlab import warmup
+from pokerlab.web.tasks import TASKS
+
+warming = [0]
+compile_first = warmup.compile_first
+
+def counted(*args, **kwargs):
+    warming[0] += 1
+    try:
+        return compile_first(*args, **kwargs)
+    finally:
+        warming[0] -= 1
+
+warmup.compile_first = counted
+timed_added = set()
+
+def timed(owner, name):
+    facade = getattr(owner, name)
+
+    def call(*args, **kwargs):
+        if warming[0]:
+            return facade(*args, **kwargs)
+        result = kernels_added(facade, *args, **kwargs)
+        timed_added.update(ADDED)
+        return result
+
+    setattr(owner, name, call)
+
+for module, name in {facades!r}:
+    owner = importlib.import_module(module)
+    *path, attr = name.split(".")
+    for part in path:
+        owner = getattr(owner, part)
+    timed(owner, attr)
+TASKS[{task!r}]({params!r}, lambda *args, **kwargs: None)
+print("ADDED", json.dumps(sorted(timed_added)))
+"""
+
+
+@pytest.mark.parametrize("task, params, facades", [
+    ("equity", {"players": ["AsKs", "QdQc"]}, [("pokerlab.equity", "equity")]),
+    pytest.param("equity", {"players": ["QQ+", "AKs", "random"], "method": "montecarlo", "trials": 20_000, "seed": 1},
+                 [("pokerlab.equity", "equity")], marks=pytest.mark.slow),
+    ("icm", {"stacks": [5000, 3000, 2000, 1000], "payouts": "50,30,20", "places": True}, [("pokerlab.icm", "icm")]),
+    pytest.param("icm", {"stacks": [5000, 3000, 2000, 1000], "payouts": "50,30,20", "method": "montecarlo",
+                         "samples": 20_000, "seed": 1}, [("pokerlab.icm", "icm")], marks=pytest.mark.slow),
+    ("solve", {"game": "kuhn", "algo": "cfr+", "iterations": 50}, [("pokerlab.solvers.core", "solve")]),
+    ("pushfold", {"stacks": [10, 10], "iterations": 20}, [("pokerlab.pushfold", "pushfold")]),
+    ("two-round", {"stack": 1, "iterations": 2000, "checks": 2},
+     [("pokerlab.solvers.two_round", "TwoRoundTrainer.train"), ("pokerlab.solvers.two_round", "exploitability")]),
+])
+def test_web_tasks_time_no_compilation(task, params, facades):
+    """Each web task warms its kernels as the matching CLI command does, so its elapsed_s excludes compilation."""
+    added, _ = _probe(PROBE_HEAD + WEB_PROBE.format(task=task, params=params, facades=facades))
+    assert added == [], f"web task {task} {params}: the timed calls compiled or loaded {added}"
+
+
 NOTICE_PROBE = """
 from numba import njit
 from pokerlab.warmup import compile_first

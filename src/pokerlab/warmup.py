@@ -126,6 +126,22 @@ def _pushfold() -> None:
     pushfold([12, 8, 10], (0.5, 1), payouts=[50, 30, 20], target=0.5, multiway_samples=20)
 
 
+def _two_round() -> None:
+    from pokerlab.games.two_round import TwoRoundSpec
+    from pokerlab.solvers.two_round import Abstraction, TwoRoundBot, TwoRoundTrainer, exploitability
+
+    # stack 1 of the real deck: its card tables (about a second, cached per deck) are the ones a real run uses;
+    # the kernels' types do not depend on the stack
+    trainer = TwoRoundTrainer(TwoRoundSpec(stack=1), Abstraction(), seed=0)
+    trainer.train(10)
+    exploitability(trainer.bot().strategy(1))
+    exploitability(TwoRoundBot.fixed("uniform", TwoRoundSpec(stack=1)).strategy(1))  # a card-blind bot's rows
+    # every hand its own preflop row (a writable array, another kernel specialization), on a small deck
+    small = TwoRoundTrainer(TwoRoundSpec(ranks=4, suits=2, stack=1), Abstraction(buckets=4, exact_preflop=True))
+    small.train(10)
+    exploitability(small.bot().strategy(1))
+
+
 def _matches() -> None:
     from pokerlab.agents.match import default_trained, game_by_name, run_match
     from pokerlab.agents.players import FullBetAgent, RandomAgent
@@ -147,6 +163,7 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
     KernelGroup("simulation", "tournament simulation (coin flips, simple-rules push/fold)", _simulation),
     KernelGroup("solvers", "CFR+ and external-sampling MCCFR on Kuhn and Leduc", _solvers),
     KernelGroup("pushfold", "push/fold Nash ranges, chip EV and ICM", _pushfold),
+    KernelGroup("two-round", "two-round hold'em: MCCFR training and exact exploitability", _two_round),
     KernelGroup("matches", "bot matches (Leduc, two-round hold'em)", _matches),
     KernelGroup("evaluator", "the hand evaluator", _evaluator),
     KernelGroup("all-hands", "all 133,784,560 seven-card hands", _all_seven_card_hands),
@@ -251,6 +268,25 @@ def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_ask
     if chosen == "exact" and plan is not None and not plan.weighted and all(r.is_exact_hand for r in problem.ranges):
         return ["equity-known-hands"]  # one deal of known hands: the board-walk kernel is never called
     return [f"equity-{chosen}"]
+
+
+#: A Monte Carlo ICM warm-up's samples: two Sobol sets, so "auto" picks the estimator a longer run picks.
+ICM_WARM_SAMPLES = 512
+
+
+def prepare_icm(stacks: Any, payouts: Any, method: str, *, places: bool, samples: int | None,
+                variance_reduction: str, allow_rising: bool = False, quiet: bool = False) -> int:
+    """Compile the kernels that :func:`pokerlab.icm.icm` with these arguments will use (``pokerlab icm`` and the
+    web's ICM task call it before their timed run): Monte Carlo by a small run of the same call (each estimator
+    compiles its own kernels), the exact methods by the ``icm`` group. Returns the number of kernels compiled."""
+    if method != "montecarlo":
+        return prepare(["icm"], quiet=quiet)
+    from pokerlab.icm import icm
+
+    few = samples if samples is not None and samples <= ICM_WARM_SAMPLES else ICM_WARM_SAMPLES  # the same estimator
+    return compile_first([lambda: icm(stacks, payouts, method, places=places, samples=few,
+                                      variance_reduction=variance_reduction, seed=1, allow_rising=allow_rising)],
+                         quiet=quiet)
 
 
 def warm_group(name: str) -> tuple[str, float, int]:

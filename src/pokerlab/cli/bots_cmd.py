@@ -188,6 +188,7 @@ def two_round_train_command(
     from pokerlab.limits import check_work
     from pokerlab.solvers.two_round import Abstraction, TrainProgress, TwoRoundTrainer
     from pokerlab.solvers.two_round import exploitability as two_round_exploitability
+    from pokerlab.warmup import prepare
 
     checkpoints = Checkpoints.parse(checkpoint_every)
     if iterations < 0:
@@ -204,6 +205,7 @@ def two_round_train_command(
         trainer = TwoRoundTrainer(TwoRoundSpec(stack=6 if stack is None else stack),
                                Abstraction(buckets=24 if buckets is None else buckets),
                                seed=0 if seed is None else seed)
+    prepare(["two-round"], quiet=as_json)  # compile first, so that the time shown is the training's own
     start = time.perf_counter()
     with progress_bar(f"two-round MCCFR, stack {trainer.spec.stack}", iterations, enabled=not as_json,
                       unit="iterations") as update:
@@ -249,6 +251,7 @@ def two_round_exploitability_command(
     """Exact exploitability of a bot in the real (unabstracted) two-round game, by vectorised best response."""
     from pokerlab.games.two_round import TwoRoundSpec
     from pokerlab.solvers.two_round import TwoRoundBot, exploitability
+    from pokerlab.warmup import prepare
 
     kinds = {"random": "uniform", "uniform": "uniform", "fullbet": "fullbet", "checkcall": "checkcall"}
     key = bot.strip().lower()
@@ -258,6 +261,7 @@ def two_round_exploitability_command(
         raise InvalidArgumentError(f"no bot file {bot!r} (expected a file from `pokerlab two-round train`, or random, "
                                    "uniform, fullbet, checkcall)")
     b = TwoRoundBot.fixed(kinds[key], TwoRoundSpec()) if key in kinds else TwoRoundBot.load(bot)
+    prepare(["two-round"], quiet=as_json)  # compile first: the time shown is the best responses' own
     with progress_bar("two best responses", None, enabled=not as_json, unit="node-boards") as update:
         e = exploitability(b.strategy(b.spec.stack), progress=update)
     if as_json:

@@ -24,9 +24,6 @@ ICM_WORDS = {"method='montecarlo'": "--method montecarlo", "method='exact'": "--
              "allow_rising=True": "--allow-rising", "places=True": "--places"}
 
 
-WARM_SAMPLES = 512  # a Monte Carlo warm-up's samples: two Sobol sets, so "auto" picks what a longer run picks
-
-
 @command("icm", vocabulary=ICM_WORDS)
 def icm_command(
     stacks: str | None = typer.Option(None, "--stacks", help="Chips per player as pasted from a lobby: 5000,3000,2000"
@@ -73,7 +70,7 @@ def icm_command(
     from pokerlab.icm.analysis import bubble_factors, deal, plot_shares
     from pokerlab.icm.display import bubble_table, icm_json, icm_table, money, places_table
     from pokerlab.icm.lobby import parse_amount, parse_stacks, player_labels, read_stacks_file
-    from pokerlab.warmup import compile_first, prepare
+    from pokerlab.warmup import prepare_icm
 
     if (stacks is None) == (stacks_file is None):
         raise InvalidArgumentError("give the stacks with exactly one of --stacks or --stacks-file")
@@ -83,14 +80,9 @@ def icm_command(
     names = players.names
     if half_width is not None and time_limit is None and method == "montecarlo":
         time_limit = PRECISION_TIME_LIMIT  # a target that cannot be reached must not run for ever
-    # compile first, so that the time shown is the run's own: Monte Carlo by a small run of the same call (its
-    # estimator only: each compiles its own kernels), the exact methods by their group
-    if method == "montecarlo":
-        few = samples if samples is not None and samples <= WARM_SAMPLES else WARM_SAMPLES  # the same estimator
-        compile_first([lambda: icm(players.chips, pay, method, places=places, samples=few,
-                                   variance_reduction=variance_reduction, seed=1)], quiet=as_json)
-    else:
-        prepare(["icm"], quiet=as_json)
+    # compile first, so that the time shown is the run's own
+    prepare_icm(players.chips, pay, method, places=places, samples=samples, variance_reduction=variance_reduction,
+                allow_rising=allow_rising, quiet=as_json)
     with progress_bar("ICM Monte Carlo", 1.0, enabled=not as_json and method == "montecarlo", unit="") as update:
         try:
             result = icm(players.chips, pay, method, places=places, samples=samples, half_width=half_width,

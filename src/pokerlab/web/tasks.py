@@ -1,5 +1,8 @@
 """What a worker process runs: one function per endpoint, each calling a public façade and returning the same
-JSON object as the matching CLI command's ``--json`` (extra keys only where the page needs more)."""
+JSON object as the matching CLI command's ``--json`` (extra keys only where the page needs more).
+
+Each task first compiles (or loads) its kernels exactly as the matching CLI command does (:mod:`pokerlab.warmup`),
+so that its ``elapsed_s`` means what the CLI's does: the run's own time, never compilation."""
 
 from __future__ import annotations
 
@@ -14,9 +17,12 @@ Report = Callable[..., None]
 def equity_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     """``pokerlab equity --json``; ``report({"fraction": f})`` on long runs."""
     from pokerlab.equity import equity
+    from pokerlab.warmup import equity_groups, prepare
 
-    result = equity(params["players"], board=params.get("board") or "", dead=params.get("dead") or "",
-                    method=params.get("method") or "auto", trials=params.get("trials"),
+    board, dead, method = params.get("board") or "", params.get("dead") or "", params.get("method") or "auto"
+    sampling_asked = any(params.get(key) is not None for key in ("trials", "time", "stderr"))
+    prepare(equity_groups(params["players"], board, dead, method, sampling_asked), quiet=True)
+    result = equity(params["players"], board=board, dead=dead, method=method, trials=params.get("trials"),
                     time_limit=params.get("time"), target_stderr=params.get("stderr"), seed=params.get("seed"),
                     progress=lambda fraction: report({"fraction": fraction}))
     data = result.to_dict()
@@ -32,13 +38,17 @@ def icm_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
 
     from pokerlab.icm import icm, parse_payouts
     from pokerlab.icm.analysis import bubble_factors, deal
+    from pokerlab.warmup import prepare_icm
 
     stacks = np.asarray(params["stacks"], dtype=np.float64)
     payouts = parse_payouts(params["payouts"])
-    result = icm(stacks, payouts, params.get("method") or "auto", places=bool(params.get("places")),
-                 samples=params.get("samples"), half_width=params.get("half_width"),
-                 confidence=params.get("confidence"), time_limit=params.get("time"),
-                 variance_reduction=params.get("variance_reduction") or "auto", seed=params.get("seed"))
+    method, places = params.get("method") or "auto", bool(params.get("places"))
+    reduction = params.get("variance_reduction") or "auto"
+    prepare_icm(stacks, payouts, method, places=places, samples=params.get("samples"), variance_reduction=reduction,
+                quiet=True)
+    result = icm(stacks, payouts, method, places=places, samples=params.get("samples"),
+                 half_width=params.get("half_width"), confidence=params.get("confidence"),
+                 time_limit=params.get("time"), variance_reduction=reduction, seed=params.get("seed"))
     data = result.to_dict()
     for player, chips, prize in zip(data["players"], result.chip_share, result.prize_share, strict=True):
         player["chip_share"] = float(chips)
@@ -54,12 +64,20 @@ def icm_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
 
 def solve_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     """``pokerlab solve --json`` plus the exploitability curve and the average strategy."""
+    from pokerlab.warmup import compile_first
+
+    # as `pokerlab solve`: two iterations of the same game and algorithm compile the kernels of the timed run
+    warm = {**params, "iterations": 2, "target_exploitability": None, "time": None}
+    compile_first([lambda: solve_with_curve(warm, _ignore)], quiet=True)
     return solve_with_curve(params, report)
 
 
 def two_round_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     """``pokerlab two-round train --exploitability --json`` plus the exploitability curve and the strategy per
     betting node (hand classes preflop, equity buckets on the flop)."""
+    from pokerlab.warmup import prepare
+
+    prepare(["two-round"], quiet=True)  # as `pokerlab two-round train`
     return two_round_with_curve(params, report)
 
 
@@ -67,11 +85,16 @@ def pushfold_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     """``pokerlab pushfold --json`` (stacks, blinds, ante, bb_ante, payouts and field as numbers); progress
     ``{"iteration", "max_gain"}`` after each gain check."""
     from pokerlab.pushfold import pushfold
+    from pokerlab.warmup import compile_first
 
-    result = pushfold(params["stacks"], blinds=params.get("blinds", (0.5, 1.0)), ante=params.get("ante", 0.0),
-                      bb_ante=params.get("bb_ante", 0.0), payouts=params.get("payouts"), field=params.get("field"),
-                      target=params.get("target", 1e-3), iterations=params.get("iterations"),
-                      time_limit=params.get("time"), multiway_samples=params.get("multiway_samples", 1000),
+    game = {"blinds": params.get("blinds", (0.5, 1.0)), "ante": params.get("ante", 0.0),
+            "bb_ante": params.get("bb_ante", 0.0), "payouts": params.get("payouts"), "field": params.get("field")}
+    samples = params.get("multiway_samples", 1000)
+    # as `pokerlab pushfold`: one iteration of the same game compiles the kernels of the timed solve
+    compile_first([lambda: pushfold(params["stacks"], **game, iterations=1, multiway_samples=min(samples, 20))],
+                  quiet=True)
+    result = pushfold(params["stacks"], **game, target=params.get("target", 1e-3), iterations=params.get("iterations"),
+                      time_limit=params.get("time"), multiway_samples=samples,
                       progress=lambda done, gain: report({"iteration": done, "max_gain": gain}))
     return result.to_dict()
 
@@ -85,11 +108,14 @@ TASKS: dict[str, Callable[[dict[str, Any], Report], Any]] = {
 }
 
 
+def _ignore(*_: Any, **__: Any) -> None:
+    return None
+
+
 def warm_kernels() -> None:
     """Load every kernel a request may need (from numba's on-disk cache after the first run) so that the first
-    request of a fresh worker is not charged for it."""
-    def ignore(*_: Any, **__: Any) -> None:
-        return None
+    request of a fresh worker does not wait for it (the tasks' own warm-ups then find them loaded)."""
+    ignore = _ignore
 
     equity_task({"players": ["AhAs", "KdKc"], "board": "2c3d4h"}, ignore)
     equity_task({"players": ["AhAs", "KdKc"], "method": "montecarlo", "trials": 1000, "seed": 1}, ignore)
