@@ -107,6 +107,9 @@ print("ADDED", json.dumps(ADDED))
     pytest.param("pokerlab.equity", "equity", ["equity", "AsKs", "QdQc", "--mc", "--trials", "20000", "--seed", "1",
                                                "--json"], marks=pytest.mark.slow),
     ("pokerlab.icm", "icm", ["icm", "--stacks", "5000,3000,2000,1000", "--payouts", "50,30,20", "--places", "--json"]),
+    # the two-round game's exact EV (tens of seconds) is not run twice: its group compiles the kernels on stack 1
+    pytest.param("pokerlab.agents.match", "run_match", ["match", "fullbet", "random", "--game", "two-round", "--hands",
+                                                        "20", "--matches", "1", "--json"], marks=pytest.mark.slow),
     pytest.param("pokerlab.icm", "icm", ["icm", "--stacks", "5000,3000,2000,1000", "--payouts", "50,30,20", "--method",
                                          "montecarlo", "--samples", "20000", "--json"], marks=pytest.mark.slow),
     pytest.param("pokerlab.icm", "icm", ["icm", "--stacks", ",".join(["100"] * 300), "--payouts", "50,30,20",

@@ -58,8 +58,9 @@ def match_command(
     """Play A against B: chips per hand (95% CI), hands and matches won, exact EV from the policies."""
     from pokerlab.agents.match import MatchResult, game_by_name, run_match
     from pokerlab.errors import Interrupted, InvalidArgumentError
+    from pokerlab.games.two_round import TwoRoundHoldem
     from pokerlab.stats import validate_seed
-    from pokerlab.warmup import compile_first
+    from pokerlab.warmup import KERNEL_GROUPS, compile_first
 
     validate_seed(seed)
     if hands < 2:
@@ -70,9 +71,15 @@ def match_command(
     a, b = _agent(agent_a, g, as_json), _agent(agent_b, g, as_json)
     if a.name == b.name:
         b.name = b.name + "'"
-    # compile first (a few hands of the same match), so that the time shown is the match's own
-    compile_first([lambda: run_match(g, a, b, hands=4, seed=seed, matches=min(matches, 1), start_chips=start_chips,
-                                     max_match_hands=10, exploitabilities=exploitability)], quiet=as_json)
+    # compile first (a few hands of the same match), so that the time shown is the match's own. The two-round
+    # game's exact EV and exploitabilities take tens of seconds each: rather than run them twice, its warm-up
+    # group compiles their kernels on a small stack
+    two_round = isinstance(g, TwoRoundHoldem)
+    warm = [lambda: run_match(g, a, b, hands=4, seed=seed, matches=min(matches, 1), start_chips=start_chips,
+                              max_match_hands=10, exact=not two_round,
+                              exploitabilities=exploitability and not two_round)]
+    compile_first(warm + [KERNEL_GROUPS["two-round"].warm] if two_round else warm, quiet=as_json,
+                  names=["two-round"] if two_round else [])
     with progress_bar("match", hands + matches, enabled=not as_json, unit="hands and matches") as update:
         try:
             r = run_match(g, a, b, hands=hands, seed=seed, matches=matches, start_chips=start_chips,
