@@ -278,7 +278,12 @@ def prepare_icm(stacks: Any, payouts: Any, method: str, *, places: bool, samples
                 variance_reduction: str, allow_rising: bool = False, quiet: bool = False) -> int:
     """Compile the kernels that :func:`pokerlab.icm.icm` with these arguments will use (``pokerlab icm`` and the
     web's ICM task call it before their timed run): Monte Carlo by a small run of the same call (each estimator
-    compiles its own kernels), the exact methods by the ``icm`` group. Returns the number of kernels compiled."""
+    compiles its own kernels), the exact methods by the ``icm`` group. Returns the number of kernels compiled.
+
+    >>> prepare_icm([5000, 3000, 2000], [50, 30, 20], "montecarlo", places=False, samples=None,
+    ...             variance_reduction="auto", quiet=True) >= 0
+    True
+    """
     if method != "montecarlo":
         return prepare(["icm"], quiet=quiet)
     from pokerlab.icm import icm
