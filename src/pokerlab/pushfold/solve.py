@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.equity.preflop import NUMBER_OF_CLASSES
-from pokerlab.errors import InvalidArgumentError
+from pokerlab.errors import Interrupted, InvalidArgumentError
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import KIND_DECISION
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
@@ -184,7 +184,8 @@ def pushfold(
     (ICM); ``field``: stacks of the players at other tables. Stops when every seat's best-response gain is at
     most ``target`` (big blinds for chip EV; for ICM the money worth ``target`` big blinds at the average chip
     value, ``pool * big_blind / chips``), after ``iterations``, after ``time_limit`` seconds or on Ctrl-C
-    (``stop_reason`` says which). ``multiway_samples``: deals that evaluate showdowns of 3+ players; with
+    (``stop_reason`` says which; Ctrl-C before the first gain check raises
+    :class:`~pokerlab.errors.Interrupted`). ``multiway_samples``: deals that evaluate showdowns of 3+ players; with
     ``check_sampling`` (and 3+ seats) the strategy returned is also valued on an independent set of as many
     deals, and each seat's best-response gain there is ``multiway_check_gains``: the part of the gain the
     sampling hides, measured (a check costs about one gain computation).
@@ -241,10 +242,9 @@ def pushfold(
             check = max(8, solver.iteration // 4)
     except KeyboardInterrupt:
         stop = "interrupted"
-    if best is None:
-        strategy = solver.average_strategy()
-        with deferred_interrupts():  # a second Ctrl-C here still stops at once
-            best = (0.0, strategy, best_response_gains(tree, strategy))
+    if best is None:  # stopped before the first check: no gains to show (computing them costs seconds)
+        raise Interrupted(f"after {solver.iteration} iterations, before the first best-response check: "
+                          "no strategy to show yet")
     _, strategy, gains = best
     check_gains = None
     if check_sampling and table.seats > 2 and stop != "interrupted":
