@@ -103,10 +103,12 @@ def orbit_size(mask: np.uint64, perms: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def _score_board(
-    key, bits, bmask, mult, values, combo_cards, combo_masks, tuple_index, tuple_masks, tuple_weights,
-    weighted, want_categories, category_of_value, acc_int, acc_float, acc_cat, card_keys, card_bits, flush_values,
-    row_offsets, rank_values,
-):
+    key: np.uint64, bits: np.uint64, bmask: np.uint64, mult: int, values: np.ndarray, combo_cards: np.ndarray,
+    combo_masks: np.ndarray, tuple_index: np.ndarray, tuple_masks: np.ndarray, tuple_weights: np.ndarray,
+    weighted: bool, want_categories: bool, category_of_value: np.ndarray, acc_int: np.ndarray,
+    acc_float: np.ndarray, acc_cat: np.ndarray, card_keys: np.ndarray, card_bits: np.ndarray,
+    flush_values: np.ndarray, row_offsets: np.ndarray, rank_values: np.ndarray,
+) -> None:
     """Evaluate every combo on one complete board once, then score every matchup that fits the board."""
     for c in range(combo_cards.shape[0]):
         if combo_masks[c] & bmask:
@@ -155,9 +157,12 @@ def _score_board(
 
 
 @njit(cache=True, inline="always")
-def _score_board_heads_up(key, bits, bmask, mult, values, combo_cards, combo_masks, tuple_index, tuple_masks,
-                          tuple_weights, weighted, acc_int, acc_float, card_keys, card_bits, flush_values,
-                          row_offsets, rank_values):
+def _score_board_heads_up(
+    key: np.uint64, bits: np.uint64, bmask: np.uint64, mult: int, values: np.ndarray, combo_cards: np.ndarray,
+    combo_masks: np.ndarray, tuple_index: np.ndarray, tuple_masks: np.ndarray, tuple_weights: np.ndarray,
+    weighted: bool, acc_int: np.ndarray, acc_float: np.ndarray, card_keys: np.ndarray, card_bits: np.ndarray,
+    flush_values: np.ndarray, row_offsets: np.ndarray, rank_values: np.ndarray,
+) -> None:
     """Two players, any ranges: like :func:`_score_board` with the board's totals kept in registers and added
     once per board (adding to the accumulator arrays per matchup chained every matchup on a store)."""
     for c in range(combo_cards.shape[0]):
@@ -207,8 +212,11 @@ def _score_board_heads_up(key, bits, bmask, mult, values, combo_cards, combo_mas
 
 
 @njit(cache=True, inline="always")
-def _score_board_hero(key, bits, bmask, mult, combo_cards, combo_masks, tuple_weights, weighted, acc_int,
-                      acc_float, card_keys, card_bits, flush_values, row_offsets, rank_values):
+def _score_board_hero(
+    key: np.uint64, bits: np.uint64, bmask: np.uint64, mult: int, combo_cards: np.ndarray, combo_masks: np.ndarray,
+    tuple_weights: np.ndarray, weighted: bool, acc_int: np.ndarray, acc_float: np.ndarray, card_keys: np.ndarray,
+    card_bits: np.ndarray, flush_values: np.ndarray, row_offsets: np.ndarray, rank_values: np.ndarray,
+) -> None:
     """Heads-up with player 0 a single combo (``combo 0``) against the combos ``1..M-1`` of player 1: no value
     buffer and no matchup list, one evaluation and two comparisons per opponent combo."""
     if combo_masks[0] & bmask:
@@ -255,8 +263,12 @@ def _score_board_hero(key, bits, bmask, mult, combo_cards, combo_masks, tuple_we
 
 
 @njit(cache=True, inline="always")
-def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_masks, acc_int, left, counts,
-                           flush_cards, card_keys, card_bits, flush_values, row_offsets, rank_values):
+def _score_board_vs_random(
+    key: np.uint64, bits: np.uint64, bmask: np.uint64, mult: int, deck: np.ndarray, combo_cards: np.ndarray,
+    combo_masks: np.ndarray, acc_int: np.ndarray, left: np.ndarray, counts: np.ndarray, flush_cards: np.ndarray,
+    card_keys: np.ndarray, card_bits: np.ndarray, flush_values: np.ndarray, row_offsets: np.ndarray,
+    rank_values: np.ndarray,
+) -> None:
     """Heads-up, player 0 a single combo against a uniformly random hand.
 
     Opponent hands that cannot make a flush have a value that depends on their two ranks only, so they are
@@ -356,7 +368,10 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
 
 
 @njit(cache=True, inline="always")
-def _keep(key, bits, bmask, perms, buf_key, buf_bits, buf_mask, buf_mult, count):
+def _keep(
+    key: np.uint64, bits: np.uint64, bmask: np.uint64, perms: np.ndarray, buf_key: np.ndarray, buf_bits: np.ndarray,
+    buf_mask: np.ndarray, buf_mult: np.ndarray, count: int,
+) -> int:
     """Append a board completion to the thread's buffer if it is its orbit's canonical member."""
     mult = orbit_size(bmask, perms)
     if mult > 0:
@@ -509,7 +524,7 @@ def _below(state: np.ndarray, n: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _draw_card(state, deck, used):
+def _draw_card(state: np.ndarray, deck: np.ndarray, used: np.uint64) -> tuple[int, np.uint64]:
     """A card of ``deck`` not in ``used``, uniformly (rejection: ``used`` holds few of the deck's cards)."""
     while True:
         card = deck[_below(state, deck.shape[0])]
@@ -519,7 +534,7 @@ def _draw_card(state, deck, used):
 
 
 @njit(cache=True, inline="always")
-def _sample_combo(state, start, stop, cumulative, uniform_weights):
+def _sample_combo(state: np.ndarray, start: int, stop: int, cumulative: np.ndarray, uniform_weights: bool) -> int:
     if uniform_weights:
         return start + _below(state, stop - start)
     u = uniform(state) * cumulative[stop - 1]
@@ -645,8 +660,11 @@ def monte_carlo_batch(seed: np.uint64, batch: int, trials: int, chunks: int, inp
 
 
 @njit(cache=True, parallel=True)
-def versus_random_batch(seed, batch, trials, chunks, deck, missing, board_key, board_bits, fixed_mask,
-                        hero_first, hero_second, opponents, tables: EvalTables):
+def versus_random_batch(
+    seed: np.uint64, batch: int, trials: int, chunks: int, deck: np.ndarray, missing: int, board_key: np.uint64,
+    board_bits: np.uint64, fixed_mask: np.uint64, hero_first: int, hero_second: int, opponents: int,
+    tables: EvalTables,
+) -> np.ndarray:
     """Equity of one hand against 1..``opponents`` random hands from the same deals.
 
     Each trial deals the board, then opponents one at a time; once an opponent beats the hero, the hero has
@@ -719,7 +737,7 @@ class FixedHandsInputs(NamedTuple):
 
 
 @njit(cache=True, inline="always")
-def _winners(values):
+def _winners(values: np.ndarray) -> int:
     """Bitmask of the players with the best of ``values`` (bit p for player p)."""
     best = 0
     mask = 0
@@ -733,7 +751,9 @@ def _winners(values):
 
 
 @njit(cache=True, inline="always")
-def _multiset_ways(ranks, k, counts, available, choose, card_keys):
+def _multiset_ways(
+    ranks: np.ndarray, k: int, counts: np.ndarray, available: np.ndarray, choose: np.ndarray, card_keys: np.ndarray,
+) -> tuple[int, np.uint64]:
     """Boards whose new cards have the ranks ``ranks[:k]`` (non-decreasing) when ``available[r]`` cards of
     each rank are left: ``prod C(available[r], times r is dealt)``, and the rank half of those cards' key."""
     counts[:] = 0
@@ -750,7 +770,7 @@ def _multiset_ways(ranks, k, counts, available, choose, card_keys):
 
 
 @njit(cache=True, inline="always")
-def _next_multiset(ranks, k):
+def _next_multiset(ranks: np.ndarray, k: int) -> bool:
     """Advance ``ranks[:k]`` to the next non-decreasing sequence of ranks 0..12; False after the last."""
     position = k - 1
     while position >= 0 and ranks[position] == 12:
@@ -764,7 +784,7 @@ def _next_multiset(ranks, k):
 
 
 @njit(cache=True, inline="always")
-def _next_subset(index, k, n):
+def _next_subset(index: np.ndarray, k: int, n: int) -> bool:
     """Advance ``index[:k]`` (increasing positions in ``0..n-1``) to the next k-subset; False after the last."""
     position = k - 1
     while position >= 0 and index[position] == n - k + position:
@@ -815,8 +835,11 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
 
 
 @njit(cache=True)
-def _count_known_hands(deck, missing, board_key, board_bits, hand_keys, hand_bits, by_winners, card_keys,
-                       card_bits, flush_values, row_offsets, rank_values):
+def _count_known_hands(
+    deck: np.ndarray, missing: int, board_key: np.uint64, board_bits: np.uint64, hand_keys: np.ndarray,
+    hand_bits: np.ndarray, by_winners: np.ndarray, card_keys: np.ndarray, card_bits: np.ndarray,
+    flush_values: np.ndarray, row_offsets: np.ndarray, rank_values: np.ndarray,
+) -> None:
     """Count the completions of the board by the set of winners (``by_winners[mask]``, bit p for player p)
     for one deal of known hands, without walking the boards one by one.
 
