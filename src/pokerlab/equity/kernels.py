@@ -59,6 +59,21 @@ class MonteCarloInputs(NamedTuple):
     category_of_value: np.ndarray
 
 
+class VersusRandomInputs(NamedTuple):
+    """What :func:`versus_random_batch` reads: the ``deck`` left after the board, dead cards and the hand, the
+    ``missing`` board cards, the board's partial hand (``board_key``, ``board_bits``), the ``fixed_mask`` of
+    board, dead and hole cards, the hand's two cards and the largest number of ``opponents``."""
+
+    deck: np.ndarray
+    missing: int
+    board_key: np.uint64
+    board_bits: np.uint64
+    fixed_mask: np.uint64
+    hero_first: int
+    hero_second: int
+    opponents: int
+
+
 SHARE_UNITS = 2520
 MC_REJECTION_LIMIT = 1_000_000  # consecutive rejected joint draws before a Monte Carlo run gives up
 _PLANE = np.uint64(sum(1 << (4 * rank) for rank in range(13)))
@@ -660,11 +675,8 @@ def monte_carlo_batch(seed: np.uint64, batch: int, trials: int, chunks: int, inp
 
 
 @njit(cache=True, parallel=True)
-def versus_random_batch(
-    seed: np.uint64, batch: int, trials: int, chunks: int, deck: np.ndarray, missing: int, board_key: np.uint64,
-    board_bits: np.uint64, fixed_mask: np.uint64, hero_first: int, hero_second: int, opponents: int,
-    tables: EvalTables,
-) -> np.ndarray:
+def versus_random_batch(seed: np.uint64, batch: int, trials: int, chunks: int, inputs: VersusRandomInputs,
+                        tables: EvalTables) -> np.ndarray:
     """Equity of one hand against 1..``opponents`` random hands from the same deals.
 
     Each trial deals the board, then opponents one at a time; once an opponent beats the hero, the hero has
@@ -673,6 +685,9 @@ def versus_random_batch(
 
     Returns ``(opponents, 4)``: sum of shares, sum of squared shares, wins, ties, for 1..N opponents.
     """
+    deck, missing, board_key, board_bits, fixed_mask = (inputs.deck, inputs.missing, inputs.board_key,
+                                                        inputs.board_bits, inputs.fixed_mask)
+    hero_first, hero_second, opponents = inputs.hero_first, inputs.hero_second, inputs.opponents
     card_keys, card_bits = tables.card_keys, tables.card_bits  # read once: see exact_enumeration
     flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
     stats = np.zeros((chunks, opponents, 4), dtype=np.float64)
@@ -802,8 +817,6 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
     """Exact showdown counts of ``R`` deals of known hands over every completion of the board, each deal
     weighted by its multiplicity, deals in parallel. Returns ``acc_int`` ``(P + 1, 3)`` like
     :func:`exact_enumeration`; see :func:`_count_known_hands` for the method."""
-    card_keys, card_bits = tables.card_keys, tables.card_bits
-    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
     deals, players = inputs.hand_keys.shape
     by_deal = np.zeros((deals, 1 << players), dtype=np.int64)
     for deal in prange(deals):
@@ -814,8 +827,7 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
                 deck[n] = card
                 n += 1
         _count_known_hands(deck[:n], inputs.missing, inputs.board_key, inputs.board_bits, inputs.hand_keys[deal],
-                           inputs.hand_bits[deal], by_deal[deal], card_keys, card_bits, flush_values, row_offsets,
-                           rank_values)
+                           inputs.hand_bits[deal], by_deal[deal], tables)
     acc_int = np.zeros((players + 1, 3), dtype=np.int64)
     for mask in range(1, 1 << players):
         count = 0
@@ -837,8 +849,7 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
 @njit(cache=True)
 def _count_known_hands(
     deck: np.ndarray, missing: int, board_key: np.uint64, board_bits: np.uint64, hand_keys: np.ndarray,
-    hand_bits: np.ndarray, by_winners: np.ndarray, card_keys: np.ndarray, card_bits: np.ndarray,
-    flush_values: np.ndarray, row_offsets: np.ndarray, rank_values: np.ndarray,
+    hand_bits: np.ndarray, by_winners: np.ndarray, tables: EvalTables,
 ) -> None:
     """Count the completions of the board by the set of winners (``by_winners[mask]``, bit p for player p)
     for one deal of known hands, without walking the boards one by one.
@@ -852,6 +863,8 @@ def _count_known_hands(
     cannot both reach 3 on five cards, so each such board is visited once, under its suit. Boards are
     counted by the set of winners (one add per board, not 2P + 1), turned into totals by the caller.
     """
+    card_keys, card_bits = tables.card_keys, tables.card_bits  # read once: see exact_enumeration
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
     players = hand_keys.shape[0]
     values = np.zeros(players, dtype=np.int64)
     # 1. every board ranked by ranks alone, one multiset of new ranks at a time

@@ -391,9 +391,8 @@ class PushFoldGame(VectorGame):
         samples = self.samples()
         if plan.kind == _MULTIWAY:
             assert plan.outcome_by_position is not None  # _plan sets it for every multiway hero
-            sums, _ = _hero_sums(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
-                                 samples.hero_mask, player, plan.opponents, sig, plan.outcome_by_position, u,
-                                 plan.centre, False)
+            sums, _ = _hero_sums(samples, player, plan.opponents, sig, plan.outcome_by_position, u, plan.centre,
+                                 False)
             correction = sums / np.maximum(plan.counts, 1.0)
         elif pot.size == 2:
             t = self.equity
@@ -433,8 +432,8 @@ class PushFoldGame(VectorGame):
             plans = batch.players[player] = self._player_batch(batch, player)
         samples = self.samples() if batch.multiway else _NO_SAMPLES
         out = np.empty((terminals.size, NUMBER_OF_CLASSES))
-        _batched_values(plans, batch.source, batch.x, batch.removal, batch.win, batch.tie,
-                        self.equity.class_size.astype(np.float64), samples, player, out)
+        sources = _SourceProducts(batch.source, batch.x, batch.removal, batch.win, batch.tie)
+        _batched_values(plans, sources, self.equity.class_size.astype(np.float64), samples, player, out)
         return out
 
     def _batch(self, tree: CompiledPublicTree, terminals: np.ndarray) -> _Batch:
@@ -582,9 +581,8 @@ class PushFoldGame(VectorGame):
             if known is None:  # any constant keeps the value unbiased: the first CENTRE_DEALS deals suffice
                 head = min(CENTRE_DEALS, samples.deal_class.shape[0])
                 ones = np.ones((opponents.size, NUMBER_OF_CLASSES))
-                sums, seen = _hero_sums(samples.deal_class[:head], samples.deal_key[:head], samples.deal_mask[:head],
-                                        samples.hero_key[:head], samples.hero_mask[:head], player, opponents, ones,
-                                        outcome_by_position[:head], u, centre)
+                first_deals = _MultiwaySamples(*(array[:head] for array in samples))
+                sums, seen = _hero_sums(first_deals, player, opponents, ones, outcome_by_position[:head], u, centre)
                 known = self._centres[(state, player)] = np.where(seen > 0, sums / np.maximum(seen, 1.0),
                                                                   float(u.mean()))
             centre = known  # a resampled game reuses its original's
@@ -689,6 +687,18 @@ class _PlayerTerminals(NamedTuple):
     counts: np.ndarray
 
 
+class _SourceProducts(NamedTuple):
+    """The batch's reach sources as :func:`_batched_values` reads them: ``source[i, q]`` the source of seat
+    ``q``'s reach at terminal ``i``, each source's reach over class weights ``x`` and its products with the
+    class tables (``removal``, ``win``, ``tie``; see :class:`_Batch`)."""
+
+    source: np.ndarray
+    x: np.ndarray
+    removal: np.ndarray
+    win: np.ndarray
+    tie: np.ndarray
+
+
 class _MultiwaySamples(NamedTuple):
     deal_class: np.ndarray  # (S, seats) class of each seat's combo
     deal_key: np.ndarray  # (S, seats) int64 hand value * 16 + tie-break priority
@@ -784,15 +794,15 @@ def _position_outcomes(
 
 @njit(cache=True)
 def _hero_sums(
-    deal_class: np.ndarray, deal_key: np.ndarray, deal_mask: np.ndarray, hero_key: np.ndarray, hero_mask: np.ndarray,
-    hero: int, opponents: np.ndarray, sig: np.ndarray, by_position: np.ndarray, utilities: np.ndarray,
-    centre: np.ndarray, counting: bool = True,
+    samples: _MultiwaySamples, hero: int, opponents: np.ndarray, sig: np.ndarray, by_position: np.ndarray,
+    utilities: np.ndarray, centre: np.ndarray, counting: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A 3+ way hero's sampled sums per class: over the deals the class can use (its sampled combo avoids the
     board and the opponents' cards), ``sum w (u - centre[c])`` with ``w`` the product of the opponents'
     strategy weights ``sig`` at their dealt classes, and (with ``counting``; else 0) the number of such deals.
     With ``sig`` all ones and ``centre`` 0 the first divided by the second is the class's mean payoff with
     random opponents. Without ``counting`` the deals of weight 0 are skipped whole (the solver's case)."""
+    deal_class, deal_key, deal_mask, hero_key, hero_mask = samples
     count = deal_class.shape[0]
     total = np.zeros(NUMBER_OF_CLASSES)
     usable = np.zeros(NUMBER_OF_CLASSES)
@@ -875,12 +885,13 @@ _NO_SAMPLES = _MultiwaySamples(np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1)
 
 @njit(cache=True)
 def _batched_values(
-    plans: _PlayerTerminals, source: np.ndarray, x: np.ndarray, removal: np.ndarray, win: np.ndarray,
-    tie: np.ndarray, class_size: np.ndarray, samples: _MultiwaySamples, player: int, out: np.ndarray,
+    plans: _PlayerTerminals, sources: _SourceProducts, class_size: np.ndarray, samples: _MultiwaySamples,
+    player: int, out: np.ndarray,
 ) -> None:
     """Every terminal's value for ``player`` (rows of ``out``), as :meth:`PushFoldGame.evaluate` computes it
     terminal by terminal, from the sources' products (see :meth:`PushFoldGame.evaluate_terminals`)."""
-    deal_class, deal_key, deal_mask, hero_key, hero_mask = samples
+    source, x, removal, win, tie = sources
+    deal_class = samples.deal_class
     seats = source.shape[1]
     for t in range(plans.kind.shape[0]):
         value = np.full(NUMBER_OF_CLASSES, plans.scale[t])
@@ -926,8 +937,7 @@ def _batched_values(
                     count = deal_class.shape[0]
                     at = plans.position_at[t]
                     by_position = plans.positions[at:at + count * (m + 1)].reshape(count, m + 1)
-                    sums, _ = _hero_sums(deal_class, deal_key, deal_mask, hero_key, hero_mask, player, pot, sig,
-                                         by_position, u, centre, False)
+                    sums, _ = _hero_sums(samples, player, pot, sig, by_position, u, centre, False)
                     correction = sums / np.maximum(plans.counts[t], 1.0)
             out[t] = value * (reach_in_pot * centre + correction)
 
