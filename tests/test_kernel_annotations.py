@@ -36,12 +36,26 @@ def _is_kernel(node: ast.FunctionDef) -> bool:
     return any(_decorator_name(d) in NUMBA_DECORATORS for d in node.decorator_list)
 
 
+def _compiled_by_call(tree: ast.AST) -> set[str]:
+    """Names of functions compiled by a call rather than a decorator: ``njit(function)``,
+    ``njit(cache=True)(function)``."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _decorator_name(node.func) in NUMBA_DECORATORS:
+            names.update(arg.id for arg in node.args if isinstance(arg, ast.Name))
+    return names
+
+
+def _kernel_definitions(tree: ast.AST) -> list[ast.FunctionDef]:
+    by_call = _compiled_by_call(tree)
+    return [node for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef) and (_is_kernel(node) or node.name in by_call)]
+
+
 def missing_annotations(source: str) -> list[str]:
     """Names of kernel parameters (and ``return``) without annotations, as ``function(name)``."""
     problems: list[str] = []
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.FunctionDef) or not _is_kernel(node):
-            continue
+    for node in _kernel_definitions(ast.parse(source)):
         args = node.args
         params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
         if args.vararg is not None:
@@ -55,8 +69,7 @@ def missing_annotations(source: str) -> list[str]:
 
 
 def _kernels(path: Path) -> list[ast.FunctionDef]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and _is_kernel(node)]
+    return _kernel_definitions(ast.parse(path.read_text(encoding="utf-8")))
 
 
 KERNEL_FILES = [path for path in sorted(SOURCE_ROOT.rglob("*.py")) if _kernels(path)]
@@ -82,6 +95,10 @@ def test_scan_flags_unannotated_kernels() -> None:
         "@njit\n"
         "def ok(x: int, y: float) -> float:\n    return x + y\n"
         "def plain(x, y):\n    return x\n"
+        "def _d(x: int, y) -> int:\n    return x\n"
+        "d = njit(cache=True)(_d)\n"
+        "def _e(x) -> int:\n    return x\n"
+        "e = numba.njit(_e)\n"
     )
     assert missing_annotations(source) == [
         "a(x)",
@@ -89,6 +106,8 @@ def test_scan_flags_unannotated_kernels() -> None:
         "c(flag)",
         "c(xs)",
         "c(kw)",
+        "_d(y)",
+        "_e(x)",
     ]
 
 
