@@ -231,7 +231,10 @@ def compile_first(workloads: Iterable[Callable[[], object]], *, quiet: bool = Fa
         watch = _CompileWatch(start)
         with event.install_listener("numba:compile", watch.listener):
             for work in workloads:
-                work()
+                # a façade that keeps Ctrl-C as its result's stop reason must not swallow it here: the timed run
+                # would then start as if nothing had been pressed
+                if getattr(work(), "stop_reason", None) == "interrupted":
+                    raise KeyboardInterrupt
     _warmed.update(names)
     return watch.compiled
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import time
 
 import pytest
 from typer.testing import CliRunner
@@ -115,3 +118,42 @@ def test_ctrl_c_shows_the_strategy_so_far_and_solves_nothing_more(monkeypatch, i
     assert r.exit_code == 130 and len(calls) == 1, r.output
     assert r.stderr.strip().splitlines()[-1].startswith(last_line) and len(r.stderr.strip().splitlines()) == 1
     assert ("jams first in" in r.stdout) == (iterations > 0)
+
+
+def _start_pushfold(*args: str):
+    import subprocess
+    import sys
+
+    return subprocess.Popen([sys.executable, "-m", "pokerlab.cli.main", "pushfold", "--stacks", "10,10,10,10,10,10",
+                             "--payouts", "50,30,20", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})  # each line as soon as it is printed
+
+
+@pytest.mark.parametrize("delay", [1.5, 3.0, 5.0])
+def test_a_real_ctrl_c_at_any_moment_exits_130_in_one_line(delay):
+    """SIGINT to a real process at several moments (imports, the compile-first warm-up, the solve): one
+    `interrupted` line, exit 130, no traceback (a Ctrl-C inside a kernel surfaced as a SystemError, one during the
+    warm-up was swallowed and the whole solve ran)."""
+    process = _start_pushfold("--target", "1e-9", "--iterations", "400")
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err[-3000:]
+    assert "Traceback" not in err and "Error" not in err, err[-3000:]
+    assert len(err.strip().splitlines()) == 1 and err.startswith("interrupted"), err
+    assert "discounted CFR iterations" not in out or "interrupted after" in err
+
+
+def test_a_real_ctrl_c_during_the_chip_ev_comparison_keeps_the_icm_charts():
+    process = _start_pushfold("--target", "1e-9", "--iterations", "150")
+    assert process.stdout is not None
+    assert process.stdout.readline().startswith("push/fold icm")  # the ICM solve is done
+    while "(the sampling's effect)" not in process.stdout.readline():  # the last line before the chip EV solve
+        pass
+    time.sleep(0.5)  # past the printing, inside the chip EV solve (150 iterations: seconds)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130 and "Traceback" not in err
+    assert err.strip() == "interrupted during the chip EV comparison: the ICM strategy above is complete"
+    assert "jams first in" in out and "chip EV jams" not in out

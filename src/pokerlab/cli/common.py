@@ -185,7 +185,8 @@ def one_line_errors(function: F, vocabulary: dict[str, str] | None = None) -> F:
 
 class OneLineErrorsGroup(TyperGroup):
     """The application's click group: usage errors (unknown option, missing or malformed argument) print one
-    ``error:`` line naming the help to read, exit status 2; Ctrl-C outside a command exits 130 silently."""
+    ``error:`` line naming the help to read, exit status 2; Ctrl-C outside a command prints ``interrupted`` and
+    exits 130."""
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
@@ -206,10 +207,18 @@ class OneLineErrorsGroup(TyperGroup):
                 hint = f" (see {error.ctx.command_path} --help)"
             typer.echo(f"error: {one_line(error.format_message())}{hint}", err=True)
             sys.exit(error.exit_code)
-        except Abort:  # end of input at a prompt
+        except Abort as error:  # end of input at a prompt, or Ctrl-C that click caught before a command ran
             if not standalone_mode:
                 raise
+            if isinstance(error.__context__, KeyboardInterrupt):
+                typer.echo("interrupted", err=True)
+                sys.exit(EXIT_INTERRUPTED)
             sys.exit(1)
+        except KeyboardInterrupt:  # Ctrl-C while the command's module loads
+            if not standalone_mode:
+                raise
+            typer.echo("interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)

@@ -125,15 +125,19 @@ def pushfold_command(
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
     else:
-        _print_result(result, compare_chip_ev=pay is not None and not stopped)  # Ctrl-C: no second solve
+        compared = _print_result(result, compare_chip_ev=pay is not None and not stopped)  # Ctrl-C: no second solve
         for path in written:
             typer.echo(f"wrote {path}")
+        if not compared and pay is not None and not stopped:
+            interrupted("during the chip EV comparison: the ICM strategy above is complete")
     if stopped:
         interrupted(f"after {result.iterations} iterations: the strategy above has a maximum best-response gain of "
                     f"{result.max_gain:.3g} {result.gain_unit}")
 
 
-def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> None:
+def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> bool:
+    """Print the charts (and, if asked, which hands chip EV plays differently); False when Ctrl-C stopped the
+    chip EV solve of the comparison (the charts are printed without it)."""
     from pokerlab.pushfold.charts import grid_text
 
     out = Console()
@@ -154,9 +158,14 @@ def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> None:
     if compare_chip_ev:
         from pokerlab.pushfold import pushfold
 
-        chip = pushfold(list(result.stacks), (result.game.table.small_blind, bb), ante=result.game.table.ante,
-                        bb_ante=result.game.table.bb_ante, target=1e-3, iterations=result.iterations,
-                        multiway_samples=result.multiway_samples, check_sampling=False)
+        try:
+            chip = pushfold(list(result.stacks), (result.game.table.small_blind, bb), ante=result.game.table.ante,
+                            bb_ante=result.game.table.bb_ante, target=1e-3, iterations=result.iterations,
+                            multiway_samples=result.multiway_samples, check_sampling=False)
+        except KeyboardInterrupt:  # during its set-up
+            chip = None
+        if chip is not None and chip.stop_reason == "interrupted":
+            chip = None
     for seat, name in enumerate(result.seats):
         if np.isnan(result.jam[seat, 0]):
             continue
@@ -184,6 +193,7 @@ def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> None:
             out.print(f"chip EV calls {chip.percent(other):.1f}%; hands that change under ICM: "
                       + (", ".join(changed) if changed else "none"))
 
+    return chip is not None or not compare_chip_ev
 
 def _heads_up(depths: list[float], target: float, png: Path | None, as_json: bool) -> None:
     from pokerlab.pushfold import pushfold

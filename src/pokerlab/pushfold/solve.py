@@ -21,6 +21,7 @@ from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import KIND_DECISION
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
+from pokerlab.progress import deferred_interrupts
 from pokerlab.pushfold.model import build_game, validate_table
 from pokerlab.solvers.vector import (
     BestResponseGains,
@@ -198,8 +199,11 @@ def pushfold(
     if time_limit is not None and not time_limit > 0:
         raise InvalidArgumentError(f"the time limit must be positive, got {time_limit}")
     start = time.perf_counter()
-    game, model, icm_payoff = build_game(table, payouts, field, multiway_samples=multiway_samples, seed=seed)
-    tree = compile_public_tree(game)
+    # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
+    # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)
+    with deferred_interrupts():
+        game, model, icm_payoff = build_game(table, payouts, field, multiway_samples=multiway_samples, seed=seed)
+        tree = compile_public_tree(game)
     target_value = target
     if icm_payoff is not None:
         chips = float(np.sum(table.stacks)) + float(icm_payoff.field.sum())
@@ -211,12 +215,15 @@ def pushfold(
     try:
         while True:
             todo = check if iterations is None else min(check, iterations - solver.iteration)
-            solver.iterate(todo)
+            for _ in range(todo):
+                with deferred_interrupts():
+                    solver.iterate(1)
             # for 3+ players neither the average nor the current strategy is sure to improve every iteration:
             # keep whichever profile has the smallest maximum gain so far
             candidates = [solver.average_strategy()] + ([solver.current_strategy()] if table.seats > 2 else [])
             for candidate in candidates:
-                gains = best_response_gains(tree, candidate)
+                with deferred_interrupts():
+                    gains = best_response_gains(tree, candidate)
                 if best is None or max(gains.gains) < best[0]:
                     best = (max(gains.gains), candidate, gains)
             assert best is not None
@@ -236,17 +243,24 @@ def pushfold(
         stop = "interrupted"
     if best is None:
         strategy = solver.average_strategy()
-        best = (0.0, strategy, best_response_gains(tree, strategy))
+        with deferred_interrupts():  # a second Ctrl-C here still stops at once
+            best = (0.0, strategy, best_response_gains(tree, strategy))
     _, strategy, gains = best
     check_gains = None
     if check_sampling and table.seats > 2 and stop != "interrupted":
         try:
-            other = compile_public_tree(game.resampled())
+            with deferred_interrupts():
+                other = compile_public_tree(game.resampled())
             moved = VectorStrategy(other, strategy.offsets, strategy.probs)
-            check_gains = tuple(float(g) for g in best_response_gains(other, moved).gains)
+            with deferred_interrupts():
+                check_gains = tuple(float(g) for g in best_response_gains(other, moved).gains)
         except KeyboardInterrupt:  # Ctrl-C during the check: the solution without it
             stop = "interrupted"
-    jam, call, ev_jam, ev_fold = _charts(game, tree, strategy)
+    try:
+        with deferred_interrupts():
+            jam, call, ev_jam, ev_fold = _charts(game, tree, strategy)
+    except KeyboardInterrupt:  # raised once the charts are complete: return them, and say so
+        stop = "interrupted"
     return PushFoldResult(
         seats=seat_names(table.seats), stacks=table.stacks, big_blind=table.big_blind, model=model,
         gain_unit="bb" if model == "chipev" else "money", jam=jam, call=call, ev_jam=ev_jam, ev_fold=ev_fold,
