@@ -216,7 +216,9 @@ def _count_pair(first: int, c2: int, counts: np.ndarray, tables: EvalTables) -> 
 
 
 @njit(cache=True)
-def displace_rows(row_starts: np.ndarray, row_columns: np.ndarray, rows_by_size: np.ndarray, width: int):
+def displace_rows(
+    row_starts: np.ndarray, row_columns: np.ndarray, rows_by_size: np.ndarray, width: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Row-displacement perfect hash: an offset per row so that the rows' occupied columns never collide.
 
     Rows are placed largest first at the first offset that fits, searching from the first free slot.

@@ -14,7 +14,7 @@ from pokerlab.cards.encoding import cards_to_mask, format_cards, parse_cards
 from pokerlab.cards.kernels import partial_hand
 from pokerlab.cards.tables import load_tables
 from pokerlab.equity.exact import EXACT_BUDGET, MAX_MATCHUPS, ExactPlan, plan_exact, solve_exact
-from pokerlab.equity.kernels import versus_random_batch
+from pokerlab.equity.kernels import VersusRandomInputs, versus_random_batch
 from pokerlab.equity.montecarlo import MC_CHUNKS, max_batch, run_monte_carlo, stopping_rule
 from pokerlab.equity.problem import EquityProblem, PlayerLike, Progress, prepare_problem
 from pokerlab.equity.result import EquityResult, VersusRandomResult, category_breakdown
@@ -151,10 +151,10 @@ def equity_vs_random(
     key, bits = partial_hand(np.array(problem.board, dtype=np.uint8), tables)
     seed_value = seed_word(seed)
     totals = np.zeros((max_opponents, 4))
+    inputs = VersusRandomInputs(deck, problem.missing, key, bits, np.uint64(fixed), cards[0], cards[1], max_opponents)
 
     def sample_batch(batch: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-        stats = versus_random_batch(seed_value, batch, size, MC_CHUNKS, deck, problem.missing, key, bits,
-                                    np.uint64(fixed), cards[0], cards[1], max_opponents, tables)
+        stats = versus_random_batch(seed_value, batch, size, MC_CHUNKS, inputs, tables)
         totals[:] += stats
         return stats[:, 0], stats[:, 1]
 

@@ -59,6 +59,21 @@ class MonteCarloInputs(NamedTuple):
     category_of_value: np.ndarray
 
 
+class VersusRandomInputs(NamedTuple):
+    """What :func:`versus_random_batch` reads: the ``deck`` left after the board, dead cards and the hand, the
+    ``missing`` board cards, the board's partial hand (``board_key``, ``board_bits``), the ``fixed_mask`` of
+    board, dead and hole cards, the hand's two cards and the largest number of ``opponents``."""
+
+    deck: np.ndarray
+    missing: int
+    board_key: np.uint64
+    board_bits: np.uint64
+    fixed_mask: np.uint64
+    hero_first: int
+    hero_second: int
+    opponents: int
+
+
 SHARE_UNITS = 2520
 MC_REJECTION_LIMIT = 1_000_000  # consecutive rejected joint draws before a Monte Carlo run gives up
 _PLANE = np.uint64(sum(1 << (4 * rank) for rank in range(13)))
@@ -103,10 +118,12 @@ def orbit_size(mask: np.uint64, perms: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def _score_board(
-    key, bits, bmask, mult, values, combo_cards, combo_masks, tuple_index, tuple_masks, tuple_weights,
-    weighted, want_categories, category_of_value, acc_int, acc_float, acc_cat, card_keys, card_bits, flush_values,
-    row_offsets, rank_values,
-):
+    key: np.uint64, bits: np.uint64, bmask: np.uint64, mult: int, values: np.ndarray, combo_cards: np.ndarray,
+    combo_masks: np.ndarray, tuple_index: np.ndarray, tuple_masks: np.ndarray, tuple_weights: np.ndarray,
+    weighted: bool, want_categories: bool, category_of_value: np.ndarray, acc_int: np.ndarray,
+    acc_float: np.ndarray, acc_cat: np.ndarray, card_keys: np.ndarray, card_bits: np.ndarray,
+    flush_values: np.ndarray, row_offsets: np.ndarray, rank_values: np.ndarray,
+) -> None:
     """Evaluate every combo on one complete board once, then score every matchup that fits the board."""
     for c in range(combo_cards.shape[0]):
         if combo_masks[c] & bmask:
@@ -155,9 +172,12 @@ def _score_board(
 
 
 @njit(cache=True, inline="always")
-def _score_board_heads_up(key, bits, bmask, mult, values, combo_cards, combo_masks, tuple_index, tuple_masks,
-                          tuple_weights, weighted, acc_int, acc_float, card_keys, card_bits, flush_values,
-                          row_offsets, rank_values):
+def _score_board_heads_up(
+    key: np.uint64, bits: np.uint64, bmask: np.uint64, mult: int, values: np.ndarray, combo_cards: np.ndarray,
+    combo_masks: np.ndarray, tuple_index: np.ndarray, tuple_masks: np.ndarray, tuple_weights: np.ndarray,
+    weighted: bool, acc_int: np.ndarray, acc_float: np.ndarray, card_keys: np.ndarray, card_bits: np.ndarray,
+    flush_values: np.ndarray, row_offsets: np.ndarray, rank_values: np.ndarray,
+) -> None:
     """Two players, any ranges: like :func:`_score_board` with the board's totals kept in registers and added
     once per board (adding to the accumulator arrays per matchup chained every matchup on a store)."""
     for c in range(combo_cards.shape[0]):
@@ -207,8 +227,11 @@ def _score_board_heads_up(key, bits, bmask, mult, values, combo_cards, combo_mas
 
 
 @njit(cache=True, inline="always")
-def _score_board_hero(key, bits, bmask, mult, combo_cards, combo_masks, tuple_weights, weighted, acc_int,
-                      acc_float, card_keys, card_bits, flush_values, row_offsets, rank_values):
+def _score_board_hero(
+    key: np.uint64, bits: np.uint64, bmask: np.uint64, mult: int, combo_cards: np.ndarray, combo_masks: np.ndarray,
+    tuple_weights: np.ndarray, weighted: bool, acc_int: np.ndarray, acc_float: np.ndarray, card_keys: np.ndarray,
+    card_bits: np.ndarray, flush_values: np.ndarray, row_offsets: np.ndarray, rank_values: np.ndarray,
+) -> None:
     """Heads-up with player 0 a single combo (``combo 0``) against the combos ``1..M-1`` of player 1: no value
     buffer and no matchup list, one evaluation and two comparisons per opponent combo."""
     if combo_masks[0] & bmask:
@@ -255,8 +278,12 @@ def _score_board_hero(key, bits, bmask, mult, combo_cards, combo_masks, tuple_we
 
 
 @njit(cache=True, inline="always")
-def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_masks, acc_int, left, counts,
-                           flush_cards, card_keys, card_bits, flush_values, row_offsets, rank_values):
+def _score_board_vs_random(
+    key: np.uint64, bits: np.uint64, bmask: np.uint64, mult: int, deck: np.ndarray, combo_cards: np.ndarray,
+    combo_masks: np.ndarray, acc_int: np.ndarray, left: np.ndarray, counts: np.ndarray, flush_cards: np.ndarray,
+    card_keys: np.ndarray, card_bits: np.ndarray, flush_values: np.ndarray, row_offsets: np.ndarray,
+    rank_values: np.ndarray,
+) -> None:
     """Heads-up, player 0 a single combo against a uniformly random hand.
 
     Opponent hands that cannot make a flush have a value that depends on their two ranks only, so they are
@@ -356,7 +383,10 @@ def _score_board_vs_random(key, bits, bmask, mult, deck, combo_cards, combo_mask
 
 
 @njit(cache=True, inline="always")
-def _keep(key, bits, bmask, perms, buf_key, buf_bits, buf_mask, buf_mult, count):
+def _keep(
+    key: np.uint64, bits: np.uint64, bmask: np.uint64, perms: np.ndarray, buf_key: np.ndarray, buf_bits: np.ndarray,
+    buf_mask: np.ndarray, buf_mult: np.ndarray, count: int,
+) -> int:
     """Append a board completion to the thread's buffer if it is its orbit's canonical member."""
     mult = orbit_size(bmask, perms)
     if mult > 0:
@@ -509,7 +539,7 @@ def _below(state: np.ndarray, n: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _draw_card(state, deck, used):
+def _draw_card(state: np.ndarray, deck: np.ndarray, used: np.uint64) -> tuple[int, np.uint64]:
     """A card of ``deck`` not in ``used``, uniformly (rejection: ``used`` holds few of the deck's cards)."""
     while True:
         card = deck[_below(state, deck.shape[0])]
@@ -519,7 +549,7 @@ def _draw_card(state, deck, used):
 
 
 @njit(cache=True, inline="always")
-def _sample_combo(state, start, stop, cumulative, uniform_weights):
+def _sample_combo(state: np.ndarray, start: int, stop: int, cumulative: np.ndarray, uniform_weights: bool) -> int:
     if uniform_weights:
         return start + _below(state, stop - start)
     u = uniform(state) * cumulative[stop - 1]
@@ -645,8 +675,8 @@ def monte_carlo_batch(seed: np.uint64, batch: int, trials: int, chunks: int, inp
 
 
 @njit(cache=True, parallel=True)
-def versus_random_batch(seed, batch, trials, chunks, deck, missing, board_key, board_bits, fixed_mask,
-                        hero_first, hero_second, opponents, tables: EvalTables):
+def versus_random_batch(seed: np.uint64, batch: int, trials: int, chunks: int, inputs: VersusRandomInputs,
+                        tables: EvalTables) -> np.ndarray:
     """Equity of one hand against 1..``opponents`` random hands from the same deals.
 
     Each trial deals the board, then opponents one at a time; once an opponent beats the hero, the hero has
@@ -655,6 +685,9 @@ def versus_random_batch(seed, batch, trials, chunks, deck, missing, board_key, b
 
     Returns ``(opponents, 4)``: sum of shares, sum of squared shares, wins, ties, for 1..N opponents.
     """
+    deck, missing, board_key, board_bits, fixed_mask = (inputs.deck, inputs.missing, inputs.board_key,
+                                                        inputs.board_bits, inputs.fixed_mask)
+    hero_first, hero_second, opponents = inputs.hero_first, inputs.hero_second, inputs.opponents
     card_keys, card_bits = tables.card_keys, tables.card_bits  # read once: see exact_enumeration
     flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
     stats = np.zeros((chunks, opponents, 4), dtype=np.float64)
@@ -719,7 +752,7 @@ class FixedHandsInputs(NamedTuple):
 
 
 @njit(cache=True, inline="always")
-def _winners(values):
+def _winners(values: np.ndarray) -> int:
     """Bitmask of the players with the best of ``values`` (bit p for player p)."""
     best = 0
     mask = 0
@@ -733,7 +766,9 @@ def _winners(values):
 
 
 @njit(cache=True, inline="always")
-def _multiset_ways(ranks, k, counts, available, choose, card_keys):
+def _multiset_ways(
+    ranks: np.ndarray, k: int, counts: np.ndarray, available: np.ndarray, choose: np.ndarray, card_keys: np.ndarray,
+) -> tuple[int, np.uint64]:
     """Boards whose new cards have the ranks ``ranks[:k]`` (non-decreasing) when ``available[r]`` cards of
     each rank are left: ``prod C(available[r], times r is dealt)``, and the rank half of those cards' key."""
     counts[:] = 0
@@ -750,7 +785,7 @@ def _multiset_ways(ranks, k, counts, available, choose, card_keys):
 
 
 @njit(cache=True, inline="always")
-def _next_multiset(ranks, k):
+def _next_multiset(ranks: np.ndarray, k: int) -> bool:
     """Advance ``ranks[:k]`` to the next non-decreasing sequence of ranks 0..12; False after the last."""
     position = k - 1
     while position >= 0 and ranks[position] == 12:
@@ -764,7 +799,7 @@ def _next_multiset(ranks, k):
 
 
 @njit(cache=True, inline="always")
-def _next_subset(index, k, n):
+def _next_subset(index: np.ndarray, k: int, n: int) -> bool:
     """Advance ``index[:k]`` (increasing positions in ``0..n-1``) to the next k-subset; False after the last."""
     position = k - 1
     while position >= 0 and index[position] == n - k + position:
@@ -782,8 +817,6 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
     """Exact showdown counts of ``R`` deals of known hands over every completion of the board, each deal
     weighted by its multiplicity, deals in parallel. Returns ``acc_int`` ``(P + 1, 3)`` like
     :func:`exact_enumeration`; see :func:`_count_known_hands` for the method."""
-    card_keys, card_bits = tables.card_keys, tables.card_bits
-    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
     deals, players = inputs.hand_keys.shape
     by_deal = np.zeros((deals, 1 << players), dtype=np.int64)
     for deal in prange(deals):
@@ -794,8 +827,7 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
                 deck[n] = card
                 n += 1
         _count_known_hands(deck[:n], inputs.missing, inputs.board_key, inputs.board_bits, inputs.hand_keys[deal],
-                           inputs.hand_bits[deal], by_deal[deal], card_keys, card_bits, flush_values, row_offsets,
-                           rank_values)
+                           inputs.hand_bits[deal], by_deal[deal], tables)
     acc_int = np.zeros((players + 1, 3), dtype=np.int64)
     for mask in range(1, 1 << players):
         count = 0
@@ -815,8 +847,10 @@ def fixed_hands_enumeration(inputs: FixedHandsInputs, tables: EvalTables) -> np.
 
 
 @njit(cache=True)
-def _count_known_hands(deck, missing, board_key, board_bits, hand_keys, hand_bits, by_winners, card_keys,
-                       card_bits, flush_values, row_offsets, rank_values):
+def _count_known_hands(
+    deck: np.ndarray, missing: int, board_key: np.uint64, board_bits: np.uint64, hand_keys: np.ndarray,
+    hand_bits: np.ndarray, by_winners: np.ndarray, tables: EvalTables,
+) -> None:
     """Count the completions of the board by the set of winners (``by_winners[mask]``, bit p for player p)
     for one deal of known hands, without walking the boards one by one.
 
@@ -829,6 +863,8 @@ def _count_known_hands(deck, missing, board_key, board_bits, hand_keys, hand_bit
     cannot both reach 3 on five cards, so each such board is visited once, under its suit. Boards are
     counted by the set of winners (one add per board, not 2P + 1), turned into totals by the caller.
     """
+    card_keys, card_bits = tables.card_keys, tables.card_bits  # read once: see exact_enumeration
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
     players = hand_keys.shape[0]
     values = np.zeros(players, dtype=np.int64)
     # 1. every board ranked by ranks alone, one multiset of new ranks at a time

@@ -48,7 +48,7 @@ from numba import njit
 
 from pokerlab.cards.kernels import partial_hand, value_with_two
 from pokerlab.cards.ranges import COMBO_MASKS, COMBOS
-from pokerlab.cards.tables import load_tables
+from pokerlab.cards.tables import EvalTables, load_tables
 from pokerlab.equity.preflop import NUMBER_OF_CLASSES, PreflopTables, preflop_tables
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import FOLD, TERMINAL, VECTOR_FORM, Action, GameType
@@ -390,9 +390,9 @@ class PushFoldGame(VectorGame):
         sig = np.stack([reaches[q] for q in pot]) / self.class_weights
         samples = self.samples()
         if plan.kind == _MULTIWAY:
-            sums, _ = _hero_sums(samples.deal_class, samples.deal_key, samples.deal_mask, samples.hero_key,
-                                 samples.hero_mask, player, plan.opponents, sig, plan.outcome_by_position, u,
-                                 plan.centre, False)
+            assert plan.outcome_by_position is not None  # _plan sets it for every multiway hero
+            sums, _ = _hero_sums(samples, player, plan.opponents, sig, plan.outcome_by_position, u, plan.centre,
+                                 False)
             correction = sums / np.maximum(plan.counts, 1.0)
         elif pot.size == 2:
             t = self.equity
@@ -403,6 +403,7 @@ class PushFoldGame(VectorGame):
                                                      + d[2] * (weighted @ t.class_tie @ sig[1]))
                                  / (1326.0 * DISJOINT_COMBOS))
         else:
+            assert plan.outcome_of_sample is not None  # _plan sets it for every multiway spectator
             correction = np.full(NUMBER_OF_CLASSES, _spectator_sum(samples.deal_class, pot, sig,
                                                                    plan.outcome_of_sample, u, plan.centre[0]))
         return value * (reach_in_pot * plan.centre + correction)
@@ -431,8 +432,8 @@ class PushFoldGame(VectorGame):
             plans = batch.players[player] = self._player_batch(batch, player)
         samples = self.samples() if batch.multiway else _NO_SAMPLES
         out = np.empty((terminals.size, NUMBER_OF_CLASSES))
-        _batched_values(plans, batch.source, batch.x, batch.removal, batch.win, batch.tie,
-                        self.equity.class_size.astype(np.float64), samples, player, out)
+        sources = _SourceProducts(batch.source, batch.x, batch.removal, batch.win, batch.tie)
+        _batched_values(plans, sources, self.equity.class_size.astype(np.float64), samples, player, out)
         return out
 
     def _batch(self, tree: CompiledPublicTree, terminals: np.ndarray) -> _Batch:
@@ -580,9 +581,8 @@ class PushFoldGame(VectorGame):
             if known is None:  # any constant keeps the value unbiased: the first CENTRE_DEALS deals suffice
                 head = min(CENTRE_DEALS, samples.deal_class.shape[0])
                 ones = np.ones((opponents.size, NUMBER_OF_CLASSES))
-                sums, seen = _hero_sums(samples.deal_class[:head], samples.deal_key[:head], samples.deal_mask[:head],
-                                        samples.hero_key[:head], samples.hero_mask[:head], player, opponents, ones,
-                                        outcome_by_position[:head], u, centre)
+                first_deals = _MultiwaySamples(*(array[:head] for array in samples))
+                sums, seen = _hero_sums(first_deals, player, opponents, ones, outcome_by_position[:head], u, centre)
                 known = self._centres[(state, player)] = np.where(seen > 0, sums / np.maximum(seen, 1.0),
                                                                   float(u.mean()))
             centre = known  # a resampled game reuses its original's
@@ -687,6 +687,18 @@ class _PlayerTerminals(NamedTuple):
     counts: np.ndarray
 
 
+class _SourceProducts(NamedTuple):
+    """The batch's reach sources as :func:`_batched_values` reads them: ``source[i, q]`` the source of seat
+    ``q``'s reach at terminal ``i``, each source's reach over class weights ``x`` and its products with the
+    class tables (``removal``, ``win``, ``tie``; see :class:`_Batch`)."""
+
+    source: np.ndarray
+    x: np.ndarray
+    removal: np.ndarray
+    win: np.ndarray
+    tie: np.ndarray
+
+
 class _MultiwaySamples(NamedTuple):
     deal_class: np.ndarray  # (S, seats) class of each seat's combo
     deal_key: np.ndarray  # (S, seats) int64 hand value * 16 + tie-break priority
@@ -710,7 +722,9 @@ def _draw_samples(count: int, seats: int, rng: np.random.Generator) -> _Multiway
 
 
 @njit(cache=True)
-def _sample_keys(decks, priority, picks, combo_cards, tables):
+def _sample_keys(
+    decks: np.ndarray, priority: np.ndarray, picks: np.ndarray, combo_cards: np.ndarray, tables: EvalTables
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Combos and hand keys of the sampled deals: seat k holds cards 2k, 2k+1 of the shuffled deck, the board is
     the next five; each class's sampled combo is ranked on the same board (0 when it touches the board)."""
     count, seats = priority.shape
@@ -737,7 +751,7 @@ def _sample_keys(decks, priority, picks, combo_cards, tables):
 
 
 @njit(cache=True)
-def _winners_code(order_seats, eligible, seats):
+def _winners_code(order_seats: np.ndarray, eligible: np.ndarray, seats: int) -> int:
     """Outcome key of the pot winners when the participants finish in ``order_seats`` (best first)."""
     code = 0
     scale = 1
@@ -751,7 +765,10 @@ def _winners_code(order_seats, eligible, seats):
 
 
 @njit(cache=True)
-def _position_outcomes(deal_key, hero, opponents, eligible, outcome_keys, seats):
+def _position_outcomes(
+    deal_key: np.ndarray, hero: int, opponents: np.ndarray, eligible: np.ndarray, outcome_keys: np.ndarray,
+    seats: int,
+) -> np.ndarray:
     """Static part of a hero's multiway value: for each sample, the outcome index for each number of opponents
     ranked above the hero."""
     count = deal_key.shape[0]
@@ -776,13 +793,16 @@ def _position_outcomes(deal_key, hero, opponents, eligible, outcome_keys, seats)
 
 
 @njit(cache=True)
-def _hero_sums(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, opponents, sig, by_position, utilities,
-               centre, counting=True):
+def _hero_sums(
+    samples: _MultiwaySamples, hero: int, opponents: np.ndarray, sig: np.ndarray, by_position: np.ndarray,
+    utilities: np.ndarray, centre: np.ndarray, counting: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
     """A 3+ way hero's sampled sums per class: over the deals the class can use (its sampled combo avoids the
     board and the opponents' cards), ``sum w (u - centre[c])`` with ``w`` the product of the opponents'
     strategy weights ``sig`` at their dealt classes, and (with ``counting``; else 0) the number of such deals.
     With ``sig`` all ones and ``centre`` 0 the first divided by the second is the class's mean payoff with
     random opponents. Without ``counting`` the deals of weight 0 are skipped whole (the solver's case)."""
+    deal_class, deal_key, deal_mask, hero_key, hero_mask = samples
     count = deal_class.shape[0]
     total = np.zeros(NUMBER_OF_CLASSES)
     usable = np.zeros(NUMBER_OF_CLASSES)
@@ -812,7 +832,9 @@ def _hero_sums(deal_class, deal_key, deal_mask, hero_key, hero_mask, hero, oppon
 
 
 @njit(cache=True)
-def _usable_counts(deal_mask, hero_key, hero_mask, opponents):
+def _usable_counts(
+    deal_mask: np.ndarray, hero_key: np.ndarray, hero_mask: np.ndarray, opponents: np.ndarray
+) -> np.ndarray:
     """How many deals each class of a 3+ way hero can use (as counted by :func:`_hero_sums`)."""
     usable = np.zeros(NUMBER_OF_CLASSES)
     for s in range(hero_key.shape[0]):
@@ -826,7 +848,10 @@ def _usable_counts(deal_mask, hero_key, hero_mask, opponents):
 
 
 @njit(cache=True)
-def _spectator_sum(deal_class, inside, sig, outcome_of_sample, utilities, centre):
+def _spectator_sum(
+    deal_class: np.ndarray, inside: np.ndarray, sig: np.ndarray, outcome_of_sample: np.ndarray,
+    utilities: np.ndarray, centre: float,
+) -> float:
     """A spectator's sampled correction of a 3+ way pot: the mean over the deals of the product of the
     players' strategy weights at their dealt classes times ``u - centre``."""
     total = 0.0
@@ -840,7 +865,9 @@ def _spectator_sum(deal_class, inside, sig, outcome_of_sample, utilities, centre
 
 
 @njit(cache=True)
-def _sample_outcomes(deal_key, inside, eligible, outcome_keys, seats):
+def _sample_outcomes(
+    deal_key: np.ndarray, inside: np.ndarray, eligible: np.ndarray, outcome_keys: np.ndarray, seats: int
+) -> np.ndarray:
     """Outcome index of every sampled deal for the participants ``inside`` (a spectator's view)."""
     count = deal_key.shape[0]
     out = np.empty(count, dtype=np.int64)
@@ -857,10 +884,14 @@ _NO_SAMPLES = _MultiwaySamples(np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1)
 
 
 @njit(cache=True)
-def _batched_values(plans, source, x, removal, win, tie, class_size, samples, player, out):
+def _batched_values(
+    plans: _PlayerTerminals, sources: _SourceProducts, class_size: np.ndarray, samples: _MultiwaySamples,
+    player: int, out: np.ndarray,
+) -> None:
     """Every terminal's value for ``player`` (rows of ``out``), as :meth:`PushFoldGame.evaluate` computes it
     terminal by terminal, from the sources' products (see :meth:`PushFoldGame.evaluate_terminals`)."""
-    deal_class, deal_key, deal_mask, hero_key, hero_mask = samples
+    source, x, removal, win, tie = sources
+    deal_class = samples.deal_class
     seats = source.shape[1]
     for t in range(plans.kind.shape[0]):
         value = np.full(NUMBER_OF_CLASSES, plans.scale[t])
@@ -906,14 +937,16 @@ def _batched_values(plans, source, x, removal, win, tie, class_size, samples, pl
                     count = deal_class.shape[0]
                     at = plans.position_at[t]
                     by_position = plans.positions[at:at + count * (m + 1)].reshape(count, m + 1)
-                    sums, _ = _hero_sums(deal_class, deal_key, deal_mask, hero_key, hero_mask, player, pot, sig,
-                                         by_position, u, centre, False)
+                    sums, _ = _hero_sums(samples, player, pot, sig, by_position, u, centre, False)
                     correction = sums / np.maximum(plans.counts[t], 1.0)
             out[t] = value * (reach_in_pot * centre + correction)
 
 
 @njit(cache=True)
-def _source_products(x, rows, pairs, win, tie, removal, win_out, tie_out):
+def _source_products(
+    x: np.ndarray, rows: np.ndarray, pairs: np.ndarray, win: np.ndarray, tie: np.ndarray, removal: np.ndarray,
+    win_out: np.ndarray, tie_out: np.ndarray,
+) -> None:
     """``removal[r] = pairs @ x[r]`` (and the same with ``win``, ``tie``) for the sources ``rows``. A compiled
     loop rather than BLAS: a few hundred 169-vectors per pass are too small for threads, and a multithreaded
     BLAS on a shared machine measured 10x slower than this."""

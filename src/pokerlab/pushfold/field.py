@@ -121,7 +121,10 @@ def _field_counts(field: np.ndarray, times: np.ndarray, places: int) -> np.ndarr
 
 
 @njit(cache=True)
-def _table_equity(table, pay, times, weights, field_counts, out):
+def _table_equity(
+    table: np.ndarray, pay: np.ndarray, times: np.ndarray, weights: np.ndarray, field_counts: np.ndarray,
+    out: np.ndarray,
+) -> None:
     """Add each table seat's equity integral over the rule's nodes into ``out``."""
     n = table.shape[0]
     k = pay.shape[0]
