@@ -120,22 +120,24 @@ def test_ctrl_c_shows_the_strategy_so_far_and_solves_nothing_more(monkeypatch, i
     assert ("jams first in" in r.stdout) == (iterations > 0)
 
 
-def _start_pushfold(*args: str):
+def _start_pushfold(*args: str, stacks: str = "10,10,10,10,10,10"):
     import subprocess
     import sys
 
-    return subprocess.Popen([sys.executable, "-m", "pokerlab.cli.main", "pushfold", "--stacks", "10,10,10,10,10,10",
+    return subprocess.Popen([sys.executable, "-m", "pokerlab.cli.main", "pushfold", "--stacks", stacks,
                              "--payouts", "50,30,20", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})  # each line as soon as it is printed
 
 
-@pytest.mark.parametrize("delay", [1.5, 3.0, 5.0])
-def test_a_real_ctrl_c_at_any_moment_exits_130_in_one_line(delay):
+@pytest.mark.parametrize("delay, stacks", [(1.5, "10,10,10,10,10,10"), (3.0, "10,10,10,10,10,10"),
+                                           (5.0, "10,10,10,10,10,10"), (2.5, "10,12,8,9,11,10,7,13,10")])
+def test_a_real_ctrl_c_at_any_moment_exits_130_in_one_line(delay, stacks):
     """SIGINT to a real process at several moments (imports, the compile-first warm-up, the solve): one
     `interrupted` line, exit 130, no traceback (a Ctrl-C inside a kernel surfaced as a SystemError, one during the
-    warm-up was swallowed and the whole solve ran)."""
-    process = _start_pushfold("--target", "1e-9", "--iterations", "400")
+    warm-up was swallowed and the whole solve ran; at 9 seats the first iteration and the gains of an unchecked
+    profile held it for seconds)."""
+    process = _start_pushfold("--target", "1e-9", "--iterations", "400", stacks=stacks)
     time.sleep(delay)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=120)

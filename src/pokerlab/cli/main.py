@@ -53,7 +53,11 @@ def load_command(name: str) -> Any:
     """The click command ``name``, built from its module's declarations on first use."""
     module_name = COMMANDS[name][0]
     if module_name not in _loaded:
-        module = importlib.import_module(f"pokerlab.cli.{module_name}")
+        try:
+            module = importlib.import_module(f"pokerlab.cli.{module_name}")
+        except KeyboardInterrupt:  # typer would turn it into a silent exit 130: say it, as every command does
+            typer.echo("interrupted", err=True)
+            sys.exit(130)
         scratch = typer.Typer()
         scratch.callback()(lambda: None)  # a callback keeps even a single command inside a group
         groups: dict[str, typer.Typer] = {}

@@ -202,9 +202,13 @@ def pushfold(
     start = time.perf_counter()
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
     # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)
-    with deferred_interrupts():
-        game, model, icm_payoff = build_game(table, payouts, field, multiway_samples=multiway_samples, seed=seed)
-        tree = compile_public_tree(game)
+    try:
+        with deferred_interrupts():
+            game, model, icm_payoff = build_game(table, payouts, field, multiway_samples=multiway_samples,
+                                                 seed=seed)
+            tree = compile_public_tree(game)
+    except KeyboardInterrupt:
+        raise Interrupted("while building the game: nothing solved yet") from None
     target_value = target
     if icm_payoff is not None:
         chips = float(np.sum(table.stacks)) + float(icm_payoff.field.sum())
@@ -214,6 +218,9 @@ def pushfold(
     stop = "iterations"
     check = 8
     try:
+        for player in range(tree.num_players):  # the game's per-seat caches, one seat per block
+            with deferred_interrupts():
+                solver.prepare(player)
         while True:
             todo = check if iterations is None else min(check, iterations - solver.iteration)
             for _ in range(todo):

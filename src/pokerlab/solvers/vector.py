@@ -364,6 +364,14 @@ class VectorSolver:
         hands = self.tree.num_hands[int(t.player[node])]
         return array[lo:lo + hands * int(t.num_children[node])].reshape(hands, int(t.num_children[node]))
 
+    def prepare(self, player: int) -> None:
+        """Evaluate ``player``'s terminals once at the current strategy and discard the values: a game that
+        builds per-player caches on first use (push/fold's valuation plans: seconds at 9 seats) builds them here,
+        one player per call, so that a caller can stop between players (Ctrl-C) rather than after a whole first
+        iteration. Changes nothing of the solver's state.
+        """
+        self._walk.terminal_values(self._walk.reach(self.offsets, self.sigma), player)
+
     def iterate(self, iterations: int, progress: Callable[[int], None] | None = None) -> None:
         """Run ``iterations`` more iterations; ``progress`` (if given) receives the iteration count after each."""
         if iterations < 0:
