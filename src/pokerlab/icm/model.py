@@ -36,7 +36,7 @@ from pokerlab.icm import banded, gauss_kronrod, race, sampling, sobol, subset
 from pokerlab.icm.lobby import amounts
 from pokerlab.icm.payouts import check_finite_pool, not_rising
 from pokerlab.limits import MEMORY_SHARE, available_memory, check_work, format_bytes
-from pokerlab.progress import stop_if_interrupted
+from pokerlab.progress import deferred_interrupts, stop_if_interrupted
 from pokerlab.stats import StoppingRule, run_until, validate_seed
 from pokerlab.stats.rng import batch_seed, mixed_seed, numpy_generators
 
@@ -418,9 +418,10 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> t
     t_end = race.tail_time(s, kk, math.log(1e-18))
     w_end = race.race_variable(s, t_end)[0]
     log_eps = banded.DEFAULT_LOG_EPS + 2.0 * math.log(n)
-    total, nodes = banded.race_equity_adaptive(
-        s, shifted, w_end, rtol, scale_floor, _block(n, kk), log_eps, n * kk > 50_000, _NODES, _KRONROD, _GAUSS
-    )
+    with deferred_interrupts():  # one kernel call: Ctrl-C inside it would surface as a SystemError traceback
+        total, nodes = banded.race_equity_adaptive(
+            s, shifted, w_end, rtol, scale_floor, _block(n, kk), log_eps, n * kk > 50_000, _NODES, _KRONROD, _GAUSS
+        )
     return base + total, nodes
 
 
