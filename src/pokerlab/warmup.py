@@ -297,6 +297,19 @@ def prepare_icm(stacks: Any, payouts: Any, method: str, *, places: bool, samples
                          quiet=quiet)
 
 
+def warm_once(key: str, workload: Callable[[], object], *, quiet: bool = False) -> int:
+    """:func:`compile_first` of ``workload`` unless this process has already warmed ``key`` (a name for the
+    kernel signatures the workload compiles): a long-lived process (a web worker) warms once per kind of request,
+    not once per request. Returns the number of kernels compiled.
+
+    >>> warm_once("doc-example", lambda: None, quiet=True), warm_once("doc-example", lambda: 1 / 0, quiet=True)
+    (0, 0)
+    """
+    if key in _warmed:
+        return 0
+    return compile_first([workload], quiet=quiet, names=[key])
+
+
 def warm_group(name: str) -> tuple[str, float, int]:
     """Compile one group in this process (``pokerlab warmup``'s worker): ``(name, seconds, kernels compiled)``."""
     start = time.perf_counter()

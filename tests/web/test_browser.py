@@ -4,9 +4,9 @@ POKERLAB_SCREENSHOTS=docs)."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
+
+from web.test_api import harville
 
 
 @pytest.fixture
@@ -142,18 +142,6 @@ def test_stop_button_cancels_a_long_run(page, live_server):
     assert httpx.get(f"{live_server.url}/api/health").json()["restarts"] == restarts + 1  # its worker was stopped
 
 
-def icm_oracle(stacks, payouts):
-    total = [0.0] * len(stacks)
-    for order in itertools.permutations(range(len(stacks))):
-        p, left = 1.0, sum(stacks)
-        for who in order:
-            p *= stacks[who] / left
-            left -= stacks[who]
-        for place, who in enumerate(order[: len(payouts)]):
-            total[who] += p * payouts[place]
-    return total
-
-
 def test_icm_page(page, screenshot_dir):
     page.locator("#tabs a[data-tab=icm]").click()
     page.locator("#stacks").fill("5000\n3000\n2000\n1000\n1500")
@@ -162,7 +150,7 @@ def test_icm_page(page, screenshot_dir):
     page.locator("#run-icm").click()
     page.wait_for_selector(".icm-table")
     rows = page.locator(".icm-table tbody tr")
-    expected = icm_oracle([5000, 3000, 2000, 1000, 1500], [50, 30, 20])
+    expected, _ = harville([5000, 3000, 2000, 1000, 1500], [50, 30, 20])
     shown = [float(rows.nth(i).locator("td").nth(3).inner_text()) for i in range(rows.count())]
     assert shown == pytest.approx(expected, abs=0.006)  # two decimals on the page
     assert page.locator(".places-table tbody tr").count() == 5

@@ -92,13 +92,10 @@ def schedule_to_dict(schedule: Schedule) -> dict[str, Any]:
 
 def load_schedule(path: str | Path) -> Schedule:
     """A schedule from a JSON or CSV file (see the module docs); a malformed file is a specific error."""
+    from pokerlab.icm.lobby import read_text_file
+
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InvalidArgumentError(f"cannot read schedule file {path}: {error.strerror or error}") from error
-    except UnicodeDecodeError as error:
-        raise FileFormatError(f"schedule file {path} is not a UTF-8 text file ({error.reason})") from error
+    text = read_text_file(path, "schedule file")
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)

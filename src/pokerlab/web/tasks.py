@@ -64,11 +64,12 @@ def icm_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
 
 def solve_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     """``pokerlab solve --json`` plus the exploitability curve and the average strategy."""
-    from pokerlab.warmup import compile_first
+    from pokerlab.warmup import warm_once
 
     # as `pokerlab solve`: two iterations of the same game and algorithm compile the kernels of the timed run
+    # (once per worker: later requests of the same kind find them loaded)
     warm = {**params, "iterations": 2, "target_exploitability": None, "time": None}
-    compile_first([lambda: solve_with_curve(warm, _ignore)], quiet=True)
+    warm_once(f"solve {params.get('game')} {params.get('algo')}", lambda: solve_with_curve(warm, _ignore), quiet=True)
     return solve_with_curve(params, report)
 
 
@@ -85,14 +86,16 @@ def pushfold_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     """``pokerlab pushfold --json`` (stacks, blinds, ante, bb_ante, payouts and field as numbers); progress
     ``{"iteration", "max_gain"}`` after each gain check."""
     from pokerlab.pushfold import pushfold
-    from pokerlab.warmup import compile_first
+    from pokerlab.warmup import warm_once
 
     game = {"blinds": params.get("blinds", (0.5, 1.0)), "ante": params.get("ante", 0.0),
             "bb_ante": params.get("bb_ante", 0.0), "payouts": params.get("payouts"), "field": params.get("field")}
     samples = params.get("multiway_samples", 1000)
-    # as `pokerlab pushfold`: one iteration of the same game compiles the kernels of the timed solve
-    compile_first([lambda: pushfold(params["stacks"], **game, iterations=1, multiway_samples=min(samples, 20))],
-                  quiet=True)
+    # as `pokerlab pushfold`: one iteration of the same kind of game compiles the kernels of the timed solve (once
+    # per worker: it costs seconds at 6+ seats, and the kernels depend on the kind of game, not on its numbers)
+    kind = (len(params["stacks"]) > 2, game["payouts"] is not None, game["field"] is not None)
+    warm_once(f"pushfold {kind}", lambda: pushfold(params["stacks"], **game, iterations=1,
+                                                   multiway_samples=min(samples, 20)), quiet=True)
     result = pushfold(params["stacks"], **game, target=params.get("target", 1e-3), iterations=params.get("iterations"),
                       time_limit=params.get("time"), multiway_samples=samples,
                       progress=lambda done, gain: report({"iteration": done, "max_gain": gain}))
