@@ -69,7 +69,8 @@ def test_frames_round_trip_through_a_blocking_socket():
 
 
 def test_a_pool_under_uvloop_returns_a_large_result():
-    """The server's own loop (uvicorn picks uvloop when it is installed): a Leduc solve's result is about 60 KB."""
+    """The server's own loop (uvicorn picks uvloop when it is installed): a Leduc solve's result is tens of KB
+    (82 KB at 3,000 iterations)."""
     uvloop = pytest.importorskip("uvloop")
 
     async def scenario() -> dict:
