@@ -64,6 +64,13 @@ FACADE_CASES = [
     (["equity-exact"], 'equity(["QQ+, AKs", "TT+, AQs+"], method="exact")'),
     (["equity-exact"], 'equity(["AA", "random"], method="exact")'),
     (["equity-exact"], 'equity(["AsKs", "AcJc"], board="Js8s5d")'),
+    # a route's own group: the one board-walk kernel that route runs
+    (["equity-exact-hand-vs-random"], 'equity(["AA", "random"], method="exact")'),
+    (["equity-exact-hand-vs-random"], 'equity(["AsKs", "random"], board="Js8s5d")'),
+    (["equity-exact-hand-vs-range"], 'equity(["AsKs", "QQ+:0.5, AKs"], board="Js8s5d")'),
+    (["equity-exact-hand-vs-range"], 'equity(["QQ+:0.5, AKs", "AsKs"], board="Js8s5d")'),  # enumerated mirrored
+    (["equity-exact-heads-up"], 'equity(["QQ+:0.5, AKs", "TT+, AQs+"], board="Js8s5d")'),
+    (["equity-exact-multiway"], 'equity(["AK:0.5", "QQ", "T9s"], board="Js8s5d")'),
     (["equity-montecarlo"], 'equity(["AhAs", "random", "random", "random"], method="montecarlo", trials=50_000, '
                             'seed=2)'),
     (["equity-vs-random"], 'equity_vs_random("AhAs", max_opponents=9, trials=100_000, seed=1)'),
@@ -250,8 +257,14 @@ def test_warmup_command_is_listed_and_every_group_has_a_description():
 @pytest.mark.parametrize("players, board, method, sampling, groups", [
     (["AsKs", "QdQc"], "", "auto", False, ["equity-known-hands"]),
     (["AsKs", "QdQc", "JhTh"], "", "exact", False, ["equity-known-hands"]),
-    (["AsKs:0.5", "QdQc"], "", "exact", False, ["equity-exact"]),  # a weight: the board walk
-    (["AA", "random"], "", "auto", False, ["equity-exact"]),
+    (["AsKs:0.5", "QdQc"], "", "exact", False, ["equity-exact-hand-vs-range"]),  # a weight: the board walk
+    (["QdQc", "AsKs:0.5"], "", "exact", False, ["equity-exact-hand-vs-range"]),
+    (["QQ+:0.5", "AKs"], "", "exact", False, ["equity-exact-heads-up"]),
+    (["QQ+:0.5", "AKs", "T9s"], "Js8s5d", "exact", False, ["equity-exact-multiway"]),
+    (["AA", "random"], "", "auto", False, ["equity-exact-hand-vs-random"]),  # one orbit: AsAh vs random
+    (["AsKs", "random"], "Js8s5d", "auto", False, ["equity-exact-hand-vs-random"]),
+    (["AA", "random"], "2c3d4h5s", "auto", False, ["equity-exact"]),  # no symmetry left: orbits of matchups
+    (["QQ+, AKs", "TT+, AQs+"], "", "auto", False, ["equity-exact"]),
     (["AsKs", "QdQc"], "", "auto", True, ["equity-montecarlo"]),  # a Monte Carlo limit was given
     (["AsKs", "QdQc"], "", "exact", True, []),  # refused by the engine before any kernel
     (["random"] * 9 + ["AsKs"], "", "auto", False, ["equity-montecarlo"]),  # too big to enumerate

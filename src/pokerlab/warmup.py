@@ -62,11 +62,33 @@ def _equity_known_hands() -> None:
         equity(players, board=TURN, method="exact")
 
 
+def _exact_workload(*players: str) -> Callable[[], None]:
+    """An exact equity run on :data:`TURN` of ``players`` (the route, and so the kernel, that a real call of
+    the same kind of players takes)."""
+
+    def run() -> None:
+        from pokerlab.equity import equity
+
+        equity(list(players), board=TURN, method="exact")
+
+    return run
+
+
+# one kernel each (see pokerlab.equity.kernels.exact_enumeration): a hand against a random hand, against a weighted
+# range, two weighted ranges, three or more players
+_exact_hand_vs_random = _exact_workload("AsKs", "random")
+_exact_hand_vs_range = _exact_workload("AsKs", "QQ+:0.5, AKs")
+_exact_heads_up = _exact_workload("AKs:0.5", "QQ")
+_exact_multiway = _exact_workload("AK:0.5", "QQ", "T9s")
+
+
 def _equity_exact() -> None:
     from pokerlab.equity import equity
 
     _equity_known_hands()
-    for players in (["AA", "KK"], ["QQ+, AKs", "TT+, AQs+"], ["AsKs", "random"], ["AA", "random"], ["AKs:0.5", "QQ"]):
+    for route in (_exact_hand_vs_random, _exact_hand_vs_range, _exact_heads_up, _exact_multiway):
+        route()
+    for players in (["AA", "KK"], ["QQ+, AKs", "TT+, AQs+"], ["AA", "random"]):
         equity(players, board=TURN, method="exact")
 
 
@@ -158,6 +180,14 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
     KernelGroup("icm", "ICM: exact equity and finish places", _icm_exact),
     KernelGroup("icm-montecarlo", "ICM by Monte Carlo", _icm_montecarlo),
     KernelGroup("equity-known-hands", "exact equity of known hands", _equity_known_hands,
+                within="equity-exact"),
+    KernelGroup("equity-exact-hand-vs-random", "exact equity of a hand against a random hand", _exact_hand_vs_random,
+                within="equity-exact"),
+    KernelGroup("equity-exact-hand-vs-range", "exact equity of a hand against a weighted range", _exact_hand_vs_range,
+                within="equity-exact"),
+    KernelGroup("equity-exact-heads-up", "exact equity of two weighted ranges", _exact_heads_up,
+                within="equity-exact"),
+    KernelGroup("equity-exact-multiway", "exact equity of three or more weighted ranges", _exact_multiway,
                 within="equity-exact"),
     KernelGroup("equity-vs-random", "equity against 1..N random hands", _equity_vs_random),
     KernelGroup("simulation", "tournament simulation (coin flips, simple-rules push/fold)", _simulation),
@@ -260,6 +290,7 @@ def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_ask
     """The kernel groups that :func:`pokerlab.equity.equity` with these arguments will use (the route that
     ``method="auto"`` chooses); bad input raises the error the façade would."""
     from pokerlab.equity.core import METHODS, choose_method
+    from pokerlab.equity.exact import only_against_random
     from pokerlab.equity.problem import prepare_problem
 
     if method not in METHODS or (method == "exact" and sampling_asked):
@@ -268,9 +299,19 @@ def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_ask
     if method == "montecarlo" or sampling_asked:
         return ["equity-montecarlo"]  # no exact plan needed (planning big ranges takes up to a second)
     chosen, plan = choose_method(problem, method, sampling_asked)
-    if chosen == "exact" and plan is not None and not plan.weighted and all(r.is_exact_hand for r in problem.ranges):
-        return ["equity-known-hands"]  # one deal of known hands: the board-walk kernel is never called
-    return [f"equity-{chosen}"]
+    if chosen != "exact" or plan is None:
+        return [f"equity-{chosen}"]
+    if plan.weighted:  # no symmetry shortcut: one board-walk kernel, known from the players
+        if len(problem.ranges) > 2:
+            return ["equity-exact-multiway"]
+        if any(reduced.is_exact_hand for reduced in problem.ranges):
+            return ["equity-exact-hand-vs-range"]
+        return ["equity-exact-heads-up"]
+    if all(reduced.is_exact_hand for reduced in problem.ranges):
+        return ["equity-known-hands"]  # one deal of known hands: the board-walk kernels are never called
+    if only_against_random(problem, plan):
+        return ["equity-exact-hand-vs-random"]
+    return ["equity-exact"]  # orbits of matchups as known hands, or a board walk: every exact kernel may run
 
 
 #: A Monte Carlo ICM warm-up's samples: two Sobol sets, so "auto" picks the estimator a longer run picks.

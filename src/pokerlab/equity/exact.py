@@ -395,6 +395,20 @@ def _solve_by_combo_orbits(subproblems: list[tuple[EquityProblem, ExactPlan, int
     return _outcome(acc_int, acc_float, acc_cat, False, False)
 
 
+def _against_random(plan: ExactPlan, subproblems: list[tuple[EquityProblem, ExactPlan, int]] | None) -> bool:
+    """Whether an unweighted problem is solved as a hand (or each orbit of a range's combos) against a random
+    hand: the route that runs only the hand-vs-random kernel."""
+    return plan.hero_mode == 2 or bool(subproblems) and all(sub_plan.hero_mode == 2 for _, sub_plan, _ in subproblems)
+
+
+def only_against_random(problem: EquityProblem, plan: ExactPlan) -> bool:
+    """Whether :func:`solve_exact` (without a breakdown) enumerates this planned problem with the hand-vs-random
+    kernel alone (``pokerlab.warmup`` then compiles only that one)."""
+    if plan.weighted or all(reduced.is_exact_hand for reduced in problem.ranges):
+        return False
+    return _against_random(plan, _orbit_plan(problem, plan))
+
+
 def solve_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, progress: Progress | None,
                 chunk: int | None = None) -> dict[str, Any]:
     """Exact equity of a planned problem by the cheapest route: known hands by board ranks; a hand (or the
@@ -423,7 +437,7 @@ def _solve_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, chunk
             deal = np.array([[int(reduced.indices[0]) for reduced in problem.ranges]])
             return _outcome(_fixed_hands(problem, deal, np.ones(1), chunks, 1.0), *no_floats, False, False)
         subproblems = _orbit_plan(problem, plan)
-        if plan.hero_mode == 2 or (subproblems and all(sub_plan.hero_mode == 2 for _, sub_plan, _ in subproblems)):
+        if _against_random(plan, subproblems):
             # against a random hand, counting its hands per rank pair beats every other route
             if subproblems is not None:
                 return _solve_by_combo_orbits(subproblems, players, chunks)

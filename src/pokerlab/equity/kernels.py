@@ -398,118 +398,118 @@ def _keep(
     return count
 
 
-@njit(cache=True, parallel=True)
-def exact_enumeration(inputs: ExactInputs, units: np.ndarray, threads: int, weighted: bool, want_categories: bool,
-                      hero_mode: int, tables: EvalTables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Enumerate every way to complete the board with ``missing`` cards from ``deck`` (up to suit symmetry),
-    and score every matchup on each canonical board, weighted by the board's orbit size.
+class BoardBuffer(NamedTuple):
+    """One thread's canonical boards of a work unit: partial-hand ``key`` and ``bits``, card ``mask`` and orbit
+    size ``mult`` of each (room for every completion of the largest unit)."""
 
-    ``units`` is an ``(U, 2)`` array of the first one or two deck indices of each work unit (the rest of the
-    board is enumerated from later indices, in nested loops that add one card's key at a time); thread ``t``
-    of ``threads`` takes units ``t, t + threads, ...`` (balanced when units are sorted by decreasing work).
-    With ``hero_mode`` 1 (two players, player 0 one combo, matchup ``t`` = player 1's combo ``t + 1``)
-    a leaner loop scores the boards without a value buffer; with 2 (player 1 uniformly random, unweighted)
-    it counts the opponent's hands per rank pair; with 3 (two players, any ranges) the board's totals are kept
-    in registers. A unit's canonical boards are buffered, then scored in one
-    loop. Returns the accumulators of every unit: ``acc_int`` ``(U, P+1, 3)`` int64 (per player wins,
-    ties, share units; row P column 0 the showdowns), ``acc_float`` the same weighted, and ``acc_cat``
-    ``(U, P, 2, 9)`` (category frequency and equity share by final hand category). Per unit, not per thread:
-    the caller sums them in unit order, so floating-point totals do not depend on the thread count or on how
-    the units were split into calls.
-    """
-    deck, missing, board_key, board_bits, perms = (inputs.deck, inputs.missing, inputs.board_key,
-                                                   inputs.board_bits, inputs.perms)
+    key: np.ndarray
+    bits: np.ndarray
+    mask: np.ndarray
+    mult: np.ndarray
+
+
+@njit(cache=True)
+def _board_buffer(inputs: ExactInputs) -> BoardBuffer:
+    """A :class:`BoardBuffer` large enough for any work unit of ``inputs``: ``C(n, missing - 2)`` boards."""
+    n = inputs.deck.shape[0]
+    capacity = 1
+    for r in range(max(inputs.missing - 2, 0)):
+        capacity = capacity * (n - r) // (r + 1)
+    return BoardBuffer(np.empty(capacity, dtype=np.uint64), np.empty(capacity, dtype=np.uint64),
+                       np.empty(capacity, dtype=np.uint64), np.empty(capacity, dtype=np.int64))
+
+
+@njit(cache=True)
+def _canonical_boards(inputs: ExactInputs, first: int, second: int, keys: np.ndarray, cbits: np.ndarray,
+                      boards: BoardBuffer) -> int:
+    """Fill ``boards`` with the canonical completions of the work unit whose first two deck indices are ``first``
+    and ``second`` (the rest of the board from later indices, one card's key added at a time); their count.
+
+    Its own compiled function, called once per unit by each scoring kernel: the board walk (five nested loops,
+    each with the symmetry test) is compiled once and cached, not again inside every kernel."""
+    deck, missing, perms = inputs.deck, inputs.missing, inputs.perms
+    buf_key, buf_bits, buf_mask, buf_mult = boards.key, boards.bits, boards.mask, boards.mult
+    n = deck.shape[0]
+    if missing == 0:
+        return _keep(inputs.board_key, inputs.board_bits, np.uint64(0), perms, buf_key, buf_bits, buf_mask,
+                     buf_mult, 0)
+    c1 = deck[first]
+    k1 = inputs.board_key + keys[c1]
+    b1 = inputs.board_bits | cbits[c1]
+    m1 = _ONE << np.uint64(c1)
+    if missing == 1:
+        return _keep(k1, b1, m1, perms, buf_key, buf_bits, buf_mask, buf_mult, 0)
+    c2 = deck[second]
+    k2 = k1 + keys[c2]
+    b2 = b1 | cbits[c2]
+    m2 = m1 | (_ONE << np.uint64(c2))
+    if missing == 2:
+        return _keep(k2, b2, m2, perms, buf_key, buf_bits, buf_mask, buf_mult, 0)
+    count = 0
+    for a in range(second + 1, n):
+        c3 = deck[a]
+        k3 = k2 + keys[c3]
+        b3 = b2 | cbits[c3]
+        m3 = m2 | (_ONE << np.uint64(c3))
+        if missing == 3:
+            count = _keep(k3, b3, m3, perms, buf_key, buf_bits, buf_mask, buf_mult, count)
+            continue
+        for b in range(a + 1, n):
+            c4 = deck[b]
+            k4 = k3 + keys[c4]
+            b4 = b3 | cbits[c4]
+            m4 = m3 | (_ONE << np.uint64(c4))
+            if missing == 4:
+                count = _keep(k4, b4, m4, perms, buf_key, buf_bits, buf_mask, buf_mult, count)
+                continue
+            for c in range(b + 1, n):
+                c5 = deck[c]
+                count = _keep(k4 + keys[c5], b4 | cbits[c5], m4 | (_ONE << np.uint64(c5)), perms, buf_key,
+                              buf_bits, buf_mask, buf_mult, count)
+    return count
+
+
+@njit(cache=True)
+def _unit_accumulators(units: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Zeroed ``acc_int``, ``acc_float`` and ``acc_cat`` of :func:`exact_enumeration`, one row per unit."""
+    return (np.zeros((units.shape[0], players + 1, 3), dtype=np.int64),
+            np.zeros((units.shape[0], players + 1, 3), dtype=np.float64),
+            np.zeros((units.shape[0], players, 2, 9), dtype=np.float64))
+
+
+# One kernel per scoring loop: the route a problem takes compiles only its own (the four were one kernel of about
+# 40 s of compilation, every caller compiling all four). They share the board walk (:func:`_canonical_boards`,
+# compiled once). Thread ``t`` takes units ``t, t + threads, ...`` (balanced when units are sorted by decreasing
+# work), buffers a unit's canonical boards, scores them into its own accumulators (neighbouring units' rows would
+# share cache lines between threads) and copies those into the unit's row. (Moving a thread's loop into a plain
+# compiled function called from the parallel loop compiled no faster, and ran the loops 1.5-3x slower.)
+
+
+@njit(cache=True, parallel=True)
+def exact_general(inputs: ExactInputs, units: np.ndarray, threads: int, weighted: bool, want_categories: bool,
+                  tables: EvalTables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`exact_enumeration` by the general loop: any players and ranges, hand categories if asked."""
+    players = inputs.tuple_index.shape[1]
+    acc_int, acc_float, acc_cat = _unit_accumulators(units, players)
     combo_cards, combo_masks, category_of_value = inputs.combo_cards, inputs.combo_masks, inputs.category_of_value
     tuple_index, tuple_masks, tuple_weights = inputs.tuple_index, inputs.tuple_masks, inputs.tuple_weights
-    players = tuple_index.shape[1]
-    n = deck.shape[0]
-    acc_int = np.zeros((units.shape[0], players + 1, 3), dtype=np.int64)
-    acc_float = np.zeros((units.shape[0], players + 1, 3), dtype=np.float64)
-    acc_cat = np.zeros((units.shape[0], players, 2, 9), dtype=np.float64)
     # the evaluator's arrays, read out of the bundle once (inside the loops every read takes a reference)
     card_keys, card_bits = tables.card_keys, tables.card_bits
     flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
-    keys = card_keys
-    cbits = card_bits
-    rest = max(missing - 2, 0)
-    capacity = 1
-    for r in range(rest):
-        capacity = capacity * (n - r) // (r + 1)
     for thread in prange(threads):
+        boards = _board_buffer(inputs)
+        buf_key, buf_bits, buf_mask, buf_mult = boards  # read out once: each read from the bundle takes a reference
         values = np.zeros(combo_cards.shape[0], dtype=np.uint16)
-        buf_key = np.empty(capacity, dtype=np.uint64)
-        buf_bits = np.empty(capacity, dtype=np.uint64)
-        buf_mask = np.empty(capacity, dtype=np.uint64)
-        buf_mult = np.empty(capacity, dtype=np.int64)
-        left = np.empty(52, dtype=np.uint8)
-        rank_counts = np.zeros(13, dtype=np.int64)
-        flush_cards = np.zeros(13, dtype=np.int64)
-        # a unit is scored into the thread's own accumulators (neighbouring units' rows would share cache lines
-        # between threads), then copied out
         thread_int = np.zeros((players + 1, 3), dtype=np.int64)
         thread_float = np.zeros((players + 1, 3), dtype=np.float64)
         thread_cat = np.zeros((players, 2, 9), dtype=np.float64)
         for u in range(thread, units.shape[0], threads):
-            count = 0
-            if missing == 0:
-                count = _keep(board_key, board_bits, np.uint64(0), perms, buf_key, buf_bits, buf_mask, buf_mult, 0)
-            else:
-                c1 = deck[units[u, 0]]
-                k1 = board_key + keys[c1]
-                b1 = board_bits | cbits[c1]
-                m1 = _ONE << np.uint64(c1)
-                if missing == 1:
-                    count = _keep(k1, b1, m1, perms, buf_key, buf_bits, buf_mask, buf_mult, 0)
-                else:
-                    j = units[u, 1]
-                    c2 = deck[j]
-                    k2 = k1 + keys[c2]
-                    b2 = b1 | cbits[c2]
-                    m2 = m1 | (_ONE << np.uint64(c2))
-                    if missing == 2:
-                        count = _keep(k2, b2, m2, perms, buf_key, buf_bits, buf_mask, buf_mult, 0)
-                    else:
-                        for a in range(j + 1, n):
-                            c3 = deck[a]
-                            k3 = k2 + keys[c3]
-                            b3 = b2 | cbits[c3]
-                            m3 = m2 | (_ONE << np.uint64(c3))
-                            if missing == 3:
-                                count = _keep(k3, b3, m3, perms, buf_key, buf_bits, buf_mask, buf_mult, count)
-                                continue
-                            for b in range(a + 1, n):
-                                c4 = deck[b]
-                                k4 = k3 + keys[c4]
-                                b4 = b3 | cbits[c4]
-                                m4 = m3 | (_ONE << np.uint64(c4))
-                                if missing == 4:
-                                    count = _keep(k4, b4, m4, perms, buf_key, buf_bits, buf_mask, buf_mult, count)
-                                    continue
-                                for c in range(b + 1, n):
-                                    c5 = deck[c]
-                                    count = _keep(k4 + keys[c5], b4 | cbits[c5], m4 | (_ONE << np.uint64(c5)),
-                                                  perms, buf_key, buf_bits, buf_mask, buf_mult, count)
-            if hero_mode == 2:
-                for i in range(count):
-                    _score_board_vs_random(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], deck, combo_cards,
-                                           combo_masks, thread_int, left, rank_counts, flush_cards, card_keys,
-                                           card_bits, flush_values, row_offsets, rank_values)
-            elif hero_mode == 3:
-                for i in range(count):
-                    _score_board_heads_up(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], values, combo_cards,
-                                          combo_masks, tuple_index, tuple_masks, tuple_weights, weighted, thread_int,
-                                          thread_float, card_keys, card_bits, flush_values, row_offsets, rank_values)
-            elif hero_mode == 1:
-                for i in range(count):
-                    _score_board_hero(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], combo_cards, combo_masks,
-                                      tuple_weights, weighted, thread_int, thread_float, card_keys, card_bits,
-                                      flush_values, row_offsets, rank_values)
-            else:
-                for i in range(count):
-                    _score_board(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], values, combo_cards, combo_masks,
-                                 tuple_index, tuple_masks, tuple_weights, weighted, want_categories, category_of_value,
-                                 thread_int, thread_float, thread_cat, card_keys, card_bits, flush_values, row_offsets,
-                                 rank_values)
+            count = _canonical_boards(inputs, units[u, 0], units[u, 1], card_keys, card_bits, boards)
+            for i in range(count):
+                _score_board(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], values, combo_cards,
+                             combo_masks, tuple_index, tuple_masks, tuple_weights, weighted, want_categories,
+                             category_of_value, thread_int, thread_float, thread_cat, card_keys, card_bits,
+                             flush_values, row_offsets, rank_values)
             acc_int[u] = thread_int
             acc_float[u] = thread_float
             acc_cat[u] = thread_cat
@@ -517,6 +517,113 @@ def exact_enumeration(inputs: ExactInputs, units: np.ndarray, threads: int, weig
             thread_float[:] = 0.0
             thread_cat[:] = 0.0
     return acc_int, acc_float, acc_cat
+
+
+@njit(cache=True, parallel=True)
+def exact_hand_vs_range(inputs: ExactInputs, units: np.ndarray, threads: int, weighted: bool,
+                        tables: EvalTables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`exact_enumeration` of one combo (combo 0) against a range (combos 1..M-1)."""
+    acc_int, acc_float, acc_cat = _unit_accumulators(units, 2)
+    combo_cards, combo_masks, tuple_weights = inputs.combo_cards, inputs.combo_masks, inputs.tuple_weights
+    card_keys, card_bits = tables.card_keys, tables.card_bits
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
+    for thread in prange(threads):
+        boards = _board_buffer(inputs)
+        buf_key, buf_bits, buf_mask, buf_mult = boards  # read out once: each read from the bundle takes a reference
+        thread_int = np.zeros((3, 3), dtype=np.int64)
+        thread_float = np.zeros((3, 3), dtype=np.float64)
+        for u in range(thread, units.shape[0], threads):
+            count = _canonical_boards(inputs, units[u, 0], units[u, 1], card_keys, card_bits, boards)
+            for i in range(count):
+                _score_board_hero(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], combo_cards,
+                                  combo_masks, tuple_weights, weighted, thread_int, thread_float, card_keys, card_bits,
+                                  flush_values, row_offsets, rank_values)
+            acc_int[u] = thread_int
+            acc_float[u] = thread_float
+            thread_int[:] = 0
+            thread_float[:] = 0.0
+    return acc_int, acc_float, acc_cat
+
+
+@njit(cache=True, parallel=True)
+def exact_hand_vs_random(inputs: ExactInputs, units: np.ndarray, threads: int,
+                         tables: EvalTables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`exact_enumeration` of one combo (combo 0) against a uniformly random hand, unweighted."""
+    acc_int, acc_float, acc_cat = _unit_accumulators(units, 2)
+    deck, combo_cards, combo_masks = inputs.deck, inputs.combo_cards, inputs.combo_masks
+    card_keys, card_bits = tables.card_keys, tables.card_bits
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
+    for thread in prange(threads):
+        boards = _board_buffer(inputs)
+        buf_key, buf_bits, buf_mask, buf_mult = boards  # read out once: each read from the bundle takes a reference
+        left = np.empty(52, dtype=np.uint8)
+        rank_counts = np.zeros(13, dtype=np.int64)
+        flush_cards = np.zeros(13, dtype=np.int64)
+        thread_int = np.zeros((3, 3), dtype=np.int64)
+        for u in range(thread, units.shape[0], threads):
+            count = _canonical_boards(inputs, units[u, 0], units[u, 1], card_keys, card_bits, boards)
+            for i in range(count):
+                _score_board_vs_random(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], deck, combo_cards,
+                                       combo_masks, thread_int, left, rank_counts, flush_cards, card_keys, card_bits,
+                                       flush_values, row_offsets, rank_values)
+            acc_int[u] = thread_int
+            thread_int[:] = 0
+    return acc_int, acc_float, acc_cat
+
+
+@njit(cache=True, parallel=True)
+def exact_heads_up(inputs: ExactInputs, units: np.ndarray, threads: int, weighted: bool,
+                   tables: EvalTables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`exact_enumeration` of two players with any ranges, the board's totals kept in registers."""
+    acc_int, acc_float, acc_cat = _unit_accumulators(units, 2)
+    combo_cards, combo_masks = inputs.combo_cards, inputs.combo_masks
+    tuple_index, tuple_masks, tuple_weights = inputs.tuple_index, inputs.tuple_masks, inputs.tuple_weights
+    card_keys, card_bits = tables.card_keys, tables.card_bits
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
+    for thread in prange(threads):
+        boards = _board_buffer(inputs)
+        buf_key, buf_bits, buf_mask, buf_mult = boards  # read out once: each read from the bundle takes a reference
+        values = np.zeros(combo_cards.shape[0], dtype=np.uint16)
+        thread_int = np.zeros((3, 3), dtype=np.int64)
+        thread_float = np.zeros((3, 3), dtype=np.float64)
+        for u in range(thread, units.shape[0], threads):
+            count = _canonical_boards(inputs, units[u, 0], units[u, 1], card_keys, card_bits, boards)
+            for i in range(count):
+                _score_board_heads_up(buf_key[i], buf_bits[i], buf_mask[i], buf_mult[i], values, combo_cards,
+                                      combo_masks, tuple_index, tuple_masks, tuple_weights, weighted, thread_int,
+                                      thread_float, card_keys, card_bits, flush_values, row_offsets, rank_values)
+            acc_int[u] = thread_int
+            acc_float[u] = thread_float
+            thread_int[:] = 0
+            thread_float[:] = 0.0
+    return acc_int, acc_float, acc_cat
+
+
+def exact_enumeration(inputs: ExactInputs, units: np.ndarray, threads: int, weighted: bool, want_categories: bool,
+                      hero_mode: int, tables: EvalTables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Enumerate every way to complete the board with ``missing`` cards from ``deck`` (up to suit symmetry),
+    and score every matchup on each canonical board, weighted by the board's orbit size.
+
+    ``units`` is an ``(U, 2)`` array of the first one or two deck indices of each work unit (the rest of the
+    board is enumerated from later indices); thread ``t`` of ``threads`` takes units ``t, t + threads, ...``.
+    ``hero_mode`` picks the scoring kernel, and only that one is compiled: 0 the general loop
+    (:func:`exact_general`, the only one that keeps hand categories); 1 two players, player 0 one combo,
+    matchup ``t`` = player 1's combo ``t + 1`` (:func:`exact_hand_vs_range`, no value buffer); 2 the same with
+    player 1 uniformly random, unweighted (:func:`exact_hand_vs_random`, the opponent's hands counted per rank
+    pair); 3 two players, any ranges (:func:`exact_heads_up`, the board's totals in registers). Returns the
+    accumulators of every unit: ``acc_int`` ``(U, P+1, 3)`` int64 (per player wins, ties, share units; row P
+    column 0 the showdowns), ``acc_float`` the same weighted, and ``acc_cat`` ``(U, P, 2, 9)`` (category
+    frequency and equity share by final hand category). Per unit, not per thread: the caller sums them in unit
+    order, so floating-point totals do not depend on the thread count or on how the units were split into
+    calls.
+    """
+    if hero_mode == 1:
+        return exact_hand_vs_range(inputs, units, threads, weighted, tables)
+    if hero_mode == 2:
+        return exact_hand_vs_random(inputs, units, threads, tables)
+    if hero_mode == 3:
+        return exact_heads_up(inputs, units, threads, weighted, tables)
+    return exact_general(inputs, units, threads, weighted, want_categories, tables)
 
 
 # ---------------------------------------------------------------------------------------------------------
