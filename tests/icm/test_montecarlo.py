@@ -249,3 +249,18 @@ def test_a_batch_is_bounded_by_its_work(monkeypatch, n, options):
     unit = 256 if options.get("variance_reduction") == "sobol" else 1
     work = n * unit * (paid if options.get("variance_reduction") == "conditional" else 1)
     assert kwargs["max_batch"] * work <= model.ICM_BATCH_WORK and kwargs["first_batch"] <= kwargs["max_batch"]
+
+
+def test_kth_smallest_is_numpys_partition():
+    """The quickselect of the paid places' partial selection against np.partition: sorted, reversed and shuffled
+    keys, and keys built as the clock keys are (a value in the high bits, the index in the low 16); every k of
+    the small sizes (the keys are distinct, as the clock keys are)."""
+    from pokerlab.icm.sampling import _kth_smallest
+
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 3, 7, 64, 65, 301):
+        shuffled = rng.permutation(np.arange(3 * n, dtype=np.int64))[:n]
+        for keys in (np.sort(shuffled), np.sort(shuffled)[::-1].copy(), shuffled, (shuffled << 16) | np.arange(n)):
+            for k in range(n) if n <= 65 else rng.integers(0, n, 40):
+                scratch = np.empty(n, dtype=np.int64)
+                assert _kth_smallest(keys, int(k), scratch) == np.partition(keys, int(k))[int(k)]

@@ -18,6 +18,38 @@ MC_ANTITHETIC = 1
 MC_CONDITIONAL = 2
 
 
+@njit(cache=True)
+def _kth_smallest(keys: np.ndarray, k: int, scratch: np.ndarray) -> np.int64:
+    """The ``k``-th smallest (0-based) of the distinct ``keys``, by quickselect in ``scratch`` (as long as
+    ``keys``; overwritten). ``np.partition`` gives the same value but compiled several seconds of overloads
+    (argument checks through ``np.unique``, one specialization per caller)."""
+    n = keys.shape[0]
+    scratch[:n] = keys
+    lo = 0
+    hi = n - 1
+    while lo < hi:
+        a, b, c = scratch[lo], scratch[(lo + hi) // 2], scratch[hi]
+        pivot = max(min(a, b), min(max(a, b), c))  # median of three
+        i = lo
+        j = hi
+        while i <= j:  # Hoare partition: scratch[lo..j] <= pivot <= scratch[i..hi]
+            while scratch[i] < pivot:
+                i += 1
+            while scratch[j] > pivot:
+                j -= 1
+            if i <= j:
+                scratch[i], scratch[j] = scratch[j], scratch[i]
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            return scratch[k]
+    return scratch[k]
+
+
 @njit(cache=True, inline="always", fastmath=True)
 def _rank_paid(clocks: np.ndarray, keys: np.ndarray, k: int, order: np.ndarray) -> None:
     """``order[m]`` = player finishing in place ``m + 1`` for ``m < k`` (smallest clocks first).
@@ -43,7 +75,7 @@ def _rank_paid(clocks: np.ndarray, keys: np.ndarray, k: int, order: np.ndarray) 
                 order[rank] = i
         return
     if k < n // 4:
-        kth = np.partition(keys, k - 1)[k - 1]
+        kth = _kth_smallest(keys, k - 1, order)
         c = 0
         for i in range(n):
             if keys[i] <= kth:
@@ -88,24 +120,30 @@ def _exp_neg(x: float) -> float:
 
 
 @njit(cache=True)
-def _payout_sample(
-    clocks: np.ndarray, stacks: np.ndarray, pay: np.ndarray, keys: np.ndarray, order: np.ndarray,
-    out: np.ndarray, conditional: bool, sorted_clocks: np.ndarray
-) -> None:
+def _payout_plain(clocks: np.ndarray, pay: np.ndarray, keys: np.ndarray, order: np.ndarray, out: np.ndarray) -> None:
     """One sample of every player's prize, written (not added) to ``out``."""
+    k = pay.shape[0]
+    _rank_paid(clocks, keys, k, order)
+    out[:] = 0.0
+    for m in range(k):
+        out[order[m]] = pay[m]
+
+
+@njit(cache=True)
+def _payout_conditional(
+    clocks: np.ndarray, stacks: np.ndarray, pay: np.ndarray, keys: np.ndarray, order: np.ndarray,
+    out: np.ndarray, sorted_clocks: np.ndarray
+) -> None:
+    """One conditional Monte Carlo sample of every player's expected prize, written (not added) to ``out``.
+
+    Each player's own clock is integrated given the others'. With T'_(m) the m-th smallest of the other clocks
+    (T'_(0) = 0), P(place m+1 | others) = e^{-s T'_(m)} - e^{-s T'_(m+1)}, so
+    E[prize | others] = pay[0] + sum_{m=1..k} (pay[m] - pay[m-1]) e^{-s T'_(m)} with pay[k] = 0.
+    The others' m-th smallest clock is sorted[m - 1] up to player i's own rank r and sorted[m] above it, so
+    each player's terms come from two contiguous, branch-free loops that vectorise with :func:`_exp_neg`.
+    """
     n = clocks.shape[0]
     k = pay.shape[0]
-    if not conditional:
-        _rank_paid(clocks, keys, k, order)
-        out[:] = 0.0
-        for m in range(k):
-            out[order[m]] = pay[m]
-        return
-    # conditional Monte Carlo: integrate each player's own clock given the others'. With T'_(m) the m-th
-    # smallest of the other clocks (T'_(0) = 0), P(place m+1 | others) = e^{-s T'_(m)} - e^{-s T'_(m+1)}, so
-    # E[prize | others] = pay[0] + sum_{m=1..k} (pay[m] - pay[m-1]) e^{-s T'_(m)} with pay[k] = 0.
-    # The others' m-th smallest clock is sorted[m - 1] up to player i's own rank r and sorted[m] above it, so
-    # each player's terms come from two contiguous, branch-free loops that vectorise with :func:`_exp_neg`.
     kk = min(k + 1, n)
     _rank_paid(clocks, keys, kk, order)
     for m in range(kk):
@@ -235,7 +273,6 @@ def _antithetic(stacks: np.ndarray, pay: np.ndarray, samples: int, counter: np.u
     value2 = np.empty(n)
     keys = np.empty(n, dtype=np.int64)
     order = np.empty(n, dtype=np.int64)
-    sorted_clocks = np.empty(n)
     small = n <= RANK_BY_COUNTING
     coarse = _coarse_scratch()
     ranks = np.empty(n, dtype=np.int32)
@@ -251,8 +288,8 @@ def _antithetic(stacks: np.ndarray, pay: np.ndarray, samples: int, counter: np.u
                 value[i] = pay_padded[ranks[i]]
                 value2[i] = pay_padded[ranks2[i]]
         else:
-            _payout_sample(clocks, stacks, pay, keys, order, value, False, sorted_clocks)
-            _payout_sample(partner, stacks, pay, keys, order, value2, False, sorted_clocks)
+            _payout_plain(clocks, pay, keys, order, value)
+            _payout_plain(partner, pay, keys, order, value2)
         for i in range(n):
             v = 0.5 * (value[i] + value2[i])
             sums[i] += v
@@ -272,7 +309,7 @@ def _conditional(stacks: np.ndarray, pay: np.ndarray, samples: int, counter: np.
     sorted_clocks = np.empty(n)
     for _ in range(samples):
         counter = _draw_clocks(counter, inv, clocks)
-        _payout_sample(clocks, stacks, pay, keys, order, value, True, sorted_clocks)
+        _payout_conditional(clocks, stacks, pay, keys, order, value, sorted_clocks)
         for i in range(n):
             sums[i] += value[i]
             squares[i] += value[i] * value[i]
@@ -319,22 +356,59 @@ def mc_place_counts(stacks: np.ndarray, places: int, samples: int, seed: int, st
     return total
 
 
+# One parallel kernel per estimator: a run compiles only the estimator it uses (one kernel holding all three
+# compiled them all, 13 s of compilation on top of theirs). Each stream's draws depend on (seed, stream) only.
+
+
 @njit(cache=True, parallel=True)
-def mc_batch(
-    stacks: np.ndarray, pay: np.ndarray, samples: int, seed: int, mode: int, streams: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per-player sums and sums of squares of ``samples`` prize samples (antithetic: of pair means), drawn from
-    ``streams`` independent splitmix64 streams run in parallel (the result does not depend on the thread count).
-    Plain sampling of up to 64 players is faster by :func:`mc_place_counts` (the façade uses it there)."""
+def mc_batch_plain(stacks: np.ndarray, pay: np.ndarray, samples: int, seed: int,
+                   streams: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`mc_batch` with the plain estimator."""
     n = stacks.shape[0]
     sums = np.zeros((streams, n))
     squares = np.zeros((streams, n))
     for stream in prange(streams):
         counter, count = stream_counter(seed, stream, samples, streams)
-        if mode == MC_PLAIN:
-            _plain_selected(stacks, pay, count, counter, sums[stream], squares[stream])
-        elif mode == MC_ANTITHETIC:
-            _antithetic(stacks, pay, count, counter, sums[stream], squares[stream])
-        else:
-            _conditional(stacks, pay, count, counter, sums[stream], squares[stream])
+        _plain_selected(stacks, pay, count, counter, sums[stream], squares[stream])
     return sums.sum(axis=0), squares.sum(axis=0)
+
+
+@njit(cache=True, parallel=True)
+def mc_batch_antithetic(stacks: np.ndarray, pay: np.ndarray, samples: int, seed: int,
+                        streams: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`mc_batch` with the antithetic estimator."""
+    n = stacks.shape[0]
+    sums = np.zeros((streams, n))
+    squares = np.zeros((streams, n))
+    for stream in prange(streams):
+        counter, count = stream_counter(seed, stream, samples, streams)
+        _antithetic(stacks, pay, count, counter, sums[stream], squares[stream])
+    return sums.sum(axis=0), squares.sum(axis=0)
+
+
+@njit(cache=True, parallel=True)
+def mc_batch_conditional(stacks: np.ndarray, pay: np.ndarray, samples: int, seed: int,
+                         streams: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`mc_batch` with the conditional estimator."""
+    n = stacks.shape[0]
+    sums = np.zeros((streams, n))
+    squares = np.zeros((streams, n))
+    for stream in prange(streams):
+        counter, count = stream_counter(seed, stream, samples, streams)
+        _conditional(stacks, pay, count, counter, sums[stream], squares[stream])
+    return sums.sum(axis=0), squares.sum(axis=0)
+
+
+def mc_batch(
+    stacks: np.ndarray, pay: np.ndarray, samples: int, seed: int, mode: int, streams: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-player sums and sums of squares of ``samples`` prize samples (antithetic: of pair means), drawn from
+    ``streams`` independent splitmix64 streams run in parallel (the result does not depend on the thread count),
+    by the estimator ``mode`` (:data:`MC_PLAIN`, :data:`MC_ANTITHETIC` or :data:`MC_CONDITIONAL`; only its kernel
+    is compiled). Plain sampling of up to 64 players is faster by :func:`mc_place_counts` (the façade uses it
+    there)."""
+    if mode == MC_PLAIN:
+        return mc_batch_plain(stacks, pay, samples, seed, streams)
+    if mode == MC_ANTITHETIC:
+        return mc_batch_antithetic(stacks, pay, samples, seed, streams)
+    return mc_batch_conditional(stacks, pay, samples, seed, streams)

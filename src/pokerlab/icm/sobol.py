@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from pokerlab.icm.sampling import RANK_BY_COUNTING, _coarse_scratch, _count_ranks, _payout_sample
+from pokerlab.icm.sampling import RANK_BY_COUNTING, _coarse_scratch, _count_ranks, _payout_plain
 from pokerlab.stats.rng import neg_log
 
 SOBOL_BITS = 30  # scipy's Sobol points are multiples of 2^-30
@@ -40,7 +40,6 @@ def mc_sobol_shifted(
         clocks = np.empty(n)
         keys = np.empty(n, dtype=np.int64)
         order = np.empty(n, dtype=np.int64)
-        sorted_clocks = np.empty(n)
         value = np.empty(n)
         coarse = _coarse_scratch()
         ranks = np.empty(n, dtype=np.int32)
@@ -53,7 +52,7 @@ def mc_sobol_shifted(
                 for i in range(n):
                     places[np.uint64(i * n + ranks[i])] += 1
             else:
-                _payout_sample(clocks, stacks, pay, keys, order, value, False, sorted_clocks)
+                _payout_plain(clocks, pay, keys, order, value)
                 for i in range(n):
                     total[i] += value[i]
         if small:
