@@ -832,49 +832,60 @@ class FixedHandsInputs(NamedTuple):
 
 @njit(cache=True, inline="always")
 def _winners(values: np.ndarray) -> int:
-    """Bitmask of the players with the best of ``values`` (bit p for player p)."""
-    best = 0
+    """Bitmask of the players with the best of ``values`` (bit p for player p), without branches: which player
+    wins is a coin flip the branch predictor cannot learn."""
+    best = values[0]
+    for p in range(1, values.shape[0]):
+        best = max(best, values[p])
     mask = 0
     for p in range(values.shape[0]):
-        if values[p] > best:
-            best = values[p]
-            mask = 1 << p
-        elif values[p] == best:
-            mask |= 1 << p
+        mask |= (values[p] == best) << p
     return mask
 
 
-@njit(cache=True, inline="always")
-def _multiset_ways(
-    ranks: np.ndarray, k: int, counts: np.ndarray, available: np.ndarray, choose: np.ndarray, card_keys: np.ndarray,
-) -> tuple[int, np.uint64]:
-    """Boards whose new cards have the ranks ``ranks[:k]`` (non-decreasing) when ``available[r]`` cards of
-    each rank are left: ``prod C(available[r], times r is dealt)``, and the rank half of those cards' key."""
-    counts[:] = 0
-    rank_key = np.uint64(0)
-    for i in range(k):
-        counts[ranks[i]] += 1
-        rank_key += card_keys[4 * ranks[i]] & _RANK_KEY_MASK
-    ways = 1
-    for r in range(13):
-        if counts[r] > available[r]:
-            return 0, rank_key
-        ways *= choose[available[r], counts[r]]
-    return ways, rank_key
+@njit(cache=True)
+def _rank_multisets(k: int, available: np.ndarray, card_keys: np.ndarray, ways: np.ndarray,
+                    rank_keys: np.ndarray) -> int:
+    """Every multiset of ``k`` ranks (0..12, ``k <= 5``) that can be dealt when ``available[r]`` cards of each
+    rank are left: into ``ways`` the number of sets of cards with those ranks (``prod C(available[r], times r is
+    dealt)``) and into ``rank_keys`` the rank half of their key. Returns how many were written.
 
-
-@njit(cache=True, inline="always")
-def _next_multiset(ranks: np.ndarray, k: int) -> bool:
-    """Advance ``ranks[:k]`` to the next non-decreasing sequence of ranks 0..12; False after the last."""
-    position = k - 1
-    while position >= 0 and ranks[position] == 12:
-        position -= 1
-    if position < 0:
-        return False
-    ranks[position] += 1
-    for later in range(position + 1, k):
-        ranks[later] = ranks[position]
-    return True
+    An odometer over non-decreasing rank sequences; the ways and key of each prefix are kept per position, so
+    moving to the next sequence recomputes only the positions after the one that changed. A rank dealt ``t``
+    times in a row multiplies the ways before that run by ``C(available, t)``."""
+    choose = np.zeros((5, 6), dtype=np.int64)  # choose[n, t] = C(n, t) for n <= 4 cards of a rank
+    for n in range(5):
+        choose[n, 0] = 1
+        for t in range(1, n + 1):
+            choose[n, t] = choose[n - 1, t - 1] + (choose[n - 1, t] if t <= n - 1 else 0)
+    if k == 0:
+        ways[0] = 1
+        rank_keys[0] = 0
+        return 1
+    ranks = np.zeros(k, dtype=np.int64)
+    run = np.zeros(k, dtype=np.int64)  # run[i]: how many of ranks[..i] equal ranks[i] (ending at i)
+    prefix_ways = np.ones(k + 1, dtype=np.int64)
+    prefix_keys = np.zeros(k + 1, dtype=np.uint64)
+    count = 0
+    changed = 0
+    while True:
+        for i in range(changed, k):
+            r = ranks[i]
+            run[i] = run[i - 1] + 1 if i > 0 and ranks[i - 1] == r else 1
+            prefix_ways[i + 1] = prefix_ways[i + 1 - run[i]] * choose[available[r], run[i]]
+            prefix_keys[i + 1] = prefix_keys[i] + (card_keys[4 * r] & _RANK_KEY_MASK)
+        if prefix_ways[k] > 0:
+            ways[count] = prefix_ways[k]
+            rank_keys[count] = prefix_keys[k]
+            count += 1
+        changed = k - 1
+        while changed >= 0 and ranks[changed] == 12:
+            changed -= 1
+        if changed < 0:
+            return count
+        ranks[changed] += 1
+        for later in range(changed + 1, k):
+            ranks[later] = ranks[changed]
 
 
 @njit(cache=True, inline="always")
@@ -936,49 +947,44 @@ def _count_known_hands(
     Without flushes a hand's value depends on its ranks only, so the boards are first counted by the multiset
     of their new ranks: ``prod C(cards of rank r left, times r is dealt)`` boards per multiset (6,188 multisets
     for a preflop board instead of 1.7 M boards heads-up), every player ranked by rank alone. Then the boards
-    on which some player can hold a flush are walked (their cards of that suit one by one, the others by
-    ranks), adding their true showdown and removing their rank-only one. A player flushes in suit ``s`` only
-    if the board holds at least ``5 - (the most cards of s any player holds)`` >= 3 cards of ``s``; two suits
-    cannot both reach 3 on five cards, so each such board is visited once, under its suit. Boards are
+    on which some player holds a flush are corrected: a player flushes in suit ``s`` exactly when the board
+    holds at least ``5 - (cards of s the player holds)`` >= 3 cards of ``s``, and two suits cannot both reach 3
+    on five cards, so each such board is visited once, under its suit: its ``j`` new cards of the suit one
+    subset at a time, the ``missing - j`` others by multisets of ranks (tabled once per suit and ``j``), adding
+    the true showdown and removing the rank-only one. A flush of 5 to 7 cards excludes a full house or quads,
+    so a flushing player's value is the flush table's, the same on every board of one subset. Boards are
     counted by the set of winners (one add per board, not 2P + 1), turned into totals by the caller.
     """
     card_keys, card_bits = tables.card_keys, tables.card_bits  # read once: see exact_enumeration
     flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
     players = hand_keys.shape[0]
     values = np.zeros(players, dtype=np.int64)
+    exact_values = np.zeros(players, dtype=np.int64)
+    hand_ranks = np.empty(players, dtype=np.uint64)
+    for p in range(players):
+        hand_ranks[p] = (board_key + hand_keys[p]) & _RANK_KEY_MASK
+    ways = np.empty(6188, dtype=np.int64)  # C(17, 5): the multisets of 5 ranks
+    rank_keys = np.empty(6188, dtype=np.uint64)
     # 1. every board ranked by ranks alone, one multiset of new ranks at a time
     available = np.zeros(13, dtype=np.int64)
     for card in deck:
         available[card >> 2] += 1
-    choose = np.zeros((5, 6), dtype=np.int64)  # choose[n, k] = C(n, k) for n <= 4 cards of a rank
-    for n in range(5):
-        choose[n, 0] = 1
-        for k in range(1, n + 1):
-            choose[n, k] = choose[n - 1, k - 1] + (choose[n - 1, k] if k <= n - 1 else 0)
-    rank_base = board_key & _RANK_KEY_MASK
-    ranks = np.zeros(5, dtype=np.int64)  # the new ranks, non-decreasing (an odometer over multisets)
-    counts = np.zeros(13, dtype=np.int64)
-    while True:
-        ways, rank_key = _multiset_ways(ranks, missing, counts, available, choose, card_keys)
-        if ways > 0:
-            rank_key += rank_base
-            for p in range(players):
-                values[p] = rank_only_value(rank_key + (hand_keys[p] & _RANK_KEY_MASK), row_offsets, rank_values)
-            by_winners[_winners(values)] += ways
-        if not _next_multiset(ranks, missing):
-            break
-    # 2. the boards where some player may hold a flush: true showdown in, rank-only showdown out
+    count = _rank_multisets(missing, available, card_keys, ways, rank_keys)
+    for i in range(count):
+        for p in range(players):
+            values[p] = rank_only_value(hand_ranks[p] + rank_keys[i], row_offsets, rank_values)
+        by_winners[_winners(values)] += ways[i]
+    # 2. the boards where some player holds a flush: true showdown in, rank-only showdown out
     suited = np.empty(13, dtype=np.uint8)
     other_available = np.zeros(13, dtype=np.int64)
     first = np.zeros(5, dtype=np.int64)
-    exact_values = np.zeros(players, dtype=np.int64)
+    flush_value = np.zeros(players, dtype=np.int64)
     for suit in range(4):
+        shift = np.uint64(32 + 4 * suit)
+        on_board = np.int64((board_key >> shift) & np.uint64(0xF)) - 3
         most_held = 0
         for p in range(players):
-            held = int((hand_keys[p] >> np.uint64(32 + 4 * suit)) & np.uint64(0xF))
-            if held > most_held:
-                most_held = held
-        on_board = np.int64((board_key >> np.uint64(32 + 4 * suit)) & np.uint64(0xF)) - 3
+            most_held = max(most_held, np.int64((hand_keys[p] >> shift) & np.uint64(0xF)))
         n_suited = 0
         other_available[:] = available
         for card in deck:
@@ -986,32 +992,33 @@ def _count_known_hands(
                 suited[n_suited] = card
                 n_suited += 1
                 other_available[card >> 2] -= 1
-        lowest = 5 - most_held - int(on_board)  # new cards of the suit for a flush to be possible
-        for j in range(lowest if lowest > 0 else 0, min(missing, n_suited) + 1):
+        lowest = 5 - most_held - on_board  # new cards of the suit for some player to flush
+        for j in range(max(lowest, 0), min(missing, n_suited) + 1):
             rest = missing - j
+            # the other cards cannot flush (two suits cannot both reach three on the board): by ranks only
+            others = _rank_multisets(rest, other_available, card_keys, ways, rank_keys)
+            flushes = 0  # the players holding a flush on these boards
+            for p in range(players):
+                if np.int64((hand_keys[p] >> shift) & np.uint64(0xF)) + on_board + j >= 5:
+                    flushes |= 1 << p
             for i in range(j):
                 first[i] = i
             while True:
-                key_j = board_key
-                bits_j = board_bits
+                suited_ranks = np.uint64(0)
+                suited_bits = board_bits
                 for i in range(j):
-                    key_j += card_keys[suited[first[i]]]
-                    bits_j |= card_bits[suited[first[i]]]
-                # the other cards matter by rank only (they cannot flush: two suits cannot both reach three on
-                # the board), so they are counted per multiset of ranks, like the first pass
-                ranks[:] = 0
-                while True:
-                    ways, rank_key = _multiset_ways(ranks, rest, counts, other_available, choose, card_keys)
-                    key = key_j + rank_key
-                    if ways > 0:
-                        for p in range(players):
-                            exact_values[p] = value_of_key(key + hand_keys[p], bits_j | hand_bits[p], flush_values,
-                                                           row_offsets, rank_values)
-                            values[p] = rank_only_value((key + hand_keys[p]) & _RANK_KEY_MASK, row_offsets,
-                                                        rank_values)
-                        by_winners[_winners(exact_values)] += ways
-                        by_winners[_winners(values)] -= ways
-                    if not _next_multiset(ranks, rest):
-                        break
+                    suited_ranks += card_keys[suited[first[i]]] & _RANK_KEY_MASK
+                    suited_bits |= card_bits[suited[first[i]]]
+                for p in range(players):
+                    if (flushes >> p) & 1:
+                        flush_value[p] = flush_values[((suited_bits | hand_bits[p]) >> np.uint64(16 * suit))
+                                                      & np.uint64(0x1FFF)]
+                for i in range(others):
+                    key = suited_ranks + rank_keys[i]
+                    for p in range(players):
+                        values[p] = rank_only_value(hand_ranks[p] + key, row_offsets, rank_values)
+                        exact_values[p] = flush_value[p] if (flushes >> p) & 1 else values[p]
+                    by_winners[_winners(exact_values)] += ways[i]
+                    by_winners[_winners(values)] -= ways[i]
                 if not _next_subset(first, j, n_suited):
                     break
