@@ -984,7 +984,9 @@ def _count_known_hands(
         on_board = np.int64((board_key >> shift) & np.uint64(0xF)) - 3
         most_held = 0
         for p in range(players):
-            most_held = max(most_held, np.int64((hand_keys[p] >> shift) & np.uint64(0xF)))
+            held = int((hand_keys[p] >> shift) & np.uint64(0xF))
+            if held > most_held:
+                most_held = held
         n_suited = 0
         other_available[:] = available
         for card in deck:
@@ -993,7 +995,7 @@ def _count_known_hands(
                 n_suited += 1
                 other_available[card >> 2] -= 1
         lowest = 5 - most_held - on_board  # new cards of the suit for some player to flush
-        for j in range(max(lowest, 0), min(missing, n_suited) + 1):
+        for j in range(lowest if lowest > 0 else 0, min(missing, n_suited) + 1):
             rest = missing - j
             # the other cards cannot flush (two suits cannot both reach three on the board): by ranks only
             others = _rank_multisets(rest, other_available, card_keys, ways, rank_keys)
