@@ -8,6 +8,8 @@ import pytest
 
 from pokerlab.cards.ranges import COMBOS, parse_range
 from pokerlab.equity import equity
+from pokerlab.equity.exact import ChunkedWork, _fixed_hands, _headsup_preflop
+from pokerlab.equity.problem import prepare_problem
 from pokerlab.equity.symmetry import ALL_SUIT_PERMUTATIONS, combo_orbits, symmetry_group
 
 
@@ -80,3 +82,41 @@ def test_combo_orbits_against_a_count_by_hand(text, fixed):
     if not fixed:
         assert len(group) == len(ALL_SUIT_PERMUTATIONS)
         assert len(orbits) == {"AA": 1, "AKs": 1, "AKo": 1, "72o, 33, T9s": 3, "random": 169}[text]
+
+
+@pytest.mark.parametrize("texts", [["AsKs"], ["AsKs", "AhKh"], ["AA", "KQs"], ["AKs:0.5, QQ", "random"],
+                                   ["JhTh, 9c8c"], ["72o, 33"]])
+@pytest.mark.parametrize("fixed", [[], [1 << 48], [(1 << 48) | (1 << 5), 1 << 20]])
+def test_symmetry_group_against_its_definition(texts, fixed):
+    # the definition, by hand: a relabelling belongs when it maps every fixed card set onto itself and every
+    # range's weights onto themselves, over all 52 cards and all 1,326 combos
+    weights = [parse_range(text).weights for text in texts]
+
+    def image_of_card(card: int, perm: tuple[int, ...]) -> int:
+        return 4 * (card >> 2) + perm[card & 3]
+
+    expected = []
+    for perm in ALL_SUIT_PERMUTATIONS:
+        cards_kept = all(sum(1 << image_of_card(c, perm) for c in range(52) if mask >> c & 1) == mask
+                         for mask in fixed)
+        index_of = {frozenset((int(a), int(b))): i for i, (a, b) in enumerate(COMBOS)}
+        image = np.array([index_of[frozenset((image_of_card(int(a), perm), image_of_card(int(b), perm)))]
+                          for a, b in COMBOS])
+        if cards_kept and all(np.array_equal(w[image], w) for w in weights):
+            expected.append(perm)
+    assert symmetry_group(fixed, weights).tolist() == [list(perm) for perm in expected]
+
+
+@pytest.mark.parametrize("players", [["AhAs", "KdKc"], ["KdKc", "AhAs"], ["AsKs", "QdQc"], ["7c2d", "7h2s"],
+                                     ["AhKh", "AsKs"], ["5c4c", "AdKh"], ["2c2d", "2h2s"]])
+def test_headsup_preflop_table_counts_like_the_known_hands_kernel(players):
+    # two known hands preflop are answered from the shipped table (built by a full walk of the boards); the
+    # known-hands kernel counts the same boards by rank multisets
+    problem = prepare_problem(players, "", "")
+    deal = np.array([[int(reduced.indices[0]) for reduced in problem.ranges]])
+    kernel = _fixed_hands(problem, deal, np.ones(1), ChunkedWork(None), 1.0)
+    assert np.array_equal(_headsup_preflop(int(deal[0, 0]), int(deal[0, 1])), kernel)
+    result = equity(players, method="exact")
+    assert result.showdowns == kernel[2, 0] == 1_712_304
+    assert result.wins == tuple(int(x) for x in kernel[:2, 0]) and result.ties == tuple(int(x) for x in kernel[:2, 1])
+    assert result.equity == tuple(float(x) for x in kernel[:2, 2] / (2520 * kernel[2, 0]))

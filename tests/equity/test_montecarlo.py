@@ -34,6 +34,47 @@ def test_multiway_random_references(oracle):
         assert abs(result.equity[0] - case["equity_approx"]) < 4 * np.hypot(result.stderr[0], 2e-5)
 
 
+def test_wins_ties_and_breakdown_within_four_standard_errors_of_exact():
+    # Monte Carlo counts showdowns by their set of winners and makes wins, ties and shares from those counts at
+    # the end; the exact engine (an independent kernel) gives the true fractions. Two players with the same
+    # ranks tie often, the third makes the sets of winners varied.
+    players, board = ["AsKd", "AhKc", "7s6s"], "Qs8d2s"
+    trials = 400_000
+    sampled = equity(players, board=board, method="montecarlo", trials=trials, seed=5, breakdown=True)
+    exact = equity(players, board=board, method="exact", breakdown=True)
+    assert exact.tie[0] > 0.2 and exact.win[2] > 0.3
+
+    def close(estimate: float, truth: float) -> bool:
+        return abs(estimate - truth) <= 4 * np.sqrt(max(truth * (1 - truth), 1e-12) / trials) + 1e-12
+
+    for p in range(3):
+        assert close(sampled.win[p], exact.win[p]) and close(sampled.tie[p], exact.tie[p])
+        for category, row in exact.breakdown[p].items():
+            assert close(sampled.breakdown[p][category]["frequency"], row["frequency"])
+            assert abs(sampled.breakdown[p][category]["equity"] - row["equity"]) <= 4 * sampled.stderr[p] + 1e-12
+
+
+def test_sixteen_bit_draws_are_exactly_uniform():
+    # Every 16-bit piece, fed to the draw one at a time, is either rejected or maps to one value, and each
+    # value in [0, n) takes the same number of pieces: the draw has no bias (Lemire's method, exhaustively).
+    from numba import njit
+
+    from pokerlab.equity.kernels import _below16
+
+    @njit
+    def accepted_values(n):
+        counts = np.zeros(n, dtype=np.int64)
+        for piece in range(1 << 16):
+            value, _, _, left = _below16(np.uint64(n), np.uint64(0), np.uint64(piece), np.uint64(1))
+            if left == 0:  # the piece was used, not rejected (a rejection refills the buffer: 3 pieces left)
+                counts[value] += 1
+        return counts
+
+    for n in (1, 3, 45, 50, 52, 1081, 1326, 65536):
+        counts = accepted_values(n)
+        assert counts.min() == counts.max() == (1 << 16) // n, n
+
+
 def test_same_seed_same_result_and_different_seed_differs():
     a = equity(["AK", "QQ"], method="montecarlo", trials=100_000, seed=42)
     b = equity(["AK", "QQ"], method="montecarlo", trials=100_000, seed=42)

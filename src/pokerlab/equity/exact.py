@@ -29,6 +29,7 @@ from pokerlab.equity.kernels import (
     exact_enumeration,
     fixed_hands_enumeration,
 )
+from pokerlab.equity.preflop import BOARDS, headsup_counts
 from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem, Progress, category_of_value, is_uniform_random
 from pokerlab.equity.symmetry import combo_images, combo_orbits, symmetry_group
 from pokerlab.errors import Interrupted, InvalidRangeError
@@ -353,6 +354,17 @@ def _fixed_hands(problem: EquityProblem, deals: np.ndarray, multiplicity: np.nda
     return acc_int
 
 
+def _headsup_preflop(first: int, second: int) -> np.ndarray:
+    """``acc_int`` of two known hands preflop with no dead card, from the shipped table of every heads-up
+    matchup (:func:`pokerlab.equity.preflop.headsup_counts`): the counts the known-hands kernel makes, in
+    microseconds."""
+    wins, ties = headsup_counts(first, second)
+    losses = BOARDS - wins - ties
+    return np.array([[wins, ties, SHARE_UNITS * wins + SHARE_UNITS // 2 * ties],
+                     [losses, ties, SHARE_UNITS * losses + SHARE_UNITS // 2 * ties],
+                     [BOARDS, 0, 0]], dtype=np.int64)
+
+
 def _matchup_orbits(problem: EquityProblem, plan: ExactPlan) -> tuple[np.ndarray, np.ndarray] | None:
     """Range-level suit symmetry for any number of players: one matchup per orbit of the suit relabellings
     that fix the board and dead cards (a matchup and its relabelled images have the same showdowns), with
@@ -435,6 +447,8 @@ def _solve_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, chunk
         no_floats = (np.zeros((players + 1, 3)), np.zeros((players, 2, 9)))
         if all(reduced.is_exact_hand for reduced in problem.ranges):
             deal = np.array([[int(reduced.indices[0]) for reduced in problem.ranges]])
+            if players == 2 and not problem.board and not problem.dead:  # every such matchup is tabled
+                return _outcome(_headsup_preflop(int(deal[0, 0]), int(deal[0, 1])), *no_floats, False, False)
             return _outcome(_fixed_hands(problem, deal, np.ones(1), chunks, 1.0), *no_floats, False, False)
         subproblems = _orbit_plan(problem, plan)
         if _against_random(plan, subproblems):

@@ -17,7 +17,7 @@ from numba import njit, prange
 
 from pokerlab.cards.kernels import rank_only_value, value_of_key, value_with_two_cards
 from pokerlab.cards.tables import RANK_KEY_MASK, ROW_MASK, ROW_SHIFT, EvalTables
-from pokerlab.stats.rng import next_u64, stream_seed, uniform
+from pokerlab.stats.rng import GOLDEN, mix64, stream_seed
 
 
 class ExactInputs(NamedTuple):
@@ -40,16 +40,15 @@ class ExactInputs(NamedTuple):
 
 
 class MonteCarloInputs(NamedTuple):
-    """What the sampling kernel reads: ``deck``, ``missing`` board cards, the board's partial hand, the
-    ``fixed_mask`` of board and dead cards, per player ``is_random`` and ``uniform_weights`` flags and the slice
-    ``starts[p]:starts[p + 1]`` of the flattened combos (``combo_cards``, ``combo_masks``, ``cumulative``
-    weights), and the hand category of every hand value."""
+    """What the sampling kernel reads: ``deck`` (the cards left once the board and dead cards are out),
+    ``missing`` board cards, the board's partial hand, per player ``is_random`` and ``uniform_weights`` flags
+    and the slice ``starts[p]:starts[p + 1]`` of the flattened combos (``combo_cards``, ``combo_masks``,
+    ``cumulative`` weights), and the hand category of every hand value."""
 
     deck: np.ndarray
     missing: int
     board_key: np.uint64
     board_bits: np.uint64
-    fixed_mask: np.uint64
     is_random: np.ndarray
     starts: np.ndarray
     combo_cards: np.ndarray
@@ -77,9 +76,14 @@ class VersusRandomInputs(NamedTuple):
 SHARE_UNITS = 2520
 MC_REJECTION_LIMIT = 1_000_000  # consecutive rejected joint draws before a Monte Carlo run gives up
 _PLANE = np.uint64(sum(1 << (4 * rank) for rank in range(13)))
-_LOW32 = np.uint64(0xFFFFFFFF)
-_U32 = np.uint64(32)
+_ZERO = np.uint64(0)
 _ONE = np.uint64(1)
+_FOUR = np.uint64(4)
+_U11 = np.uint64(11)
+_U16 = np.uint64(16)
+_LOW16 = np.uint64(0xFFFF)
+_TWO16 = np.uint64(1 << 16)
+_TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0
 _RANK_KEY_MASK = np.uint64(RANK_KEY_MASK)
 _ROW_SHIFT = np.uint64(ROW_SHIFT)
 _ROW_MASK = np.uint64(ROW_MASK)
@@ -627,39 +631,66 @@ def exact_enumeration(inputs: ExactInputs, units: np.ndarray, threads: int, weig
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Random numbers: splitmix64 (pokerlab.stats.rng), one stream per (seed, batch, chunk), so results do not
-# depend on threads.
+# Monte Carlo. Random numbers: splitmix64 (pokerlab.stats.rng), one stream per (seed, batch, chunk), so results
+# do not depend on threads; the stream's counter and a buffer of unused random bits are kept in local variables
+# (registers), and each 64-bit draw gives four 16-bit numbers.
 
 
 @njit(cache=True, inline="always")
-def _below(state: np.ndarray, n: int) -> int:
-    """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject), n < 2**32."""
-    bound = np.uint64(n)
-    m = (next_u64(state) >> _U32) * bound
-    low = m & _LOW32
-    if low < bound:
-        threshold = (np.uint64(1 << 32) - bound) % bound
-        while low < threshold:
-            m = (next_u64(state) >> _U32) * bound
-            low = m & _LOW32
-    return np.int64(m >> _U32)  # type: ignore[return-value]  # numba: int64 is the int of compiled code
+def _random16(counter: np.uint64, buffer: np.uint64, left: np.uint64
+              ) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """16 random bits from ``buffer``, refilled with the stream's next 64 bits (``counter`` advanced by
+    ``GOLDEN``, draw ``mix64(counter)``: :func:`pokerlab.stats.rng.next_u64` on a local counter) when its
+    ``left`` 16-bit pieces are used up. Returns the bits and the new ``(counter, buffer, left)``."""
+    if left == _ZERO:
+        counter += GOLDEN
+        buffer = mix64(counter)
+        left = _FOUR
+    return buffer & _LOW16, counter, buffer >> _U16, left - _ONE
 
 
 @njit(cache=True, inline="always")
-def _draw_card(state: np.ndarray, deck: np.ndarray, used: np.uint64) -> tuple[int, np.uint64]:
-    """A card of ``deck`` not in ``used``, uniformly (rejection: ``used`` holds few of the deck's cards)."""
+def _below16(n: np.uint64, counter: np.uint64, buffer: np.uint64, left: np.uint64
+             ) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """Uniform integer in ``[0, n)``, ``1 <= n <= 65536``, without bias: Lemire's multiply-and-reject on 16-bit
+    pieces (a piece is rejected with probability ``(65536 mod n) / 65536``, below 0.08% for a deck; the modulo
+    is computed only in the rare case that needs it). Returns the integer and the new stream state."""
     while True:
-        card = deck[_below(state, deck.shape[0])]
-        bit = _ONE << np.uint64(card)
-        if not (used & bit):
-            return card, bit
+        bits, counter, buffer, left = _random16(counter, buffer, left)
+        product = bits * n
+        low = product & _LOW16
+        if low >= n or low >= _TWO16 % n:
+            return product >> _U16, counter, buffer, left
 
 
 @njit(cache=True, inline="always")
-def _sample_combo(state: np.ndarray, start: int, stop: int, cumulative: np.ndarray, uniform_weights: bool) -> int:
+def _deal_card(cards: np.ndarray, position: int, size: int, blocked: np.uint64, counter: np.uint64,
+               buffer: np.uint64, left: np.uint64) -> tuple[int, np.uint64, np.uint64, np.uint64]:
+    """One step of a partial Fisher-Yates shuffle of ``cards[:size]``: a uniform card of ``cards[position:size]``
+    not in ``blocked`` is swapped to ``position`` and returned (with the new stream state). No card already
+    dealt can come again, so nothing is rejected unless ``blocked`` (cards of combos drawn from ranges) holds
+    one of the cards left. Starting from any order of the cards, the dealt prefix is uniform: the shuffle
+    carries on from the previous deal's order, with no reset."""
+    while True:
+        offset, counter, buffer, left = _below16(np.uint64(size - position), counter, buffer, left)
+        index = position + np.int64(offset)
+        card = cards[index]
+        if not (blocked & (_ONE << np.uint64(card))):
+            cards[index] = cards[position]
+            cards[position] = card
+            return np.int64(card), counter, buffer, left  # type: ignore[return-value]  # numba's int
+
+
+@njit(cache=True, inline="always")
+def _sample_combo(start: int, stop: int, cumulative: np.ndarray, uniform_weights: bool, counter: np.uint64,
+                  buffer: np.uint64, left: np.uint64) -> tuple[int, np.uint64, np.uint64, np.uint64]:
+    """A combo index in ``start:stop`` drawn with probability proportional to its weight (``cumulative`` holds
+    the running sums), and the new stream state."""
     if uniform_weights:
-        return start + _below(state, stop - start)
-    u = uniform(state) * cumulative[stop - 1]
+        offset, counter, buffer, left = _below16(np.uint64(stop - start), counter, buffer, left)
+        return start + np.int64(offset), counter, buffer, left  # type: ignore[return-value]  # numba's int
+    counter += GOLDEN
+    u = float(mix64(counter) >> _U11) * _TWO_TO_MINUS_53 * cumulative[stop - 1]
     lo, hi = start, stop - 1
     while lo < hi:
         mid = (lo + hi) >> 1
@@ -667,7 +698,29 @@ def _sample_combo(state: np.ndarray, start: int, stop: int, cumulative: np.ndarr
             hi = mid
         else:
             lo = mid + 1
-    return lo
+    return lo, counter, buffer, left
+
+
+@njit(cache=True, inline="always")
+def _live_cards(deck: np.ndarray, out: np.uint64) -> np.ndarray:
+    """The cards of ``deck`` not in the bitmask ``out``, in deck order."""
+    live = np.empty(deck.shape[0], dtype=np.uint8)
+    size = 0
+    for card in deck:
+        if not (out & (_ONE << np.uint64(card))):
+            live[size] = card
+            size += 1
+    return live[:size]
+
+
+@njit(cache=True, inline="always")
+def _popcount(mask: int) -> int:
+    """Number of bits set in a small non-negative integer (a set of players)."""
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
 
 
 @njit(cache=True, parallel=True)
@@ -675,110 +728,134 @@ def monte_carlo_batch(seed: np.uint64, batch: int, trials: int, chunks: int, inp
                       want_categories: bool, tables: EvalTables) -> tuple[np.ndarray, np.ndarray]:
     """``trials`` random showdowns in ``chunks`` independent streams (in parallel).
 
-    Players with ``is_random`` get two uniform cards from what is left; the others draw a combo from their
-    weighted range, and the joint draw is rejected and redrawn while any two conflict (so the joint combo
-    is uniform over non-conflicting joint combos, weighted by the product of weights). Every player uses
-    exactly two cards, so the number of ways to deal the random players and the board afterwards is the
-    same for every accepted joint combo: dealing them uniformly from the remaining deck keeps it unbiased.
+    Players holding a range (more than one combo, not ``is_random``) draw a combo from their weighted range, and
+    the joint draw is rejected and redrawn while any two conflict (so the joint combo is uniform over
+    non-conflicting joint combos, weighted by the product of weights). Then the random players' cards and the
+    board are dealt by a partial Fisher-Yates shuffle of the cards left once the board, dead cards and exact
+    hands are out (cards of the drawn combos are skipped). Every player uses exactly two cards, so the number
+    of ways to deal the random players and the board afterwards is the same for every accepted joint combo:
+    dealing them uniformly from the remaining deck keeps it unbiased.
 
-    Returns ``stats`` ``(P, 4)`` (sum of equity shares, sum of squared shares, wins, ties) and ``cats``
-    ``(P, 2, 9)`` (final hand category frequency and share by category).
+    Showdowns are counted by their set of winners (one add per showdown); the totals are made from those counts
+    at the end. Returns ``stats`` ``(P, 4)`` (sum of equity shares, sum of squared shares, wins, ties; NaN when
+    the ranges could not be dealt together) and ``cats`` ``(P, 2, 9)`` (final hand category frequency and share
+    by category).
     """
-    deck, missing, board_key, board_bits, fixed_mask = (inputs.deck, inputs.missing, inputs.board_key,
-                                                        inputs.board_bits, inputs.fixed_mask)
+    deck, missing, board_key, board_bits = inputs.deck, inputs.missing, inputs.board_key, inputs.board_bits
     is_random, starts = inputs.is_random, inputs.starts
     combo_cards, combo_masks = inputs.combo_cards, inputs.combo_masks
     cumulative, uniform_weights, category_of_value = inputs.cumulative, inputs.uniform_weights, inputs.category_of_value
     card_keys, card_bits = tables.card_keys, tables.card_bits  # read once: see exact_enumeration
     flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
     players = starts.shape[0] - 1
-    stats = np.zeros((chunks, players, 4), dtype=np.float64)
+    exact_mask = np.uint64(0)  # the exact hands' cards: out of the shuffled deck
+    has_ranges = False
+    for p in range(players):
+        if not is_random[p]:
+            if starts[p + 1] - starts[p] == 1:
+                exact_mask |= combo_masks[starts[p]]
+            else:
+                has_ranges = True
+    live = _live_cards(deck, exact_mask)
+    size = live.shape[0]
+    by_winners = np.zeros((chunks, 1 << players), dtype=np.int64)
     cats = np.zeros((chunks, players, 2, 9), dtype=np.float64)
     failed = np.zeros(chunks, dtype=np.bool_)
     for chunk in prange(chunks):
-        state = np.zeros(1, dtype=np.uint64)
-        state[0] = stream_seed(seed, batch, chunk)
+        counter = stream_seed(seed, batch, chunk)
+        buffer = _ZERO
+        left = _ZERO
         begin = trials * chunk // chunks
         end = trials * (chunk + 1) // chunks
-        local = np.zeros((players + 8, 4))  # padded: chunks on different threads share no cache line
+        cards = live.copy()
+        counts = np.zeros(1 << players, dtype=np.int64)  # by set of winners (local: no shared cache lines)
         local_cats = np.zeros((players, 2, 9))
         keys = np.zeros(players, dtype=np.uint64)
         bitss = np.zeros(players, dtype=np.uint64)
         values = np.zeros(players, dtype=np.int64)
-        chosen = np.zeros(players, dtype=np.int64)
+        for p in range(players):
+            if not is_random[p]:
+                c = starts[p]
+                keys[p] = card_keys[combo_cards[c, 0]] + card_keys[combo_cards[c, 1]]
+                bitss[p] = card_bits[combo_cards[c, 0]] | card_bits[combo_cards[c, 1]]
         for _ in range(begin, end):
-            # 1. weighted ranges by joint rejection (bounded, so ranges that cannot be dealt together end the run)
-            attempts = 0
-            while True:
-                attempts += 1
-                if attempts > MC_REJECTION_LIMIT:
-                    failed[chunk] = True
-                    break
-                used = fixed_mask
-                ok = True
-                for p in range(players):
-                    if is_random[p]:
-                        continue
-                    if starts[p + 1] - starts[p] == 1:
-                        c = starts[p]  # an exact hand: nothing to draw
-                    else:
-                        c = _sample_combo(state, starts[p], starts[p + 1], cumulative, uniform_weights[p])
-                    if combo_masks[c] & used:
-                        ok = False
+            # 1. ranges by joint rejection (bounded, so ranges that cannot be dealt together end the run)
+            blocked = np.uint64(0)
+            if has_ranges:
+                attempts = 0
+                while True:
+                    attempts += 1
+                    if attempts > MC_REJECTION_LIMIT:
+                        failed[chunk] = True
                         break
-                    used |= combo_masks[c]
-                    chosen[p] = c
-                if ok:
+                    blocked = exact_mask
+                    ok = True
+                    for p in range(players):
+                        if is_random[p] or starts[p + 1] - starts[p] == 1:
+                            continue
+                        c, counter, buffer, left = _sample_combo(starts[p], starts[p + 1], cumulative,
+                                                                 uniform_weights[p], counter, buffer, left)
+                        if combo_masks[c] & blocked:
+                            ok = False
+                            break
+                        blocked |= combo_masks[c]
+                        keys[p] = card_keys[combo_cards[c, 0]] + card_keys[combo_cards[c, 1]]
+                        bitss[p] = card_bits[combo_cards[c, 0]] | card_bits[combo_cards[c, 1]]
+                    if ok:
+                        break
+                if failed[chunk]:
                     break
-            if failed[chunk]:
-                break
+            # 2. random players and the board: a partial shuffle of the cards left
+            position = 0
             for p in range(players):
                 if is_random[p]:
-                    a, bit_a = _draw_card(state, deck, used)
-                    used |= bit_a
-                    b, bit_b = _draw_card(state, deck, used)
-                    used |= bit_b
+                    a, counter, buffer, left = _deal_card(cards, position, size, blocked, counter, buffer, left)
+                    b, counter, buffer, left = _deal_card(cards, position + 1, size, blocked, counter, buffer, left)
+                    position += 2
                     keys[p] = card_keys[a] + card_keys[b]
                     bitss[p] = card_bits[a] | card_bits[b]
-                else:
-                    c = chosen[p]
-                    keys[p] = card_keys[combo_cards[c, 0]] + card_keys[combo_cards[c, 1]]
-                    bitss[p] = card_bits[combo_cards[c, 0]] | card_bits[combo_cards[c, 1]]
             key = board_key
             bits = board_bits
             for _j in range(missing):
-                card, bit = _draw_card(state, deck, used)
-                used |= bit
+                card, counter, buffer, left = _deal_card(cards, position, size, blocked, counter, buffer, left)
+                position += 1
                 key += card_keys[card]
                 bits |= card_bits[card]
-            # Branch-free bookkeeping: which player wins is a coin flip the branch predictor cannot learn.
+            # 3. showdown, branch-free: which player wins is a coin flip the branch predictor cannot learn
             best = 0
             for p in range(players):
                 v = np.int64(value_of_key(key + keys[p], bits | bitss[p], flush_values, row_offsets, rank_values))
                 values[p] = v
                 best = max(best, v)  # type: ignore[assignment]  # numba: uint16 hand values compare as ints
-            tied = 0
+            winners = 0
             for p in range(players):
-                tied += values[p] == best
-            share = 1.0 / tied
-            alone = 1.0 if tied == 1 else 0.0
-            for p in range(players):
-                top = 1.0 if values[p] == best else 0.0
-                local[p, 0] += top * share
-                local[p, 1] += top * share * share
-                local[p, 2] += top * alone
-                local[p, 3] += top * (1.0 - alone)
-                if want_categories:
+                winners |= (values[p] == best) << p
+            counts[winners] += 1
+            if want_categories:
+                share = 1.0 / _popcount(winners)
+                for p in range(players):
                     category = category_of_value[values[p]]
                     local_cats[p, 0, category] += 1.0
                     if values[p] == best:
                         local_cats[p, 1, category] += share
-        stats[chunk] = local[:players]
+        by_winners[chunk] = counts
         cats[chunk] = local_cats
-    totals = stats.sum(axis=0)
+    stats = np.zeros((players, 4), dtype=np.float64)
+    totals = by_winners.sum(axis=0)
+    for winners in range(1, 1 << players):
+        count = totals[winners]
+        if count == 0:
+            continue
+        tied = _popcount(winners)
+        share = 1.0 / tied
+        for p in range(players):
+            if (winners >> p) & 1:
+                stats[p, 0] += count * share
+                stats[p, 1] += count * share * share
+                stats[p, 2 if tied == 1 else 3] += count
     if failed.any():
-        totals[:, :] = np.nan  # the caller raises: the ranges (almost) never fit together
-    return totals, cats.sum(axis=0)
+        stats[:, :] = np.nan  # the caller raises: the ranges (almost) never fit together
+    return stats, cats.sum(axis=0)
 
 
 @njit(cache=True, parallel=True)
@@ -786,41 +863,43 @@ def versus_random_batch(seed: np.uint64, batch: int, trials: int, chunks: int, i
                         tables: EvalTables) -> np.ndarray:
     """Equity of one hand against 1..``opponents`` random hands from the same deals.
 
-    Each trial deals the board, then opponents one at a time; once an opponent beats the hero, the hero has
-    lost against every larger number of opponents, so no more cards are dealt. A hero tied with ``t`` of the
-    first ``n`` opponents (and beaten by none) gets ``1 / (t + 1)`` against ``n``.
+    Each trial deals the board, then opponents one at a time (a partial Fisher-Yates shuffle of the deck, see
+    :func:`monte_carlo_batch`); once an opponent beats the hero, the hero has lost against every larger number
+    of opponents, so no more cards are dealt. A hero tied with ``t`` of the first ``n`` opponents (and beaten
+    by none) gets ``1 / (t + 1)`` against ``n``.
 
     Returns ``(opponents, 4)``: sum of shares, sum of squared shares, wins, ties, for 1..N opponents.
     """
-    deck, missing, board_key, board_bits, fixed_mask = (inputs.deck, inputs.missing, inputs.board_key,
-                                                        inputs.board_bits, inputs.fixed_mask)
+    deck, missing, board_key, board_bits = inputs.deck, inputs.missing, inputs.board_key, inputs.board_bits
     hero_first, hero_second, opponents = inputs.hero_first, inputs.hero_second, inputs.opponents
     card_keys, card_bits = tables.card_keys, tables.card_bits  # read once: see exact_enumeration
     flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
+    live = _live_cards(deck, inputs.fixed_mask)
+    size = live.shape[0]
+    nothing = np.uint64(0)
     stats = np.zeros((chunks, opponents, 4), dtype=np.float64)
     for chunk in prange(chunks):
-        state = np.zeros(1, dtype=np.uint64)
-        state[0] = stream_seed(seed, batch, chunk)
+        counter = stream_seed(seed, batch, chunk)
+        buffer = _ZERO
+        left = _ZERO
+        cards = live.copy()
         begin = trials * chunk // chunks
         end = trials * (chunk + 1) // chunks
         local = np.zeros((opponents + 8, 4))  # padded against false sharing
         for _ in range(begin, end):
-            used = fixed_mask
             key = board_key
             bits = board_bits
-            for _j in range(missing):
-                card, bit = _draw_card(state, deck, used)
-                used |= bit
+            for position in range(missing):
+                card, counter, buffer, left = _deal_card(cards, position, size, nothing, counter, buffer, left)
                 key += card_keys[card]
                 bits |= card_bits[card]
             hero = value_with_two_cards(key, bits, hero_first, hero_second, card_keys, card_bits, flush_values,
                                         row_offsets, rank_values)
             ties = 0
             for n in range(opponents):
-                a, bit_a = _draw_card(state, deck, used)
-                used |= bit_a
-                b, bit_b = _draw_card(state, deck, used)
-                used |= bit_b
+                position = missing + 2 * n
+                a, counter, buffer, left = _deal_card(cards, position, size, nothing, counter, buffer, left)
+                b, counter, buffer, left = _deal_card(cards, position + 1, size, nothing, counter, buffer, left)
                 v = value_with_two_cards(key, bits, a, b, card_keys, card_bits, flush_values, row_offsets, rank_values)
                 if v > hero:
                     break  # a loss against n+1 and every larger number of opponents: shares stay 0
@@ -860,49 +939,60 @@ class FixedHandsInputs(NamedTuple):
 
 @njit(cache=True, inline="always")
 def _winners(values: np.ndarray) -> int:
-    """Bitmask of the players with the best of ``values`` (bit p for player p)."""
-    best = 0
+    """Bitmask of the players with the best of ``values`` (bit p for player p), without branches: which player
+    wins is a coin flip the branch predictor cannot learn."""
+    best = values[0]
+    for p in range(1, values.shape[0]):
+        best = max(best, values[p])
     mask = 0
     for p in range(values.shape[0]):
-        if values[p] > best:
-            best = values[p]
-            mask = 1 << p
-        elif values[p] == best:
-            mask |= 1 << p
+        mask |= (values[p] == best) << p
     return mask
 
 
-@njit(cache=True, inline="always")
-def _multiset_ways(
-    ranks: np.ndarray, k: int, counts: np.ndarray, available: np.ndarray, choose: np.ndarray, card_keys: np.ndarray,
-) -> tuple[int, np.uint64]:
-    """Boards whose new cards have the ranks ``ranks[:k]`` (non-decreasing) when ``available[r]`` cards of
-    each rank are left: ``prod C(available[r], times r is dealt)``, and the rank half of those cards' key."""
-    counts[:] = 0
-    rank_key = np.uint64(0)
-    for i in range(k):
-        counts[ranks[i]] += 1
-        rank_key += card_keys[4 * ranks[i]] & _RANK_KEY_MASK
-    ways = 1
-    for r in range(13):
-        if counts[r] > available[r]:
-            return 0, rank_key
-        ways *= choose[available[r], counts[r]]
-    return ways, rank_key
+@njit(cache=True)
+def _rank_multisets(k: int, available: np.ndarray, card_keys: np.ndarray, ways: np.ndarray,
+                    rank_keys: np.ndarray) -> int:
+    """Every multiset of ``k`` ranks (0..12, ``k <= 5``) that can be dealt when ``available[r]`` cards of each
+    rank are left: into ``ways`` the number of sets of cards with those ranks (``prod C(available[r], times r is
+    dealt)``) and into ``rank_keys`` the rank half of their key. Returns how many were written.
 
-
-@njit(cache=True, inline="always")
-def _next_multiset(ranks: np.ndarray, k: int) -> bool:
-    """Advance ``ranks[:k]`` to the next non-decreasing sequence of ranks 0..12; False after the last."""
-    position = k - 1
-    while position >= 0 and ranks[position] == 12:
-        position -= 1
-    if position < 0:
-        return False
-    ranks[position] += 1
-    for later in range(position + 1, k):
-        ranks[later] = ranks[position]
-    return True
+    An odometer over non-decreasing rank sequences; the ways and key of each prefix are kept per position, so
+    moving to the next sequence recomputes only the positions after the one that changed. A rank dealt ``t``
+    times in a row multiplies the ways before that run by ``C(available, t)``."""
+    choose = np.zeros((5, 6), dtype=np.int64)  # choose[n, t] = C(n, t) for n <= 4 cards of a rank
+    for n in range(5):
+        choose[n, 0] = 1
+        for t in range(1, n + 1):
+            choose[n, t] = choose[n - 1, t - 1] + (choose[n - 1, t] if t <= n - 1 else 0)
+    if k == 0:
+        ways[0] = 1
+        rank_keys[0] = 0
+        return 1
+    ranks = np.zeros(k, dtype=np.int64)
+    run = np.zeros(k, dtype=np.int64)  # run[i]: how many of ranks[..i] equal ranks[i] (ending at i)
+    prefix_ways = np.ones(k + 1, dtype=np.int64)
+    prefix_keys = np.zeros(k + 1, dtype=np.uint64)
+    count = 0
+    changed = 0
+    while True:
+        for i in range(changed, k):
+            r = ranks[i]
+            run[i] = run[i - 1] + 1 if i > 0 and ranks[i - 1] == r else 1
+            prefix_ways[i + 1] = prefix_ways[i + 1 - run[i]] * choose[available[r], run[i]]
+            prefix_keys[i + 1] = prefix_keys[i] + (card_keys[4 * r] & _RANK_KEY_MASK)
+        if prefix_ways[k] > 0:
+            ways[count] = prefix_ways[k]
+            rank_keys[count] = prefix_keys[k]
+            count += 1
+        changed = k - 1
+        while changed >= 0 and ranks[changed] == 12:
+            changed -= 1
+        if changed < 0:
+            return count
+        ranks[changed] += 1
+        for later in range(changed + 1, k):
+            ranks[later] = ranks[changed]
 
 
 @njit(cache=True, inline="always")
@@ -964,49 +1054,46 @@ def _count_known_hands(
     Without flushes a hand's value depends on its ranks only, so the boards are first counted by the multiset
     of their new ranks: ``prod C(cards of rank r left, times r is dealt)`` boards per multiset (6,188 multisets
     for a preflop board instead of 1.7 M boards heads-up), every player ranked by rank alone. Then the boards
-    on which some player can hold a flush are walked (their cards of that suit one by one, the others by
-    ranks), adding their true showdown and removing their rank-only one. A player flushes in suit ``s`` only
-    if the board holds at least ``5 - (the most cards of s any player holds)`` >= 3 cards of ``s``; two suits
-    cannot both reach 3 on five cards, so each such board is visited once, under its suit. Boards are
+    on which some player holds a flush are corrected: a player flushes in suit ``s`` exactly when the board
+    holds at least ``5 - (cards of s the player holds)`` >= 3 cards of ``s``, and two suits cannot both reach 3
+    on five cards, so each such board is visited once, under its suit: its ``j`` new cards of the suit one
+    subset at a time, the ``missing - j`` others by multisets of ranks (tabled once per suit and ``j``), adding
+    the true showdown and removing the rank-only one. A flush of 5 to 7 cards excludes a full house or quads,
+    so a flushing player's value is the flush table's, the same on every board of one subset. Boards are
     counted by the set of winners (one add per board, not 2P + 1), turned into totals by the caller.
     """
     card_keys, card_bits = tables.card_keys, tables.card_bits  # read once: see exact_enumeration
     flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
     players = hand_keys.shape[0]
     values = np.zeros(players, dtype=np.int64)
+    exact_values = np.zeros(players, dtype=np.int64)
+    hand_ranks = np.empty(players, dtype=np.uint64)
+    for p in range(players):
+        hand_ranks[p] = (board_key + hand_keys[p]) & _RANK_KEY_MASK
+    ways = np.empty(6188, dtype=np.int64)  # C(17, 5): the multisets of 5 ranks
+    rank_keys = np.empty(6188, dtype=np.uint64)
     # 1. every board ranked by ranks alone, one multiset of new ranks at a time
     available = np.zeros(13, dtype=np.int64)
     for card in deck:
         available[card >> 2] += 1
-    choose = np.zeros((5, 6), dtype=np.int64)  # choose[n, k] = C(n, k) for n <= 4 cards of a rank
-    for n in range(5):
-        choose[n, 0] = 1
-        for k in range(1, n + 1):
-            choose[n, k] = choose[n - 1, k - 1] + (choose[n - 1, k] if k <= n - 1 else 0)
-    rank_base = board_key & _RANK_KEY_MASK
-    ranks = np.zeros(5, dtype=np.int64)  # the new ranks, non-decreasing (an odometer over multisets)
-    counts = np.zeros(13, dtype=np.int64)
-    while True:
-        ways, rank_key = _multiset_ways(ranks, missing, counts, available, choose, card_keys)
-        if ways > 0:
-            rank_key += rank_base
-            for p in range(players):
-                values[p] = rank_only_value(rank_key + (hand_keys[p] & _RANK_KEY_MASK), row_offsets, rank_values)
-            by_winners[_winners(values)] += ways
-        if not _next_multiset(ranks, missing):
-            break
-    # 2. the boards where some player may hold a flush: true showdown in, rank-only showdown out
+    count = _rank_multisets(missing, available, card_keys, ways, rank_keys)
+    for i in range(count):
+        for p in range(players):
+            values[p] = rank_only_value(hand_ranks[p] + rank_keys[i], row_offsets, rank_values)
+        by_winners[_winners(values)] += ways[i]
+    # 2. the boards where some player holds a flush: true showdown in, rank-only showdown out
     suited = np.empty(13, dtype=np.uint8)
     other_available = np.zeros(13, dtype=np.int64)
     first = np.zeros(5, dtype=np.int64)
-    exact_values = np.zeros(players, dtype=np.int64)
+    flush_value = np.zeros(players, dtype=np.int64)
     for suit in range(4):
+        shift = np.uint64(32 + 4 * suit)
+        on_board = np.int64((board_key >> shift) & np.uint64(0xF)) - 3
         most_held = 0
         for p in range(players):
-            held = int((hand_keys[p] >> np.uint64(32 + 4 * suit)) & np.uint64(0xF))
+            held = int((hand_keys[p] >> shift) & np.uint64(0xF))
             if held > most_held:
                 most_held = held
-        on_board = np.int64((board_key >> np.uint64(32 + 4 * suit)) & np.uint64(0xF)) - 3
         n_suited = 0
         other_available[:] = available
         for card in deck:
@@ -1014,32 +1101,33 @@ def _count_known_hands(
                 suited[n_suited] = card
                 n_suited += 1
                 other_available[card >> 2] -= 1
-        lowest = 5 - most_held - int(on_board)  # new cards of the suit for a flush to be possible
+        lowest = 5 - most_held - on_board  # new cards of the suit for some player to flush
         for j in range(lowest if lowest > 0 else 0, min(missing, n_suited) + 1):
             rest = missing - j
+            # the other cards cannot flush (two suits cannot both reach three on the board): by ranks only
+            others = _rank_multisets(rest, other_available, card_keys, ways, rank_keys)
+            flushes = 0  # the players holding a flush on these boards
+            for p in range(players):
+                if np.int64((hand_keys[p] >> shift) & np.uint64(0xF)) + on_board + j >= 5:
+                    flushes |= 1 << p
             for i in range(j):
                 first[i] = i
             while True:
-                key_j = board_key
-                bits_j = board_bits
+                suited_ranks = np.uint64(0)
+                suited_bits = board_bits
                 for i in range(j):
-                    key_j += card_keys[suited[first[i]]]
-                    bits_j |= card_bits[suited[first[i]]]
-                # the other cards matter by rank only (they cannot flush: two suits cannot both reach three on
-                # the board), so they are counted per multiset of ranks, like the first pass
-                ranks[:] = 0
-                while True:
-                    ways, rank_key = _multiset_ways(ranks, rest, counts, other_available, choose, card_keys)
-                    key = key_j + rank_key
-                    if ways > 0:
-                        for p in range(players):
-                            exact_values[p] = value_of_key(key + hand_keys[p], bits_j | hand_bits[p], flush_values,
-                                                           row_offsets, rank_values)
-                            values[p] = rank_only_value((key + hand_keys[p]) & _RANK_KEY_MASK, row_offsets,
-                                                        rank_values)
-                        by_winners[_winners(exact_values)] += ways
-                        by_winners[_winners(values)] -= ways
-                    if not _next_multiset(ranks, rest):
-                        break
+                    suited_ranks += card_keys[suited[first[i]]] & _RANK_KEY_MASK
+                    suited_bits |= card_bits[suited[first[i]]]
+                for p in range(players):
+                    if (flushes >> p) & 1:
+                        flush_value[p] = flush_values[((suited_bits | hand_bits[p]) >> np.uint64(16 * suit))
+                                                      & np.uint64(0x1FFF)]
+                for i in range(others):
+                    key = suited_ranks + rank_keys[i]
+                    for p in range(players):
+                        values[p] = rank_only_value(hand_ranks[p] + key, row_offsets, rank_values)
+                        exact_values[p] = flush_value[p] if (flushes >> p) & 1 else values[p]
+                    by_winners[_winners(exact_values)] += ways[i]
+                    by_winners[_winners(values)] -= ways[i]
                 if not _next_subset(first, j, n_suited):
                     break

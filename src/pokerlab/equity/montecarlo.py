@@ -51,7 +51,7 @@ def monte_carlo_inputs(problem: EquityProblem) -> MonteCarloInputs:
     key, bits = partial_hand(np.array(problem.board, dtype=np.uint8), tables)
     return MonteCarloInputs(
         deck=problem.deck, missing=problem.missing, board_key=key, board_bits=bits,
-        fixed_mask=np.uint64(problem.fixed_mask), is_random=np.array(is_random),
+        is_random=np.array(is_random),
         starts=np.array(starts, dtype=np.int64), combo_cards=np.concatenate(cards),
         combo_masks=np.concatenate(masks), cumulative=np.concatenate(cumulative),
         uniform_weights=np.array(uniform), category_of_value=category_of_value(),

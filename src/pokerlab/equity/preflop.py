@@ -26,8 +26,9 @@ import numpy as np
 from numba import njit, prange
 
 from pokerlab.cards.kernels import value_of_partial
-from pokerlab.cards.ranges import COMBO_MASKS, GRID_COLS, GRID_ROWS, NUMBER_OF_COMBOS
+from pokerlab.cards.ranges import COMBO_MASKS, COMBOS, GRID_COLS, GRID_ROWS, NUMBER_OF_COMBOS, combo_index
 from pokerlab.cards.tables import SUIT_BIAS, EvalTables, cached_arrays, load_tables
+from pokerlab.equity.symmetry import ALL_SUIT_PERMUTATIONS
 from pokerlab.equity.symmetry import _tables as suit_tables
 from pokerlab.errors import FileFormatError
 
@@ -180,6 +181,40 @@ def _load_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             return stored["representatives"], stored["wins"].astype(np.int64), stored["ties"].astype(np.int64)
     except FileNotFoundError:
         raise FileFormatError(f"package data {TABLE_FILE} is missing: run scripts/build_preflop_table.py") from None
+
+
+@lru_cache(maxsize=1)
+def _shipped_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The shipped representatives, wins and ties, read once per process (a few milliseconds)."""
+    return _load_counts()
+
+
+def headsup_counts(first: int, second: int) -> tuple[int, int]:
+    """Boards (of the 1,712,304) on which combo ``first`` beats and ties combo ``second`` preflop, with no dead
+    card: the shipped count of their matchup's orbit, without expanding the tables (:func:`preflop_tables`).
+
+    Combo indices as :data:`pokerlab.cards.ranges.COMBOS`; the combos must share no card. The matchup's
+    canonical key is the smallest over the 24 suit relabellings of its unordered key (as in
+    :func:`matchup_orbits`); the stored counts are the wins of the representative's first combo, which is
+    ``first``'s image when some relabelling keeps the order (the smallest ordered key equals the unordered one).
+
+    >>> from pokerlab.cards.ranges import combo_index
+    >>> headsup_counts(combo_index(51, 50), combo_index(47, 46))  # AsAh vs KsKh
+    (1410336, 9308)
+    """
+    (a1, a2), (b1, b2) = COMBOS[first].tolist(), COMBOS[second].tolist()
+    unordered = ordered = NUMBER_OF_COMBOS * NUMBER_OF_COMBOS
+    for perm in ALL_SUIT_PERMUTATIONS:
+        a = combo_index(a1 - (a1 & 3) + perm[a1 & 3], a2 - (a2 & 3) + perm[a2 & 3])
+        b = combo_index(b1 - (b1 & 3) + perm[b1 & 3], b2 - (b2 & 3) + perm[b2 & 3])
+        unordered = min(unordered, a * NUMBER_OF_COMBOS + b if a < b else b * NUMBER_OF_COMBOS + a)
+        ordered = min(ordered, a * NUMBER_OF_COMBOS + b)
+    representatives, wins, ties = _shipped_counts()
+    index = int(np.searchsorted(representatives, unordered))
+    if index == len(representatives) or representatives[index] != unordered:
+        raise FileFormatError(f"{TABLE_FILE} does not cover every matchup: run scripts/build_preflop_table.py")
+    won, tied = int(wins[index]), int(ties[index])
+    return (won, tied) if ordered == unordered else (BOARDS - won - tied, tied)
 
 
 def class_of_combo() -> np.ndarray:

@@ -28,9 +28,10 @@ def permute_mask(mask: int, g: int) -> int:
     """Image of a card bitmask under relabelling number ``g`` of :data:`ALL_SUIT_PERMUTATIONS`."""
     cards, _ = _tables()
     image = 0
-    for card in range(52):
-        if mask >> card & 1:
-            image |= 1 << int(cards[g, card])
+    while mask:  # one step per card of the mask (most masks are a board or empty)
+        card = (mask & -mask).bit_length() - 1
+        image |= 1 << int(cards[g, card])
+        mask &= mask - 1
     return image
 
 
@@ -38,12 +39,15 @@ def symmetry_group(fixed_masks: list[int], range_weights: list[np.ndarray]) -> n
     """The relabellings (rows ``perm[suit] -> suit``, identity first) that map every fixed card set onto
     itself and every player's combo weights onto themselves. ``(G, 4)`` int64, G divides 24."""
     _, combos = _tables()
+    # weights'[image(c)] = weights[c] must equal weights. A relabelling is a bijection, so it is enough to check
+    # the combos a range holds: if each lands on a combo of the same weight, the range's support maps onto
+    # itself and the combos outside it onto combos outside it (an exact hand checks one combo, not 1,326)
+    supports = [(weights, np.flatnonzero(weights)) for weights in range_weights]
     group = []
     for g, perm in enumerate(ALL_SUIT_PERMUTATIONS):
         if any(permute_mask(mask, g) != mask for mask in fixed_masks):
             continue
-        # weights'[image(c)] = weights[c] must equal weights: compare weights[image] with weights
-        if all(np.array_equal(weights[combos[g]], weights) for weights in range_weights):
+        if all(np.array_equal(weights[combos[g][held]], weights[held]) for weights, held in supports):
             group.append(perm)
     return np.array(group, dtype=np.int64)
 
