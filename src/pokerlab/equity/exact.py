@@ -410,7 +410,9 @@ def _solve_by_combo_orbits(subproblems: list[tuple[EquityProblem, ExactPlan, int
 def _against_random(plan: ExactPlan, subproblems: list[tuple[EquityProblem, ExactPlan, int]] | None) -> bool:
     """Whether an unweighted problem is solved as a hand (or each orbit of a range's combos) against a random
     hand: the route that runs only the hand-vs-random kernel."""
-    return plan.hero_mode == 2 or bool(subproblems) and all(sub_plan.hero_mode == 2 for _, sub_plan, _ in subproblems)
+    if plan.hero_mode == 2:
+        return True
+    return bool(subproblems) and all(sub_plan.hero_mode == 2 for _, sub_plan, _ in subproblems or ())
 
 
 def only_against_random(problem: EquityProblem, plan: ExactPlan) -> bool:
