@@ -67,6 +67,8 @@ FACADE_CASES = [
     # a route's own group: the one board-walk kernel that route runs
     (["equity-exact-hand-vs-random"], 'equity(["AA", "random"], method="exact")'),
     (["equity-exact-hand-vs-random"], 'equity(["AsKs", "random"], board="Js8s5d")'),
+    (["equity-exact-hand-vs-random", "equity-known-hands"],  # the demo's exact calls
+     '(equity(["AsKs", "random"], method="exact"), equity(["AsKs", "AcJc"], board="Js8s5d"))'),
     (["equity-exact-hand-vs-range"], 'equity(["AsKs", "QQ+:0.5, AKs"], board="Js8s5d")'),
     (["equity-exact-hand-vs-range"], 'equity(["QQ+:0.5, AKs", "AsKs"], board="Js8s5d")'),  # enumerated mirrored
     (["equity-exact-heads-up"], 'equity(["QQ+:0.5, AKs", "TT+, AQs+"], board="Js8s5d")'),
