@@ -76,6 +76,26 @@ def test_seven_card_exhaustive_counts_and_classes(oracle):
     assert seven_card_category_counts().tolist() == expected["counts"]
 
 
+@pytest.mark.parametrize("first, second", [(0, 1), (0, 5), (3, 40), (20, 33), (44, 45)])
+def test_exhaustive_count_per_value_matches_evaluating_each_hand(first, second):
+    # The exhaustive count groups hands that cannot flush by the ranks of their last one or two cards; here the
+    # hands whose two smallest cards are (first, second) are evaluated one by one instead, value by value.
+    from pokerlab.cards.kernels import _count_pair
+    from pokerlab.cards.tables import load_tables
+
+    @njit
+    def counted(first, second, tables):
+        counts = np.zeros(7463, dtype=np.int64)
+        _count_pair(first, second, counts, tables)
+        return counts
+
+    above = np.arange(second + 1, 52, dtype=np.uint8)
+    rest = np.array(list(combinations(above.tolist(), 5)), dtype=np.uint8).reshape(-1, 5)
+    hands = np.hstack([np.full((len(rest), 2), (first, second), dtype=np.uint8), rest])
+    expected = np.bincount(evaluate_batch(hands), minlength=7463)
+    assert np.array_equal(counted(first, second, load_tables()), expected)
+
+
 @pytest.mark.parametrize("size", [5, 6, 7])
 def test_random_hands_order_like_the_reference_evaluator(size):
     rng = np.random.default_rng(size)

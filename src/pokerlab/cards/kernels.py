@@ -21,6 +21,7 @@ _ONE = np.uint64(1)
 _SUIT_SHIFT = np.uint64(SUIT_SHIFT)
 _FLUSH_CHECK = np.uint64(FLUSH_CHECK)
 _ONE_OF_EACH_SUIT = np.uint64(0x1111)
+_TWO_OF_EACH_SUIT = np.uint64(0x2222)
 _RANK_KEY_MASK = np.uint64(RANK_KEY_MASK)
 _ROW_SHIFT = np.uint64(ROW_SHIFT)
 _ROW_MASK = np.uint64(ROW_MASK)
@@ -185,7 +186,8 @@ def _count_pair(first: int, c2: int, counts: np.ndarray, tables: EvalTables) -> 
 
     When six cards hold no four of a suit, no seventh card makes a flush and the hand's value depends only on
     the seventh card's rank: the cards above ``c6`` are counted per rank (one lookup for up to four cards),
-    which makes the count about 2.5x faster than one lookup per hand.
+    which makes the count about 2.5x faster than one lookup per hand. One level up, when five cards hold no
+    three of a suit (63% of them), the last two cards are counted per pair of ranks (:func:`_count_two_by_rank`).
     """
     card_keys, card_bits = tables.card_keys, tables.card_bits
     flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
@@ -197,6 +199,9 @@ def _count_pair(first: int, c2: int, counts: np.ndarray, tables: EvalTables) -> 
             key4, bits4 = key3 + card_keys[c4], bits3 | card_bits[c4]
             for c5 in range(c4 + 1, 52):
                 key5, bits5 = key4 + card_keys[c5], bits4 | card_bits[c5]
+                if not (((key5 >> _SUIT_SHIFT) + _TWO_OF_EACH_SUIT) & _FLUSH_CHECK):  # two more cannot flush
+                    _count_two_by_rank(key5 & _RANK_KEY_MASK, c5, counts, card_keys, row_offsets, rank_values)
+                    continue
                 for c6 in range(c5 + 1, 52):
                     key6, bits6 = key5 + card_keys[c6], bits5 | card_bits[c6]
                     if ((key6 >> _SUIT_SHIFT) + _ONE_OF_EACH_SUIT) & _FLUSH_CHECK:  # a seventh card may flush
@@ -213,6 +218,26 @@ def _count_pair(first: int, c2: int, counts: np.ndarray, tables: EvalTables) -> 
                     for rank7 in range(rank6 + 1, 13):
                         counts[rank_only_value(rank_key6 + (card_keys[4 * rank7] & _RANK_KEY_MASK), row_offsets,
                                            rank_values)] += 4
+
+
+@njit(cache=True, inline="always")
+def _count_two_by_rank(rank_key5: np.uint64, c5: int, counts: np.ndarray, card_keys: np.ndarray,
+                       row_offsets: np.ndarray, rank_values: np.ndarray) -> None:
+    """Add to ``counts`` the values of the hands made by five cards that cannot flush (rank half of their key
+    ``rank_key5``, largest card ``c5``) and any two cards above ``c5``, one lookup per pair of ranks: ``C(n, 2)``
+    hands for a pair of a rank with ``n`` cards above ``c5``, ``n1 * n2`` for two ranks."""
+    rank5 = c5 >> 2
+    for rank6 in range(rank5, 13):
+        above6 = 3 - (c5 & 3) if rank6 == rank5 else 4  # cards of rank6 above c5
+        key6 = rank_key5 + (card_keys[4 * rank6] & _RANK_KEY_MASK)
+        if above6 >= 2:
+            counts[rank_only_value(key6 + (card_keys[4 * rank6] & _RANK_KEY_MASK), row_offsets,
+                                   rank_values)] += above6 * (above6 - 1) // 2
+        if above6 == 0:
+            continue
+        for rank7 in range(rank6 + 1, 13):
+            counts[rank_only_value(key6 + (card_keys[4 * rank7] & _RANK_KEY_MASK), row_offsets,
+                                   rank_values)] += 4 * above6
 
 
 @njit(cache=True)

@@ -29,7 +29,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -313,10 +313,13 @@ class Range:
         array.setflags(write=False)
         object.__setattr__(self, "weights", array)
 
-    @property
+    @cached_property
     def indices(self) -> np.ndarray:
-        """Indices of the combos with positive weight, increasing."""
-        return np.flatnonzero(self.weights > 0)
+        """Indices of the combos with positive weight, increasing (read-only; computed once: the weights are
+        read-only too)."""
+        indices = np.flatnonzero(self.weights > 0)
+        indices.setflags(write=False)
+        return indices
 
     @property
     def combos(self) -> np.ndarray:
@@ -326,7 +329,7 @@ class Range:
     @property
     def combo_count(self) -> int:
         """Number of combos with positive weight."""
-        return int(np.count_nonzero(self.weights > 0))
+        return len(self.indices)
 
     @property
     def weighted_count(self) -> float:

@@ -354,6 +354,13 @@ def _fixed_hands(problem: EquityProblem, deals: np.ndarray, multiplicity: np.nda
     return acc_int
 
 
+def from_preflop_table(problem: EquityProblem) -> bool:
+    """Whether the exact answer comes from the shipped heads-up preflop table, with no kernel: two known
+    hands, no board and no dead card."""
+    return (len(problem.ranges) == 2 and not problem.board and not problem.dead
+            and all(reduced.is_exact_hand for reduced in problem.ranges))
+
+
 def _headsup_preflop(first: int, second: int) -> np.ndarray:
     """``acc_int`` of two known hands preflop with no dead card, from the shipped table of every heads-up
     matchup (:func:`pokerlab.equity.preflop.headsup_counts`): the counts the known-hands kernel makes, in
@@ -449,7 +456,7 @@ def _solve_exact(problem: EquityProblem, plan: ExactPlan, breakdown: bool, chunk
         no_floats = (np.zeros((players + 1, 3)), np.zeros((players, 2, 9)))
         if all(reduced.is_exact_hand for reduced in problem.ranges):
             deal = np.array([[int(reduced.indices[0]) for reduced in problem.ranges]])
-            if players == 2 and not problem.board and not problem.dead:  # every such matchup is tabled
+            if from_preflop_table(problem):
                 return _outcome(_headsup_preflop(int(deal[0, 0]), int(deal[0, 1])), *no_floats, False, False)
             return _outcome(_fixed_hands(problem, deal, np.ones(1), chunks, 1.0), *no_floats, False, False)
         subproblems = _orbit_plan(problem, plan)

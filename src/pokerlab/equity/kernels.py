@@ -671,13 +671,14 @@ def _deal_card(cards: np.ndarray, position: int, size: int, blocked: np.uint64, 
     dealt can come again, so nothing is rejected unless ``blocked`` (cards of combos drawn from ranges) holds
     one of the cards left. Starting from any order of the cards, the dealt prefix is uniform: the shuffle
     carries on from the previous deal's order, with no reset."""
+    here = np.uint64(position)  # unsigned indices: no code for negative ones
     while True:
-        offset, counter, buffer, left = _below16(np.uint64(size - position), counter, buffer, left)
-        index = position + np.int64(offset)
+        offset, counter, buffer, left = _below16(np.uint64(size) - here, counter, buffer, left)
+        index = here + offset
         card = cards[index]
         if not (blocked & (_ONE << np.uint64(card))):
-            cards[index] = cards[position]
-            cards[position] = card
+            cards[index] = cards[here]
+            cards[here] = card
             return np.int64(card), counter, buffer, left  # type: ignore[return-value]  # numba's int
 
 

@@ -42,14 +42,12 @@ def symmetry_group(fixed_masks: list[int], range_weights: list[np.ndarray]) -> n
     # weights'[image(c)] = weights[c] must equal weights. A relabelling is a bijection, so it is enough to check
     # the combos a range holds: if each lands on a combo of the same weight, the range's support maps onto
     # itself and the combos outside it onto combos outside it (an exact hand checks one combo, not 1,326)
-    supports = [(weights, np.flatnonzero(weights)) for weights in range_weights]
-    group = []
-    for g, perm in enumerate(ALL_SUIT_PERMUTATIONS):
-        if any(permute_mask(mask, g) != mask for mask in fixed_masks):
-            continue
-        if all(np.array_equal(weights[combos[g][held]], weights[held]) for weights, held in supports):
-            group.append(perm)
-    return np.array(group, dtype=np.int64)
+    kept = np.array([all(permute_mask(mask, g) == mask for mask in fixed_masks) for g in range(24)])
+    for weights in range_weights:
+        held = np.flatnonzero(weights)
+        kept &= (weights[combos[:, held]] == weights[held]).all(axis=1)  # every relabelling at once
+    return np.array([perm for perm, keep in zip(ALL_SUIT_PERMUTATIONS, kept, strict=True) if keep],
+                    dtype=np.int64).reshape(-1, 4)
 
 
 def combo_orbits(indices: np.ndarray, group: np.ndarray) -> list[tuple[int, int]]:
