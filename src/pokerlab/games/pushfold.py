@@ -217,11 +217,12 @@ class PushFoldGame(VectorGame):
         self.multiway_samples = int(multiway_samples)
         self.seed = int(seed)
         self.check_stream = False  # True in a resampled game (see resampled)
+        self.proposal: np.ndarray | None = None  # per seat, the class distribution of the deals (see redealt)
         self._samples: _MultiwaySamples | None = None
         self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
         self._removal_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._batches: dict[int, _Batch] = {}
-        self._spectator_outcomes: dict[tuple[int, ...], np.ndarray] = {}
+        self._spectator_outcomes: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._centres: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
         self.terminals: dict[tuple[int, ...], Terminal] = {}
         self._build_terminals(())
@@ -288,7 +289,8 @@ class PushFoldGame(VectorGame):
         return {"name": self.name, "family": "pushfold", "stacks": list(t.stacks), "small_blind": t.small_blind,
                 "big_blind": t.big_blind, "ante": t.ante, "bb_ante": t.bb_ante,
                 "multiway_samples": self.multiway_samples, "seed": self.seed} | (
-                    {"check_stream": True} if self.check_stream else {})
+                    {"check_stream": True} if self.check_stream else {}) | (
+                    {} if self.proposal is None else {"proposal": np.round(self.proposal, 12).tolist()})
 
     # ---------------------------------------------------------------------------------------------------
     # terminals
@@ -403,9 +405,10 @@ class PushFoldGame(VectorGame):
                                                      + d[2] * (weighted @ t.class_tie @ sig[1]))
                                  / (1326.0 * DISJOINT_COMBOS))
         else:
-            assert plan.outcome_of_sample is not None  # _plan sets it for every multiway spectator
+            assert plan.outcome_of_sample is not None and plan.pot_weight is not None  # set for every spectator
             correction = np.full(NUMBER_OF_CLASSES, _spectator_sum(samples.deal_class, pot, sig,
-                                                                   plan.outcome_of_sample, u, plan.centre[0]))
+                                                                   plan.outcome_of_sample, u, plan.centre[0],
+                                                                   plan.pot_weight))
         return value * (reach_in_pot * plan.centre + correction)
 
     def evaluate_terminals(self, tree: CompiledPublicTree, terminals: np.ndarray, player: int,
@@ -484,6 +487,7 @@ class PushFoldGame(VectorGame):
         width = max(t.utilities.shape[0] for t in self.terminals.values())
         utilities = np.zeros((count, max(3, width)))
         sample_rows: list[np.ndarray] = []
+        weight_rows: list[np.ndarray] = []
         spectator_row = np.full(count, -1, dtype=np.int64)
         positions: list[np.ndarray] = []
         position_at = np.full(count, -1, dtype=np.int64)
@@ -514,11 +518,13 @@ class PushFoldGame(VectorGame):
             if plan.outcome_of_sample is not None:
                 spectator_row[i] = len(sample_rows)
                 sample_rows.append(plan.outcome_of_sample.astype(np.int32))
+                assert plan.pot_weight is not None
+                weight_rows.append(plan.pot_weight)
         samples = self.multiway_samples if batch.multiway else 0
         return _PlayerTerminals(
             kind, scale, folders, inside, utilities, spectator_row,
             np.array(sample_rows, dtype=np.int32).reshape(len(sample_rows), samples),
-            position_at, np.concatenate(positions) if positions else np.zeros(0, dtype=np.int32),
+            np.array(weight_rows, dtype=np.float64).reshape(len(weight_rows), samples), position_at, np.concatenate(positions) if positions else np.zeros(0, dtype=np.int32),
             centre, counts)
 
     def _removal(self, reach: np.ndarray) -> np.ndarray:
@@ -544,7 +550,7 @@ class PushFoldGame(VectorGame):
         opponents = np.array([q for q in inside if q != player], dtype=np.int64)
         kind, first = _MULTIWAY, False
         win_matrix = None
-        outcome_by_position = outcome_of_sample = None
+        outcome_by_position = outcome_of_sample = pot_weight = None
         centre = np.zeros(NUMBER_OF_CLASSES)
         counts = np.zeros(NUMBER_OF_CLASSES)
         if player not in inside or len(inside) == 1:
@@ -567,12 +573,14 @@ class PushFoldGame(VectorGame):
             win, tie = weighted @ t.class_win @ ones, weighted @ t.class_tie @ ones
             centre[:] = (win * u[0] + (pair - win - tie) * u[1] + tie * u[2]) / pair
         elif kind == _SPECTATOR:  # the sampled outcomes are the same for every spectator: computed once
-            outcome_of_sample = self._spectator_outcomes.get(state)
-            if outcome_of_sample is None:
-                outcome_of_sample = self._spectator_outcomes[state] = _sample_outcomes(
-                    self.samples().deal_key, np.array(inside, dtype=np.int64), terminal.pot_eligible,
-                    terminal.keys, n)
-            centre[:] = u[outcome_of_sample].mean()
+            known_outcomes = self._spectator_outcomes.get(state)
+            if known_outcomes is None:
+                pot = np.array(inside, dtype=np.int64)
+                known_outcomes = self._spectator_outcomes[state] = (
+                    _sample_outcomes(self.samples().deal_key, pot, terminal.pot_eligible, terminal.keys, n),
+                    _pot_weights(self.samples(), pot))
+            outcome_of_sample, pot_weight = known_outcomes
+            centre[:] = pot_weight @ u[outcome_of_sample] / max(pot_weight.sum(), 1e-300)
         elif kind == _MULTIWAY:
             samples = self.samples()
             outcome_by_position = _position_outcomes(samples.deal_key, player, opponents, terminal.pot_eligible,
@@ -586,9 +594,9 @@ class PushFoldGame(VectorGame):
                 known = self._centres[(state, player)] = np.where(seen > 0, sums / np.maximum(seen, 1.0),
                                                                   float(u.mean()))
             centre = known  # a resampled game reuses its original's
-            counts = _usable_counts(samples.deal_mask, samples.hero_key, samples.hero_mask, opponents)
+            counts = _usable_counts(samples, opponents)
         plan = _Plan(terminal, kind, folders, 1.0 / DISJOINT_COMBOS ** len(folders), opponents, first, win_matrix,
-                     outcome_by_position, outcome_of_sample, centre, counts)
+                     outcome_by_position, outcome_of_sample, pot_weight, centre, counts)
         if keep:
             self._plans[(state, player)] = plan
         return plan
@@ -596,22 +604,51 @@ class PushFoldGame(VectorGame):
     def samples(self) -> _MultiwaySamples:
         """The fixed deals of the multiway showdowns (drawn on first use)."""
         if self._samples is None:
-            rng = numpy_generators(self.seed, 2)[1] if self.check_stream else numpy_generator(self.seed)
-            self._samples = _draw_samples(self.multiway_samples, self.table.seats, rng)
+            if self.proposal is None:
+                rng = numpy_generators(self.seed, 2)[1] if self.check_stream else numpy_generator(self.seed)
+                self._samples = _draw_samples(self.multiway_samples, self.table.seats, rng)
+            else:  # the seed's third and fourth streams
+                rng = numpy_generators(self.seed, 4)[3 if self.check_stream else 2]
+                self._samples = _draw_proposal_samples(self.multiway_samples, self.proposal, rng)
         return self._samples
+
+    def _fresh_copy(self) -> PushFoldGame:
+        """A copy sharing terminals, payoffs and the 3+ way heroes' centres (constants of the estimator, any
+        value keeps it unbiased), with no deals and no caches that depend on them."""
+        other = copy.copy(self)
+        other._samples = None
+        other._plans = {}
+        other._removal_cache = {}
+        other._batches = {}
+        other._spectator_outcomes = {}
+        return other
+
+    def redealt(self, proposal: np.ndarray, samples: int | None = None) -> PushFoldGame:
+        """The same game with its 3+ way showdowns valued on deals importance-sampled from ``proposal`` (per
+        seat, a distribution over the 169 classes, every class with positive probability): each seat's combo is
+        drawn from its proposal, and the valuation weighs a deal by the uniform-over-proposal density ratios of
+        the seats in the pot, normalised per class over the usable deals (a self-normalised estimator: still
+        multilinear in the strategies, consistent, with a bias of order ``1/samples``). Deals drawn near the
+        ranges that reach multiway pots weigh many more deals than uniform ones, whose weight is the product of
+        tight ranges' frequencies. ``samples`` deals (default: as many as this game's)."""
+        proposal = np.asarray(proposal, dtype=np.float64)
+        if proposal.shape != (self.table.seats, NUMBER_OF_CLASSES) or not np.all(proposal > 0):
+            raise InvalidGameError(f"a proposal needs a positive probability for each of the {NUMBER_OF_CLASSES} "
+                                   f"classes of each of the {self.table.seats} seats")
+        other = self._fresh_copy()
+        other.check_stream = False
+        other.proposal = proposal / proposal.sum(axis=1, keepdims=True)
+        if samples is not None:
+            other.multiway_samples = int(samples)
+        return other
 
     def resampled(self) -> PushFoldGame:
         """The same game with its 3+ way showdowns valued on an independent set of ``multiway_samples`` deals
         (the seed's second stream, :func:`pokerlab.stats.rng.numpy_generators`): terminals, payoffs and the 3+
         way heroes' centres (constants of the estimator, see the module docstring) are shared, not recomputed.
         Valuing a strategy in it measures what the sampling hides (see :func:`pokerlab.pushfold.pushfold`)."""
-        other = copy.copy(self)
+        other = self._fresh_copy()
         other.check_stream = True
-        other._samples = None
-        other._plans = {}
-        other._removal_cache = {}
-        other._batches = {}
-        other._spectator_outcomes = {}
         return other
 
     def multiway_error(self) -> float:
@@ -642,6 +679,7 @@ class _Plan:
     win_matrix: np.ndarray | None
     outcome_by_position: np.ndarray | None  # (S, m) outcome index when k opponents rank above the hero
     outcome_of_sample: np.ndarray | None  # (S,) outcome index of each deal (spectator of a multiway pot)
+    pot_weight: np.ndarray | None  # (S,) the deal's weight for a spectator of a multiway pot (_pot_weights)
     centre: np.ndarray  # (169,) the payoff's mean with random hands in the pot (spectators: one value)
     counts: np.ndarray  # (169,) usable deals per class of a 3+ way hero
 
@@ -670,7 +708,7 @@ class _PlayerTerminals(NamedTuple):
     """One player's static arrays over the terminals, the bundle :func:`_batched_values` reads: how each is
     valued (``kind``), the removal scale, the folders' seats and the showdown's seats (the opponents for a
     sampled multiway hero; -1 padded), the player's utility per outcome (heads-up: win, lose, tie), the row
-    of each multiway spectator's sampled outcomes, the offset of each multiway hero's ``(samples, seats in
+    of each multiway spectator's sampled outcomes and deal weights (:func:`_pot_weights`), the offset of each multiway hero's ``(samples, seats in
     the pot)`` outcome table in ``positions``, the payoff's mean with random hands in the pot (``centre``) and
     a 3+ way hero's usable deals per class (``counts``)."""
 
@@ -681,6 +719,7 @@ class _PlayerTerminals(NamedTuple):
     utilities: np.ndarray
     spectator_row: np.ndarray
     sample_outcomes: np.ndarray
+    pot_weights: np.ndarray
     position_at: np.ndarray
     positions: np.ndarray
     centre: np.ndarray
@@ -705,6 +744,7 @@ class _MultiwaySamples(NamedTuple):
     deal_mask: np.ndarray  # (S, seats) uint64 card masks
     hero_key: np.ndarray  # (S, 169) value * 16 of the class's sampled combo, 0 when it touches the board
     hero_mask: np.ndarray  # (S, 169) uint64
+    deal_ratio: np.ndarray  # (S, seats) uniform density / proposal density of each seat's dealt combo (1: uniform)
 
 
 def _draw_samples(count: int, seats: int, rng: np.random.Generator) -> _MultiwaySamples:
@@ -718,7 +758,45 @@ def _draw_samples(count: int, seats: int, rng: np.random.Generator) -> _Multiway
     priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)
     picks = order[starts[None, :] + (rng.random((count, NUMBER_OF_CLASSES)) * sizes[None, :]).astype(np.int64)]
     deal_combo, deal_key, hero_key = _sample_keys(decks, priority, picks, COMBOS.astype(np.int64), load_tables())
-    return _MultiwaySamples(classes[deal_combo], deal_key, COMBO_MASKS[deal_combo], hero_key, COMBO_MASKS[picks])
+    return _MultiwaySamples(classes[deal_combo], deal_key, COMBO_MASKS[deal_combo], hero_key, COMBO_MASKS[picks],
+                            np.ones((count, seats)))
+
+
+def _draw_proposal_samples(count: int, proposal: np.ndarray, rng: np.random.Generator) -> _MultiwaySamples:
+    """Deals for importance sampling: a uniform board first, then each seat's combo drawn independently from
+    its class distribution ``proposal[seat]`` (uniform within a class) among the combos that avoid the board.
+    ``deal_ratio`` is the uniform density of that combo given the board over its proposal density: the
+    valuation weighs each deal by the ratios of the seats in the pot and skips deals where they share a card
+    (conditioning on disjoint hands, as the uniform deal does by construction)."""
+    from pokerlab.equity.preflop import class_of_combo  # noqa: PLC0415
+
+    classes = class_of_combo()
+    seats = proposal.shape[0]
+    order = np.argsort(classes, kind="stable")
+    starts = np.searchsorted(classes[order], np.arange(NUMBER_OF_CLASSES))
+    sizes = np.bincount(classes, minlength=NUMBER_OF_CLASSES)
+    boards = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (count, 1)), axis=1)[:, :5]
+    board_masks = np.zeros(count, dtype=np.uint64)
+    for k in range(5):
+        board_masks |= np.uint64(1) << boards[:, k].astype(np.uint64)
+    touches = (COMBO_MASKS[None, :] & board_masks[:, None]) != 0  # (S, 1326)
+    combos = np.empty((count, seats), dtype=np.int64)
+    ratio = np.empty((count, seats))
+    for q in range(seats):
+        density = proposal[q][classes] / sizes[classes]  # per combo
+        density = density / density.sum()
+        free = np.where(touches, 0.0, density[None, :])
+        mass = free.sum(axis=1)  # proposal mass of the combos avoiding each board
+        cdf = np.cumsum(free, axis=1)
+        picks = np.minimum((cdf < (rng.random(count) * mass)[:, None]).sum(axis=1), 1325)
+        combos[:, q] = picks
+        ratio[:, q] = mass / (density[picks] * 1081.0)  # 1081 = C(47, 2) combos avoid a board
+    decks = np.concatenate([COMBOS[combos].reshape(count, 2 * seats).astype(np.int64), boards], axis=1)
+    priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)
+    picks = order[starts[None, :] + (rng.random((count, NUMBER_OF_CLASSES)) * sizes[None, :]).astype(np.int64)]
+    deal_combo, deal_key, hero_key = _sample_keys(decks, priority, picks, COMBOS.astype(np.int64), load_tables())
+    return _MultiwaySamples(classes[deal_combo], deal_key, COMBO_MASKS[deal_combo], hero_key, COMBO_MASKS[picks],
+                            ratio)
 
 
 @njit(cache=True)
@@ -798,28 +876,35 @@ def _hero_sums(
     utilities: np.ndarray, centre: np.ndarray, counting: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A 3+ way hero's sampled sums per class: over the deals the class can use (its sampled combo avoids the
-    board and the opponents' cards), ``sum w (u - centre[c])`` with ``w`` the product of the opponents'
-    strategy weights ``sig`` at their dealt classes, and (with ``counting``; else 0) the number of such deals.
+    board and the opponents' cards, which avoid each other), ``sum r w (u - centre[c])`` with ``w`` the
+    product of the opponents' strategy weights ``sig`` at their dealt classes and ``r`` the product of their
+    density ratios (1 for uniform deals), and (with ``counting``; else 0) the sum of ``r`` over such deals.
     With ``sig`` all ones and ``centre`` 0 the first divided by the second is the class's mean payoff with
     random opponents. Without ``counting`` the deals of weight 0 are skipped whole (the solver's case)."""
-    deal_class, deal_key, deal_mask, hero_key, hero_mask = samples
+    deal_class, deal_key, deal_mask, hero_key, hero_mask, deal_ratio = samples
     count = deal_class.shape[0]
     total = np.zeros(NUMBER_OF_CLASSES)
     usable = np.zeros(NUMBER_OF_CLASSES)
     m1 = opponents.shape[0]
     for s in range(count):
         weight = 1.0
+        ratio = 1.0
         used = np.uint64(0)
+        clash = False
         for j in range(m1):
-            weight *= sig[j, deal_class[s, opponents[j]]]
-            used |= deal_mask[s, opponents[j]]
-        if weight == 0.0 and not counting:
+            q = opponents[j]
+            weight *= sig[j, deal_class[s, q]]
+            ratio *= deal_ratio[s, q]
+            clash = clash or (used & deal_mask[s, q]) != 0
+            used |= deal_mask[s, q]
+        if clash or (weight == 0.0 and not counting):
             continue
+        weight *= ratio
         priority = deal_key[s, hero] % 16  # the hero's tie-break priority is its seat's in the deal
         for c in range(NUMBER_OF_CLASSES):
             if hero_key[s, c] == 0 or (hero_mask[s, c] & used) != 0:
                 continue
-            usable[c] += 1.0
+            usable[c] += ratio
             if weight == 0.0:
                 continue
             key = hero_key[s, c] + priority
@@ -832,36 +917,67 @@ def _hero_sums(
 
 
 @njit(cache=True)
-def _usable_counts(
-    deal_mask: np.ndarray, hero_key: np.ndarray, hero_mask: np.ndarray, opponents: np.ndarray
-) -> np.ndarray:
-    """How many deals each class of a 3+ way hero can use (as counted by :func:`_hero_sums`)."""
+def _usable_counts(samples: _MultiwaySamples, opponents: np.ndarray) -> np.ndarray:
+    """The deals each class of a 3+ way hero can use, summed with their density ratios (as
+    :func:`_hero_sums` counts them): the normaliser of its correction."""
     usable = np.zeros(NUMBER_OF_CLASSES)
-    for s in range(hero_key.shape[0]):
+    for s in range(samples.hero_key.shape[0]):
         used = np.uint64(0)
+        ratio = 1.0
+        clash = False
         for j in range(opponents.shape[0]):
-            used |= deal_mask[s, opponents[j]]
+            q = opponents[j]
+            clash = clash or (used & samples.deal_mask[s, q]) != 0
+            used |= samples.deal_mask[s, q]
+            ratio *= samples.deal_ratio[s, q]
+        if clash:
+            continue
         for c in range(NUMBER_OF_CLASSES):
-            if hero_key[s, c] != 0 and (hero_mask[s, c] & used) == 0:
-                usable[c] += 1.0
+            if samples.hero_key[s, c] != 0 and (samples.hero_mask[s, c] & used) == 0:
+                usable[c] += ratio
     return usable
+
+
+@njit(cache=True)
+def _pot_weights(samples: _MultiwaySamples, inside: np.ndarray) -> np.ndarray:
+    """Per deal, the product of the density ratios of the seats ``inside`` the pot, 0 where two of them share
+    a card (a spectator's view: every deal with disjoint hands counts)."""
+    out = np.zeros(samples.deal_mask.shape[0])
+    for s in range(out.shape[0]):
+        used = np.uint64(0)
+        ratio = 1.0
+        for j in range(inside.shape[0]):
+            q = inside[j]
+            if (used & samples.deal_mask[s, q]) != 0:
+                ratio = 0.0
+                break
+            used |= samples.deal_mask[s, q]
+            ratio *= samples.deal_ratio[s, q]
+        out[s] = ratio
+    return out
 
 
 @njit(cache=True)
 def _spectator_sum(
     deal_class: np.ndarray, inside: np.ndarray, sig: np.ndarray, outcome_of_sample: np.ndarray,
-    utilities: np.ndarray, centre: float,
+    utilities: np.ndarray, centre: float, pot_weight: np.ndarray,
 ) -> float:
-    """A spectator's sampled correction of a 3+ way pot: the mean over the deals of the product of the
-    players' strategy weights at their dealt classes times ``u - centre``."""
+    """A spectator's sampled correction of a 3+ way pot: the mean over the deals, weighted by ``pot_weight``
+    (:func:`_pot_weights`), of the product of the players' strategy weights at their dealt classes times
+    ``u - centre``."""
     total = 0.0
+    norm = 0.0
     for s in range(deal_class.shape[0]):
-        weight = 1.0
+        r = pot_weight[s]
+        norm += r
+        if r == 0.0:
+            continue
+        weight = r
         for j in range(inside.shape[0]):
             weight *= sig[j, deal_class[s, inside[j]]]
         if weight != 0.0:
             total += weight * (utilities[outcome_of_sample[s]] - centre)
-    return total / deal_class.shape[0]
+    return total / norm if norm > 0.0 else 0.0
 
 
 @njit(cache=True)
@@ -880,7 +996,7 @@ def _sample_outcomes(
 
 _NO_SAMPLES = _MultiwaySamples(np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1), dtype=np.int64),
                                np.zeros((0, 1), dtype=np.uint64), np.zeros((0, NUMBER_OF_CLASSES), dtype=np.int64),
-                               np.zeros((0, NUMBER_OF_CLASSES), dtype=np.uint64))
+                               np.zeros((0, NUMBER_OF_CLASSES), dtype=np.uint64), np.zeros((0, 1)))
 
 
 @njit(cache=True)
@@ -931,8 +1047,9 @@ def _batched_values(
                 for j in range(m):
                     sig[j] = x[source[t, pot[j]]]
                 if kind == _SPECTATOR:
+                    row = plans.spectator_row[t]
                     correction = np.full(NUMBER_OF_CLASSES, _spectator_sum(
-                        deal_class, pot, sig, plans.sample_outcomes[plans.spectator_row[t]], u, centre[0]))
+                        deal_class, pot, sig, plans.sample_outcomes[row], u, centre[0], plans.pot_weights[row]))
                 else:
                     count = deal_class.shape[0]
                     at = plans.position_at[t]

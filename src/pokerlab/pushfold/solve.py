@@ -8,6 +8,7 @@ charts, EVs and each seat's exact best-response gain.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -18,8 +19,8 @@ import numpy as np
 from pokerlab.equity.preflop import NUMBER_OF_CLASSES
 from pokerlab.errors import Interrupted, InvalidArgumentError
 from pokerlab.games.base import FOLD
-from pokerlab.games.compiler import KIND_DECISION
-from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
+from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
+from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, Table, seat_names
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
 from pokerlab.progress import deferred_interrupts
 from pokerlab.pushfold.model import build_game, validate_table
@@ -33,6 +34,8 @@ from pokerlab.solvers.vector import (
 
 Progress = Callable[[int, float], None]
 """Called after every gain check with (iterations, current maximum gain)."""
+REDEAL_ITERATIONS = 16
+"""Iterations on uniform deals before the 3+ way pots are redealt from the ranges that reach them."""
 
 
 def class_names() -> list[str]:
@@ -175,6 +178,7 @@ def pushfold(
     seed: int = 0,
     algorithm: str = "dcfr",
     check_sampling: bool = True,
+    multiway_proposal_share: float = 0.5,
     progress: Progress | None = None,
 ) -> PushFoldResult:
     """Nash push/fold strategies of every seat (chip EV, or ICM with ``payouts`` and an optional ``field``).
@@ -189,6 +193,10 @@ def pushfold(
     ``check_sampling`` (and 3+ seats) the strategy returned is also valued on an independent set of as many
     deals, and each seat's best-response gain there is ``multiway_check_gains``: the part of the gain the
     sampling hides, measured (a check costs about one gain computation).
+    ``multiway_proposal_share``: with 3+ way pots the deals are redrawn once, after
+    :data:`REDEAL_ITERATIONS` iterations on uniform deals (or at the target, if sooner), from each seat's hands
+    in such pots under the strategy so far, mixed with this share of the ``1 - share`` uniform deal
+    (importance sampling, :meth:`PushFoldGame.redealt`; 0 keeps uniform deals).
     ``algorithm``: a vector-form solver of :mod:`pokerlab.solvers.vector` (discounted CFR by default). With 3+
     seats the profile returned is the checked one (average or current strategy) with the smallest maximum gain.
     """
@@ -217,6 +225,9 @@ def pushfold(
     best: tuple[float, VectorStrategy, BestResponseGains] | None = None
     stop = "iterations"
     check = 8
+    # 3+ way pots: solve first on uniform deals, then redeal them once from the ranges that reach such pots
+    # (importance sampling, PushFoldGame.redealt) and go on from the same regrets; the target counts only after
+    redeal = multiway_proposal_share > 0 and any(len(t.participants) > 2 for t in game.terminals.values())
     try:
         for player in range(tree.num_players):  # the game's per-seat caches, one seat per block
             with deferred_interrupts():
@@ -237,6 +248,16 @@ def pushfold(
             assert best is not None
             if progress is not None:
                 progress(solver.iteration, best[0])
+            if redeal and (solver.iteration >= REDEAL_ITERATIONS or best[0] <= target_value):
+                with deferred_interrupts():
+                    proposal = multiway_proposal(tree, best[1], multiway_proposal_share)
+                    game = game.redealt(proposal)
+                    tree = dataclasses.replace(tree, game=game)
+                    solver = _continued(solver, tree, algorithm)
+                    for player in range(tree.num_players):
+                        solver.prepare(player)
+                redeal, best, check = False, None, 8
+                continue
             if best[0] <= target_value:
                 stop = "target"
                 break
@@ -276,6 +297,55 @@ def pushfold(
         multiway_error=game.multiway_error() if table.seats > 2 else 0.0, multiway_check_gains=check_gains, game=game,
         tree=tree, strategy=strategy,
     )
+
+
+def multiway_proposal(tree: CompiledPublicTree, strategy: VectorStrategy, share: float = 0.5) -> np.ndarray:
+    """Per seat, a class distribution to deal 3+ way pots from (:meth:`PushFoldGame.redealt`): ``share`` times
+    the distribution of the seat's hand when it is in a pot of three or more under ``strategy`` (each such
+    terminal weighted by how often it is reached), plus ``1 - share`` times the uniform deal's.
+
+    >>> tree = compile_public_tree(PushFoldGame(Table((10.0, 10.0, 10.0), 0.5, 1.0), lambda f: f - 10.0))
+    >>> proposal = multiway_proposal(tree, VectorStrategy.uniform(tree))
+    >>> proposal.shape, bool(np.allclose(proposal.sum(axis=1), 1.0)), bool(proposal.min() > 0)
+    ((3, 169), True, True)
+    """
+    game = tree.game
+    assert isinstance(game, PushFoldGame)
+    t = tree.tree
+    seats = tree.num_players
+    reach = np.empty((tree.num_nodes, seats, NUMBER_OF_CLASSES))
+    reach[0] = np.stack(tree.weights)
+    for node in range(tree.num_nodes):  # breadth-first: parents before children
+        if t.kind[node] != KIND_DECISION:
+            continue
+        q = int(t.player[node])
+        block = strategy.block(node)
+        for a in range(int(t.num_children[node])):
+            child = int(t.first_child[node]) + a
+            reach[child] = reach[node]
+            reach[child, q] *= block[:, a]
+    held = np.zeros((seats, NUMBER_OF_CLASSES))
+    for node in np.flatnonzero(t.kind == KIND_TERMINAL):
+        inside = game.terminals[tree.states[int(node)]].participants
+        if len(inside) < 3:
+            continue
+        totals = reach[node].sum(axis=1)
+        for q in inside:
+            held[q] += reach[node, q] * np.prod(np.delete(totals, q))
+    uniform = game.class_weights
+    mass = held.sum(axis=1, keepdims=True)
+    ranges = np.where(mass > 0, held / np.where(mass > 0, mass, 1.0), uniform[None, :])
+    return share * ranges + (1.0 - share) * uniform[None, :]
+
+
+def _continued(solver: VectorSolver, tree: CompiledPublicTree, algorithm: str) -> VectorSolver:
+    """A solver on ``tree`` (the same public tree, another valuation) that goes on from ``solver``'s regrets
+    and current strategy at its iteration count; the average strategy starts afresh."""
+    other = VectorSolver(tree, algorithm)
+    other.regrets[:] = solver.regrets
+    other.sigma[:] = solver.sigma
+    other.iteration = solver.iteration
+    return other
 
 
 def _charts(game: PushFoldGame, tree: CompiledPublicTree, strategy: VectorStrategy
