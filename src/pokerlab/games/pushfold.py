@@ -218,6 +218,8 @@ class PushFoldGame(VectorGame):
         self.seed = int(seed)
         self.check_stream = False  # True in a resampled game (see resampled)
         self.proposal: np.ndarray | None = None  # per seat, the class distribution of the deals (see redealt)
+        self._ranges: dict[tuple[int, ...], np.ndarray] | None = None  # per 3+ way terminal (see redealt)
+        self._recentred: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
         self._samples: _MultiwaySamples | None = None
         self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
         self._removal_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -580,7 +582,7 @@ class PushFoldGame(VectorGame):
                     _sample_outcomes(self.samples().deal_key, pot, terminal.pot_eligible, terminal.keys, n),
                     _pot_weights(self.samples(), pot))
             outcome_of_sample, pot_weight = known_outcomes
-            centre[:] = pot_weight @ u[outcome_of_sample] / max(pot_weight.sum(), 1e-300)
+            centre[:] = self._recentred_spectator(state, player, inside, pot_weight, u[outcome_of_sample])
         elif kind == _MULTIWAY:
             samples = self.samples()
             outcome_by_position = _position_outcomes(samples.deal_key, player, opponents, terminal.pot_eligible,
@@ -595,6 +597,7 @@ class PushFoldGame(VectorGame):
                                                                   float(u.mean()))
             centre = known  # a resampled game reuses its original's
             counts = _usable_counts(samples, opponents)
+            centre = self._recentred_hero(state, player, opponents, outcome_by_position, u, centre)
         plan = _Plan(terminal, kind, folders, 1.0 / DISJOINT_COMBOS ** len(folders), opponents, first, win_matrix,
                      outcome_by_position, outcome_of_sample, pot_weight, centre, counts)
         if keep:
@@ -612,6 +615,44 @@ class PushFoldGame(VectorGame):
                 self._samples = _draw_proposal_samples(self.multiway_samples, self.proposal, rng)
         return self._samples
 
+    def _recentred_hero(self, state: tuple[int, ...], player: int, opponents: np.ndarray,
+                        by_position: np.ndarray, u: np.ndarray, centre: np.ndarray) -> np.ndarray:
+        """A 3+ way hero's centre (the constant of the estimator, see the module docstring) after a redeal: the
+        payoff's estimated mean per class against the ranges given to :meth:`redealt` (where some deal weighs),
+        else ``centre``. A centre near the actual mean leaves the sampled correction small, hence its noise;
+        computed once and shared with the resampled game, so it stays a constant of both."""
+        key = (state, player)
+        known = self._recentred.get(key)
+        if known is not None or self._ranges is None or state not in self._ranges:
+            return centre if known is None else known
+        sig = self._ranges[state][opponents]
+        zero = np.zeros(NUMBER_OF_CLASSES)
+        samples = self.samples()
+        sums, _ = _hero_sums(samples, player, opponents, sig, by_position, u, zero, False)
+        mass, _ = _hero_sums(samples, player, opponents, sig, by_position, np.ones_like(u), zero, False)
+        known = self._recentred[key] = np.where(mass > 0, sums / np.where(mass > 0, mass, 1.0), centre)
+        return known
+
+    def _recentred_spectator(self, state: tuple[int, ...], player: int, inside: Sequence[int],
+                             pot_weight: np.ndarray, payoffs: np.ndarray) -> float:
+        """A spectator's centre: the payoff's mean over the deals (weighted by their density ratios), after a
+        redeal against the ranges given to :meth:`redealt` (as :meth:`_recentred_hero`)."""
+        key = (state, player)
+        known = self._recentred.get(key)
+        if known is not None:
+            return float(known[0])
+        weight = pot_weight
+        if self._ranges is not None and state in self._ranges:
+            sig = self._ranges[state]
+            deal_class = self.samples().deal_class
+            ranged = pot_weight * np.prod([sig[q][deal_class[:, q]] for q in inside], axis=0)
+            if ranged.sum() > 0:
+                weight = ranged
+        centre = float(weight @ payoffs / max(weight.sum(), 1e-300))
+        if self._ranges is not None:
+            self._recentred[key] = np.array([centre])
+        return centre
+
     def _fresh_copy(self) -> PushFoldGame:
         """A copy sharing terminals, payoffs and the 3+ way heroes' centres (constants of the estimator, any
         value keeps it unbiased), with no deals and no caches that depend on them."""
@@ -623,14 +664,18 @@ class PushFoldGame(VectorGame):
         other._spectator_outcomes = {}
         return other
 
-    def redealt(self, proposal: np.ndarray, samples: int | None = None) -> PushFoldGame:
+    def redealt(self, proposal: np.ndarray, ranges: dict[tuple[int, ...], np.ndarray] | None = None,
+                samples: int | None = None) -> PushFoldGame:
         """The same game with its 3+ way showdowns valued on deals importance-sampled from ``proposal`` (per
         seat, a distribution over the 169 classes, every class with positive probability): each seat's combo is
         drawn from its proposal, and the valuation weighs a deal by the uniform-over-proposal density ratios of
         the seats in the pot, normalised per class over the usable deals (a self-normalised estimator: still
         multilinear in the strategies, consistent, with a bias of order ``1/samples``). Deals drawn near the
         ranges that reach multiway pots weigh many more deals than uniform ones, whose weight is the product of
-        tight ranges' frequencies. ``samples`` deals (default: as many as this game's)."""
+        tight ranges' frequencies. ``ranges`` (optional): per terminal state, each seat's strategy weights
+        ``(seats, 169)`` (its reach over the class weights) on the way there; the 3+ way pots' centres are then
+        the payoff's means against them (the estimator's constant: any value keeps it unbiased, one near the
+        actual mean keeps its noise small). ``samples`` deals (default: as many as this game's)."""
         proposal = np.asarray(proposal, dtype=np.float64)
         if proposal.shape != (self.table.seats, NUMBER_OF_CLASSES) or not np.all(proposal > 0):
             raise InvalidGameError(f"a proposal needs a positive probability for each of the {NUMBER_OF_CLASSES} "
@@ -638,6 +683,8 @@ class PushFoldGame(VectorGame):
         other = self._fresh_copy()
         other.check_stream = False
         other.proposal = proposal / proposal.sum(axis=1, keepdims=True)
+        other._ranges = ranges
+        other._recentred = {}
         if samples is not None:
             other.multiway_samples = int(samples)
         return other

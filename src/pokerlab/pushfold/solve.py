@@ -250,8 +250,8 @@ def pushfold(
                 progress(solver.iteration, best[0])
             if redeal and (solver.iteration >= REDEAL_ITERATIONS or best[0] <= target_value):
                 with deferred_interrupts():
-                    proposal = multiway_proposal(tree, best[1], multiway_proposal_share)
-                    game = game.redealt(proposal)
+                    proposal, ranges = multiway_proposal(tree, best[1], multiway_proposal_share)
+                    game = game.redealt(proposal, ranges)
                     tree = dataclasses.replace(tree, game=game)
                     solver = _continued(solver, tree, algorithm)
                     for player in range(tree.num_players):
@@ -299,13 +299,15 @@ def pushfold(
     )
 
 
-def multiway_proposal(tree: CompiledPublicTree, strategy: VectorStrategy, share: float = 0.5) -> np.ndarray:
+def multiway_proposal(tree: CompiledPublicTree, strategy: VectorStrategy, share: float = 0.5
+                      ) -> tuple[np.ndarray, dict[tuple[int, ...], np.ndarray]]:
     """Per seat, a class distribution to deal 3+ way pots from (:meth:`PushFoldGame.redealt`): ``share`` times
     the distribution of the seat's hand when it is in a pot of three or more under ``strategy`` (each such
-    terminal weighted by how often it is reached), plus ``1 - share`` times the uniform deal's.
+    terminal weighted by how often it is reached), plus ``1 - share`` times the uniform deal's; and per 3+ way
+    terminal state, each seat's strategy weights on the way there (``ranges`` of :meth:`PushFoldGame.redealt`).
 
     >>> tree = compile_public_tree(PushFoldGame(Table((10.0, 10.0, 10.0), 0.5, 1.0), lambda f: f - 10.0))
-    >>> proposal = multiway_proposal(tree, VectorStrategy.uniform(tree))
+    >>> proposal, ranges = multiway_proposal(tree, VectorStrategy.uniform(tree))
     >>> proposal.shape, bool(np.allclose(proposal.sum(axis=1), 1.0)), bool(proposal.min() > 0)
     ((3, 169), True, True)
     """
@@ -325,17 +327,20 @@ def multiway_proposal(tree: CompiledPublicTree, strategy: VectorStrategy, share:
             reach[child] = reach[node]
             reach[child, q] *= block[:, a]
     held = np.zeros((seats, NUMBER_OF_CLASSES))
+    ranges = {}
     for node in np.flatnonzero(t.kind == KIND_TERMINAL):
-        inside = game.terminals[tree.states[int(node)]].participants
+        state = tree.states[int(node)]
+        inside = game.terminals[state].participants
         if len(inside) < 3:
             continue
+        ranges[state] = reach[node] / game.class_weights[None, :]
         totals = reach[node].sum(axis=1)
         for q in inside:
             held[q] += reach[node, q] * np.prod(np.delete(totals, q))
     uniform = game.class_weights
     mass = held.sum(axis=1, keepdims=True)
-    ranges = np.where(mass > 0, held / np.where(mass > 0, mass, 1.0), uniform[None, :])
-    return share * ranges + (1.0 - share) * uniform[None, :]
+    in_pots = np.where(mass > 0, held / np.where(mass > 0, mass, 1.0), uniform[None, :])
+    return share * in_pots + (1.0 - share) * uniform[None, :], ranges
 
 
 def _continued(solver: VectorSolver, tree: CompiledPublicTree, algorithm: str) -> VectorSolver:
