@@ -59,6 +59,7 @@ JAM: Action = 1
 """Jam all-in first in, or call all-in after a jam."""
 DISJOINT_COMBOS = 1225  # combos left by one combo: C(50, 2)
 CENTRE_DEALS = 256  # deals that estimate a 3+ way hero's centre (a constant of the estimator, see above)
+MIN_CENTRE_DEALS = 10  # effective deals a centre against ranges needs (else the random-hands centre stays)
 MAX_SEATS = 10
 
 
@@ -217,8 +218,9 @@ class PushFoldGame(VectorGame):
         self.multiway_samples = int(multiway_samples)
         self.seed = int(seed)
         self.check_stream = False  # True in a resampled game (see resampled)
-        self.proposal: np.ndarray | None = None  # per seat, the class distribution of the deals (see redealt)
+        self.proposal_share = 0.0
         self._ranges: dict[tuple[int, ...], np.ndarray] | None = None  # per 3+ way terminal (see redealt)
+        self._row_of: dict[tuple[int, ...], int] = {}
         self._recentred: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
         self._samples: _MultiwaySamples | None = None
         self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
@@ -292,7 +294,8 @@ class PushFoldGame(VectorGame):
                 "big_blind": t.big_blind, "ante": t.ante, "bb_ante": t.bb_ante,
                 "multiway_samples": self.multiway_samples, "seed": self.seed} | (
                     {"check_stream": True} if self.check_stream else {}) | (
-                    {} if self.proposal is None else {"proposal": np.round(self.proposal, 12).tolist()})
+                    {} if self._ranges is None else {"redealt": {"share": self.proposal_share, "ranges": {
+                        ",".join(map(str, state)): np.round(sig, 12).tolist() for state, sig in self._ranges.items()}}})
 
     # ---------------------------------------------------------------------------------------------------
     # terminals
@@ -392,12 +395,12 @@ class PushFoldGame(VectorGame):
         for q in pot:
             reach_in_pot *= self._removal(reaches[q]) / DISJOINT_COMBOS
         sig = np.stack([reaches[q] for q in pot]) / self.class_weights
-        samples = self.samples()
+        samples = self.deals_of(state)
         if plan.kind == _MULTIWAY:
             assert plan.outcome_by_position is not None  # _plan sets it for every multiway hero
             sums, _ = _hero_sums(samples, player, plan.opponents, sig, plan.outcome_by_position, u, plan.centre,
                                  False)
-            correction = sums / np.maximum(plan.counts, 1.0)
+            correction = sums / _positive_or_one(plan.counts)
         elif pot.size == 2:
             t = self.equity
             d = u[:3] - plan.centre[0]
@@ -435,7 +438,7 @@ class PushFoldGame(VectorGame):
         plans = batch.players.get(player)
         if plans is None:
             plans = batch.players[player] = self._player_batch(batch, player)
-        samples = self.samples() if batch.multiway else _NO_SAMPLES
+        samples = self.deals() if batch.multiway else _NO_SAMPLES
         out = np.empty((terminals.size, NUMBER_OF_CLASSES))
         sources = _SourceProducts(batch.source, batch.x, batch.removal, batch.win, batch.tie)
         _batched_values(plans, sources, self.equity.class_size.astype(np.float64), samples, player, out)
@@ -526,7 +529,9 @@ class PushFoldGame(VectorGame):
         return _PlayerTerminals(
             kind, scale, folders, inside, utilities, spectator_row,
             np.array(sample_rows, dtype=np.int32).reshape(len(sample_rows), samples),
-            np.array(weight_rows, dtype=np.float64).reshape(len(weight_rows), samples), position_at, np.concatenate(positions) if positions else np.zeros(0, dtype=np.int32),
+            np.array(weight_rows, dtype=np.float64).reshape(len(weight_rows), samples),
+            np.array([self._row_of.get(batch.tree.states[int(node)], 0) for node in batch.terminals], dtype=np.int64),
+            position_at, np.concatenate(positions) if positions else np.zeros(0, dtype=np.int32),
             centre, counts)
 
     def _removal(self, reach: np.ndarray) -> np.ndarray:
@@ -579,12 +584,12 @@ class PushFoldGame(VectorGame):
             if known_outcomes is None:
                 pot = np.array(inside, dtype=np.int64)
                 known_outcomes = self._spectator_outcomes[state] = (
-                    _sample_outcomes(self.samples().deal_key, pot, terminal.pot_eligible, terminal.keys, n),
-                    _pot_weights(self.samples(), pot))
+                    _sample_outcomes(self.deals_of(state).deal_key, pot, terminal.pot_eligible, terminal.keys, n),
+                    _pot_weights(self.deals_of(state), pot))
             outcome_of_sample, pot_weight = known_outcomes
             centre[:] = self._recentred_spectator(state, player, inside, pot_weight, u[outcome_of_sample])
         elif kind == _MULTIWAY:
-            samples = self.samples()
+            samples = self.deals_of(state)
             outcome_by_position = _position_outcomes(samples.deal_key, player, opponents, terminal.pot_eligible,
                                                      terminal.keys, n)
             known = self._centres.get((state, player))
@@ -604,16 +609,39 @@ class PushFoldGame(VectorGame):
             self._plans[(state, player)] = plan
         return plan
 
-    def samples(self) -> _MultiwaySamples:
-        """The fixed deals of the multiway showdowns (drawn on first use)."""
+    def deals(self) -> _MultiwaySamples:
+        """The fixed deals of the multiway showdowns (drawn on first use), stacked by row: ``deal_*`` arrays are
+        ``(rows, samples, seats)``, the hero's per-class combos ``(samples, 169)`` shared by every row. Uniform
+        deals are one row for every terminal; after :meth:`redealt`, each 3+ way terminal has its own row."""
         if self._samples is None:
-            if self.proposal is None:
+            if self._ranges is None:
                 rng = numpy_generators(self.seed, 2)[1] if self.check_stream else numpy_generator(self.seed)
-                self._samples = _draw_samples(self.multiway_samples, self.table.seats, rng)
+                one = _draw_samples(self.multiway_samples, self.table.seats, rng)
+                self._samples = _MultiwaySamples(one.deal_class[None], one.deal_key[None], one.deal_mask[None],
+                                                 one.hero_key, one.hero_mask, one.deal_ratio[None])
+                self._row_of = {}
             else:  # the seed's third and fourth streams
                 rng = numpy_generators(self.seed, 4)[3 if self.check_stream else 2]
-                self._samples = _draw_proposal_samples(self.multiway_samples, self.proposal, rng)
+                states = sorted(self._ranges)
+                self._row_of = {state: r for r, state in enumerate(states)}
+                proposals = np.empty((len(states), self.table.seats, NUMBER_OF_CLASSES))
+                for r, state in enumerate(states):
+                    held = self._ranges[state] * self.class_weights[None, :]
+                    mass = held.sum(axis=1, keepdims=True)
+                    in_pot = np.where(mass > 0, held / np.where(mass > 0, mass, 1.0), self.class_weights[None, :])
+                    proposals[r] = self.proposal_share * in_pot + (1 - self.proposal_share) * self.class_weights
+                inside = np.zeros((len(states), self.table.seats), dtype=bool)
+                for r, state in enumerate(states):
+                    inside[r, list(self.terminals[state].participants)] = True
+                self._samples = _draw_proposal_samples(self.multiway_samples, proposals, inside, rng)
         return self._samples
+
+    def deals_of(self, state: tuple[int, ...]) -> _MultiwaySamples:
+        """The deals that value the 3+ way pot at terminal ``state`` (views into :meth:`deals`)."""
+        deals = self.deals()
+        r = self._row_of.get(state, 0)
+        return _MultiwaySamples(deals.deal_class[r], deals.deal_key[r], deals.deal_mask[r], deals.hero_key,
+                                deals.hero_mask, deals.deal_ratio[r])
 
     def _recentred_hero(self, state: tuple[int, ...], player: int, opponents: np.ndarray,
                         by_position: np.ndarray, u: np.ndarray, centre: np.ndarray) -> np.ndarray:
@@ -625,12 +653,11 @@ class PushFoldGame(VectorGame):
         known = self._recentred.get(key)
         if known is not None or self._ranges is None or state not in self._ranges:
             return centre if known is None else known
-        sig = self._ranges[state][opponents]
-        zero = np.zeros(NUMBER_OF_CLASSES)
-        samples = self.samples()
-        sums, _ = _hero_sums(samples, player, opponents, sig, by_position, u, zero, False)
-        mass, _ = _hero_sums(samples, player, opponents, sig, by_position, np.ones_like(u), zero, False)
-        known = self._recentred[key] = np.where(mass > 0, sums / np.where(mass > 0, mass, 1.0), centre)
+        sums, mass, squares = _hero_moments(self.deals_of(state), player, opponents, self._ranges[state][opponents],
+                                            by_position, u)
+        effective = mass ** 2 / np.where(squares > 0, squares, np.inf)  # Kish's effective number of deals
+        known = self._recentred[key] = np.where(effective >= MIN_CENTRE_DEALS,
+                                                sums / np.where(mass > 0, mass, 1.0), centre)
         return known
 
     def _recentred_spectator(self, state: tuple[int, ...], player: int, inside: Sequence[int],
@@ -644,9 +671,9 @@ class PushFoldGame(VectorGame):
         weight = pot_weight
         if self._ranges is not None and state in self._ranges:
             sig = self._ranges[state]
-            deal_class = self.samples().deal_class
+            deal_class = self.deals_of(state).deal_class
             ranged = pot_weight * np.prod([sig[q][deal_class[:, q]] for q in inside], axis=0)
-            if ranged.sum() > 0:
+            if ranged.sum() ** 2 >= MIN_CENTRE_DEALS * (ranged ** 2).sum() > 0:
                 weight = ranged
         centre = float(weight @ payoffs / max(weight.sum(), 1e-300))
         if self._ranges is not None:
@@ -664,26 +691,27 @@ class PushFoldGame(VectorGame):
         other._spectator_outcomes = {}
         return other
 
-    def redealt(self, proposal: np.ndarray, ranges: dict[tuple[int, ...], np.ndarray] | None = None,
+    def redealt(self, ranges: dict[tuple[int, ...], np.ndarray], share: float = 0.5,
                 samples: int | None = None) -> PushFoldGame:
-        """The same game with its 3+ way showdowns valued on deals importance-sampled from ``proposal`` (per
-        seat, a distribution over the 169 classes, every class with positive probability): each seat's combo is
-        drawn from its proposal, and the valuation weighs a deal by the uniform-over-proposal density ratios of
-        the seats in the pot, normalised per class over the usable deals (a self-normalised estimator: still
-        multilinear in the strategies, consistent, with a bias of order ``1/samples``). Deals drawn near the
-        ranges that reach multiway pots weigh many more deals than uniform ones, whose weight is the product of
-        tight ranges' frequencies. ``ranges`` (optional): per terminal state, each seat's strategy weights
-        ``(seats, 169)`` (its reach over the class weights) on the way there; the 3+ way pots' centres are then
-        the payoff's means against them (the estimator's constant: any value keeps it unbiased, one near the
-        actual mean keeps its noise small). ``samples`` deals (default: as many as this game's)."""
-        proposal = np.asarray(proposal, dtype=np.float64)
-        if proposal.shape != (self.table.seats, NUMBER_OF_CLASSES) or not np.all(proposal > 0):
-            raise InvalidGameError(f"a proposal needs a positive probability for each of the {NUMBER_OF_CLASSES} "
-                                   f"classes of each of the {self.table.seats} seats")
+        """The same game with each 3+ way pot valued on its own deals, importance-sampled from the ranges that
+        reach it. ``ranges``: per 3+ way terminal state, each seat's strategy weights ``(seats, 169)`` (its
+        reach over the class weights) on the way there. A terminal's deals share the boards and the hero's
+        per-class combos; each seat in its pot holds a combo drawn, among those that avoid the board, from
+        ``share`` times its hand's distribution at that terminal plus ``1 - share`` times the uniform one. The
+        valuation weighs a deal by the uniform-over-proposal density ratios of the seats in the pot, normalised
+        per class over the usable deals (a self-normalised estimator: still multilinear in the strategies,
+        consistent, with a bias of order ``1/samples``): while the strategies stay near ``ranges`` nearly
+        every deal weighs, where uniform deals weigh the product of tight ranges' frequencies. The pots'
+        centres become the payoff's means against ``ranges`` (the estimator's constant: any value keeps it
+        unbiased, one near the actual mean keeps its noise small). ``samples`` deals per terminal (default: as
+        many as this game's)."""
+        if not 0 <= share < 1:
+            raise InvalidGameError(f"the share of the ranges in the proposal must be in [0, 1), got {share}")
         other = self._fresh_copy()
         other.check_stream = False
-        other.proposal = proposal / proposal.sum(axis=1, keepdims=True)
-        other._ranges = ranges
+        other.proposal_share = float(share)
+        other._ranges = {state: np.asarray(sig, dtype=np.float64) for state, sig in ranges.items()
+                         if len(self.terminals[state].participants) > 2}
         other._recentred = {}
         if samples is not None:
             other.multiway_samples = int(samples)
@@ -704,8 +732,7 @@ class PushFoldGame(VectorGame):
         board; a Bernoulli standard deviation is at most 0.5). It is a floor, not a ceiling: deals blocked by
         the other all-in hands, and tight opponent ranges that weigh few deals, leave fewer effective deals;
         the effect on solutions is measured in docs/benchmarks.md."""
-        samples = self.samples()
-        accepted = np.count_nonzero(samples.hero_key > 0, axis=0)
+        accepted = np.count_nonzero(self.deals().hero_key > 0, axis=0)
         return float(0.5 / np.sqrt(max(1, accepted.min())))
 
 
@@ -755,9 +782,11 @@ class _PlayerTerminals(NamedTuple):
     """One player's static arrays over the terminals, the bundle :func:`_batched_values` reads: how each is
     valued (``kind``), the removal scale, the folders' seats and the showdown's seats (the opponents for a
     sampled multiway hero; -1 padded), the player's utility per outcome (heads-up: win, lose, tie), the row
-    of each multiway spectator's sampled outcomes and deal weights (:func:`_pot_weights`), the offset of each multiway hero's ``(samples, seats in
-    the pot)`` outcome table in ``positions``, the payoff's mean with random hands in the pot (``centre``) and
-    a 3+ way hero's usable deals per class (``counts``)."""
+    of each multiway spectator's sampled outcomes and deal weights (:func:`_pot_weights`), each terminal's
+    row of deals (``deal_row``, see :meth:`PushFoldGame.deals`), the offset of each multiway hero's
+    ``(samples, seats in the pot)`` outcome table in ``positions``, the payoff's mean with random hands in the
+    pot (``centre``, or against the redeal's ranges) and a 3+ way hero's usable deals per class, summed with
+    their density ratios (``counts``)."""
 
     kind: np.ndarray
     scale: np.ndarray
@@ -767,6 +796,7 @@ class _PlayerTerminals(NamedTuple):
     spectator_row: np.ndarray
     sample_outcomes: np.ndarray
     pot_weights: np.ndarray
+    deal_row: np.ndarray
     position_at: np.ndarray
     positions: np.ndarray
     centre: np.ndarray
@@ -809,16 +839,17 @@ def _draw_samples(count: int, seats: int, rng: np.random.Generator) -> _Multiway
                             np.ones((count, seats)))
 
 
-def _draw_proposal_samples(count: int, proposal: np.ndarray, rng: np.random.Generator) -> _MultiwaySamples:
-    """Deals for importance sampling: a uniform board first, then each seat's combo drawn independently from
-    its class distribution ``proposal[seat]`` (uniform within a class) among the combos that avoid the board.
-    ``deal_ratio`` is the uniform density of that combo given the board over its proposal density: the
-    valuation weighs each deal by the ratios of the seats in the pot and skips deals where they share a card
-    (conditioning on disjoint hands, as the uniform deal does by construction)."""
+def _draw_proposal_samples(count: int, proposals: np.ndarray, inside: np.ndarray, rng: np.random.Generator
+                           ) -> _MultiwaySamples:
+    """Deals for importance sampling, one row per 3+ way terminal: ``count`` uniform boards and per-class hero
+    combos shared by every row, then in row ``r`` each seat of ``inside[r]`` holds a combo drawn from its class
+    distribution ``proposals[r, seat]`` (uniform within a class) among the combos that avoid the board;
+    ``deal_ratio`` is the uniform density of that combo given the board over its proposal density. Seats not
+    inside hold no cards (only their tie-break priority is read)."""
     from pokerlab.equity.preflop import class_of_combo  # noqa: PLC0415
 
     classes = class_of_combo()
-    seats = proposal.shape[0]
+    rows, seats, _ = proposals.shape
     order = np.argsort(classes, kind="stable")
     starts = np.searchsorted(classes[order], np.arange(NUMBER_OF_CLASSES))
     sizes = np.bincount(classes, minlength=NUMBER_OF_CLASSES)
@@ -826,24 +857,83 @@ def _draw_proposal_samples(count: int, proposal: np.ndarray, rng: np.random.Gene
     board_masks = np.zeros(count, dtype=np.uint64)
     for k in range(5):
         board_masks |= np.uint64(1) << boards[:, k].astype(np.uint64)
-    touches = (COMBO_MASKS[None, :] & board_masks[:, None]) != 0  # (S, 1326)
-    combos = np.empty((count, seats), dtype=np.int64)
-    ratio = np.empty((count, seats))
-    for q in range(seats):
-        density = proposal[q][classes] / sizes[classes]  # per combo
-        density = density / density.sum()
-        free = np.where(touches, 0.0, density[None, :])
-        mass = free.sum(axis=1)  # proposal mass of the combos avoiding each board
-        cdf = np.cumsum(free, axis=1)
-        picks = np.minimum((cdf < (rng.random(count) * mass)[:, None]).sum(axis=1), 1325)
-        combos[:, q] = picks
-        ratio[:, q] = mass / (density[picks] * 1081.0)  # 1081 = C(47, 2) combos avoid a board
-    decks = np.concatenate([COMBOS[combos].reshape(count, 2 * seats).astype(np.int64), boards], axis=1)
+    first, second = np.triu_indices(5, 1)
+    high, low = np.maximum(boards[:, first], boards[:, second]), np.minimum(boards[:, first], boards[:, second])
+    board_pairs = high * (high - 1) // 2 + low  # (S, 10) combos made of two board cards
+    combos, ratio = _draw_rows(int(rng.integers(2 ** 62)), proposals, inside, classes.astype(np.int64),
+                               sizes.astype(np.float64), boards, board_pairs, board_masks,
+                               COMBOS.astype(np.int64), COMBO_MASKS)
     priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)
     picks = order[starts[None, :] + (rng.random((count, NUMBER_OF_CLASSES)) * sizes[None, :]).astype(np.int64)]
-    deal_combo, deal_key, hero_key = _sample_keys(decks, priority, picks, COMBOS.astype(np.int64), load_tables())
-    return _MultiwaySamples(classes[deal_combo], deal_key, COMBO_MASKS[deal_combo], hero_key, COMBO_MASKS[picks],
-                            ratio)
+    tables = load_tables()
+    _, _, hero_key = _sample_keys(boards, np.zeros((count, 0), dtype=np.int64), picks, COMBOS.astype(np.int64),
+                                  tables)
+    deal_key = _deal_keys(boards, combos, priority, COMBOS.astype(np.int64), tables)
+    masks = np.where(inside[:, None, :], COMBO_MASKS[combos], np.uint64(0))
+    return _MultiwaySamples(classes[combos], deal_key, masks, hero_key, COMBO_MASKS[picks], ratio)
+
+
+@njit(cache=True)
+def _draw_rows(
+    seed: int, proposals: np.ndarray, inside: np.ndarray, classes: np.ndarray, sizes: np.ndarray, boards: np.ndarray,
+    board_pairs: np.ndarray, board_masks: np.ndarray, combo_cards: np.ndarray, combo_masks: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's combos for the seats inside (see :func:`_draw_proposal_samples`) and their density ratios:
+    inverse-CDF draws from the seat's combo distribution, redrawn while the combo touches the board (numba's
+    generator, seeded from the caller's stream)."""
+    np.random.seed(seed)
+    rows, seats, _ = proposals.shape
+    count = boards.shape[0]
+    combos = np.zeros((rows, count, seats), dtype=np.int64)
+    ratio = np.ones((rows, count, seats))
+    density = np.empty(1326)
+    cdf = np.empty(1326)
+    by_card = np.empty(52)
+    for r in range(rows):
+        for q in range(seats):
+            if not inside[r, q]:
+                continue
+            total = 0.0
+            for x in range(1326):
+                density[x] = proposals[r, q, classes[x]] / sizes[classes[x]]
+                total += density[x]
+            by_card[:] = 0.0
+            running = 0.0
+            for x in range(1326):
+                density[x] /= total
+                running += density[x]
+                cdf[x] = running
+                by_card[combo_cards[x, 0]] += density[x]
+                by_card[combo_cards[x, 1]] += density[x]
+            for s in range(count):
+                mass = 1.0  # the proposal's mass on the combos that avoid the board
+                for k in range(5):
+                    mass -= by_card[boards[s, k]]
+                for k in range(board_pairs.shape[1]):
+                    mass += density[board_pairs[s, k]]
+                while True:
+                    x = min(np.searchsorted(cdf, np.random.random() * cdf[-1], side="right"), 1325)
+                    if (combo_masks[x] & board_masks[s]) == 0:
+                        break
+                combos[r, s, q] = x
+                ratio[r, s, q] = mass / (density[x] * 1081.0)  # 1081 = C(47, 2) combos avoid a board
+    return combos, ratio
+
+
+@njit(cache=True)
+def _deal_keys(boards: np.ndarray, combos: np.ndarray, priority: np.ndarray, combo_cards: np.ndarray,
+               tables: EvalTables) -> np.ndarray:
+    """``value * 16 + priority`` of every row's seats' combos on the shared boards."""
+    rows, count, seats = combos.shape
+    out = np.empty((rows, count, seats), dtype=np.int64)
+    for s in range(count):
+        key, bits = partial_hand(boards[s], tables)
+        for r in range(rows):
+            for seat in range(seats):
+                c = combos[r, s, seat]
+                out[r, s, seat] = np.int64(value_with_two(key, bits, combo_cards[c, 0], combo_cards[c, 1],
+                                                          tables)) * 16 + priority[s, seat]
+    return out
 
 
 @njit(cache=True)
@@ -964,6 +1054,54 @@ def _hero_sums(
 
 
 @njit(cache=True)
+def _hero_moments(
+    samples: _MultiwaySamples, hero: int, opponents: np.ndarray, sig: np.ndarray, by_position: np.ndarray,
+    utilities: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per class of a 3+ way hero, over the deals it can use (as :func:`_hero_sums`), with ``w`` the product of
+    the opponents' ``sig`` at their dealt classes and density ratios: ``sum w u``, ``sum w`` and ``sum w^2``."""
+    deal_class, deal_key, deal_mask, hero_key, hero_mask, deal_ratio = samples
+    sums = np.zeros(NUMBER_OF_CLASSES)
+    mass = np.zeros(NUMBER_OF_CLASSES)
+    squares = np.zeros(NUMBER_OF_CLASSES)
+    m1 = opponents.shape[0]
+    for s in range(deal_class.shape[0]):
+        weight = 1.0
+        used = np.uint64(0)
+        clash = False
+        for j in range(m1):
+            q = opponents[j]
+            weight *= sig[j, deal_class[s, q]] * deal_ratio[s, q]
+            clash = clash or (used & deal_mask[s, q]) != 0
+            used |= deal_mask[s, q]
+        if clash or weight == 0.0:
+            continue
+        priority = deal_key[s, hero] % 16
+        for c in range(NUMBER_OF_CLASSES):
+            if hero_key[s, c] == 0 or (hero_mask[s, c] & used) != 0:
+                continue
+            key = hero_key[s, c] + priority
+            above = 0
+            for j in range(m1):
+                if deal_key[s, opponents[j]] > key:
+                    above += 1
+            sums[c] += weight * utilities[by_position[s, above]]
+            mass[c] += weight
+            squares[c] += weight * weight
+    return sums, mass, squares
+
+
+@njit(cache=True)
+def _positive_or_one(counts: np.ndarray) -> np.ndarray:
+    """The normalisers of the per-class corrections, 1 where a class has no usable deal (its sums are 0)."""
+    out = counts.copy()
+    for c in range(out.shape[0]):
+        if out[c] <= 0.0:
+            out[c] = 1.0
+    return out
+
+
+@njit(cache=True)
 def _usable_counts(samples: _MultiwaySamples, opponents: np.ndarray) -> np.ndarray:
     """The deals each class of a 3+ way hero can use, summed with their density ratios (as
     :func:`_hero_sums` counts them): the normaliser of its correction."""
@@ -1041,9 +1179,9 @@ def _sample_outcomes(
     return out
 
 
-_NO_SAMPLES = _MultiwaySamples(np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1), dtype=np.int64),
-                               np.zeros((0, 1), dtype=np.uint64), np.zeros((0, NUMBER_OF_CLASSES), dtype=np.int64),
-                               np.zeros((0, NUMBER_OF_CLASSES), dtype=np.uint64), np.zeros((0, 1)))
+_NO_SAMPLES = _MultiwaySamples(np.zeros((1, 0, 1), dtype=np.int64), np.zeros((1, 0, 1), dtype=np.int64),
+                               np.zeros((1, 0, 1), dtype=np.uint64), np.zeros((0, NUMBER_OF_CLASSES), dtype=np.int64),
+                               np.zeros((0, NUMBER_OF_CLASSES), dtype=np.uint64), np.zeros((1, 0, 1)))
 
 
 @njit(cache=True)
@@ -1054,7 +1192,6 @@ def _batched_values(
     """Every terminal's value for ``player`` (rows of ``out``), as :meth:`PushFoldGame.evaluate` computes it
     terminal by terminal, from the sources' products (see :meth:`PushFoldGame.evaluate_terminals`)."""
     source, x, removal, win, tie = sources
-    deal_class = samples.deal_class
     seats = source.shape[1]
     for t in range(plans.kind.shape[0]):
         value = np.full(NUMBER_OF_CLASSES, plans.scale[t])
@@ -1093,16 +1230,19 @@ def _batched_values(
                 sig = np.empty((m, NUMBER_OF_CLASSES))
                 for j in range(m):
                     sig[j] = x[source[t, pot[j]]]
+                r = plans.deal_row[t]
+                deals = _MultiwaySamples(samples.deal_class[r], samples.deal_key[r], samples.deal_mask[r],
+                                         samples.hero_key, samples.hero_mask, samples.deal_ratio[r])
                 if kind == _SPECTATOR:
                     row = plans.spectator_row[t]
                     correction = np.full(NUMBER_OF_CLASSES, _spectator_sum(
-                        deal_class, pot, sig, plans.sample_outcomes[row], u, centre[0], plans.pot_weights[row]))
+                        deals.deal_class, pot, sig, plans.sample_outcomes[row], u, centre[0], plans.pot_weights[row]))
                 else:
-                    count = deal_class.shape[0]
+                    count = deals.deal_class.shape[0]
                     at = plans.position_at[t]
                     by_position = plans.positions[at:at + count * (m + 1)].reshape(count, m + 1)
-                    sums, _ = _hero_sums(samples, player, pot, sig, by_position, u, centre, False)
-                    correction = sums / np.maximum(plans.counts[t], 1.0)
+                    sums, _ = _hero_sums(deals, player, pot, sig, by_position, u, centre, False)
+                    correction = sums / _positive_or_one(plans.counts[t])
             out[t] = value * (reach_in_pot * centre + correction)
 
 

@@ -20,7 +20,7 @@ from pokerlab.equity.preflop import NUMBER_OF_CLASSES
 from pokerlab.errors import Interrupted, InvalidArgumentError
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
-from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, Table, seat_names
+from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
 from pokerlab.progress import deferred_interrupts
 from pokerlab.pushfold.model import build_game, validate_table
@@ -208,6 +208,9 @@ def pushfold(
     if time_limit is not None and not time_limit > 0:
         raise InvalidArgumentError(f"the time limit must be positive, got {time_limit}")
     start = time.perf_counter()
+    if not 0 <= multiway_proposal_share < 1:
+        raise InvalidArgumentError(f"the proposal share must be in [0, 1), got {multiway_proposal_share}")
+    redeal = multiway_proposal_share > 0 and table.seats > 2
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
     # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)
     try:
@@ -227,7 +230,7 @@ def pushfold(
     check = 8
     # 3+ way pots: solve first on uniform deals, then redeal them once from the ranges that reach such pots
     # (importance sampling, PushFoldGame.redealt) and go on from the same regrets; the target counts only after
-    redeal = multiway_proposal_share > 0 and any(len(t.participants) > 2 for t in game.terminals.values())
+    redeal = redeal and any(len(t.participants) > 2 for t in game.terminals.values())
     try:
         for player in range(tree.num_players):  # the game's per-seat caches, one seat per block
             with deferred_interrupts():
@@ -250,8 +253,7 @@ def pushfold(
                 progress(solver.iteration, best[0])
             if redeal and (solver.iteration >= REDEAL_ITERATIONS or best[0] <= target_value):
                 with deferred_interrupts():
-                    proposal, ranges = multiway_proposal(tree, best[1], multiway_proposal_share)
-                    game = game.redealt(proposal, ranges)
+                    game = game.redealt(multiway_ranges(tree, best[1]), multiway_proposal_share, multiway_samples)
                     tree = dataclasses.replace(tree, game=game)
                     solver = _continued(solver, tree, algorithm)
                     for player in range(tree.num_players):
@@ -293,30 +295,26 @@ def pushfold(
         seats=seat_names(table.seats), stacks=table.stacks, big_blind=table.big_blind, model=model,
         gain_unit="bb" if model == "chipev" else "money", jam=jam, call=call, ev_jam=ev_jam, ev_fold=ev_fold,
         gains=tuple(float(g) for g in gains.gains), iterations=solver.iteration,
-        elapsed_s=time.perf_counter() - start, stop_reason=stop, multiway_samples=multiway_samples,
+        elapsed_s=time.perf_counter() - start, stop_reason=stop, multiway_samples=game.multiway_samples,
         multiway_error=game.multiway_error() if table.seats > 2 else 0.0, multiway_check_gains=check_gains, game=game,
         tree=tree, strategy=strategy,
     )
 
 
-def multiway_proposal(tree: CompiledPublicTree, strategy: VectorStrategy, share: float = 0.5
-                      ) -> tuple[np.ndarray, dict[tuple[int, ...], np.ndarray]]:
-    """Per seat, a class distribution to deal 3+ way pots from (:meth:`PushFoldGame.redealt`): ``share`` times
-    the distribution of the seat's hand when it is in a pot of three or more under ``strategy`` (each such
-    terminal weighted by how often it is reached), plus ``1 - share`` times the uniform deal's; and per 3+ way
-    terminal state, each seat's strategy weights on the way there (``ranges`` of :meth:`PushFoldGame.redealt`).
+def multiway_ranges(tree: CompiledPublicTree, strategy: VectorStrategy) -> dict[tuple[int, ...], np.ndarray]:
+    """Per 3+ way terminal state, every seat's strategy weights on the way there under ``strategy``
+    (``(seats, 169)``: its reach over the class weights), the ``ranges`` of :meth:`PushFoldGame.redealt`.
 
     >>> tree = compile_public_tree(PushFoldGame(Table((10.0, 10.0, 10.0), 0.5, 1.0), lambda f: f - 10.0))
-    >>> proposal, ranges = multiway_proposal(tree, VectorStrategy.uniform(tree))
-    >>> proposal.shape, bool(np.allclose(proposal.sum(axis=1), 1.0)), bool(proposal.min() > 0)
-    ((3, 169), True, True)
+    >>> ranges = multiway_ranges(tree, VectorStrategy.uniform(tree))
+    >>> sorted(ranges), float(ranges[(1, 1, 1)][0, 0])  # everyone jams or calls: the one 3-way pot, 1/2 each
+    ([(1, 1, 1)], 0.5)
     """
     game = tree.game
     assert isinstance(game, PushFoldGame)
     t = tree.tree
-    seats = tree.num_players
-    reach = np.empty((tree.num_nodes, seats, NUMBER_OF_CLASSES))
-    reach[0] = np.stack(tree.weights)
+    reach = np.empty((tree.num_nodes, tree.num_players, NUMBER_OF_CLASSES))
+    reach[0] = 1.0
     for node in range(tree.num_nodes):  # breadth-first: parents before children
         if t.kind[node] != KIND_DECISION:
             continue
@@ -326,21 +324,8 @@ def multiway_proposal(tree: CompiledPublicTree, strategy: VectorStrategy, share:
             child = int(t.first_child[node]) + a
             reach[child] = reach[node]
             reach[child, q] *= block[:, a]
-    held = np.zeros((seats, NUMBER_OF_CLASSES))
-    ranges = {}
-    for node in np.flatnonzero(t.kind == KIND_TERMINAL):
-        state = tree.states[int(node)]
-        inside = game.terminals[state].participants
-        if len(inside) < 3:
-            continue
-        ranges[state] = reach[node] / game.class_weights[None, :]
-        totals = reach[node].sum(axis=1)
-        for q in inside:
-            held[q] += reach[node, q] * np.prod(np.delete(totals, q))
-    uniform = game.class_weights
-    mass = held.sum(axis=1, keepdims=True)
-    in_pots = np.where(mass > 0, held / np.where(mass > 0, mass, 1.0), uniform[None, :])
-    return share * in_pots + (1.0 - share) * uniform[None, :], ranges
+    return {tree.states[int(node)]: reach[node] for node in np.flatnonzero(t.kind == KIND_TERMINAL)
+            if len(game.terminals[tree.states[int(node)]].participants) > 2}
 
 
 def _continued(solver: VectorSolver, tree: CompiledPublicTree, algorithm: str) -> VectorSolver:

@@ -85,13 +85,11 @@ def _reach_down(tree: PublicTree, offsets: np.ndarray, hands: np.ndarray, sigma:
 
 @njit(cache=True)
 def _values_up(tree: PublicTree, offsets: np.ndarray, player: int, sigma: np.ndarray, values: np.ndarray,
-               mode: int, reach: np.ndarray, regrets: np.ndarray, cumulative: np.ndarray, weight: float,
-               last: np.ndarray) -> None:
+               mode: int, reach: np.ndarray, regrets: np.ndarray, cumulative: np.ndarray, weight: float) -> None:
     """Counterfactual values of ``player``'s hands at every node, bottom-up from the terminal rows of ``values``
     (already times the chance reach): sums over the others' actions and chance, and at the player's own nodes
     the strategy's mix (``FOLLOW``), the best action (``BEST``) or the mix plus the CFR update (``UPDATE``:
-    instantaneous regrets into ``regrets`` and, when ``last`` is not empty, into ``last`` too (the prediction of
-    predictive CFR+), ``weight`` times own reach times the strategy into ``cumulative``)."""
+    instantaneous regrets into ``regrets``, ``weight`` times own reach times the strategy into ``cumulative``)."""
     hands = values.shape[1]
     for n in range(tree.kind.shape[0] - 1, -1, -1):
         if tree.kind[n] == KIND_TERMINAL:
@@ -123,17 +121,13 @@ def _values_up(tree: PublicTree, offsets: np.ndarray, player: int, sigma: np.nda
                 for a in range(na):
                     regrets[row + a] += values[first + a, h] - v
                     cumulative[row + a] += own * sigma[row + a]
-                    if last.shape[0] > 0:
-                        last[row + a] = values[first + a, h] - v
 
 
 @njit(cache=True)
 def _match_player(tree: PublicTree, offsets: np.ndarray, hands: int, player: int, regrets: np.ndarray,
-                  sigma: np.ndarray, floor: bool, discount: bool, positive: float, negative: float,
-                  last: np.ndarray) -> None:
+                  sigma: np.ndarray, floor: bool, discount: bool, positive: float, negative: float) -> None:
     """After ``player``'s pass: clamp (CFR+) or discount its regrets, then regret matching into ``sigma``
-    (positive parts normalised per hand, uniform where none is positive); with a non-empty ``last``
-    (predictive CFR+) the matching reads the regrets plus the last instantaneous regrets, the prediction."""
+    (positive parts normalised per hand, uniform where none is positive)."""
     for n in range(tree.kind.shape[0]):
         if tree.kind[n] != KIND_DECISION or tree.player[n] != player:
             continue
@@ -147,14 +141,7 @@ def _match_player(tree: PublicTree, offsets: np.ndarray, hands: int, player: int
                 elif discount:
                     r *= positive if r > 0.0 else (negative if r < 0.0 else 1.0)
                 regrets[row + a] = r
-            if last.shape[0] == 0:
-                match_regrets(regrets, row, row + na, sigma, row)
-                continue
-            total = 0.0
-            for a in range(na):
-                total += max(regrets[row + a] + last[row + a], 0.0)
-            for a in range(na):
-                sigma[row + a] = max(regrets[row + a] + last[row + a], 0.0) / total if total > 0.0 else 1.0 / na
+            match_regrets(regrets, row, row + na, sigma, row)
 
 
 class _Traversal:
@@ -183,13 +170,12 @@ class _Traversal:
 
     def up(self, offsets: np.ndarray, sigma: np.ndarray, player: int, values: np.ndarray, mode: int,
            reach: np.ndarray | None = None, regrets: np.ndarray | None = None,
-           cumulative: np.ndarray | None = None, weight: float = 0.0, last: np.ndarray | None = None
-           ) -> np.ndarray:
+           cumulative: np.ndarray | None = None, weight: float = 0.0) -> np.ndarray:
         """Root values of ``player``'s hands (``values`` from :meth:`terminal_values` is filled in place)."""
         empty = self._empty
         _values_up(self.tree.tree, offsets, player, sigma, values, mode,
                    reach if reach is not None else np.zeros((0, 0, 0)), regrets if regrets is not None else empty,
-                   cumulative if cumulative is not None else empty, weight, last if last is not None else empty)
+                   cumulative if cumulative is not None else empty, weight)
         return values[0]
 
 
@@ -358,8 +344,7 @@ class VectorSolver:
     True
     """
 
-    def __init__(self, game: VectorGame | CompiledPublicTree, algorithm: str | SolverConfig = "cfr+", *,
-                 predictive: bool = False) -> None:
+    def __init__(self, game: VectorGame | CompiledPublicTree, algorithm: str | SolverConfig = "cfr+") -> None:
         self.tree = _compiled(game)
         self.config = algorithm_config(algorithm)
         if self.config.sampling != "full":
@@ -371,7 +356,6 @@ class VectorSolver:
         self.cumulative = np.zeros(size)
         self.sigma = VectorStrategy.uniform(self.tree).probs.copy()
         self.iteration = 0
-        self.last = np.zeros(size if predictive else 0)
         self._walk = _Traversal(self.tree)
 
     def _block(self, array: np.ndarray, node: int) -> np.ndarray:
@@ -404,9 +388,9 @@ class VectorSolver:
                 reach = walk.reach(self.offsets, self.sigma)
                 values = walk.terminal_values(reach, p)
                 walk.up(self.offsets, self.sigma, p, values, UPDATE, reach[0], self.regrets, self.cumulative,
-                        weight, self.last)
+                        weight)
                 _match_player(self.tree.tree, self.offsets, self.tree.num_hands[p], p, self.regrets, self.sigma,
-                              c.floor, c.discount, pos, neg, self.last)
+                              c.floor, c.discount, pos, neg)
             self.iteration += 1
             if progress is not None:
                 progress(self.iteration)
