@@ -27,7 +27,11 @@ Card removal between the hands of the players:
   sample one combo of every class for the hero, used when it avoids the board and the other all-in hands.
   The correction is unbiased; the per-class standard error floor is :meth:`PushFoldGame.multiway_error`,
   and :func:`pokerlab.pushfold.pushfold` measures the effect on each solution (the strategy's gains in the
-  game resampled on independent deals, :meth:`PushFoldGame.resampled`). Ties in these samples are broken by
+  game resampled on independent deals, :meth:`PushFoldGame.resampled`). Uniform deals weigh little once the
+  ranges are tight (a deal's weight is the product of the pot's strategy weights), so the solver redeals
+  (:meth:`PushFoldGame.redealt`): each 3+ way pot gets its own deals, importance-sampled from the ranges that
+  reached it, weighted by density ratios and normalised per class (self-normalised: multilinear, consistent),
+  and centred on the payoff's mean against those ranges. Ties in these samples are broken by
   a random seat priority (exact for chip EV in expectation, an approximation of the split for ICM). An
   earlier ratio estimator (weighted mean payoff over the deals, unweighted where no deal had weight) was not
   multilinear, and CFR stalled on it with 9 seats (docs/benchmarks.md).
@@ -719,8 +723,9 @@ class PushFoldGame(VectorGame):
 
     def resampled(self) -> PushFoldGame:
         """The same game with its 3+ way showdowns valued on an independent set of ``multiway_samples`` deals
-        (the seed's second stream, :func:`pokerlab.stats.rng.numpy_generators`): terminals, payoffs and the 3+
-        way heroes' centres (constants of the estimator, see the module docstring) are shared, not recomputed.
+        (the seed's second stream, or its fourth after a redeal, :func:`pokerlab.stats.rng.numpy_generators`;
+        a redealt game's proposals are kept): terminals, payoffs and the 3+ way pots' centres (constants of
+        the estimator, see the module docstring) are shared, not recomputed.
         Valuing a strategy in it measures what the sampling hides (see :func:`pokerlab.pushfold.pushfold`)."""
         other = self._fresh_copy()
         other.check_stream = True

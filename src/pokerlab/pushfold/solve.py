@@ -193,10 +193,11 @@ def pushfold(
     ``check_sampling`` (and 3+ seats) the strategy returned is also valued on an independent set of as many
     deals, and each seat's best-response gain there is ``multiway_check_gains``: the part of the gain the
     sampling hides, measured (a check costs about one gain computation).
-    ``multiway_proposal_share``: with 3+ way pots the deals are redrawn once, after
-    :data:`REDEAL_ITERATIONS` iterations on uniform deals (or at the target, if sooner), from each seat's hands
-    in such pots under the strategy so far, mixed with this share of the ``1 - share`` uniform deal
-    (importance sampling, :meth:`PushFoldGame.redealt`; 0 keeps uniform deals).
+    ``multiway_proposal_share``: with 3+ way pots, after :data:`REDEAL_ITERATIONS` iterations on uniform deals
+    (or at the target, if sooner) each such pot is redealt on ``multiway_samples`` deals of its own, each
+    seat's hand drawn from ``share`` times its distribution there under the best strategy so far plus
+    ``1 - share`` times the uniform one (importance sampling, :meth:`PushFoldGame.redealt`); the solve goes on
+    from the same regrets, and the target counts only after the redeal. 0 keeps the uniform deals.
     ``algorithm``: a vector-form solver of :mod:`pokerlab.solvers.vector` (discounted CFR by default). With 3+
     seats the profile returned is the checked one (average or current strategy) with the smallest maximum gain.
     """
@@ -230,6 +231,7 @@ def pushfold(
     check = 8
     # 3+ way pots: solve first on uniform deals, then redeal them once from the ranges that reach such pots
     # (importance sampling, PushFoldGame.redealt) and go on from the same regrets; the target counts only after
+    # the redeal (a solution of the uniform deals' game hides a sampling error 10x the target, docs/benchmarks.md)
     redeal = redeal and any(len(t.participants) > 2 for t in game.terminals.values())
     try:
         for player in range(tree.num_players):  # the game's per-seat caches, one seat per block
@@ -252,12 +254,14 @@ def pushfold(
             if progress is not None:
                 progress(solver.iteration, best[0])
             if redeal and (solver.iteration >= REDEAL_ITERATIONS or best[0] <= target_value):
-                with deferred_interrupts():
-                    game = game.redealt(multiway_ranges(tree, best[1]), multiway_proposal_share, multiway_samples)
-                    tree = dataclasses.replace(tree, game=game)
-                    solver = _continued(solver, tree, algorithm)
-                    for player in range(tree.num_players):
-                        solver.prepare(player)
+                with deferred_interrupts():  # Ctrl-C here keeps the game solved so far (nothing is replaced)
+                    new_game = game.redealt(multiway_ranges(tree, best[1]), multiway_proposal_share,
+                                            multiway_samples)
+                    new_tree = dataclasses.replace(tree, game=new_game)
+                    new_solver = _continued(solver, new_tree, algorithm)
+                    for player in range(new_tree.num_players):
+                        new_solver.prepare(player)
+                game, tree, solver = new_game, new_tree, new_solver
                 redeal, best, check = False, None, 8
                 continue
             if best[0] <= target_value:
