@@ -873,7 +873,7 @@ def _draw_proposal_samples(count: int, proposals: np.ndarray, inside: np.ndarray
     tables = load_tables()
     _, _, hero_key = _sample_keys(boards, np.zeros((count, 0), dtype=np.int64), picks, COMBOS.astype(np.int64),
                                   tables)
-    deal_key = _deal_keys(boards, combos, priority, COMBOS.astype(np.int64), tables)
+    deal_key = _deal_keys(boards, combos, inside, priority, COMBOS.astype(np.int64), tables)
     masks = np.where(inside[:, None, :], COMBO_MASKS[combos], np.uint64(0))
     return _MultiwaySamples(classes[combos], deal_key, masks, hero_key, COMBO_MASKS[picks], ratio)
 
@@ -926,15 +926,19 @@ def _draw_rows(
 
 
 @njit(cache=True)
-def _deal_keys(boards: np.ndarray, combos: np.ndarray, priority: np.ndarray, combo_cards: np.ndarray,
-               tables: EvalTables) -> np.ndarray:
-    """``value * 16 + priority`` of every row's seats' combos on the shared boards."""
+def _deal_keys(boards: np.ndarray, combos: np.ndarray, inside: np.ndarray, priority: np.ndarray,
+               combo_cards: np.ndarray, tables: EvalTables) -> np.ndarray:
+    """``value * 16 + priority`` of every row's seats' combos on the shared boards (the priority alone for the
+    seats not inside the row's pot: only a hero's priority is read from its own entry)."""
     rows, count, seats = combos.shape
     out = np.empty((rows, count, seats), dtype=np.int64)
     for s in range(count):
         key, bits = partial_hand(boards[s], tables)
         for r in range(rows):
             for seat in range(seats):
+                if not inside[r, seat]:
+                    out[r, s, seat] = priority[s, seat]
+                    continue
                 c = combos[r, s, seat]
                 out[r, s, seat] = np.int64(value_with_two(key, bits, combo_cards[c, 0], combo_cards[c, 1],
                                                           tables)) * 16 + priority[s, seat]
@@ -1023,38 +1027,21 @@ def _hero_sums(
     density ratios (1 for uniform deals), and (with ``counting``; else 0) the sum of ``r`` over such deals.
     With ``sig`` all ones and ``centre`` 0 the first divided by the second is the class's mean payoff with
     random opponents. Without ``counting`` the deals of weight 0 are skipped whole (the solver's case)."""
-    deal_class, deal_key, deal_mask, hero_key, hero_mask, deal_ratio = samples
-    count = deal_class.shape[0]
+    deal_key, hero_key, hero_mask = samples.deal_key, samples.hero_key, samples.hero_mask
     total = np.zeros(NUMBER_OF_CLASSES)
     usable = np.zeros(NUMBER_OF_CLASSES)
-    m1 = opponents.shape[0]
-    for s in range(count):
-        weight = 1.0
-        ratio = 1.0
-        used = np.uint64(0)
-        clash = False
-        for j in range(m1):
-            q = opponents[j]
-            weight *= sig[j, deal_class[s, q]]
-            ratio *= deal_ratio[s, q]
-            clash = clash or (used & deal_mask[s, q]) != 0
-            used |= deal_mask[s, q]
-        if clash or (weight == 0.0 and not counting):
+    for s in range(deal_key.shape[0]):
+        weight, ratio, used = _pot_deal(samples, s, opponents, sig)
+        if ratio == 0.0 or (weight == 0.0 and not counting):
             continue
-        weight *= ratio
         priority = deal_key[s, hero] % 16  # the hero's tie-break priority is its seat's in the deal
         for c in range(NUMBER_OF_CLASSES):
             if hero_key[s, c] == 0 or (hero_mask[s, c] & used) != 0:
                 continue
             usable[c] += ratio
-            if weight == 0.0:
-                continue
-            key = hero_key[s, c] + priority
-            above = 0
-            for j in range(m1):
-                if deal_key[s, opponents[j]] > key:
-                    above += 1
-            total[c] += weight * (utilities[by_position[s, above]] - centre[c])
+            if weight != 0.0:
+                above = _ranked_above(deal_key, s, opponents, hero_key[s, c] + priority)
+                total[c] += weight * (utilities[by_position[s, above]] - centre[c])
     return total, usable
 
 
@@ -1065,35 +1052,52 @@ def _hero_moments(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per class of a 3+ way hero, over the deals it can use (as :func:`_hero_sums`), with ``w`` the product of
     the opponents' ``sig`` at their dealt classes and density ratios: ``sum w u``, ``sum w`` and ``sum w^2``."""
-    deal_class, deal_key, deal_mask, hero_key, hero_mask, deal_ratio = samples
+    deal_key, hero_key, hero_mask = samples.deal_key, samples.hero_key, samples.hero_mask
     sums = np.zeros(NUMBER_OF_CLASSES)
     mass = np.zeros(NUMBER_OF_CLASSES)
     squares = np.zeros(NUMBER_OF_CLASSES)
-    m1 = opponents.shape[0]
-    for s in range(deal_class.shape[0]):
-        weight = 1.0
-        used = np.uint64(0)
-        clash = False
-        for j in range(m1):
-            q = opponents[j]
-            weight *= sig[j, deal_class[s, q]] * deal_ratio[s, q]
-            clash = clash or (used & deal_mask[s, q]) != 0
-            used |= deal_mask[s, q]
-        if clash or weight == 0.0:
+    for s in range(deal_key.shape[0]):
+        weight, _, used = _pot_deal(samples, s, opponents, sig)
+        if weight == 0.0:
             continue
         priority = deal_key[s, hero] % 16
         for c in range(NUMBER_OF_CLASSES):
             if hero_key[s, c] == 0 or (hero_mask[s, c] & used) != 0:
                 continue
-            key = hero_key[s, c] + priority
-            above = 0
-            for j in range(m1):
-                if deal_key[s, opponents[j]] > key:
-                    above += 1
+            above = _ranked_above(deal_key, s, opponents, hero_key[s, c] + priority)
             sums[c] += weight * utilities[by_position[s, above]]
             mass[c] += weight
             squares[c] += weight * weight
     return sums, mass, squares
+
+
+@njit(cache=True)
+def _pot_deal(samples: _MultiwaySamples, s: int, seats: np.ndarray, sig: np.ndarray
+              ) -> tuple[float, float, np.uint64]:
+    """Deal ``s`` seen by the pot's ``seats``: the product of their strategy weights ``sig`` at their dealt
+    classes times their density ratios, the product of the ratios alone (0 when two of them share a card),
+    and their cards."""
+    weight = 1.0
+    ratio = 1.0
+    used = np.uint64(0)
+    for j in range(seats.shape[0]):
+        q = seats[j]
+        weight *= sig[j, samples.deal_class[s, q]]
+        if (used & samples.deal_mask[s, q]) != 0:
+            ratio = 0.0
+        ratio *= samples.deal_ratio[s, q]
+        used |= samples.deal_mask[s, q]
+    return weight * ratio if ratio != 0.0 else 0.0, ratio, used
+
+
+@njit(cache=True)
+def _ranked_above(deal_key: np.ndarray, s: int, opponents: np.ndarray, key: int) -> int:
+    """How many opponents' hands in deal ``s`` rank above a hero's ``key``."""
+    above = 0
+    for j in range(opponents.shape[0]):
+        if deal_key[s, opponents[j]] > key:
+            above += 1
+    return above
 
 
 @njit(cache=True)
