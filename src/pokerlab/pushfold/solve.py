@@ -194,9 +194,9 @@ def pushfold(
     deals, and each seat's best-response gain there is ``multiway_check_gains``: the part of the gain the
     sampling hides, measured (a check costs about one gain computation).
     ``multiway_proposal_share``: with 3+ way pots, after :data:`REDEAL_ITERATIONS` iterations on uniform deals
-    (or at the target, if sooner) each such pot is redealt on ``multiway_samples`` deals of its own, each
-    seat's hand drawn from ``share`` times its distribution there under the best strategy so far plus
-    ``1 - share`` times the uniform one (importance sampling, :meth:`PushFoldGame.redealt`); the solve goes on
+    (or at the target or the iteration limit, if sooner) each such pot is redealt on ``multiway_samples`` deals
+    of its own, each seat's hand drawn from ``share`` times its distribution there under the best strategy so
+    far plus ``1 - share`` times the uniform one (importance sampling, :meth:`PushFoldGame.redealt`); the solve goes on
     from the same regrets, and the target counts only after the redeal. 0 keeps the uniform deals.
     ``algorithm``: a vector-form solver of :mod:`pokerlab.solvers.vector` (discounted CFR by default). With 3+
     seats the profile returned is the checked one (average or current strategy) with the smallest maximum gain.
@@ -253,7 +253,10 @@ def pushfold(
             assert best is not None
             if progress is not None:
                 progress(solver.iteration, best[0])
-            if redeal and (solver.iteration >= REDEAL_ITERATIONS or best[0] <= target_value):
+            # (also at an iteration limit: a result always comes from the redealt game, and a one-iteration
+            # warm-up compiles the redeal's kernels)
+            if redeal and (solver.iteration >= REDEAL_ITERATIONS or best[0] <= target_value
+                           or (iterations is not None and solver.iteration >= iterations)):
                 with deferred_interrupts():  # Ctrl-C here keeps the game solved so far (nothing is replaced)
                     new_game = game.redealt(multiway_ranges(tree, best[1]), multiway_proposal_share,
                                             multiway_samples)
