@@ -43,6 +43,7 @@ ICM money from :mod:`pokerlab.pushfold`).
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -298,8 +299,17 @@ class PushFoldGame(VectorGame):
                 "big_blind": t.big_blind, "ante": t.ante, "bb_ante": t.bb_ante,
                 "multiway_samples": self.multiway_samples, "seed": self.seed} | (
                     {"check_stream": True} if self.check_stream else {}) | (
-                    {} if self._ranges is None else {"redealt": {"share": self.proposal_share, "ranges": {
-                        ",".join(map(str, state)): np.round(sig, 12).tolist() for state, sig in self._ranges.items()}}})
+                    {} if self._ranges is None else {"redealt": {"share": self.proposal_share,
+                                                                 "ranges_sha256": self._ranges_digest()}})
+
+    def _ranges_digest(self) -> str:
+        """SHA-256 of the redeal's ranges (terminal states and arrays, in order): a compact name for them."""
+        digest = hashlib.sha256()
+        ranges = self._ranges or {}
+        for state in sorted(ranges):
+            digest.update(repr(state).encode())
+            digest.update(np.ascontiguousarray(ranges[state], dtype=np.float64).tobytes())
+        return digest.hexdigest()
 
     # ---------------------------------------------------------------------------------------------------
     # terminals
