@@ -312,6 +312,7 @@ def multiway_ranges(tree: CompiledPublicTree, strategy: VectorStrategy) -> dict[
     """Per 3+ way terminal state, every seat's strategy weights on the way there under ``strategy``
     (``(seats, 169)``: its reach over the class weights), the ``ranges`` of :meth:`PushFoldGame.redealt`.
 
+    >>> from pokerlab.games.pushfold import Table
     >>> tree = compile_public_tree(PushFoldGame(Table((10.0, 10.0, 10.0), 0.5, 1.0), lambda f: f - 10.0))
     >>> ranges = multiway_ranges(tree, VectorStrategy.uniform(tree))
     >>> sorted(ranges), float(ranges[(1, 1, 1)][0, 0])  # everyone jams or calls: the one 3-way pot, 1/2 each
