@@ -718,7 +718,12 @@ class PushFoldGame(VectorGame):
         every deal weighs, where uniform deals weigh the product of tight ranges' frequencies. The pots'
         centres become the payoff's means against ``ranges`` (the estimator's constant: any value keeps it
         unbiased, one near the actual mean keeps its noise small). ``samples`` deals per terminal (default: as
-        many as this game's)."""
+        many as this game's).
+
+        >>> game = PushFoldGame(Table((10.0, 10.0, 10.0), 0.5, 1.0), lambda final: final - 10.0)
+        >>> game.redealt({(1, 1, 1): np.ones((3, 169))}, samples=50).deals().deal_ratio.shape  # pots, deals, seats
+        (1, 50, 3)
+        """
         if not 0 <= share < 1:
             raise InvalidGameError(f"the share of the ranges in the proposal must be in [0, 1), got {share}")
         other = self._fresh_copy()
