@@ -395,9 +395,14 @@ def default_variance_reduction(players: int, paid: int, samples: int | None = No
     return "sobol"
 
 
-def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> tuple[np.ndarray, int]:
+QUADRATURE_FIRST_WORK = 1e7  # band-kernel steps in the first call of the equity integration (~0.1 s, see below)
+
+
+def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float,
+                       progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, int]:
     """Equity of live players (stacks normalised to mean 1) by adaptive Gauss-Kronrod on
-    ``w = sqrt(mu(t)) + log(1 + t)``."""
+    ``w = sqrt(mu(t)) + log(1 + t)``, in kernel calls of about a tenth of a second (the result does not depend
+    on how the work is split), ``progress`` told the estimated fraction done after each."""
     n = s.size
     if k == 0:
         return np.zeros(n), 0
@@ -418,10 +423,36 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> t
     t_end = race.tail_time(s, kk, math.log(1e-18))
     w_end = race.race_variable(s, t_end)[0]
     log_eps = banded.DEFAULT_LOG_EPS + 2.0 * math.log(n)
-    with deferred_interrupts():  # one kernel call: Ctrl-C inside it would surface as a SystemError traceback
-        total, nodes = banded.race_equity_adaptive(
-            s, shifted, w_end, rtol, scale_floor, _block(n, kk), log_eps, n * kk > 50_000, _NODES, _KRONROD, _GAUSS
-        )
+    block = _block(n, kk)
+    threads = numba.get_num_threads()
+    # a node costs about n sqrt(k) steps of the band kernel: the first call takes what fits in about a tenth of a
+    # second at a cautious rate. Where that covers several times the first round (fields up to a few thousand
+    # players), the whole integration is one call with plain arguments (the driver's overhead, ~0.3 ms, would
+    # double the time of a 50-player field)
+    first = int(QUADRATURE_FIRST_WORK * threads / (n * (math.sqrt(kk) + 1.0)))
+    if first >= 4 * len(_NODES) * gauss_kronrod.initial_panel_count(w_end):
+        total, nodes = banded.race_equity_adaptive(s, shifted, w_end, rtol, scale_floor, block, log_eps, _NODES,
+                                                   _KRONROD, _GAUSS, threads)
+        return base + total, int(nodes)
+    problem = banded.RaceQuadrature(s, shifted, _NODES, _KRONROD, _GAUSS, block, log_eps, w_end,
+                                    gauss_kronrod.acceptance_tolerance(rtol), scale_floor)
+    scratch = banded.thread_scratch(threads, n, kk, block)
+    state = banded.adaptive_start(n, w_end)
+    calls = gauss_kronrod.CallBudget(first)
+    estimate = gauss_kronrod.ProgressEstimate(len(_NODES))
+    while not state.step[banded.DONE]:
+        before = int(state.step[banded.EVALUATIONS])
+        calls.start()
+        with deferred_interrupts():  # Ctrl-C is seen between calls (each about CALL_SECONDS), not inside one
+            state = banded.race_equity_advance(problem, state, scratch, calls.budget, threads)
+        done = int(state.step[banded.EVALUATIONS])
+        calls.measured(done - before)
+        if progress is not None:
+            step = state.step
+            left = len(_NODES) * (len(state.left) - step[banded.GROUP_START]) - (
+                step[banded.GROUP_END] - step[banded.GROUP_START]) * step[banded.NEXT_NODE]
+            progress(estimate.fraction(done, len(state.left), int(left)))
+    total, nodes = state.total, int(state.step[banded.EVALUATIONS])
     return base + total, nodes
 
 
@@ -429,8 +460,10 @@ PLACES_EXACT_BYTES_PER_CELL = 800  # peak memory of the exact place matrix per (
 PLACES_EXACT_BYTES = 4 << 30  # memory the exact place matrix may take (4 GiB: 2,048 x 307 takes about 0.4)
 
 
-def _quadrature_places(s: np.ndarray, k: int, rtol: float) -> np.ndarray:
-    """Finish-place matrix ``(n, k)`` of live players by the race, adaptively integrated."""
+def _quadrature_places(s: np.ndarray, k: int, rtol: float,
+                       progress: Callable[[float], None] | None = None) -> np.ndarray:
+    """Finish-place matrix ``(n, k)`` of live players by the race, adaptively integrated in calls of about a tenth
+    of a second (Ctrl-C is seen between them), ``progress`` told the estimated fraction done."""
     n = s.size
     # the panels of the adaptive rule hold a few hundred bytes per cell (measured 430-650, 500 to 2,048 players)
     needed = n * k * PLACES_EXACT_BYTES_PER_CELL
@@ -444,13 +477,16 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float) -> np.ndarray:
     # the last place's column is what the other columns leave over (rows sum to 1): the range stays finite
     kq = min(k, n - 1)
 
-    def evaluate(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        kron, gauss = race.icm_places_panels(s, kq, left, right, _NODES, _RULES)  # one pass, both rules
-        return kron.reshape(len(left), -1), gauss.reshape(len(left), -1)
+    def evaluate(left: np.ndarray, right: np.ndarray, first: int, last: int, kron: np.ndarray, gauss: np.ndarray,
+                 carried: np.ndarray) -> None:
+        race.icm_places_nodes(s, kq, left, right, _NODES, _KRONROD, _GAUSS, first, last, kron, gauss, carried)
 
     t_end = race.tail_time(s, kq, math.log(1e-18))
     w_end = race.race_variable(s, t_end)[0]
-    total, _ = gauss_kronrod.adaptive_integral(lambda left, right: _chunked(evaluate, left, right), w_end, rtol, 1e-6)
+    threads = numba.get_num_threads()
+    # a node costs about n k^2 / 2 steps (the convolutions): about a tenth of a second in the first call
+    first = max(1, int(QUADRATURE_FIRST_WORK * threads / (n * kq * kq / 2.0 + n)))
+    total, _ = gauss_kronrod.adaptive_integral(evaluate, n * kq, w_end, rtol, 1e-6, first, threads, progress)
     matrix = total.reshape(n, kq)
     if k > kq:
         matrix = np.concatenate([matrix, 1.0 - matrix.sum(axis=1, keepdims=True)], axis=1)
@@ -458,18 +494,11 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float) -> np.ndarray:
 
 
 _NODES, _KRONROD, _GAUSS = gauss_kronrod.gk15_rule()
-_RULES = np.ascontiguousarray(np.stack([_KRONROD, _GAUSS]))
 
 
 def _block(n: int, k: int) -> int:
     # checkpoint spacing: about sqrt(n) rows, enough to keep one block of G rows in cache
     return max(8, min(n, int(math.sqrt(n)) + 1, max(8, 2_000_000 // (8 * (k + 1)))))
-
-
-def _chunked(evaluate, left, right, chunk=8):
-    """``evaluate`` called on at most ``chunk`` panels at a time, the results stacked."""
-    parts = [evaluate(left[i:i + chunk], right[i:i + chunk]) for i in range(0, len(left), chunk)]
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 # ------------------------------------------------------------------------------------------------------------
