@@ -219,6 +219,8 @@ def adaptive_integral(evaluate: NodeEvaluator, components: int, w_end: float, rt
         left, right = accept_or_split(kron, gauss, left, right, scale, tau, w_end, depth == MAX_DEPTH - 1, total)
         if left.shape[0] == 0:
             break
+    if progress is not None:
+        progress(1.0)
     return total, count
 
 
