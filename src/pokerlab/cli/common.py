@@ -223,6 +223,20 @@ class OneLineErrorsGroup(TyperGroup):
             return code
         sys.exit(code if isinstance(code, int) else 0)
 
+    # typer turns a KeyboardInterrupt raised while it parses the arguments or starts a command (before the
+    # command's own handling, e.g. while its module is built) into a silent exit 130: say it, as every command does
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:
+            _print_interrupted("")
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            _print_interrupted("")
+
 
 CHECKPOINT_HELP = ("Save the state to --out every N iterations ('5000') or every so long ('30s', '10m'); also on "
                    "Ctrl-C. Default 60s.")
