@@ -144,7 +144,8 @@ def main() -> None:
         during = percentiles(stop_probe(probe))
         print(f"cached heads-up preflop equity seen by a separate client during the load: {during}")
         print(f"load: {sum(report.statuses.values())} requests, 50 concurrent, {summary['wall_s']:.1f} s, "
-              f"{summary['requests_per_s']:.0f} req/s, statuses {summary['statuses']}, memory "
+              f"{summary['requests_per_s']:.0f} req/s, statuses {summary['statuses']}, "
+              f"unanswered {summary['failures'] or 'none'}, memory "
               f"{summary['memory_before_mib']:.0f} -> {summary['memory_after_mib']:.0f} MiB (server + workers)")
         print(f"{'kind':<15}{'n':>6}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}")
         for kind, row in summary["kinds"].items():

@@ -270,6 +270,19 @@ def test_make_test_runs_the_warmup_first_and_make_demo_compiles_only_what_it_use
         assert lines[0] == first, f"make {target} should start with {first}"
 
 
+def test_demo_compiles_up_front_exactly_the_groups_its_sections_prepare():
+    import ast
+
+    from pokerlab import demo
+
+    tree = ast.parse(Path(demo.__file__).read_text())
+    prepared = {element.value for call in ast.walk(tree) if isinstance(call, ast.Call)
+                and getattr(call.func, "id", None) == "prepare" and isinstance(call.args[0], ast.List)
+                for element in call.args[0].elts}
+    assert prepared == set(demo.DEMO_GROUPS) and prepared <= set(KERNEL_GROUPS)
+    assert len(demo.DEMO_GROUPS) == len(prepared)
+
+
 @pytest.mark.slow
 def test_warmup_command_compiles_every_group_in_two_processes():
     done = subprocess.run([sys.executable, "-m", "pokerlab.cli.main", "warmup", "--jobs", "2", "--json"],

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.table import Table
 
-from pokerlab.warmup import prepare
+from pokerlab.cli.common import progress_bar
+from pokerlab.warmup import KERNEL_GROUPS, prepare, warm_groups
 
 DEMO_HANDS = (
     "AsKs QsJsTs 2d 3c",
@@ -202,8 +203,25 @@ def sections() -> list[tuple[str, Callable[[Console], None]]]:
     ]
 
 
+#: The kernel groups the sections prepare (tests/test_warmup.py checks this against the sections' calls).
+DEMO_GROUPS = ("all-hands", "equity-exact", "equity-montecarlo", "equity-vs-random", "icm", "icm-montecarlo",
+               "solvers", "matches", "pushfold", "simulation")
+
+
+def compile_demo_kernels() -> None:
+    """On a fresh install, compile every section's kernels up front on two cores (numba compiles on one core per
+    process; section by section, a cold demo spent about 150 s compiling on one). Whether the cache is cold is
+    learnt from the first section's group: if it loads without compiling, the rest is loaded by each section."""
+    if prepare(DEMO_GROUPS[:1]) == 0:
+        return
+    rest = [name for name in KERNEL_GROUPS if name in DEMO_GROUPS[1:]]  # the longest first, as `pokerlab warmup`
+    with progress_bar("compiling kernels (first run only)", len(rest), unit="groups") as update:
+        warm_groups(rest, jobs=2, on_done=lambda count, name: update(count, status=name))
+
+
 def main() -> None:
     console = Console()
+    compile_demo_kernels()
     for title, section in sections():
         console.rule(f"[bold]{title}")
         section(console)

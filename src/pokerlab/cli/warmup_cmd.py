@@ -15,27 +15,14 @@ def warmup_command(
 ) -> None:
     """Compile every kernel the commands use (first run only; later runs load them from the cache)."""
     import time
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from multiprocessing import get_context
 
-    from pokerlab.warmup import KERNEL_GROUPS, warm_group
+    from pokerlab.warmup import KERNEL_GROUPS, warm_groups
 
     groups = {name: group for name, group in KERNEL_GROUPS.items() if group.within is None}  # no group twice
     start = time.perf_counter()
-    done: list[tuple[str, float, int]] = []
     with progress_bar("compiling kernels", len(groups), enabled=not as_json, unit="groups") as update:
         update(0, status="(first run only)")
-        if jobs == 1:
-            for name in groups:
-                done.append(warm_group(name))
-                update(len(done), status=name)
-        else:
-            # spawned workers: a fork of a process that has loaded numba's threading layer is unsafe
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-                futures = [pool.submit(warm_group, name) for name in groups]
-                for future in as_completed(futures):
-                    done.append(future.result())
-                    update(len(done), status=done[-1][0])
+        done = warm_groups(groups, jobs, on_done=lambda count, name: update(count, status=name))
     wall = time.perf_counter() - start
     compiled = sum(kernels for _, _, kernels in done)
     by_name = {name: (seconds, kernels) for name, seconds, kernels in done}

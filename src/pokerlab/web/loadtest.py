@@ -25,6 +25,7 @@ SUITS = "cdhs"
 
 # share of requests of each kind (the cached heads-up preflop equity is the page's most common call)
 MIX = {"equity_cached": 0.5, "range": 0.15, "icm": 0.15, "equity_flop": 0.1, "solve": 0.05, "pushfold": 0.05}
+TIMEOUT_S = 120.0  # a request unanswered this long is recorded as a ReadTimeout of its kind
 
 
 def _request(kind: str, rng: random.Random) -> tuple[str, dict[str, Any]]:
@@ -46,10 +47,13 @@ def _request(kind: str, rng: random.Random) -> tuple[str, dict[str, Any]]:
 
 @dataclass
 class LoadReport:
-    """Latencies (seconds) and status codes per request kind, memory (MiB) before and after, wall time."""
+    """Latencies (seconds) and outcomes per request kind, memory (MiB) before and after, wall time. An outcome is
+    the HTTP status code, or the name of the client error that ended the request (``ReadTimeout`` after
+    :data:`TIMEOUT_S`, a dropped connection, ...): a request the server never answered is counted, not fatal."""
 
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
-    statuses: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    statuses: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    failures: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     memory_before_mib: float | None = None
     memory_after_mib: float | None = None
     wall_s: float = 0.0
@@ -62,7 +66,8 @@ class LoadReport:
         kinds = {kind: {"n": len(v), "p50_ms": 1e3 * self.percentile(kind, 0.5),
                         "p99_ms": 1e3 * self.percentile(kind, 0.99), "max_ms": 1e3 * max(v)}
                  for kind, v in sorted(self.latencies.items())}
-        return {"kinds": kinds, "statuses": dict(self.statuses), "memory_before_mib": self.memory_before_mib,
+        return {"kinds": kinds, "statuses": dict(self.statuses), "failures": dict(self.failures),
+                "memory_before_mib": self.memory_before_mib,
                 "memory_after_mib": self.memory_after_mib, "wall_s": self.wall_s,
                 "requests_per_s": sum(len(v) for v in self.latencies.values()) / self.wall_s}
 
@@ -88,7 +93,7 @@ async def run_load(url: str, requests: int = 2000, concurrency: int = 50, seed: 
     rng = random.Random(seed)
     kinds = rng.choices(list(MIX), weights=list(MIX.values()), k=requests)
     report = LoadReport()
-    async with httpx.AsyncClient(base_url=url, timeout=120.0,
+    async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT_S,
                                  limits=httpx.Limits(max_connections=concurrency)) as client:
         # first sight of each cached request happens here, so the timed run measures the cache
         for players in HEADS_UP:
@@ -99,23 +104,28 @@ async def run_load(url: str, requests: int = 2000, concurrency: int = 50, seed: 
         for kind in kinds:
             queue.put_nowait(kind)
 
+        async def send(http: httpx.AsyncClient, kind: str, path: str, body: dict[str, Any]) -> None:
+            start = time.perf_counter()
+            try:
+                response = await http.post(path, json=body)
+            except httpx.HTTPError as error:  # unanswered: recorded with its kind, the run goes on
+                outcome = type(error).__name__
+                report.failures[f"{kind} {outcome}"] += 1
+            else:
+                outcome = str(response.status_code)
+            report.latencies[kind].append(time.perf_counter() - start)
+            report.statuses[outcome] += 1
+
         async def user() -> None:
             while not queue.empty():
                 kind = queue.get_nowait()
-                path, body = _request(kind, rng)
-                start = time.perf_counter()
-                response = await client.post(path, json=body)
-                report.latencies[kind].append(time.perf_counter() - start)
-                report.statuses[response.status_code] += 1
+                await send(client, kind, *_request(kind, rng))
 
         async def probe() -> None:
             # one more client, as a page would be: a cached heads-up preflop equity every 50 ms during the load
-            async with httpx.AsyncClient(base_url=url, timeout=120.0) as own:
+            async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT_S) as own:
                 while not queue.empty():
-                    t0 = time.perf_counter()
-                    response = await own.post("/api/equity", json={"players": HEADS_UP[0]})
-                    report.latencies["probe_cached"].append(time.perf_counter() - t0)
-                    report.statuses[response.status_code] += 1
+                    await send(own, "probe_cached", "/api/equity", {"players": HEADS_UP[0]})
                     await asyncio.sleep(0.05)
 
         start = time.perf_counter()
