@@ -13,7 +13,7 @@ silently, or prints Python's traceback of its start-up.
 
 from __future__ import annotations
 
-import _signal  # what `signal` re-exports, without its 6 ms of enum classes
+import _signal  # type: ignore[import-not-found]  # what `signal` re-exports, without its 6 ms of enums
 import os
 import sys
 

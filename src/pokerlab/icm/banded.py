@@ -1,5 +1,7 @@
 """The exact ICM method by default: the exponential-race integral by adaptive Gauss-Kronrod, whole loop compiled
-(:func:`race_equity_adaptive`). At each node :func:`race_values_banded` gives every player at once with a forward
+and resumable (:func:`race_equity_advance` goes on for a budget of evaluations from an :class:`AdaptiveState`, so
+that a 16 s integration runs in calls of a tenth of a second; :func:`race_equity_adaptive` is all of it in one
+call). At each node :func:`race_values_banded` gives every player at once with a forward
 pass of prefix count distributions and a backward pass of expected payouts, restricted to the count band that
 holds all but ``e^-L`` of the probability (``O(n * band)`` per node, band ~ ``sqrt(k)``), no division. Panels
 run in parallel (tests/icm/test_band.py holds the untruncated ``O(n k)`` reference)."""

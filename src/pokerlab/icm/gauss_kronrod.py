@@ -6,8 +6,9 @@ scale_i`` with ``tau = 0.01 sqrt(rtol)`` (:func:`acceptance_tolerance`): the 15-
 square of the 7-point Gauss error for these analytic integrands (measured, see docs/algorithms.md), so the kept
 value is ~``0.01 rtol`` accurate per panel. Otherwise bisect (:func:`accept_or_split`). ``scale_i`` = the first
 round's total of component i, at least a floor (:func:`first_scale`). The equity integral runs the loop compiled
-(:func:`pokerlab.icm.banded.race_equity_adaptive`), the finish-place matrix from Python
-(:func:`adaptive_integral`); both through these functions."""
+(:func:`pokerlab.icm.banded.race_equity_advance`), the finish-place matrix from Python (:func:`adaptive_integral`);
+both through these functions, both in calls of about :data:`CALL_SECONDS` (:class:`CallBudget`) whose groups of
+panels and node steps (:func:`next_group`, :func:`node_steps`) do not change the result."""
 
 from __future__ import annotations
 
