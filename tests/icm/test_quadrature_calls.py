@@ -107,3 +107,15 @@ def test_ctrl_c_during_a_call_stops_after_it(monkeypatch, places):
     finally:
         signal.signal(signal.SIGINT, previous)
     assert calls == ["began", "ended"] * 2  # stopped right after the interrupted call, which completed
+
+
+def test_a_place_matrix_too_big_is_refused_before_any_work(monkeypatch):
+    """50,000 players x 7,000 places would need ~260 GiB: refused at once, not after the 16 s of equities."""
+    from pokerlab.errors import ResourceLimitError
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the quadrature ran before the memory check")
+
+    monkeypatch.setattr(model, "_quadrature_equity", no_work)
+    with pytest.raises(ResourceLimitError, match=r"finish-place matrix of 50,000 players x 7,000 places needs about"):
+        icm(np.linspace(1.0, 2.0, 50_000), power_law(7000, 1000.0, 1.0), "exact", places=True)
