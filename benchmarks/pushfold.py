@@ -1,7 +1,8 @@
 """Push/fold benchmark: the issue's speed targets, the preflop table, and the effect of sampling 3+ way pots.
 
-Run: ``python benchmarks/pushfold.py [--skip-field]``. Kernels, the preflop tables and the ICM engine are warmed
-before any timed region (compile time is never reported as run time). Times are wall seconds of
+Run: ``python benchmarks/pushfold.py [--skip-field] [--skip-hard]`` (``--skip-hard``: leave out two nine-seat
+cases, nine equal stacks and plain chip EV, up to two minutes each). Kernels, the preflop tables and the ICM engine
+are warmed before any timed region (compile time is never reported as run time). Times are wall seconds of
 ``pokerlab.pushfold(...)`` including building the game (every outcome's ICM), as a user sees them.
 """
 
@@ -57,21 +58,26 @@ def warm() -> None:
 
 
 def multiway_effect() -> None:
-    """Solve 6-max ICM with 1,000 and 4,000 sampled deals per 3+ way pot: each solve reports the strategy's
-    gains in the game valued on independent deals (``multiway_check_gain``), the part of the gain that the
-    sampling hides; and how far the jam-first-in ranges move between the two sample sizes."""
+    """Solve 6-max ICM on uniform deals only (``multiway_proposal_share=0``) and with the redeal (the default),
+    with 1,000 and 4,000 deals per 3+ way pot: each solve reports the strategy's gains in the game valued on
+    independent deals (``multiway_check_gain``), the part of the gain that the sampling hides; and how far the
+    jam-first-in ranges move between the sample sizes."""
     kwargs = {"stacks": SIX, "blinds": (0.5, 1.0), "ante": 0.1, "payouts": [50, 30, 20], "target": 1e-3}
     results = {}
-    for samples in (1000, 4000):
-        start = time.perf_counter()
-        r = results[samples] = pushfold(**kwargs, multiway_samples=samples)
-        print(f"  6-max ICM, {samples:,} deals: {time.perf_counter() - start:.2f} s, max gain {r.max_gain:.2e} "
-              f"money in its own game, {r.multiway_check_gain:.2e} money on independent deals (standard error floor "
-              f"{100 * r.multiway_error:.1f}% of a payoff range per class)", flush=True)
-    small, large = results[1000], results[4000]
-    diffs = [abs(small.percent(small.jam[i]) - large.percent(large.jam[i])) for i in range(5)]
-    print(f"  jam-first-in ranges, 1,000 vs 4,000 deals: largest difference {max(diffs):.2f} points of the "
-          f"1,326 combos (seats {', '.join(f'{d:.2f}' for d in diffs)})")
+    for share in (0.0, 0.5):
+        for samples in (1000, 4000):
+            start = time.perf_counter()
+            r = results[share, samples] = pushfold(**kwargs, multiway_samples=samples, multiway_proposal_share=share)
+            print(f"  6-max ICM, {'uniform deals' if share == 0 else 'redealt'}, {samples:,} deals: "
+                  f"{time.perf_counter() - start:.2f} s, {r.iterations} it, max gain {r.max_gain:.2e} money in its "
+                  f"own game, {r.multiway_check_gain:.2e} money on independent deals", flush=True)
+    large = results[0.5, 4000]
+    for key in ((0.0, 1000), (0.5, 1000), (0.0, 4000)):
+        small = results[key]
+        diffs = [abs(small.percent(small.jam[i]) - large.percent(large.jam[i])) for i in range(5)]
+        print(f"  jam-first-in ranges, {key[1]:,} deals {'uniform' if key[0] == 0 else 'redealt'} vs 4,000 redealt: "
+              f"largest difference {max(diffs):.2f} points of the 1,326 combos "
+              f"(seats {', '.join(f'{d:.2f}' for d in diffs)})")
 
 
 def main() -> None:
@@ -96,6 +102,11 @@ def main() -> None:
         pay = np.round(np.geomspace(1000.0, 15.0, 150), 2)
         timed("9 seats in a 1,000-player field ICM, to 1e-3", "60 s", stacks=NINE, blinds=(0.5, 1), ante=0.1,
               payouts=pay, field=field, target=1e-3, time_limit=180)
+    if "--skip-hard" not in sys.argv:
+        timed("9 equal 10 bb stacks ICM 50/30/20, to 1e-3", "-", stacks=[10.0] * 9, blinds=(0.5, 1),
+              payouts=[50, 30, 20], target=1e-3, time_limit=120)
+        timed("9 seats chip EV, ante 0.1, to 1e-3 bb", "-", stacks=NINE, blinds=(0.5, 1), ante=0.1, target=1e-3,
+              time_limit=120)
     multiway_effect()
 
 

@@ -10,6 +10,7 @@ import pytest
 from pokerlab.games.pushfold import PushFoldGame, Table
 from pokerlab.games.vector import VectorGame, compile_public_tree
 from pokerlab.pushfold.model import build_game
+from pokerlab.pushfold.solve import multiway_ranges
 from pokerlab.solvers.vector import VectorSolver, VectorStrategy, _Traversal
 
 
@@ -67,12 +68,16 @@ def test_solver_on_the_batched_game_matches_the_per_terminal_game():
     assert solvers[0].gains().gains == pytest.approx(solvers[1].gains().gains, rel=1e-9, abs=1e-13)
 
 
-def test_terminal_values_are_multilinear_in_the_strategies():
+@pytest.mark.parametrize("redeal", [False, True])  # uniform deals; importance-sampled per pot (redealt)
+def test_terminal_values_are_multilinear_in_the_strategies(redeal):
     # CFR and best responses need a multilinear game: mixing one seat's reach mixes every terminal value
     # (spectators and 3+ way pots included; the former ratio estimator failed this)
     table = Table((9.0, 12.0, 7.0, 10.0), 0.5, 1.0, 0.1)
     game, _, _ = build_game(table, [50.0, 30.0, 20.0], multiway_samples=150, seed=5)
     tree = compile_public_tree(game)
+    if redeal:
+        game = game.redealt(multiway_ranges(tree, random_strategy(tree, 4)), 0.5)
+        tree = compile_public_tree(game)
     walk = _Traversal(tree)
     a = walk.reach(random_strategy(tree, 1).offsets, random_strategy(tree, 1).probs)[0][walk.terminals]
     b = walk.reach(random_strategy(tree, 2).offsets, random_strategy(tree, 2).probs)[0][walk.terminals]
@@ -89,19 +94,29 @@ def test_terminal_values_are_multilinear_in_the_strategies():
                                        atol=1e-12 * np.abs(values[1]).max())
 
 
-def test_a_constant_payoff_gives_exactly_the_reach():
+@pytest.mark.parametrize("redeal", [False, True])
+def test_a_constant_payoff_gives_exactly_the_reach(redeal):
     # every seat's payoff 1 in every outcome: each terminal's value is the removal-conditioned reach of the others
     table = Table((9.0, 12.0, 7.0, 10.0), 0.5, 1.0, 0.1)
     game = PushFoldGame(table, lambda final: np.ones(final.size), multiway_samples=100)
     tree = compile_public_tree(game)
+    if redeal:
+        game = game.redealt(multiway_ranges(tree, random_strategy(tree, 6)), 0.5)
+        tree = compile_public_tree(game)
     walk = _Traversal(tree)
     strategy = random_strategy(tree, 3)
     reaches = walk.reach(strategy.offsets, strategy.probs)[0][walk.terminals]
-    t = game.equity
     for player in range(4):
-        expected = np.ones((walk.terminals.size, 169))
-        for q in range(4):
-            if q != player:
-                expected *= (t.class_pairs @ (reaches[:, q, :169] / game.class_weights).T).T / 1225.0
-        np.testing.assert_allclose(game.evaluate_terminals(tree, walk.terminals, player, reaches), expected,
-                                   rtol=1e-12, atol=0)
+        np.testing.assert_allclose(game.evaluate_terminals(tree, walk.terminals, player, reaches),
+                                   removal_conditioned_reach(game, reaches, player), rtol=1e-12, atol=0)
+
+
+def removal_conditioned_reach(game, reaches, player):
+    """Per terminal and class of ``player``: the product over the other seats of their reach conditioned on the
+    player's hand (``class_pairs @ sigma / 1225``), the value of a payoff that is 1 in every outcome."""
+    t = game.equity
+    expected = np.ones((reaches.shape[0], 169))
+    for q in range(reaches.shape[1]):
+        if q != player:
+            expected *= (t.class_pairs @ (reaches[:, q, :169] / game.class_weights).T).T / 1225.0
+    return expected

@@ -126,19 +126,39 @@ def test_three_seats_gains_small_and_shapes():
     assert len(data["seats"][0]["jam"]) == 169
 
 
-def test_sampling_check_equals_the_strategy_valued_in_a_game_built_on_other_deals():
-    from pokerlab.games.pushfold import _draw_samples
+@pytest.mark.parametrize("share", [0.0, 0.5])  # uniform deals only; redealt after 16 iterations
+def test_sampling_check_equals_the_strategy_valued_in_a_game_built_on_other_deals(share):
+    from pokerlab.games.pushfold import _draw_proposal_samples, _draw_samples
     from pokerlab.games.vector import compile_public_tree
     from pokerlab.pushfold.model import build_game, validate_table
     from pokerlab.solvers.vector import VectorStrategy, best_response_gains
     from pokerlab.stats.rng import numpy_generators
 
     stacks, pay = [9.0, 12.0, 10.0], [60.0, 40.0]
-    r = pushfold(stacks, (0.5, 1.0), payouts=pay, iterations=24, multiway_samples=150, seed=7)
-    # independent oracle: a game built from scratch on the check's deals (the seed's second stream), the
-    # strategy's exact gains there
+    r = pushfold(stacks, (0.5, 1.0), payouts=pay, iterations=24, multiway_samples=150, seed=7,
+                 multiway_proposal_share=share)
+    # independent oracle: a game built from scratch on the check's deals (the seed's second stream, or the
+    # fourth after a redeal), the strategy's exact gains there
     game, _, _ = build_game(validate_table(stacks, (0.5, 1.0), 0.0, 0.0), pay, multiway_samples=150, seed=7)
-    game._samples = _draw_samples(150, 3, numpy_generators(7, 2)[1])
+    if share == 0:
+        one = _draw_samples(150, 3, numpy_generators(7, 2)[1])
+        game._samples = one._replace(**{k: getattr(one, k)[None] for k in (
+            "deal_class", "deal_key", "deal_mask", "deal_ratio")})
+        assert r.game._ranges is None
+    else:
+        ranges = r.game._ranges
+        assert ranges is not None and r.game.proposal_share == share
+        states = sorted(ranges)
+        proposals = np.empty((len(states), 3, 169))
+        inside = np.zeros((len(states), 3), dtype=bool)
+        weights = game.class_weights
+        for k, state in enumerate(states):
+            held = ranges[state] * weights
+            proposals[k] = share * held / held.sum(axis=1, keepdims=True) + (1 - share) * weights
+            inside[k, list(game.terminals[state].participants)] = True
+        game._samples = _draw_proposal_samples(150, proposals, inside, numpy_generators(7, 4)[3])
+        game._row_of = {state: k for k, state in enumerate(states)}
+        game._recentred = r.game._recentred
     game._centres = r.game._centres  # the estimator's constants are shared by design (PushFoldGame.resampled)
     tree = compile_public_tree(game)
     expected = best_response_gains(tree, VectorStrategy(tree, r.strategy.offsets, r.strategy.probs)).gains

@@ -27,7 +27,11 @@ Card removal between the hands of the players:
   sample one combo of every class for the hero, used when it avoids the board and the other all-in hands.
   The correction is unbiased; the per-class standard error floor is :meth:`PushFoldGame.multiway_error`,
   and :func:`pokerlab.pushfold.pushfold` measures the effect on each solution (the strategy's gains in the
-  game resampled on independent deals, :meth:`PushFoldGame.resampled`). Ties in these samples are broken by
+  game resampled on independent deals, :meth:`PushFoldGame.resampled`). Uniform deals weigh little once the
+  ranges are tight (a deal's weight is the product of the pot's strategy weights), so the solver redeals
+  (:meth:`PushFoldGame.redealt`): each 3+ way pot gets its own deals, importance-sampled from the ranges that
+  reached it, weighted by density ratios and normalised per class (self-normalised: multilinear, consistent),
+  and centred on the payoff's mean against those ranges. Ties in these samples are broken by
   a random seat priority (exact for chip EV in expectation, an approximation of the split for ICM). An
   earlier ratio estimator (weighted mean payoff over the deals, unweighted where no deal had weight) was not
   multilinear, and CFR stalled on it with 9 seats (docs/benchmarks.md).
@@ -39,6 +43,7 @@ ICM money from :mod:`pokerlab.pushfold`).
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -59,6 +64,7 @@ JAM: Action = 1
 """Jam all-in first in, or call all-in after a jam."""
 DISJOINT_COMBOS = 1225  # combos left by one combo: C(50, 2)
 CENTRE_DEALS = 256  # deals that estimate a 3+ way hero's centre (a constant of the estimator, see above)
+MIN_CENTRE_DEALS = 10  # effective deals a centre against ranges needs (else the random-hands centre stays)
 MAX_SEATS = 10
 
 
@@ -217,11 +223,15 @@ class PushFoldGame(VectorGame):
         self.multiway_samples = int(multiway_samples)
         self.seed = int(seed)
         self.check_stream = False  # True in a resampled game (see resampled)
+        self.proposal_share = 0.0
+        self._ranges: dict[tuple[int, ...], np.ndarray] | None = None  # per 3+ way terminal (see redealt)
+        self._row_of: dict[tuple[int, ...], int] = {}
+        self._recentred: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
         self._samples: _MultiwaySamples | None = None
         self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
         self._removal_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._batches: dict[int, _Batch] = {}
-        self._spectator_outcomes: dict[tuple[int, ...], np.ndarray] = {}
+        self._spectator_outcomes: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._centres: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
         self.terminals: dict[tuple[int, ...], Terminal] = {}
         self._build_terminals(())
@@ -288,7 +298,18 @@ class PushFoldGame(VectorGame):
         return {"name": self.name, "family": "pushfold", "stacks": list(t.stacks), "small_blind": t.small_blind,
                 "big_blind": t.big_blind, "ante": t.ante, "bb_ante": t.bb_ante,
                 "multiway_samples": self.multiway_samples, "seed": self.seed} | (
-                    {"check_stream": True} if self.check_stream else {})
+                    {"check_stream": True} if self.check_stream else {}) | (
+                    {} if self._ranges is None else {"redealt": {"share": self.proposal_share,
+                                                                 "ranges_sha256": self._ranges_digest()}})
+
+    def _ranges_digest(self) -> str:
+        """SHA-256 of the redeal's ranges (terminal states and arrays, in order): a compact name for them."""
+        digest = hashlib.sha256()
+        ranges = self._ranges or {}
+        for state in sorted(ranges):
+            digest.update(repr(state).encode())
+            digest.update(np.ascontiguousarray(ranges[state], dtype=np.float64).tobytes())
+        return digest.hexdigest()
 
     # ---------------------------------------------------------------------------------------------------
     # terminals
@@ -388,12 +409,12 @@ class PushFoldGame(VectorGame):
         for q in pot:
             reach_in_pot *= self._removal(reaches[q]) / DISJOINT_COMBOS
         sig = np.stack([reaches[q] for q in pot]) / self.class_weights
-        samples = self.samples()
+        samples = self.deals_of(state)
         if plan.kind == _MULTIWAY:
             assert plan.outcome_by_position is not None  # _plan sets it for every multiway hero
             sums, _ = _hero_sums(samples, player, plan.opponents, sig, plan.outcome_by_position, u, plan.centre,
                                  False)
-            correction = sums / np.maximum(plan.counts, 1.0)
+            correction = sums / _positive_or_one(plan.counts)
         elif pot.size == 2:
             t = self.equity
             d = u[:3] - plan.centre[0]
@@ -403,9 +424,10 @@ class PushFoldGame(VectorGame):
                                                      + d[2] * (weighted @ t.class_tie @ sig[1]))
                                  / (1326.0 * DISJOINT_COMBOS))
         else:
-            assert plan.outcome_of_sample is not None  # _plan sets it for every multiway spectator
+            assert plan.outcome_of_sample is not None and plan.pot_weight is not None  # set for every spectator
             correction = np.full(NUMBER_OF_CLASSES, _spectator_sum(samples.deal_class, pot, sig,
-                                                                   plan.outcome_of_sample, u, plan.centre[0]))
+                                                                   plan.outcome_of_sample, u, plan.centre[0],
+                                                                   plan.pot_weight))
         return value * (reach_in_pot * plan.centre + correction)
 
     def evaluate_terminals(self, tree: CompiledPublicTree, terminals: np.ndarray, player: int,
@@ -430,7 +452,7 @@ class PushFoldGame(VectorGame):
         plans = batch.players.get(player)
         if plans is None:
             plans = batch.players[player] = self._player_batch(batch, player)
-        samples = self.samples() if batch.multiway else _NO_SAMPLES
+        samples = self.deals() if batch.multiway else _NO_SAMPLES
         out = np.empty((terminals.size, NUMBER_OF_CLASSES))
         sources = _SourceProducts(batch.source, batch.x, batch.removal, batch.win, batch.tie)
         _batched_values(plans, sources, self.equity.class_size.astype(np.float64), samples, player, out)
@@ -484,6 +506,7 @@ class PushFoldGame(VectorGame):
         width = max(t.utilities.shape[0] for t in self.terminals.values())
         utilities = np.zeros((count, max(3, width)))
         sample_rows: list[np.ndarray] = []
+        weight_rows: list[np.ndarray] = []
         spectator_row = np.full(count, -1, dtype=np.int64)
         positions: list[np.ndarray] = []
         position_at = np.full(count, -1, dtype=np.int64)
@@ -514,10 +537,14 @@ class PushFoldGame(VectorGame):
             if plan.outcome_of_sample is not None:
                 spectator_row[i] = len(sample_rows)
                 sample_rows.append(plan.outcome_of_sample.astype(np.int32))
+                assert plan.pot_weight is not None
+                weight_rows.append(plan.pot_weight)
         samples = self.multiway_samples if batch.multiway else 0
         return _PlayerTerminals(
             kind, scale, folders, inside, utilities, spectator_row,
             np.array(sample_rows, dtype=np.int32).reshape(len(sample_rows), samples),
+            np.array(weight_rows, dtype=np.float64).reshape(len(weight_rows), samples),
+            np.array([self._row_of.get(batch.tree.states[int(node)], 0) for node in batch.terminals], dtype=np.int64),
             position_at, np.concatenate(positions) if positions else np.zeros(0, dtype=np.int32),
             centre, counts)
 
@@ -544,7 +571,7 @@ class PushFoldGame(VectorGame):
         opponents = np.array([q for q in inside if q != player], dtype=np.int64)
         kind, first = _MULTIWAY, False
         win_matrix = None
-        outcome_by_position = outcome_of_sample = None
+        outcome_by_position = outcome_of_sample = pot_weight = None
         centre = np.zeros(NUMBER_OF_CLASSES)
         counts = np.zeros(NUMBER_OF_CLASSES)
         if player not in inside or len(inside) == 1:
@@ -567,14 +594,16 @@ class PushFoldGame(VectorGame):
             win, tie = weighted @ t.class_win @ ones, weighted @ t.class_tie @ ones
             centre[:] = (win * u[0] + (pair - win - tie) * u[1] + tie * u[2]) / pair
         elif kind == _SPECTATOR:  # the sampled outcomes are the same for every spectator: computed once
-            outcome_of_sample = self._spectator_outcomes.get(state)
-            if outcome_of_sample is None:
-                outcome_of_sample = self._spectator_outcomes[state] = _sample_outcomes(
-                    self.samples().deal_key, np.array(inside, dtype=np.int64), terminal.pot_eligible,
-                    terminal.keys, n)
-            centre[:] = u[outcome_of_sample].mean()
+            known_outcomes = self._spectator_outcomes.get(state)
+            if known_outcomes is None:
+                pot = np.array(inside, dtype=np.int64)
+                known_outcomes = self._spectator_outcomes[state] = (
+                    _sample_outcomes(self.deals_of(state).deal_key, pot, terminal.pot_eligible, terminal.keys, n),
+                    _pot_weights(self.deals_of(state), pot))
+            outcome_of_sample, pot_weight = known_outcomes
+            centre[:] = self._recentred_spectator(state, player, inside, pot_weight, u[outcome_of_sample])
         elif kind == _MULTIWAY:
-            samples = self.samples()
+            samples = self.deals_of(state)
             outcome_by_position = _position_outcomes(samples.deal_key, player, opponents, terminal.pot_eligible,
                                                      terminal.keys, n)
             known = self._centres.get((state, player))
@@ -586,32 +615,135 @@ class PushFoldGame(VectorGame):
                 known = self._centres[(state, player)] = np.where(seen > 0, sums / np.maximum(seen, 1.0),
                                                                   float(u.mean()))
             centre = known  # a resampled game reuses its original's
-            counts = _usable_counts(samples.deal_mask, samples.hero_key, samples.hero_mask, opponents)
+            counts = _usable_counts(samples, opponents)
+            centre = self._recentred_hero(state, player, opponents, outcome_by_position, u, centre)
         plan = _Plan(terminal, kind, folders, 1.0 / DISJOINT_COMBOS ** len(folders), opponents, first, win_matrix,
-                     outcome_by_position, outcome_of_sample, centre, counts)
+                     outcome_by_position, outcome_of_sample, pot_weight, centre, counts)
         if keep:
             self._plans[(state, player)] = plan
         return plan
 
-    def samples(self) -> _MultiwaySamples:
-        """The fixed deals of the multiway showdowns (drawn on first use)."""
+    def deals(self) -> _MultiwaySamples:
+        """The fixed deals of the multiway showdowns (drawn on first use), stacked by row: ``deal_*`` arrays are
+        ``(rows, samples, seats)``, the hero's per-class combos ``(samples, 169)`` shared by every row. Uniform
+        deals are one row for every terminal; after :meth:`redealt`, each 3+ way terminal has its own row."""
         if self._samples is None:
-            rng = numpy_generators(self.seed, 2)[1] if self.check_stream else numpy_generator(self.seed)
-            self._samples = _draw_samples(self.multiway_samples, self.table.seats, rng)
+            if self._ranges is None:
+                rng = numpy_generators(self.seed, 2)[1] if self.check_stream else numpy_generator(self.seed)
+                one = _draw_samples(self.multiway_samples, self.table.seats, rng)
+                self._samples = _MultiwaySamples(one.deal_class[None], one.deal_key[None], one.deal_mask[None],
+                                                 one.hero_key, one.hero_mask, one.deal_ratio[None])
+                self._row_of = {}
+            else:  # the seed's third and fourth streams
+                rng = numpy_generators(self.seed, 4)[3 if self.check_stream else 2]
+                states = sorted(self._ranges)
+                self._row_of = {state: r for r, state in enumerate(states)}
+                proposals = np.empty((len(states), self.table.seats, NUMBER_OF_CLASSES))
+                for r, state in enumerate(states):
+                    held = self._ranges[state] * self.class_weights[None, :]
+                    mass = held.sum(axis=1, keepdims=True)
+                    in_pot = np.where(mass > 0, held / np.where(mass > 0, mass, 1.0), self.class_weights[None, :])
+                    proposals[r] = self.proposal_share * in_pot + (1 - self.proposal_share) * self.class_weights
+                inside = np.zeros((len(states), self.table.seats), dtype=bool)
+                for r, state in enumerate(states):
+                    inside[r, list(self.terminals[state].participants)] = True
+                self._samples = _draw_proposal_samples(self.multiway_samples, proposals, inside, rng)
         return self._samples
 
-    def resampled(self) -> PushFoldGame:
-        """The same game with its 3+ way showdowns valued on an independent set of ``multiway_samples`` deals
-        (the seed's second stream, :func:`pokerlab.stats.rng.numpy_generators`): terminals, payoffs and the 3+
-        way heroes' centres (constants of the estimator, see the module docstring) are shared, not recomputed.
-        Valuing a strategy in it measures what the sampling hides (see :func:`pokerlab.pushfold.pushfold`)."""
+    def deals_of(self, state: tuple[int, ...]) -> _MultiwaySamples:
+        """The deals that value the 3+ way pot at terminal ``state`` (views into :meth:`deals`)."""
+        deals = self.deals()
+        r = self._row_of.get(state, 0)
+        return _MultiwaySamples(deals.deal_class[r], deals.deal_key[r], deals.deal_mask[r], deals.hero_key,
+                                deals.hero_mask, deals.deal_ratio[r])
+
+    def _recentred_hero(self, state: tuple[int, ...], player: int, opponents: np.ndarray,
+                        by_position: np.ndarray, u: np.ndarray, centre: np.ndarray) -> np.ndarray:
+        """A 3+ way hero's centre (the constant of the estimator, see the module docstring) after a redeal: the
+        payoff's estimated mean per class against the ranges given to :meth:`redealt` (where some deal weighs),
+        else ``centre``. A centre near the actual mean leaves the sampled correction small, hence its noise;
+        computed once and shared with the resampled game, so it stays a constant of both."""
+        key = (state, player)
+        known = self._recentred.get(key)
+        if known is not None or self._ranges is None or state not in self._ranges:
+            return centre if known is None else known
+        sums, mass, squares = _hero_moments(self.deals_of(state), player, opponents, self._ranges[state][opponents],
+                                            by_position, u)
+        effective = mass ** 2 / np.where(squares > 0, squares, np.inf)  # Kish's effective number of deals
+        known = self._recentred[key] = np.where(effective >= MIN_CENTRE_DEALS,
+                                                sums / np.where(mass > 0, mass, 1.0), centre)
+        return known
+
+    def _recentred_spectator(self, state: tuple[int, ...], player: int, inside: Sequence[int],
+                             pot_weight: np.ndarray, payoffs: np.ndarray) -> float:
+        """A spectator's centre: the payoff's mean over the deals (weighted by their density ratios), after a
+        redeal against the ranges given to :meth:`redealt` (as :meth:`_recentred_hero`)."""
+        key = (state, player)
+        known = self._recentred.get(key)
+        if known is not None:
+            return float(known[0])
+        weight = pot_weight
+        if self._ranges is not None and state in self._ranges:
+            sig = self._ranges[state]
+            deal_class = self.deals_of(state).deal_class
+            ranged = pot_weight * np.prod([sig[q][deal_class[:, q]] for q in inside], axis=0)
+            if ranged.sum() ** 2 >= MIN_CENTRE_DEALS * (ranged ** 2).sum() > 0:
+                weight = ranged
+        centre = float(weight @ payoffs / max(weight.sum(), 1e-300))
+        if self._ranges is not None:
+            self._recentred[key] = np.array([centre])
+        return centre
+
+    def _fresh_copy(self) -> PushFoldGame:
+        """A copy sharing terminals, payoffs and the 3+ way heroes' centres (constants of the estimator, any
+        value keeps it unbiased), with no deals and no caches that depend on them."""
         other = copy.copy(self)
-        other.check_stream = True
         other._samples = None
         other._plans = {}
         other._removal_cache = {}
         other._batches = {}
         other._spectator_outcomes = {}
+        return other
+
+    def redealt(self, ranges: dict[tuple[int, ...], np.ndarray], share: float = 0.5,
+                samples: int | None = None) -> PushFoldGame:
+        """The same game with each 3+ way pot valued on its own deals, importance-sampled from the ranges that
+        reach it. ``ranges``: per 3+ way terminal state, each seat's strategy weights ``(seats, 169)`` (its
+        reach over the class weights) on the way there. A terminal's deals share the boards and the hero's
+        per-class combos; each seat in its pot holds a combo drawn, among those that avoid the board, from
+        ``share`` times its hand's distribution at that terminal plus ``1 - share`` times the uniform one. The
+        valuation weighs a deal by the uniform-over-proposal density ratios of the seats in the pot, normalised
+        per class over the usable deals (a self-normalised estimator: still multilinear in the strategies,
+        consistent, with a bias of order ``1/samples``): while the strategies stay near ``ranges`` nearly
+        every deal weighs, where uniform deals weigh the product of tight ranges' frequencies. The pots'
+        centres become the payoff's means against ``ranges`` (the estimator's constant: any value keeps it
+        unbiased, one near the actual mean keeps its noise small). ``samples`` deals per terminal (default: as
+        many as this game's).
+
+        >>> game = PushFoldGame(Table((10.0, 10.0, 10.0), 0.5, 1.0), lambda final: final - 10.0)
+        >>> game.redealt({(1, 1, 1): np.ones((3, 169))}, samples=50).deals().deal_ratio.shape  # pots, deals, seats
+        (1, 50, 3)
+        """
+        if not 0 <= share < 1:
+            raise InvalidGameError(f"the share of the ranges in the proposal must be in [0, 1), got {share}")
+        other = self._fresh_copy()
+        other.check_stream = False
+        other.proposal_share = float(share)
+        other._ranges = {state: np.asarray(sig, dtype=np.float64) for state, sig in ranges.items()
+                         if len(self.terminals[state].participants) > 2}
+        other._recentred = {}
+        if samples is not None:
+            other.multiway_samples = int(samples)
+        return other
+
+    def resampled(self) -> PushFoldGame:
+        """The same game with its 3+ way showdowns valued on an independent set of ``multiway_samples`` deals
+        (the seed's second stream, or its fourth after a redeal, :func:`pokerlab.stats.rng.numpy_generators`;
+        a redealt game's proposals are kept): terminals, payoffs and the 3+ way pots' centres (constants of
+        the estimator, see the module docstring) are shared, not recomputed.
+        Valuing a strategy in it measures what the sampling hides (see :func:`pokerlab.pushfold.pushfold`)."""
+        other = self._fresh_copy()
+        other.check_stream = True
         return other
 
     def multiway_error(self) -> float:
@@ -620,8 +752,7 @@ class PushFoldGame(VectorGame):
         board; a Bernoulli standard deviation is at most 0.5). It is a floor, not a ceiling: deals blocked by
         the other all-in hands, and tight opponent ranges that weigh few deals, leave fewer effective deals;
         the effect on solutions is measured in docs/benchmarks.md."""
-        samples = self.samples()
-        accepted = np.count_nonzero(samples.hero_key > 0, axis=0)
+        accepted = np.count_nonzero(self.deals().hero_key > 0, axis=0)
         return float(0.5 / np.sqrt(max(1, accepted.min())))
 
 
@@ -642,6 +773,7 @@ class _Plan:
     win_matrix: np.ndarray | None
     outcome_by_position: np.ndarray | None  # (S, m) outcome index when k opponents rank above the hero
     outcome_of_sample: np.ndarray | None  # (S,) outcome index of each deal (spectator of a multiway pot)
+    pot_weight: np.ndarray | None  # (S,) the deal's weight for a spectator of a multiway pot (_pot_weights)
     centre: np.ndarray  # (169,) the payoff's mean with random hands in the pot (spectators: one value)
     counts: np.ndarray  # (169,) usable deals per class of a 3+ way hero
 
@@ -670,9 +802,11 @@ class _PlayerTerminals(NamedTuple):
     """One player's static arrays over the terminals, the bundle :func:`_batched_values` reads: how each is
     valued (``kind``), the removal scale, the folders' seats and the showdown's seats (the opponents for a
     sampled multiway hero; -1 padded), the player's utility per outcome (heads-up: win, lose, tie), the row
-    of each multiway spectator's sampled outcomes, the offset of each multiway hero's ``(samples, seats in
-    the pot)`` outcome table in ``positions``, the payoff's mean with random hands in the pot (``centre``) and
-    a 3+ way hero's usable deals per class (``counts``)."""
+    of each multiway spectator's sampled outcomes and deal weights (:func:`_pot_weights`), each terminal's
+    row of deals (``deal_row``, see :meth:`PushFoldGame.deals`), the offset of each multiway hero's
+    ``(samples, seats in the pot)`` outcome table in ``positions``, the payoff's mean with random hands in the
+    pot (``centre``, or against the redeal's ranges) and a 3+ way hero's usable deals per class, summed with
+    their density ratios (``counts``)."""
 
     kind: np.ndarray
     scale: np.ndarray
@@ -681,6 +815,8 @@ class _PlayerTerminals(NamedTuple):
     utilities: np.ndarray
     spectator_row: np.ndarray
     sample_outcomes: np.ndarray
+    pot_weights: np.ndarray
+    deal_row: np.ndarray
     position_at: np.ndarray
     positions: np.ndarray
     centre: np.ndarray
@@ -705,6 +841,7 @@ class _MultiwaySamples(NamedTuple):
     deal_mask: np.ndarray  # (S, seats) uint64 card masks
     hero_key: np.ndarray  # (S, 169) value * 16 of the class's sampled combo, 0 when it touches the board
     hero_mask: np.ndarray  # (S, 169) uint64
+    deal_ratio: np.ndarray  # (S, seats) uniform density / proposal density of each seat's dealt combo (1: uniform)
 
 
 def _draw_samples(count: int, seats: int, rng: np.random.Generator) -> _MultiwaySamples:
@@ -718,7 +855,109 @@ def _draw_samples(count: int, seats: int, rng: np.random.Generator) -> _Multiway
     priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)
     picks = order[starts[None, :] + (rng.random((count, NUMBER_OF_CLASSES)) * sizes[None, :]).astype(np.int64)]
     deal_combo, deal_key, hero_key = _sample_keys(decks, priority, picks, COMBOS.astype(np.int64), load_tables())
-    return _MultiwaySamples(classes[deal_combo], deal_key, COMBO_MASKS[deal_combo], hero_key, COMBO_MASKS[picks])
+    return _MultiwaySamples(classes[deal_combo], deal_key, COMBO_MASKS[deal_combo], hero_key, COMBO_MASKS[picks],
+                            np.ones((count, seats)))
+
+
+def _draw_proposal_samples(count: int, proposals: np.ndarray, inside: np.ndarray, rng: np.random.Generator
+                           ) -> _MultiwaySamples:
+    """Deals for importance sampling, one row per 3+ way terminal: ``count`` uniform boards and per-class hero
+    combos shared by every row, then in row ``r`` each seat of ``inside[r]`` holds a combo drawn from its class
+    distribution ``proposals[r, seat]`` (uniform within a class) among the combos that avoid the board;
+    ``deal_ratio`` is the uniform density of that combo given the board over its proposal density. Seats not
+    inside hold no cards (only their tie-break priority is read)."""
+    from pokerlab.equity.preflop import class_of_combo  # noqa: PLC0415
+
+    classes = class_of_combo()
+    rows, seats, _ = proposals.shape
+    order = np.argsort(classes, kind="stable")
+    starts = np.searchsorted(classes[order], np.arange(NUMBER_OF_CLASSES))
+    sizes = np.bincount(classes, minlength=NUMBER_OF_CLASSES)
+    boards = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (count, 1)), axis=1)[:, :5]
+    board_masks = np.zeros(count, dtype=np.uint64)
+    for k in range(5):
+        board_masks |= np.uint64(1) << boards[:, k].astype(np.uint64)
+    first, second = np.triu_indices(5, 1)
+    high, low = np.maximum(boards[:, first], boards[:, second]), np.minimum(boards[:, first], boards[:, second])
+    board_pairs = high * (high - 1) // 2 + low  # (S, 10) combos made of two board cards
+    combos, ratio = _draw_rows(int(rng.integers(2 ** 62)), proposals, inside, classes.astype(np.int64),
+                               sizes.astype(np.float64), boards, board_pairs, board_masks,
+                               COMBOS.astype(np.int64), COMBO_MASKS)
+    priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)
+    picks = order[starts[None, :] + (rng.random((count, NUMBER_OF_CLASSES)) * sizes[None, :]).astype(np.int64)]
+    tables = load_tables()
+    _, _, hero_key = _sample_keys(boards, np.zeros((count, 0), dtype=np.int64), picks, COMBOS.astype(np.int64),
+                                  tables)
+    deal_key = _deal_keys(boards, combos, inside, priority, COMBOS.astype(np.int64), tables)
+    masks = np.where(inside[:, None, :], COMBO_MASKS[combos], np.uint64(0))
+    return _MultiwaySamples(classes[combos], deal_key, masks, hero_key, COMBO_MASKS[picks], ratio)
+
+
+@njit(cache=True)
+def _draw_rows(
+    seed: int, proposals: np.ndarray, inside: np.ndarray, classes: np.ndarray, sizes: np.ndarray, boards: np.ndarray,
+    board_pairs: np.ndarray, board_masks: np.ndarray, combo_cards: np.ndarray, combo_masks: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's combos for the seats inside (see :func:`_draw_proposal_samples`) and their density ratios:
+    inverse-CDF draws from the seat's combo distribution, redrawn while the combo touches the board (numba's
+    generator, seeded from the caller's stream)."""
+    np.random.seed(seed)
+    rows, seats, _ = proposals.shape
+    count = boards.shape[0]
+    combos = np.zeros((rows, count, seats), dtype=np.int64)
+    ratio = np.ones((rows, count, seats))
+    density = np.empty(1326)
+    cdf = np.empty(1326)
+    by_card = np.empty(52)
+    for r in range(rows):
+        for q in range(seats):
+            if not inside[r, q]:
+                continue
+            total = 0.0
+            for x in range(1326):
+                density[x] = proposals[r, q, classes[x]] / sizes[classes[x]]
+                total += density[x]
+            by_card[:] = 0.0
+            running = 0.0
+            for x in range(1326):
+                density[x] /= total
+                running += density[x]
+                cdf[x] = running
+                by_card[combo_cards[x, 0]] += density[x]
+                by_card[combo_cards[x, 1]] += density[x]
+            for s in range(count):
+                mass = 1.0  # the proposal's mass on the combos that avoid the board
+                for k in range(5):
+                    mass -= by_card[boards[s, k]]
+                for k in range(board_pairs.shape[1]):
+                    mass += density[board_pairs[s, k]]
+                while True:
+                    x = min(np.searchsorted(cdf, np.random.random() * cdf[-1], side="right"), 1325)
+                    if (combo_masks[x] & board_masks[s]) == 0:
+                        break
+                combos[r, s, q] = x
+                ratio[r, s, q] = mass / (density[x] * 1081.0)  # 1081 = C(47, 2) combos avoid a board
+    return combos, ratio
+
+
+@njit(cache=True)
+def _deal_keys(boards: np.ndarray, combos: np.ndarray, inside: np.ndarray, priority: np.ndarray,
+               combo_cards: np.ndarray, tables: EvalTables) -> np.ndarray:
+    """``value * 16 + priority`` of every row's seats' combos on the shared boards (the priority alone for the
+    seats not inside the row's pot: only a hero's priority is read from its own entry)."""
+    rows, count, seats = combos.shape
+    out = np.empty((rows, count, seats), dtype=np.int64)
+    for s in range(count):
+        key, bits = partial_hand(boards[s], tables)
+        for r in range(rows):
+            for seat in range(seats):
+                if not inside[r, seat]:
+                    out[r, s, seat] = priority[s, seat]
+                    continue
+                c = combos[r, s, seat]
+                out[r, s, seat] = np.int64(value_with_two(key, bits, combo_cards[c, 0], combo_cards[c, 1],
+                                                          tables)) * 16 + priority[s, seat]
+    return out
 
 
 @njit(cache=True)
@@ -798,70 +1037,156 @@ def _hero_sums(
     utilities: np.ndarray, centre: np.ndarray, counting: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A 3+ way hero's sampled sums per class: over the deals the class can use (its sampled combo avoids the
-    board and the opponents' cards), ``sum w (u - centre[c])`` with ``w`` the product of the opponents'
-    strategy weights ``sig`` at their dealt classes, and (with ``counting``; else 0) the number of such deals.
+    board and the opponents' cards, which avoid each other), ``sum r w (u - centre[c])`` with ``w`` the
+    product of the opponents' strategy weights ``sig`` at their dealt classes and ``r`` the product of their
+    density ratios (1 for uniform deals), and (with ``counting``; else 0) the sum of ``r`` over such deals.
     With ``sig`` all ones and ``centre`` 0 the first divided by the second is the class's mean payoff with
     random opponents. Without ``counting`` the deals of weight 0 are skipped whole (the solver's case)."""
-    deal_class, deal_key, deal_mask, hero_key, hero_mask = samples
-    count = deal_class.shape[0]
+    deal_key, hero_key, hero_mask = samples.deal_key, samples.hero_key, samples.hero_mask
     total = np.zeros(NUMBER_OF_CLASSES)
     usable = np.zeros(NUMBER_OF_CLASSES)
-    m1 = opponents.shape[0]
-    for s in range(count):
-        weight = 1.0
-        used = np.uint64(0)
-        for j in range(m1):
-            weight *= sig[j, deal_class[s, opponents[j]]]
-            used |= deal_mask[s, opponents[j]]
-        if weight == 0.0 and not counting:
+    for s in range(deal_key.shape[0]):
+        weight, ratio, used = _pot_deal(samples, s, opponents, sig)
+        if ratio == 0.0 or (weight == 0.0 and not counting):
             continue
         priority = deal_key[s, hero] % 16  # the hero's tie-break priority is its seat's in the deal
         for c in range(NUMBER_OF_CLASSES):
             if hero_key[s, c] == 0 or (hero_mask[s, c] & used) != 0:
                 continue
-            usable[c] += 1.0
-            if weight == 0.0:
-                continue
-            key = hero_key[s, c] + priority
-            above = 0
-            for j in range(m1):
-                if deal_key[s, opponents[j]] > key:
-                    above += 1
-            total[c] += weight * (utilities[by_position[s, above]] - centre[c])
+            usable[c] += ratio
+            if weight != 0.0:
+                above = _ranked_above(deal_key, s, opponents, hero_key[s, c] + priority)
+                total[c] += weight * (utilities[by_position[s, above]] - centre[c])
     return total, usable
 
 
 @njit(cache=True)
-def _usable_counts(
-    deal_mask: np.ndarray, hero_key: np.ndarray, hero_mask: np.ndarray, opponents: np.ndarray
-) -> np.ndarray:
-    """How many deals each class of a 3+ way hero can use (as counted by :func:`_hero_sums`)."""
-    usable = np.zeros(NUMBER_OF_CLASSES)
-    for s in range(hero_key.shape[0]):
-        used = np.uint64(0)
-        for j in range(opponents.shape[0]):
-            used |= deal_mask[s, opponents[j]]
+def _hero_moments(
+    samples: _MultiwaySamples, hero: int, opponents: np.ndarray, sig: np.ndarray, by_position: np.ndarray,
+    utilities: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per class of a 3+ way hero, over the deals it can use (as :func:`_hero_sums`), with ``w`` the product of
+    the opponents' ``sig`` at their dealt classes and density ratios: ``sum w u``, ``sum w`` and ``sum w^2``."""
+    deal_key, hero_key, hero_mask = samples.deal_key, samples.hero_key, samples.hero_mask
+    sums = np.zeros(NUMBER_OF_CLASSES)
+    mass = np.zeros(NUMBER_OF_CLASSES)
+    squares = np.zeros(NUMBER_OF_CLASSES)
+    for s in range(deal_key.shape[0]):
+        weight, _, used = _pot_deal(samples, s, opponents, sig)
+        if weight == 0.0:
+            continue
+        priority = deal_key[s, hero] % 16
         for c in range(NUMBER_OF_CLASSES):
-            if hero_key[s, c] != 0 and (hero_mask[s, c] & used) == 0:
-                usable[c] += 1.0
+            if hero_key[s, c] == 0 or (hero_mask[s, c] & used) != 0:
+                continue
+            above = _ranked_above(deal_key, s, opponents, hero_key[s, c] + priority)
+            sums[c] += weight * utilities[by_position[s, above]]
+            mass[c] += weight
+            squares[c] += weight * weight
+    return sums, mass, squares
+
+
+@njit(cache=True)
+def _pot_deal(samples: _MultiwaySamples, s: int, seats: np.ndarray, sig: np.ndarray
+              ) -> tuple[float, float, np.uint64]:
+    """Deal ``s`` seen by the pot's ``seats``: the product of their strategy weights ``sig`` at their dealt
+    classes times their density ratios, the product of the ratios alone (0 when two of them share a card),
+    and their cards."""
+    weight = 1.0
+    ratio = 1.0
+    used = np.uint64(0)
+    for j in range(seats.shape[0]):
+        q = seats[j]
+        weight *= sig[j, samples.deal_class[s, q]]
+        if (used & samples.deal_mask[s, q]) != 0:
+            ratio = 0.0
+        ratio *= samples.deal_ratio[s, q]
+        used |= samples.deal_mask[s, q]
+    return weight * ratio if ratio != 0.0 else 0.0, ratio, used
+
+
+@njit(cache=True)
+def _ranked_above(deal_key: np.ndarray, s: int, opponents: np.ndarray, key: int) -> int:
+    """How many opponents' hands in deal ``s`` rank above a hero's ``key``."""
+    above = 0
+    for j in range(opponents.shape[0]):
+        if deal_key[s, opponents[j]] > key:
+            above += 1
+    return above
+
+
+@njit(cache=True)
+def _positive_or_one(counts: np.ndarray) -> np.ndarray:
+    """The normalisers of the per-class corrections, 1 where a class has no usable deal (its sums are 0)."""
+    out = counts.copy()
+    for c in range(out.shape[0]):
+        if out[c] <= 0.0:
+            out[c] = 1.0
+    return out
+
+
+@njit(cache=True)
+def _usable_counts(samples: _MultiwaySamples, opponents: np.ndarray) -> np.ndarray:
+    """The deals each class of a 3+ way hero can use, summed with their density ratios (as
+    :func:`_hero_sums` counts them): the normaliser of its correction."""
+    usable = np.zeros(NUMBER_OF_CLASSES)
+    for s in range(samples.hero_key.shape[0]):
+        used = np.uint64(0)
+        ratio = 1.0
+        clash = False
+        for j in range(opponents.shape[0]):
+            q = opponents[j]
+            clash = clash or (used & samples.deal_mask[s, q]) != 0
+            used |= samples.deal_mask[s, q]
+            ratio *= samples.deal_ratio[s, q]
+        if clash:
+            continue
+        for c in range(NUMBER_OF_CLASSES):
+            if samples.hero_key[s, c] != 0 and (samples.hero_mask[s, c] & used) == 0:
+                usable[c] += ratio
     return usable
+
+
+@njit(cache=True)
+def _pot_weights(samples: _MultiwaySamples, inside: np.ndarray) -> np.ndarray:
+    """Per deal, the product of the density ratios of the seats ``inside`` the pot, 0 where two of them share
+    a card (a spectator's view: every deal with disjoint hands counts)."""
+    out = np.zeros(samples.deal_mask.shape[0])
+    for s in range(out.shape[0]):
+        used = np.uint64(0)
+        ratio = 1.0
+        for j in range(inside.shape[0]):
+            q = inside[j]
+            if (used & samples.deal_mask[s, q]) != 0:
+                ratio = 0.0
+                break
+            used |= samples.deal_mask[s, q]
+            ratio *= samples.deal_ratio[s, q]
+        out[s] = ratio
+    return out
 
 
 @njit(cache=True)
 def _spectator_sum(
     deal_class: np.ndarray, inside: np.ndarray, sig: np.ndarray, outcome_of_sample: np.ndarray,
-    utilities: np.ndarray, centre: float,
+    utilities: np.ndarray, centre: float, pot_weight: np.ndarray,
 ) -> float:
-    """A spectator's sampled correction of a 3+ way pot: the mean over the deals of the product of the
-    players' strategy weights at their dealt classes times ``u - centre``."""
+    """A spectator's sampled correction of a 3+ way pot: the mean over the deals, weighted by ``pot_weight``
+    (:func:`_pot_weights`), of the product of the players' strategy weights at their dealt classes times
+    ``u - centre``."""
     total = 0.0
+    norm = 0.0
     for s in range(deal_class.shape[0]):
-        weight = 1.0
+        r = pot_weight[s]
+        norm += r
+        if r == 0.0:
+            continue
+        weight = r
         for j in range(inside.shape[0]):
             weight *= sig[j, deal_class[s, inside[j]]]
         if weight != 0.0:
             total += weight * (utilities[outcome_of_sample[s]] - centre)
-    return total / deal_class.shape[0]
+    return total / norm if norm > 0.0 else 0.0
 
 
 @njit(cache=True)
@@ -878,9 +1203,9 @@ def _sample_outcomes(
     return out
 
 
-_NO_SAMPLES = _MultiwaySamples(np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1), dtype=np.int64),
-                               np.zeros((0, 1), dtype=np.uint64), np.zeros((0, NUMBER_OF_CLASSES), dtype=np.int64),
-                               np.zeros((0, NUMBER_OF_CLASSES), dtype=np.uint64))
+_NO_SAMPLES = _MultiwaySamples(np.zeros((1, 0, 1), dtype=np.int64), np.zeros((1, 0, 1), dtype=np.int64),
+                               np.zeros((1, 0, 1), dtype=np.uint64), np.zeros((0, NUMBER_OF_CLASSES), dtype=np.int64),
+                               np.zeros((0, NUMBER_OF_CLASSES), dtype=np.uint64), np.zeros((1, 0, 1)))
 
 
 @njit(cache=True)
@@ -891,7 +1216,6 @@ def _batched_values(
     """Every terminal's value for ``player`` (rows of ``out``), as :meth:`PushFoldGame.evaluate` computes it
     terminal by terminal, from the sources' products (see :meth:`PushFoldGame.evaluate_terminals`)."""
     source, x, removal, win, tie = sources
-    deal_class = samples.deal_class
     seats = source.shape[1]
     for t in range(plans.kind.shape[0]):
         value = np.full(NUMBER_OF_CLASSES, plans.scale[t])
@@ -930,15 +1254,19 @@ def _batched_values(
                 sig = np.empty((m, NUMBER_OF_CLASSES))
                 for j in range(m):
                     sig[j] = x[source[t, pot[j]]]
+                r = plans.deal_row[t]
+                deals = _MultiwaySamples(samples.deal_class[r], samples.deal_key[r], samples.deal_mask[r],
+                                         samples.hero_key, samples.hero_mask, samples.deal_ratio[r])
                 if kind == _SPECTATOR:
+                    row = plans.spectator_row[t]
                     correction = np.full(NUMBER_OF_CLASSES, _spectator_sum(
-                        deal_class, pot, sig, plans.sample_outcomes[plans.spectator_row[t]], u, centre[0]))
+                        deals.deal_class, pot, sig, plans.sample_outcomes[row], u, centre[0], plans.pot_weights[row]))
                 else:
-                    count = deal_class.shape[0]
+                    count = deals.deal_class.shape[0]
                     at = plans.position_at[t]
                     by_position = plans.positions[at:at + count * (m + 1)].reshape(count, m + 1)
-                    sums, _ = _hero_sums(samples, player, pot, sig, by_position, u, centre, False)
-                    correction = sums / np.maximum(plans.counts[t], 1.0)
+                    sums, _ = _hero_sums(deals, player, pot, sig, by_position, u, centre, False)
+                    correction = sums / _positive_or_one(plans.counts[t])
             out[t] = value * (reach_in_pot * centre + correction)
 
 

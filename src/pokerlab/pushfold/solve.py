@@ -8,6 +8,7 @@ charts, EVs and each seat's exact best-response gain.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ import numpy as np
 from pokerlab.equity.preflop import NUMBER_OF_CLASSES
 from pokerlab.errors import Interrupted, InvalidArgumentError
 from pokerlab.games.base import FOLD
-from pokerlab.games.compiler import KIND_DECISION
+from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
 from pokerlab.progress import deferred_interrupts
@@ -33,6 +34,8 @@ from pokerlab.solvers.vector import (
 
 Progress = Callable[[int, float], None]
 """Called after every gain check with (iterations, current maximum gain)."""
+REDEAL_ITERATIONS = 16
+"""Iterations on uniform deals before the 3+ way pots are redealt from the ranges that reach them."""
 
 
 def class_names() -> list[str]:
@@ -175,6 +178,7 @@ def pushfold(
     seed: int = 0,
     algorithm: str = "dcfr",
     check_sampling: bool = True,
+    multiway_proposal_share: float = 0.5,
     progress: Progress | None = None,
 ) -> PushFoldResult:
     """Nash push/fold strategies of every seat (chip EV, or ICM with ``payouts`` and an optional ``field``).
@@ -189,6 +193,11 @@ def pushfold(
     ``check_sampling`` (and 3+ seats) the strategy returned is also valued on an independent set of as many
     deals, and each seat's best-response gain there is ``multiway_check_gains``: the part of the gain the
     sampling hides, measured (a check costs about one gain computation).
+    ``multiway_proposal_share``: with 3+ way pots, after :data:`REDEAL_ITERATIONS` iterations on uniform deals
+    (or at the target or the iteration limit, if sooner) each such pot is redealt on ``multiway_samples`` deals
+    of its own, each seat's hand drawn from ``share`` times its distribution there under the best strategy so
+    far plus ``1 - share`` times the uniform one (importance sampling, :meth:`PushFoldGame.redealt`); the solve goes on
+    from the same regrets, and the target counts only after the redeal. 0 keeps the uniform deals.
     ``algorithm``: a vector-form solver of :mod:`pokerlab.solvers.vector` (discounted CFR by default). With 3+
     seats the profile returned is the checked one (average or current strategy) with the smallest maximum gain.
     """
@@ -200,6 +209,9 @@ def pushfold(
     if time_limit is not None and not time_limit > 0:
         raise InvalidArgumentError(f"the time limit must be positive, got {time_limit}")
     start = time.perf_counter()
+    if not 0 <= multiway_proposal_share < 1:
+        raise InvalidArgumentError(f"the proposal share must be in [0, 1), got {multiway_proposal_share}")
+    redeal = multiway_proposal_share > 0 and table.seats > 2
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
     # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)
     try:
@@ -217,6 +229,10 @@ def pushfold(
     best: tuple[float, VectorStrategy, BestResponseGains] | None = None
     stop = "iterations"
     check = 8
+    # 3+ way pots: solve first on uniform deals, then redeal them once from the ranges that reach such pots
+    # (importance sampling, PushFoldGame.redealt) and go on from the same regrets; the target counts only after
+    # the redeal (a solution of the uniform deals' game hides a sampling error 10x the target, docs/benchmarks.md)
+    redeal = redeal and any(len(t.participants) > 2 for t in game.terminals.values())
     try:
         for player in range(tree.num_players):  # the game's per-seat caches, one seat per block
             with deferred_interrupts():
@@ -237,6 +253,20 @@ def pushfold(
             assert best is not None
             if progress is not None:
                 progress(solver.iteration, best[0])
+            # (also at an iteration limit: a result always comes from the redealt game, and a one-iteration
+            # warm-up compiles the redeal's kernels)
+            if redeal and (solver.iteration >= REDEAL_ITERATIONS or best[0] <= target_value
+                           or (iterations is not None and solver.iteration >= iterations)):
+                with deferred_interrupts():  # Ctrl-C here keeps the game solved so far (nothing is replaced)
+                    new_game = game.redealt(multiway_ranges(tree, best[1]), multiway_proposal_share,
+                                            multiway_samples)
+                    new_tree = dataclasses.replace(tree, game=new_game)
+                    new_solver = _continued(solver, new_tree, algorithm)
+                    for player in range(new_tree.num_players):
+                        new_solver.prepare(player)
+                game, tree, solver = new_game, new_tree, new_solver
+                redeal, best, check = False, None, 8
+                continue
             if best[0] <= target_value:
                 stop = "target"
                 break
@@ -272,10 +302,48 @@ def pushfold(
         seats=seat_names(table.seats), stacks=table.stacks, big_blind=table.big_blind, model=model,
         gain_unit="bb" if model == "chipev" else "money", jam=jam, call=call, ev_jam=ev_jam, ev_fold=ev_fold,
         gains=tuple(float(g) for g in gains.gains), iterations=solver.iteration,
-        elapsed_s=time.perf_counter() - start, stop_reason=stop, multiway_samples=multiway_samples,
+        elapsed_s=time.perf_counter() - start, stop_reason=stop, multiway_samples=game.multiway_samples,
         multiway_error=game.multiway_error() if table.seats > 2 else 0.0, multiway_check_gains=check_gains, game=game,
         tree=tree, strategy=strategy,
     )
+
+
+def multiway_ranges(tree: CompiledPublicTree, strategy: VectorStrategy) -> dict[tuple[int, ...], np.ndarray]:
+    """Per 3+ way terminal state, every seat's strategy weights on the way there under ``strategy``
+    (``(seats, 169)``: its reach over the class weights), the ``ranges`` of :meth:`PushFoldGame.redealt`.
+
+    >>> from pokerlab.games.pushfold import Table
+    >>> tree = compile_public_tree(PushFoldGame(Table((10.0, 10.0, 10.0), 0.5, 1.0), lambda f: f - 10.0))
+    >>> ranges = multiway_ranges(tree, VectorStrategy.uniform(tree))
+    >>> sorted(ranges), float(ranges[(1, 1, 1)][0, 0])  # everyone jams or calls: the one 3-way pot, 1/2 each
+    ([(1, 1, 1)], 0.5)
+    """
+    game = tree.game
+    assert isinstance(game, PushFoldGame)
+    t = tree.tree
+    reach = np.empty((tree.num_nodes, tree.num_players, NUMBER_OF_CLASSES))
+    reach[0] = 1.0
+    for node in range(tree.num_nodes):  # breadth-first: parents before children
+        if t.kind[node] != KIND_DECISION:
+            continue
+        q = int(t.player[node])
+        block = strategy.block(node)
+        for a in range(int(t.num_children[node])):
+            child = int(t.first_child[node]) + a
+            reach[child] = reach[node]
+            reach[child, q] *= block[:, a]
+    return {tree.states[int(node)]: reach[node] for node in np.flatnonzero(t.kind == KIND_TERMINAL)
+            if len(game.terminals[tree.states[int(node)]].participants) > 2}
+
+
+def _continued(solver: VectorSolver, tree: CompiledPublicTree, algorithm: str) -> VectorSolver:
+    """A solver on ``tree`` (the same public tree, another valuation) that goes on from ``solver``'s regrets
+    and current strategy at its iteration count; the average strategy starts afresh."""
+    other = VectorSolver(tree, algorithm)
+    other.regrets[:] = solver.regrets
+    other.sigma[:] = solver.sigma
+    other.iteration = solver.iteration
+    return other
 
 
 def _charts(game: PushFoldGame, tree: CompiledPublicTree, strategy: VectorStrategy
