@@ -426,10 +426,13 @@ QUADRATURE_FIRST_WORK = 1e7  # band-kernel steps in the first call of the equity
 
 
 def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float,
-                       progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, int]:
+                       progress: Callable[[float], None] | None = None,
+                       first_work: float | None = None) -> tuple[np.ndarray, int]:
     """Equity of live players (stacks normalised to mean 1) by adaptive Gauss-Kronrod on
     ``w = sqrt(mu(t)) + log(1 + t)``, in kernel calls of about a tenth of a second (the result does not depend
-    on how the work is split), ``progress`` told the estimated fraction done after each."""
+    on how the work is split), ``progress`` told the estimated fraction done after each. ``first_work``: the
+    first call's work (default :data:`QUADRATURE_FIRST_WORK`; the warm-up passes a tiny one to compile the
+    short calls of big fields on a small one)."""
     n = s.size
     if k == 0:
         return np.zeros(n), 0
@@ -456,7 +459,7 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float,
     # second at a cautious rate. Where that covers several times the first round (fields up to a few thousand
     # players), the whole integration is one call with plain arguments (the driver's overhead, ~0.3 ms, would
     # double the time of a 50-player field)
-    first = int(QUADRATURE_FIRST_WORK * threads / (n * (math.sqrt(kk) + 1.0)))
+    first = int((QUADRATURE_FIRST_WORK if first_work is None else first_work) * threads / (n * (math.sqrt(kk) + 1.0)))
     if first >= 4 * len(_NODES) * gauss_kronrod.initial_panel_count(w_end):
         total, nodes = banded.race_equity_adaptive(s, shifted, w_end, rtol, scale_floor, block, log_eps, _NODES,
                                                    _KRONROD, _GAUSS, threads)
