@@ -83,6 +83,40 @@ def test_icm_monte_carlo_stops_with_its_estimate(tmp_path):
     assert re.match(r"interrupted after [\d,]+ samples .*: equity 1 alice [\d.]+ ± [\d.]+, 2 ", line), line
 
 
+def field_file(tmp_path: Path, players: int) -> Path:
+    from pokerlab.icm import truncated_normal_stacks
+
+    path = tmp_path / "stacks.txt"
+    stacks = truncated_normal_stacks(players, mean=10_000, sd=5_000, seed=players)
+    path.write_text("\n".join(f"{x:.0f}" for x in stacks))
+    return path
+
+
+def test_exact_icm_of_a_huge_field_stops_mid_quadrature(tmp_path):
+    """50,000 players / 7,000 paid: about 16 s of quadrature, once one kernel call. Its bar shows after a second,
+    and Ctrl-C stops it between calls of about a tenth of a second, saying how far it got."""
+    status, line, waited = interrupt_under_terminal(
+        ["icm", "--stacks-file", str(field_file(tmp_path, 50_000)), "--payouts", "power:a=1,pool=1000,paid=7000",
+         "--method", "exact"], tmp_path, timed=True)
+    assert status == 130
+    match = re.match(r"interrupted during the exact equity \([\d.]+ s, about (\d+)% done\); --method montecarlo "
+                     r"estimates sooner$", line)
+    assert match, line
+    assert 0 < int(match.group(1)) < 100
+    assert waited < STOP_WITHIN, waited
+
+
+def test_exact_finish_places_stop_mid_quadrature(tmp_path):
+    """The finish-place matrix of 2,048 players x 307 places (several seconds) stops between node steps too."""
+    status, line, waited = interrupt_under_terminal(
+        ["icm", "--stacks-file", str(field_file(tmp_path, 2048)), "--payouts", "power:a=1,pool=1000,paid=307",
+         "--places"], tmp_path, timed=True)
+    assert status == 130
+    assert re.match(r"interrupted during the exact finish-place matrix of 2,048 players x 307 places \([\d.]+ s, "
+                    r"about \d+% done\); --method montecarlo estimates sooner$", line), line
+    assert waited < STOP_WITHIN, waited
+
+
 def test_rps_stops_within_the_run(tmp_path):
     status, line = interrupt_under_terminal(["rps", "--iterations", "1000000000"], tmp_path)
     assert status == 130

@@ -346,6 +346,6 @@ def test_ctrl_c_during_the_exact_method_says_what_was_stopped(monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(model, "_exact_by_tiers", stopped)
-    with pytest.raises(Interrupted, match=r"during the exact finish-place matrix of 3 players x 2 places \([\d.]+ s\); "
-                                          r"method='montecarlo' estimates sooner"):
+    with pytest.raises(Interrupted, match=r"during the exact finish-place matrix of 3 players x 2 places "
+                                          r"\([\d.]+ s, about 0% done\); method='montecarlo' estimates sooner"):
         icm([5, 3, 2], [60, 40], places=True)

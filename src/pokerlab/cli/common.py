@@ -223,6 +223,20 @@ class OneLineErrorsGroup(TyperGroup):
             return code
         sys.exit(code if isinstance(code, int) else 0)
 
+    # typer turns a KeyboardInterrupt raised while it parses the arguments or starts a command (before the
+    # command's own handling, e.g. while its module is built) into a silent exit 130: say it, as every command does
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:
+            _print_interrupted("")
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            _print_interrupted("")
+
 
 CHECKPOINT_HELP = ("Save the state to --out every N iterations ('5000') or every so long ('30s', '10m'); also on "
                    "Ctrl-C. Default 60s.")
@@ -319,13 +333,14 @@ def stderr_console() -> Any:
 
 @contextlib.contextmanager
 def progress_bar(description: str, total: int | float | None, *, enabled: bool = True, unit: str = "it",
-                 console: Any = None) -> Iterator[Callable[..., None]]:
+                 console: Any = None, show_after: float = 0.0) -> Iterator[Callable[..., None]]:
     """Yield ``update(done, total=None, **fields)`` drawing a bar with percentage, count, rate and ETA on a
     terminal (stderr); on a pipe, or when not ``enabled`` (``--json``), ``update`` does nothing. The bar
     disappears when the block ends, normally or by an exception (Ctrl-C), before any error line is printed.
 
     ``unit`` names what ``done`` counts (``"hands"``); an empty unit means ``done`` is a fraction of
     ``total`` (no count, no rate). Extra ``fields`` are shown after the bar (``status="exploitability 1e-3"``).
+    ``show_after``: seconds before the bar appears (work that is usually quick shows nothing unless it is not).
     """
     console = console or stderr_console()
     if not enabled or not console.is_terminal:
@@ -343,29 +358,43 @@ def progress_bar(description: str, total: int | float | None, *, enabled: bool =
     columns = [TextColumn("[bold]{task.description}"), BarColumn(), TaskProgressColumn(),
                TextColumn("{task.fields[counts]}"), TextColumn("ETA"), TimeRemainingColumn(), TimeElapsedColumn(),
                TextColumn("{task.fields[status]}")]
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(description, total=total, counts="", status="")
+    bar = Progress(*columns, console=console, transient=True)
+    task = bar.add_task(description, total=total, counts="", status="")
+    appears = time.monotonic() + show_after
+    shown = False
 
-        def update(done: int | float, total: int | float | None = None, **fields: Any) -> None:
-            # Ctrl-C must not land inside rich's locks (a lock left held hangs the bar's stop): hold it here
-            with deferred_interrupts():
-                _draw(done, total, fields)
+    def update(done: int | float, total: int | float | None = None, **fields: Any) -> None:
+        nonlocal shown
+        # Ctrl-C must not land inside rich's locks (a lock left held hangs the bar's stop): hold it here
+        with deferred_interrupts():
+            _draw(done, total, fields)
+            if not shown and time.monotonic() >= appears:
+                bar.start()
+                shown = True
 
-        def _draw(done: int | float, total: int | float | None, fields: dict[str, Any]) -> None:
-            options: dict[str, Any] = {"completed": done}
-            if total is not None:
-                options["total"] = total
-            if unit:
-                planned = bar.tasks[0].total if total is None else total
-                speed = bar.tasks[0].speed
-                rate = f", {speed:,.0f} {unit}/s" if speed else ""
-                of = f"/{planned:,.0f}" if planned else ""
-                options["counts"] = f"{done:,.0f}{of} {unit}{rate}"
-            if fields:
-                options["status"] = " ".join(str(value) for value in fields.values())
-            bar.update(task, **options)
+    def _draw(done: int | float, total: int | float | None, fields: dict[str, Any]) -> None:
+        options: dict[str, Any] = {"completed": done}
+        if total is not None:
+            options["total"] = total
+        if unit:
+            planned = bar.tasks[0].total if total is None else total
+            speed = bar.tasks[0].speed
+            rate = f", {speed:,.0f} {unit}/s" if speed else ""
+            of = f"/{planned:,.0f}" if planned else ""
+            options["counts"] = f"{done:,.0f}{of} {unit}{rate}"
+        if fields:
+            options["status"] = " ".join(str(value) for value in fields.values())
+        bar.update(task, **options)
 
+    if show_after <= 0:
+        bar.start()
+        shown = True
+    try:
         yield update
+    finally:
+        if shown:
+            with deferred_interrupts():
+                bar.stop()
 
 
 def _ignore(*args: Any, **kwargs: Any) -> None:

@@ -83,7 +83,10 @@ def icm_command(
     # compile first, so that the time shown is the run's own
     prepare_icm(players.chips, pay, method, places=places, samples=samples, variance_reduction=variance_reduction,
                 allow_rising=allow_rising, quiet=as_json)
-    with progress_bar("ICM Monte Carlo", 1.0, enabled=not as_json and method == "montecarlo", unit="") as update:
+    sampled = method == "montecarlo"
+    # the exact quadrature is usually quick (50,000 players take ~16 s): its bar shows once it runs over a second
+    with progress_bar("ICM Monte Carlo" if sampled else "exact ICM", 1.0, enabled=not as_json, unit="",
+                      show_after=0.0 if sampled else 1.0) as update:
         try:
             result = icm(players.chips, pay, method, places=places, samples=samples, half_width=half_width,
                          confidence=confidence, time_limit=time_limit, variance_reduction=variance_reduction,

@@ -1,10 +1,11 @@
 """Exact equity: the plan (joint combos, suit symmetry, estimated work) and the drivers of the enumeration kernels.
 
-Every route runs its kernel in chunks of work items (units of board enumeration, deals of known hands) from
-Python, each chunk sized to about :data:`CHUNK_SECONDS` by the time the chunks before it took and run whole
-inside :func:`pokerlab.progress.deferred_interrupts`: Ctrl-C lands between chunks and progress moves. Counts
-are integers and floating-point totals are summed per unit in unit order, so the numbers are the same bit for
-bit however the work was chunked (and whatever the thread count)."""
+Every route runs its kernel in chunks of work items (units of board enumeration, against one slice of the joint
+combos where a unit would take long; deals of known hands) from Python, each chunk sized to about
+:data:`CHUNK_SECONDS` by the time the chunks before it took and run whole inside
+:func:`pokerlab.progress.deferred_interrupts`: Ctrl-C lands between chunks and progress moves. Counts are
+integers and floating-point totals are summed per item in item order, so the numbers are the same bit for bit
+however the work was chunked (and whatever the thread count)."""
 
 from __future__ import annotations
 
@@ -199,10 +200,34 @@ def _unit_boards(n: int, missing: int, units: np.ndarray) -> np.ndarray:
     return by_second[units[:, 1]]
 
 
+ITEM_WORK = 2e7  # the most estimated work (ExactPlan.work units) of one item: ~0.1-0.2 s on one loaded core
+MIN_SLICE_PER_COMBO = 16  # a slice holds at least this many matchups per combo (each item evaluates every combo)
+
+
+def matchup_slices(plan: ExactPlan, largest_unit_boards: float, players: int, hero_mode: int) -> int:
+    """How many slices the joint combos are cut into so that one item (a unit of boards against one slice) is at
+    most about :data:`ITEM_WORK`: a unit of the general loop holds up to ``C(n - 2, 3)`` boards (19,600 preflop),
+    each scoring every matchup, so against 1.65 M matchups of three players it took 32 s, all of it one kernel
+    call that Ctrl-C had to wait for. 1 (no slicing) for the lean loops and small problems. Fixed by the problem
+    alone (not by timing), so the numbers do not depend on the machine."""
+    if hero_mode not in (0, 3):  # the lean loops read matchups as the second player's combos, or none at all
+        return 1
+    tuples = len(plan.tuple_index)
+    per_board = (len(plan.combo_cards) + tuples * players) / len(plan.perms)
+    wanted = math.ceil(largest_unit_boards * per_board / ITEM_WORK)
+    most = max(1, tuples // (MIN_SLICE_PER_COMBO * len(plan.combo_cards)))
+    return max(1, min(wanted, most))
+
+
 def _accumulate(problem: EquityProblem, plan: ExactPlan, breakdown: bool, chunks: ChunkedWork,
                 allotted: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Enumerate every board in chunks of units (``allotted``: this run's share of the planned work): the
-    kernel's three accumulators, the floating-point ones summed unit by unit in unit order."""
+    """Enumerate every board in chunks of items (``allotted``: this run's share of the planned work): the
+    kernel's three accumulators, the floating-point ones summed item by item in item order.
+
+    An item is a unit of boards (:func:`work_units`) against one slice of the joint combos
+    (:func:`matchup_slices`; one slice, the whole list, unless a unit would take long), slice by slice: integer
+    counts are the same whatever the slices, and floating-point totals the same whatever the chunks and threads
+    (with several slices they are summed in another order than with one, a difference of rounding only)."""
     tables = load_tables()
     key, bits = partial_hand(np.array(problem.board, dtype=np.uint8), tables)
     deck = _enumeration_deck(problem)
@@ -216,17 +241,29 @@ def _accumulate(problem: EquityProblem, plan: ExactPlan, breakdown: bool, chunks
     floats = plan.weighted or breakdown  # otherwise the float accumulators stay zero
     threads = numba.get_num_threads()
     hero_mode = 0 if breakdown else plan.hero_mode
+    unit_boards = _unit_boards(len(deck), problem.missing, units)
+    slices = matchup_slices(plan, float(unit_boards.max()), players, hero_mode)
+    edges = np.linspace(0, len(plan.tuple_index), slices + 1).astype(np.int64)
 
     def work(start: int, stop: int) -> None:
-        i, f, c = exact_enumeration(inputs, units[start:stop], threads, plan.weighted, breakdown, hero_mode,
-                                    tables)
-        acc_int[:] += i.sum(axis=0)  # integers: any order gives the same total
-        if floats:
-            for k in range(len(f)):  # unit order, whatever the chunks
-                acc_float[:] += f[k]
-                acc_cat[:] += c[k]
+        while start < stop:  # items start .. stop - 1: runs of units against one slice, one kernel call each
+            part, first = divmod(start, len(units))
+            last = min(len(units), first + stop - start)
+            sliced = inputs
+            if slices > 1:
+                lo, hi = edges[part], edges[part + 1]
+                sliced = inputs._replace(tuple_index=plan.tuple_index[lo:hi], tuple_masks=plan.tuple_masks[lo:hi],
+                                         tuple_weights=plan.tuple_weights[lo:hi])
+            i, f, c = exact_enumeration(sliced, units[first:last], threads, plan.weighted, breakdown, hero_mode,
+                                        tables)
+            acc_int[:] += i.sum(axis=0)  # integers: any order gives the same total
+            if floats:
+                for k in range(len(f)):  # item order, whatever the chunks
+                    acc_float[:] += f[k]
+                    acc_cat[:] += c[k]
+            start += last - first
 
-    chunks.run(_unit_boards(len(deck), problem.missing, units), work, allotted)
+    chunks.run(np.tile(unit_boards, slices), work, allotted)
     return acc_int, acc_float, acc_cat
 
 

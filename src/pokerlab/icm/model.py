@@ -183,7 +183,10 @@ def icm(
     standard error per place in ``places_stderr``: the route for fields too big for the exact matrix
     (``O(n k^2)`` per node: 8 s for 2,048 players / 307 places, hours at 10,000 / 1,500). Monte Carlo reports
     the fraction done to ``progress`` between batches; Ctrl-C stops between batches with
-    :class:`~pokerlab.errors.Interrupted` whose ``partial`` is the result so far, with its honest errors.
+    :class:`~pokerlab.errors.Interrupted` whose ``partial`` is the result so far, with its honest errors. The
+    exact quadrature runs in kernel calls of about a tenth of a second (16 s for 50,000 players / 7,000 paid):
+    it reports its estimated fraction done to ``progress`` after each, and Ctrl-C stops it between them with
+    :class:`~pokerlab.errors.Interrupted` (no partial result).
     Payouts that rise with place (place 2 paying more than place 1: a typo, or places listed last first) are
     an :class:`InvalidPayoutsError` unless ``allow_rising=True``.
 
@@ -242,14 +245,23 @@ def icm(
                 f"the subset recursion takes 2^n memory: at most {SUBSET_MAX_PLAYERS} live players, got {n_live}"
             )
         n_places = min(pay.size, n_live)
+        if places and chosen == "exact":  # now, not after the equities (16 s for 50,000 players)
+            check_place_matrix_memory(n_live, n_places)
+        reached = [0.0]
+
+        def report(fraction: float) -> None:
+            reached[0] = fraction
+            if progress is not None:
+                progress(fraction)
+
         try:
-            values, matrix, nodes = _exact_by_tiers(s[live], live_pay, n_places, chosen, places, rtol)
+            values, matrix, nodes = _exact_by_tiers(s[live], live_pay, n_places, chosen, places, rtol, report)
         except Interrupted:
             raise
-        except KeyboardInterrupt:  # between the kernel calls (a few panels of the quadrature each)
+        except KeyboardInterrupt:  # between the kernel calls (about a tenth of a second each)
             what = f"finish-place matrix of {n_live:,} players x {n_places:,} places" if places else "equity"
-            raise Interrupted(f"during the exact {what} ({time.perf_counter() - start:.1f} s); method='montecarlo' "
-                              "estimates sooner") from None
+            raise Interrupted(f"during the exact {what} ({time.perf_counter() - start:.1f} s, about "
+                              f"{100 * reached[0]:.0f}% done); method='montecarlo' estimates sooner") from None
         equity[live] = values
         if place_matrix is not None:
             place_matrix[live, :n_places] = matrix
@@ -313,7 +325,8 @@ def _normalised(stacks: np.ndarray) -> np.ndarray:
 
 
 def _exact_by_tiers(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: str, places: bool,
-                    rtol: float) -> tuple[np.ndarray, np.ndarray | None, int]:
+                    rtol: float, progress: Callable[[float], None] | None = None,
+                    ) -> tuple[np.ndarray, np.ndarray | None, int]:
     """Exact equity (and the first ``n_places`` finish places) of live players, one tier at a time.
 
     Players whose stacks are more than :data:`TIER_GAP` apart finish in stack order: a smaller stack s passes a
@@ -322,12 +335,13 @@ def _exact_by_tiers(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: 
     n^2 / TIER_GAP of the pool (1e-22 for 10,000 players), far under double precision (a tier with no paid place
     gets 0 where the truth is of order s / S times a payout). Without tiers the quadrature's range would span the
     whole ratio (it loses accuracy past ~1e250: 1e300 against 1, 1). ``stacks``: raw chips, normalised per tier.
+    ``progress``: the fraction of the quadrature done (each tier's in turn).
     """
     order = np.argsort(-stacks, kind="stable")
     ranked = stacks[order]
     cuts = np.flatnonzero(ranked[1:] < ranked[:-1] / TIER_GAP) + 1  # divided, not multiplied: no overflow
     if cuts.size == 0:
-        return _exact(_normalised(stacks), pay, n_places, method, places, rtol)
+        return _exact(_normalised(stacks), pay, n_places, method, places, rtol, progress)
     equity = np.zeros(stacks.size)
     matrix = np.zeros((stacks.size, n_places)) if places else None
     nodes = 0
@@ -336,7 +350,7 @@ def _exact_by_tiers(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: 
         size = tier.size
         tier_places = max(0, min(n_places - first, size))
         values, tier_matrix, tier_nodes = _exact(_normalised(stacks[tier]), pay[first:first + size], tier_places,
-                                                 method, places, rtol)
+                                                 method, places, rtol, progress)
         equity[tier] = values
         if matrix is not None and tier_places:
             matrix[tier, first:first + tier_places] = tier_matrix
@@ -345,21 +359,34 @@ def _exact_by_tiers(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: 
     return equity, matrix, nodes
 
 
-def _exact(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: str, places: bool,
-           rtol: float) -> tuple[np.ndarray, np.ndarray | None, int]:
+def _exact(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: str, places: bool, rtol: float,
+           progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, np.ndarray | None, int]:
     """Equity by the subset recursion or the quadrature for live players (``pay`` one entry per player), and
-    with ``places`` their first ``n_places`` finish-place probabilities; returns the quadrature node count."""
+    with ``places`` their first ``n_places`` finish-place probabilities; returns the quadrature node count.
+    ``progress``: the estimated fraction of the quadrature done."""
     n = stacks.size
     k = _paid_places(pay)
     if method == "subset":
         by_place = subset.icm_subset(stacks, max(k, n_places, 1))
         equity = by_place[:, :k] @ pay[:k] if k else np.zeros(n)
         return equity, (by_place[:, :n_places] if places else None), 0
-    equity, nodes = _quadrature_equity(stacks, pay, k, rtol)
+    # the equity's share of the work: a node costs about n sqrt(k) steps, one of the place matrix n k^2 / 2
+    share = 1.0 / (1.0 + n_places ** 1.5 / 2.0) if places and n_places else 1.0
+    equity, nodes = _quadrature_equity(stacks, pay, k, rtol, _part(progress, 0.0, share))
     matrix = None
     if places:
-        matrix = _quadrature_places(stacks, n_places, rtol) if n_places else np.zeros((n, 0))
+        matrix = (_quadrature_places(stacks, n_places, rtol, _part(progress, share, 1.0)) if n_places
+                  else np.zeros((n, 0)))
     return equity, matrix, nodes
+
+
+def _part(progress: Callable[[float], None] | None, start: float,
+          stop: float) -> Callable[[float], None] | None:
+    """``progress`` for one part of a job: its fraction mapped onto ``[start, stop]`` of the whole."""
+    if progress is None:
+        return None
+    report = progress
+    return lambda fraction: report(start + (stop - start) * fraction)
 
 
 #: The most work of one Monte Carlo batch, in player-samples (x paid places for the conditional estimator): about
@@ -395,9 +422,17 @@ def default_variance_reduction(players: int, paid: int, samples: int | None = No
     return "sobol"
 
 
-def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> tuple[np.ndarray, int]:
+QUADRATURE_FIRST_WORK = 1e7  # band-kernel steps in the first call of the equity integration (~0.1 s, see below)
+
+
+def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float,
+                       progress: Callable[[float], None] | None = None,
+                       first_work: float | None = None) -> tuple[np.ndarray, int]:
     """Equity of live players (stacks normalised to mean 1) by adaptive Gauss-Kronrod on
-    ``w = sqrt(mu(t)) + log(1 + t)``."""
+    ``w = sqrt(mu(t)) + log(1 + t)``, in kernel calls of about a tenth of a second (the result does not depend
+    on how the work is split), ``progress`` told the estimated fraction done after each. ``first_work``: the
+    first call's work (default :data:`QUADRATURE_FIRST_WORK`; the warm-up passes a tiny one to compile the
+    short calls of big fields on a small one)."""
     n = s.size
     if k == 0:
         return np.zeros(n), 0
@@ -418,10 +453,36 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float) -> t
     t_end = race.tail_time(s, kk, math.log(1e-18))
     w_end = race.race_variable(s, t_end)[0]
     log_eps = banded.DEFAULT_LOG_EPS + 2.0 * math.log(n)
-    with deferred_interrupts():  # one kernel call: Ctrl-C inside it would surface as a SystemError traceback
-        total, nodes = banded.race_equity_adaptive(
-            s, shifted, w_end, rtol, scale_floor, _block(n, kk), log_eps, n * kk > 50_000, _NODES, _KRONROD, _GAUSS
-        )
+    block = _block(n, kk)
+    threads = numba.get_num_threads()
+    # a node costs about n sqrt(k) steps of the band kernel: the first call takes what fits in about a tenth of a
+    # second at a cautious rate. Where that covers several times the first round (fields up to a few thousand
+    # players), the whole integration is one call with plain arguments (the driver's overhead, ~0.3 ms, would
+    # double the time of a 50-player field)
+    first = int((QUADRATURE_FIRST_WORK if first_work is None else first_work) * threads / (n * (math.sqrt(kk) + 1.0)))
+    if first >= 4 * len(_NODES) * gauss_kronrod.initial_panel_count(w_end):
+        total, nodes = banded.race_equity_adaptive(s, shifted, w_end, rtol, scale_floor, block, log_eps, _NODES,
+                                                   _KRONROD, _GAUSS, threads)
+        return base + total, int(nodes)
+    problem = banded.RaceQuadrature(s, shifted, _NODES, _KRONROD, _GAUSS, block, log_eps, w_end,
+                                    gauss_kronrod.acceptance_tolerance(rtol), scale_floor)
+    scratch = banded.thread_scratch(threads, n, kk, block)
+    state = banded.adaptive_start(n, w_end)
+    calls = gauss_kronrod.CallBudget(first)
+    estimate = gauss_kronrod.ProgressEstimate(len(_NODES))
+    while not state.step[banded.DONE]:
+        before = int(state.step[banded.EVALUATIONS])
+        calls.start()
+        with deferred_interrupts():  # Ctrl-C is seen between calls (each about CALL_SECONDS), not inside one
+            state = banded.race_equity_advance(problem, state, scratch, calls.budget, threads)
+        done = int(state.step[banded.EVALUATIONS])
+        calls.measured(done - before)
+        if progress is not None:
+            step = state.step
+            left = len(_NODES) * (len(state.left) - step[banded.GROUP_START]) - (
+                step[banded.GROUP_END] - step[banded.GROUP_START]) * step[banded.NEXT_NODE]
+            progress(1.0 if state.step[banded.DONE] else estimate.fraction(done, len(state.left), int(left)))
+    total, nodes = state.total, int(state.step[banded.EVALUATIONS])
     return base + total, nodes
 
 
@@ -429,28 +490,38 @@ PLACES_EXACT_BYTES_PER_CELL = 800  # peak memory of the exact place matrix per (
 PLACES_EXACT_BYTES = 4 << 30  # memory the exact place matrix may take (4 GiB: 2,048 x 307 takes about 0.4)
 
 
-def _quadrature_places(s: np.ndarray, k: int, rtol: float) -> np.ndarray:
-    """Finish-place matrix ``(n, k)`` of live players by the race, adaptively integrated."""
-    n = s.size
-    # the panels of the adaptive rule hold a few hundred bytes per cell (measured 430-650, 500 to 2,048 players)
+def check_place_matrix_memory(n: int, k: int) -> None:
+    """Refuse, before any work, an exact finish-place matrix of ``n`` players x ``k`` places that would not fit:
+    the panels of the adaptive rule hold a few hundred bytes per cell (measured 430-650, 500 to 2,048 players).
+    Raises :class:`ResourceLimitError` with the estimate."""
     needed = n * k * PLACES_EXACT_BYTES_PER_CELL
     if needed > min(PLACES_EXACT_BYTES, MEMORY_SHARE * available_memory()):
         raise ResourceLimitError(
             f"the exact finish-place matrix of {n:,} players x {k:,} places needs about {format_bytes(needed)}, over "
             f"the {format_bytes(PLACES_EXACT_BYTES)} allowed: Monte Carlo counts places in far less memory "
             "(method='montecarlo', places=True)")
+
+
+def _quadrature_places(s: np.ndarray, k: int, rtol: float,
+                       progress: Callable[[float], None] | None = None) -> np.ndarray:
+    """Finish-place matrix ``(n, k)`` of live players by the race, adaptively integrated in calls of about a tenth
+    of a second (Ctrl-C is seen between them), ``progress`` told the estimated fraction done."""
+    n = s.size
     if n == 1:
         return np.ones((1, 1))[:, :k]
     # the last place's column is what the other columns leave over (rows sum to 1): the range stays finite
     kq = min(k, n - 1)
 
-    def evaluate(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        kron, gauss = race.icm_places_panels(s, kq, left, right, _NODES, _RULES)  # one pass, both rules
-        return kron.reshape(len(left), -1), gauss.reshape(len(left), -1)
+    def evaluate(left: np.ndarray, right: np.ndarray, first: int, last: int, kron: np.ndarray, gauss: np.ndarray,
+                 carried: np.ndarray) -> None:
+        race.icm_places_nodes(s, kq, left, right, _NODES, _KRONROD, _GAUSS, first, last, kron, gauss, carried)
 
     t_end = race.tail_time(s, kq, math.log(1e-18))
     w_end = race.race_variable(s, t_end)[0]
-    total, _ = gauss_kronrod.adaptive_integral(lambda left, right: _chunked(evaluate, left, right), w_end, rtol, 1e-6)
+    threads = numba.get_num_threads()
+    # a node costs about n k^2 / 2 steps (the convolutions): about a tenth of a second in the first call
+    first = max(1, int(QUADRATURE_FIRST_WORK * threads / (n * kq * kq / 2.0 + n)))
+    total, _ = gauss_kronrod.adaptive_integral(evaluate, n * kq, w_end, rtol, 1e-6, first, threads, progress)
     matrix = total.reshape(n, kq)
     if k > kq:
         matrix = np.concatenate([matrix, 1.0 - matrix.sum(axis=1, keepdims=True)], axis=1)
@@ -458,18 +529,11 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float) -> np.ndarray:
 
 
 _NODES, _KRONROD, _GAUSS = gauss_kronrod.gk15_rule()
-_RULES = np.ascontiguousarray(np.stack([_KRONROD, _GAUSS]))
 
 
 def _block(n: int, k: int) -> int:
     # checkpoint spacing: about sqrt(n) rows, enough to keep one block of G rows in cache
     return max(8, min(n, int(math.sqrt(n)) + 1, max(8, 2_000_000 // (8 * (k + 1)))))
-
-
-def _chunked(evaluate, left, right, chunk=8):
-    """``evaluate`` called on at most ``chunk`` panels at a time, the results stacked."""
-    parts = [evaluate(left[i:i + chunk], right[i:i + chunk]) for i in range(0, len(left), chunk)]
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 # ------------------------------------------------------------------------------------------------------------

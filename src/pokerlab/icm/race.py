@@ -1,6 +1,6 @@
 """The exponential race (Malmuth-Harville as a race of exponential clocks): the change of variable
 ``w = sqrt(mu(t)) + log(1 + t)``, its inverse, the Chernoff tail bound of the integration range, and the
-finish-place matrix integrand (:func:`icm_places_panels`, ``O(n k^2)`` per node)."""
+finish-place matrix integrand (:func:`icm_places_nodes`, ``O(n k^2)`` per node)."""
 
 from __future__ import annotations
 
@@ -179,39 +179,39 @@ def race_places(stacks: np.ndarray, k: int, t: float, out: np.ndarray) -> None:
 
 
 @njit(cache=True, parallel=True)
-def icm_places_panels(
-    stacks: np.ndarray, k: int, left: np.ndarray, right: np.ndarray, nodes: np.ndarray, weights: np.ndarray
-) -> np.ndarray:
-    """Finish-place matrix by the race, integrated over each panel of ``w`` with every rule in ``weights``
-    (rows: one weight per node, e.g. Kronrod and Gauss on the same nodes, evaluated once): shape
-    ``(rules, panels, n, k)``."""
+def icm_places_nodes(
+    stacks: np.ndarray, k: int, left: np.ndarray, right: np.ndarray, nodes: np.ndarray, kronrod: np.ndarray,
+    gauss: np.ndarray, first: int, last: int, kron: np.ndarray, gau: np.ndarray, guess: np.ndarray,
+) -> None:
+    """Finish-place matrix by the race: adds nodes ``first .. last - 1`` of each panel ``[left[p], right[p]]`` of
+    ``w``, weighted by the Kronrod and the Gauss rule on the same nodes (evaluated once), to ``kron[p, i * k + m]``
+    and ``gau[p, i * k + m]`` (panels, n k), in node order: the sums are the same bit for bit however the nodes
+    are split. ``guess[p]``: the previous node's time, where the next search starts (0 before the first node).
+    Panels in parallel."""
     n = stacks.shape[0]
-    npan = left.shape[0]
-    rules = weights.shape[0]
-    acc = np.zeros((rules, npan, n, k))
     total = 0.0
     for j in range(n):
         total += stacks[j]
-    for panel in prange(npan):
+    for panel in prange(left.shape[0]):
         half = 0.5 * (right[panel] - left[panel])
         mid = 0.5 * (right[panel] + left[panel])
         values = np.empty((n, k))
-        guess = 0.0
-        for r in range(nodes.shape[0]):
+        for r in range(first, last):
             w = mid + half * nodes[r]
-            if guess <= 0.0:
-                guess = w * w / total
-            t = time_of_w(stacks, w, guess)
-            guess = t
+            if guess[panel] <= 0.0:
+                guess[panel] = w * w / total
+            t = time_of_w(stacks, w, guess[panel])
+            guess[panel] = t
             dw = race_variable(stacks, t)[1]
             if not (dw > 0.0 and np.isfinite(dw)):
                 continue
             race_places(stacks, k, t, values)
-            for rule in range(rules):
-                if weights[rule, r] == 0.0:
+            for rule in range(2):
+                weight = kronrod[r] if rule == 0 else gauss[r]
+                if weight == 0.0:  # a Kronrod node that is not a Gauss node
                     continue
-                jac = weights[rule, r] * half / dw
+                jac = weight * half / dw
+                out = kron if rule == 0 else gau
                 for i in range(n):
                     for m in range(k):
-                        acc[rule, panel, i, m] += jac * values[i, m]
-    return acc
+                        out[panel, i * k + m] += jac * values[i, m]

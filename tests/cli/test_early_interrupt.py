@@ -1,0 +1,66 @@
+"""Ctrl-C in the first moments of the command line (while Python, typer and the command's module load): one
+`interrupted` line and exit status 130, never Python's KeyboardInterrupt traceback. Sent to real processes at
+several early delays, through `python -m pokerlab` and the console script's entry point."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+EXIT_INTERRUPTED = 130  # (pokerlab.cli.entry's)
+
+ENTRIES = {
+    "python -m pokerlab": [sys.executable, "-m", "pokerlab"],
+    "console script": [sys.executable, "-c", "import sys; from pokerlab.cli.entry import main; sys.exit(main())"],
+}
+DELAYS = (0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2, 0.3)
+
+
+def default_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # as a shell starts a command (a test runner may ignore SIGINT)
+
+
+def interrupt_at(command: list[str], delay: float) -> tuple[int, str, str]:
+    """Start ``command``, send SIGINT after ``delay`` seconds: (exit status, stdout, stderr)."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=default_ctrl_c)
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    return process.returncode, out, err
+
+
+@pytest.mark.parametrize("entry", list(ENTRIES))
+def test_ctrl_c_while_the_command_line_loads_is_one_line(entry):
+    """Every Ctrl-C that lands once the entry point runs gives the one line. Before that, Python is still starting
+    (its own imports: site, runpy for -m, then the package's lazy __init__; 10-40 ms here): no code of ours can
+    act there, and Python either ends by the signal or prints its own traceback, which names none of the command
+    line's modules (where the traceback used to come from, until ~0.15 s)."""
+    ours = 0
+    for delay in DELAYS:
+        # icm loads numpy and numba (most of a second): every delay here lands before the command's work
+        status, out, err = interrupt_at([*ENTRIES[entry], "icm", "--stacks", "5,000 3,000 2,000", "--payouts",
+                                         "50/30/20"], delay)
+        if "Traceback" in err:  # Python's own start-up, or the package's __init__ before the entry point runs
+            assert not any(name in err for name in ("pokerlab/cli", "typer", "click", "rich", "numpy")), (delay, err)
+        elif status == -signal.SIGINT:  # before Python ran any code: ended by the signal, silently
+            assert out == err == "", (delay, out, err)
+        else:
+            assert (status, out, err) == (EXIT_INTERRUPTED, "", "interrupted\n"), (delay, status, out, err)
+            ours += 1
+    assert ours >= len(DELAYS) // 2  # most delays land in the loading, where the traceback used to be
+
+
+def test_nohup_keeps_ignoring_ctrl_c():
+    """A command started with Ctrl-C ignored (nohup, a script's trap) keeps ignoring it."""
+    process = subprocess.Popen([*ENTRIES["python -m pokerlab"], "eval", "AsKs", "QsJsTs"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0 and "Royal flush" in out, (out, err)
