@@ -58,7 +58,7 @@ from pokerlab.equity.preflop import NUMBER_OF_CLASSES, PreflopTables, preflop_ta
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import FOLD, TERMINAL, VECTOR_FORM, Action, GameType
 from pokerlab.games.vector import CompiledPublicTree, VectorGame
-from pokerlab.stats.rng import numpy_generator, numpy_generators
+from pokerlab.stats.rng import numpy_generator, numpy_generators, uniform
 
 JAM: Action = 1
 """Jam all-in first in, or call all-in after a jam."""
@@ -880,7 +880,8 @@ def _draw_proposal_samples(count: int, proposals: np.ndarray, inside: np.ndarray
     first, second = np.triu_indices(5, 1)
     high, low = np.maximum(boards[:, first], boards[:, second]), np.minimum(boards[:, first], boards[:, second])
     board_pairs = high * (high - 1) // 2 + low  # (S, 10) combos made of two board cards
-    combos, ratio = _draw_rows(int(rng.integers(2 ** 62)), proposals, inside, classes.astype(np.int64),
+    state = np.array([rng.integers(2 ** 63)], dtype=np.uint64)  # the kernel's splitmix stream, from the caller's
+    combos, ratio = _draw_rows(state, proposals, inside, classes.astype(np.int64),
                                sizes.astype(np.float64), boards, board_pairs, board_masks,
                                COMBOS.astype(np.int64), COMBO_MASKS)
     priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)
@@ -895,13 +896,13 @@ def _draw_proposal_samples(count: int, proposals: np.ndarray, inside: np.ndarray
 
 @njit(cache=True)
 def _draw_rows(
-    seed: int, proposals: np.ndarray, inside: np.ndarray, classes: np.ndarray, sizes: np.ndarray, boards: np.ndarray,
+    state: np.ndarray, proposals: np.ndarray, inside: np.ndarray, classes: np.ndarray, sizes: np.ndarray,
+    boards: np.ndarray,
     board_pairs: np.ndarray, board_masks: np.ndarray, combo_cards: np.ndarray, combo_masks: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each row's combos for the seats inside (see :func:`_draw_proposal_samples`) and their density ratios:
-    inverse-CDF draws from the seat's combo distribution, redrawn while the combo touches the board (numba's
-    generator, seeded from the caller's stream)."""
-    np.random.seed(seed)
+    inverse-CDF draws from the seat's combo distribution, redrawn while the combo touches the board (uniforms from
+    the one-word splitmix state ``state``, advanced in place)."""
     rows, seats, _ = proposals.shape
     count = boards.shape[0]
     combos = np.zeros((rows, count, seats), dtype=np.int64)
@@ -932,7 +933,7 @@ def _draw_rows(
                 for k in range(board_pairs.shape[1]):
                     mass += density[board_pairs[s, k]]
                 while True:
-                    x = min(np.searchsorted(cdf, np.random.random() * cdf[-1], side="right"), 1325)
+                    x = min(np.searchsorted(cdf, uniform(state) * cdf[-1], side="right"), 1325)
                     if (combo_masks[x] & board_masks[s]) == 0:
                         break
                 combos[r, s, q] = x
