@@ -57,6 +57,7 @@ print("ADDED", json.dumps(ADDED))
 """
 
 FACADE_CASES = [
+    ([], 'equity(["AhAs", "KdKc"])'),  # two known hands preflop: the shipped table, no kernel at all
     (["equity-known-hands"], 'equity(["AhAs", "KdKc"], method="exact")'),
     (["equity-known-hands"], 'equity(["AsAh", "QdQc", "9c3d"], board="2h7d8c")'),
     (["equity-exact"], 'equity(["AhAs", "KdKc"], method="exact")'),
@@ -257,7 +258,8 @@ def test_warmup_command_is_listed_and_every_group_has_a_description():
 
 
 @pytest.mark.parametrize("players, board, method, sampling, groups", [
-    (["AsKs", "QdQc"], "", "auto", False, ["equity-known-hands"]),
+    (["AsKs", "QdQc"], "", "auto", False, []),  # the shipped heads-up preflop table
+    (["AsKs", "QdQc"], "2c7d9h", "auto", False, ["equity-known-hands"]),
     (["AsKs", "QdQc", "JhTh"], "", "exact", False, ["equity-known-hands"]),
     (["AsKs:0.5", "QdQc"], "", "exact", False, ["equity-exact-hand-vs-range"]),  # a weight: the board walk
     (["QdQc", "AsKs:0.5"], "", "exact", False, ["equity-exact-hand-vs-range"]),

@@ -295,7 +295,7 @@ def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_ask
     """The kernel groups that :func:`pokerlab.equity.equity` with these arguments will use (the route that
     ``method="auto"`` chooses); bad input raises the error the façade would."""
     from pokerlab.equity.core import METHODS, choose_method
-    from pokerlab.equity.exact import only_against_random
+    from pokerlab.equity.exact import from_preflop_table, only_against_random
     from pokerlab.equity.problem import prepare_problem
 
     if method not in METHODS or (method == "exact" and sampling_asked):
@@ -312,6 +312,8 @@ def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_ask
         if any(reduced.is_exact_hand for reduced in problem.ranges):
             return ["equity-exact-hand-vs-range"]
         return ["equity-exact-heads-up"]
+    if from_preflop_table(problem):
+        return []  # answered from the shipped heads-up preflop table: no kernel runs
     if all(reduced.is_exact_hand for reduced in problem.ranges):
         return ["equity-known-hands"]  # one deal of known hands: the board-walk kernels are never called
     if only_against_random(problem, plan):
