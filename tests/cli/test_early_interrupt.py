@@ -47,6 +47,12 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line(entry):
                                          "50/30/20"], delay)
         if "Traceback" in err:  # Python's own start-up, or the package's __init__ before the entry point runs
             assert not any(name in err for name in ("pokerlab/cli", "typer", "click", "rich", "numpy")), (delay, err)
+        elif status == -signal.SIGINT and err == "interrupted\n":
+            # the line, then the end by the signal itself: a shell reports it as status 130 too. Seen in 2 of 20
+            # runs at 0.10-0.16 s on a quiet machine (the process ends by SIGINT after our line; where the second
+            # delivery comes from is not found yet, see the issue 10 note)
+            assert out == "", (delay, out, err)
+            ours += 1
         elif status == -signal.SIGINT:  # before Python ran any code: ended by the signal, silently
             assert out == err == "", (delay, out, err)
         else:
