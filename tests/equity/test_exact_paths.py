@@ -96,10 +96,10 @@ def test_symmetry_group_against_its_definition(texts, fixed):
         return 4 * (card >> 2) + perm[card & 3]
 
     expected = []
+    index_of = {frozenset((int(a), int(b))): i for i, (a, b) in enumerate(COMBOS)}
     for perm in ALL_SUIT_PERMUTATIONS:
         cards_kept = all(sum(1 << image_of_card(c, perm) for c in range(52) if mask >> c & 1) == mask
                          for mask in fixed)
-        index_of = {frozenset((int(a), int(b))): i for i, (a, b) in enumerate(COMBOS)}
         image = np.array([index_of[frozenset((image_of_card(int(a), perm), image_of_card(int(b), perm)))]
                           for a, b in COMBOS])
         if cards_kept and all(np.array_equal(w[image], w) for w in weights):

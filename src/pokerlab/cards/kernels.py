@@ -229,10 +229,10 @@ def _count_two_by_rank(rank_key5: np.uint64, c5: int, counts: np.ndarray, card_k
     rank5 = c5 >> 2
     for rank6 in range(rank5, 13):
         above6 = 3 - (c5 & 3) if rank6 == rank5 else 4  # cards of rank6 above c5
-        key6 = rank_key5 + (card_keys[4 * rank6] & _RANK_KEY_MASK)
+        rank_key6 = card_keys[4 * rank6] & _RANK_KEY_MASK
+        key6 = rank_key5 + rank_key6
         if above6 >= 2:
-            counts[rank_only_value(key6 + (card_keys[4 * rank6] & _RANK_KEY_MASK), row_offsets,
-                                   rank_values)] += above6 * (above6 - 1) // 2
+            counts[rank_only_value(key6 + rank_key6, row_offsets, rank_values)] += above6 * (above6 - 1) // 2
         if above6 == 0:
             continue
         for rank7 in range(rank6 + 1, 13):

@@ -456,7 +456,9 @@ def _against_random(plan: ExactPlan, subproblems: list[tuple[EquityProblem, Exac
     hand: the route that runs only the hand-vs-random kernel."""
     if plan.hero_mode == 2:
         return True
-    return bool(subproblems) and all(sub_plan.hero_mode == 2 for _, sub_plan, _ in subproblems or ())
+    if not subproblems:
+        return False
+    return all(sub_plan.hero_mode == 2 for _, sub_plan, _ in subproblems)
 
 
 def only_against_random(problem: EquityProblem, plan: ExactPlan) -> bool:

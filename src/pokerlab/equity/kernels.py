@@ -10,6 +10,7 @@ split ``k`` ways adds ``2520 // k`` units to each tied player and exact counts s
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -958,6 +959,10 @@ def _winners(values: np.ndarray) -> int:
     return mask
 
 
+#: ``_CHOOSE[n, t] = C(n, t)`` for the ``n <= 4`` cards left of a rank (a constant of the compiled code)
+_CHOOSE = np.array([[math.comb(n, t) for t in range(6)] for n in range(5)], dtype=np.int64)
+
+
 @njit(cache=True)
 def _rank_multisets(k: int, available: np.ndarray, card_keys: np.ndarray, ways: np.ndarray,
                     rank_keys: np.ndarray) -> int:
@@ -968,11 +973,7 @@ def _rank_multisets(k: int, available: np.ndarray, card_keys: np.ndarray, ways: 
     An odometer over non-decreasing rank sequences; the ways and key of each prefix are kept per position, so
     moving to the next sequence recomputes only the positions after the one that changed. A rank dealt ``t``
     times in a row multiplies the ways before that run by ``C(available, t)``."""
-    choose = np.zeros((5, 6), dtype=np.int64)  # choose[n, t] = C(n, t) for n <= 4 cards of a rank
-    for n in range(5):
-        choose[n, 0] = 1
-        for t in range(1, n + 1):
-            choose[n, t] = choose[n - 1, t - 1] + (choose[n - 1, t] if t <= n - 1 else 0)
+    choose = _CHOOSE
     if k == 0:
         ways[0] = 1
         rank_keys[0] = 0

@@ -172,6 +172,7 @@ def build_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
 # loading and expansion
 
 
+@lru_cache(maxsize=1)  # read once per process (a few milliseconds)
 def _load_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     try:
         with resources.files("pokerlab.data").joinpath(TABLE_FILE).open("rb") as handle, np.load(handle) as stored:
@@ -181,12 +182,6 @@ def _load_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             return stored["representatives"], stored["wins"].astype(np.int64), stored["ties"].astype(np.int64)
     except FileNotFoundError:
         raise FileFormatError(f"package data {TABLE_FILE} is missing: run scripts/build_preflop_table.py") from None
-
-
-@lru_cache(maxsize=1)
-def _shipped_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The shipped representatives, wins and ties, read once per process (a few milliseconds)."""
-    return _load_counts()
 
 
 def headsup_counts(first: int, second: int) -> tuple[int, int]:
@@ -209,7 +204,7 @@ def headsup_counts(first: int, second: int) -> tuple[int, int]:
         b = combo_index(b1 - (b1 & 3) + perm[b1 & 3], b2 - (b2 & 3) + perm[b2 & 3])
         unordered = min(unordered, a * NUMBER_OF_COMBOS + b if a < b else b * NUMBER_OF_COMBOS + a)
         ordered = min(ordered, a * NUMBER_OF_COMBOS + b)
-    representatives, wins, ties = _shipped_counts()
+    representatives, wins, ties = _load_counts()
     index = int(np.searchsorted(representatives, unordered))
     if index == len(representatives) or representatives[index] != unordered:
         raise FileFormatError(f"{TABLE_FILE} does not cover every matchup: run scripts/build_preflop_table.py")

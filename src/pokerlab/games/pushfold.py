@@ -414,7 +414,7 @@ class PushFoldGame(VectorGame):
             assert plan.outcome_by_position is not None  # _plan sets it for every multiway hero
             sums, _ = _hero_sums(samples, player, plan.opponents, sig, plan.outcome_by_position, u, plan.centre,
                                  False)
-            correction = sums / _positive_or_one(plan.counts)
+            correction = sums / plan.counts
         elif pot.size == 2:
             t = self.equity
             d = u[:3] - plan.centre[0]
@@ -597,9 +597,10 @@ class PushFoldGame(VectorGame):
             known_outcomes = self._spectator_outcomes.get(state)
             if known_outcomes is None:
                 pot = np.array(inside, dtype=np.int64)
+                deals = self.deals_of(state)
                 known_outcomes = self._spectator_outcomes[state] = (
-                    _sample_outcomes(self.deals_of(state).deal_key, pot, terminal.pot_eligible, terminal.keys, n),
-                    _pot_weights(self.deals_of(state), pot))
+                    _sample_outcomes(deals.deal_key, pot, terminal.pot_eligible, terminal.keys, n),
+                    _pot_weights(deals, pot))
             outcome_of_sample, pot_weight = known_outcomes
             centre[:] = self._recentred_spectator(state, player, inside, pot_weight, u[outcome_of_sample])
         elif kind == _MULTIWAY:
@@ -615,7 +616,7 @@ class PushFoldGame(VectorGame):
                 known = self._centres[(state, player)] = np.where(seen > 0, sums / np.maximum(seen, 1.0),
                                                                   float(u.mean()))
             centre = known  # a resampled game reuses its original's
-            counts = _usable_counts(samples, opponents)
+            counts = _positive_or_one(_usable_counts(samples, opponents))  # the correction's normaliser
             centre = self._recentred_hero(state, player, opponents, outcome_by_position, u, centre)
         plan = _Plan(terminal, kind, folders, 1.0 / DISJOINT_COMBOS ** len(folders), opponents, first, win_matrix,
                      outcome_by_position, outcome_of_sample, pot_weight, centre, counts)
@@ -775,7 +776,7 @@ class _Plan:
     outcome_of_sample: np.ndarray | None  # (S,) outcome index of each deal (spectator of a multiway pot)
     pot_weight: np.ndarray | None  # (S,) the deal's weight for a spectator of a multiway pot (_pot_weights)
     centre: np.ndarray  # (169,) the payoff's mean with random hands in the pot (spectators: one value)
-    counts: np.ndarray  # (169,) usable deals per class of a 3+ way hero
+    counts: np.ndarray  # (169,) usable deals per class of a 3+ way hero (1 where none): the correction divides by it
 
 
 @dataclass
@@ -844,16 +845,27 @@ class _MultiwaySamples(NamedTuple):
     deal_ratio: np.ndarray  # (S, seats) uniform density / proposal density of each seat's dealt combo (1: uniform)
 
 
-def _draw_samples(count: int, seats: int, rng: np.random.Generator) -> _MultiwaySamples:
+def _combo_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each combo's class, the combos sorted by class, where each class starts in that order, and class sizes."""
     from pokerlab.equity.preflop import class_of_combo  # noqa: PLC0415
 
     classes = class_of_combo()
     order = np.argsort(classes, kind="stable")
     starts = np.searchsorted(classes[order], np.arange(NUMBER_OF_CLASSES))
-    sizes = np.bincount(classes, minlength=NUMBER_OF_CLASSES)
+    return classes, order, starts, np.bincount(classes, minlength=NUMBER_OF_CLASSES)
+
+
+def _hero_picks(count: int, rng: np.random.Generator) -> np.ndarray:
+    """``(count, 169)``: for each deal, one combo of each class, uniform within the class."""
+    _, order, starts, sizes = _combo_classes()
+    return order[starts[None, :] + (rng.random((count, NUMBER_OF_CLASSES)) * sizes[None, :]).astype(np.int64)]
+
+
+def _draw_samples(count: int, seats: int, rng: np.random.Generator) -> _MultiwaySamples:
+    classes = _combo_classes()[0]
     decks = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (count, 1)), axis=1)
     priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)
-    picks = order[starts[None, :] + (rng.random((count, NUMBER_OF_CLASSES)) * sizes[None, :]).astype(np.int64)]
+    picks = _hero_picks(count, rng)
     deal_combo, deal_key, hero_key = _sample_keys(decks, priority, picks, COMBOS.astype(np.int64), load_tables())
     return _MultiwaySamples(classes[deal_combo], deal_key, COMBO_MASKS[deal_combo], hero_key, COMBO_MASKS[picks],
                             np.ones((count, seats)))
@@ -866,13 +878,8 @@ def _draw_proposal_samples(count: int, proposals: np.ndarray, inside: np.ndarray
     distribution ``proposals[r, seat]`` (uniform within a class) among the combos that avoid the board;
     ``deal_ratio`` is the uniform density of that combo given the board over its proposal density. Seats not
     inside hold no cards (only their tie-break priority is read)."""
-    from pokerlab.equity.preflop import class_of_combo  # noqa: PLC0415
-
-    classes = class_of_combo()
+    classes, _, _, sizes = _combo_classes()
     rows, seats, _ = proposals.shape
-    order = np.argsort(classes, kind="stable")
-    starts = np.searchsorted(classes[order], np.arange(NUMBER_OF_CLASSES))
-    sizes = np.bincount(classes, minlength=NUMBER_OF_CLASSES)
     boards = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (count, 1)), axis=1)[:, :5]
     board_masks = np.zeros(count, dtype=np.uint64)
     for k in range(5):
@@ -885,7 +892,7 @@ def _draw_proposal_samples(count: int, proposals: np.ndarray, inside: np.ndarray
                                sizes.astype(np.float64), boards, board_pairs, board_masks,
                                COMBOS.astype(np.int64), COMBO_MASKS)
     priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)
-    picks = order[starts[None, :] + (rng.random((count, NUMBER_OF_CLASSES)) * sizes[None, :]).astype(np.int64)]
+    picks = _hero_picks(count, rng)
     tables = load_tables()
     _, _, hero_key = _sample_keys(boards, np.zeros((count, 0), dtype=np.int64), picks, COMBOS.astype(np.int64),
                                   tables)
@@ -1267,7 +1274,7 @@ def _batched_values(
                     at = plans.position_at[t]
                     by_position = plans.positions[at:at + count * (m + 1)].reshape(count, m + 1)
                     sums, _ = _hero_sums(deals, player, pot, sig, by_position, u, centre, False)
-                    correction = sums / _positive_or_one(plans.counts[t])
+                    correction = sums / plans.counts[t]
             out[t] = value * (reach_in_pot * centre + correction)
 
 

@@ -268,7 +268,9 @@ class RaceQuadrature(NamedTuple):
 
 class ThreadScratch(NamedTuple):
     """One :class:`BandWork` and one row of integrand values per thread (leading axis), reused by every node a
-    thread evaluates: a fresh scratch per panel costs its page faults (80 MB at 50,000 players / 7,000 paid)."""
+    thread evaluates: a fresh scratch per panel costs its page faults (80 MB at 50,000 players / 7,000 paid).
+    The fields repeat :class:`BandWork`'s rather than nest one: numba's parallel loop refuses a nested NamedTuple
+    argument ("scalar type BandWork(...) given for non scalar argument")."""
 
     lo: np.ndarray
     hi: np.ndarray
@@ -381,7 +383,7 @@ def race_equity_nodes(problem: RaceQuadrature, left: np.ndarray, right: np.ndarr
                       kron: np.ndarray, gau: np.ndarray, carried: np.ndarray, scratch: ThreadScratch) -> None:
     """:func:`_panel_nodes` for every panel ``[left[p], right[p]]`` (rows of ``kron``, ``gau``, ``carried``),
     panels in parallel, each thread on its own slot of ``scratch``. In parallel even for small fields: 50
-    players / 40 paid take 0.38 ms so against 0.61 ms on one thread (a serial variant used to exist, but it shared
+    players / 40 paid take 0.38 ms against 0.61 ms on one thread (a serial variant used to exist, but it shared
     its cache entry with this one, so the compiled code loaded was often this one anyway)."""
     total = _stack_sum(problem.stacks)
     for panel in prange(left.shape[0]):

@@ -211,7 +211,6 @@ def pushfold(
     start = time.perf_counter()
     if not 0 <= multiway_proposal_share < 1:
         raise InvalidArgumentError(f"the proposal share must be in [0, 1), got {multiway_proposal_share}")
-    redeal = multiway_proposal_share > 0 and table.seats > 2
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
     # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)
     try:
@@ -232,7 +231,7 @@ def pushfold(
     # 3+ way pots: solve first on uniform deals, then redeal them once from the ranges that reach such pots
     # (importance sampling, PushFoldGame.redealt) and go on from the same regrets; the target counts only after
     # the redeal (a solution of the uniform deals' game hides a sampling error 10x the target, docs/benchmarks.md)
-    redeal = redeal and any(len(t.participants) > 2 for t in game.terminals.values())
+    redeal = multiway_proposal_share > 0 and any(len(t.participants) > 2 for t in game.terminals.values())
     try:
         for player in range(tree.num_players):  # the game's per-seat caches, one seat per block
             with deferred_interrupts():
