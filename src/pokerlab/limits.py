@@ -13,6 +13,11 @@ from pokerlab.errors import ResourceLimitError
 
 MAX_RUN_SECONDS = 24 * 3600.0  # a run that would take more than a day is refused: split it, or ask for less
 MEMORY_SHARE = 0.8  # of the memory available now that one request may take
+MULTIWAY_DEALS = 4000
+"""Push/fold's default deals per 3+ way pot after the redeal (:func:`pokerlab.pushfold.pushfold`; docs/benchmarks.md:
+with 1,000 the nine-seat solves stalled, and the sampling hid gains of 0.1-0.3; with 4,000 they reach the target).
+Here, not in the solver, so that the CLI and the web form read it without importing the engine."""
+MULTIWAY_BYTES = 80  # per seat per deal per 3+ way pot: the deals and their check's, the outcome tables
 
 
 def available_memory() -> int:
@@ -72,3 +77,20 @@ def check_work(count: int | float, what: str, *, per_second: float, bytes_each: 
         raise ResourceLimitError(f"{what} would take at least {format_duration(seconds)} (about {per_second:,.0f} "
                                  f"a second on a fast machine), more than the {format_duration(max_seconds)} one "
                                  f"run may take: ask for at most {most:,} and continue from there")
+
+
+def check_multiway_deals(seats: int, deals: int) -> None:
+    """Refuse push/fold deals per 3+ way pot that would not fit in memory: every 3+ way pot of ``seats`` seats
+    (``2^n - 1 - n - n(n - 1)/2`` of them) holds ``deals`` deals of every seat, and the sampling check as many.
+
+    >>> check_multiway_deals(9, 4000)
+    >>> check_multiway_deals(10, 10**9)
+    Traceback (most recent call last):
+    ...
+    pokerlab.errors.ResourceLimitError: --multiway-samples 1,000,000,000 at 10 seats would need about ...
+    """
+    if seats < 3:
+        return
+    pots = 2 ** seats - 1 - seats - seats * (seats - 1) // 2
+    check_work(deals * pots * seats, f"--multiway-samples {deals:,} at {seats} seats", per_second=1e7,
+               bytes_each=MULTIWAY_BYTES)

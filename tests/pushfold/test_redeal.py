@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from tests.pushfold.test_batched import random_strategy
 
-from pokerlab.games.pushfold import PushFoldGame, Table
+from pokerlab.games.pushfold import PushFoldGame, Table, _pot_weights, _reference_disjoint
 from pokerlab.games.vector import VectorGame, compile_public_tree
 from pokerlab.pushfold import pushfold
 from pokerlab.pushfold.model import build_game
@@ -55,12 +55,45 @@ def test_density_ratios_average_one_under_the_proposal():
             assert values.std() > 0.1  # the proposal is far from uniform: the test could fail
 
 
+def test_known_normaliser_is_the_mean_of_the_ratio_products():
+    # a redealt pot's correction divides by the known mean of its deals' density-ratio products (times "the
+    # hands can be used together"), _reference_disjoint, not by their heavy-tailed sum: check that mean on the
+    # deals themselves (4 standard errors), for a spectator's pot (every seat in it) and a hero's (its
+    # opponents, whose cards must also avoid the hero's sampled combo)
+    table = Table((10.0, 10.0, 10.0, 10.0), 0.5, 1.0)
+    base = PushFoldGame(table, lambda final: final - 10.0, multiway_samples=20000)
+    tree = compile_public_tree(base)
+    game = base.redealt(multiway_ranges(tree, random_strategy(tree, 3)), 0.5)
+    deals = game.deals()
+    state = max(game._row_of, key=lambda s: len(game.terminals[s].participants))  # the 4-way pot
+    pot = np.array(game.terminals[state].participants)
+    r = game._row_of[state]
+    weights = _pot_weights(game.deals_of(state), pot)
+    assert weights.std() > 0.3  # far from uniform: the check could fail
+    assert weights.mean() == pytest.approx(_reference_disjoint(4, 0), abs=4 * weights.std() / np.sqrt(weights.size))
+    opponents, hero_class = pot[1:], 100
+    masks = deals.deal_mask[r][:, opponents]
+    ratio = np.prod(deals.deal_ratio[r][:, opponents], axis=1)
+    clash = np.zeros(ratio.size, dtype=bool)
+    for a in range(3):
+        for b in range(a + 1, 3):
+            clash |= (masks[:, a] & masks[:, b]) != 0
+    hero = (np.uint64(1) << deals.hero_low[:, hero_class].astype(np.uint64)) | (
+        np.uint64(1) << deals.hero_high[:, hero_class].astype(np.uint64))
+    avoids_board = deals.hero_key[:, hero_class] != 0
+    usable = avoids_board & ~clash & ((masks[:, 0] | masks[:, 1] | masks[:, 2]) & hero == 0)
+    values = (ratio * usable)[avoids_board]
+    tolerance = 4 * values.std() / np.sqrt(values.size)
+    assert values.mean() == pytest.approx(_reference_disjoint(3, 2), abs=tolerance)
+    assert abs(_reference_disjoint(3, 0) - _reference_disjoint(3, 2)) > 2 * tolerance  # the test tells them apart
+
+
 def test_redeal_shrinks_the_error_the_sampling_hides():
     # the same solve with uniform deals only (share 0) and with the redeal: the strategy's gains valued on
     # independent deals (the sampling check) fall several times (measured 8.0e-2 and 0.6-2.2e-2 money)
     kwargs = {"stacks": SIX, "blinds": (0.5, 1.0), "ante": 0.1, "payouts": [50, 30, 20], "target": 1e-3}
-    uniform = pushfold(**kwargs, multiway_proposal_share=0.0)
-    importance = pushfold(**kwargs)
+    uniform = pushfold(**kwargs, multiway_samples=1000, multiway_proposal_share=0.0)
+    importance = pushfold(**kwargs, multiway_samples=1000)
     assert uniform.multiway_check_gain > 3 * importance.multiway_check_gain
     assert importance.game._ranges is not None and uniform.game._ranges is None
     assert importance.multiway_samples == uniform.multiway_samples == 1000

@@ -158,6 +158,7 @@ def test_sampling_check_equals_the_strategy_valued_in_a_game_built_on_other_deal
             inside[k, list(game.terminals[state].participants)] = True
         game._samples = _draw_proposal_samples(150, proposals, inside, numpy_generators(7, 4)[3])
         game._row_of = {state: k for k, state in enumerate(states)}
+        game._ranges = ranges  # a redealt game: its corrections divide by the ratios' known mean
         game._recentred = r.game._recentred
     game._centres = r.game._centres  # the estimator's constants are shared by design (PushFoldGame.resampled)
     tree = compile_public_tree(game)

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pokerlab.cli.common import check_output, command, interrupted
 from pokerlab.errors import InvalidArgumentError
+from pokerlab.limits import MULTIWAY_DEALS
 
 if TYPE_CHECKING:  # pragma: no cover
     from pokerlab.pushfold import PushFoldResult
@@ -58,7 +59,7 @@ def pushfold_command(
                                                         "(bb; ICM: money worth this many bb)."),
     iterations: int = typer.Option(None, "--iterations", help="Stop after this many solver iterations."),
     time_limit: float = typer.Option(None, "--time", help="Stop after this many seconds."),
-    samples: int = typer.Option(1000, "--multiway-samples", help="Deals evaluating 3+ way all-ins."),
+    samples: int = typer.Option(MULTIWAY_DEALS, "--multiway-samples", help="Deals evaluating each 3+ way all-in."),
     chart: str = typer.Option(None, "--chart", help="'heads-up': the heads-up chip-EV table over --depths."),
     depths: str = typer.Option("1-20", "--depths", help="Depths (bb) of --chart heads-up, e.g. 1-20."),
     png: Path = typer.Option(None, "--png", help="Write PNG charts into this directory."),

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from pokerlab.cards.kernels import partial_hand, value_with_two
 from pokerlab.cards.ranges import COMBO_MASKS, COMBOS
@@ -58,14 +58,16 @@ from pokerlab.equity.preflop import NUMBER_OF_CLASSES, PreflopTables, preflop_ta
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import FOLD, TERMINAL, VECTOR_FORM, Action, GameType
 from pokerlab.games.vector import CompiledPublicTree, VectorGame
-from pokerlab.stats.rng import numpy_generator, numpy_generators, uniform
+from pokerlab.stats.rng import numpy_generator, numpy_generators, substream_start, uniform
 
 JAM: Action = 1
 """Jam all-in first in, or call all-in after a jam."""
 DISJOINT_COMBOS = 1225  # combos left by one combo: C(50, 2)
 CENTRE_DEALS = 256  # deals that estimate a 3+ way hero's centre (a constant of the estimator, see above)
+RECENTRE_DEALS = 1000  # deals that estimate it again against the ranges of a redeal (any constant stays unbiased)
 MIN_CENTRE_DEALS = 10  # effective deals a centre against ranges needs (else the random-hands centre stays)
 MAX_SEATS = 10
+MOMENT_BLOCKS = 8  # blocks of deals summed in parallel by _hero_moments
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -228,6 +230,7 @@ class PushFoldGame(VectorGame):
         self._row_of: dict[tuple[int, ...], int] = {}
         self._recentred: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
         self._samples: _MultiwaySamples | None = None
+        self._board_avoiding: tuple[_MultiwaySamples, np.ndarray] | None = None
         self._plans: dict[tuple[tuple[int, ...], int], _Plan] = {}
         self._removal_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._batches: dict[int, _Batch] = {}
@@ -412,9 +415,8 @@ class PushFoldGame(VectorGame):
         samples = self.deals_of(state)
         if plan.kind == _MULTIWAY:
             assert plan.outcome_by_position is not None  # _plan sets it for every multiway hero
-            sums, _ = _hero_sums(samples, player, plan.opponents, sig, plan.outcome_by_position, u, plan.centre,
-                                 False)
-            correction = sums / plan.counts
+            correction = _hero_correction(samples, player, plan.opponents, sig, plan.outcome_by_position, u,
+                                          plan.centre) / plan.counts
         elif pot.size == 2:
             t = self.equity
             d = u[:3] - plan.centre[0]
@@ -526,7 +528,7 @@ class PushFoldGame(VectorGame):
             if plan.kind == _MULTIWAY:
                 inside[i, :plan.opponents.size] = plan.opponents
                 assert plan.outcome_by_position is not None
-                positions.append(plan.outcome_by_position.astype(np.int32).reshape(-1))
+                positions.append(plan.outcome_by_position.reshape(-1))
                 position_at[i] = at
                 at += positions[-1].size
             else:
@@ -598,9 +600,13 @@ class PushFoldGame(VectorGame):
             if known_outcomes is None:
                 pot = np.array(inside, dtype=np.int64)
                 deals = self.deals_of(state)
+                weights = _pot_weights(deals, pot)
+                # the mean's normaliser: after a redeal the known mean of the weights (see _reference_disjoint),
+                # as their sum is heavy-tailed when ranges are tight; on uniform deals (ratios 1) their sum
+                norm = (weights.size * _reference_disjoint(pot.size, 0) if self._ranges is not None
+                        else max(float(weights.sum()), 1e-300))
                 known_outcomes = self._spectator_outcomes[state] = (
-                    _sample_outcomes(deals.deal_key, pot, terminal.pot_eligible, terminal.keys, n),
-                    _pot_weights(deals, pot))
+                    _sample_outcomes(deals.deal_key, pot, terminal.pot_eligible, terminal.keys, n), weights / norm)
             outcome_of_sample, pot_weight = known_outcomes
             centre[:] = self._recentred_spectator(state, player, inside, pot_weight, u[outcome_of_sample])
         elif kind == _MULTIWAY:
@@ -616,7 +622,10 @@ class PushFoldGame(VectorGame):
                 known = self._centres[(state, player)] = np.where(seen > 0, sums / np.maximum(seen, 1.0),
                                                                   float(u.mean()))
             centre = known  # a resampled game reuses its original's
-            counts = _positive_or_one(_usable_counts(samples, opponents))  # the correction's normaliser
+            if self._ranges is None:  # the correction's normaliser: the usable deals, or their known mean
+                counts = _positive_or_one(_usable_counts(samples, opponents))
+            else:
+                counts = _positive_or_one(self.board_avoiding() * _reference_disjoint(opponents.size, 2))
             centre = self._recentred_hero(state, player, opponents, outcome_by_position, u, centre)
         plan = _Plan(terminal, kind, folders, 1.0 / DISJOINT_COMBOS ** len(folders), opponents, first, win_matrix,
                      outcome_by_position, outcome_of_sample, pot_weight, centre, counts)
@@ -633,7 +642,8 @@ class PushFoldGame(VectorGame):
                 rng = numpy_generators(self.seed, 2)[1] if self.check_stream else numpy_generator(self.seed)
                 one = _draw_samples(self.multiway_samples, self.table.seats, rng)
                 self._samples = _MultiwaySamples(one.deal_class[None], one.deal_key[None], one.deal_mask[None],
-                                                 one.hero_key, one.hero_mask, one.deal_ratio[None])
+                                                 one.hero_key, one.hero_low, one.hero_high,
+                                                 one.deal_ratio[None])
                 self._row_of = {}
             else:  # the seed's third and fourth streams
                 rng = numpy_generators(self.seed, 4)[3 if self.check_stream else 2]
@@ -651,12 +661,19 @@ class PushFoldGame(VectorGame):
                 self._samples = _draw_proposal_samples(self.multiway_samples, proposals, inside, rng)
         return self._samples
 
+    def board_avoiding(self) -> np.ndarray:
+        """Per class, the deals whose sampled combo of the class avoids the board (shared by every pot's row)."""
+        deals = self.deals()
+        if self._board_avoiding is None or self._board_avoiding[0] is not deals:
+            self._board_avoiding = (deals, np.count_nonzero(deals.hero_key, axis=0))
+        return self._board_avoiding[1]
+
     def deals_of(self, state: tuple[int, ...]) -> _MultiwaySamples:
         """The deals that value the 3+ way pot at terminal ``state`` (views into :meth:`deals`)."""
         deals = self.deals()
         r = self._row_of.get(state, 0)
         return _MultiwaySamples(deals.deal_class[r], deals.deal_key[r], deals.deal_mask[r], deals.hero_key,
-                                deals.hero_mask, deals.deal_ratio[r])
+                                deals.hero_low, deals.hero_high, deals.deal_ratio[r])
 
     def _recentred_hero(self, state: tuple[int, ...], player: int, opponents: np.ndarray,
                         by_position: np.ndarray, u: np.ndarray, centre: np.ndarray) -> np.ndarray:
@@ -668,8 +685,10 @@ class PushFoldGame(VectorGame):
         known = self._recentred.get(key)
         if known is not None or self._ranges is None or state not in self._ranges:
             return centre if known is None else known
-        sums, mass, squares = _hero_moments(self.deals_of(state), player, opponents, self._ranges[state][opponents],
-                                            by_position, u)
+        head = min(RECENTRE_DEALS, by_position.shape[0])
+        deals = _MultiwaySamples(*(array[:head] for array in self.deals_of(state)))
+        sums, mass, squares = _hero_moments(deals, player, opponents, self._ranges[state][opponents],
+                                            by_position[:head], u)
         effective = mass ** 2 / np.where(squares > 0, squares, np.inf)  # Kish's effective number of deals
         known = self._recentred[key] = np.where(effective >= MIN_CENTRE_DEALS,
                                                 sums / np.where(mass > 0, mass, 1.0), centre)
@@ -840,8 +859,9 @@ class _MultiwaySamples(NamedTuple):
     deal_class: np.ndarray  # (S, seats) class of each seat's combo
     deal_key: np.ndarray  # (S, seats) int64 hand value * 16 + tie-break priority
     deal_mask: np.ndarray  # (S, seats) uint64 card masks
-    hero_key: np.ndarray  # (S, 169) value * 16 of the class's sampled combo, 0 when it touches the board
-    hero_mask: np.ndarray  # (S, 169) uint64
+    hero_key: np.ndarray  # (S, 169) int32 value * 16 of the class's sampled combo, 0 when it touches the board
+    hero_low: np.ndarray  # (S, 169) uint8 the sampled combo's lower card
+    hero_high: np.ndarray  # (S, 169) uint8 its higher card
     deal_ratio: np.ndarray  # (S, seats) uniform density / proposal density of each seat's dealt combo (1: uniform)
 
 
@@ -861,13 +881,35 @@ def _hero_picks(count: int, rng: np.random.Generator) -> np.ndarray:
     return order[starts[None, :] + (rng.random((count, NUMBER_OF_CLASSES)) * sizes[None, :]).astype(np.int64)]
 
 
+def _reference_disjoint(seats: int, taken: int) -> float:
+    """Probability that ``seats`` combos, each uniform among the 1,081 that avoid a board, avoid ``taken`` given
+    cards off the board and each other: the mean of a redealt pot's density-ratio products (times the
+    indicator that a deal can be used), its known normaliser (see :meth:`PushFoldGame.redealt`).
+
+    >>> round(_reference_disjoint(2, 0), 9) == round(990 / 1081, 9)  # C(45, 2) of the second combo avoid the first
+    True
+    """
+    p = 1.0
+    for i in range(seats):
+        free = 47 - taken - 2 * i
+        p *= free * (free - 1) / 2 / 1081
+    return p
+
+
+def _hero_cards(picks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The lower and higher card of each picked combo, ``uint8`` (the hot loop reads them for every class and deal:
+    two bytes where a card mask takes eight)."""
+    cards = COMBOS[picks].astype(np.uint8)
+    return np.minimum(cards[..., 0], cards[..., 1]), np.maximum(cards[..., 0], cards[..., 1])
+
+
 def _draw_samples(count: int, seats: int, rng: np.random.Generator) -> _MultiwaySamples:
     classes = _combo_classes()[0]
     decks = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (count, 1)), axis=1)
     priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)
     picks = _hero_picks(count, rng)
     deal_combo, deal_key, hero_key = _sample_keys(decks, priority, picks, COMBOS.astype(np.int64), load_tables())
-    return _MultiwaySamples(classes[deal_combo], deal_key, COMBO_MASKS[deal_combo], hero_key, COMBO_MASKS[picks],
+    return _MultiwaySamples(classes[deal_combo], deal_key, COMBO_MASKS[deal_combo], hero_key, *_hero_cards(picks),
                             np.ones((count, seats)))
 
 
@@ -887,8 +929,8 @@ def _draw_proposal_samples(count: int, proposals: np.ndarray, inside: np.ndarray
     first, second = np.triu_indices(5, 1)
     high, low = np.maximum(boards[:, first], boards[:, second]), np.minimum(boards[:, first], boards[:, second])
     board_pairs = high * (high - 1) // 2 + low  # (S, 10) combos made of two board cards
-    state = np.array([rng.integers(2 ** 63)], dtype=np.uint64)  # the kernel's splitmix stream, from the caller's
-    combos, ratio = _draw_rows(state, proposals, inside, classes.astype(np.int64),
+    start = np.uint64(rng.integers(2 ** 63))  # the kernel's splitmix stream, from the caller's
+    combos, ratio = _draw_rows(start, proposals, inside, classes.astype(np.int64),
                                sizes.astype(np.float64), boards, board_pairs, board_masks,
                                COMBOS.astype(np.int64), COMBO_MASKS)
     priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)
@@ -898,26 +940,27 @@ def _draw_proposal_samples(count: int, proposals: np.ndarray, inside: np.ndarray
                                   tables)
     deal_key = _deal_keys(boards, combos, inside, priority, COMBOS.astype(np.int64), tables)
     masks = np.where(inside[:, None, :], COMBO_MASKS[combos], np.uint64(0))
-    return _MultiwaySamples(classes[combos], deal_key, masks, hero_key, COMBO_MASKS[picks], ratio)
+    return _MultiwaySamples(classes[combos], deal_key, masks, hero_key, *_hero_cards(picks), ratio)
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _draw_rows(
-    state: np.ndarray, proposals: np.ndarray, inside: np.ndarray, classes: np.ndarray, sizes: np.ndarray,
+    start: np.uint64, proposals: np.ndarray, inside: np.ndarray, classes: np.ndarray, sizes: np.ndarray,
     boards: np.ndarray,
     board_pairs: np.ndarray, board_masks: np.ndarray, combo_cards: np.ndarray, combo_masks: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each row's combos for the seats inside (see :func:`_draw_proposal_samples`) and their density ratios:
     inverse-CDF draws from the seat's combo distribution, redrawn while the combo touches the board (uniforms from
-    the one-word splitmix state ``state``, advanced in place)."""
+    row ``r``'s sub-stream of the splitmix stream started at ``start``, so rows are drawn in parallel)."""
     rows, seats, _ = proposals.shape
     count = boards.shape[0]
     combos = np.zeros((rows, count, seats), dtype=np.int64)
     ratio = np.ones((rows, count, seats))
-    density = np.empty(1326)
-    cdf = np.empty(1326)
-    by_card = np.empty(52)
-    for r in range(rows):
+    for r in prange(rows):
+        state = np.array([substream_start(start, r)], dtype=np.uint64)
+        density = np.empty(1326)
+        cdf = np.empty(1326)
+        by_card = np.empty(52)
         for q in range(seats):
             if not inside[r, q]:
                 continue
@@ -977,7 +1020,7 @@ def _sample_keys(
     count, seats = priority.shape
     deal_combo = np.empty((count, seats), dtype=np.int64)
     deal_key = np.empty((count, seats), dtype=np.int64)
-    hero_key = np.zeros(picks.shape, dtype=np.int64)
+    hero_key = np.zeros(picks.shape, dtype=np.int32)
     for s in range(count):
         board = decks[s, 2 * seats: 2 * seats + 5]
         key, bits = partial_hand(board, tables)
@@ -993,7 +1036,7 @@ def _sample_keys(
             c1, c2 = combo_cards[picks[s, c], 0], combo_cards[picks[s, c], 1]
             hand = (np.uint64(1) << np.uint64(c1)) | (np.uint64(1) << np.uint64(c2))
             if (board_mask & hand) == 0:
-                hero_key[s, c] = np.int64(value_with_two(key, bits, c1, c2, tables)) * 16
+                hero_key[s, c] = np.int32(value_with_two(key, bits, c1, c2, tables)) * 16
     return deal_combo, deal_key, hero_key
 
 
@@ -1011,7 +1054,7 @@ def _winners_code(order_seats: np.ndarray, eligible: np.ndarray, seats: int) -> 
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _position_outcomes(
     deal_key: np.ndarray, hero: int, opponents: np.ndarray, eligible: np.ndarray, outcome_keys: np.ndarray,
     seats: int,
@@ -1020,11 +1063,11 @@ def _position_outcomes(
     ranked above the hero."""
     count = deal_key.shape[0]
     m = opponents.shape[0] + 1
-    by_position = np.empty((count, m), dtype=np.int64)
-    order = np.empty(m, dtype=np.int64)
-    ranked = np.empty(m - 1, dtype=np.int64)
-    for s in range(count):
-        for j in range(m - 1):  # opponents by decreasing key (insertion sort: a few seats, no allocation)
+    by_position = np.empty((count, m), dtype=np.int32)
+    for s in prange(count):
+        order = np.empty(m, dtype=np.int64)
+        ranked = np.empty(m - 1, dtype=np.int64)
+        for j in range(m - 1):  # opponents by decreasing key (insertion sort: a few seats)
             q = opponents[j]
             i = j
             while i > 0 and deal_key[s, ranked[i - 1]] < deal_key[s, q]:
@@ -1042,24 +1085,24 @@ def _position_outcomes(
 @njit(cache=True)
 def _hero_sums(
     samples: _MultiwaySamples, hero: int, opponents: np.ndarray, sig: np.ndarray, by_position: np.ndarray,
-    utilities: np.ndarray, centre: np.ndarray, counting: bool = True,
+    utilities: np.ndarray, centre: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A 3+ way hero's sampled sums per class: over the deals the class can use (its sampled combo avoids the
     board and the opponents' cards, which avoid each other), ``sum r w (u - centre[c])`` with ``w`` the
     product of the opponents' strategy weights ``sig`` at their dealt classes and ``r`` the product of their
-    density ratios (1 for uniform deals), and (with ``counting``; else 0) the sum of ``r`` over such deals.
-    With ``sig`` all ones and ``centre`` 0 the first divided by the second is the class's mean payoff with
-    random opponents. Without ``counting`` the deals of weight 0 are skipped whole (the solver's case)."""
-    deal_key, hero_key, hero_mask = samples.deal_key, samples.hero_key, samples.hero_mask
+    density ratios (1 for uniform deals), and the sum of ``r`` over such deals. With ``sig`` all ones and
+    ``centre`` 0 the first divided by the second is the class's mean payoff with random opponents (the solver's
+    per-iteration sums are :func:`_hero_correction`)."""
+    deal_key, hero_key = samples.deal_key, samples.hero_key
     total = np.zeros(NUMBER_OF_CLASSES)
     usable = np.zeros(NUMBER_OF_CLASSES)
     for s in range(deal_key.shape[0]):
         weight, ratio, used = _pot_deal(samples, s, opponents, sig)
-        if ratio == 0.0 or (weight == 0.0 and not counting):
+        if ratio == 0.0:
             continue
         priority = deal_key[s, hero] % 16  # the hero's tie-break priority is its seat's in the deal
         for c in range(NUMBER_OF_CLASSES):
-            if hero_key[s, c] == 0 or (hero_mask[s, c] & used) != 0:
+            if hero_key[s, c] == 0 or _clashes(samples, s, c, used):
                 continue
             usable[c] += ratio
             if weight != 0.0:
@@ -1069,29 +1112,71 @@ def _hero_sums(
 
 
 @njit(cache=True)
+def _hero_correction(
+    samples: _MultiwaySamples, hero: int, opponents: np.ndarray, sig: np.ndarray, by_position: np.ndarray,
+    utilities: np.ndarray, centre: np.ndarray,
+) -> np.ndarray:
+    """The first of :func:`_hero_sums`' sums, the solver's hot loop: deals of weight 0 are skipped whole, and
+    the loop over the classes has no branch (the opponents' keys are shifted by the hero's tie-break priority
+    once per deal, the payoff per rank position read once per deal) so that it runs in vector registers."""
+    deal_key, hero_key, low, high = samples.deal_key, samples.hero_key, samples.hero_low, samples.hero_high
+    total = np.zeros(NUMBER_OF_CLASSES)
+    m = opponents.shape[0]
+    shifted = np.empty(m, dtype=np.int64)
+    payoff = np.empty(m + 1)
+    deal_class = samples.deal_class
+    for s in range(deal_key.shape[0]):
+        j = 0  # most deals weigh 0 (a seat's class out of its range): find that first, from the classes alone
+        while j < m and sig[j, deal_class[s, opponents[j]]] != 0.0:
+            j += 1
+        if j < m:
+            continue
+        weight, _, used = _pot_deal(samples, s, opponents, sig)
+        if weight == 0.0:
+            continue
+        priority = deal_key[s, hero] % 16
+        for j in range(m):  # an opponent ranks above the hero's key k + priority when its key - priority > k
+            shifted[j] = deal_key[s, opponents[j]] - priority
+        for k in range(m + 1):
+            payoff[k] = weight * utilities[by_position[s, k]]
+        for c in range(NUMBER_OF_CLASSES):
+            key = hero_key[s, c]
+            above = 0
+            for j in range(m):
+                above += shifted[j] > key
+            usable = (key != 0) & ((((used >> low[s, c]) | (used >> high[s, c])) & np.uint64(1)) == 0)
+            total[c] += usable * (payoff[above] - weight * centre[c])
+    return total
+
+
+@njit(cache=True, parallel=True)
 def _hero_moments(
     samples: _MultiwaySamples, hero: int, opponents: np.ndarray, sig: np.ndarray, by_position: np.ndarray,
     utilities: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per class of a 3+ way hero, over the deals it can use (as :func:`_hero_sums`), with ``w`` the product of
-    the opponents' ``sig`` at their dealt classes and density ratios: ``sum w u``, ``sum w`` and ``sum w^2``."""
-    deal_key, hero_key, hero_mask = samples.deal_key, samples.hero_key, samples.hero_mask
-    sums = np.zeros(NUMBER_OF_CLASSES)
-    mass = np.zeros(NUMBER_OF_CLASSES)
-    squares = np.zeros(NUMBER_OF_CLASSES)
-    for s in range(deal_key.shape[0]):
-        weight, _, used = _pot_deal(samples, s, opponents, sig)
-        if weight == 0.0:
-            continue
-        priority = deal_key[s, hero] % 16
-        for c in range(NUMBER_OF_CLASSES):
-            if hero_key[s, c] == 0 or (hero_mask[s, c] & used) != 0:
+    the opponents' ``sig`` at their dealt classes and density ratios: ``sum w u``, ``sum w`` and ``sum w^2``
+    (the deals in blocks shared among the threads, each block's sums added at the end: a fixed number of
+    blocks, so the sums do not depend on the number of threads)."""
+    deal_key, hero_key = samples.deal_key, samples.hero_key
+    count = deal_key.shape[0]
+    blocks = MOMENT_BLOCKS
+    parts = np.zeros((blocks, 3, NUMBER_OF_CLASSES))
+    for b in prange(blocks):
+        for s in range(b * count // blocks, (b + 1) * count // blocks):
+            weight, _, used = _pot_deal(samples, s, opponents, sig)
+            if weight == 0.0:
                 continue
-            above = _ranked_above(deal_key, s, opponents, hero_key[s, c] + priority)
-            sums[c] += weight * utilities[by_position[s, above]]
-            mass[c] += weight
-            squares[c] += weight * weight
-    return sums, mass, squares
+            priority = deal_key[s, hero] % 16
+            for c in range(NUMBER_OF_CLASSES):
+                if hero_key[s, c] == 0 or _clashes(samples, s, c, used):
+                    continue
+                above = _ranked_above(deal_key, s, opponents, hero_key[s, c] + priority)
+                parts[b, 0, c] += weight * utilities[by_position[s, above]]
+                parts[b, 1, c] += weight
+                parts[b, 2, c] += weight * weight
+    total = parts.sum(axis=0)
+    return total[0], total[1], total[2]
 
 
 @njit(cache=True)
@@ -1111,6 +1196,12 @@ def _pot_deal(samples: _MultiwaySamples, s: int, seats: np.ndarray, sig: np.ndar
         ratio *= samples.deal_ratio[s, q]
         used |= samples.deal_mask[s, q]
     return weight * ratio if ratio != 0.0 else 0.0, ratio, used
+
+
+@njit(cache=True)
+def _clashes(samples: _MultiwaySamples, s: int, c: int, used: np.uint64) -> bool:
+    """Whether class ``c``'s sampled combo of deal ``s`` holds one of the cards ``used``."""
+    return (((used >> samples.hero_low[s, c]) | (used >> samples.hero_high[s, c])) & np.uint64(1)) != 0
 
 
 @njit(cache=True)
@@ -1150,7 +1241,7 @@ def _usable_counts(samples: _MultiwaySamples, opponents: np.ndarray) -> np.ndarr
         if clash:
             continue
         for c in range(NUMBER_OF_CLASSES):
-            if samples.hero_key[s, c] != 0 and (samples.hero_mask[s, c] & used) == 0:
+            if samples.hero_key[s, c] != 0 and not _clashes(samples, s, c, used):
                 usable[c] += ratio
     return usable
 
@@ -1179,14 +1270,12 @@ def _spectator_sum(
     deal_class: np.ndarray, inside: np.ndarray, sig: np.ndarray, outcome_of_sample: np.ndarray,
     utilities: np.ndarray, centre: float, pot_weight: np.ndarray,
 ) -> float:
-    """A spectator's sampled correction of a 3+ way pot: the mean over the deals, weighted by ``pot_weight``
-    (:func:`_pot_weights`), of the product of the players' strategy weights at their dealt classes times
-    ``u - centre``."""
+    """A spectator's sampled correction of a 3+ way pot: the sum over the deals, weighted by ``pot_weight``
+    (:func:`_pot_weights` over their normaliser), of the product of the players' strategy weights at their dealt
+    classes times ``u - centre``."""
     total = 0.0
-    norm = 0.0
     for s in range(deal_class.shape[0]):
         r = pot_weight[s]
-        norm += r
         if r == 0.0:
             continue
         weight = r
@@ -1194,29 +1283,37 @@ def _spectator_sum(
             weight *= sig[j, deal_class[s, inside[j]]]
         if weight != 0.0:
             total += weight * (utilities[outcome_of_sample[s]] - centre)
-    return total / norm if norm > 0.0 else 0.0
+    return total
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _sample_outcomes(
     deal_key: np.ndarray, inside: np.ndarray, eligible: np.ndarray, outcome_keys: np.ndarray, seats: int
 ) -> np.ndarray:
     """Outcome index of every sampled deal for the participants ``inside`` (a spectator's view)."""
     count = deal_key.shape[0]
+    m = inside.shape[0]
     out = np.empty(count, dtype=np.int64)
-    for s in range(count):
-        keys = np.array([deal_key[s, q] for q in inside])
-        order = inside[np.argsort(-keys)]
+    for s in prange(count):
+        order = np.empty(m, dtype=np.int64)
+        for j in range(m):  # the participants by decreasing key (insertion sort: a few seats)
+            q = inside[j]
+            i = j
+            while i > 0 and deal_key[s, order[i - 1]] < deal_key[s, q]:
+                order[i] = order[i - 1]
+                i -= 1
+            order[i] = q
         out[s] = np.searchsorted(outcome_keys, _winners_code(order, eligible, seats))
     return out
 
 
 _NO_SAMPLES = _MultiwaySamples(np.zeros((1, 0, 1), dtype=np.int64), np.zeros((1, 0, 1), dtype=np.int64),
-                               np.zeros((1, 0, 1), dtype=np.uint64), np.zeros((0, NUMBER_OF_CLASSES), dtype=np.int64),
-                               np.zeros((0, NUMBER_OF_CLASSES), dtype=np.uint64), np.zeros((1, 0, 1)))
+                               np.zeros((1, 0, 1), dtype=np.uint64), np.zeros((0, NUMBER_OF_CLASSES), dtype=np.int32),
+                               np.zeros((0, NUMBER_OF_CLASSES), dtype=np.uint8),
+                               np.zeros((0, NUMBER_OF_CLASSES), dtype=np.uint8), np.zeros((1, 0, 1)))
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _batched_values(
     plans: _PlayerTerminals, sources: _SourceProducts, class_size: np.ndarray, samples: _MultiwaySamples,
     player: int, out: np.ndarray,
@@ -1225,7 +1322,7 @@ def _batched_values(
     terminal by terminal, from the sources' products (see :meth:`PushFoldGame.evaluate_terminals`)."""
     source, x, removal, win, tie = sources
     seats = source.shape[1]
-    for t in range(plans.kind.shape[0]):
+    for t in prange(plans.kind.shape[0]):
         value = np.full(NUMBER_OF_CLASSES, plans.scale[t])
         for j in range(seats):
             q = plans.folders[t, j]
@@ -1264,7 +1361,7 @@ def _batched_values(
                     sig[j] = x[source[t, pot[j]]]
                 r = plans.deal_row[t]
                 deals = _MultiwaySamples(samples.deal_class[r], samples.deal_key[r], samples.deal_mask[r],
-                                         samples.hero_key, samples.hero_mask, samples.deal_ratio[r])
+                                         samples.hero_key, samples.hero_low, samples.hero_high, samples.deal_ratio[r])
                 if kind == _SPECTATOR:
                     row = plans.spectator_row[t]
                     correction = np.full(NUMBER_OF_CLASSES, _spectator_sum(
@@ -1273,8 +1370,7 @@ def _batched_values(
                     count = deals.deal_class.shape[0]
                     at = plans.position_at[t]
                     by_position = plans.positions[at:at + count * (m + 1)].reshape(count, m + 1)
-                    sums, _ = _hero_sums(deals, player, pot, sig, by_position, u, centre, False)
-                    correction = sums / plans.counts[t]
+                    correction = _hero_correction(deals, player, pot, sig, by_position, u, centre) / plans.counts[t]
             out[t] = value * (reach_in_pot * centre + correction)
 
 

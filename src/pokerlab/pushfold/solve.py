@@ -22,6 +22,7 @@ from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
+from pokerlab.limits import MULTIWAY_DEALS, check_multiway_deals
 from pokerlab.progress import deferred_interrupts
 from pokerlab.pushfold.model import build_game, validate_table
 from pokerlab.solvers.vector import (
@@ -36,6 +37,9 @@ Progress = Callable[[int, float], None]
 """Called after every gain check with (iterations, current maximum gain)."""
 REDEAL_ITERATIONS = 16
 """Iterations on uniform deals before the 3+ way pots are redealt from the ranges that reach them."""
+UNIFORM_DEALS = 1000
+"""At most this many uniform deals value the 3+ way pots before the redeal: those iterations only find the ranges
+that the redeal samples from, and a few times fewer deals than the redeal's make them cheap (docs/benchmarks.md)."""
 
 
 def class_names() -> list[str]:
@@ -174,7 +178,7 @@ def pushfold(
     target: float = 1e-3,
     iterations: int | None = None,
     time_limit: float | None = None,
-    multiway_samples: int = 1000,
+    multiway_samples: int = MULTIWAY_DEALS,
     seed: int = 0,
     algorithm: str = "dcfr",
     check_sampling: bool = True,
@@ -209,14 +213,16 @@ def pushfold(
     if time_limit is not None and not time_limit > 0:
         raise InvalidArgumentError(f"the time limit must be positive, got {time_limit}")
     start = time.perf_counter()
+    if isinstance(multiway_samples, int | np.integer) and multiway_samples > 0:  # else build_game says what is wrong
+        check_multiway_deals(table.seats, int(multiway_samples))
     if not 0 <= multiway_proposal_share < 1:
         raise InvalidArgumentError(f"the proposal share must be in [0, 1), got {multiway_proposal_share}")
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
     # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)
     try:
         with deferred_interrupts():
-            game, model, icm_payoff = build_game(table, payouts, field, multiway_samples=multiway_samples,
-                                                 seed=seed)
+            uniform = multiway_samples if multiway_proposal_share == 0 else min(multiway_samples, UNIFORM_DEALS)
+            game, model, icm_payoff = build_game(table, payouts, field, multiway_samples=uniform, seed=seed)
             tree = compile_public_tree(game)
     except KeyboardInterrupt:
         raise Interrupted("while building the game: nothing solved yet") from None

@@ -8,6 +8,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pokerlab.limits import MULTIWAY_DEALS
 from pokerlab.web.solving import TWO_ROUND_DEFAULTS
 
 Text = Annotated[str, Field(max_length=4000)]
@@ -96,4 +97,4 @@ class PushFoldRequest(_Request):
     target: float = 1e-3
     iterations: int | None = None
     time: float | None = None
-    multiway_samples: int = Field(default=1000, ge=1, le=100_000)
+    multiway_samples: int = Field(default=MULTIWAY_DEALS, ge=1, le=100_000)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pokerlab.limits import MULTIWAY_DEALS
 from pokerlab.web.solving import solve_with_curve, two_round_with_curve
 
 Report = Callable[..., None]
@@ -90,7 +91,7 @@ def pushfold_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
 
     game = {"blinds": params.get("blinds", (0.5, 1.0)), "ante": params.get("ante", 0.0),
             "bb_ante": params.get("bb_ante", 0.0), "payouts": params.get("payouts"), "field": params.get("field")}
-    samples = params.get("multiway_samples", 1000)
+    samples = params.get("multiway_samples", MULTIWAY_DEALS)
     # as `pokerlab pushfold`: one iteration of the same kind of game compiles the kernels of the timed solve (once
     # per worker: it costs seconds at 6+ seats, and the kernels depend on the kind of game, not on its numbers)
     kind = (len(params["stacks"]) > 2, game["payouts"] is not None, game["field"] is not None)
