@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 from tests.pushfold.test_batched import random_strategy
 
-from pokerlab.games.pushfold import PushFoldGame, Table, _pot_weights, _reference_disjoint
+from pokerlab.games.pushfold import (
+    PushFoldGame,
+    Table,
+    _hero_correction,
+    _hero_sums,
+    _pot_weights,
+    _reference_disjoint,
+)
 from pokerlab.games.vector import VectorGame, compile_public_tree
 from pokerlab.pushfold import pushfold
 from pokerlab.pushfold.model import build_game
@@ -105,3 +112,29 @@ def test_nine_equal_stacks_converge():
     # iterations of DCFR); with the redeal it reaches the target (1.11e-3 money) within 64 iterations
     r = pushfold([10.0] * 9, (0.5, 1.0), payouts=[50, 30, 20], target=1e-3, iterations=64)
     assert r.stop_reason == "target" and r.max_gain <= 1e-3 * 100 / 90
+
+
+def test_solver_loop_equals_the_plain_sums():
+    # the solver's branch-free correction (_hero_correction: sorted thresholds, nine unrolled) against the plain
+    # loop over the opponents (_hero_sums), for every hero of the largest pots of ten seats (nine opponents: every
+    # unrolled threshold is used), redealt, with strategies that are zero on a third of the classes
+    table = Table(tuple([10.0] * 10), 0.5, 1.0)
+    base = PushFoldGame(table, lambda final: final - 10.0, multiway_samples=400)
+    tree = compile_public_tree(base)
+    game = base.redealt(multiway_ranges(tree, random_strategy(tree, 2)), 0.5)
+    rng = np.random.default_rng(0)
+    game.deals()
+    states = sorted(game._row_of, key=lambda s: -len(game.terminals[s].participants))[:4]
+    assert len(game.terminals[states[0]].participants) == 10
+    for state in states:
+        terminal = game.terminals[state]
+        for hero in terminal.participants:
+            opponents = np.array([q for q in terminal.participants if q != hero], dtype=np.int64)
+            sig = rng.random((opponents.size, 169)) * (rng.random((opponents.size, 169)) < 0.97)
+            plan = game._plan(state, hero, keep=False)
+            u = terminal.utilities[:, hero]
+            deals = game.deals_of(state)
+            fast = _hero_correction(deals, hero, opponents, sig, plan.outcome_by_position, u, plan.centre)
+            plain = _hero_sums(deals, hero, opponents, sig, plan.outcome_by_position, u, plan.centre)[0]
+            assert np.any(plain != 0)
+            np.testing.assert_allclose(fast, plain, rtol=0, atol=1e-12 * np.abs(plain).max())
