@@ -17,7 +17,7 @@ MULTIWAY_DEALS = 4000
 """Push/fold's default deals per 3+ way pot after the redeal (:func:`pokerlab.pushfold.pushfold`; docs/benchmarks.md:
 with 1,000 the nine-seat solves stalled, and the sampling hid gains of 0.1-0.3; with 4,000 they reach the target).
 Here, not in the solver, so that the CLI and the web form read it without importing the engine."""
-MULTIWAY_BYTES = 80  # per seat per deal per 3+ way pot: the deals and their check's, the outcome tables
+MULTIWAY_BYTES = 120  # per seat, deal and 3+ way pot at the peak: deals, outcome tables, the check (measured 99)
 
 
 def available_memory() -> int:
@@ -77,6 +77,19 @@ def check_work(count: int | float, what: str, *, per_second: float, bytes_each: 
         raise ResourceLimitError(f"{what} would take at least {format_duration(seconds)} (about {per_second:,.0f} "
                                  f"a second on a fast machine), more than the {format_duration(max_seconds)} one "
                                  f"run may take: ask for at most {most:,} and continue from there")
+
+
+def multiway_deals_fit(seats: int, deals: int) -> bool:
+    """Whether :func:`check_multiway_deals` accepts ``deals`` (push/fold doubles its deals only where they fit).
+
+    >>> multiway_deals_fit(9, 4000), multiway_deals_fit(10, 10**9)
+    (True, False)
+    """
+    try:
+        check_multiway_deals(seats, deals)
+    except ResourceLimitError:
+        return False
+    return True
 
 
 def check_multiway_deals(seats: int, deals: int) -> None:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from tests.pushfold.test_batched import random_strategy
 
+from pokerlab.errors import ResourceLimitError
 from pokerlab.games.pushfold import (
     PushFoldGame,
     Table,
@@ -138,3 +139,18 @@ def test_solver_loop_equals_the_plain_sums():
             plain = _hero_sums(deals, hero, opponents, sig, plan.outcome_by_position, u, plan.centre)[0]
             assert np.any(plain != 0)
             np.testing.assert_allclose(fast, plain, rtol=0, atol=1e-12 * np.abs(plain).max())
+
+
+def test_a_stalled_solve_is_redealt_on_twice_the_deals():
+    # a target out of reach: MORE_DEALS_AFTER iterations after the redeal the solve goes on with twice the deals
+    # (the result says how many valued it); a solve that reaches its target keeps the deals asked for
+    stalled = pushfold([10.0, 9.0, 11.0, 8.0], (0.5, 1.0), target=1e-12, iterations=64, multiway_samples=300)
+    assert stalled.stop_reason == "iterations" and stalled.multiway_samples == 600
+    assert stalled.game.deals().deal_class.shape[1] == 600
+    quick = pushfold([10.0, 9.0, 11.0, 8.0], (0.5, 1.0), target=0.05, multiway_samples=300)
+    assert quick.stop_reason == "target" and quick.multiway_samples == 300
+
+
+def test_deals_that_cannot_fit_are_refused_before_any_work():
+    with pytest.raises(ResourceLimitError, match="--multiway-samples 1,000,000,000 at 10 seats"):
+        pushfold([10.0] * 10, (0.5, 1.0), multiway_samples=10**9)

@@ -22,7 +22,7 @@ from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
-from pokerlab.limits import MULTIWAY_DEALS, check_multiway_deals
+from pokerlab.limits import MULTIWAY_DEALS, check_multiway_deals, multiway_deals_fit
 from pokerlab.progress import deferred_interrupts
 from pokerlab.pushfold.model import build_game, validate_table
 from pokerlab.solvers.vector import (
@@ -37,6 +37,10 @@ Progress = Callable[[int, float], None]
 """Called after every gain check with (iterations, current maximum gain)."""
 REDEAL_ITERATIONS = 16
 """Iterations on uniform deals before the 3+ way pots are redealt from the ranges that reach them."""
+MORE_DEALS_AFTER = 32
+"""Iterations after the redeal before a solve that is still above its target is redealt once more on twice the
+deals (where they fit in memory): the near-chip-EV nine-seat solves stall at a gain that falls with the deals'
+noise (docs/benchmarks.md), which solves that reach their target sooner need not pay for."""
 UNIFORM_DEALS = 1000
 """At most this many uniform deals value the 3+ way pots before the redeal: those iterations only find the ranges
 that the redeal samples from, and a few times fewer deals than the redeal's make them cheap (docs/benchmarks.md)."""
@@ -201,7 +205,9 @@ def pushfold(
     (or at the target or the iteration limit, if sooner) each such pot is redealt on ``multiway_samples`` deals
     of its own, each seat's hand drawn from ``share`` times its distribution there under the best strategy so
     far plus ``1 - share`` times the uniform one (importance sampling, :meth:`PushFoldGame.redealt`); the solve goes on
-    from the same regrets, and the target counts only after the redeal. 0 keeps the uniform deals.
+    from the same regrets, and the target counts only after the redeal. A solve still above its target
+    :data:`MORE_DEALS_AFTER` iterations later is redealt once more on ``2 * multiway_samples`` deals, where they
+    fit in memory (``multiway_samples`` reports the deals of the game solved). 0 keeps the uniform deals.
     ``algorithm``: a vector-form solver of :mod:`pokerlab.solvers.vector` (discounted CFR by default). With 3+
     seats the profile returned is the checked one (average or current strategy) with the smallest maximum gain.
     """
@@ -238,6 +244,8 @@ def pushfold(
     # (importance sampling, PushFoldGame.redealt) and go on from the same regrets; the target counts only after
     # the redeal (a solution of the uniform deals' game hides a sampling error 10x the target, docs/benchmarks.md)
     redeal = multiway_proposal_share > 0 and any(len(t.participants) > 2 for t in game.terminals.values())
+    deals = multiway_samples  # the next redeal's; doubled once when a solve stalls above its target
+    doubled = not multiway_deals_fit(table.seats, 2 * multiway_samples)
     try:
         for player in range(tree.num_players):  # the game's per-seat caches, one seat per block
             with deferred_interrupts():
@@ -260,11 +268,15 @@ def pushfold(
                 progress(solver.iteration, best[0])
             # (also at an iteration limit: a result always comes from the redealt game, and a one-iteration
             # warm-up compiles the redeal's kernels)
-            if redeal and (solver.iteration >= REDEAL_ITERATIONS or best[0] <= target_value
-                           or (iterations is not None and solver.iteration >= iterations)):
+            at_limit = iterations is not None and solver.iteration >= iterations
+            stalled = (not redeal and not doubled and game.proposal_share > 0 and best[0] > target_value
+                       and not at_limit and solver.iteration >= REDEAL_ITERATIONS + MORE_DEALS_AFTER
+                       and (time_limit is None or time.perf_counter() - start < time_limit))
+            if stalled:
+                deals, doubled, redeal = 2 * multiway_samples, True, True
+            if redeal and (solver.iteration >= REDEAL_ITERATIONS or best[0] <= target_value or at_limit):
                 with deferred_interrupts():  # Ctrl-C here keeps the game solved so far (nothing is replaced)
-                    new_game = game.redealt(multiway_ranges(tree, best[1]), multiway_proposal_share,
-                                            multiway_samples)
+                    new_game = game.redealt(multiway_ranges(tree, best[1]), multiway_proposal_share, deals)
                     new_tree = dataclasses.replace(tree, game=new_game)
                     new_solver = _continued(solver, new_tree, algorithm)
                     for player in range(new_tree.num_players):
@@ -275,7 +287,7 @@ def pushfold(
             if best[0] <= target_value:
                 stop = "target"
                 break
-            if iterations is not None and solver.iteration >= iterations:
+            if at_limit:
                 stop = "iterations"
                 break
             if time_limit is not None and time.perf_counter() - start >= time_limit:
