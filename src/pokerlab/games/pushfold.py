@@ -68,6 +68,7 @@ RECENTRE_DEALS = 1000  # deals that estimate it again against the ranges of a re
 MIN_CENTRE_DEALS = 10  # effective deals a centre against ranges needs (else the random-hands centre stays)
 MAX_SEATS = 10
 MOMENT_BLOCKS = 8  # blocks of deals summed in parallel by _hero_moments
+OUTCOME_BLOCKS = 16  # blocks of deals whose outcome tables are built in parallel
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -930,7 +931,7 @@ def _draw_proposal_samples(count: int, proposals: np.ndarray, inside: np.ndarray
     high, low = np.maximum(boards[:, first], boards[:, second]), np.minimum(boards[:, first], boards[:, second])
     board_pairs = high * (high - 1) // 2 + low  # (S, 10) combos made of two board cards
     start = np.uint64(rng.integers(2 ** 63))  # the kernel's splitmix stream, from the caller's
-    combos, ratio = _draw_rows(start, proposals, inside, classes.astype(np.int64),
+    combos, dealt, masks, ratio = _draw_rows(start, proposals, inside, classes.astype(np.int64),
                                sizes.astype(np.float64), boards, board_pairs, board_masks,
                                COMBOS.astype(np.int64), COMBO_MASKS)
     priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)
@@ -939,8 +940,7 @@ def _draw_proposal_samples(count: int, proposals: np.ndarray, inside: np.ndarray
     _, _, hero_key = _sample_keys(boards, np.zeros((count, 0), dtype=np.int64), picks, COMBOS.astype(np.int64),
                                   tables)
     deal_key = _deal_keys(boards, combos, inside, priority, COMBOS.astype(np.int64), tables)
-    masks = np.where(inside[:, None, :], COMBO_MASKS[combos], np.uint64(0))
-    return _MultiwaySamples(classes[combos].astype(np.uint8), deal_key, masks, hero_key, *_hero_cards(picks), ratio)
+    return _MultiwaySamples(dealt, deal_key, masks, hero_key, *_hero_cards(picks), ratio)
 
 
 @njit(cache=True, parallel=True)
@@ -948,13 +948,16 @@ def _draw_rows(
     start: np.uint64, proposals: np.ndarray, inside: np.ndarray, classes: np.ndarray, sizes: np.ndarray,
     boards: np.ndarray,
     board_pairs: np.ndarray, board_masks: np.ndarray, combo_cards: np.ndarray, combo_masks: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's combos for the seats inside (see :func:`_draw_proposal_samples`) and their density ratios:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's combos for the seats inside (see :func:`_draw_proposal_samples`), their classes, card masks (0
+    for the seats not inside) and density ratios:
     inverse-CDF draws from the seat's combo distribution, redrawn while the combo touches the board (uniforms from
     row ``r``'s sub-stream of the splitmix stream started at ``start``, so rows are drawn in parallel)."""
     rows, seats, _ = proposals.shape
     count = boards.shape[0]
     combos = np.zeros((rows, count, seats), dtype=np.int64)
+    dealt = np.zeros((rows, count, seats), dtype=np.uint8)
+    masks = np.zeros((rows, count, seats), dtype=np.uint64)
     ratio = np.ones((rows, count, seats))
     for r in prange(rows):
         state = np.array([substream_start(start, r)], dtype=np.uint64)
@@ -987,18 +990,20 @@ def _draw_rows(
                     if (combo_masks[x] & board_masks[s]) == 0:
                         break
                 combos[r, s, q] = x
+                dealt[r, s, q] = classes[x]
+                masks[r, s, q] = combo_masks[x]
                 ratio[r, s, q] = mass / (density[x] * 1081.0)  # 1081 = C(47, 2) combos avoid a board
-    return combos, ratio
+    return combos, dealt, masks, ratio
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _deal_keys(boards: np.ndarray, combos: np.ndarray, inside: np.ndarray, priority: np.ndarray,
                combo_cards: np.ndarray, tables: EvalTables) -> np.ndarray:
     """``value * 16 + priority`` of every row's seats' combos on the shared boards (the priority alone for the
     seats not inside the row's pot: only a hero's priority is read from its own entry)."""
     rows, count, seats = combos.shape
     out = np.empty((rows, count, seats), dtype=np.int64)
-    for s in range(count):
+    for s in prange(count):
         key, bits = partial_hand(boards[s], tables)
         for r in range(rows):
             for seat in range(seats):
@@ -1064,22 +1069,33 @@ def _position_outcomes(
     count = deal_key.shape[0]
     m = opponents.shape[0] + 1
     by_position = np.empty((count, m), dtype=np.int32)
-    for s in prange(count):
-        order = np.empty(m, dtype=np.int64)
+    for block in prange(OUTCOME_BLOCKS):  # blocks of deals, each with its own scratch (an allocation per deal
+        order = np.empty(m, dtype=np.int64)  # cost as much as the work)
         ranked = np.empty(m - 1, dtype=np.int64)
-        for j in range(m - 1):  # opponents by decreasing key (insertion sort: a few seats)
-            q = opponents[j]
-            i = j
-            while i > 0 and deal_key[s, ranked[i - 1]] < deal_key[s, q]:
-                ranked[i] = ranked[i - 1]
-                i -= 1
-            ranked[i] = q
-        for pos in range(m):
-            order[:pos] = ranked[:pos]
-            order[pos] = hero
-            order[pos + 1:] = ranked[pos:]
-            by_position[s, pos] = np.searchsorted(outcome_keys, _winners_code(order, eligible, seats))
+        for s in range(block * count // OUTCOME_BLOCKS, (block + 1) * count // OUTCOME_BLOCKS):
+            _rank_position_outcomes(deal_key, s, hero, opponents, eligible, outcome_keys, seats, order, ranked,
+                                    by_position)
     return by_position
+
+
+@njit(cache=True)
+def _rank_position_outcomes(deal_key: np.ndarray, s: int, hero: int, opponents: np.ndarray, eligible: np.ndarray,
+                            outcome_keys: np.ndarray, seats: int, order: np.ndarray, ranked: np.ndarray,
+                            by_position: np.ndarray) -> None:
+    """One deal's row of :func:`_position_outcomes` (``order``, ``ranked``: scratch)."""
+    m = opponents.shape[0] + 1
+    for j in range(m - 1):  # opponents by decreasing key (insertion sort: a few seats)
+        q = opponents[j]
+        i = j
+        while i > 0 and deal_key[s, ranked[i - 1]] < deal_key[s, q]:
+            ranked[i] = ranked[i - 1]
+            i -= 1
+        ranked[i] = q
+    for pos in range(m):
+        order[:pos] = ranked[:pos]
+        order[pos] = hero
+        order[pos + 1:] = ranked[pos:]
+        by_position[s, pos] = np.searchsorted(outcome_keys, _winners_code(order, eligible, seats))
 
 
 @njit(cache=True)
@@ -1312,16 +1328,17 @@ def _sample_outcomes(
     count = deal_key.shape[0]
     m = inside.shape[0]
     out = np.empty(count, dtype=np.int64)
-    for s in prange(count):
+    for block in prange(OUTCOME_BLOCKS):  # as _position_outcomes: scratch per block of deals
         order = np.empty(m, dtype=np.int64)
-        for j in range(m):  # the participants by decreasing key (insertion sort: a few seats)
-            q = inside[j]
-            i = j
-            while i > 0 and deal_key[s, order[i - 1]] < deal_key[s, q]:
-                order[i] = order[i - 1]
-                i -= 1
-            order[i] = q
-        out[s] = np.searchsorted(outcome_keys, _winners_code(order, eligible, seats))
+        for s in range(block * count // OUTCOME_BLOCKS, (block + 1) * count // OUTCOME_BLOCKS):
+            for j in range(m):  # the participants by decreasing key (insertion sort: a few seats)
+                q = inside[j]
+                i = j
+                while i > 0 and deal_key[s, order[i - 1]] < deal_key[s, q]:
+                    order[i] = order[i - 1]
+                    i -= 1
+                order[i] = q
+            out[s] = np.searchsorted(outcome_keys, _winners_code(order, eligible, seats))
     return out
 
 

@@ -37,7 +37,7 @@ Progress = Callable[[int, float], None]
 """Called after every gain check with (iterations, current maximum gain)."""
 REDEAL_ITERATIONS = 16
 """Iterations on uniform deals before the 3+ way pots are redealt from the ranges that reach them."""
-MORE_DEALS_AFTER = 32
+MORE_DEALS_AFTER = 16
 """Iterations after the redeal before a solve that is still above its target is redealt once more on twice the
 deals (where they fit in memory): the near-chip-EV nine-seat solves stall at a gain that falls with the deals'
 noise (docs/benchmarks.md), which solves that reach their target sooner need not pay for."""
