@@ -30,8 +30,9 @@ Card removal between the hands of the players:
   game resampled on independent deals, :meth:`PushFoldGame.resampled`). Uniform deals weigh little once the
   ranges are tight (a deal's weight is the product of the pot's strategy weights), so the solver redeals
   (:meth:`PushFoldGame.redealt`): each 3+ way pot gets its own deals, importance-sampled from the ranges that
-  reached it, weighted by density ratios and normalised per class (self-normalised: multilinear, consistent),
-  and centred on the payoff's mean against those ranges. Ties in these samples are broken by
+  reached it, weighted by density ratios and divided by the known mean of their products
+  (:func:`_reference_disjoint`: unbiased and multilinear; their sum, heavy-tailed once ranges are tight, made
+  nine-seat solves stall), and centred on the payoff's mean against those ranges. Ties in these samples are broken by
   a random seat priority (exact for chip EV in expectation, an approximation of the split for ICM). An
   earlier ratio estimator (weighted mean payoff over the deals, unweighted where no deal had weight) was not
   multilinear, and CFR stalled on it with 9 seats (docs/benchmarks.md).
@@ -733,9 +734,9 @@ class PushFoldGame(VectorGame):
         reach over the class weights) on the way there. A terminal's deals share the boards and the hero's
         per-class combos; each seat in its pot holds a combo drawn, among those that avoid the board, from
         ``share`` times its hand's distribution at that terminal plus ``1 - share`` times the uniform one. The
-        valuation weighs a deal by the uniform-over-proposal density ratios of the seats in the pot, normalised
-        per class over the usable deals (a self-normalised estimator: still multilinear in the strategies,
-        consistent, with a bias of order ``1/samples``): while the strategies stay near ``ranges`` nearly
+        valuation weighs a deal by the uniform-over-proposal density ratios of the seats in the pot and divides
+        by the known mean of their products over the deals a class can use (:func:`_reference_disjoint`; an
+        unbiased estimator, multilinear in the strategies): while the strategies stay near ``ranges`` nearly
         every deal weighs, where uniform deals weigh the product of tight ranges' frequencies. The pots'
         centres become the payoff's means against ``ranges`` (the estimator's constant: any value keeps it
         unbiased, one near the actual mean keeps its noise small). ``samples`` deals per terminal (default: as
