@@ -1080,18 +1080,24 @@ def _position_outcomes(
 
 
 @njit(cache=True)
+def _seats_by_key(deal_key: np.ndarray, s: int, seats: np.ndarray, out: np.ndarray) -> None:
+    """``seats`` into ``out`` by decreasing key in deal ``s`` (insertion sort: a few seats, no allocation)."""
+    for j in range(seats.shape[0]):
+        q = seats[j]
+        i = j
+        while i > 0 and deal_key[s, out[i - 1]] < deal_key[s, q]:
+            out[i] = out[i - 1]
+            i -= 1
+        out[i] = q
+
+
+@njit(cache=True)
 def _rank_position_outcomes(deal_key: np.ndarray, s: int, hero: int, opponents: np.ndarray, eligible: np.ndarray,
                             outcome_keys: np.ndarray, seats: int, order: np.ndarray, ranked: np.ndarray,
                             by_position: np.ndarray) -> None:
     """One deal's row of :func:`_position_outcomes` (``order``, ``ranked``: scratch)."""
     m = opponents.shape[0] + 1
-    for j in range(m - 1):  # opponents by decreasing key (insertion sort: a few seats)
-        q = opponents[j]
-        i = j
-        while i > 0 and deal_key[s, ranked[i - 1]] < deal_key[s, q]:
-            ranked[i] = ranked[i - 1]
-            i -= 1
-        ranked[i] = q
+    _seats_by_key(deal_key, s, opponents, ranked)
     for pos in range(m):
         order[:pos] = ranked[:pos]
         order[pos] = hero
@@ -1332,13 +1338,7 @@ def _sample_outcomes(
     for block in prange(OUTCOME_BLOCKS):  # as _position_outcomes: scratch per block of deals
         order = np.empty(m, dtype=np.int64)
         for s in range(block * count // OUTCOME_BLOCKS, (block + 1) * count // OUTCOME_BLOCKS):
-            for j in range(m):  # the participants by decreasing key (insertion sort: a few seats)
-                q = inside[j]
-                i = j
-                while i > 0 and deal_key[s, order[i - 1]] < deal_key[s, q]:
-                    order[i] = order[i - 1]
-                    i -= 1
-                order[i] = q
+            _seats_by_key(deal_key, s, inside, order)
             out[s] = np.searchsorted(outcome_keys, _winners_code(order, eligible, seats))
     return out
 
