@@ -17,7 +17,7 @@ MULTIWAY_DEALS = 4000
 """Push/fold's default deals per 3+ way pot after the redeal (:func:`pokerlab.pushfold.pushfold`; docs/benchmarks.md:
 with 1,000 the nine-seat solves stalled, and the sampling hid gains of 0.1-0.3; with 4,000 they reach the target).
 Here, not in the solver, so that the CLI and the web form read it without importing the engine."""
-MULTIWAY_BYTES = 120  # per seat, deal and 3+ way pot at the peak: deals, outcome tables, the check (measured 99)
+MULTIWAY_BYTES = 120  # per seat, deal and 3+ way pot at the peak: deals, outcome tables, the check (measured 99-122)
 
 
 def available_memory() -> int:
