@@ -17,7 +17,7 @@ MULTIWAY_DEALS = 4000
 """Push/fold's default deals per 3+ way pot after the redeal (:func:`pokerlab.pushfold.pushfold`; docs/benchmarks.md:
 with 1,000 the nine-seat solves stalled, and the sampling hid gains of 0.1-0.3; with 4,000 they reach the target).
 Here, not in the solver, so that the CLI and the web form read it without importing the engine."""
-MULTIWAY_BYTES = 120  # per seat, deal and 3+ way pot at the peak: deals, outcome tables, the check (measured 99-122)
+MULTIWAY_BYTES = 64  # per seat, deal and 3+ way pot at the peak: deals and outcome tables (measured 45-55)
 
 
 def available_memory() -> int:
@@ -94,7 +94,8 @@ def multiway_deals_fit(seats: int, deals: int) -> bool:
 
 def check_multiway_deals(seats: int, deals: int) -> None:
     """Refuse push/fold deals per 3+ way pot that would not fit in memory: every 3+ way pot of ``seats`` seats
-    (``2^n - 1 - n - n(n - 1)/2`` of them) holds ``deals`` deals of every seat, and the sampling check as many.
+    (``2^n - 1 - n - n(n - 1)/2`` of them) holds ``deals`` deals of every seat (one set at a time: a solved game
+    frees its deals before the next set is drawn).
 
     >>> check_multiway_deals(9, 4000)
     >>> check_multiway_deals(10, 10**9)

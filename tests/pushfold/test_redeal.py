@@ -154,3 +154,21 @@ def test_a_stalled_solve_is_redealt_on_twice_the_deals():
 def test_deals_that_cannot_fit_are_refused_before_any_work():
     with pytest.raises(ResourceLimitError, match="--multiway-samples 1,000,000,000 at 10 seats"):
         pushfold([10.0] * 10, (0.5, 1.0), multiway_samples=10**9)
+
+
+def test_released_deals_are_drawn_again_the_same():
+    # a solve frees a game's deals before the next set is drawn (one set in memory at a time); valuing the game
+    # again draws the same deals from the seed, so its values do not change
+    table = Table((9.0, 12.0, 7.0, 10.0), 0.5, 1.0, 0.1)
+    base, _, _ = build_game(table, [50.0, 30.0, 20.0], multiway_samples=200, seed=3)
+    game, tree = redealt(base, 6)
+    walk = _Traversal(tree)
+    strategy = random_strategy(tree, 2)
+    reach = walk.reach(strategy.offsets, strategy.probs)[0][walk.terminals]
+    before = [game.evaluate_terminals(tree, walk.terminals, p, reach) for p in range(4)]
+    game.release_deals()
+    assert game._samples is None and not game._batches
+    after = [game.evaluate_terminals(tree, walk.terminals, p, reach) for p in range(4)]
+    for x, y in zip(before, after, strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert np.ptp(before[0]) > 0

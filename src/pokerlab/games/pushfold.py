@@ -720,12 +720,18 @@ class PushFoldGame(VectorGame):
         """A copy sharing terminals, payoffs and the 3+ way heroes' centres (constants of the estimator, any
         value keeps it unbiased), with no deals and no caches that depend on them."""
         other = copy.copy(self)
-        other._samples = None
-        other._plans = {}
-        other._removal_cache = {}
-        other._batches = {}
-        other._spectator_outcomes = {}
+        other.release_deals()
         return other
+
+    def release_deals(self) -> None:
+        """Free the deals and everything built on them (about 100 bytes per seat, deal and 3+ way pot: gigabytes
+        at nine or ten seats). They are drawn again, the same (the seed's stream), if this game is valued again."""
+        self._samples = None
+        self._board_avoiding = None
+        self._plans = {}
+        self._removal_cache = {}
+        self._batches = {}
+        self._spectator_outcomes = {}
 
     def redealt(self, ranges: dict[tuple[int, ...], np.ndarray], share: float = 0.5,
                 samples: int | None = None) -> PushFoldGame:

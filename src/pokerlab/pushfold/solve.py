@@ -276,7 +276,9 @@ def pushfold(
                 deals, doubled, redeal = 2 * multiway_samples, True, True
             if redeal and (solver.iteration >= REDEAL_ITERATIONS or best[0] <= target_value or at_limit):
                 with deferred_interrupts():  # Ctrl-C here keeps the game solved so far (nothing is replaced)
-                    new_game = game.redealt(multiway_ranges(tree, best[1]), multiway_proposal_share, deals)
+                    ranges = multiway_ranges(tree, best[1])
+                    game.release_deals()  # the new deals take their memory (the old are drawn again if needed)
+                    new_game = game.redealt(ranges, multiway_proposal_share, deals)
                     new_tree = dataclasses.replace(tree, game=new_game)
                     new_solver = _continued(solver, new_tree, algorithm)
                     for player in range(new_tree.num_players):
@@ -300,8 +302,15 @@ def pushfold(
         raise Interrupted(f"after {solver.iteration} iterations, before the first best-response check: "
                           "no strategy to show yet")
     _, strategy, gains = best
+    try:
+        with deferred_interrupts():
+            jam, call, ev_jam, ev_fold = _charts(game, tree, strategy)
+    except KeyboardInterrupt:  # raised once the charts are complete: return them, and say so
+        stop = "interrupted"
+    multiway_error = game.multiway_error() if table.seats > 2 else 0.0
     check_gains = None
     if check_sampling and table.seats > 2 and stop != "interrupted":
+        game.release_deals()  # the check's deals take their memory: the peak is one set of deals, not two
         try:
             with deferred_interrupts():
                 other = compile_public_tree(game.resampled())
@@ -310,17 +319,12 @@ def pushfold(
                 check_gains = tuple(float(g) for g in best_response_gains(other, moved).gains)
         except KeyboardInterrupt:  # Ctrl-C during the check: the solution without it
             stop = "interrupted"
-    try:
-        with deferred_interrupts():
-            jam, call, ev_jam, ev_fold = _charts(game, tree, strategy)
-    except KeyboardInterrupt:  # raised once the charts are complete: return them, and say so
-        stop = "interrupted"
     return PushFoldResult(
         seats=seat_names(table.seats), stacks=table.stacks, big_blind=table.big_blind, model=model,
         gain_unit="bb" if model == "chipev" else "money", jam=jam, call=call, ev_jam=ev_jam, ev_fold=ev_fold,
         gains=tuple(float(g) for g in gains.gains), iterations=solver.iteration,
         elapsed_s=time.perf_counter() - start, stop_reason=stop, multiway_samples=game.multiway_samples,
-        multiway_error=game.multiway_error() if table.seats > 2 else 0.0, multiway_check_gains=check_gains, game=game,
+        multiway_error=multiway_error, multiway_check_gains=check_gains, game=game,
         tree=tree, strategy=strategy,
     )
 
