@@ -67,9 +67,15 @@ def test_exact_range_equity_stops_between_chunks(tmp_path):
     the end would take most of a minute more), with one line saying how much was done."""
     status, line, waited = interrupt_under_terminal(["equity", "JJ+,AK", "TT+,AQ", "random", "--exact"], tmp_path,
                                                     timed=True)
+    assert_stopped_part_way(status, line, waited, r"interrupted after ([\d.]+)% of the exact enumeration \([\d.]+ s "
+                            r"of about [\d,]+ s\); --mc estimates sooner$")
+
+
+def assert_stopped_part_way(status: int, line: str, waited: float, pattern: str) -> None:
+    """Exit 130 within :data:`STOP_WITHIN`, with one line matching ``pattern``, whose first group (the share
+    done, percent) is strictly between 0 and 100."""
     assert status == 130
-    match = re.match(r"interrupted after ([\d.]+)% of the exact enumeration \([\d.]+ s of about [\d,]+ s\); --mc "
-                     r"estimates sooner$", line)
+    match = re.match(pattern, line)
     assert match, line
     assert 0 < float(match.group(1)) < 100
     assert waited < STOP_WITHIN, waited
@@ -98,12 +104,8 @@ def test_exact_icm_of_a_huge_field_stops_mid_quadrature(tmp_path):
     status, line, waited = interrupt_under_terminal(
         ["icm", "--stacks-file", str(field_file(tmp_path, 50_000)), "--payouts", "power:a=1,pool=1000,paid=7000",
          "--method", "exact"], tmp_path, timed=True)
-    assert status == 130
-    match = re.match(r"interrupted during the exact equity \([\d.]+ s, about (\d+)% done\); --method montecarlo "
-                     r"estimates sooner$", line)
-    assert match, line
-    assert 0 < int(match.group(1)) < 100
-    assert waited < STOP_WITHIN, waited
+    assert_stopped_part_way(status, line, waited, r"interrupted during the exact equity \([\d.]+ s, about (\d+)% "
+                            r"done\); --method montecarlo estimates sooner$")
 
 
 def test_exact_finish_places_stop_mid_quadrature(tmp_path):
