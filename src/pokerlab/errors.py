@@ -113,3 +113,44 @@ def real_number(value: object, what: str, error: type[PokerlabError] = InvalidAr
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise error(f"{what} must be a number, got {type(value).__name__} {excerpt(value)}")
     return float(value)
+
+
+def whole_number(value: object, what: str, *, low: int | None = None, high: int | None = None,
+                 floats: bool = False, error: type[PokerlabError] = InvalidArgumentError) -> int:
+    """``value`` as an int if it is a whole number in ``[low, high]`` (either bound optional), else ``error``
+    naming ``what`` and the range. Ints of Python and numpy are whole numbers; a float with no fractional part
+    (``3.0``, as JSON and YAML write counts) only when ``floats`` is true; bools, text and None never.
+
+    >>> whole_number(3, "seats", low=2, high=10)
+    3
+    >>> whole_number(3.0, "paid places", low=1, floats=True)
+    3
+    >>> whole_number(True, "seats")
+    Traceback (most recent call last):
+    ...
+    pokerlab.errors.InvalidArgumentError: seats must be a whole number, got bool True
+    >>> whole_number(11, "seats", low=2, high=10)
+    Traceback (most recent call last):
+    ...
+    pokerlab.errors.InvalidArgumentError: seats must be from 2 to 10, got 11
+    """
+    import math
+    import numbers
+
+    if isinstance(value, bool):
+        raise error(f"{what} must be a whole number, got bool {value}")
+    if isinstance(value, numbers.Integral):
+        number = int(value)
+    elif floats and isinstance(value, numbers.Real) and math.isfinite(float(value)) and float(value).is_integer():
+        number = int(float(value))
+    else:
+        raise error(f"{what} must be a whole number, got {type(value).__name__} {excerpt(value)}")
+    if (low is not None and number < low) or (high is not None and number > high):
+        if low is not None and high is not None:
+            bounds = f"from {low:,} to {high:,}"
+        elif low is not None:
+            bounds = f"at least {low:,}"
+        else:
+            bounds = f"at most {high:,}"
+        raise error(f"{what} must be {bounds}, got {number:,}")
+    return number
