@@ -190,3 +190,38 @@ def test_batch_validation_finds_the_first_bad_row_of_a_large_batch(dtype, bad_ro
     with pytest.raises(InvalidCardError, match="0..51"):
         evaluate_batch(out_of_range)
 
+
+
+@pytest.mark.parametrize("width", [5, 6, 7])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int64, np.uint64])
+def test_checked_batch_equals_unchecked_and_flags_exactly_the_bad_rows(width, dtype):
+    """The check fused into the evaluation: every valid row gets the unchecked value, and each kind of bad card
+    (repeated, 52, 255, a value that wraps to a valid uint8, a negative) is refused whatever the dtype."""
+    from pokerlab.cards.evaluator import _checked_card_tables
+    from pokerlab.cards.kernels import evaluate_rows_checked
+    from pokerlab.cards.tables import load_tables
+
+    rng = np.random.default_rng(width)
+    hands = np.argsort(rng.random((3_000, 52)), axis=1)[:, :width].astype(dtype)
+    assert evaluate_batch(hands).tolist() == evaluate_batch(hands, validate=False).tolist()
+    bad = hands.astype(np.int64)
+    kinds = [lambda row: row[1], lambda row: 52, lambda row: 255, lambda row: 256 + 7, lambda row: -1]
+    bad_rows = []
+    for index, kind in enumerate(kinds):
+        card = kind(bad[100 * index + 3])
+        if np.iinfo(dtype).min <= card <= np.iinfo(dtype).max:  # only cards the dtype can hold
+            bad[100 * index + 3, width - 1] = card
+            bad_rows.append(100 * index + 3)
+    typed = bad.astype(dtype)
+    values, invalid = evaluate_rows_checked(typed, load_tables(), *_checked_card_tables())
+    assert invalid == len(bad_rows)
+    assert np.flatnonzero(values == 0).tolist() == bad_rows
+    good = np.setdiff1d(np.arange(len(hands)), bad_rows)
+    assert values[good].tolist() == evaluate_batch(hands[good], validate=False).tolist()
+    with pytest.raises((DuplicateCardError, InvalidCardError), match=f"hand {bad_rows[0]}"):
+        evaluate_batch(typed)
+
+
+def test_batch_refuses_non_integer_cards():
+    with pytest.raises(InvalidCardError, match="integers"):
+        evaluate_batch(np.zeros((2, 5)))

@@ -11,8 +11,14 @@ on the array each time (two atomic operations per hand), which made the loops 2-
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.core.typing.templates import Signature
+from numba.extending import intrinsic
 
 from pokerlab.cards.tables import FLUSH_CHECK, RANK_KEY_MASK, ROW_MASK, ROW_SHIFT, SUIT_BIAS, SUIT_SHIFT, EvalTables
 
@@ -272,3 +278,80 @@ def displace_rows(
             occupied[offset + row_columns[index]] = True
         offsets[row] = offset
     return offsets, occupied
+
+
+@intrinsic
+def _ctpop(typingctx: object, bits: types.Type) -> tuple[Signature, Callable[..., ir.Value]]:  # noqa: ARG001
+    """Set bits of a uint64: LLVM's ``ctpop``, one instruction where the CPU has one."""
+
+    def codegen(context: object, builder: ir.IRBuilder, signature: Signature,  # noqa: ARG001
+                args: list[ir.Value]) -> ir.Value:
+        word = ir.IntType(64)
+        count = builder.module.declare_intrinsic("llvm.ctpop", [word], ir.FunctionType(word, [word]))
+        return builder.call(count, args)
+
+    return types.uint64(types.uint64), codegen
+
+
+_bit_count = cast(Callable[[np.uint64], np.uint64], _ctpop)  # the compiled call's type, for the type checker
+
+@njit(cache=True, inline="always")
+def _card_slot(card: np.integer) -> np.uint64:
+    """A card's index into the checked tables, which have 256 entries, 0 past the 52 cards: a card above 255
+    or negative (it wraps to a huge unsigned value) is sent to 255. For uint8 cards this is the card itself and
+    the compiler drops the comparison."""
+    return min(np.uint64(card), np.uint64(255))
+
+
+@njit(cache=True, inline="always")
+def _checked_value(key: np.uint64, bits: np.uint64, width: np.uint64, flush_values: np.ndarray,
+                   row_offsets: np.ndarray, rank_values: np.ndarray) -> np.uint16:
+    """The hand value, or 0 when fewer bits are set than cards were added (an invalid or repeated card)."""
+    if _bit_count(bits) != width:
+        return np.uint16(0)
+    return value_of_key(key, bits, flush_values, row_offsets, rank_values)
+
+
+@njit(cache=True, parallel=True)
+def evaluate_rows_checked(hands: np.ndarray, tables: EvalTables, checked_keys: np.ndarray,
+                          checked_bits: np.ndarray) -> tuple[np.ndarray, np.int64]:
+    """:func:`evaluate_rows` for any integer array, checked in the same pass: a row holding a card outside
+    0..51 or a repeated card gets the value 0 (never a hand value) and is counted in the second result.
+
+    ``checked_keys`` and ``checked_bits`` are the tables' ``card_keys`` and ``card_bits`` padded with zeros to
+    256 entries, where every invalid card is looked up: an invalid or repeated card leaves fewer set bits than
+    cards, so one bit count per row is the whole check, and no invalid card reaches the value tables. The cards
+    are unrolled per width, as in :func:`evaluate_rows`; the check costs about a quarter of the evaluation of
+    uint8 cards (the unchecked loop is 1.35x faster), a tenth for int64 cards (which both must widen)."""
+    keys, card_bits = checked_keys, checked_bits
+    flush_values, row_offsets, rank_values = tables.flush_values, tables.row_offsets, tables.rank_values
+    count, width = hands.shape
+    values = np.empty(count, dtype=np.uint16)
+    expected = np.uint64(width)
+    if width == 7:
+        for row in prange(count):
+            c0, c1, c2, c3 = (_card_slot(hands[row, 0]), _card_slot(hands[row, 1]), _card_slot(hands[row, 2]),
+                              _card_slot(hands[row, 3]))
+            c4, c5, c6 = _card_slot(hands[row, 4]), _card_slot(hands[row, 5]), _card_slot(hands[row, 6])
+            key = _SUIT_BIAS + keys[c0] + keys[c1] + keys[c2] + keys[c3] + keys[c4] + keys[c5] + keys[c6]
+            bits = (card_bits[c0] | card_bits[c1] | card_bits[c2] | card_bits[c3] | card_bits[c4]
+                    | card_bits[c5] | card_bits[c6])
+            values[row] = _checked_value(key, bits, expected, flush_values, row_offsets, rank_values)
+    elif width == 6:
+        for row in prange(count):
+            c0, c1, c2 = _card_slot(hands[row, 0]), _card_slot(hands[row, 1]), _card_slot(hands[row, 2])
+            c3, c4, c5 = _card_slot(hands[row, 3]), _card_slot(hands[row, 4]), _card_slot(hands[row, 5])
+            key = _SUIT_BIAS + keys[c0] + keys[c1] + keys[c2] + keys[c3] + keys[c4] + keys[c5]
+            bits = card_bits[c0] | card_bits[c1] | card_bits[c2] | card_bits[c3] | card_bits[c4] | card_bits[c5]
+            values[row] = _checked_value(key, bits, expected, flush_values, row_offsets, rank_values)
+    else:
+        for row in prange(count):
+            c0, c1, c2 = _card_slot(hands[row, 0]), _card_slot(hands[row, 1]), _card_slot(hands[row, 2])
+            c3, c4 = _card_slot(hands[row, 3]), _card_slot(hands[row, 4])
+            key = _SUIT_BIAS + keys[c0] + keys[c1] + keys[c2] + keys[c3] + keys[c4]
+            bits = card_bits[c0] | card_bits[c1] | card_bits[c2] | card_bits[c3] | card_bits[c4]
+            values[row] = _checked_value(key, bits, expected, flush_values, row_offsets, rank_values)
+    invalid = 0
+    for row in range(count):  # a compare per value: cheap beside the evaluation, and no reduction in prange
+        invalid += values[row] == 0
+    return values, np.int64(invalid)
