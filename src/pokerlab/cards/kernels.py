@@ -238,37 +238,3 @@ def _count_two_by_rank(rank_key5: np.uint64, c5: int, counts: np.ndarray, card_k
         for rank7 in range(rank6 + 1, 13):
             counts[rank_only_value(key6 + (card_keys[4 * rank7] & _RANK_KEY_MASK), row_offsets,
                                    rank_values)] += 4 * above6
-
-
-@njit(cache=True)
-def displace_rows(
-    row_starts: np.ndarray, row_columns: np.ndarray, rows_by_size: np.ndarray, width: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Row-displacement perfect hash: an offset per row so that the rows' occupied columns never collide.
-
-    Rows are placed largest first at the first offset that fits, searching from the first free slot.
-    ``row_columns`` holds each row's columns in increasing order, rows delimited by ``row_starts``.
-    """
-    occupied = np.zeros(row_columns.shape[0] * 8 + width, dtype=np.bool_)
-    offsets = np.zeros(row_starts.shape[0] - 1, dtype=np.uint32)
-    first_free = 0
-    for row in rows_by_size:
-        begin, end = row_starts[row], row_starts[row + 1]
-        if begin == end:
-            continue
-        while occupied[first_free]:
-            first_free += 1
-        offset = max(0, first_free - row_columns[begin])
-        while True:
-            fits = True
-            for index in range(begin, end):
-                if occupied[offset + row_columns[index]]:
-                    fits = False
-                    break
-            if fits:
-                break
-            offset += 1
-        for index in range(begin, end):
-            occupied[offset + row_columns[index]] = True
-        offsets[row] = offset
-    return offsets, occupied
