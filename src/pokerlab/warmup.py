@@ -170,7 +170,8 @@ def _two_round() -> None:
 
 
 def _matches() -> None:
-    from pokerlab.agents.match import default_trained, game_by_name, run_match
+    from pokerlab.agents.defaults import default_trained
+    from pokerlab.agents.match import game_by_name, run_match
     from pokerlab.agents.players import FullBetAgent, RandomAgent
 
     leduc = game_by_name("leduc")

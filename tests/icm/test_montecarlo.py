@@ -149,7 +149,7 @@ def test_too_few_samples_for_a_standard_error(vr, samples, least):
 @pytest.mark.parametrize("vr", ["plain", "antithetic"])
 def test_both_ranking_paths_at_their_border(n, vr):
     """Fields up to 64 players rank by counting, larger ones sort: both sides of the border, 40 paid places
-    (the brief's shape), against the exact quadrature."""
+    (the ICM benchmark's shape), against the exact quadrature."""
     stacks = truncated_normal_stacks(n, mean=10_000, sd=5_000, seed=n)
     payouts = power_law(40, 1000.0, 1.0)
     ref = icm(stacks, payouts).equity

@@ -170,7 +170,7 @@ def test_solver_load_malformed_files(tmp_path, kuhn_state):
             TwoRoundTrainer.load(tmp_path / name)
 
 
-def test_brief_load_malformed_files(tmp_path):
+def test_two_round_trainer_load_malformed_files(tmp_path):
     trainer = TwoRoundTrainer(TwoRoundSpec(ranks=4, suits=2, stack=1), Abstraction(buckets=2), seed=1)
     good = trainer.save(tmp_path / "good.npz")
     with np.load(good) as data:

@@ -87,12 +87,13 @@ class CommandSpec:
 #: Every command declared with :func:`command` so far (modules declare theirs when imported); ``cli/main.py``
 #: builds each command from these when it is first used.
 DECLARED: list[CommandSpec] = []
+
+
 @dataclass(frozen=True)
 class GroupSpec:
-    """A group of commands (``pokerlab NAME sub-command``): its help and former names still accepted (hidden)."""
+    """A group of commands (``pokerlab NAME sub-command``): its help."""
 
     help: str
-    former_names: tuple[str, ...] = ()
 
 
 #: Every command group declared with :func:`command_group`, by name.
@@ -117,10 +118,9 @@ def command(name: str, *, group: str | None = None,
     return declare
 
 
-def command_group(name: str, help: str, former_names: tuple[str, ...] = ()) -> str:
-    """Declare a group of commands (``pokerlab NAME sub-command``) and return its name; ``former_names`` keep
-    working, hidden from --help and marked deprecated."""
-    GROUPS[name] = GroupSpec(help, former_names)
+def command_group(name: str, help: str) -> str:
+    """Declare a group of commands (``pokerlab NAME sub-command``) and return its name."""
+    GROUPS[name] = GroupSpec(help)
     return name
 
 

@@ -20,6 +20,7 @@ from pokerlab.progress import deferred_interrupts
 from pokerlab.solvers import kernels
 from pokerlab.solvers.archive import check_format, read_archive, write_archive
 from pokerlab.solvers.policy import Exploitability, Policy, exploitability
+from pokerlab.solvers.strategy import register_reader
 from pokerlab.stats import validate_seed
 from pokerlab.stats.rng import seed_state
 
@@ -218,6 +219,18 @@ class Solver:
         solver.iteration = iteration
         solver.seed = seed
         return solver
+
+
+def _average_of_solver_file(path: Path, game: Game) -> Policy:
+    """A solver file read as a strategy of ``game`` (:func:`pokerlab.solvers.strategy.load_strategy`): its
+    average policy."""
+    solver = Solver.load(path)
+    if solver.game.spec != game.spec():
+        raise InvalidArgumentError(f"{path}: a strategy of {solver.game.name!r}, not {game.name!r}")
+    return solver.average_policy()
+
+
+register_reader(FORMAT, _average_of_solver_file)
 
 
 def _check_resume(solver: Solver, game: str | Game | CompiledGame | None, algorithm: str | SolverConfig | None,

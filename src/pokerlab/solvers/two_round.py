@@ -1,5 +1,6 @@
 """Strategies for the two-round game: training with MCCFR and card abstraction, exact evaluation in the real game,
-saving and loading (.npz with a format version), and the fixed bots (uniform, full bet, check/call).
+the strategy kind that plays it (:class:`TwoRoundBot`: playing, values, exploitability, its file form) and the
+fixed bots (uniform, full bet, check/call).
 
 A :class:`TwoRoundStrategy` plays one effective stack; a :class:`TwoRoundBot` holds one strategy per effective stack
 ``0 .. stack`` so that it can play every hand of a stack-until-bust match (a hand is played with the smaller
@@ -12,24 +13,32 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, PokerlabError
-from pokerlab.games.base import FOLD
+from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, InvalidGameError, PokerlabError
+from pokerlab.games.base import FOLD, Game
 from pokerlab.games.compiler import freeze_arrays
-from pokerlab.games.two_round import NODE_DECISION, NODE_FLOP, BettingTree, TwoRoundSpec, betting_tree
+from pokerlab.games.two_round import (
+    NODE_DECISION,
+    NODE_FLOP,
+    BettingTree,
+    TwoRoundHoldem,
+    TwoRoundSpec,
+    TwoRoundState,
+    betting_tree,
+)
 from pokerlab.progress import ProgressCallback, deferred_interrupts
 from pokerlab.solvers import two_round_kernels as K
 from pokerlab.solvers.archive import check_format, read_archive, write_archive
 from pokerlab.solvers.policy import MBB_PER_CHIP
+from pokerlab.solvers.strategy import Distribution, Strategy, float_array, register_reader, save_strategy, strategy_kind
 from pokerlab.solvers.two_round_tables import TwoRoundTables, two_round_tables
 from pokerlab.stats import validate_seed
 from pokerlab.stats.rng import seed_state
 
 FORMAT = "pokerlab-two-round-bot"
-LEGACY_FORMAT = "pokerlab-brief-bot"  # files written before the game was renamed; read the same way
 FORMAT_VERSION = 1
 
 _TREES: dict[TwoRoundSpec, BettingTree] = {}
@@ -377,13 +386,18 @@ class TwoRoundTrainer:
 def _read(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     what = "pokerlab two-round bot file"
     meta, data = read_archive(path, what, missing=f"strategy file not found: {path}")
-    check_format(path, meta, (FORMAT, LEGACY_FORMAT), FORMAT_VERSION, what)
+    check_format(path, meta, (FORMAT,), FORMAT_VERSION, what)
     return meta, data
 
 
+@strategy_kind
 @dataclass(frozen=True, eq=False)
 class TwoRoundBot:
-    """Strategies for every effective stack ``0 .. spec.stack`` of the two-round game."""
+    """Strategies for every effective stack ``0 .. spec.stack`` of the two-round game: the
+    :class:`~pokerlab.solvers.strategy.Strategy` kind of that game (any agent's card-blind play is read into
+    one, :meth:`from_distribution`, to be valued exactly)."""
+
+    format: ClassVar[str] = "pokerlab-two-round-strategy"
 
     spec: TwoRoundSpec
     strategies: dict[int, TwoRoundStrategy]
@@ -413,9 +427,124 @@ class TwoRoundBot:
             raise InvalidArgumentError(f"no strategy for effective stack {stack} (have 0..{self.spec.stack})")
         return self.strategies[stack]
 
+    @classmethod
+    def from_distribution(cls, game: Game, distribution: Distribution, name: str = "agent") -> TwoRoundBot:
+        """The card-blind bot that plays ``distribution`` at every betting node of ``game``'s main stack. The
+        game is too large to list every information set, so the distribution is read on one deal and checked
+        on a second: an agent that plays by its cards raises :class:`InvalidArgumentError`."""
+        rules = _rules_of(game)
+        tree = tree_of(rules)
+        tables = two_round_tables(rules)
+        deck = rules.deck()
+        deals = ((deck[0:2], deck[2:4], deck[4:7]), (deck[-2:], deck[-4:-2], deck[-7:-4]))
+        probs = np.zeros((1, tree.num_flat_actions))
+        for n in np.flatnonzero(tree.kind == NODE_DECISION):
+            rows = []
+            for hand0, hand1, flop in deals:
+                state = game.apply(game.apply(game.initial_state(), hand0), hand1)
+                for round_index, actions in enumerate(tree.histories[n]):
+                    if round_index == 1:
+                        state = game.apply(state, flop)
+                    for action in actions:
+                        state = game.apply(state, action)
+                dist = dict(distribution(game, state))
+                rows.append([dist.get(int(tree.action[c]), 0.0) for c in tree.children(int(n))])
+            if rows[0] != rows[1]:
+                raise InvalidArgumentError(f"agent {name!r} plays by its cards: the two-round game evaluates "
+                                           "exactly only trained bots and card-blind agents")
+            off = int(tree.act_offset[n])
+            probs[0, off:off + len(rows[0])] = rows[0]
+        strategy = TwoRoundStrategy(rules, name, probs, probs, np.zeros(tables.n_hands, dtype=np.int64),
+                                    np.zeros((tables.n_flops, tables.n_hands), dtype=np.int64), tree)
+        return cls(rules, {rules.stack: strategy}, {"kind": name})
+
+    # -- the Strategy protocol ----------------------------------------------------------------------------------
+    def distribution(self, game: Game, state: TwoRoundState) -> list[tuple[Any, float]]:
+        """``(action, probability)`` at ``state``, played by the strategy of the state's effective stack."""
+        spec = _rules_of(game)
+        if replace(spec, stack=self.spec.stack) != self.spec:
+            raise InvalidGameError("the bot was trained for another deck or bet size")
+        strategy = self.strategy(spec.stack)
+        tables = two_round_tables(spec)
+        tree = strategy.tree
+        node = tree.node_after(state.history)
+        me = state.betting.to_act
+        hand = sorted(tables.local(c) for c in state.hands[me])
+        h = int(tables.hand_id[hand[0], hand[1]])
+        f = -1
+        if state.flop:
+            a, b, c = sorted(tables.local(x) for x in state.flop)
+            f = int(tables.flop_id[a, b, c])
+        probs = strategy.probabilities(node, h, f)
+        return [(int(tree.action[child]), float(p)) for child, p in zip(tree.children(node), probs, strict=True)]
+
+    def value_against(self, game: Game, other: Strategy) -> float:
+        """Exact chips per hand against ``other`` over both seats at the game's stack (another kind is read
+        into a card-blind bot first)."""
+        stack = _rules_of(game).stack
+        them = other if isinstance(other, TwoRoundBot) else TwoRoundBot.from_distribution(game, other.distribution,
+                                                                                         "other")
+        return expected_value(self.strategy(stack), them.strategy(stack))
+
+    def exploitability(self, game: Game) -> float:
+        """Exact exploitability (chips per hand) at the game's stack, in the real (unabstracted) game."""
+        return exploitability(self.strategy(_rules_of(game).stack)).exploitability
+
+    def to_archive(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        meta = {"spec": self.spec.to_dict(), "info": self.info,
+                "names": {str(s): t.name for s, t in self.strategies.items()}}
+        arrays = {}
+        for s, t in self.strategies.items():
+            arrays.update({f"s{s}_pre": t.pre, f"s{s}_post": t.post, f"s{s}_pre_row": t.pre_row,
+                           f"s{s}_post_row": t.post_row})
+        return meta, arrays
+
+    @classmethod
+    def from_archive(cls, path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray],
+                     game: Game) -> TwoRoundBot:
+        spec = TwoRoundSpec.from_dict(meta["spec"])
+        tables = two_round_tables(spec)
+        strategies = {}
+        for s in range(spec.stack + 1):
+            tree = tree_of(replace(spec, stack=s))
+            pre, post = float_array(arrays[f"s{s}_pre"]), float_array(arrays[f"s{s}_post"])
+            pre_row, post_row = arrays[f"s{s}_pre_row"], arrays[f"s{s}_post_row"]
+            if pre.ndim != 2 or post.ndim != 2 or pre.shape[1] != tree.num_flat_actions or \
+                    post.shape[1] != tree.num_flat_actions or pre_row.shape != (tables.n_hands,) or \
+                    post_row.shape != (tables.n_flops, tables.n_hands) or pre_row.dtype.kind not in "iu" or \
+                    post_row.dtype.kind not in "iu":
+                raise ValueError(f"arrays of stack {s} do not match the game")
+            if np.any(pre < 0) or np.any(post < 0) or not (pre_row.min() >= 0 and pre_row.max() < len(pre)) or \
+                    not (post_row.min() >= -1 and post_row.max() < len(post)):
+                raise ValueError(f"probabilities or rows of stack {s} out of range")
+            strategies[s] = TwoRoundStrategy(replace(spec, stack=s), str(meta["names"][str(s)]), pre, post,
+                                             pre_row.astype(np.int64), post_row.astype(np.int64), tree)
+        info = meta.get("info", {})
+        if not isinstance(info, dict):
+            raise ValueError("info is not an object")
+        return _checked(path, cls(spec, strategies, info), game)
+
     def save(self, path: str | Path) -> Path:
         """Write the bot's strategies to ``path`` (see :func:`pokerlab.solvers.strategy.save_strategy`; a
         trainer's checkpoint, :meth:`TwoRoundTrainer.save`, is also read as a bot)."""
-        from pokerlab.solvers.strategy import save_strategy
-
         return save_strategy(self, path)
+
+
+def _rules_of(game: Game) -> TwoRoundSpec:
+    """The rules of ``game``, which must be the two-round game: the only one a two-round bot plays."""
+    if not isinstance(game, TwoRoundHoldem):
+        raise InvalidGameError(f"a two-round bot plays only the two-round game, not {game.name!r}")
+    return game.rules
+
+
+def _checked(path: Path, bot: TwoRoundBot, game: Game) -> TwoRoundBot:
+    if not isinstance(game, TwoRoundHoldem) or bot.spec != game.rules:
+        raise InvalidArgumentError(f"{path}: a two-round bot for {bot.spec}, not for the game {game.name!r}")
+    return bot
+
+
+def _bot_of_trainer_file(path: Path, game: Game) -> TwoRoundBot:
+    return _checked(path, TwoRoundBot.load(path), game)
+
+
+register_reader(FORMAT, _bot_of_trainer_file)
