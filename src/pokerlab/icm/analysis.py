@@ -11,7 +11,7 @@ import numpy as np
 
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.icm.lobby import player_labels
-from pokerlab.icm.model import ICMResult, chip_share, icm, validate
+from pokerlab.icm.core import ICMResult, chip_share, icm, validate
 from pokerlab.icm.payouts import check_finite_pool
 from pokerlab.plotting import figure_path, pyplot, save_figure
 

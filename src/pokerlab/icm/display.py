@@ -13,7 +13,7 @@ from rich.table import Table
 
 from pokerlab.icm.analysis import BubbleFactors, Deal
 from pokerlab.icm.lobby import player_labels
-from pokerlab.icm.model import ICMResult
+from pokerlab.icm.core import ICMResult
 
 
 def money(value: float, sign: bool = False) -> str:

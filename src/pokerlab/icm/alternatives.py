@@ -48,7 +48,7 @@ class ModelEquity:
 
 
 def _validated(stacks: Any, payouts: Any) -> tuple[np.ndarray, np.ndarray]:
-    from pokerlab.icm.model import validate
+    from pokerlab.icm.core import validate
 
     s, pay = validate(stacks, payouts)
     if np.any(s <= 0):
