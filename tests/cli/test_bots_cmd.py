@@ -21,12 +21,12 @@ def assert_user_error(args, message=""):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["play", "kuhn", "--vs", "random", "--hands", "2", "--seed", "-1"], "seed must be a non-negative integer"),
+    (["play", "kuhn", "--vs", "random", "--hands", "2", "--seed", "-1"], "seed must be at least 0, got -1"),
     (["play", "kuhn", "--vs", "random", "--hands", "-1"], "--hands must be a positive integer"),
     (["play", "kuhn", "--vs", "random", "--hands", "0"], "--hands must be a positive integer"),
     (["match", "random", "fullbet", "--hands", "0"], "--hands must be at least 2"),
     (["match", "random", "fullbet", "--hands", "-5"], "--hands must be at least 2"),
-    (["match", "random", "fullbet", "--hands", "10", "--seed", "-2"], "seed must be a non-negative integer"),
+    (["match", "random", "fullbet", "--hands", "10", "--seed", "-2"], "seed must be at least 0"),
     (["two-round", "exploitability", "nobody"], "expected a file from `pokerlab two-round train`, or random, uniform"),
 ])
 def test_bad_bot_options(args, message):

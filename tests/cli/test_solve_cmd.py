@@ -102,7 +102,7 @@ def test_solver_parameters_checked_on_the_command_line():
     assert_user_error(["solve", "kuhn", "--algo", "cfr", "--alpha", "2", "-n", "5"], "cfr does not use alpha")
     assert_user_error(["solve", "kuhn", "--algo", "cfr+", "--beta", "1", "-n", "5"], "does not use beta")
     assert_user_error(["solve", "kuhn", "--algo", "es-mccfr", "--gamma", "1", "-n", "5"], "does not use gamma")
-    assert_user_error(["solve", "kuhn", "--seed", "-1", "-n", "5"], "seed must be a non-negative integer")
+    assert_user_error(["solve", "kuhn", "--seed", "-1", "-n", "5"], "seed must be at least 0, got -1")
 
 
 def test_rps_plot_names_and_huge_runs(tmp_path, monkeypatch):

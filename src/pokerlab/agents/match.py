@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 
 from pokerlab.agents.players import Agent
-from pokerlab.errors import Interrupted, InvalidArgumentError
+from pokerlab.errors import Interrupted, InvalidArgumentError, whole_number
 from pokerlab.games.base import CHANCE, TERMINAL, Game
 from pokerlab.games.registry import playable_game
 from pokerlab.limits import check_work
 from pokerlab.progress import ProgressCallback
 from pokerlab.solvers.policy import MBB_PER_CHIP
-from pokerlab.stats import normal_quantile, validate_seed
+from pokerlab.stats import normal_quantile
 from pokerlab.stats.rng import numpy_generators
 
 
@@ -150,18 +150,12 @@ def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0
     >>> abs(r.chips_per_hand - r.exact_ev) < 4 * r.stderr
     True
     """
-    for label, value in (("hands", hands), ("matches", matches), ("start_chips", start_chips),
-                         ("max_match_hands", max_match_hands)):
-        if not isinstance(value, int | np.integer) or value < 0:
-            raise InvalidArgumentError(f"{label} must be a non-negative integer, got {value!r}")
+    hands, matches = whole_number(hands, "hands", low=0), whole_number(matches, "matches", low=0)
+    start_chips = whole_number(start_chips, "start_chips", low=2)
+    max_match_hands = whole_number(max_match_hands, "max_match_hands", low=1)
+    seed = whole_number(seed, "seed", low=0)  # None too: a match is always reproducible
     if hands < 2 and matches < 1:
         raise InvalidArgumentError("play at least 2 hands or 1 match")
-    if start_chips < 2 or max_match_hands < 1:
-        raise InvalidArgumentError("start_chips must be >= 2 and max_match_hands >= 1")
-    if seed is None:
-        raise InvalidArgumentError("seed must be a non-negative integer, got None")
-    seed = int(seed)
-    validate_seed(seed)
     check_work(hands, f"{hands:,} hands", per_second=HANDS_PER_SECOND, bytes_each=8)
     check_work(matches * max_match_hands, f"{matches:,} matches of up to {max_match_hands:,} hands",
                per_second=HANDS_PER_SECOND)

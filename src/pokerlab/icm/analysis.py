@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import InvalidArgumentError
-from pokerlab.icm.lobby import player_labels
 from pokerlab.icm.core import ICMResult, chip_share, icm, validate
+from pokerlab.icm.lobby import player_labels
 from pokerlab.icm.payouts import check_finite_pool
 from pokerlab.plotting import figure_path, pyplot, save_figure
 

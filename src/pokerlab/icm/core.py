@@ -31,6 +31,7 @@ from pokerlab.errors import (
     InvalidStacksError,
     ResourceLimitError,
     real_number,
+    whole_number,
 )
 from pokerlab.icm import banded, gauss_kronrod, race, sampling, sobol, subset
 from pokerlab.icm.lobby import amounts
@@ -581,10 +582,7 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
         samples = 100_000
     unit = SOBOL_POINTS if vr == "sobol" else (2 if vr == "antithetic" else 1)
     if samples is not None:
-        whole = isinstance(samples, int | np.integer) or (isinstance(samples, float) and samples.is_integer())
-        if isinstance(samples, bool) or not whole:
-            raise InvalidArgumentError(f"samples must be a whole number, got {samples!r}")
-        samples = int(samples)
+        samples = whole_number(samples, "samples", floats=True)
         if samples < 2 * unit:
             what = {1: "samples", 2: "antithetic pairs", SOBOL_POINTS: f"Sobol sets of {SOBOL_POINTS} points"}[unit]
             raise InvalidArgumentError(

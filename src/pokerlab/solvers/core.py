@@ -11,7 +11,14 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, PokerlabError, real_number
+from pokerlab.errors import (
+    FileFormatError,
+    Interrupted,
+    InvalidArgumentError,
+    PokerlabError,
+    real_number,
+    whole_number,
+)
 from pokerlab.games.base import Game
 from pokerlab.games.compiler import CompiledGame
 from pokerlab.games.registry import compiled, game_from_spec, rebuildable
@@ -330,9 +337,10 @@ def solve(game: str | Game | CompiledGame | None = None, algorithm: str | Solver
         if game is None:
             raise InvalidArgumentError("give a game to solve or a solver to resume")
         solver = Solver(game, "cfr+" if algorithm is None else algorithm, seed=seed)
-    for label, value in (("iterations", iterations), ("check_every", check_every)):
-        if value is not None and (not isinstance(value, int | np.integer) or value < 0):
-            raise InvalidArgumentError(f"{label} must be a non-negative integer, got {value!r}")
+    if iterations is not None:
+        iterations = whole_number(iterations, "iterations", low=0)
+    if check_every is not None:
+        check_every = whole_number(check_every, "check_every", low=0)
     for label, number in (("target exploitability", target_exploitability), ("time limit", time_limit)):
         if number is not None:
             real_number(number, label)
