@@ -6,7 +6,7 @@ one OR, so a board's partial hand is computed once and reused for every pair of 
 
 Hot loops read the table arrays out of the :class:`EvalTables` bundle once, before the loop, and call
 :func:`value_of_key` with the arrays: reading a field of the bundle inside a compiled loop takes a reference
-on the array each time (two atomic operations per hand), which made the loops 2-3x slower.
+on the array each time (two atomic operations per hand), which makes a loop 2-3x slower.
 """
 
 from __future__ import annotations
