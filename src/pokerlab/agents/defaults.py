@@ -15,14 +15,13 @@ from pathlib import Path
 
 from pokerlab.agents.players import StrategyAgent
 from pokerlab.cards.tables import cache_directory
-from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidGameError
+from pokerlab.errors import FileFormatError, InvalidArgumentError
 from pokerlab.games.base import Game
-from pokerlab.games.two_round import TwoRoundHoldem
 from pokerlab.progress import ProgressCallback
 from pokerlab.solvers.core import Solver, solve
 from pokerlab.solvers.policy import Policy
 from pokerlab.solvers.strategy import Strategy
-from pokerlab.solvers.two_round import TwoRoundBot, TwoRoundTrainer
+from pokerlab.solvers.two_round import TwoRoundBot, TwoRoundTrainer, two_round_rules
 
 DEFAULT_TWO_ROUND_ITERATIONS = 4_000_000  # the default two-round bot's MCCFR iterations on the main stack
 
@@ -53,19 +52,13 @@ def _train_policy(game: Game, path: Path, training: ProgressCallback | None) -> 
     return result.policy
 
 
-def _two_round_rules(game: Game) -> TwoRoundHoldem:
-    if not isinstance(game, TwoRoundHoldem):
-        raise InvalidGameError(f"{game.name!r} declares two-round bots, and is not the two-round game")
-    return game
-
-
 def _load_two_round(path: Path, game: Game) -> Strategy | None:
     bot = TwoRoundBot.load(path)
-    return bot if bot.spec == _two_round_rules(game).rules else None
+    return bot if bot.spec == two_round_rules(game) else None
 
 
 def _train_two_round(game: Game, path: Path, training: ProgressCallback | None) -> Strategy:
-    trainer = TwoRoundTrainer(_two_round_rules(game).rules, seed=0)
+    trainer = TwoRoundTrainer(two_round_rules(game), seed=0)
     trainer.train(DEFAULT_TWO_ROUND_ITERATIONS,
                   progress=None if training is None else lambda p: training(p.iteration, p.total))
     trainer.save(path)
@@ -73,7 +66,7 @@ def _train_two_round(game: Game, path: Path, training: ProgressCallback | None) 
 
 
 def _two_round_file(game: Game) -> str:
-    rules = _two_round_rules(game).rules
+    rules = two_round_rules(game)
     return f"two-round-r{rules.ranks}s{rules.suits}k{rules.stack}-v1.npz"
 
 

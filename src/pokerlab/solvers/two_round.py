@@ -432,7 +432,7 @@ class TwoRoundBot:
         """The card-blind bot that plays ``distribution`` at every betting node of ``game``'s main stack. The
         game is too large to list every information set, so the distribution is read on one deal and checked
         on a second: an agent that plays by its cards raises :class:`InvalidArgumentError`."""
-        rules = _rules_of(game)
+        rules = two_round_rules(game)
         tree = tree_of(rules)
         tables = two_round_tables(rules)
         deck = rules.deck()
@@ -461,7 +461,7 @@ class TwoRoundBot:
     # -- the Strategy protocol ----------------------------------------------------------------------------------
     def distribution(self, game: Game, state: TwoRoundState) -> list[tuple[Any, float]]:
         """``(action, probability)`` at ``state``, played by the strategy of the state's effective stack."""
-        spec = _rules_of(game)
+        spec = two_round_rules(game)
         if replace(spec, stack=self.spec.stack) != self.spec:
             raise InvalidGameError("the bot was trained for another deck or bet size")
         strategy = self.strategy(spec.stack)
@@ -481,14 +481,14 @@ class TwoRoundBot:
     def value_against(self, game: Game, other: Strategy) -> float:
         """Exact chips per hand against ``other`` over both seats at the game's stack (another kind is read
         into a card-blind bot first)."""
-        stack = _rules_of(game).stack
+        stack = two_round_rules(game).stack
         them = other if isinstance(other, TwoRoundBot) else TwoRoundBot.from_distribution(game, other.distribution,
                                                                                          "other")
         return expected_value(self.strategy(stack), them.strategy(stack))
 
     def exploitability(self, game: Game) -> float:
         """Exact exploitability (chips per hand) at the game's stack, in the real (unabstracted) game."""
-        return exploitability(self.strategy(_rules_of(game).stack)).exploitability
+        return exploitability(self.strategy(two_round_rules(game).stack)).exploitability
 
     def to_archive(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         meta = {"spec": self.spec.to_dict(), "info": self.info,
@@ -530,8 +530,9 @@ class TwoRoundBot:
         return save_strategy(self, path)
 
 
-def _rules_of(game: Game) -> TwoRoundSpec:
-    """The rules of ``game``, which must be the two-round game: the only one a two-round bot plays."""
+def two_round_rules(game: Game) -> TwoRoundSpec:
+    """The rules of ``game``, which must be the two-round game, the only one a two-round bot plays
+    (:class:`InvalidGameError` otherwise)."""
     if not isinstance(game, TwoRoundHoldem):
         raise InvalidGameError(f"a two-round bot plays only the two-round game, not {game.name!r}")
     return game.rules
