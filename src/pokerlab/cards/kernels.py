@@ -41,9 +41,11 @@ def value_of_key(
             shift = 32
         if flush & 0x8080:
             shift += 16
-        return flush_values[(bits >> shift) & 0x1FFF]
+        flush_value: np.uint16 = flush_values[(bits >> shift) & 0x1FFF]
+        return flush_value
     rank_key = key & RANK_KEY_MASK
-    return rank_values[np.int64(row_offsets[rank_key >> ROW_SHIFT]) + np.int64(rank_key & ROW_MASK)]
+    value: np.uint16 = rank_values[np.int64(row_offsets[rank_key >> ROW_SHIFT]) + np.int64(rank_key & ROW_MASK)]
+    return value
 
 
 @njit(cache=True, inline="always")
@@ -90,7 +92,8 @@ def value_with_two_cards(
 def rank_only_value(rank_key: np.uint64, row_offsets: np.ndarray, rank_values: np.ndarray) -> np.uint16:
     """Value of a hand of 5 to 7 cards that cannot be a flush, from the rank half of its key
     (``key & RANK_KEY_MASK``)."""
-    return rank_values[np.int64(row_offsets[rank_key >> _ROW_SHIFT]) + np.int64(rank_key & _ROW_MASK)]
+    value: np.uint16 = rank_values[np.int64(row_offsets[rank_key >> _ROW_SHIFT]) + np.int64(rank_key & _ROW_MASK)]
+    return value
 
 
 @njit(cache=True, parallel=True)
@@ -177,7 +180,8 @@ def seven_card_value_counts(tables: EvalTables) -> np.ndarray:
         counts = counts_per_slot[slot]
         for pair in range(slot, 1326, _SLOTS):
             _count_pair(pairs[pair, 0], pairs[pair, 1], counts, tables)
-    return counts_per_slot.sum(axis=0)
+    counts_total: np.ndarray = counts_per_slot.sum(axis=0)
+    return counts_total
 
 
 @njit(cache=True, inline="always")

@@ -99,7 +99,8 @@ class Deal:
 
     @property
     def chip_minus_icm(self) -> np.ndarray:
-        return self.chip - self.icm
+        difference: np.ndarray = self.chip - self.icm
+        return difference
 
     def to_dict(self) -> dict[str, Any]:
         rows = zip(self.stacks, self.icm, self.chip, strict=True)

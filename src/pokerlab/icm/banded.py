@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import get_thread_id, njit, prange
+from numba import get_thread_id, njit, prange  # type: ignore[attr-defined]  # numba exports it untyped
 
 from pokerlab.icm.gauss_kronrod import (
     MAX_DEPTH,

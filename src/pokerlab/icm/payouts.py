@@ -39,7 +39,8 @@ def power_law(paid: int, pool: float = 1000.0, a: float = 1.0) -> np.ndarray:
         raise InvalidPayoutsError(f"power-law exponent must be a finite number >= 0, got {a}")
     _check_pool(pool)
     weights = 1.0 / np.arange(1, paid + 1, dtype=np.float64) ** a
-    return pool * weights / weights.sum()
+    prizes: np.ndarray = pool * weights / weights.sum()
+    return prizes
 
 
 def flat(paid: int, pool: float = 1000.0) -> np.ndarray:
@@ -55,7 +56,8 @@ def standard(name: str, pool: float = 100.0) -> np.ndarray:
         raise InvalidPayoutsError(f"unknown payout structure {name!r}; known: {', '.join(STANDARD)}")
     _check_pool(pool)
     shares = np.array(STANDARD[name])
-    return pool * shares / shares.sum()
+    prizes: np.ndarray = pool * shares / shares.sum()
+    return prizes
 
 
 def from_csv(path: str | Path) -> np.ndarray:
