@@ -73,7 +73,7 @@ def refuse_retired(path: str | Path, meta: Mapping[str, Any]) -> None:
     >>> try:
     ...     refuse_retired("old.npz", {"format": "pokerlab-brief-bot"})
     ... except FileFormatError as error:
-    ...     print(str(error)[:53])
+    ...     print(str(error)[:54])
     old.npz: format 'pokerlab-brief-bot' is no longer read
     """
     kind = meta.get("format")
