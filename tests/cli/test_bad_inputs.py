@@ -161,7 +161,7 @@ CASES = [
     (["eval", "A♠K♠Q♠J♠T♣x"], "'x': unknown rank 'x' (expected one of 23456789TJQKA or 10)"),
     (["range", "QQ+", "--png", "{tmp}/keep.npz/g.png"], "cannot write output file {tmp}/keep.npz/g.png: {tmp}/keep.npz is not"),
     (["solve", "kuhn", "--checkpoint-every", "10 minutes"], "--checkpoint-every takes a positive number of iterations (5000) or a"),
-    (["solve", "kuhn", "--checkpoint-every", "1.5"], "--checkpoint-every: a whole number of iterations, got '1.5'"),
+    (["solve", "kuhn", "--checkpoint-every", "1.5"], "--checkpoint-every iterations must be a whole number, got float 1.5"),
     (["solve", "kuhn", "--resume", "{tmp}/blob.bin"], "{tmp}/blob.bin: not a pokerlab solver file (not a .npz archive)"),
     (["exploitability"], "Missing argument 'file'. (see pokerlab exploitability --help)"),
     (["export", "{tmp}/none.npz", "-o", "{tmp}"], "cannot write output file {tmp}: it is a folder"),

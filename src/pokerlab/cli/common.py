@@ -61,7 +61,14 @@ try:  # click's exceptions: vendored inside typer since 0.20, the click package 
 except ImportError:  # pragma: no cover - older typer
     import click.exceptions as click_exceptions  # type: ignore[no-redef, import-not-found, unused-ignore]
 
-from pokerlab.errors import Interrupted, InvalidArgumentError, NonFiniteResultError, PokerlabError, excerpt
+from pokerlab.errors import (
+    Interrupted,
+    InvalidArgumentError,
+    NonFiniteResultError,
+    PokerlabError,
+    excerpt,
+    whole_number,
+)
 from pokerlab.io import check_output_path
 from pokerlab.progress import deferred_interrupts
 
@@ -266,9 +273,7 @@ class Checkpoints:
                                        f"(30s, 10m, 2h), got {excerpt(text)}")
         number, unit = float(match.group(1)), match.group(2)
         if unit is None:
-            if not number.is_integer():
-                raise InvalidArgumentError(f"--checkpoint-every: a whole number of iterations, got {excerpt(text)}")
-            return cls(iterations=int(number))
+            return cls(iterations=whole_number(number, "--checkpoint-every iterations", floats=True))
         return cls(seconds=number * {"s": 1, "m": 60, "min": 60, "h": 3600}[unit])
 
     def due(self, iteration: int) -> bool:
