@@ -230,8 +230,8 @@ def two_round_train_command(
             interrupted(f"{stop}; saved to {out} (continue with --resume {out})")
     elapsed = time.perf_counter() - start
     trainer.save(out)
-    data: dict[str, Any] = {"out": str(out), "iterations": trainer.iterations[trainer.spec.stack], "elapsed_s": elapsed,
-                  "buckets": trainer.abstraction.buckets}
+    data: dict[str, Any] = {"out": str(out), "iterations": trainer.iterations[trainer.spec.stack],
+                            "elapsed_s": elapsed, "buckets": trainer.abstraction.buckets}
     if exploitability:
         with progress_bar("exploitability: two best responses", None, enabled=not as_json,
                           unit="node-boards") as update:
