@@ -10,7 +10,8 @@ import sys
 import time
 from itertools import combinations
 
-from pokerlab.agents.match import agent_exploitability, default_trained, game_by_name, run_match
+from pokerlab.agents.defaults import default_trained
+from pokerlab.agents.match import agent_exploitability, game_by_name, run_match
 from pokerlab.agents.players import FullBetAgent, RandomAgent, StrategyAgent
 from pokerlab.solvers.two_round import TwoRoundBot
 

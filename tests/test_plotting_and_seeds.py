@@ -31,5 +31,5 @@ def test_valid_seeds(seed):
 
 @pytest.mark.parametrize("seed", [-1, 1.5, "3", True])
 def test_invalid_seeds(seed):
-    with pytest.raises(InvalidArgumentError, match="seed must be a non-negative integer"):
+    with pytest.raises(InvalidArgumentError, match="seed must be (at least 0|a whole number)"):
         validate_seed(seed)

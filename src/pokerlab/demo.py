@@ -92,7 +92,8 @@ def icm_section(console: Console) -> None:
 def bots_section(console: Console) -> None:
     """Short matches: a CFR+ bot against a random bot in Leduc (sampled and exact EV), the two-round game's size and
     a full-bet bot against a random one in it."""
-    from pokerlab.agents.match import default_trained, game_by_name, run_match
+    from pokerlab.agents.defaults import default_trained
+    from pokerlab.agents.match import game_by_name, run_match
     from pokerlab.agents.players import FullBetAgent, RandomAgent
     from pokerlab.games.two_round import TwoRoundSpec, two_round_sizes
 

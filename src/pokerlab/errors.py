@@ -144,7 +144,8 @@ def whole_number(value: object, what: str, *, low: int | None = None, high: int 
     elif floats and isinstance(value, numbers.Real) and math.isfinite(float(value)) and float(value).is_integer():
         number = int(float(value))
     else:
-        raise error(f"{what} must be a whole number, got {type(value).__name__} {excerpt(value)}")
+        shown = str(value) if value is None or isinstance(value, numbers.Number) else excerpt(value)
+        raise error(f"{what} must be a whole number, got {type(value).__name__} {shown}")
     if (low is not None and number < low) or (high is not None and number > high):
         if low is not None and high is not None:
             bounds = f"from {low:,} to {high:,}"

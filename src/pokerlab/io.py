@@ -11,9 +11,8 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from pokerlab.errors import OutputPathError
 
@@ -86,14 +85,6 @@ def _mode_for(target: Path) -> int:
         mask = os.umask(0)
         os.umask(mask)
         return 0o666 & ~mask
-
-
-def save_atomically(save: Callable[[Path], Any], path: str | os.PathLike[str]) -> Path:
-    """Call ``save(temporary_path)`` and rename the file it wrote onto ``path`` (see :func:`atomic_write`);
-    return ``path``. Example: ``save_atomically(solver.save, "run.npz")``."""
-    with atomic_write(path) as temporary:
-        save(temporary)
-    return Path(path)
 
 
 def write_text_atomically(path: str | os.PathLike[str], text: str) -> Path:

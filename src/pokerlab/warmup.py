@@ -108,7 +108,7 @@ def _equity_vs_random() -> None:
 def _icm_exact() -> None:
     import numpy as np
 
-    from pokerlab.icm import icm, model
+    from pokerlab.icm import core, icm
 
     for players, paid in ((3, 2), (12, 3), (60, 9)):
         stacks = [1000.0 + 37 * i for i in range(players)]
@@ -116,7 +116,7 @@ def _icm_exact() -> None:
         icm(stacks, payouts)
         icm(stacks, payouts, places=True)
     # big fields run the quadrature in short calls from Python (its own compiled entry points): on a small one
-    model._quadrature_equity(np.linspace(0.5, 1.5, 60), np.linspace(9.0, 1.0, 9), 9, model.DEFAULT_RTOL,
+    core._quadrature_equity(np.linspace(0.5, 1.5, 60), np.linspace(9.0, 1.0, 9), 9, core.DEFAULT_RTOL,
                              first_work=1.0)
 
 
@@ -170,7 +170,8 @@ def _two_round() -> None:
 
 
 def _matches() -> None:
-    from pokerlab.agents.match import default_trained, game_by_name, run_match
+    from pokerlab.agents.defaults import default_trained
+    from pokerlab.agents.match import game_by_name, run_match
     from pokerlab.agents.players import FullBetAgent, RandomAgent
 
     leduc = game_by_name("leduc")

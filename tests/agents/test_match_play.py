@@ -234,7 +234,7 @@ def test_cli_match_json_and_errors():
 
 
 def test_corrupt_cached_bots_are_retrained(tmp_path, monkeypatch):
-    import pokerlab.agents.match as match
+    import pokerlab.agents.defaults as defaults
     from pokerlab.errors import FileFormatError
     from pokerlab.solvers.core import Solver
 
@@ -245,16 +245,16 @@ def test_corrupt_cached_bots_are_retrained(tmp_path, monkeypatch):
     kuhn_path.write_bytes(b"PK\x03\x04 truncated")
     with pytest.raises(FileFormatError):
         Solver.load(kuhn_path)
-    agent = match.default_trained(game_by_name("kuhn"))
+    agent = defaults.default_trained(game_by_name("kuhn"))
     assert agent.name == "cfr"
     assert Solver.load(kuhn_path).exploitability().exploitability < 1e-4  # replaced by a good file
     assert sorted(p.name for p in folder.iterdir()) == ["kuhn-cfr+-v1.npz"]  # no temporary left behind
     # a readable file of another game is replaced too
     Solver("leduc", "cfr").save(kuhn_path)
-    match.default_trained(game_by_name("kuhn"))
+    defaults.default_trained(game_by_name("kuhn"))
     assert Solver.load(kuhn_path).game.name == "kuhn"
 
-    # the two-round bot: train briefly instead of 4 million iterations
+    # the two-round bot: 200 iterations instead of 4 million
     real_train = TwoRoundTrainer.train
     monkeypatch.setattr(TwoRoundTrainer, "train", lambda self, n, **kw: real_train(self, 200, **kw))
     two_round = game_by_name("two-round")
@@ -262,21 +262,18 @@ def test_corrupt_cached_bots_are_retrained(tmp_path, monkeypatch):
     bot_path = folder / f"two-round-r{spec.ranks}s{spec.suits}k{spec.stack}-v1.npz"
     bot_path.write_text("garbage")
     messages = []
-    agent = match.default_trained(two_round, progress=messages.append)
+    agent = defaults.default_trained(two_round, progress=messages.append)
     assert agent.name == "cfr" and "retraining" in messages[0]
     assert TwoRoundBot.load(bot_path).spec == spec
-    # a bot cached under the game's former name is kept (renamed), not retrained
-    former = folder / f"brief-r{spec.ranks}s{spec.suits}k{spec.stack}-v1.npz"
-    os.replace(bot_path, former)
     messages.clear()
-    match.default_trained(two_round, progress=messages.append)
-    assert not messages and bot_path.exists() and not former.exists()
+    defaults.default_trained(two_round, progress=messages.append)  # the cached bot, read back
+    assert not messages
 
 
 def test_cli_two_round_size_and_train(tmp_path):
     listed = runner.invoke(app, ["--help"]).output
-    assert "two-round" in listed and "brief" not in listed
-    result = runner.invoke(app, ["brief", "size", "--json"])  # the hidden former name still works
+    assert "two-round" in listed
+    result = runner.invoke(app, ["two-round", "size", "--json"])
     assert result.exit_code == 0
     assert json.loads(result.stdout)["betting_sequences"] == 1313
     out = tmp_path / "bot.npz"
@@ -284,7 +281,7 @@ def test_cli_two_round_size_and_train(tmp_path):
                                  "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["iterations"] == 2000
-    result = runner.invoke(app, ["brief", "train", "--out", str(out), "--resume", str(out), "--iterations", "1000",
+    result = runner.invoke(app, ["two-round", "train", "--out", str(out), "--resume", str(out), "--iterations", "1000",
                                  "--json"])
     assert json.loads(result.stdout)["iterations"] == 3000
     bad = tmp_path / "bad.npz"
@@ -316,7 +313,8 @@ def test_card_blind_agents_give_the_fixed_two_round_strategies_exactly():
         FoldsTrash().strategy(game)
 
 
-def test_former_names_still_work():
-    assert game_by_name("brief").name == "two-round"
+def test_unknown_games_are_refused_listing_the_playable_ones():
+    with pytest.raises(InvalidGameError, match="unknown game 'brief' for play .expected one of kuhn, leduc, "):
+        game_by_name("brief")
     with pytest.raises(InvalidGameError, match="unknown game"):
         game_by_name("chess")

@@ -102,13 +102,13 @@ def test_solver_parameters_checked_on_the_command_line():
     assert_user_error(["solve", "kuhn", "--algo", "cfr", "--alpha", "2", "-n", "5"], "cfr does not use alpha")
     assert_user_error(["solve", "kuhn", "--algo", "cfr+", "--beta", "1", "-n", "5"], "does not use beta")
     assert_user_error(["solve", "kuhn", "--algo", "es-mccfr", "--gamma", "1", "-n", "5"], "does not use gamma")
-    assert_user_error(["solve", "kuhn", "--seed", "-1", "-n", "5"], "seed must be a non-negative integer")
+    assert_user_error(["solve", "kuhn", "--seed", "-1", "-n", "5"], "seed must be at least 0, got -1")
 
 
 def test_rps_plot_names_and_huge_runs(tmp_path, monkeypatch):
     assert_user_error(["rps", "-n", "10", "--png", tmp_path / "x.txt"], "use one of .png")
     assert not (tmp_path / "x.txt").exists()
-    assert_user_error(["rps", "-n", "10000000000"], "at most")
+    assert_user_error(["rps", "-n", "10000000000"], "iterations must be from 1 to 1,000,000,000, got 10,000,000,000")
     monkeypatch.chdir(tmp_path)
     r = runner.invoke(app, ["rps", "-n", "50", "--png", "r"])
     assert r.exit_code == 0, r.output

@@ -35,7 +35,7 @@ def test_monte_carlo_limits_are_refused_with_exact():
 
 
 def test_negative_seed_is_refused():
-    with pytest.raises(InvalidArgumentError, match="seed must be a non-negative integer"):
+    with pytest.raises(InvalidArgumentError, match="seed must be at least 0, got -1"):
         equity(["AA", "KK"], method="montecarlo", trials=100, seed=-1)
 
 

@@ -316,7 +316,7 @@ def test_game_type_and_vector_form_validation():
         def num_private_hands(self, player):
             return 0
 
-    with pytest.raises(InvalidGameError, match="at least one private hand"):
+    with pytest.raises(InvalidGameError, match="the private hands of player 0 must be at least 1, got 0"):
         compile_public_tree(NoHands())
 
     class TreeOnly(ThreeBidders):

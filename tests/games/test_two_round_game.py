@@ -90,7 +90,7 @@ def test_zero_sum_and_payoffs_bounded_by_stack():
 
 
 def _literal_sequences(stack: int, max_bet: int) -> int:
-    """Terminal betting sequences by the brief's literal rule: every decision puts x in 0..min(max_bet, behind);
+    """Terminal betting sequences by the rules read literally: every decision puts x in 0..min(max_bet, behind);
     x below the call folds (all such x are the same fold), a round ends on a call or a second check, a called
     all-in ends the betting. Written independently of pokerlab.games.two_round."""
 

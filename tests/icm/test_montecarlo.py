@@ -124,9 +124,9 @@ def test_place_counts_do_not_depend_on_the_work_slots():
 def test_finish_places_by_monte_carlo_need_plain_sampling_and_bounded_memory(monkeypatch):
     with pytest.raises(InvalidArgumentError, match="counted from plain samples"):
         icm(STACKS, PAYOUTS, "montecarlo", places=True, variance_reduction="sobol", samples=1024, seed=1)
-    from pokerlab.icm import model
+    from pokerlab.icm import core as icm_core
 
-    monkeypatch.setattr(model, "PLACE_COUNT_BYTES", 64)
+    monkeypatch.setattr(icm_core, "PLACE_COUNT_BYTES", 64)
     with pytest.raises(InvalidArgumentError, match="needs about"):
         icm(STACKS, PAYOUTS, "montecarlo", places=True, samples=1000, seed=1)
 
@@ -149,7 +149,7 @@ def test_too_few_samples_for_a_standard_error(vr, samples, least):
 @pytest.mark.parametrize("vr", ["plain", "antithetic"])
 def test_both_ranking_paths_at_their_border(n, vr):
     """Fields up to 64 players rank by counting, larger ones sort: both sides of the border, 40 paid places
-    (the brief's shape), against the exact quadrature."""
+    (the ICM benchmark's shape), against the exact quadrature."""
     stacks = truncated_normal_stacks(n, mean=10_000, sd=5_000, seed=n)
     payouts = power_law(40, 1000.0, 1.0)
     ref = icm(stacks, payouts).equity
@@ -233,22 +233,22 @@ def test_a_batch_is_bounded_by_its_work(monkeypatch, n, options):
     """Ctrl-C waits for a batch: with many players a batch of the default cap (4 M samples) took seconds. The
     bound is a count of player-samples (x paid places when conditional), so seeds give the same numbers on
     every machine."""
-    from pokerlab.icm import model
+    from pokerlab.icm import core as icm_core
 
     seen = []
-    real = model.run_until
+    real = icm_core.run_until
 
     def recording(rule, components, sample_batch, **kwargs):
         seen.append(kwargs)
         return real(rule, components, sample_batch, **kwargs)
 
-    monkeypatch.setattr(model, "run_until", recording)
+    monkeypatch.setattr(icm_core, "run_until", recording)
     paid = 30 if n >= 30 else 3
     icm(np.linspace(1, 2, n), power_law(paid), "montecarlo", samples=2048, seed=1, **options)
     (kwargs,) = seen
     unit = 256 if options.get("variance_reduction") == "sobol" else 1
     work = n * unit * (paid if options.get("variance_reduction") == "conditional" else 1)
-    assert kwargs["max_batch"] * work <= model.ICM_BATCH_WORK and kwargs["first_batch"] <= kwargs["max_batch"]
+    assert kwargs["max_batch"] * work <= icm_core.ICM_BATCH_WORK and kwargs["first_batch"] <= kwargs["max_batch"]
 
 
 def test_kth_smallest_is_numpys_partition():

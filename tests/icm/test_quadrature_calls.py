@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from pokerlab.errors import Interrupted
-from pokerlab.icm import banded, gauss_kronrod, icm, model, power_law, race, truncated_normal_stacks
+from pokerlab.icm import banded, core, gauss_kronrod, icm, power_law, race, truncated_normal_stacks
 
 
 def fields() -> list[tuple[str, np.ndarray, np.ndarray]]:
@@ -33,10 +33,10 @@ def integration(stacks: np.ndarray, pay: np.ndarray) -> tuple[banded.RaceQuadrat
     w_end = race.race_variable(s, race.tail_time(s, k, math.log(1e-18)))[0]
     log_eps = banded.DEFAULT_LOG_EPS + 2 * math.log(n)
     floor = 1e-3 * pay.sum() / n
-    problem = banded.RaceQuadrature(s, pay, model._NODES, model._KRONROD, model._GAUSS, model._block(n, k), log_eps,
-                                    w_end, gauss_kronrod.acceptance_tolerance(model.DEFAULT_RTOL), floor)
-    total, evaluations = banded.race_equity_adaptive(s, pay, w_end, model.DEFAULT_RTOL, floor, problem.block,
-                                                     log_eps, model._NODES, model._KRONROD, model._GAUSS, 2)
+    problem = banded.RaceQuadrature(s, pay, core._NODES, core._KRONROD, core._GAUSS, core._block(n, k), log_eps,
+                                    w_end, gauss_kronrod.acceptance_tolerance(core.DEFAULT_RTOL), floor)
+    total, evaluations = banded.race_equity_adaptive(s, pay, w_end, core.DEFAULT_RTOL, floor, problem.block,
+                                                     log_eps, core._NODES, core._KRONROD, core._GAUSS, 2)
     return problem, total, int(evaluations)
 
 
@@ -59,7 +59,7 @@ def test_equity_in_any_split_is_the_one_call_result(name, stacks, pay):
 def test_the_facade_in_short_calls_gives_the_same_equities_and_reports_progress(monkeypatch):
     stacks, pay = truncated_normal_stacks(2048, seed=2048), power_law(307, 1000.0, 1.0)
     whole = icm(stacks, pay, "exact")
-    monkeypatch.setattr(model, "QUADRATURE_FIRST_WORK", 1.0)  # the first call one node, then ~1 ms calls
+    monkeypatch.setattr(core, "QUADRATURE_FIRST_WORK", 1.0)  # the first call one node, then ~1 ms calls
     monkeypatch.setattr(gauss_kronrod, "CALL_SECONDS", 1e-3)
     seen: list[float] = []
     split = icm(stacks, pay, "exact", progress=seen.append)
@@ -71,7 +71,7 @@ def test_the_facade_in_short_calls_gives_the_same_equities_and_reports_progress(
 def test_place_matrix_in_short_calls_is_the_same(monkeypatch):
     stacks, pay = truncated_normal_stacks(300, seed=3), power_law(45, 1000.0, 1.0)
     whole = icm(stacks, pay, "exact", places=True)
-    monkeypatch.setattr(model, "QUADRATURE_FIRST_WORK", 1.0)
+    monkeypatch.setattr(core, "QUADRATURE_FIRST_WORK", 1.0)
     monkeypatch.setattr(gauss_kronrod, "CALL_SECONDS", 1e-4)
     seen: list[float] = []
     split = icm(stacks, pay, "exact", places=True, progress=seen.append)
@@ -84,7 +84,7 @@ def test_place_matrix_in_short_calls_is_the_same(monkeypatch):
 def test_ctrl_c_during_a_call_stops_after_it(monkeypatch, places):
     """SIGINT arriving while a kernel call runs is held until the call has returned (no half-updated state, no
     SystemError from inside compiled code), then the integration stops with one clear error."""
-    monkeypatch.setattr(model, "QUADRATURE_FIRST_WORK", 1.0)
+    monkeypatch.setattr(core, "QUADRATURE_FIRST_WORK", 1.0)
     monkeypatch.setattr(gauss_kronrod, "CALL_SECONDS", 1e-3)
     module, name = (race, "icm_places_nodes") if places else (banded, "race_equity_advance")
     kernel = getattr(module, name)
@@ -116,6 +116,6 @@ def test_a_place_matrix_too_big_is_refused_before_any_work(monkeypatch):
     def no_work(*args, **kwargs):
         raise AssertionError("the quadrature ran before the memory check")
 
-    monkeypatch.setattr(model, "_quadrature_equity", no_work)
+    monkeypatch.setattr(core, "_quadrature_equity", no_work)
     with pytest.raises(ResourceLimitError, match=r"finish-place matrix of 50,000 players x 7,000 places needs about"):
         icm(np.linspace(1.0, 2.0, 50_000), power_law(7000, 1000.0, 1.0), "exact", places=True)

@@ -123,9 +123,9 @@ def test_good_solver_parameters():
 
 @pytest.mark.parametrize("seed", [-1, 1.5, True, "3"])
 def test_one_seed_rule_for_solvers_and_two_round_trainer(seed):
-    with pytest.raises(InvalidArgumentError, match="seed must be a non-negative integer"):
+    with pytest.raises(InvalidArgumentError, match="seed must be (at least 0|a whole number)"):
         Solver("kuhn", "es-mccfr", seed=seed)
-    with pytest.raises(InvalidArgumentError, match="seed must be a non-negative integer"):
+    with pytest.raises(InvalidArgumentError, match="seed must be (at least 0|a whole number)"):
         TwoRoundTrainer(TwoRoundSpec(ranks=4, suits=2, stack=1), Abstraction(buckets=2), seed=seed)
 
 
@@ -170,7 +170,7 @@ def test_solver_load_malformed_files(tmp_path, kuhn_state):
             TwoRoundTrainer.load(tmp_path / name)
 
 
-def test_brief_load_malformed_files(tmp_path):
+def test_two_round_trainer_load_malformed_files(tmp_path):
     trainer = TwoRoundTrainer(TwoRoundSpec(ranks=4, suits=2, stack=1), Abstraction(buckets=2), seed=1)
     good = trainer.save(tmp_path / "good.npz")
     with np.load(good) as data:
@@ -209,5 +209,5 @@ def test_regret_matching_history_is_bounded_and_optional():
     bare = regret_matching(rps(asymmetric=True), 1000, history=False)
     assert bare.current_row_history.shape == (0, 3) and len(bare.history_iterations) == 0
     np.testing.assert_allclose(bare.average_row, regret_matching(rps(asymmetric=True), 1000).average_row)
-    with pytest.raises(InvalidArgumentError, match="at most"):
+    with pytest.raises(InvalidArgumentError, match="iterations must be from 1 to 1,000,000,000, got 10,000,000,000"):
         regret_matching(rps(), 10**10)

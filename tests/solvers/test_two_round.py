@@ -163,8 +163,16 @@ def test_bad_files(tmp_path):
         TwoRoundBot.load(tmp_path / "missing.npz")
 
 
-def test_bot_files_written_under_the_former_format_name_still_load(tmp_path):
+def test_bot_files_of_the_retired_format_are_refused_saying_what_to_do(tmp_path):
+    """A trainer file whose format field holds the game's retired name is refused in one line that says how to
+    get a bot again, by every entry point: the trainer, the bot, the strategy files and the command line."""
     import json
+
+    from typer.testing import CliRunner
+
+    from pokerlab.cli.main import app
+    from pokerlab.games.two_round import TwoRoundHoldem
+    from pokerlab.solvers.strategy import load_strategy
 
     trainer = TwoRoundTrainer(SMALL, Abstraction(buckets=2), seed=3)
     trainer.train(500)
@@ -172,8 +180,13 @@ def test_bot_files_written_under_the_former_format_name_still_load(tmp_path):
     with np.load(path) as data:
         arrays = {k: np.array(data[k]) for k in data.files}
     meta = json.loads(str(arrays.pop("meta")))
-    meta["format"] = "pokerlab-brief-bot"  # as written before the game was renamed
+    meta["format"] = "pokerlab-brief-bot"
     old = tmp_path / "old.npz"
     np.savez_compressed(old, meta=np.array(json.dumps(meta)), **arrays)
-    loaded = TwoRoundBot.load(old)
-    assert np.array_equal(loaded.strategy(SMALL.stack).pre, trainer.bot().strategy(SMALL.stack).pre)
+    expected = "format 'pokerlab-brief-bot' is no longer read; train the bot again with `pokerlab two-round train"
+    for load in (TwoRoundTrainer.load, TwoRoundBot.load, lambda p: load_strategy(p, TwoRoundHoldem(SMALL))):
+        with pytest.raises(FileFormatError, match=expected):
+            load(old)
+    result = CliRunner().invoke(app, ["two-round", "exploitability", str(old)])
+    assert result.exit_code == 2
+    assert [line for line in result.output.splitlines() if line.strip()] == [f"error: {old}: {expected} --out FILE`"]

@@ -12,7 +12,7 @@ from numba import njit
 
 import pokerlab
 from pokerlab.errors import InvalidArgumentError
-from pokerlab.icm.models import malmuth_weitzman
+from pokerlab.icm.alternatives import malmuth_weitzman
 from pokerlab.simulation.kernels import tournament_start
 from pokerlab.stats.rng import (
     fresh_seed,

@@ -402,7 +402,7 @@ def test_two_round_time_bound_and_cache(client):
     ({"time": 1000}, "over this server's limit of 60 s"),
     ({"time": -1}, "time must be a positive number of seconds, got -1"),
     ({"stack": 6, "checks": 2}, "node-boards of best response, over this server's budget"),
-    ({"seed": -3}, "seed must be a non-negative integer, got -3"),
+    ({"seed": -3}, "seed must be at least 0, got -3"),
     ({"stack": "six"}, "stack: Input should be a valid integer"),
     ({"stacks": 3}, "stacks: Extra inputs are not permitted"),
 ])

@@ -14,7 +14,7 @@ import numpy as np
 
 from pokerlab.agents.match import play_hand
 from pokerlab.agents.players import Agent
-from pokerlab.errors import InvalidArgumentError
+from pokerlab.errors import whole_number
 from pokerlab.games.base import Game
 from pokerlab.stats import validate_seed
 from pokerlab.stats.rng import numpy_generator
@@ -93,8 +93,8 @@ def play_session(game: Game, bot: Agent, human: HumanAgent, seed: int | None = N
     non-negative integer or None (fresh cards); ``hands``: a positive integer or None (until the human quits).
     """
     seed = validate_seed(seed)
-    if hands is not None and (isinstance(hands, bool) or not isinstance(hands, int | np.integer) or hands < 1):
-        raise InvalidArgumentError(f"hands must be a positive integer, got {hands!r}")
+    if hands is not None:
+        hands = whole_number(hands, "hands", low=1)
     rng = numpy_generator(seed)
     played, score = 0, 0.0
     try:

@@ -13,49 +13,30 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from pokerlab.agents.players import Agent, StrategyAgent
-from pokerlab.cards.tables import cache_directory
-from pokerlab.errors import Interrupted, InvalidArgumentError
+from pokerlab.agents.players import Agent
+from pokerlab.errors import Interrupted, InvalidArgumentError, whole_number
 from pokerlab.games.base import CHANCE, TERMINAL, Game
+from pokerlab.games.registry import playable_game
 from pokerlab.limits import check_work
 from pokerlab.progress import ProgressCallback
 from pokerlab.solvers.policy import MBB_PER_CHIP
-from pokerlab.solvers.strategy import default_strategy, seat_average_value, strategy_exploitability
-from pokerlab.stats import normal_quantile, validate_seed
+from pokerlab.stats import normal_quantile
 from pokerlab.stats.rng import numpy_generators
 
 
 def game_by_name(name: str) -> Game:
-    """A poker game for matches by name (see :func:`pokerlab.games.registry.playable_game`): ``kuhn``,
-    ``leduc`` (or another limit preset) or ``two-round`` (``brief``, its former name, is still accepted).
+    """A poker game for matches by name: one the game registry offers for play
+    (:func:`pokerlab.games.registry.playable_game`), e.g. ``kuhn``, ``leduc`` or ``two-round``.
 
     >>> game_by_name("two-round").name
     'two-round'
     """
-    from pokerlab.games.registry import playable_game
-
     return playable_game(name)
-
-
-def default_trained(game: Game, progress: Callable[[str], None] | None = None,
-                    training: ProgressCallback | None = None) -> Agent:
-    """The default ``cfr`` bot of a game, cached on disk (``<cache>/bots``, see
-    :func:`pokerlab.cards.tables.cache_directory`) after the first use.
-
-    Limit games: CFR+ to an exploitability below 1e-4 chips/game (Kuhn) or 1e-3 (Leduc), a few seconds.
-    The two-round game: 4 million MCCFR iterations on 24 equity buckets (about a minute on one core); the bot
-    documented in ``docs/results.md`` is trained longer with ``pokerlab two-round train``. A cache file that cannot
-    be read, or that holds a bot of another game, is retrained and replaced (written atomically).
-
-    Example: ``default_trained(game_by_name("kuhn")).name == "cfr"``.
-    """
-    return StrategyAgent(default_strategy(game, cache_directory() / "bots", progress, training), name="cfr")
 
 
 def sample_chance(game: Game, state: Any, rng: np.random.Generator) -> Any:
@@ -142,7 +123,7 @@ class MatchResult:
 def exact_expected_value(game: Game, a: Agent, b: Agent) -> float | None:
     """Exact chips per hand of ``a`` against ``b`` averaged over both seats, or None for a human."""
     try:
-        return seat_average_value(game, a.strategy(game), b.strategy(game))
+        return a.strategy(game).value_against(game, b.strategy(game))
     except NotImplementedError:
         return None
 
@@ -150,7 +131,7 @@ def exact_expected_value(game: Game, a: Agent, b: Agent) -> float | None:
 def agent_exploitability(game: Game, agent: Agent) -> float | None:
     """Exact exploitability (chips per hand, mean of both seats' best-response values) of an agent's policy."""
     try:
-        return strategy_exploitability(game, agent.strategy(game))
+        return agent.strategy(game).exploitability(game)
     except NotImplementedError:
         return None
 
@@ -169,18 +150,12 @@ def run_match(game: Game, a: Agent, b: Agent, hands: int = 10_000, seed: int = 0
     >>> abs(r.chips_per_hand - r.exact_ev) < 4 * r.stderr
     True
     """
-    for label, value in (("hands", hands), ("matches", matches), ("start_chips", start_chips),
-                         ("max_match_hands", max_match_hands)):
-        if not isinstance(value, int | np.integer) or value < 0:
-            raise InvalidArgumentError(f"{label} must be a non-negative integer, got {value!r}")
+    hands, matches = whole_number(hands, "hands", low=0), whole_number(matches, "matches", low=0)
+    start_chips = whole_number(start_chips, "start_chips", low=2)
+    max_match_hands = whole_number(max_match_hands, "max_match_hands", low=1)
+    seed = whole_number(seed, "seed", low=0)  # None too: a match is always reproducible
     if hands < 2 and matches < 1:
         raise InvalidArgumentError("play at least 2 hands or 1 match")
-    if start_chips < 2 or max_match_hands < 1:
-        raise InvalidArgumentError("start_chips must be >= 2 and max_match_hands >= 1")
-    if seed is None:
-        raise InvalidArgumentError("seed must be a non-negative integer, got None")
-    seed = int(seed)
-    validate_seed(seed)
     check_work(hands, f"{hands:,} hands", per_second=HANDS_PER_SECOND, bytes_each=8)
     check_work(matches * max_match_hands, f"{matches:,} matches of up to {max_match_hands:,} hands",
                per_second=HANDS_PER_SECOND)

@@ -14,7 +14,7 @@ import numpy as np
 
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.base import FOLD, Game
-from pokerlab.solvers.strategy import Strategy, action_distribution, load_strategy, strategy_from_distribution
+from pokerlab.solvers.strategy import Strategy, load_strategy, strategy_from_distribution
 
 FIXED_AGENTS = ("random", "fullbet", "checkcall")
 
@@ -84,7 +84,7 @@ class StrategyAgent(Agent):
         self.trained = strategy
 
     def distribution(self, game: Game, state: Any) -> list[tuple[Any, float]]:
-        return action_distribution(self.trained, game, state)
+        return self.trained.distribution(game, state)
 
     def strategy(self, game: Game) -> Strategy:
         return self.trained

@@ -6,7 +6,7 @@ one OR, so a board's partial hand is computed once and reused for every pair of 
 
 Hot loops read the table arrays out of the :class:`EvalTables` bundle once, before the loop, and call
 :func:`value_of_key` with the arrays: reading a field of the bundle inside a compiled loop takes a reference
-on the array each time (two atomic operations per hand), which made the loops 2-3x slower.
+on the array each time (two atomic operations per hand), which makes a loop 2-3x slower.
 """
 
 from __future__ import annotations
@@ -47,9 +47,11 @@ def value_of_key(
             shift = 32
         if flush & 0x8080:
             shift += 16
-        return flush_values[(bits >> shift) & 0x1FFF]
+        flush_value: np.uint16 = flush_values[(bits >> shift) & 0x1FFF]
+        return flush_value
     rank_key = key & RANK_KEY_MASK
-    return rank_values[np.int64(row_offsets[rank_key >> ROW_SHIFT]) + np.int64(rank_key & ROW_MASK)]
+    value: np.uint16 = rank_values[np.int64(row_offsets[rank_key >> ROW_SHIFT]) + np.int64(rank_key & ROW_MASK)]
+    return value
 
 
 @njit(cache=True, inline="always")
@@ -96,7 +98,8 @@ def value_with_two_cards(
 def rank_only_value(rank_key: np.uint64, row_offsets: np.ndarray, rank_values: np.ndarray) -> np.uint16:
     """Value of a hand of 5 to 7 cards that cannot be a flush, from the rank half of its key
     (``key & RANK_KEY_MASK``)."""
-    return rank_values[np.int64(row_offsets[rank_key >> _ROW_SHIFT]) + np.int64(rank_key & _ROW_MASK)]
+    value: np.uint16 = rank_values[np.int64(row_offsets[rank_key >> _ROW_SHIFT]) + np.int64(rank_key & _ROW_MASK)]
+    return value
 
 
 @njit(cache=True, parallel=True)
@@ -183,7 +186,8 @@ def seven_card_value_counts(tables: EvalTables) -> np.ndarray:
         counts = counts_per_slot[slot]
         for pair in range(slot, 1326, _SLOTS):
             _count_pair(pairs[pair, 0], pairs[pair, 1], counts, tables)
-    return counts_per_slot.sum(axis=0)
+    counts_total: np.ndarray = counts_per_slot.sum(axis=0)
+    return counts_total
 
 
 @njit(cache=True, inline="always")
@@ -246,40 +250,6 @@ def _count_two_by_rank(rank_key5: np.uint64, c5: int, counts: np.ndarray, card_k
                                    rank_values)] += 4 * above6
 
 
-@njit(cache=True)
-def displace_rows(
-    row_starts: np.ndarray, row_columns: np.ndarray, rows_by_size: np.ndarray, width: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Row-displacement perfect hash: an offset per row so that the rows' occupied columns never collide.
-
-    Rows are placed largest first at the first offset that fits, searching from the first free slot.
-    ``row_columns`` holds each row's columns in increasing order, rows delimited by ``row_starts``.
-    """
-    occupied = np.zeros(row_columns.shape[0] * 8 + width, dtype=np.bool_)
-    offsets = np.zeros(row_starts.shape[0] - 1, dtype=np.uint32)
-    first_free = 0
-    for row in rows_by_size:
-        begin, end = row_starts[row], row_starts[row + 1]
-        if begin == end:
-            continue
-        while occupied[first_free]:
-            first_free += 1
-        offset = max(0, first_free - row_columns[begin])
-        while True:
-            fits = True
-            for index in range(begin, end):
-                if occupied[offset + row_columns[index]]:
-                    fits = False
-                    break
-            if fits:
-                break
-            offset += 1
-        for index in range(begin, end):
-            occupied[offset + row_columns[index]] = True
-        offsets[row] = offset
-    return offsets, occupied
-
-
 @intrinsic
 def _ctpop(typingctx: object, bits: types.Type) -> tuple[Signature, Callable[..., ir.Value]]:  # noqa: ARG001
     """Set bits of a uint64: LLVM's ``ctpop``, one instruction where the CPU has one."""
@@ -294,6 +264,7 @@ def _ctpop(typingctx: object, bits: types.Type) -> tuple[Signature, Callable[...
 
 
 _bit_count = cast(Callable[[np.uint64], np.uint64], _ctpop)  # the compiled call's type, for the type checker
+
 
 @njit(cache=True, inline="always")
 def _card_slot(card: np.integer) -> np.uint64:

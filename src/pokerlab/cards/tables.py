@@ -20,12 +20,13 @@ and two hole cards added for one lookup, which is what the equity engine does.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
+
+from pokerlab.io import atomic_write
 
 TABLE_FORMAT_VERSION = 1
 
@@ -139,7 +140,7 @@ def _rank_key(counts: tuple[int, ...]) -> int:
 
 def _perfect_hash(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Row offsets and slot index of each key for the evaluator's rank-key perfect hash."""
-    from pokerlab.cards.kernels import displace_rows  # numba loads only when the tables are built
+    from pokerlab.cards.perfect_hash import displace_rows  # numba loads only when the tables are built
 
     keys = np.sort(keys)
     rows = keys >> ROW_SHIFT
@@ -198,7 +199,7 @@ _Bundle = TypeVar("_Bundle")
 
 def cached_arrays(file_name: str, bundle: type[_Bundle], build: Callable[[], _Bundle]) -> _Bundle:
     """A NamedTuple of numpy arrays from ``file_name`` in :func:`cache_directory`, else made by ``build`` and
-    cached (written to a temporary file, then renamed: a crash never leaves half a file). The arrays are
+    cached (written atomically: a crash never leaves half a file). The arrays are
     read-only: every caller shares them. A corrupt or partial cache file is rebuilt; a read-only cache
     directory only costs a rebuild next time."""
     path = cache_directory() / file_name
@@ -214,9 +215,8 @@ def cached_arrays(file_name: str, bundle: type[_Bundle], build: Callable[[], _Bu
         result = build()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
-                np.savez(handle, **result._asdict())
-            os.replace(handle.name, path)
+            with atomic_write(path) as temporary:
+                np.savez(temporary, **result._asdict())
         except OSError:
             pass
     for array in result:

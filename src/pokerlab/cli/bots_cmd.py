@@ -1,5 +1,5 @@
 """``pokerlab match``, ``pokerlab play`` and ``pokerlab two-round size|train|exploitability``: bots on the command
-line (``pokerlab brief`` is the hidden former name of ``two-round``)."""
+line."""
 
 from __future__ import annotations
 
@@ -23,11 +23,14 @@ from pokerlab.cli.common import (
     progress_bar,
     stderr_console,
 )
+from pokerlab.games.registry import PLAY, game_entry, game_names
+
+PLAYABLE = ", ".join(game_names(PLAY))
 
 
 def _agent(name: str, game: Any, quiet: bool) -> Any:
     """The agent called ``name``; the default ``cfr`` bot says so when it must be trained first, with a bar."""
-    from pokerlab.agents.match import default_trained
+    from pokerlab.agents.defaults import default_trained
     from pokerlab.agents.players import make_agent
 
     trained = None
@@ -46,7 +49,7 @@ MATCH_WORDS = {"start_chips": "--start-chips", "max_match_hands": "--max-match-h
 def match_command(
     agent_a: str = typer.Argument(..., help="Agent A: random, fullbet, checkcall, cfr or a strategy file."),
     agent_b: str = typer.Argument(..., help="Agent B (same choices)."),
-    game: str = typer.Option("kuhn", "--game", "-g", help="kuhn, leduc or two-round."),
+    game: str = typer.Option("kuhn", "--game", "-g", help=f"One of {PLAYABLE}."),
     hands: int = typer.Option(10_000, "--hands", "-n", help="Independent hands (seats alternate)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the cards and of the bots' sampling."),
     matches: int = typer.Option(200, "--matches", help="Stack-until-bust matches (the stack-until-bust format)."),
@@ -58,7 +61,6 @@ def match_command(
     """Play A against B: chips per hand (95% CI), hands and matches won, exact EV from the policies."""
     from pokerlab.agents.match import MatchResult, game_by_name, run_match
     from pokerlab.errors import Interrupted, InvalidArgumentError
-    from pokerlab.games.two_round import TwoRoundHoldem
     from pokerlab.stats import validate_seed
     from pokerlab.warmup import KERNEL_GROUPS, compile_first
 
@@ -68,18 +70,18 @@ def match_command(
     if matches < 0:
         raise InvalidArgumentError(f"--matches must be a non-negative integer, got {matches}")
     g = game_by_name(game)
+    slow_exact = game_entry(game, PLAY).warmup  # the kernel group of an exact evaluation too slow to run twice
     a, b = _agent(agent_a, g, as_json), _agent(agent_b, g, as_json)
     if a.name == b.name:
         b.name = b.name + "'"
-    # compile first (a few hands of the same match), so that the time shown is the match's own. The two-round
-    # game's exact EV and exploitabilities take tens of seconds each: rather than run them twice, its warm-up
-    # group compiles their kernels on a small stack
-    two_round = isinstance(g, TwoRoundHoldem)
+    # compile first (a few hands of the same match), so that the time shown is the match's own. A game whose
+    # exact EV and exploitabilities take tens of seconds each (the two-round game) names a warm-up group that
+    # compiles their kernels on a small game, rather than running them twice
     warm = [lambda: run_match(g, a, b, hands=4, seed=seed, matches=min(matches, 1), start_chips=start_chips,
-                              max_match_hands=10, exact=not two_round,
-                              exploitabilities=exploitability and not two_round)]
-    compile_first(warm + [KERNEL_GROUPS["two-round"].warm] if two_round else warm, quiet=as_json,
-                  names=["two-round"] if two_round else [])
+                              max_match_hands=10, exact=slow_exact is None,
+                              exploitabilities=exploitability and slow_exact is None)]
+    compile_first(warm if slow_exact is None else [*warm, KERNEL_GROUPS[slow_exact].warm], quiet=as_json,
+                  names=[] if slow_exact is None else [slow_exact])
     with progress_bar("match", hands + matches, enabled=not as_json, unit="hands and matches") as update:
         try:
             r = run_match(g, a, b, hands=hands, seed=seed, matches=matches, start_chips=start_chips,
@@ -115,7 +117,7 @@ def match_command(
 
 @command("play")
 def play_command(
-    game: str = typer.Argument(..., help="kuhn, leduc or two-round."),
+    game: str = typer.Argument(..., help=f"One of {PLAYABLE}."),
     vs: str = typer.Option("cfr", "--vs", help="The bot: cfr, random, fullbet, checkcall or a strategy file."),
     hands: int | None = typer.Option(None, "--hands", "-n", help="Stop after this many hands (default: until q)."),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the cards."),
@@ -141,8 +143,7 @@ def play_command(
 
 TRAIN_ITERATIONS_PER_SECOND = 2e6  # an optimistic MCCFR rate of the two-round game, for the limits only
 
-TWO_ROUND = command_group("two-round", "The two-round hold'em game: size, training, exploitability.",
-                          former_names=("brief",))
+TWO_ROUND = command_group("two-round", "The two-round hold'em game: size, training, exploitability.")
 
 
 @command("size", group=TWO_ROUND)
@@ -229,8 +230,8 @@ def two_round_train_command(
             interrupted(f"{stop}; saved to {out} (continue with --resume {out})")
     elapsed = time.perf_counter() - start
     trainer.save(out)
-    data: dict = {"out": str(out), "iterations": trainer.iterations[trainer.spec.stack], "elapsed_s": elapsed,
-                  "buckets": trainer.abstraction.buckets}
+    data: dict[str, Any] = {"out": str(out), "iterations": trainer.iterations[trainer.spec.stack],
+                            "elapsed_s": elapsed, "buckets": trainer.abstraction.buckets}
     if exploitability:
         with progress_bar("exploitability: two best responses", None, enabled=not as_json,
                           unit="node-boards") as update:

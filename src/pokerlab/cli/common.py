@@ -61,7 +61,14 @@ try:  # click's exceptions: vendored inside typer since 0.20, the click package 
 except ImportError:  # pragma: no cover - older typer
     import click.exceptions as click_exceptions  # type: ignore[no-redef, import-not-found, unused-ignore]
 
-from pokerlab.errors import Interrupted, InvalidArgumentError, NonFiniteResultError, PokerlabError, excerpt
+from pokerlab.errors import (
+    Interrupted,
+    InvalidArgumentError,
+    NonFiniteResultError,
+    PokerlabError,
+    excerpt,
+    whole_number,
+)
 from pokerlab.io import check_output_path
 from pokerlab.progress import deferred_interrupts
 
@@ -87,12 +94,13 @@ class CommandSpec:
 #: Every command declared with :func:`command` so far (modules declare theirs when imported); ``cli/main.py``
 #: builds each command from these when it is first used.
 DECLARED: list[CommandSpec] = []
+
+
 @dataclass(frozen=True)
 class GroupSpec:
-    """A group of commands (``pokerlab NAME sub-command``): its help and former names still accepted (hidden)."""
+    """A group of commands (``pokerlab NAME sub-command``): its help."""
 
     help: str
-    former_names: tuple[str, ...] = ()
 
 
 #: Every command group declared with :func:`command_group`, by name.
@@ -117,10 +125,9 @@ def command(name: str, *, group: str | None = None,
     return declare
 
 
-def command_group(name: str, help: str, former_names: tuple[str, ...] = ()) -> str:
-    """Declare a group of commands (``pokerlab NAME sub-command``) and return its name; ``former_names`` keep
-    working, hidden from --help and marked deprecated."""
-    GROUPS[name] = GroupSpec(help, former_names)
+def command_group(name: str, help: str) -> str:
+    """Declare a group of commands (``pokerlab NAME sub-command``) and return its name."""
+    GROUPS[name] = GroupSpec(help)
     return name
 
 
@@ -266,9 +273,7 @@ class Checkpoints:
                                        f"(30s, 10m, 2h), got {excerpt(text)}")
         number, unit = float(match.group(1)), match.group(2)
         if unit is None:
-            if not number.is_integer():
-                raise InvalidArgumentError(f"--checkpoint-every: a whole number of iterations, got {excerpt(text)}")
-            return cls(iterations=int(number))
+            return cls(iterations=whole_number(number, "--checkpoint-every iterations", floats=True))
         return cls(seconds=number * {"s": 1, "m": 60, "min": 60, "h": 3600}[unit])
 
     def due(self, iteration: int) -> bool:

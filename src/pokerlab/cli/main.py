@@ -38,7 +38,6 @@ COMMANDS: dict[str, tuple[str, str | None]] = {
                           "policies."),
     "play": ("bots_cmd", "Play hands against a bot at the terminal; q quits at any prompt."),
     "two-round": ("bots_cmd", "The two-round hold'em game: size, training, exploitability."),
-    "brief": ("bots_cmd", None),
     "pushfold": ("pushfold_cmd", "Push/fold Nash ranges: jam first in and call a jam, per seat, under chip EV or ICM."),
     "simulate": ("simulate_cmd", "Simulate tournaments (coin flip, push/fold charts, simple rules) and compare "
                                  "equity models."),
@@ -72,8 +71,6 @@ def load_command(name: str) -> Any:
             groups[spec.group].command(spec.name)(spec.function)
         for group_name, group in groups.items():
             scratch.add_typer(group, name=group_name)
-            for former in GROUPS[group_name].former_names:
-                scratch.add_typer(group, name=former, hidden=True, deprecated=True)
         _loaded[module_name] = typer.main.get_command(scratch)
     return _loaded[module_name].commands[name]
 

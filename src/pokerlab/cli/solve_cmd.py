@@ -20,7 +20,7 @@ from pokerlab.cli.common import (
     progress_bar,
 )
 from pokerlab.errors import Interrupted, InvalidArgumentError
-from pokerlab.games.registry import GAME_NAMES
+from pokerlab.games.registry import SOLVE, game_names
 from pokerlab.io import write_text_atomically
 from pokerlab.plotting import figure_path
 
@@ -31,7 +31,7 @@ ALGORITHM_NAMES = ("cfr", "cfr+", "lcfr", "dcfr", "es-mccfr", "os-mccfr")
 
 @command("solve")
 def solve_command(
-    game: str = typer.Argument(..., help=f"Game: {', '.join(GAME_NAMES)}."),
+    game: str = typer.Argument(..., help=f"Game: {', '.join(game_names(SOLVE))}."),
     algo: str | None = typer.Option(None, "--algo", help=f"Algorithm: {'|'.join(ALGORITHM_NAMES)} (default cfr+; "
                                     "with --resume, the saved one)."),
     iterations: int | None = typer.Option(None, "--iterations", "-n",

@@ -18,7 +18,7 @@ from pokerlab.equity.kernels import VersusRandomInputs, versus_random_batch
 from pokerlab.equity.montecarlo import MC_CHUNKS, max_batch, run_monte_carlo, stopping_rule
 from pokerlab.equity.problem import EquityProblem, PlayerLike, Progress, prepare_problem
 from pokerlab.equity.result import EquityResult, VersusRandomResult, category_breakdown
-from pokerlab.errors import InvalidArgumentError, InvalidHandError
+from pokerlab.errors import InvalidArgumentError, InvalidHandError, whole_number
 from pokerlab.limits import check_work
 from pokerlab.progress import stop_if_interrupted
 from pokerlab.stats import run_until
@@ -138,8 +138,7 @@ def equity_vs_random(
     cards = parse_cards(hand)
     if len(cards) != 2:
         raise InvalidHandError(f"a hand has two cards, got {len(cards)}")
-    if not isinstance(max_opponents, int) or not 1 <= max_opponents <= 9:
-        raise InvalidArgumentError(f"max_opponents must be 1 to 9, got {max_opponents!r}")
+    max_opponents = whole_number(max_opponents, "max_opponents", low=1, high=9)
     start = time.perf_counter()
     problem = prepare_problem([format_cards(cards), "random"], board, dead)
     fixed = problem.fixed_mask | cards_to_mask(cards)

@@ -11,7 +11,7 @@ from pokerlab.cards.ranges import COMBO_MASKS, COMBOS
 from pokerlab.cards.tables import load_tables
 from pokerlab.equity.kernels import MC_REJECTION_LIMIT, MonteCarloInputs, monte_carlo_batch
 from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem, Progress, category_of_value, is_uniform_random
-from pokerlab.errors import InvalidArgumentError, InvalidRangeError
+from pokerlab.errors import InvalidRangeError, whole_number
 from pokerlab.stats import StoppingRule, run_until
 
 DEFAULT_TARGET_STDERR = 2e-4  # Monte Carlo default when no trial count, time or target is given
@@ -61,8 +61,8 @@ def monte_carlo_inputs(problem: EquityProblem) -> MonteCarloInputs:
 def stopping_rule(trials: int | None, time_limit: float | None, target_stderr: float | None,
                   confidence: float) -> StoppingRule:
     """The stopping rule of a Monte Carlo run (a target standard error of 2e-4 when no limit is given)."""
-    if trials is not None and (not isinstance(trials, (int, np.integer)) or isinstance(trials, bool)):
-        raise InvalidArgumentError(f"trials must be a whole number, got {trials!r}")
+    if trials is not None:
+        trials = whole_number(trials, "trials")
     if trials is None and time_limit is None and target_stderr is None:
         target_stderr = DEFAULT_TARGET_STDERR
     if target_stderr is not None:

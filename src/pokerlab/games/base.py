@@ -115,6 +115,9 @@ class Game(ABC):
 
     name: str = "game"
     game_type: ClassVar[GameType] = GameType()
+    strategy_format: ClassVar[str] = "pokerlab-policy"
+    """The file format of the strategy kind (:mod:`pokerlab.solvers.strategy`) that any player of this game is
+    read into to be valued exactly: a policy of the compiled tree, unless the game is too large to compile."""
 
     @property
     def num_players(self) -> int:

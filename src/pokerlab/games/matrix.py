@@ -6,13 +6,16 @@ row player receives ``payoff[row, col]`` chips and the column player its negatio
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import TERMINAL, Game, GameType
+from pokerlab.games.registry import SOLVE, register_family, register_game
 
 RPS_ACTIONS = ("rock", "paper", "scissors")
 RPS = ((0.0, -1.0, 1.0), (1.0, 0.0, -1.0), (-1.0, 1.0, 0.0))
@@ -88,3 +91,13 @@ def rps(asymmetric: bool = False) -> MatrixGame:
     if asymmetric:
         return MatrixGame(RPS_ASYMMETRIC, name="rps2", row_labels=RPS_ACTIONS, col_labels=RPS_ACTIONS)
     return MatrixGame(RPS, name="rps", row_labels=RPS_ACTIONS, col_labels=RPS_ACTIONS)
+
+
+def _from_spec(spec: Mapping[str, Any]) -> MatrixGame:
+    return MatrixGame(tuple(tuple(r) for r in spec["payoff"]), name=str(spec.get("name", "matrix")),
+                      row_labels=tuple(spec.get("row_labels", ())), col_labels=tuple(spec.get("col_labels", ())))
+
+
+register_family("matrix", (MatrixGame,), _from_spec)
+register_game("rps", rps, "rock-paper-scissors", (SOLVE,))
+register_game("rps2", partial(rps, asymmetric=True), "rock-paper-scissors, rock beats scissors by 2", (SOLVE,))

@@ -15,14 +15,16 @@ Actions: :data:`~pokerlab.games.base.FOLD` (-1, the protocol's fold), 1 check/ca
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from itertools import combinations
 from math import comb
 from typing import Any, NamedTuple
 
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import CHANCE, FOLD, TERMINAL, Game, GameType
+from pokerlab.games.registry import PLAY, SOLVE, WEB, register_family, register_game
 
 CALL = 1
 RAISE = 2  # RAISE + j: the j-th raise size of the round
@@ -387,3 +389,20 @@ def preset(name: str) -> LimitPoker:
     if spec is None:
         raise InvalidGameError(f"unknown poker preset {name!r} (expected one of {', '.join(PRESETS)})")
     return LimitPoker(spec)
+
+
+def _from_spec(spec: Mapping[str, Any]) -> LimitPoker:
+    return LimitPoker(PokerSpec.from_dict({k: v for k, v in spec.items() if k != "family"}))
+
+
+PRESET_SUMMARIES = {
+    "kuhn": "Kuhn poker: 3 cards, one bet",
+    "leduc": "Leduc hold'em: 6 cards, a board card, two betting rounds",
+    "kuhn4": "Kuhn poker with 4 ranks",
+    "leduc3s": "Leduc hold'em with a third suit",
+    "leduc-2sizes": "Leduc hold'em with two bet sizes per round",
+}
+
+register_family("limit_poker", (LimitPoker,), _from_spec)
+for _name in PRESETS:
+    register_game(_name, partial(preset, _name), PRESET_SUMMARIES[_name], (SOLVE, PLAY, WEB))

@@ -35,6 +35,7 @@ from pokerlab.cards.encoding import RANKS, SUITS
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import CHANCE, FOLD, TERMINAL, Game, GameType
 from pokerlab.games.compiler import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
+from pokerlab.games.registry import PLAY, register_game
 
 # Node kinds of the compiled betting tree.
 # Node kinds of the compiled betting tree: the compiler's kinds (pokerlab.games.compiler), with the terminals of
@@ -368,6 +369,7 @@ class TwoRoundHoldem(Game):
     """
 
     game_type = GameType(players=2, zero_sum=True, has_fold=True)
+    strategy_format = "pokerlab-two-round-strategy"  # 4.7e11 histories: no compiled tree, a bot per stack
 
     def __init__(self, spec: TwoRoundSpec | None = None) -> None:
         self.rules = spec or TwoRoundSpec()
@@ -532,3 +534,7 @@ def action_label(b: Betting, x: int) -> str:
     if x == to_call:
         return "check" if x == 0 else f"call {x}"
     return f"bet {x}" if to_call == 0 else f"raise {x}"
+
+
+register_game("two-round", TwoRoundHoldem, "two-round hold'em: 28 cards, a flop, bets of 0 to 4 chips", (PLAY,),
+              warmup="two-round")

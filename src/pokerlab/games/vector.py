@@ -30,7 +30,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from pokerlab.errors import InvalidGameError, UnsupportedGameError
+from pokerlab.errors import InvalidGameError, UnsupportedGameError, whole_number
 from pokerlab.games.base import CHANCE, FOLD, TERMINAL, VECTOR_FORM, Action, GameType, require_form
 from pokerlab.games.compiler import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
 
@@ -253,9 +253,8 @@ def compile_public_tree(game: VectorGame, max_nodes: int = 5_000_000) -> Compile
     num_hands = []
     weights = []
     for p in range(n_players):
-        h = game.num_private_hands(p)
-        if not isinstance(h, int | np.integer) or h < 1:
-            raise InvalidGameError(f"{game.name}: player {p} needs at least one private hand (got {h!r})")
+        h = whole_number(game.num_private_hands(p), f"{game.name}: the private hands of player {p}", low=1,
+                         error=InvalidGameError)
         w = np.array(game.initial_weights(p), dtype=np.float64)
         if w.shape != (h,) or not np.all(np.isfinite(w)) or np.any(w < 0) or not np.any(w > 0):
             raise InvalidGameError(f"{game.name}: initial weights of player {p} must be {h} finite numbers >= 0, "

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import InvalidArgumentError
+from pokerlab.icm.core import ICMResult, chip_share, icm, validate
 from pokerlab.icm.lobby import player_labels
-from pokerlab.icm.model import ICMResult, chip_share, icm, validate
 from pokerlab.icm.payouts import check_finite_pool
 from pokerlab.plotting import figure_path, pyplot, save_figure
 
@@ -99,7 +99,8 @@ class Deal:
 
     @property
     def chip_minus_icm(self) -> np.ndarray:
-        return self.chip - self.icm
+        difference: np.ndarray = self.chip - self.icm
+        return difference
 
     def to_dict(self) -> dict[str, Any]:
         rows = zip(self.stacks, self.icm, self.chip, strict=True)

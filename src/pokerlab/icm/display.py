@@ -12,8 +12,8 @@ import numpy as np
 from rich.table import Table
 
 from pokerlab.icm.analysis import BubbleFactors, Deal
+from pokerlab.icm.core import ICMResult
 from pokerlab.icm.lobby import player_labels
-from pokerlab.icm.model import ICMResult
 
 
 def money(value: float, sign: bool = False) -> str:

@@ -19,6 +19,7 @@ from pokerlab.errors import (
     InvalidStacksError,
     excerpt,
     real_number,
+    whole_number,
 )
 from pokerlab.icm.lobby import parse_amount, read_text_file, split_amounts
 from pokerlab.stats.rng import numpy_generator
@@ -33,19 +34,20 @@ def power_law(paid: int, pool: float = 1000.0, a: float = 1.0) -> np.ndarray:
     >>> power_law(3, pool=110.0, a=1.0).round(6).tolist()
     [60.0, 30.0, 20.0]
     """
-    _check_paid(paid)
+    paid = _check_paid(paid)
     if not (math.isfinite(a) and a >= 0):
         raise InvalidPayoutsError(f"power-law exponent must be a finite number >= 0, got {a}")
     _check_pool(pool)
-    weights = 1.0 / np.arange(1, int(paid) + 1, dtype=np.float64) ** a
-    return pool * weights / weights.sum()
+    weights = 1.0 / np.arange(1, paid + 1, dtype=np.float64) ** a
+    prizes: np.ndarray = pool * weights / weights.sum()
+    return prizes
 
 
 def flat(paid: int, pool: float = 1000.0) -> np.ndarray:
     """Every one of the ``paid`` places gets ``pool / paid``. ``flat(4, 100.0) -> [25, 25, 25, 25]``."""
-    _check_paid(paid)
+    paid = _check_paid(paid)
     _check_pool(pool)
-    return np.full(int(paid), pool / paid)
+    return np.full(paid, pool / paid)
 
 
 def standard(name: str, pool: float = 100.0) -> np.ndarray:
@@ -54,7 +56,8 @@ def standard(name: str, pool: float = 100.0) -> np.ndarray:
         raise InvalidPayoutsError(f"unknown payout structure {name!r}; known: {', '.join(STANDARD)}")
     _check_pool(pool)
     shares = np.array(STANDARD[name])
-    return pool * shares / shares.sum()
+    prizes: np.ndarray = pool * shares / shares.sum()
+    return prizes
 
 
 def from_csv(path: str | Path) -> np.ndarray:
@@ -126,12 +129,8 @@ def _parse_payouts(spec: str, pool: float | None = None, allow_rising: bool = Fa
         pool = options.pop("pool", 1000.0 if pool is None else pool)
         if "paid" not in options:
             raise InvalidPayoutsError(f"{spec!r}: say how many places are paid, e.g. {kind}:paid=40")
-        paid_value = options.pop("paid")
-        if not (math.isfinite(paid_value) and paid_value.is_integer() and 1 <= paid_value <= MAX_PAID_PLACES):
-            raise InvalidPayoutsError(
-                f"{spec!r}: paid must be a whole number of places from 1 to {MAX_PAID_PLACES:,}, got {paid_value:g}"
-            )
-        paid = int(paid_value)
+        paid = whole_number(options.pop("paid"), f"{spec!r}: paid places", low=1, high=MAX_PAID_PLACES, floats=True,
+                            error=InvalidPayoutsError)
         if kind == "power":
             a = options.pop("a", 1.0)
             _no_more(options, spec)
@@ -231,12 +230,9 @@ def _no_more(options: dict[str, float], spec: str) -> None:
         raise InvalidPayoutsError(f"{spec!r}: option(s) {', '.join(options)} do not apply here")
 
 
-def _check_paid(paid: int) -> None:
-    whole = isinstance(paid, int | np.integer) or (isinstance(paid, float) and paid.is_integer())
-    if isinstance(paid, bool) or not whole or not 1 <= paid <= MAX_PAID_PLACES:
-        raise InvalidPayoutsError(
-            f"a payout structure needs a whole number of paid places from 1 to {MAX_PAID_PLACES:,}, got {paid!r}"
-        )
+def _check_paid(paid: int) -> int:
+    """``paid`` as an int: a whole number of paid places (a float such as 40.0 too), 1 to :data:`MAX_PAID_PLACES`."""
+    return whole_number(paid, "paid places", low=1, high=MAX_PAID_PLACES, floats=True, error=InvalidPayoutsError)
 
 
 def _check_pool(pool: float) -> None:

@@ -1,5 +1,5 @@
 """Exact ICM by the subset recursion over the players already placed (``sum_{m<k} C(n, m) * n`` work):
-the oracle; returns the finish-place matrix. Kernels assume validated input (see :mod:`pokerlab.icm.model`)."""
+the oracle; returns the finish-place matrix. Kernels assume validated input (see :mod:`pokerlab.icm.core`)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.icm import icm
-from pokerlab.icm.models import chip_proportional, malmuth_weitzman, power_icm
+from pokerlab.icm.alternatives import chip_proportional, malmuth_weitzman, power_icm
 from pokerlab.simulation.core import SimulationResult, simulate
 from pokerlab.simulation.kernels import Charts, Schedule
 
@@ -137,7 +137,7 @@ def compare_models(
     >>> sorted(c.predictions), c.continuations
     (['chip', 'icm', 'malmuth-weitzman', 'power-icm'], 4000)
     """
-    from pokerlab.icm.models import fit_power
+    from pokerlab.icm.alternatives import fit_power
 
     result = simulate(stacks, payouts, play=play, bet=bet, schedule=schedule, start_level=start_level,
                       table_size=table_size, tournaments=continuations, seed=seed, workers=workers, ray=ray,

@@ -153,7 +153,7 @@ def prepare(
 ) -> Tournament:
     """Validate a tournament (see :func:`simulate` for the arguments)."""
     from pokerlab.icm import parse_payouts
-    from pokerlab.icm.model import validate as validate_icm
+    from pokerlab.icm.core import validate as validate_icm
 
     if (stacks is None) == (players is None):
         raise InvalidArgumentError("give either the stacks of every player or a number of players")

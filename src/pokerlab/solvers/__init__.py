@@ -1,6 +1,9 @@
 """Every training algorithm: regret matching for matrix games; on compiled trees the CFR family, Monte Carlo CFR,
 best response and exploitability; on vector-form games (public tree, private hands) CFR+/DCFR and best-response
-gains for n players."""
+gains for n players; the two-round game's MCCFR.
+
+Every strategy kind registers its file formats with :mod:`pokerlab.solvers.strategy` when its module loads;
+importing them here fills that table before any file is read (a new kind adds its import below)."""
 
 from pokerlab.solvers.core import (
     ALGORITHMS,
@@ -20,6 +23,7 @@ from pokerlab.solvers.policy import (
     expected_value,
     exploitability,
 )
+from pokerlab.solvers.two_round import TwoRoundBot
 from pokerlab.solvers.vector import (
     BestResponseGains,
     VectorSolver,
@@ -31,5 +35,6 @@ from pokerlab.solvers.vector import (
 __all__ = [
     "ALGORITHMS", "FORMAT_VERSION", "BestResponse", "Exploitability", "Policy", "SolveProgress", "SolveResult",
     "Solver", "SolverConfig", "algorithm_config", "best_response", "expected_value", "exploitability", "solve",
-    "BestResponseGains", "VectorSolver", "VectorStrategy", "best_response_gains", "vector_exploitability",
+    "BestResponseGains", "TwoRoundBot", "VectorSolver", "VectorStrategy", "best_response_gains",
+    "vector_exploitability",
 ]

@@ -63,10 +63,29 @@ def read_archive(path: str | Path, what: str, keys: Collection[str] | None = Non
     return meta, arrays
 
 
+#: Formats pokerlab wrote once and reads no more, with what to do about such a file.
+RETIRED_FORMATS = {"pokerlab-brief-bot": "train the bot again with `pokerlab two-round train --out FILE`"}
+
+
+def refuse_retired(path: str | Path, meta: Mapping[str, Any]) -> None:
+    """Refuse (:class:`FileFormatError`, one line saying what to do) an archive of a retired format.
+
+    >>> try:
+    ...     refuse_retired("old.npz", {"format": "pokerlab-brief-bot"})
+    ... except FileFormatError as error:
+    ...     print(str(error)[:54])
+    old.npz: format 'pokerlab-brief-bot' is no longer read
+    """
+    kind = meta.get("format")
+    if isinstance(kind, str) and kind in RETIRED_FORMATS:
+        raise FileFormatError(f"{path}: format {kind!r} is no longer read; {RETIRED_FORMATS[kind]}")
+
+
 def check_format(path: str | Path, meta: Mapping[str, Any], formats: Collection[str], version: int,
                  what: str) -> None:
-    """Refuse (:class:`FileFormatError`) an archive whose ``meta`` has a format not in ``formats`` or a format
-    version other than ``version``."""
+    """Refuse (:class:`FileFormatError`) an archive whose ``meta`` has a format not in ``formats`` (a retired
+    format: saying what to do, :func:`refuse_retired`) or a format version other than ``version``."""
+    refuse_retired(path, meta)
     if meta.get("format") not in formats:
         raise FileFormatError(f"{path}: not a {what} (format {meta.get('format')!r})")
     if meta.get("format_version") != version:

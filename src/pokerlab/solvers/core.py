@@ -11,7 +11,14 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, PokerlabError, real_number
+from pokerlab.errors import (
+    FileFormatError,
+    Interrupted,
+    InvalidArgumentError,
+    PokerlabError,
+    real_number,
+    whole_number,
+)
 from pokerlab.games.base import Game
 from pokerlab.games.compiler import CompiledGame
 from pokerlab.games.registry import compiled, game_from_spec, rebuildable
@@ -20,6 +27,7 @@ from pokerlab.progress import deferred_interrupts
 from pokerlab.solvers import kernels
 from pokerlab.solvers.archive import check_format, read_archive, write_archive
 from pokerlab.solvers.policy import Exploitability, Policy, exploitability
+from pokerlab.solvers.strategy import register_reader
 from pokerlab.stats import validate_seed
 from pokerlab.stats.rng import seed_state
 
@@ -220,6 +228,18 @@ class Solver:
         return solver
 
 
+def _average_of_solver_file(path: Path, game: Game) -> Policy:
+    """A solver file read as a strategy of ``game`` (:func:`pokerlab.solvers.strategy.load_strategy`): its
+    average policy."""
+    solver = Solver.load(path)
+    if solver.game.spec != game.spec():
+        raise InvalidArgumentError(f"{path}: a strategy of {solver.game.name!r}, not {game.name!r}")
+    return solver.average_policy()
+
+
+register_reader(FORMAT, _average_of_solver_file)
+
+
 def _check_resume(solver: Solver, game: str | Game | CompiledGame | None, algorithm: str | SolverConfig | None,
                   seed: int | None, iterations: int | None) -> None:
     """Refuse options that a resumed run would otherwise ignore."""
@@ -317,9 +337,10 @@ def solve(game: str | Game | CompiledGame | None = None, algorithm: str | Solver
         if game is None:
             raise InvalidArgumentError("give a game to solve or a solver to resume")
         solver = Solver(game, "cfr+" if algorithm is None else algorithm, seed=seed)
-    for label, value in (("iterations", iterations), ("check_every", check_every)):
-        if value is not None and (not isinstance(value, int | np.integer) or value < 0):
-            raise InvalidArgumentError(f"{label} must be a non-negative integer, got {value!r}")
+    if iterations is not None:
+        iterations = whole_number(iterations, "iterations", low=0)
+    if check_every is not None:
+        check_every = whole_number(check_every, "check_every", low=0)
     for label, number in (("target exploitability", target_exploitability), ("time limit", time_limit)):
         if number is not None:
             real_number(number, label)

@@ -1,29 +1,37 @@
-"""Policies (probabilities per infoset and action), exact best responses, exploitability and values."""
+"""Policies (probabilities per infoset and action) of compiled trees, the strategy kind of the tree-form
+solvers: exact best responses, exploitability and values, playing, and the file form ``pokerlab-policy``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError
+from pokerlab.errors import InvalidArgumentError, InvalidGameError
+from pokerlab.games.base import Game
 from pokerlab.games.compiler import CompiledGame
+from pokerlab.games.registry import compiled
 from pokerlab.solvers import kernels
+from pokerlab.solvers.strategy import Distribution, Strategy, float_array, same_spec, save_strategy, strategy_kind
 
 MBB_PER_CHIP = 1000.0  # milli-big-blinds per chip, taking the ante (1 chip) as the big blind
 
 
+@strategy_kind
 @dataclass(frozen=True, eq=False)
 class Policy:
     """A behaviour strategy for both players: ``probs[info_offset[i] + a]`` is the probability of action ``a``
-    at infoset ``i`` (each infoset sums to 1). One of the :class:`~pokerlab.solvers.strategy.Strategy` kinds.
+    at infoset ``i`` (each infoset sums to 1). A :class:`~pokerlab.solvers.strategy.Strategy`: any agent's play
+    of a game that compiles is read into one (:meth:`from_distribution`) to be valued exactly.
 
     >>> from pokerlab.games import compiled
     >>> Policy.uniform(compiled("kuhn")).action_probabilities("K||")
     {'check': 0.5, 'bet 1': 0.5}
     """
+
+    format: ClassVar[str] = "pokerlab-policy"
 
     game: CompiledGame
     probs: np.ndarray = field(repr=False)
@@ -69,10 +77,53 @@ class Policy:
         """``{infoset_key: {action_label: probability}}`` for every infoset."""
         return {key: self.action_probabilities(key) for key in self.game.infoset_keys}
 
+    @classmethod
+    def from_distribution(cls, game: Game, distribution: Distribution, name: str = "agent") -> Policy:
+        """The policy of ``game``'s compiled tree that plays ``distribution`` at every information set (an action
+        it leaves out gets 0); ``name`` names the agent in errors."""
+        tree = compiled(game)
+        source = tree.source
+        assert source is not None  # compiled() keeps the game it compiled
+        probs = np.zeros(tree.num_flat_actions)
+        for i, state in enumerate(tree.infoset_states):
+            lo = int(tree.info_offset[i])
+            dist = dict(distribution(source, state))
+            for k, a in enumerate(source.legal_actions(state)):
+                probs[lo + k] = dist.get(a, 0.0)
+        return cls(tree, probs)
+
+    # -- the Strategy protocol ----------------------------------------------------------------------------------
+    def distribution(self, game: Game, state: Any) -> list[tuple[Any, float]]:
+        """``(action, probability)`` over the legal actions of ``state``, read at its information set."""
+        g = self.game
+        key = game.infoset_key(state)
+        index = g._key_index().get(key)
+        if index is None:
+            raise InvalidGameError(f"the policy of {g.name!r} has no information set {key!r}")
+        lo, hi = int(g.info_offset[index]), int(g.info_offset[index + 1])
+        return list(zip(game.legal_actions(state), (float(p) for p in self.probs[lo:hi]), strict=True))
+
+    def value_against(self, game: Game, other: Strategy) -> float:
+        """Exact chips per hand against ``other`` over both seats; another kind is read into a policy first."""
+        them = other if isinstance(other, Policy) else Policy.from_distribution(game, other.distribution, "other")
+        return 0.5 * (expected_value(self.game, self, them) - expected_value(self.game, them, self))
+
+    def exploitability(self, game: Game) -> float:
+        """Exact exploitability (chips per hand) in the policy's own compiled tree."""
+        return exploitability(self.game, self).exploitability
+
+    def to_archive(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        return {"game_spec": self.game.spec}, {"probs": self.probs}
+
+    @classmethod
+    def from_archive(cls, path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray], game: Game) -> Policy:
+        tree = compiled(game)
+        if not same_spec(meta["game_spec"], tree.spec):
+            raise InvalidArgumentError(f"{path}: a strategy of {meta.get('game_spec')!r}, not {game.name!r}")
+        return cls(tree, float_array(arrays["probs"]))
+
     def save(self, path: str | Path) -> Path:
         """Write the policy to ``path`` (see :func:`pokerlab.solvers.strategy.save_strategy`)."""
-        from pokerlab.solvers.strategy import save_strategy
-
         return save_strategy(self, path)
 
 

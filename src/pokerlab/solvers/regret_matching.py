@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import Interrupted, InvalidArgumentError
+from pokerlab.errors import Interrupted, InvalidArgumentError, whole_number
 from pokerlab.games.matrix import MatrixGame
 from pokerlab.progress import ProgressCallback, deferred_interrupts
 from pokerlab.solvers import kernels
@@ -77,10 +77,7 @@ def regret_matching(game: MatrixGame, iterations: int = 10_000, history: bool = 
     if not isinstance(game, MatrixGame):
         raise InvalidArgumentError(f"regret matching needs a matrix game (e.g. pokerlab.games.rps()), got "
                                    f"{type(game).__name__}")
-    if isinstance(iterations, bool) or not isinstance(iterations, int | np.integer) or iterations < 1:
-        raise InvalidArgumentError(f"iterations must be a positive integer, got {iterations!r}")
-    if iterations > MAX_ITERATIONS:
-        raise InvalidArgumentError(f"iterations must be at most {MAX_ITERATIONS:,}, got {iterations:,}")
+    iterations = whole_number(iterations, "iterations", low=1, high=MAX_ITERATIONS)
     payoff = game.matrix
     m, n = payoff.shape
     total = int(iterations)

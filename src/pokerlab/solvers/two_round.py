@@ -1,7 +1,8 @@
-"""Strategies for the two-round game: training with MCCFR and card abstraction, exact evaluation in the real game,
-saving and loading (.npz with a format version), and the fixed bots (uniform, full bet, check/call).
+"""The two-round game's bots: training with MCCFR and card abstraction (:class:`TwoRoundTrainer`, resumable) and
+the strategy kind that plays the game (:class:`TwoRoundBot`: playing, values, exploitability, its file form).
 
-A :class:`TwoRoundStrategy` plays one effective stack; a :class:`TwoRoundBot` holds one strategy per effective stack
+A :class:`TwoRoundStrategy` (:mod:`pokerlab.solvers.two_round_values`, with the exact evaluation and the fixed
+bots, re-exported here) plays one effective stack; a :class:`TwoRoundBot` holds one strategy per effective stack
 ``0 .. stack`` so that it can play every hand of a stack-until-bust match (a hand is played with the smaller
 stack behind the ante, capped at the game's ``stack``).
 """
@@ -12,223 +13,37 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, PokerlabError
-from pokerlab.games.base import FOLD
-from pokerlab.games.compiler import freeze_arrays
-from pokerlab.games.two_round import NODE_DECISION, NODE_FLOP, BettingTree, TwoRoundSpec, betting_tree
-from pokerlab.progress import ProgressCallback, deferred_interrupts
+from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, InvalidGameError, PokerlabError
+from pokerlab.games.base import Game
+from pokerlab.games.two_round import NODE_DECISION, TwoRoundHoldem, TwoRoundSpec, TwoRoundState
+from pokerlab.progress import deferred_interrupts
 from pokerlab.solvers import two_round_kernels as K
 from pokerlab.solvers.archive import check_format, read_archive, write_archive
-from pokerlab.solvers.policy import MBB_PER_CHIP
+from pokerlab.solvers.strategy import Distribution, Strategy, float_array, register_reader, save_strategy, strategy_kind
 from pokerlab.solvers.two_round_tables import TwoRoundTables, two_round_tables
+from pokerlab.solvers.two_round_values import (
+    TwoRoundExploitability,
+    TwoRoundStrategy,
+    expected_value,
+    exploitability,
+    fixed_strategy,
+    tree_of,
+)
 from pokerlab.stats import validate_seed
 from pokerlab.stats.rng import seed_state
 
+__all__ = [
+    "FORMAT", "FORMAT_VERSION", "Abstraction", "TrainProgress", "TwoRoundBot", "TwoRoundExploitability",
+    "TwoRoundStrategy", "TwoRoundTrainer", "expected_value", "exploitability", "fixed_strategy", "tree_of",
+    "two_round_rules",
+]
+
 FORMAT = "pokerlab-two-round-bot"
-LEGACY_FORMAT = "pokerlab-brief-bot"  # files written before the game was renamed; read the same way
 FORMAT_VERSION = 1
-
-_TREES: dict[TwoRoundSpec, BettingTree] = {}
-
-
-def tree_of(spec: TwoRoundSpec) -> BettingTree:
-    """The (cached) betting tree of a spec; its arrays are read-only since every strategy of the spec shares them."""
-    tree = _TREES.get(spec)
-    if tree is None:
-        tree = betting_tree(spec)
-        freeze_arrays(tree)
-        _TREES[spec] = tree
-    return tree
-
-
-@dataclass(frozen=True, eq=False)
-class TwoRoundStrategy:
-    """A behaviour strategy of one player seat-independently: ``pre[pre_row[h], a]`` in round 1 and
-    ``post[post_row[f, h], a]`` in round 2, over the flat actions of ``tree`` (one stack)."""
-
-    spec: TwoRoundSpec
-    name: str
-    pre: np.ndarray
-    post: np.ndarray
-    pre_row: np.ndarray
-    post_row: np.ndarray
-    tree: BettingTree = field(repr=False)
-
-    def rows(self) -> K.RowStrategy:
-        """The strategy as the kernels take it."""
-        return K.RowStrategy(self.pre, self.post, self.pre_row, self.post_row)
-
-    def probabilities(self, node: int, hand: int, flop: int) -> np.ndarray:
-        """Probabilities of the children of decision ``node`` for local hand id ``hand`` (flop id in round 2)."""
-        t = self.tree
-        off, na = int(t.act_offset[node]), int(t.num_children[node])
-        if t.round[node] == 0:
-            return self.pre[self.pre_row[hand], off:off + na]
-        return self.post[self.post_row[flop, hand], off:off + na]
-
-
-def fixed_strategy(spec: TwoRoundSpec, kind: str) -> TwoRoundStrategy:
-    """A card-blind bot: ``uniform`` (every legal action equally likely), ``fullbet`` (always the most chips
-    allowed, so it calls or raises, never folds) or ``checkcall`` (always check or call).
-
-    >>> fixed_strategy(TwoRoundSpec(stack=1), "fullbet").pre[0, :4].tolist()
-    [0.0, 1.0, 0.0, 1.0]
-    """
-    tree = tree_of(spec)
-    tables = two_round_tables(spec)
-    probs = np.zeros((1, tree.num_flat_actions))
-    for n in np.flatnonzero(tree.kind == NODE_DECISION):
-        off, na = int(tree.act_offset[n]), int(tree.num_children[n])
-        acts = [int(tree.action[c]) for c in tree.children(int(n))]
-        if kind == "uniform":
-            probs[0, off:off + na] = 1.0 / na
-        elif kind == "fullbet":
-            probs[0, off + int(np.argmax(acts))] = 1.0
-        elif kind == "checkcall":
-            calls = [i for i, a in enumerate(acts) if a != FOLD]
-            probs[0, off + calls[0]] = 1.0
-        else:
-            raise InvalidArgumentError(f"unknown fixed bot {kind!r} (expected uniform, fullbet or checkcall)")
-    zeros_h = np.zeros(tables.n_hands, dtype=np.int64)
-    zeros_fh = np.zeros((tables.n_flops, tables.n_hands), dtype=np.int64)
-    return TwoRoundStrategy(spec, kind, probs, probs, zeros_h, zeros_fh, tree)
-
-
-#: Wall time aimed at per chunk of the exact evaluation: Ctrl-C waits at most about this long (seconds).
-CHUNK_SECONDS = 0.1
-
-
-class _ProfileRun:
-    """Exact profile evaluations run in chunks of ``(flop node, flop)`` items from Python, so that Ctrl-C lands
-    between chunks (each held whole by :func:`deferred_interrupts`) and progress can be reported. The numbers
-    are the same bit for bit whatever the chunks (the kernels run the same operations in the same order).
-
-    Work is counted in node-boards (one round-2 node of the betting tree evaluated on one flop): an item's cost
-    is its flop node's subtree size, which differs by orders of magnitude between betting lines, so chunks are
-    sized and progress (rate, ETA) reported in that unit."""
-
-    def __init__(self, spec: TwoRoundSpec, evaluations: int, progress: ProgressCallback | None,
-                 chunk: int | None) -> None:
-        self.spec, self.tree, self.tables = spec, tree_of(spec), two_round_tables(spec)
-        arrays = self.tree.arrays()
-        self.flop_nodes = np.flatnonzero(arrays.kind == NODE_FLOP).astype(np.int64)
-        self.n_flops = self.tables.n_flops
-        self.items = len(self.flop_nodes) * self.n_flops
-        self.weights = [max(1, int(arrays.subtree_end[fn] - fn - 1)) for fn in self.flop_nodes]  # per item of each node
-        self.total = sum(self.weights) * self.n_flops * evaluations
-        self.done = 0
-        self.progress, self.chunk = progress, chunk
-
-    def _stop(self, start: int, budget: float) -> int:
-        """The end of a chunk from item ``start`` holding about ``budget`` node-boards (at least one item)."""
-        k = start
-        while k < self.items:
-            j = k // self.n_flops
-            take = min((j + 1) * self.n_flops - k, int(budget // self.weights[j]))
-            k += take
-            budget -= take * self.weights[j]
-            if take == 0 or budget < 1:
-                break
-        return max(k, start + 1)
-
-    def _work(self, start: int, stop: int) -> int:
-        """Node-boards of items ``start .. stop - 1``."""
-        n = self.n_flops
-        return sum(max(0, min(stop, (j + 1) * n) - max(start, j * n)) * w for j, w in enumerate(self.weights))
-
-    def value(self, responder: int, best: bool, opp: TwoRoundStrategy, me: TwoRoundStrategy) -> float:
-        """The responder's exact expected payoff (chips per game): a best response or its own strategy."""
-        arrays, deals, ante = self.tree.arrays(), self.tables.deals(), float(self.spec.ante)
-        n_nodes, n_hands = arrays.kind.shape[0], self.tables.n_hands
-        work = K.ProfileWork(np.zeros((n_nodes, n_hands)), np.zeros((n_nodes, n_hands)), self.flop_nodes,
-                             np.zeros(n_hands), np.zeros(n_hands), np.zeros(n_hands), np.zeros(n_hands))
-        opp_rows, me_rows = opp.rows(), me.rows()
-        K.profile_round_one_reach(arrays, deals, responder, opp_rows, work)
-        start, budget = 0, 1.0  # a first tiny chunk (it may include compiling), then about CHUNK_SECONDS each
-        while start < self.items:
-            stop = min(start + self.chunk, self.items) if self.chunk else self._stop(start, budget)
-            began = time.perf_counter()
-            with deferred_interrupts():  # a chunk runs whole: Ctrl-C lands between chunks
-                K.profile_flop_items(arrays, deals, ante, responder, best, opp_rows, me_rows, work, start, stop)
-            spent = time.perf_counter() - began
-            done = self._work(start, stop)
-            self.done += done
-            start = stop
-            budget = min(4 * budget, done * CHUNK_SECONDS / spent) if spent > 0 else 4 * budget
-            if self.progress is not None:
-                self.progress(self.done, self.total)
-        return float(K.profile_round_one_value(arrays, deals, ante, responder, best, me_rows, work))
-
-
-def _profile(spec: TwoRoundSpec, responder: int, best: bool, opp: TwoRoundStrategy,
-             me: TwoRoundStrategy | None) -> float:
-    return _ProfileRun(spec, 1, None, None).value(responder, best, opp, me or opp)
-
-
-def expected_value(a: TwoRoundStrategy, b: TwoRoundStrategy) -> float:
-    """Exact expected chips per hand won by ``a`` against ``b``, averaged over both seats (no sampling).
-
-    >>> u = fixed_strategy(TwoRoundSpec(ranks=4, suits=2, stack=1), "uniform"); expected_value(u, u)
-    0.0
-    """
-    if a.spec != b.spec:
-        raise InvalidArgumentError("the two strategies play different games")
-    seat0 = _profile(a.spec, 0, False, b, a)
-    seat1 = _profile(a.spec, 1, False, b, a)
-    return 0.5 * (seat0 + seat1)
-
-
-# Not pokerlab.solvers.Exploitability: that one reports a profile's nash_conv, game value and per-player best
-# responses of a compiled tree; here the strategy plays both seats of a game too large to compile, so the result
-# is the two seats' best-response values (and the time the vectorised best response took).
-@dataclass(frozen=True)
-class TwoRoundExploitability:
-    """Exact best-response values (chips per hand) against a strategy in the real (unabstracted) game.
-
-    ``best_response_values[i]``: what a best response in seat ``i`` wins against the strategy in the other
-    seat. ``exploitability`` = their mean (chips per hand; 0 at a Nash equilibrium since the game is symmetric
-    over seats), ``mbb_per_game`` = 1000 x that."""
-
-    best_response_values: tuple[float, float]
-    exploitability: float
-    mbb_per_game: float
-    elapsed_s: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"best_response_values": list(self.best_response_values), "exploitability": self.exploitability,
-                "mbb_per_game": self.mbb_per_game, "elapsed_s": self.elapsed_s}
-
-
-def exploitability(strategy: TwoRoundStrategy, progress: ProgressCallback | None = None,
-                   chunk: int | None = None) -> TwoRoundExploitability:
-    """Exact exploitability of a strategy played in both seats, in the real game.
-
-    This is (BR0 + BR1) / 2 where BRi is the best response value in seat i against the strategy in seat
-    1 - i, the same quantity as ``pokerlab.solvers.exploitability`` (nash_conv / 2) for a symmetric profile.
-
-    The two best responses run in chunks of ``(flop node, flop)`` items (``chunk`` items each; default: sized
-    to about :data:`CHUNK_SECONDS` of work), the same numbers bit for bit whatever the chunks; ``progress(done,
-    total)`` counts node-boards (one round-2 node of the betting tree evaluated on one flop). Ctrl-C between
-    chunks raises :class:`~pokerlab.errors.Interrupted`.
-
-    >>> e = exploitability(fixed_strategy(TwoRoundSpec(ranks=4, suits=2, stack=1), "checkcall"))
-    >>> e.exploitability > 0
-    True
-    """
-    start = time.perf_counter()
-    run = _ProfileRun(strategy.spec, 2, progress, chunk)
-    try:
-        br0 = run.value(0, True, strategy, strategy)
-        br1 = run.value(1, True, strategy, strategy)
-    except KeyboardInterrupt:  # between two chunks: nothing half done, but no value either
-        raise Interrupted(f"after {run.done:,} of {run.total:,} node-boards of the two best responses "
-                          f"({time.perf_counter() - start:.1f} s)") from None
-    e = 0.5 * (br0 + br1)
-    return TwoRoundExploitability((br0, br1), e, e * MBB_PER_CHIP, time.perf_counter() - start)
 
 
 @dataclass(frozen=True)
@@ -377,13 +192,18 @@ class TwoRoundTrainer:
 def _read(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     what = "pokerlab two-round bot file"
     meta, data = read_archive(path, what, missing=f"strategy file not found: {path}")
-    check_format(path, meta, (FORMAT, LEGACY_FORMAT), FORMAT_VERSION, what)
+    check_format(path, meta, (FORMAT,), FORMAT_VERSION, what)
     return meta, data
 
 
+@strategy_kind
 @dataclass(frozen=True, eq=False)
 class TwoRoundBot:
-    """Strategies for every effective stack ``0 .. spec.stack`` of the two-round game."""
+    """Strategies for every effective stack ``0 .. spec.stack`` of the two-round game: the
+    :class:`~pokerlab.solvers.strategy.Strategy` kind of that game (any agent's card-blind play is read into
+    one, :meth:`from_distribution`, to be valued exactly)."""
+
+    format: ClassVar[str] = "pokerlab-two-round-strategy"
 
     spec: TwoRoundSpec
     strategies: dict[int, TwoRoundStrategy]
@@ -413,9 +233,125 @@ class TwoRoundBot:
             raise InvalidArgumentError(f"no strategy for effective stack {stack} (have 0..{self.spec.stack})")
         return self.strategies[stack]
 
+    @classmethod
+    def from_distribution(cls, game: Game, distribution: Distribution, name: str = "agent") -> TwoRoundBot:
+        """The card-blind bot that plays ``distribution`` at every betting node of ``game``'s main stack. The
+        game is too large to list every information set, so the distribution is read on one deal and checked
+        on a second: an agent that plays by its cards raises :class:`InvalidArgumentError`."""
+        rules = two_round_rules(game)
+        tree = tree_of(rules)
+        tables = two_round_tables(rules)
+        deck = rules.deck()
+        deals = ((deck[0:2], deck[2:4], deck[4:7]), (deck[-2:], deck[-4:-2], deck[-7:-4]))
+        probs = np.zeros((1, tree.num_flat_actions))
+        for n in np.flatnonzero(tree.kind == NODE_DECISION):
+            rows = []
+            for hand0, hand1, flop in deals:
+                state = game.apply(game.apply(game.initial_state(), hand0), hand1)
+                for round_index, actions in enumerate(tree.histories[n]):
+                    if round_index == 1:
+                        state = game.apply(state, flop)
+                    for action in actions:
+                        state = game.apply(state, action)
+                dist = dict(distribution(game, state))
+                rows.append([dist.get(int(tree.action[c]), 0.0) for c in tree.children(int(n))])
+            if rows[0] != rows[1]:
+                raise InvalidArgumentError(f"agent {name!r} plays by its cards: the two-round game evaluates "
+                                           "exactly only trained bots and card-blind agents")
+            off = int(tree.act_offset[n])
+            probs[0, off:off + len(rows[0])] = rows[0]
+        strategy = TwoRoundStrategy(rules, name, probs, probs, np.zeros(tables.n_hands, dtype=np.int64),
+                                    np.zeros((tables.n_flops, tables.n_hands), dtype=np.int64), tree)
+        return cls(rules, {rules.stack: strategy}, {"kind": name})
+
+    # -- the Strategy protocol ----------------------------------------------------------------------------------
+    def distribution(self, game: Game, state: TwoRoundState) -> list[tuple[Any, float]]:
+        """``(action, probability)`` at ``state``, played by the strategy of the state's effective stack."""
+        spec = two_round_rules(game)
+        if replace(spec, stack=self.spec.stack) != self.spec:
+            raise InvalidGameError("the bot was trained for another deck or bet size")
+        strategy = self.strategy(spec.stack)
+        tables = two_round_tables(spec)
+        tree = strategy.tree
+        node = tree.node_after(state.history)
+        me = state.betting.to_act
+        hand = sorted(tables.local(c) for c in state.hands[me])
+        h = int(tables.hand_id[hand[0], hand[1]])
+        f = -1
+        if state.flop:
+            a, b, c = sorted(tables.local(x) for x in state.flop)
+            f = int(tables.flop_id[a, b, c])
+        probs = strategy.probabilities(node, h, f)
+        return [(int(tree.action[child]), float(p)) for child, p in zip(tree.children(node), probs, strict=True)]
+
+    def value_against(self, game: Game, other: Strategy) -> float:
+        """Exact chips per hand against ``other`` over both seats at the game's stack (another kind is read
+        into a card-blind bot first)."""
+        stack = two_round_rules(game).stack
+        them = other if isinstance(other, TwoRoundBot) else TwoRoundBot.from_distribution(game, other.distribution,
+                                                                                         "other")
+        return expected_value(self.strategy(stack), them.strategy(stack))
+
+    def exploitability(self, game: Game) -> float:
+        """Exact exploitability (chips per hand) at the game's stack, in the real (unabstracted) game."""
+        return exploitability(self.strategy(two_round_rules(game).stack)).exploitability
+
+    def to_archive(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        meta = {"spec": self.spec.to_dict(), "info": self.info,
+                "names": {str(s): t.name for s, t in self.strategies.items()}}
+        arrays = {}
+        for s, t in self.strategies.items():
+            arrays.update({f"s{s}_pre": t.pre, f"s{s}_post": t.post, f"s{s}_pre_row": t.pre_row,
+                           f"s{s}_post_row": t.post_row})
+        return meta, arrays
+
+    @classmethod
+    def from_archive(cls, path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray],
+                     game: Game) -> TwoRoundBot:
+        spec = TwoRoundSpec.from_dict(meta["spec"])
+        tables = two_round_tables(spec)
+        strategies = {}
+        for s in range(spec.stack + 1):
+            tree = tree_of(replace(spec, stack=s))
+            pre, post = float_array(arrays[f"s{s}_pre"]), float_array(arrays[f"s{s}_post"])
+            pre_row, post_row = arrays[f"s{s}_pre_row"], arrays[f"s{s}_post_row"]
+            if pre.ndim != 2 or post.ndim != 2 or pre.shape[1] != tree.num_flat_actions or \
+                    post.shape[1] != tree.num_flat_actions or pre_row.shape != (tables.n_hands,) or \
+                    post_row.shape != (tables.n_flops, tables.n_hands) or pre_row.dtype.kind not in "iu" or \
+                    post_row.dtype.kind not in "iu":
+                raise ValueError(f"arrays of stack {s} do not match the game")
+            if np.any(pre < 0) or np.any(post < 0) or not (pre_row.min() >= 0 and pre_row.max() < len(pre)) or \
+                    not (post_row.min() >= -1 and post_row.max() < len(post)):
+                raise ValueError(f"probabilities or rows of stack {s} out of range")
+            strategies[s] = TwoRoundStrategy(replace(spec, stack=s), str(meta["names"][str(s)]), pre, post,
+                                             pre_row.astype(np.int64), post_row.astype(np.int64), tree)
+        info = meta.get("info", {})
+        if not isinstance(info, dict):
+            raise ValueError("info is not an object")
+        return _checked(path, cls(spec, strategies, info), game)
+
     def save(self, path: str | Path) -> Path:
         """Write the bot's strategies to ``path`` (see :func:`pokerlab.solvers.strategy.save_strategy`; a
         trainer's checkpoint, :meth:`TwoRoundTrainer.save`, is also read as a bot)."""
-        from pokerlab.solvers.strategy import save_strategy
-
         return save_strategy(self, path)
+
+
+def two_round_rules(game: Game) -> TwoRoundSpec:
+    """The rules of ``game``, which must be the two-round game, the only one a two-round bot plays
+    (:class:`InvalidGameError` otherwise)."""
+    if not isinstance(game, TwoRoundHoldem):
+        raise InvalidGameError(f"a two-round bot plays only the two-round game, not {game.name!r}")
+    return game.rules
+
+
+def _checked(path: Path, bot: TwoRoundBot, game: Game) -> TwoRoundBot:
+    if not isinstance(game, TwoRoundHoldem) or bot.spec != game.rules:
+        raise InvalidArgumentError(f"{path}: a two-round bot for {bot.spec}, not for the game {game.name!r}")
+    return bot
+
+
+def _bot_of_trainer_file(path: Path, game: Game) -> TwoRoundBot:
+    return _checked(path, TwoRoundBot.load(path), game)
+
+
+register_reader(FORMAT, _bot_of_trainer_file)

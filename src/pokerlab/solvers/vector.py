@@ -17,22 +17,23 @@ before children and its reverse visits children first: no recursion and no Pytho
 
 from __future__ import annotations
 
-import json
-import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit
 
 from pokerlab.errors import FileFormatError, InvalidArgumentError, InvalidGameError, PokerlabError
-from pokerlab.games.base import require_two_player_zero_sum
+from pokerlab.games.base import Game, require_two_player_zero_sum
 from pokerlab.games.compiler import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
 from pokerlab.games.vector import CompiledPublicTree, PublicTree, VectorGame, compile_public_tree
+from pokerlab.solvers.archive import check_format, read_archive, write_archive
 from pokerlab.solvers.core import SolverConfig, algorithm_config
 from pokerlab.solvers.kernels import match_regrets
+from pokerlab.solvers.policy import Policy
+from pokerlab.solvers.strategy import Strategy, float_array, register_reader, same_spec, save_strategy, strategy_kind
 
 VECTOR_ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr")
 FORMAT = "pokerlab-vector-solver"
@@ -176,14 +177,19 @@ class _Traversal:
         _values_up(self.tree.tree, offsets, player, sigma, values, mode,
                    reach if reach is not None else np.zeros((0, 0, 0)), regrets if regrets is not None else empty,
                    cumulative if cumulative is not None else empty, weight)
-        return values[0]
+        root: np.ndarray = values[0]
+        return root
 
 
+@strategy_kind
 @dataclass(frozen=True, eq=False)
 class VectorStrategy:
     """A strategy profile of a vector-form game: for each decision node, one row of action probabilities per
-    private hand of the acting player (``block(node)`` is a ``(hands, actions)`` view of ``probs``). One of the
-    :class:`~pokerlab.solvers.strategy.Strategy` kinds: agents play it, ``save`` writes it."""
+    private hand of the acting player (``block(node)`` is a ``(hands, actions)`` view of ``probs``). A
+    :class:`~pokerlab.solvers.strategy.Strategy`: it plays a state through the game's
+    :meth:`~pokerlab.games.vector.VectorGame.public_view` (public state and the acting player's private hand)."""
+
+    format: ClassVar[str] = "pokerlab-vector-strategy"
 
     tree: CompiledPublicTree
     offsets: np.ndarray
@@ -200,12 +206,6 @@ class VectorStrategy:
         except (KeyError, TypeError):
             raise InvalidGameError(f"{self.tree.game.name}: {public_state!r} is not a decision node of the "
                                    "public tree") from None
-
-    def save(self, path: str | Path) -> Path:
-        """Write the strategy to ``path`` (see :func:`pokerlab.solvers.strategy.save_strategy`)."""
-        from pokerlab.solvers.strategy import save_strategy
-
-        return save_strategy(self, path)
 
     def block(self, node: int) -> np.ndarray:
         """``(hands, actions)`` probabilities at decision node ``node``."""
@@ -231,6 +231,59 @@ class VectorStrategy:
             lo = int(offsets[n])
             probs[lo:lo + tree.num_hands[int(tree.tree.player[n])] * na] = 1.0 / na
         return cls(tree, offsets, probs)
+
+    # -- the Strategy protocol ----------------------------------------------------------------------------------
+    def distribution(self, game: Game, state: Any) -> list[tuple[Any, float]]:
+        """``(action, probability)`` at ``state`` of ``game`` (the vector-form game this strategy belongs to)."""
+        if not isinstance(game, VectorGame) or game.spec() != self.tree.game.spec():
+            raise InvalidGameError(f"the vector-form strategy of {self.tree.game.name!r} does not play "
+                                   f"{game.name!r}")
+        public, hand = game.public_view(state)
+        row = self.block(self.node_of(public))[int(hand)]
+        return list(zip(game.public_actions(public), (float(p) for p in row), strict=True))
+
+    def value_against(self, game: Game, other: Strategy) -> float:
+        """Exact chips per hand against ``other`` over both seats (two-player zero-sum games): on the public
+        tree against another strategy of the same game, else both read into policies of the compiled tree."""
+        if isinstance(other, VectorStrategy) and self.tree.game.spec() == other.tree.game.spec():
+            require_two_player_zero_sum(self.tree.game.game_type, self.tree.game.name, "a seat-averaged value")
+            return 0.5 * (vector_profile_values(self, other)[0] - vector_profile_values(other, self)[0])
+        return Policy.from_distribution(game, self.distribution, "strategy").value_against(game, other)
+
+    def exploitability(self, game: Game) -> float:
+        """Exact exploitability (chips per hand) on the strategy's own public tree (see
+        :func:`vector_exploitability`)."""
+        return vector_exploitability(self.tree, self)
+
+    def to_archive(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        return {"game_spec": self.tree.game.spec(), "num_hands": list(self.tree.num_hands)}, {"probs": self.probs}
+
+    @classmethod
+    def from_archive(cls, path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray],
+                     game: Game) -> VectorStrategy:
+        tree = compile_public_tree(_vector_game(path, game))
+        if not same_spec(meta["game_spec"], tree.game.spec()) or meta.get("num_hands") != list(tree.num_hands):
+            raise InvalidArgumentError(f"{path}: a strategy of {meta.get('game_spec')!r}, not {game.name!r}")
+        strategy = cls.uniform(tree)
+        probs = float_array(arrays["probs"])
+        if probs.shape != strategy.probs.shape:
+            raise ValueError(f"{probs.size} probabilities, the game has {strategy.probs.size}")
+        for n in tree.decision_nodes():
+            block = strategy.block(int(n))
+            block[:] = probs[int(strategy.offsets[n]):int(strategy.offsets[n]) + block.size].reshape(block.shape)
+            if np.any(block < 0) or np.max(np.abs(block.sum(axis=1) - 1.0)) > 1e-9:
+                raise ValueError(f"probabilities at public node {int(n)} are negative or do not sum to 1")
+        return strategy
+
+    def save(self, path: str | Path) -> Path:
+        """Write the strategy to ``path`` (see :func:`pokerlab.solvers.strategy.save_strategy`)."""
+        return save_strategy(self, path)
+
+
+def _vector_game(path: Path, game: Game) -> VectorGame:
+    if not isinstance(game, VectorGame):
+        raise InvalidArgumentError(f"{path}: a vector-form strategy, and {game.name!r} has no vector form")
+    return game
 
 
 def _compiled(game: VectorGame | CompiledPublicTree) -> CompiledPublicTree:
@@ -416,36 +469,24 @@ class VectorSolver:
     # -- persistence ------------------------------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:
         """Write the complete state (regrets, cumulative and current strategies, iteration, algorithm and the
-        game's spec) to ``path``, an ``.npz`` with a format version (no pickle); :meth:`load` resumes it exactly."""
-        path = Path(path)
+        game's spec) to ``path`` atomically, an ``.npz`` with a format version (no pickle); :meth:`load` resumes
+        it exactly."""
         meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "game_spec": self.tree.game.spec(),
                 "num_hands": list(self.tree.num_hands), "config": asdict(self.config), "iteration": self.iteration}
-        with path.open("wb") as handle:
-            np.savez_compressed(handle, meta=np.array(json.dumps(meta)), regrets=self.regrets,
-                                cumulative=self.cumulative, sigma=self.sigma)
-        return path
+        return write_archive(path, meta, {"regrets": self.regrets, "cumulative": self.cumulative,
+                                          "sigma": self.sigma})
 
     @classmethod
     def load(cls, path: str | Path, game: VectorGame | CompiledPublicTree) -> VectorSolver:
         """Resume a solver saved by :meth:`save` on ``game`` (a vector-form game is code, so it is given, and
         checked against the saved spec and sizes); anything else raises :class:`FileFormatError`."""
         path = Path(path)
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                arrays = {k: np.array(data[k]) for k in ("regrets", "cumulative", "sigma")}
-        except FileNotFoundError:
-            raise
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-            raise FileFormatError(f"{path}: not a pokerlab vector solver file ({error})") from error
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise FileFormatError(f"{path}: not a pokerlab vector solver file")
-        if meta.get("format_version") != FORMAT_VERSION:
-            raise FileFormatError(f"{path}: unsupported format version {meta.get('format_version')!r} "
-                                  f"(this pokerlab reads version {FORMAT_VERSION})")
+        what = "pokerlab vector solver file"
+        meta, arrays = read_archive(path, what, ("regrets", "cumulative", "sigma"),
+                                    missing=f"no vector solver file {path}")
+        check_format(path, meta, (FORMAT,), FORMAT_VERSION, what)
         tree = _compiled(game)
-        if meta.get("game_spec") != json.loads(json.dumps(tree.game.spec())) or \
-                meta.get("num_hands") != list(tree.num_hands):
+        if not same_spec(meta.get("game_spec"), tree.game.spec()) or meta.get("num_hands") != list(tree.num_hands):
             raise FileFormatError(f"{path}: saved for the game {meta.get('game_spec')!r}, not {tree.game.spec()!r}")
         try:
             solver = cls(tree, SolverConfig(**meta["config"]))
@@ -453,13 +494,20 @@ class VectorSolver:
             if iteration < 0:
                 raise ValueError(f"negative iteration count {iteration}")
         except (PokerlabError, TypeError, KeyError, ValueError) as error:
-            raise FileFormatError(f"{path}: corrupt pokerlab vector solver file ({error})") from error
+            raise FileFormatError(f"{path}: corrupt {what} ({error})") from error
         for name, array in arrays.items():
             if array.shape != solver.regrets.shape or array.dtype.kind != "f":
                 raise FileFormatError(f"{path}: arrays do not match the game {tree.game.name!r}")
             setattr(solver, name, array.astype(np.float64))
         solver.iteration = iteration
         return solver
+
+
+def _average_of_solver_file(path: Path, game: Game) -> VectorStrategy:
+    return VectorSolver.load(path, _vector_game(path, game)).average_strategy()
+
+
+register_reader(FORMAT, _average_of_solver_file)
 
 
 def vector_strategy_from(tree: CompiledPublicTree, rows: Callable[[int], Sequence[Sequence[float]]]) -> VectorStrategy:

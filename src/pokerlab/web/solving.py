@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-GAMES = ("kuhn", "leduc", "kuhn4", "leduc3s", "leduc-2sizes")
+from pokerlab.games.registry import WEB, game_names, get_game
+
+GAMES = game_names(WEB)
 
 
 def algorithms() -> tuple[str, ...]:
@@ -21,13 +23,9 @@ def solve_with_curve(params: dict[str, Any], report: Callable[[dict[str, Any]], 
     time, seed, alpha, beta, gamma); ``report`` receives ``{"iteration", "exploitability", "elapsed_s"}`` after
     each batch. Returns the CLI's ``--json`` object plus ``curve`` (the points reported) and ``strategy``
     (``{infoset: {action: probability}}`` of the average strategy)."""
-    from pokerlab.errors import InvalidGameError
     from pokerlab.solvers.core import SolveProgress, algorithm_config, solve
 
-    game = str(params["game"]).strip().lower()
-    if game not in GAMES:
-        raise InvalidGameError(f"unknown game {params['game']!r} for the web page (expected one of "
-                               f"{', '.join(GAMES)})")
+    game = get_game(str(params["game"]), WEB)
     overrides = {k: params[k] for k in ("alpha", "beta", "gamma") if params.get(k) is not None}
     algo = algorithm_config(params.get("algo") or "cfr+", **overrides) if overrides else (params.get("algo") or "cfr+")
     curve: list[dict[str, float]] = []

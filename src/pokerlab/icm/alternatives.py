@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from pokerlab.errors import InvalidArgumentError, InvalidStacksError
+from pokerlab.errors import InvalidArgumentError, InvalidStacksError, whole_number
 from pokerlab.stats import validate_seed
 from pokerlab.stats.rng import GOLDEN, fresh_seed, keyed_start, mix64, open_unit
 
@@ -48,7 +48,7 @@ class ModelEquity:
 
 
 def _validated(stacks: Any, payouts: Any) -> tuple[np.ndarray, np.ndarray]:
-    from pokerlab.icm.model import validate
+    from pokerlab.icm.core import validate
 
     s, pay = validate(stacks, payouts)
     if np.any(s <= 0):
@@ -93,8 +93,7 @@ def malmuth_weitzman(stacks: Any, payouts: Any, *, samples: int = 20_000, seed: 
     s, pay = _validated(stacks, payouts)
     if s.size <= MW_EXACT_MAX:
         return ModelEquity("malmuth-weitzman", _mw_exact(s, pay))
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
-        raise InvalidArgumentError(f"samples must be a whole number >= 2, got {samples!r}")
+    samples = whole_number(samples, "samples", low=2)
     seed = validate_seed(seed)
     if seed is None:
         seed = fresh_seed()

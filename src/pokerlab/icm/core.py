@@ -31,6 +31,7 @@ from pokerlab.errors import (
     InvalidStacksError,
     ResourceLimitError,
     real_number,
+    whole_number,
 )
 from pokerlab.icm import banded, gauss_kronrod, race, sampling, sobol, subset
 from pokerlab.icm.lobby import amounts
@@ -141,7 +142,8 @@ def chip_share(stacks: np.ndarray) -> np.ndarray:
     """``stacks / stacks.sum()`` without overflow: scaled by the largest stack first, so stacks near the float
     limit (``[1e308, 1e308]``) still give ``[0.5, 0.5]``."""
     scaled = stacks / stacks.max()
-    return scaled / scaled.sum()
+    share: np.ndarray = scaled / scaled.sum()
+    return share
 
 
 def _first(mask: np.ndarray) -> int:
@@ -289,6 +291,7 @@ def icm(
         stderr = np.zeros(n)
         stderr[live] = err
         if place_matrix is not None:
+            assert counted is not None  # counted whenever places are asked for
             place_matrix[live, :n_places] = counted
             places_stderr = np.zeros_like(place_matrix)
             # Agresti-Coull: sqrt(p~ (1 - p~) / (N + 4)) with p~ = (x + 2) / (N + 4). Wald's sqrt(p (1 - p) / N)
@@ -321,7 +324,8 @@ def _paid_places(pay: np.ndarray) -> int:
 def _normalised(stacks: np.ndarray) -> np.ndarray:
     """Stacks scaled to mean 1 (divided by the largest first, so stacks near the float limit cannot overflow)."""
     scaled = stacks / stacks.max()
-    return scaled / scaled.mean()
+    normalised: np.ndarray = scaled / scaled.mean()
+    return normalised
 
 
 def _exact_by_tiers(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: str, places: bool,
@@ -548,8 +552,10 @@ SOBOL_POINTS = 256  # points per scrambled replicate; a replicate's mean is one 
 PLACE_COUNT_BYTES = 1 << 30  # memory for a Monte Carlo run's finish places: counts, totals and the result (1 GiB)
 
 
-def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence, time_limit, vr, seed,
-                 n_places=0, progress=None):
+def _monte_carlo(s: np.ndarray, pay: np.ndarray, k: int, samples: object, half_width: float | None,
+                 relative_half_width: float | None, confidence: float | None, time_limit: float | None, vr: str,
+                 seed: int | None, n_places: int = 0, progress: Callable[[float], None] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, int, str, np.ndarray | None]:
     """Monte Carlo equity of live players: ``(mean, stderr, samples drawn, stop reason, place probabilities or
     None)``; ``n_places > 0`` counts the first ``n_places`` finishing places (plain sampling only)."""
     if vr not in VARIANCE_REDUCTION:
@@ -581,10 +587,7 @@ def _monte_carlo(s, pay, k, samples, half_width, relative_half_width, confidence
         samples = 100_000
     unit = SOBOL_POINTS if vr == "sobol" else (2 if vr == "antithetic" else 1)
     if samples is not None:
-        whole = isinstance(samples, int | np.integer) or (isinstance(samples, float) and samples.is_integer())
-        if isinstance(samples, bool) or not whole:
-            raise InvalidArgumentError(f"samples must be a whole number, got {samples!r}")
-        samples = int(samples)
+        samples = whole_number(samples, "samples", floats=True)
         if samples < 2 * unit:
             what = {1: "samples", 2: "antithetic pairs", SOBOL_POINTS: f"Sobol sets of {SOBOL_POINTS} points"}[unit]
             raise InvalidArgumentError(

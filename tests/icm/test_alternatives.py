@@ -10,7 +10,7 @@ import pytest
 
 from pokerlab.errors import InvalidStacksError
 from pokerlab.icm import icm
-from pokerlab.icm.models import chip_proportional, fit_power, malmuth_weitzman, power_icm
+from pokerlab.icm.alternatives import chip_proportional, fit_power, malmuth_weitzman, power_icm
 
 
 def mw_brute_force(stacks: list[int], payouts: list[int]) -> list[Fraction]:
@@ -43,7 +43,7 @@ def test_malmuth_weitzman_exact_matches_brute_force(stacks, payouts):
 
 
 def test_malmuth_weitzman_monte_carlo_matches_exact():
-    from pokerlab.icm.models import _mw_exact, _mw_sample
+    from pokerlab.icm.alternatives import _mw_exact, _mw_sample
 
     stacks = np.array([5, 3, 2, 7, 1, 4, 6, 2, 3, 9, 5, 1], dtype=float)
     pay = np.zeros(12)
