@@ -5,6 +5,7 @@
 (907, 83)
 """
 
-from pokerlab.equity.core import EquityResult, VersusRandomResult, equity, equity_vs_random
+from pokerlab.equity.core import equity, equity_vs_random
+from pokerlab.equity.result import EquityResult, VersusRandomResult
 
 __all__ = ["EquityResult", "VersusRandomResult", "equity", "equity_vs_random"]

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pokerlab.equity.core import PlayerLike, equity
+from pokerlab.equity.core import equity
+from pokerlab.equity.problem import PlayerLike
 from pokerlab.plotting import pyplot, save_figure
 
 DEFAULT_TRIALS = (10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000)

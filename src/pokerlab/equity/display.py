@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from pokerlab.equity.core import EquityResult
+from pokerlab.equity.result import EquityResult
 
 
 def equity_table(result: EquityResult) -> Table:

@@ -197,7 +197,8 @@ def _unit_boards(n: int, missing: int, units: np.ndarray) -> np.ndarray:
     if missing < 2:
         return np.ones(len(units))
     by_second = np.array([math.comb(n - 1 - j, missing - 2) for j in range(n)], dtype=np.float64)
-    return by_second[units[:, 1]]
+    weights: np.ndarray = by_second[units[:, 1]]
+    return weights
 
 
 ITEM_WORK = 2e7  # the most estimated work (ExactPlan.work units) of one item: ~0.1-0.2 s on one loaded core

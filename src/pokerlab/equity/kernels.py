@@ -114,7 +114,8 @@ def orbit_size(mask: np.uint64, perms: np.ndarray) -> int:
             return 0
         if image == mask:
             stabiliser += 1
-    return perms.shape[0] // stabiliser
+    orbit: int = perms.shape[0] // stabiliser
+    return orbit
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -922,7 +923,8 @@ def versus_random_batch(seed: np.uint64, batch: int, trials: int, chunks: int, i
                 else:
                     local[n, 3] += 1.0
         stats[chunk] = local[:opponents]
-    return stats.sum(axis=0)
+    totals: np.ndarray = stats.sum(axis=0)
+    return totals
 
 
 # ---------------------------------------------------------------------------------------------------------

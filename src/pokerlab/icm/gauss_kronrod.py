@@ -74,7 +74,8 @@ MAX_DEPTH = 40  # bisection rounds; the last round keeps every panel
 @njit(cache=True)
 def acceptance_tolerance(rtol: float) -> float:
     """``tau = 0.01 sqrt(rtol)``: the largest Kronrod-Gauss difference, relative to the scale, of a kept panel."""
-    return 0.01 * np.sqrt(rtol)
+    tolerance: float = 0.01 * np.sqrt(rtol)
+    return tolerance
 
 
 @njit(cache=True)

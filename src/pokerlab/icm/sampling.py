@@ -46,8 +46,9 @@ def _kth_smallest(keys: np.ndarray, k: int, scratch: np.ndarray) -> np.int64:
         elif k >= i:
             lo = i
         else:
-            return scratch[k]
-    return scratch[k]
+            break
+    selected: np.int64 = scratch[k]
+    return selected
 
 
 @njit(cache=True, inline="always", fastmath=True)
@@ -116,7 +117,8 @@ def _exp_neg(x: float) -> float:
     poly = poly * r + 0.5
     poly = poly * r + 1.0
     poly = poly * r + 1.0
-    return poly * _POW2[1080 - int(j)]
+    value: float = poly * _POW2[1080 - int(j)]
+    return value
 
 
 @njit(cache=True)

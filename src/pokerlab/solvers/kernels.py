@@ -310,7 +310,8 @@ def best_response(tree: TreeArrays, policy: np.ndarray, p: int, best_action: np.
                         best = a
                 best_action[i] = best
                 w[n] = w[first_child[n] + best]
-    return w[0]
+    root_value: float = w[0]
+    return root_value
 
 
 # -- Monte Carlo CFR (random numbers: pokerlab.stats.rng.uniform on the one-word state saved with the solver) ----

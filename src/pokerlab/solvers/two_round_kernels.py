@@ -325,7 +325,8 @@ def profile_round_one_value(tree: BettingArrays, deals: DealTables, ante: float,
             _decision_values(val, n, tree, all_hands, n_hands, player[n] == responder, best_response, own.pre,
                              own.pre_row)
     deals = n_hands * ((n_cards - 2) * (n_cards - 3) / 2.0) * flops_per_deal
-    return val[0, :].sum() / deals
+    per_deal: float = val[0, :].sum() / deals
+    return per_deal
 
 
 @njit(cache=True)

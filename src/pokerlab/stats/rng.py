@@ -43,9 +43,13 @@ file: after editing this file run ``make clean-kernels`` (CI and fresh installs 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core.typing.templates import Signature
 from numba.extending import intrinsic
 
 from pokerlab.stats.seeds import validate_seed
@@ -89,41 +93,54 @@ def reflected_unit(bits: np.uint64) -> float:
     return float(np.int64(9007199254740992) - np.int64(bits >> np.uint64(11))) * _TWO_TO_MINUS_53
 
 
+# numba calls an intrinsic's definition with its typing context and the argument types, and its code generator
+# with LLVM's builder; each is bound below to the type of the compiled call, which is what the type checker sees.
+_Codegen = Callable[[object, ir.IRBuilder, Signature, list[ir.Value]], ir.Value]
+
+
 @intrinsic
-def float_bits(typingctx, x):  # noqa: ARG001 (numba's intrinsic signature)
+def _float_bits(typingctx: object, x: types.Type) -> tuple[Signature, _Codegen]:  # noqa: ARG001
     """The IEEE-754 bit pattern of a float64 as an int64 (a bit cast, no conversion)."""
     sig = types.int64(types.float64)
 
-    def codegen(context, builder, signature, args):  # noqa: ARG001
+    def codegen(context: object, builder: ir.IRBuilder, signature: Signature,  # noqa: ARG001
+                args: list[ir.Value]) -> ir.Value:
         return builder.bitcast(args[0], ir.IntType(64))
 
     return sig, codegen
 
 
 @intrinsic
-def bits_float(typingctx, x):  # noqa: ARG001
+def _bits_float(typingctx: object, x: types.Type) -> tuple[Signature, _Codegen]:  # noqa: ARG001
     """The float64 whose IEEE-754 bit pattern is the int64 ``x`` (a bit cast, no conversion)."""
     sig = types.float64(types.int64)
 
-    def codegen(context, builder, signature, args):  # noqa: ARG001
+    def codegen(context: object, builder: ir.IRBuilder, signature: Signature,  # noqa: ARG001
+                args: list[ir.Value]) -> ir.Value:
         return builder.bitcast(args[0], ir.DoubleType())
 
     return sig, codegen
 
 
 @intrinsic
-def fma(typingctx, a, b, c):  # noqa: ARG001
+def _fma(typingctx: object, a: types.Type, b: types.Type, c: types.Type) -> tuple[Signature, _Codegen]:  # noqa: ARG001
     """``a * b + c`` with one rounding (LLVM's ``llvm.fma``): the same result in a scalar or a vector lane and on
     every CPU, where leaving the fusing to fastmath would let the compiler decide per loop. On a CPU without
     FMA instructions (before x86-64-v3) it becomes a library call: still exact, no longer vectorised."""
     sig = types.float64(types.float64, types.float64, types.float64)
 
-    def codegen(context, builder, signature, args):  # noqa: ARG001
+    def codegen(context: object, builder: ir.IRBuilder, signature: Signature,  # noqa: ARG001
+                args: list[ir.Value]) -> ir.Value:
         double = ir.DoubleType()
         fused = builder.module.declare_intrinsic("llvm.fma", [double], ir.FunctionType(double, [double] * 3))
         return builder.call(fused, args)
 
     return sig, codegen
+
+
+float_bits = cast(Callable[[float], np.int64], _float_bits)
+bits_float = cast(Callable[[np.int64], float], _bits_float)
+fma = cast(Callable[[float, float, float], float], _fma)
 
 
 _SQRT_HALF_BITS = np.int64(0x3FE6A09E667F3BCD)  # bit pattern of sqrt(1/2)
@@ -150,7 +167,7 @@ def neg_log(u: float) -> float:
     >>> round(float(njit(lambda u: neg_log(u))(0.25)), 12)  # ln 4
     1.38629436112
     """
-    shifted = float_bits(u) + (_ONE_BITS - _SQRT_HALF_BITS)  # type: ignore[call-arg]  # numba intrinsic
+    shifted = float_bits(u) + (_ONE_BITS - _SQRT_HALF_BITS)
     exponent = float((shifted >> 52) - 1023)
     f = bits_float((shifted & _MANTISSA) + _SQRT_HALF_BITS) - 1.0
     s = f / (2.0 + f)
@@ -202,7 +219,8 @@ def mixed_seed(seed: int | None) -> np.uint64:
     checked = validate_seed(seed)
     if checked is None:
         checked = fresh_seed()
-    return np.random.SeedSequence(checked).generate_state(1, dtype=np.uint64)[0]
+    word: np.uint64 = np.random.SeedSequence(checked).generate_state(1, dtype=np.uint64)[0]
+    return word
 
 
 def numpy_generator(seed: int | None) -> np.random.Generator:

@@ -81,7 +81,8 @@ def server_memory_mib(pid: int) -> float:
     for child in process.children(recursive=True):
         with contextlib.suppress(psutil.NoSuchProcess):
             total += child.memory_info().rss
-    return total / 2**20
+    mebibytes: float = total / 2**20
+    return mebibytes
 
 
 async def run_load(url: str, requests: int = 2000, concurrency: int = 50, seed: int = 0,
