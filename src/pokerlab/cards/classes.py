@@ -125,7 +125,7 @@ def preflop_order() -> tuple[np.ndarray, np.ndarray]:
 
     >>> order, equity = preflop_order()
     >>> CLASS_NAMES[order[0]], round(float(equity[0]), 4)
-    ('AA', 0.8520)
+    ('AA', 0.852)
     """
     text = resources.files("pokerlab").joinpath("data", PREFLOP_ORDER_FILE).read_text(encoding="utf-8")
     entries = json.loads(text)["classes"]

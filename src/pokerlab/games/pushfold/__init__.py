@@ -11,12 +11,14 @@ from pokerlab.games.pushfold.rules import (
     MAX_SEATS,
     Table,
     Terminal,
-    final_stacks,
     outcome_key,
+    outcome_values,
+    post_forced_bets,
     pot_winner_sequences,
     pots,
     seat_names,
+    settle,
 )
 
-__all__ = ["DISJOINT_COMBOS", "JAM", "MAX_SEATS", "PushFoldGame", "Table", "Terminal", "final_stacks", "outcome_key",
-           "pot_winner_sequences", "pots", "seat_names"]
+__all__ = ["DISJOINT_COMBOS", "JAM", "MAX_SEATS", "PushFoldGame", "Table", "Terminal", "outcome_key", "outcome_values",
+           "post_forced_bets", "pot_winner_sequences", "pots", "seat_names", "settle"]

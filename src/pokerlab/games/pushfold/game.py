@@ -29,8 +29,9 @@ from pokerlab.games.pushfold.rules import (
     MAX_SEATS,
     Table,
     Terminal,
-    final_stacks,
+    award_pots,
     outcome_key,
+    outcome_values,
     pot_winner_sequences,
     pots,
 )
@@ -186,29 +187,34 @@ class PushFoldGame(VectorGame):
             self._build_terminals((*state, action))
 
     def _outcomes(self, state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Final stacks of every outcome of a terminal (one row each: the lone winner's; heads-up the first
-        participant wins, the second, a tie; else per pot-winner sequence by increasing key), the outcome keys
-        (3+ participants) and the pots' eligible seat bitmasks."""
+        """Final stacks of every outcome of a terminal by the table rules (one row each: the lone winner's;
+        heads-up the first participant wins, the second, a tie; else per pot-winner sequence by increasing
+        key), the outcome keys (3+ participants) and the pots' eligible seat bitmasks."""
         inside, contributions = self.participants(state)
         n = self.table.seats
         amounts, eligible, refunds = pots(contributions, self.dead, inside)
+        before = self.stacks - contributions + refunds
+        pot_chips, pot_seats, order = np.array(amounts), np.array(eligible, dtype=np.int64), np.arange(n)
+
+        def after(values: np.ndarray) -> np.ndarray:
+            final: np.ndarray = before.copy()
+            award_pots(final, pot_chips, pot_seats, len(amounts), values, order, n)
+            return final
+
         rows = []
         keys: list[int] = []
-        if len(inside) == 1:
-            rows.append(final_stacks(self.stacks, contributions, amounts, eligible, refunds, [inside] * len(amounts)))
-        elif len(inside) == 2:
-            a, b = inside
-            for winners in ((a,), (b,), (a, b)):
-                won = [[w for w in winners if eligible[p] >> w & 1] or [j for j in inside if eligible[p] >> j & 1]
-                       for p in range(len(amounts))]
-                rows.append(final_stacks(self.stacks, contributions, amounts, eligible, refunds, won))
+        if len(inside) <= 2:
+            outcomes = [inside] if len(inside) == 1 else [inside[:1], inside[1:], inside]
+            for winners in outcomes:
+                values = np.zeros(n, dtype=np.int64)
+                values[list(winners)] = 1
+                rows.append(after(values))
         else:
-            outcomes = {outcome_key(w, n): w for w in pot_winner_sequences(inside, eligible)}
-            for key in sorted(outcomes):
+            by_key = {outcome_key(w, n): w for w in pot_winner_sequences(inside, eligible)}
+            for key in sorted(by_key):
                 keys.append(key)
-                rows.append(final_stacks(self.stacks, contributions, amounts, eligible, refunds,
-                                         [[w] for w in outcomes[key]]))
-        return np.array(rows), np.array(keys, dtype=np.int64), np.array(eligible, dtype=np.int64)
+                rows.append(after(outcome_values(by_key[key], n)))
+        return np.array(rows), np.array(keys, dtype=np.int64), pot_seats
 
     def final_stacks_of(self, state: State) -> np.ndarray:
         """Final stacks of every outcome of a terminal (rows in the order of ``terminals[state].utilities``)."""
