@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.equity.preflop import NUMBER_OF_CLASSES
+from pokerlab.cards.classes import CLASS_NAMES, NUMBER_OF_CLASSES
 from pokerlab.errors import Interrupted, InvalidArgumentError
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
@@ -41,19 +41,6 @@ UNIFORM_DEALS = 1000
 that the redeal samples from, and a few times fewer deals than the redeal's make them cheap (docs/benchmarks.md)."""
 
 
-def class_names() -> list[str]:
-    """The 169 class names in grid order (row-major 13 x 13: pairs on the diagonal, suited above)."""
-    from pokerlab.cards.ranges import RANKS  # noqa: PLC0415
-
-    names = []
-    for row in range(13):
-        for col in range(13):
-            high, low = RANKS[12 - min(row, col)], RANKS[12 - max(row, col)]
-            names.append(high + low + ("" if row == col else "s" if col > row else "o"))
-    return names
-
-
-CLASS_NAMES = class_names()
 
 
 @dataclass(frozen=True)
@@ -61,9 +48,10 @@ class PushFoldResult:
     """A solved push/fold table.
 
     ``jam[seat]``: probability of jamming first in (everyone before folded) per class (169, grid order,
-    :data:`CLASS_NAMES`), ``NaN`` for a seat without that decision. ``call[(caller, jammer)]``: probability of
-    calling a lone jam of seat ``jammer`` (everyone else before the caller folded). ``ev_jam``/``ev_fold
-    [seat]``: expected payoff (``gain_unit``) of jamming / folding first in, per class, given that the spot is
+    :data:`~pokerlab.cards.classes.CLASS_NAMES`), ``NaN`` for a seat without that decision.
+    ``call[(caller, jammer)]``: probability of calling a lone jam of seat ``jammer`` (everyone else before the
+    caller folded). ``ev_jam``/``ev_fold[seat]``: expected payoff (``gain_unit``) of jamming / folding first in,
+    per class, given that the spot is
     reached. ``gains``: each seat's exact best-response gain against the others' strategies; ``max_gain`` the
     largest. ``strategy``: the full strategy (every public node, multiway calls included). ``notes``: what a
     time limit or Ctrl-C left out (the redeal, the sampling check), in words.

@@ -17,7 +17,6 @@ import hashlib
 import json
 import math
 import os
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
+from pokerlab.io import atomic_write
 from pokerlab.simulation import kernels
 from pokerlab.simulation.batch import Checkpoint, run_chunks
 from pokerlab.simulation.charts import rules_chart, stack_charts, validate_charts
@@ -39,6 +39,9 @@ from pokerlab.stats.rng import fresh_seed
 MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
 PLAY_MODELS = ("coinflip", "pushfold", "rules", "tight")
+CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1}
+"""Each play model's option: the most players who call a jam (1: the first caller closes the action, as charts
+that hold only calls of a lone jam need). A field of several models plays the smallest."""
 PLACE_CELLS = 200_000  # groups x tracked places per chunk (memory of a merge); past it fewer places are tracked
 
 
@@ -64,6 +67,7 @@ class Tournament:
         return {
             "stacks": self.field.stacks.tolist(), "model": self.field.model.tolist(),
             "table_size": self.field.table_size, "play": self.field.play, "bet": self.field.bet,
+            "callers": self.field.callers,
             "schedule": schedule_to_dict(self.schedule), "snapshots": self.snapshots.players_left.tolist(),
             "charts": hashlib.sha256(self.charts.jam.tobytes() + self.charts.call.tobytes()).hexdigest(),
             "models": self.model_names, "payouts": self.payouts.tolist(),
@@ -105,6 +109,22 @@ def parse_play(spec: str) -> list[tuple[str, float]]:
 PUSHFOLD_DEPTH = 30  # big blinds: the deepest bucket of the push/fold charts (deeper stacks play it too)
 
 
+CHARTS_SOURCES = ("games/pushfold", "pushfold", "solvers/vector.py", "equity/preflop.py", "cards/classes.py")
+"""The code that makes the push/fold charts (its hash keys their cache: a change of the solver solves again)."""
+
+
+def charts_code_version() -> str:
+    """SHA-256 (16 hex digits) of the sources in :data:`CHARTS_SOURCES`, in path order."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for name in CHARTS_SOURCES:
+        path = root / name
+        for source in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            digest.update(source.relative_to(root).as_posix().encode())
+            digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 @cache
 def pushfold_charts(depth: int = PUSHFOLD_DEPTH, target: float = 1e-3) -> Charts:
     """The push/fold engine's heads-up chip-EV Nash charts (:func:`pokerlab.pushfold.heads_up_chart`) solved at
@@ -113,27 +133,24 @@ def pushfold_charts(depth: int = PUSHFOLD_DEPTH, target: float = 1e-3) -> Charts
     1 bb the big blind is all in from his blind and has no decision). At a table of more than two
     players the first player in jams by the small blind's heads-up chart and callers call by the big blind's:
     the heads-up Nash ranges, looser than full-table ones (a full-table solution per stack configuration is
-    far too slow to play millions of hands). Solved once (seconds) and cached under the user cache directory."""
+    far too slow to play millions of hands). Solved once (seconds) and cached under the user cache directory,
+    keyed by the inputs and :func:`charts_code_version`."""
     from pokerlab.cards.tables import cache_directory
-    from pokerlab.pushfold import CLASS_NAMES, heads_up_chart
-    from pokerlab.simulation.charts import class_name
+    from pokerlab.pushfold import heads_up_chart
 
-    path = cache_directory() / f"pushfold-charts-v1-{depth}-{target:g}.npz"
+    path = cache_directory() / f"pushfold-charts-{charts_code_version()}-{depth}-{target:g}.npz"
     try:
         with np.load(path) as stored:
             return validate_charts(Charts(stored["jam"], stored["call"]))
     except (OSError, KeyError, ValueError, InvalidArgumentError):
         pass  # absent or damaged: solve again
     chart = heads_up_chart(list(range(2, depth + 1)), target=target)
-    columns = [CLASS_NAMES.index(class_name(h)) for h in range(kernels.CLASSES)]
     rows = [0, *range(depth - 1)]  # bucket 0 (up to 1 bb) plays the 2 bb solution
-    charts = Charts(np.ascontiguousarray(chart.jam[rows][:, columns][None]),
-                    np.ascontiguousarray(chart.call[rows][:, columns][None]))
+    charts = Charts(np.ascontiguousarray(chart.jam[rows][None]), np.ascontiguousarray(chart.call[rows][None]))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
-            np.savez(handle, jam=charts.jam, call=charts.call)
-        os.replace(handle.name, path)
+        with atomic_write(path) as temporary:
+            np.savez(temporary, jam=charts.jam, call=charts.call)
     except OSError:
         pass  # a read-only cache only costs solving again next time
     return charts
@@ -238,7 +255,7 @@ def prepare(
     tracked = n if group_stack.size * n <= PLACE_CELLS else max(1, min(pay.size, PLACE_CELLS // group_stack.size))
     return Tournament(
         field=Field(values, model, int(table_size), kernels.PLAY_COINFLIP if coinflip else kernels.PLAY_CHARTS,
-                    int(bet)),
+                    int(bet), min(CALLERS[m] for m in names)),
         schedule=schedule, charts=chart_set, snapshots=Snapshots(np.array(snaps, dtype=np.int64)), payouts=pay,
         group=group, group_stack=group_stack, group_model=group_model, group_size=group_size,
         per_player=per_player, tracked_places=int(tracked), model_names=names,
