@@ -132,6 +132,7 @@ class HandScratch(NamedTuple):
     behind: np.ndarray  # int64[10]: deepest stack acting after each position in the action order
     board: np.ndarray  # int64[5]
     state: np.ndarray  # uint64[1]: the random stream
+    given: np.ndarray  # int64[25]: a replayed hand's cards (seat k: 2k, 2k + 1; the board: 20..24), else -1
 
 
 @njit(cache=True)
@@ -144,7 +145,7 @@ def _scratch(counter: np.uint64) -> HandScratch:
         np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
         np.zeros(10, dtype=np.bool_), np.zeros(10, dtype=np.int64),
         np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
-        np.zeros(5, dtype=np.int64), state,
+        np.zeros(5, dtype=np.int64), state, np.full(25, -1, dtype=np.int64),
     )
 
 
@@ -171,12 +172,17 @@ def coinflip_hand(seats: np.ndarray, count: int, stack: np.ndarray, bet: int, st
 
 @njit(cache=True, inline="always")
 def _hole_cards(i: int, hole: np.ndarray, has_cards: np.ndarray, deck: np.ndarray, dealt: int,
-                state: np.ndarray) -> int:
-    """Deal seat ``i`` his two cards unless he has them; returns the number of cards dealt from the deck."""
+                state: np.ndarray, given: np.ndarray) -> int:
+    """Deal seat ``i`` his two cards unless he has them (``given[2i], given[2i + 1]`` when a dealt hand is
+    replayed); returns the number of cards dealt from the deck."""
     if has_cards[i]:
         return dealt
-    hole[i, 0] = _deal(deck, dealt, state)
-    hole[i, 1] = _deal(deck, dealt + 1, state)
+    if given[0] >= 0:
+        hole[i, 0] = given[2 * i]
+        hole[i, 1] = given[2 * i + 1]
+    else:
+        hole[i, 0] = _deal(deck, dealt, state)
+        hole[i, 1] = _deal(deck, dealt + 1, state)
     has_cards[i] = True
     return dealt + 2
 
@@ -231,7 +237,7 @@ def chart_hand(
         if jammer < 0:
             if i == bb:
                 continue  # everyone folded to the big blind, who checks
-            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state)
+            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, work.given)
             c = class_of_cards(hole[i, 0], hole[i, 1])
             p = charts.jam[model[seats[i]], _bucket(min(start[i], behind[k]), big_blind, buckets), c]
             if p > 0.0 and (p >= 1.0 or _unit(state) < p):
@@ -245,7 +251,7 @@ def chart_hand(
         elif contrib[i] >= contrib[jammer]:
             continue  # a blind already covering a short jam is in without acting
         else:
-            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state)
+            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, work.given)
             c = class_of_cards(hole[i, 0], hole[i, 1])
             p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
             if p > 0.0 and (p >= 1.0 or _unit(state) < p):
@@ -263,10 +269,10 @@ def chart_hand(
     if live > 1:  # showdown of every player still in: deal missing hole cards and the board
         for k in range(count):
             if not folded[k]:
-                dealt = _hole_cards(k, hole, has_cards, deck, dealt, state)
+                dealt = _hole_cards(k, hole, has_cards, deck, dealt, state, work.given)
         board = work.board
         for m in range(5):
-            board[m] = _deal(deck, dealt + m, state)
+            board[m] = work.given[20 + m] if work.given[0] >= 0 else _deal(deck, dealt + m, state)
         key, bits = partial_hand(board, tables)
         for k in range(count):
             if not folded[k]:
@@ -541,3 +547,19 @@ def play_hands(
             d = float(stack[k] - stacks[k])
             delta_sum[k] += d
             delta_sq[k] += d * d
+
+
+@njit(cache=True)
+def replay_hand(
+    stacks: np.ndarray, model: np.ndarray, button: int, small_blind: int, big_blind: int, ante: int,
+    big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables, cards: np.ndarray,
+) -> np.ndarray:
+    """The chips after one push/fold hand dealt ``cards`` (seat ``k`` holds ``cards[2k], cards[2k + 1]``, the board
+    is ``cards[20:25]``), played as :func:`play_tournament` plays a hand (charts of 0 and 1 script the actions)."""
+    work = _scratch(tournament_start(0, 0))
+    work.given[:] = cards
+    count = stacks.size
+    stack = stacks.copy()
+    chart_hand(np.arange(count, dtype=np.int64), count, button, stack, model, small_blind, big_blind, ante,
+               big_blind_ante, callers, charts, tables, work)
+    return stack
