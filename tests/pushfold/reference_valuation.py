@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pokerlab.equity.preflop import NUMBER_OF_CLASSES
+from pokerlab.cards.classes import NUMBER_OF_CLASSES
 from pokerlab.games.pushfold import DISJOINT_COMBOS, PushFoldGame
 from pokerlab.games.pushfold.kernels import CONSTANT, HEADS_UP, MULTIWAY, hero_correction, spectator_sum
 

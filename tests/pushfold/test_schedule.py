@@ -99,3 +99,37 @@ def test_time_limit_stops_and_starts_no_redeal() -> None:
     assert stalled.after_check(16, 1.0).action == REDEAL
     clock.now = 6.0
     assert stalled.after_check(REDEAL_ITERATIONS + MORE_DEALS_AFTER, 1.0).action == TIME  # no doubling either
+
+
+def test_a_time_limit_stops_at_the_first_check_and_skips_what_is_left():
+    # the limit is past before the first iteration ends: one iteration, one gain check, no redeal, no sampling
+    # check, and the result says what it left out
+    from pokerlab.pushfold import pushfold
+
+    r = pushfold([10.0, 9.0, 11.0], (0.5, 1.0), payouts=[60.0, 40.0], target=1e-9, time_limit=1e-9,
+                 multiway_samples=100)
+    assert r.stop_reason == TIME and r.iterations == 1
+    assert r.game.valuation.stage == "uniform" and r.multiway_check_gains is None
+    assert any("before the redeal" in note for note in r.notes)
+    assert any("sampling check" in note for note in r.notes)
+    assert r.to_dict()["notes"] == list(r.notes)
+
+
+def test_ctrl_c_after_the_redeal_keeps_the_strategy_it_had(monkeypatch):
+    # Ctrl-C in the redealt game's first iterations, before its first gain check: the uniform deals' best
+    # profile and its gains come back (with a note), not an error
+    from pokerlab.pushfold import pushfold
+    from pokerlab.solvers.vector import VectorSolver
+
+    iterate = VectorSolver.iterate
+
+    def interrupted_after_the_redeal(self, iterations, progress=None):
+        if self.tree.game.valuation.stage == "redealt":
+            raise KeyboardInterrupt
+        return iterate(self, iterations, progress)
+
+    monkeypatch.setattr(VectorSolver, "iterate", interrupted_after_the_redeal)
+    r = pushfold([10.0, 9.0, 11.0], (0.5, 1.0), payouts=[60.0, 40.0], target=1e-9, multiway_samples=100)
+    assert r.stop_reason == "interrupted" and r.game.valuation.stage == "uniform"
+    assert r.jam.shape == (3, 169) and r.max_gain > 0
+    assert any("before the redeal" in note for note in r.notes)

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from pokerlab.equity.preflop import BOARDS, class_of_combo, preflop_tables
+from pokerlab.cards.classes import CLASS_OF_COMBO
+from pokerlab.equity.preflop import BOARDS, preflop_tables
 from pokerlab.pushfold import pushfold
 
 STACK = 10.0
@@ -69,7 +70,7 @@ def test_known_heads_up_bands(heads_up):
 
 def test_gains_equal_an_independent_best_response_on_combos(heads_up):
     t = preflop_tables()
-    classes = class_of_combo()
+    classes = CLASS_OF_COMBO
     x = heads_up.jam[0][classes]  # per combo
     y = heads_up.call[(1, 0)][classes]
     eq = (t.wins + 0.5 * t.ties) / BOARDS  # combo vs combo, 0 when they share a card

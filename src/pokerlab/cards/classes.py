@@ -1,11 +1,11 @@
 """Combos and the 169 preflop hand classes, in one numbering used everywhere.
 
-A *combo* is two distinct cards, indexed 0..1325 as :data:`pokerlab.cards.ranges.COMBOS` (``high * (high - 1) / 2
-+ low`` over the card codes). A *class* is a combo up to suits: a pair (6 combos), a suited (4) or an offsuit (12)
-hand of two ranks. Classes are indexed by the 13 x 13 grid players read, flattened row-major: row and column
-``12 - rank`` (aces first), pairs on the diagonal, suited hands above it (row of the high rank, column of the low),
-offsuit hands below it (row of the low rank, column of the high). So ``AA`` is 0, ``AKs`` 1, ``AKo`` 13 and ``22``
-168. The preflop tables, ranges, push/fold results and the simulator's charts all use it.
+A *combo* is two distinct cards, indexed 0..1325 by ``high * (high - 1) / 2 + low`` over the card codes
+(:data:`COMBOS`, :func:`combo_index`). A *class* is a combo up to suits: a pair (6 combos), a suited (4) or an
+offsuit (12) hand of two ranks. Classes are indexed by the 13 x 13 grid players read, flattened row-major: row
+and column ``12 - rank`` (aces first), pairs on the diagonal, suited hands above it (row of the high rank, column
+of the low), offsuit hands below it (row of the low rank, column of the high). So ``AA`` is 0, ``AKs`` 1, ``AKo``
+13 and ``22`` 168. The preflop tables, ranges, push/fold results and the simulator's charts all use it.
 
 >>> class_index("AA"), class_index("AKs"), class_index("AKo"), class_index("22")
 (0, 1, 13, 168)
@@ -88,22 +88,33 @@ def class_index(name: str) -> int:
     return index
 
 
-def _combo_classes() -> np.ndarray:
-    classes = np.empty(NUMBER_OF_COMBOS, dtype=np.int64)
+def _all_combos() -> np.ndarray:
+    combos = np.empty((NUMBER_OF_COMBOS, 2), dtype=np.uint8)
     index = 0
     for high in range(52):
         for low in range(high):
-            classes[index] = class_of_cards(high, low)
+            combos[index] = (high, low)
             index += 1
-    classes.setflags(write=False)
-    return classes
+    combos.setflags(write=False)
+    return combos
 
 
-CLASS_OF_COMBO = _combo_classes()
+COMBOS = _all_combos()
+"""``(1326, 2)`` uint8: the two cards of each combo, higher card first."""
+COMBO_MASKS = (np.uint64(1) << COMBOS[:, 0].astype(np.uint64)) | (np.uint64(1) << COMBOS[:, 1].astype(np.uint64))
+"""``(1326,)`` uint64: the card bitmask of each combo."""
+CLASS_OF_COMBO = np.array([class_of_cards(int(high), int(low)) for high, low in COMBOS], dtype=np.int64)
 """``(1326,)`` int64: the class of each combo."""
+CLASS_OF_COMBO.setflags(write=False)
 CLASS_SIZES = np.bincount(CLASS_OF_COMBO, minlength=NUMBER_OF_CLASSES).astype(np.int64)
 """``(169,)`` int64: combos per class (6, 4 or 12)."""
 CLASS_SIZES.setflags(write=False)
+
+
+def combo_index(first: int, second: int) -> int:
+    """Index (0..1325) of the combo of two distinct cards, in either order. ``combo_index(51, 47)`` is AsKs."""
+    high, low = max(first, second), min(first, second)
+    return high * (high - 1) // 2 + low
 
 
 def class_combos(index: int) -> np.ndarray:

@@ -8,17 +8,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from pokerlab.cards.classes import CLASS_OF_COMBO, COMBO_MASKS, COMBOS, NUMBER_OF_CLASSES
 from pokerlab.cards.kernels import partial_hand, value_with_two
-from pokerlab.cards.ranges import COMBO_MASKS, COMBOS
 from pokerlab.cards.tables import EvalTables, load_tables
-from pokerlab.equity.preflop import NUMBER_OF_CLASSES, class_of_combo
 from pokerlab.games.pushfold.kernels import Deals
 from pokerlab.stats.rng import substream_start, uniform
 
 
 def combo_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each combo's class, the combos sorted by class, where each class starts in that order, and class sizes."""
-    classes = class_of_combo()
+    classes = CLASS_OF_COMBO
     order = np.argsort(classes, kind="stable")
     starts = np.searchsorted(classes[order], np.arange(NUMBER_OF_CLASSES))
     return classes, order, starts, np.bincount(classes, minlength=NUMBER_OF_CLASSES)

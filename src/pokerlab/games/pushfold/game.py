@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.cards.classes import class_label
-from pokerlab.equity.preflop import NUMBER_OF_CLASSES, PreflopTables, preflop_tables
+from pokerlab.cards.classes import NUMBER_OF_CLASSES, class_label
+from pokerlab.equity.preflop import PreflopTables, preflop_tables
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.base import FOLD, TERMINAL, VECTOR_FORM, Action, GameType
 from pokerlab.games.pushfold.kernels import Deals

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from pokerlab.equity.preflop import NUMBER_OF_CLASSES
+from pokerlab.cards.classes import NUMBER_OF_CLASSES
 from pokerlab.games.pushfold.rules import MAX_SEATS
 
 DISJOINT_COMBOS = 1225  # combos left by one combo: C(50, 2)

@@ -46,7 +46,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pokerlab.equity.preflop import NUMBER_OF_CLASSES, PreflopTables
+from pokerlab.cards.classes import NUMBER_OF_CLASSES
+from pokerlab.equity.preflop import PreflopTables
 from pokerlab.errors import InvalidGameError
 from pokerlab.games.pushfold.deals import draw_proposal_deals, draw_uniform_deals, reference_disjoint
 from pokerlab.games.pushfold.kernels import (
