@@ -16,7 +16,7 @@ from pokerlab.games.pushfold.deals import reference_disjoint
 from pokerlab.games.pushfold.kernels import hero_correction, hero_sums, pot_weights
 from pokerlab.games.vector import compile_public_tree
 from pokerlab.pushfold import pushfold
-from pokerlab.pushfold.model import build_game
+from pokerlab.pushfold.situation import build_game
 from pokerlab.pushfold.solve import multiway_ranges
 from pokerlab.solvers.vector import _Traversal
 

@@ -132,7 +132,7 @@ def test_sampling_check_equals_the_strategy_valued_in_a_game_built_on_other_deal
     from pokerlab.games.pushfold.deals import draw_proposal_deals, draw_uniform_deals
     from pokerlab.games.pushfold.valuation import MultiwayValuation
     from pokerlab.games.vector import compile_public_tree
-    from pokerlab.pushfold.model import build_game, validate_table
+    from pokerlab.pushfold.situation import build_game, validate_table
     from pokerlab.solvers.vector import VectorStrategy, best_response_gains
     from pokerlab.stats.rng import numpy_generators
 

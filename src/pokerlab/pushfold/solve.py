@@ -17,14 +17,14 @@ from typing import Any
 import numpy as np
 
 from pokerlab.cards.classes import CLASS_NAMES, NUMBER_OF_CLASSES
-from pokerlab.errors import Interrupted, InvalidArgumentError
+from pokerlab.errors import Interrupted, InvalidArgumentError, whole_number
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
 from pokerlab.limits import MULTIWAY_DEALS, check_multiway_deals, multiway_deals_fit
 from pokerlab.progress import deferred_interrupts
-from pokerlab.pushfold.model import build_game, validate_table
+from pokerlab.pushfold.situation import build_game, validate_table
 from pokerlab.pushfold.schedule import ITERATIONS, REDEAL, TIME, SolveSchedule
 from pokerlab.solvers.vector import (
     BestResponseGains,
@@ -203,13 +203,13 @@ def pushfold(
     table = validate_table(stacks, blinds, ante, bb_ante)
     if not (target > 0):
         raise InvalidArgumentError(f"the target gain must be positive, got {target}")
-    if iterations is not None and iterations < 1:
-        raise InvalidArgumentError(f"iterations must be at least 1, got {iterations}")
+    if iterations is not None:
+        iterations = whole_number(iterations, "iterations", low=1)
     if time_limit is not None and not time_limit > 0:
         raise InvalidArgumentError(f"the time limit must be positive, got {time_limit}")
     start = time.perf_counter()
-    if isinstance(multiway_samples, int | np.integer) and multiway_samples > 0:  # else build_game says what is wrong
-        check_multiway_deals(table.seats, int(multiway_samples))
+    multiway_samples = whole_number(multiway_samples, "multiway samples", low=1)
+    check_multiway_deals(table.seats, multiway_samples)
     if not 0 <= multiway_proposal_share < 1:
         raise InvalidArgumentError(f"the proposal share must be in [0, 1), got {multiway_proposal_share}")
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs

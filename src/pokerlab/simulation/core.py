@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
+from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError, whole_number
 from pokerlab.io import atomic_write
 from pokerlab.simulation import kernels
 from pokerlab.simulation.batch import Checkpoint, run_chunks
@@ -186,29 +186,25 @@ def prepare(
         values = raw.astype(np.int64)
         per_player = True
     else:
-        if isinstance(players, bool) or not isinstance(players, int | np.integer) or not 2 <= players <= MAX_PLAYERS:
-            raise InvalidArgumentError(f"players must be a whole number from 2 to {MAX_PLAYERS:,}, got {players!r}")
+        players = whole_number(players, "players", low=2, high=MAX_PLAYERS)
         if starting_stack is None:
             starting_stack = 10_000
-        if isinstance(starting_stack, bool) or not isinstance(starting_stack, int | np.integer) \
-                or not 1 <= starting_stack <= 2**53 // players:
-            raise InvalidStacksError(f"starting stack must be a whole number of chips >= 1, got {starting_stack!r}")
-        values = np.full(int(players), int(starting_stack), dtype=np.int64)
+        starting_stack = whole_number(starting_stack, "starting stack (chips)", low=1, high=2**53 // players,
+                                      error=InvalidStacksError)
+        values = np.full(players, starting_stack, dtype=np.int64)
         per_player = False
     n = values.size
     if n > MAX_PLAYERS:
         raise InvalidStacksError(f"at most {MAX_PLAYERS:,} players, got {n:,}")
     if table_size is None:
         table_size = n if (per_player and n <= 10) else 9
-    if isinstance(table_size, bool) or not isinstance(table_size, int | np.integer) or not 2 <= table_size <= 10:
-        raise InvalidArgumentError(f"table size must be from 2 to 10 seats, got {table_size!r}")
+    table_size = whole_number(table_size, "table size", low=2, high=10)
     _, pay = validate_icm(values.astype(np.float64), parse_payouts(payouts) if isinstance(payouts, str) else payouts)
     mix = parse_play(play)
     coinflip = mix[0][0] == "coinflip"
     if bet is None:
         bet = 0
-    if isinstance(bet, bool) or not isinstance(bet, int | np.integer) or bet < 0:
-        raise InvalidArgumentError(f"bet must be 'all-in' (0) or a whole number of chips >= 1, got {bet!r}")
+    bet = whole_number(bet, "bet ('all-in' (0) or chips)", low=0)
     if bet and not coinflip:
         raise InvalidArgumentError("--bet applies to coin flip play only")
     if schedule is None:
@@ -396,18 +392,13 @@ def run(
     progress: Callable[[int, int], None] | None = None,
 ) -> SimulationResult:
     """Play ``tournaments`` of a validated tournament and merge the statistics (see :func:`simulate`)."""
-    if isinstance(tournaments, bool) or not isinstance(tournaments, int | np.integer) \
-            or not 1 <= tournaments <= MAX_TOURNAMENTS:
-        raise InvalidArgumentError(f"tournaments must be a whole number from 1 to {MAX_TOURNAMENTS:,}, "
-                                   f"got {tournaments!r}")
+    tournaments = whole_number(tournaments, "tournaments", low=1, high=MAX_TOURNAMENTS)
     seed = validate_seed(seed)
     if seed is None:
         seed = fresh_seed()
     if workers is None:
         workers = default_workers()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
-        raise InvalidArgumentError(f"workers must be a whole number >= 0 (0: in this process), got {workers!r}")
-    tournaments = int(tournaments)
+    workers = whole_number(workers, "workers (0: in this process)", low=0)
     size = chunk_size(tournaments, t.field.stacks.size)
     n_chunks = math.ceil(tournaments / size)
     store = Checkpoint(checkpoint, fingerprint(t, seed, tournaments, size, records), n_chunks) \
