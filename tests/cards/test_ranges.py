@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerlab.cards.encoding import cards_to_mask, parse_cards
 from pokerlab.cards.classes import (
     CLASS_NAMES,
     COMBOS,
@@ -16,6 +15,7 @@ from pokerlab.cards.classes import (
     class_index,
     preflop_order,
 )
+from pokerlab.cards.encoding import cards_to_mask, parse_cards
 from pokerlab.cards.ranges import Range, parse_range
 from pokerlab.errors import InvalidRangeError
 

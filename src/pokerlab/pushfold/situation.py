@@ -116,7 +116,8 @@ class ICMPayoff:
 def chip_ev_payoff(stacks: np.ndarray, big_blind: float) -> Any:
     """Chip EV payoff: the change of each seat's stack, in big blinds."""
     def payoff(final: np.ndarray) -> np.ndarray:
-        return (final - stacks) / big_blind
+        change: np.ndarray = (final - stacks) / big_blind
+        return change
     return payoff
 
 

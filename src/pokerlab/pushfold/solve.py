@@ -24,8 +24,8 @@ from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_nam
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
 from pokerlab.limits import MULTIWAY_DEALS, check_multiway_deals, multiway_deals_fit
 from pokerlab.progress import deferred_interrupts
-from pokerlab.pushfold.situation import build_game, validate_table
 from pokerlab.pushfold.schedule import ITERATIONS, REDEAL, TIME, SolveSchedule
+from pokerlab.pushfold.situation import build_game, validate_table
 from pokerlab.solvers.vector import (
     BestResponseGains,
     VectorSolver,
@@ -98,7 +98,8 @@ class PushFoldResult:
 
     def jam_grid(self, seat: int) -> np.ndarray:
         """13 x 13 jam-first-in probabilities of a seat (rows/columns A..2; suited above the diagonal)."""
-        return self.jam[seat].reshape(13, 13)
+        grid: np.ndarray = self.jam[seat].reshape(13, 13)
+        return grid
 
     def call_grid(self, caller: int, jammer: int) -> np.ndarray:
         """13 x 13 probabilities of ``caller`` calling a lone jam of ``jammer``."""
@@ -253,14 +254,8 @@ def pushfold(
             step = schedule.after_check(solver.iteration, best.gain)
             if step.action == REDEAL:
                 with deferred_interrupts():  # Ctrl-C here keeps the game solved so far (nothing is replaced)
-                    ranges = multiway_ranges(tree, best.strategy)
-                    game.release_deals()  # the new deals take their memory (the old are drawn again if needed)
-                    new_game = game.redealt(ranges, multiway_proposal_share, step.deals_factor * multiway_samples)
-                    new_tree = dataclasses.replace(tree, game=new_game)
-                    new_solver = _continued(solver, new_tree, algorithm)
-                    for player in range(new_tree.num_players):
-                        new_solver.prepare(player)
-                game, tree, solver = new_game, new_tree, new_solver
+                    game, tree, solver = _redealt(best, solver, multiway_proposal_share,
+                                                  step.deals_factor * multiway_samples, algorithm)
                 before_redeal, best = best, None
                 continue
             if step.stops:
@@ -289,13 +284,9 @@ def pushfold(
         if schedule.out_of_time():
             notes.append("the time limit came before the sampling check: multiway_check_gains not measured")
         else:
-            game.release_deals()  # the check's deals take their memory: the peak is one set of deals, not two
             try:
                 with deferred_interrupts():
-                    other = compile_public_tree(game.resampled())
-                moved = VectorStrategy(other, strategy.offsets, strategy.probs)
-                with deferred_interrupts():
-                    check_gains = tuple(float(g) for g in best_response_gains(other, moved).gains)
+                    check_gains = _sampling_check(game, strategy)
             except KeyboardInterrupt:  # Ctrl-C during the check: the solution without it
                 stop = "interrupted"
     return PushFoldResult(
@@ -359,6 +350,28 @@ def multiway_ranges(tree: CompiledPublicTree, strategy: VectorStrategy) -> dict[
             reach[child, q] *= block[:, a]
     return {tree.states[int(node)]: reach[node] for node in np.flatnonzero(t.kind == KIND_TERMINAL)
             if len(game.terminals[tree.states[int(node)]].participants) > 2}
+
+
+def _redealt(best: _Checked, solver: VectorSolver, share: float, deals: int, algorithm: str
+             ) -> tuple[PushFoldGame, CompiledPublicTree, VectorSolver]:
+    """The game of ``best`` with its 3+ way pots redealt on ``deals`` deals from the ranges of ``best``'s
+    profile, its tree, and a solver on it that goes on from ``solver``'s regrets (every seat prepared)."""
+    ranges = multiway_ranges(best.tree, best.strategy)
+    best.game.release_deals()  # the new deals take their memory (the old are drawn again if needed)
+    game = best.game.redealt(ranges, share, deals)
+    tree = dataclasses.replace(best.tree, game=game)
+    continued = _continued(solver, tree, algorithm)
+    for player in range(tree.num_players):
+        continued.prepare(player)
+    return game, tree, continued
+
+
+def _sampling_check(game: PushFoldGame, strategy: VectorStrategy) -> tuple[float, ...]:
+    """Each seat's best-response gain against ``strategy`` in ``game`` valued on independent deals."""
+    game.release_deals()  # the check's deals take their memory: the peak is one set of deals, not two
+    other = compile_public_tree(game.resampled())
+    moved = VectorStrategy(other, strategy.offsets, strategy.probs)
+    return tuple(float(g) for g in best_response_gains(other, moved).gains)
 
 
 def _continued(solver: VectorSolver, tree: CompiledPublicTree, algorithm: str) -> VectorSolver:
