@@ -42,7 +42,8 @@ class PlayerTerminals(NamedTuple):
     valued (``kind``), the removal scale, the folders' seats and the showdown's seats (the opponents for a
     sampled multiway hero; -1 padded), the player's utility per outcome (heads-up: win, lose, tie), the row
     of each multiway spectator's sampled outcomes and deal weights (:func:`pot_weights`), each terminal's
-    row of deals (``deal_row``, see :meth:`PushFoldGame.deals`), the offset of each multiway hero's
+    row of deals (``deal_row``, see :meth:`MultiwayValuation.deals
+    <pokerlab.games.pushfold.valuation.MultiwayValuation.deals>`), the offset of each multiway hero's
     ``(samples, seats in the pot)`` outcome table in ``positions``, the payoff's mean with random hands in the
     pot (``centre``, or against the redeal's ranges) and a 3+ way hero's usable deals per class, summed with
     their density ratios (``counts``)."""
@@ -384,8 +385,8 @@ def batched_values(
     plans: PlayerTerminals, sources: SourceProducts, class_size: np.ndarray, samples: Deals,
     player: int, out: np.ndarray,
 ) -> None:
-    """Every terminal's value for ``player`` (rows of ``out``), as :meth:`PushFoldGame.evaluate` computes it
-    terminal by terminal, from the sources' products (see :meth:`PushFoldGame.evaluate_terminals`)."""
+    """Every terminal's value for ``player`` (rows of ``out``) from the sources' products (see
+    :meth:`pokerlab.games.pushfold.valuation.MultiwayValuation.evaluate_terminals`)."""
     source, x, removal, win, tie = sources
     seats = source.shape[1]
     for t in prange(plans.kind.shape[0]):

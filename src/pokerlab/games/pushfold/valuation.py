@@ -455,8 +455,8 @@ class MultiwayValuation:
                      deals.hero_low, deals.hero_high, deals.deal_ratio[r])
 
     def release_deals(self) -> None:
-        """Free the deals and everything built on them (their memory: :data:`pokerlab.limits.BYTES_PER_DEAL`
-        per seat, deal and 3+ way pot, gigabytes at nine or ten seats). They are drawn again, the same (the
+        """Free the deals and everything built on them (up to :data:`pokerlab.limits.MULTIWAY_BYTES` per seat,
+        deal and 3+ way pot: gigabytes at nine or ten seats). They are drawn again, the same (the
         seed's stream), if this stage is valued again."""
         self._deals = None
         self._board_avoiding = None
