@@ -185,8 +185,9 @@ def pushfold(
     value, ``pool * big_blind / chips``), after ``iterations``, after ``time_limit`` seconds or on Ctrl-C
     (``stop_reason`` says which; the time limit is checked after every iteration and before the redeal and the
     sampling check, which are skipped once it has passed, and ``notes`` says what was skipped: a run overshoots
-    it by at most one iteration and one gain check; Ctrl-C before the first gain check raises
-    :class:`~pokerlab.errors.Interrupted`). ``multiway_samples``: deals that evaluate showdowns of 3+ players; with
+    it by at most one iteration, one gain check and reading the charts, and building the game comes first,
+    uncut; Ctrl-C before the first gain check raises :class:`~pokerlab.errors.Interrupted`).
+    ``multiway_samples``: deals that evaluate showdowns of 3+ players; with
     ``check_sampling`` (and 3+ seats) the strategy returned is also valued on an independent set of as many
     deals, and each seat's best-response gain there is ``multiway_check_gains``: the part of the gain the
     sampling hides, measured (a check costs about one gain computation).

@@ -38,10 +38,10 @@ from pokerlab.stats.rng import fresh_seed
 
 MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
-PLAY_MODELS = ("coinflip", "pushfold", "rules", "tight")
 CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1}
-"""Each play model's option: the most players who call a jam (1: the first caller closes the action, as charts
-that hold only calls of a lone jam need). A field of several models plays the smallest."""
+"""The play models and each one's option: the most players who call a jam (1: the first caller closes the
+action, as charts that hold only calls of a lone jam need). A field of several models plays the smallest."""
+PLAY_MODELS = tuple(CALLERS)
 PLACE_CELLS = 200_000  # groups x tracked places per chunk (memory of a merge); past it fewer places are tracked
 
 
