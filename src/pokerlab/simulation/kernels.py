@@ -132,7 +132,6 @@ class HandScratch(NamedTuple):
     behind: np.ndarray  # int64[10]: deepest stack acting after each position in the action order
     board: np.ndarray  # int64[5]
     state: np.ndarray  # uint64[1]: the random stream
-    given: np.ndarray  # int64[25]: a replayed hand's cards (seat k: 2k, 2k + 1; the board: 20..24), else -1
 
 
 @njit(cache=True)
@@ -145,7 +144,7 @@ def _scratch(counter: np.uint64) -> HandScratch:
         np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
         np.zeros(10, dtype=np.bool_), np.zeros(10, dtype=np.int64),
         np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
-        np.zeros(5, dtype=np.int64), state, np.full(25, -1, dtype=np.int64),
+        np.zeros(5, dtype=np.int64), state,
     )
 
 
@@ -172,12 +171,12 @@ def coinflip_hand(seats: np.ndarray, count: int, stack: np.ndarray, bet: int, st
 
 @njit(cache=True, inline="always")
 def _hole_cards(i: int, hole: np.ndarray, has_cards: np.ndarray, deck: np.ndarray, dealt: int,
-                state: np.ndarray, given: np.ndarray) -> int:
+                state: np.ndarray, given: np.ndarray | None) -> int:
     """Deal seat ``i`` his two cards unless he has them (``given[2i], given[2i + 1]`` when a dealt hand is
-    replayed); returns the number of cards dealt from the deck."""
+    replayed, else None: a branch the compiler removes); returns the number of cards dealt from the deck."""
     if has_cards[i]:
         return dealt
-    if given[0] >= 0:
+    if given is not None:
         hole[i, 0] = given[2 * i]
         hole[i, 1] = given[2 * i + 1]
     else:
@@ -191,9 +190,10 @@ def _hole_cards(i: int, hole: np.ndarray, has_cards: np.ndarray, deck: np.ndarra
 def chart_hand(
     seats: np.ndarray, count: int, button: int, stack: np.ndarray, model: np.ndarray, small_blind: int,
     big_blind: int, ante: int, big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables,
-    work: HandScratch,
+    work: HandScratch, given: np.ndarray | None = None,
 ) -> None:
-    """One push/fold hand at a table of ``count`` players (see the module docs); chips move in ``stack``."""
+    """One push/fold hand at a table of ``count`` players (see the module docs); chips move in ``stack``.
+    ``given``: the cards of a replayed hand (see :func:`replay_hand`), else None (dealt from the stream)."""
     state = work.state
     contrib = work.contrib
     folded = work.folded
@@ -203,6 +203,8 @@ def chart_hand(
     order = work.order
     buckets = charts.jam.shape[1]
     start = work.start
+    posted_dead = work.posted_dead
+    value = work.value
     for k in range(count):
         folded[k] = False
         has_cards[k] = False
@@ -214,11 +216,11 @@ def chart_hand(
         sb = (button + 1) % count
         bb = (button + 2) % count
     post_forced_bets(start, count, sb, bb, small_blind, big_blind, 0 if big_blind_ante else ante,
-                     ante if big_blind_ante else 0, work.posted_dead, contrib)
+                     ante if big_blind_ante else 0, posted_dead, contrib)
     dead = 0
     for k in range(count):
-        stack[seats[k]] -= work.posted_dead[k] + contrib[k]
-        dead += work.posted_dead[k]
+        stack[seats[k]] -= posted_dead[k] + contrib[k]
+        dead += posted_dead[k]
     # action order: the seat after the big blind first, the big blind last; behind[k] is the deepest starting
     # stack of the players acting after order[k] (who could call a jam)
     behind = work.behind
@@ -237,7 +239,7 @@ def chart_hand(
         if jammer < 0:
             if i == bb:
                 continue  # everyone folded to the big blind, who checks
-            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, work.given)
+            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, given)
             c = class_of_cards(hole[i, 0], hole[i, 1])
             p = charts.jam[model[seats[i]], _bucket(min(start[i], behind[k]), big_blind, buckets), c]
             if p > 0.0 and (p >= 1.0 or _unit(state) < p):
@@ -251,7 +253,7 @@ def chart_hand(
         elif contrib[i] >= contrib[jammer]:
             continue  # a blind already covering a short jam is in without acting
         else:
-            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, work.given)
+            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, given)
             c = class_of_cards(hole[i, 0], hole[i, 1])
             p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
             if p > 0.0 and (p >= 1.0 or _unit(state) < p):
@@ -261,7 +263,6 @@ def chart_hand(
             else:
                 folded[i] = True
     live = 0
-    value = work.value
     for k in range(count):
         value[k] = 0
         if not folded[k]:
@@ -269,10 +270,13 @@ def chart_hand(
     if live > 1:  # showdown of every player still in: deal missing hole cards and the board
         for k in range(count):
             if not folded[k]:
-                dealt = _hole_cards(k, hole, has_cards, deck, dealt, state, work.given)
+                dealt = _hole_cards(k, hole, has_cards, deck, dealt, state, given)
         board = work.board
         for m in range(5):
-            board[m] = work.given[20 + m] if work.given[0] >= 0 else _deal(deck, dealt + m, state)
+            if given is not None:
+                board[m] = given[20 + m]
+            else:
+                board[m] = _deal(deck, dealt + m, state)
         key, bits = partial_hand(board, tables)
         for k in range(count):
             if not folded[k]:
@@ -557,9 +561,8 @@ def replay_hand(
     """The chips after one push/fold hand dealt ``cards`` (seat ``k`` holds ``cards[2k], cards[2k + 1]``, the board
     is ``cards[20:25]``), played as :func:`play_tournament` plays a hand (charts of 0 and 1 script the actions)."""
     work = _scratch(tournament_start(0, 0))
-    work.given[:] = cards
     count = stacks.size
     stack = stacks.copy()
     chart_hand(np.arange(count, dtype=np.int64), count, button, stack, model, small_blind, big_blind, ante,
-               big_blind_ante, callers, charts, tables, work)
+               big_blind_ante, callers, charts, tables, work, cards)
     return stack

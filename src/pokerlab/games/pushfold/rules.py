@@ -134,10 +134,11 @@ def outcome_values(winners: Sequence[int], seats: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# compiled: the rules as the game (float chips) and the simulator (whole chips) both run them
+# compiled: the rules as the game (float chips) and the simulator (whole chips) both run them, inlined into the
+# simulator's hand (a call with a dozen arrays costs as much as the rules themselves)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def post_forced_bets(start: np.ndarray, count: int, small_blind_seat: int, big_blind_seat: int, small_blind: Any,
                      big_blind: Any, ante: Any, bb_ante: Any, dead: np.ndarray, live: np.ndarray) -> None:
     """Every seat's forced bets from its chips ``start[k]`` (``k < count``), into ``dead`` (antes) and ``live``
@@ -157,18 +158,35 @@ def post_forced_bets(start: np.ndarray, count: int, small_blind_seat: int, big_b
 def table_sum(values: np.ndarray, count: int) -> Any:
     """The sum of ``values[:count]`` (at most 15), in the order of numpy's pairwise sum: a pot computed here
     equals ``np.sum`` of the same chips to the last bit, whichever caller computes it."""
+    return _level_sum(values, count, np.inf, values[0] - values[0])
+
+
+@njit(cache=True, inline="always")
+def _level_part(live: np.ndarray, j: int, level: Any, previous: Any) -> Any:
+    """The chips seat ``j`` puts in the pot between ``previous`` and ``level``."""
+    return min(live[j], level) - min(live[j], previous)
+
+
+@njit(cache=True, inline="always")
+def _level_sum(live: np.ndarray, count: int, level: Any, previous: Any) -> Any:
+    """The chips of every seat between ``previous`` and ``level`` (at most 15 seats), summed in the order of
+    numpy's pairwise sum (sequential below 8 terms, then eight partial sums): a pot equals ``np.sum`` of the
+    same chips to the last bit, whichever caller computes it, and nothing is allocated."""
     if count < 8:
-        total = values[0] - values[0]
+        total = _level_part(live, 0, level, previous) - _level_part(live, 0, level, previous)
         for k in range(count):
-            total += values[k]
+            total += _level_part(live, k, level, previous)
         return total
-    total = ((values[0] + values[1]) + (values[2] + values[3])) + ((values[4] + values[5]) + (values[6] + values[7]))
+    total = ((_level_part(live, 0, level, previous) + _level_part(live, 1, level, previous))
+             + (_level_part(live, 2, level, previous) + _level_part(live, 3, level, previous))) + (
+        (_level_part(live, 4, level, previous) + _level_part(live, 5, level, previous))
+        + (_level_part(live, 6, level, previous) + _level_part(live, 7, level, previous)))
     for k in range(8, count):
-        total += values[k]
+        total += _level_part(live, k, level, previous)
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def side_pots(live: np.ndarray, count: int, in_hand: np.ndarray, dead_total: Any, amounts: np.ndarray,
               eligible: np.ndarray, refunds: np.ndarray) -> int:
     """The pots of a hand: live chips (``live[k]``, antes excluded) cut at the levels of the seats still in the
@@ -176,7 +194,6 @@ def side_pots(live: np.ndarray, count: int, in_hand: np.ndarray, dead_total: Any
     go to ``amounts[p]``, its eligible seats (those in the hand whose live chips reach its level) to
     ``eligible[p]`` as a bitmask; chips above the top level, which nobody in the hand matched, go back to their
     owners (``refunds``). Returns the number of pots."""
-    scratch = np.empty(count, dtype=live.dtype)
     previous = live[0] - live[0]
     pots = 0
     while True:
@@ -189,9 +206,7 @@ def side_pots(live: np.ndarray, count: int, in_hand: np.ndarray, dead_total: Any
                 found = True
         if not found:
             break
-        for j in range(count):
-            scratch[j] = min(live[j], level) - min(live[j], previous)
-        amount = table_sum(scratch, count)
+        amount = _level_sum(live, count, level, previous)
         if pots == 0:
             amount += dead_total
         mask = 0
@@ -217,7 +232,7 @@ def _odd_chips(amount: Any, share: Any, winners: int) -> Any:
     return 0  # pragma: no cover
 
 
-@overload(_share)
+@overload(_share, inline="always")
 def _share_by_type(amount: Any, winners: Any) -> Callable[[Any, Any], Any]:
     def whole(amount: Any, winners: Any) -> Any:
         return amount // winners
@@ -228,7 +243,7 @@ def _share_by_type(amount: Any, winners: Any) -> Callable[[Any, Any], Any]:
     return whole if isinstance(amount, types.Integer) else divided
 
 
-@overload(_odd_chips)
+@overload(_odd_chips, inline="always")
 def _odd_chips_by_type(amount: Any, share: Any, winners: Any) -> Callable[[Any, Any, Any], Any]:
     def whole(amount: Any, share: Any, winners: Any) -> Any:
         return amount - share * winners
@@ -239,7 +254,7 @@ def _odd_chips_by_type(amount: Any, share: Any, winners: Any) -> Callable[[Any, 
     return whole if isinstance(amount, types.Integer) else divided
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def award_pots(final: np.ndarray, amounts: np.ndarray, eligible: np.ndarray, pots: int, value: np.ndarray,
                order: np.ndarray, count: int) -> None:
     """Each pot to its eligible seats with the largest hand ``value``, added to ``final``: split equally, and with
@@ -263,7 +278,7 @@ def award_pots(final: np.ndarray, amounts: np.ndarray, eligible: np.ndarray, pot
                 odd -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def settle(final: np.ndarray, live: np.ndarray, count: int, in_hand: np.ndarray, dead_total: Any, value: np.ndarray,
            order: np.ndarray, amounts: np.ndarray, eligible: np.ndarray, refunds: np.ndarray) -> None:
     """The end of a hand: ``final`` (each seat's chips once its bets are in) plus its refund and its winnings
