@@ -239,7 +239,8 @@ class Range:
     @property
     def combos(self) -> np.ndarray:
         """``(n, 2)`` uint8 cards of the combos with positive weight (higher card first)."""
-        return COMBOS[self.indices]
+        cards: np.ndarray = COMBOS[self.indices]
+        return cards
 
     @property
     def combo_count(self) -> int:

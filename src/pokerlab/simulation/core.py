@@ -462,7 +462,8 @@ def starting_icm(t: Tournament) -> np.ndarray | None:
     if stacks.size > ICM_MAX_PLAYERS:
         return None
     equity = icm(stacks, t.payouts).equity
-    return np.bincount(t.group, weights=equity, minlength=t.group_stack.size) / t.group_size
+    per_group: np.ndarray = np.bincount(t.group, weights=equity, minlength=t.group_stack.size) / t.group_size
+    return per_group
 
 
 def simulate(

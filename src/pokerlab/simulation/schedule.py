@@ -72,7 +72,7 @@ def default_schedule(starting_stack: int, hands_per_level: int = 10, growth: flo
 def _round_blind(x: float) -> float:
     """Two significant digits (blinds as casinos print them)."""
     digits = max(0, int(np.floor(np.log10(x))) - 1)
-    return round(x / 10**digits) * 10**digits
+    return float(round(x / 10**digits) * 10**digits)
 
 
 def schedule_to_dict(schedule: Schedule) -> dict[str, Any]:
