@@ -134,8 +134,8 @@ def outcome_values(winners: Sequence[int], seats: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# compiled: the rules as the game (float chips) and the simulator (whole chips) both run them, inlined into the
-# simulator's hand (a call with a dozen arrays costs as much as the rules themselves)
+# compiled: the rules as the game (float chips) and the simulator (whole chips) both run them; inlined into the
+# simulator's hand, its hot loop (an edit here needs `make clean-kernels`: numba checks only a kernel's own file)
 
 
 @njit(cache=True, inline="always")
