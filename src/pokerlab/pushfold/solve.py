@@ -203,17 +203,9 @@ def pushfold(
     seats the profile returned is the checked one (average or current strategy) with the smallest maximum gain.
     """
     table = validate_table(stacks, blinds, ante, bb_ante)
-    if not (target > 0):
-        raise InvalidArgumentError(f"the target gain must be positive, got {target}")
-    if iterations is not None:
-        iterations = whole_number(iterations, "iterations", low=1)
-    if time_limit is not None and not time_limit > 0:
-        raise InvalidArgumentError(f"the time limit must be positive, got {time_limit}")
+    iterations, multiway_samples = _checked_options(table.seats, target, iterations, time_limit, multiway_samples,
+                                                    multiway_proposal_share)
     start = time.perf_counter()
-    multiway_samples = whole_number(multiway_samples, "multiway samples", low=1)
-    check_multiway_deals(table.seats, multiway_samples)
-    if not 0 <= multiway_proposal_share < 1:
-        raise InvalidArgumentError(f"the proposal share must be in [0, 1), got {multiway_proposal_share}")
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
     # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)
     try:
@@ -298,6 +290,23 @@ def pushfold(
         multiway_error=multiway_error, multiway_check_gains=check_gains, game=game,
         tree=tree, strategy=strategy, notes=tuple(notes),
     )
+
+
+def _checked_options(seats: int, target: float, iterations: int | None, time_limit: float | None,
+                     multiway_samples: int, share: float) -> tuple[int | None, int]:
+    """``(iterations, multiway_samples)`` as whole numbers, or the error saying which option is wrong (deals
+    that cannot fit in memory included)."""
+    if not (target > 0):
+        raise InvalidArgumentError(f"the target gain must be positive, got {target}")
+    if iterations is not None:
+        iterations = whole_number(iterations, "iterations", low=1)
+    if time_limit is not None and not time_limit > 0:
+        raise InvalidArgumentError(f"the time limit must be positive, got {time_limit}")
+    multiway_samples = whole_number(multiway_samples, "multiway samples", low=1)
+    check_multiway_deals(seats, multiway_samples)
+    if not 0 <= share < 1:
+        raise InvalidArgumentError(f"the proposal share must be in [0, 1), got {share}")
+    return iterations, multiway_samples
 
 
 @dataclass(frozen=True)
