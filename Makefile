@@ -51,7 +51,8 @@ clean: clean-kernels
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache
 
 # numba checks only a kernel's own file: after editing a helper that other modules' kernels inline
-# (pokerlab.stats.rng, pokerlab.cards.kernels, pokerlab.solvers.kernels), their cached machine code is stale
+# (pokerlab.stats.rng, pokerlab.cards.kernels, pokerlab.cards.classes, pokerlab.solvers.kernels,
+# pokerlab.games.pushfold.rules: the simulator plays its hands by them), their cached machine code is stale
 # until this runs
 clean-kernels:
 	find src tests benchmarks scripts -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -31,7 +31,7 @@ def hands_per_second(players: int, depth_bb: int, hands: int) -> tuple[float, fl
 
     def go() -> None:
         play_hands(stacks, np.zeros(players, dtype=np.int64), 0, 50, 100, 100 if players > 2 else 0, players > 2,
-                   charts, tables, 1, hands, total, squares)
+                   1, charts, tables, 1, hands, total, squares)
 
     go()
     return hands / best_time(go, 5), hands / best_time(go, 5, time.process_time)

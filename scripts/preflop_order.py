@@ -11,8 +11,8 @@ import json
 import time
 from pathlib import Path
 
+from pokerlab.cards.classes import CLASS_NAMES, CLASS_SIZES, NUMBER_OF_CLASSES, class_ranks
 from pokerlab.cards.encoding import RANKS
-from pokerlab.cards.ranges import all_classes, class_combos, class_name
 from pokerlab.equity import equity
 
 OUTPUT = Path(__file__).resolve().parent.parent / "src" / "pokerlab" / "data" / "preflop_order.json"
@@ -27,17 +27,18 @@ def representative(high: int, low: int, kind: str) -> str:
 def main() -> None:
     start = time.perf_counter()
     entries = []
-    for high, low, kind in all_classes():
+    for index in range(NUMBER_OF_CLASSES):
+        high, low, kind = class_ranks(index)
         hand = representative(high, low, kind)
         result = equity([hand, "random"], method="exact")
         entries.append({
-            "class": class_name(high, low, kind),
-            "combos": len(class_combos(high, low, kind)),
+            "class": CLASS_NAMES[index],
+            "combos": int(CLASS_SIZES[index]),
             "equity": result.equity[0],
             "share_units": result.wins[0] * 2 + result.ties[0],  # equity * 2 * showdowns, an exact integer
             "showdowns": result.showdowns,
         })
-        print(f"{class_name(high, low, kind):>4} {result.equity[0]:.6f}  ({time.perf_counter() - start:.0f} s)",
+        print(f"{CLASS_NAMES[index]:>4} {result.equity[0]:.6f}  ({time.perf_counter() - start:.0f} s)",
               flush=True)
     entries.sort(key=lambda e: (-e["equity"], e["class"]))
     document = {

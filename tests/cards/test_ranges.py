@@ -7,17 +7,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerlab.cards.encoding import cards_to_mask, parse_cards
-from pokerlab.cards.ranges import (
+from pokerlab.cards.classes import (
+    CLASS_NAMES,
     COMBOS,
     NUMBER_OF_COMBOS,
-    Range,
-    all_classes,
     class_combos,
-    class_name,
-    parse_range,
+    class_index,
     preflop_order,
 )
+from pokerlab.cards.encoding import cards_to_mask, parse_cards
+from pokerlab.cards.ranges import Range, parse_range
 from pokerlab.errors import InvalidRangeError
 
 
@@ -57,20 +56,15 @@ def test_parse_errors_name_the_token(token, fragment):
 
 
 def test_top_percent_follows_the_preflop_order():
-    order = preflop_order()
-    assert len(order) == 169
-    assert order[0][0] == "AA"
-    assert [e for _, e in order] == sorted((e for _, e in order), reverse=True)
-    assert {name for name, _ in order} == {class_name(*c) for c in all_classes()}
+    order, equities = preflop_order()
+    assert sorted(order.tolist()) == list(range(169))
+    assert CLASS_NAMES[order[0]] == "AA"
+    assert equities.tolist() == sorted(equities.tolist(), reverse=True)
     top = parse_range("15%")
     assert abs(top.combo_count - 0.15 * 1326) <= 12
     assert parse_range("5%").combo_count < top.combo_count < parse_range("30%").combo_count
     for cls in ("AA", "KK", "AKs"):
-        assert all(top.weights[class_combos(*_class(cls))] == 1)
-
-
-def _class(name: str) -> tuple[int, int, str]:
-    return next(c for c in all_classes() if class_name(*c) == name)
+        assert all(top.weights[class_combos(class_index(cls))] == 1)
 
 
 def test_card_removal():
@@ -124,9 +118,8 @@ weights = st.sampled_from([0.0, 0.25, 0.5, 1.0])
        st.lists(st.tuples(st.integers(0, 168), weights), max_size=30))
 def test_canonical_text_round_trips(combos, classes):
     w = np.zeros(NUMBER_OF_COMBOS)
-    table = all_classes()
     for index, weight in classes:
-        w[class_combos(*table[index])] = weight
+        w[class_combos(index)] = weight
     for index, weight in combos:
         w[index] = weight
     r = Range(w)
@@ -149,9 +142,8 @@ def test_parser_raises_only_range_errors(text):
 @settings(max_examples=40, deadline=None)
 @given(st.sets(st.integers(0, 168), min_size=1, max_size=20))
 def test_union_of_class_tokens_counts(indices):
-    table = all_classes()
-    text = ", ".join(class_name(*table[i]) for i in indices)
-    expected = sum(len(class_combos(*table[i])) for i in indices)
+    text = ", ".join(CLASS_NAMES[i] for i in indices)
+    expected = sum(len(class_combos(i)) for i in indices)
     assert parse_range(text).combo_count == expected
 
 

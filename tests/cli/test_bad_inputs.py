@@ -188,7 +188,7 @@ CASES = [
     (["pushfold", "--stacks", "10,10", "--payouts", "50", "--field-stacks-file", "{tmp}/blob.bin"], "stacks file {tmp}/blob.bin is not a UTF-8 text file"),
     (["pushfold", "--stacks", "10,10", "--iterations", "-1"], "iterations must be at least 1, got -1"),
     (["pushfold"], "give the stacks with --stacks"),
-    (["simulate", "--payouts", "50,30", "--tournaments", "0", "--players", "3", "--starting-stack", "100"], "tournaments must be a whole number from 1"),
+    (["simulate", "--payouts", "50,30", "--tournaments", "0", "--players", "3", "--starting-stack", "100"], "tournaments must be from 1 to"),
     (["simulate", "--payouts", "50,30", "--stacks", "5,000,3,000"], "stacks '5,000,3,000' are ambiguous"),
     (["simulate", "--payouts", "50,30", "--stacks", "5,3,2", "--seed", "-1"], "seed must be at least 0, got -1"),
     (["simulate"], "Missing option '--payouts'"),

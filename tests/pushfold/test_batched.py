@@ -1,15 +1,16 @@
-"""The batched terminal evaluation of push/fold (one compiled call per pass) against the per-terminal
-``evaluate``, the protocol's reference, on random mixed strategies: every game shape (heads-up, 3+ way pots,
-spectators of 2- and 3-way pots, seats all-in by posting, walks), chip EV and ICM."""
+"""The batched terminal evaluation of push/fold (one compiled call per pass) against a per-terminal valuation
+in plain numpy (tests/pushfold/reference_valuation.py), on random mixed strategies: every game shape (heads-up,
+3+ way pots, spectators of 2- and 3-way pots, seats all-in by posting, walks), chip EV and ICM."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from tests.pushfold.reference_valuation import reference_evaluate, reference_values
 
 from pokerlab.games.pushfold import PushFoldGame, Table
 from pokerlab.games.vector import VectorGame, compile_public_tree
-from pokerlab.pushfold.model import build_game
+from pokerlab.pushfold.situation import build_game
 from pokerlab.pushfold.solve import multiway_ranges
 from pokerlab.solvers.vector import VectorSolver, VectorStrategy, _Traversal
 
@@ -42,7 +43,9 @@ def test_batched_values_equal_the_per_terminal_evaluation(stacks, ante, payouts)
         at = reaches[walk.terminals]
         for player in range(tree.num_players):
             batched = game.evaluate_terminals(tree, walk.terminals, player, at)
-            reference = VectorGame.evaluate_terminals(game, tree, walk.terminals, player, at)
+            reference = reference_values(game, tree, walk.terminals, player, at)
+            np.testing.assert_allclose(VectorGame.evaluate_terminals(game, tree, walk.terminals, player, at), batched,
+                                       rtol=0, atol=1e-13 * np.abs(reference).max())  # evaluate: one terminal
             scale = np.abs(reference).max()
             assert scale > 0
             np.testing.assert_allclose(batched, reference, rtol=0, atol=1e-12 * scale)
@@ -55,6 +58,9 @@ def test_solver_on_the_batched_game_matches_the_per_terminal_game():
     class PerTerminal(PushFoldGame):
         def evaluate_terminals(self, tree, terminals, player, reaches):
             return VectorGame.evaluate_terminals(self, tree, terminals, player, reaches)
+
+        def evaluate(self, state, player, reaches):
+            return reference_evaluate(self, state, player, reaches)
 
     start = np.array(table.stacks)
     solvers = []

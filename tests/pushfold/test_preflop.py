@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pokerlab.cards.classes import COMBOS
 from pokerlab.cards.encoding import format_cards
-from pokerlab.cards.ranges import COMBOS
 from pokerlab.cards.tables import load_tables
 from pokerlab.equity import equity
 from pokerlab.equity.preflop import BOARDS, count_matchups, matchup_orbits, preflop_tables

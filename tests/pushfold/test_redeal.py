@@ -7,20 +7,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tests.pushfold.reference_valuation import reference_values
 from tests.pushfold.test_batched import random_strategy
 
 from pokerlab.errors import ResourceLimitError
-from pokerlab.games.pushfold import (
-    PushFoldGame,
-    Table,
-    _hero_correction,
-    _hero_sums,
-    _pot_weights,
-    _reference_disjoint,
-)
-from pokerlab.games.vector import VectorGame, compile_public_tree
+from pokerlab.games.pushfold import PushFoldGame, Table
+from pokerlab.games.pushfold.deals import reference_disjoint
+from pokerlab.games.pushfold.kernels import hero_correction, hero_sums, pot_weights
+from pokerlab.games.vector import compile_public_tree
 from pokerlab.pushfold import pushfold
-from pokerlab.pushfold.model import build_game
+from pokerlab.pushfold.situation import build_game
 from pokerlab.pushfold.solve import multiway_ranges
 from pokerlab.solvers.vector import _Traversal
 
@@ -38,12 +34,12 @@ def test_redealt_batched_values_equal_the_per_terminal_evaluation():
     table = Table((9.0, 12.0, 7.0, 10.0), 0.5, 1.0, 0.1)
     base, _, _ = build_game(table, [50.0, 30.0, 20.0], multiway_samples=120, seed=5)
     game, tree = redealt(base, 4)
-    assert game.deals().deal_class.shape[0] == len(game._row_of) > 1  # one row of deals per 3+ way pot
+    assert game.deals().deal_class.shape[0] == len(game.valuation.ranges or {}) > 1  # one row of deals per 3+ way pot
     walk = _Traversal(tree)
     a = walk.reach(random_strategy(tree, 1).offsets, random_strategy(tree, 1).probs)[0][walk.terminals]
     for player in range(4):
         batched = game.evaluate_terminals(tree, walk.terminals, player, a)
-        reference = VectorGame.evaluate_terminals(game, tree, walk.terminals, player, a)
+        reference = reference_values(game, tree, walk.terminals, player, a)
         np.testing.assert_allclose(batched, reference, rtol=0, atol=1e-12 * np.abs(reference).max())
 
 
@@ -65,7 +61,7 @@ def test_density_ratios_average_one_under_the_proposal():
 
 def test_known_normaliser_is_the_mean_of_the_ratio_products():
     # a redealt pot's correction divides by the known mean of its deals' density-ratio products (times "the
-    # hands can be used together"), _reference_disjoint, not by their heavy-tailed sum: check that mean on the
+    # hands can be used together"), reference_disjoint, not by their heavy-tailed sum: check that mean on the
     # deals themselves (4 standard errors), for a spectator's pot (every seat in it) and a hero's (its
     # opponents, whose cards must also avoid the hero's sampled combo)
     table = Table((10.0, 10.0, 10.0, 10.0), 0.5, 1.0)
@@ -73,12 +69,12 @@ def test_known_normaliser_is_the_mean_of_the_ratio_products():
     tree = compile_public_tree(base)
     game = base.redealt(multiway_ranges(tree, random_strategy(tree, 3)), 0.5)
     deals = game.deals()
-    state = max(game._row_of, key=lambda s: len(game.terminals[s].participants))  # the 4-way pot
+    state = max(game.valuation.ranges or {}, key=lambda s: len(game.terminals[s].participants))  # the 4-way pot
     pot = np.array(game.terminals[state].participants)
-    r = game._row_of[state]
-    weights = _pot_weights(game.deals_of(state), pot)
+    r = game.valuation.row_of(state)
+    weights = pot_weights(game.valuation.deals_of(state), pot)
     assert weights.std() > 0.3  # far from uniform: the check could fail
-    assert weights.mean() == pytest.approx(_reference_disjoint(4, 0), abs=4 * weights.std() / np.sqrt(weights.size))
+    assert weights.mean() == pytest.approx(reference_disjoint(4, 0), abs=4 * weights.std() / np.sqrt(weights.size))
     opponents, hero_class = pot[1:], 100
     masks = deals.deal_mask[r][:, opponents]
     ratio = np.prod(deals.deal_ratio[r][:, opponents], axis=1)
@@ -92,8 +88,8 @@ def test_known_normaliser_is_the_mean_of_the_ratio_products():
     usable = avoids_board & ~clash & ((masks[:, 0] | masks[:, 1] | masks[:, 2]) & hero == 0)
     values = (ratio * usable)[avoids_board]
     tolerance = 4 * values.std() / np.sqrt(values.size)
-    assert values.mean() == pytest.approx(_reference_disjoint(3, 2), abs=tolerance)
-    assert abs(_reference_disjoint(3, 0) - _reference_disjoint(3, 2)) > 2 * tolerance  # the test tells them apart
+    assert values.mean() == pytest.approx(reference_disjoint(3, 2), abs=tolerance)
+    assert abs(reference_disjoint(3, 0) - reference_disjoint(3, 2)) > 2 * tolerance  # the test tells them apart
 
 
 def test_redeal_shrinks_the_error_the_sampling_hides():
@@ -103,7 +99,7 @@ def test_redeal_shrinks_the_error_the_sampling_hides():
     uniform = pushfold(**kwargs, multiway_samples=1000, multiway_proposal_share=0.0)
     importance = pushfold(**kwargs, multiway_samples=1000)
     assert uniform.multiway_check_gain > 3 * importance.multiway_check_gain
-    assert importance.game._ranges is not None and uniform.game._ranges is None
+    assert importance.game.valuation.stage == "redealt" and uniform.game.valuation.stage == "uniform"
     assert importance.multiway_samples == uniform.multiway_samples == 1000
 
 
@@ -116,8 +112,8 @@ def test_nine_equal_stacks_converge():
 
 
 def test_solver_loop_equals_the_plain_sums():
-    # the solver's branch-free correction (_hero_correction: sorted thresholds, nine unrolled) against the plain
-    # loop over the opponents (_hero_sums), for every hero of the largest pots of ten seats (nine opponents: every
+    # the solver's branch-free correction (hero_correction: sorted thresholds, nine unrolled) against the plain
+    # loop over the opponents (hero_sums), for every hero of the largest pots of ten seats (nine opponents: every
     # unrolled threshold is used), redealt, with strategies that are zero on a third of the classes
     table = Table(tuple([10.0] * 10), 0.5, 1.0)
     base = PushFoldGame(table, lambda final: final - 10.0, multiway_samples=400)
@@ -125,18 +121,18 @@ def test_solver_loop_equals_the_plain_sums():
     game = base.redealt(multiway_ranges(tree, random_strategy(tree, 2)), 0.5)
     rng = np.random.default_rng(0)
     game.deals()
-    states = sorted(game._row_of, key=lambda s: -len(game.terminals[s].participants))[:4]
+    states = sorted(game.valuation.ranges or {}, key=lambda s: -len(game.terminals[s].participants))[:4]
     assert len(game.terminals[states[0]].participants) == 10
     for state in states:
         terminal = game.terminals[state]
         for hero in terminal.participants:
             opponents = np.array([q for q in terminal.participants if q != hero], dtype=np.int64)
             sig = rng.random((opponents.size, 169)) * (rng.random((opponents.size, 169)) < 0.97)
-            plan = game._plan(state, hero, keep=False)
+            plan = game.valuation.plan(state, hero)
             u = terminal.utilities[:, hero]
-            deals = game.deals_of(state)
-            fast = _hero_correction(deals, hero, opponents, sig, plan.outcome_by_position, u, plan.centre)
-            plain = _hero_sums(deals, hero, opponents, sig, plan.outcome_by_position, u, plan.centre)[0]
+            deals = game.valuation.deals_of(state)
+            fast = hero_correction(deals, hero, opponents, sig, plan.outcome_by_position, u, plan.centre)
+            plain = hero_sums(deals, hero, opponents, sig, plan.outcome_by_position, u, plan.centre)[0]
             assert np.any(plain != 0)
             np.testing.assert_allclose(fast, plain, rtol=0, atol=1e-12 * np.abs(plain).max())
 
@@ -167,7 +163,7 @@ def test_released_deals_are_drawn_again_the_same():
     reach = walk.reach(strategy.offsets, strategy.probs)[0][walk.terminals]
     before = [game.evaluate_terminals(tree, walk.terminals, p, reach) for p in range(4)]
     game.release_deals()
-    assert game._samples is None and not game._batches
+    assert game.valuation._deals is None and not game.valuation._caches
     after = [game.evaluate_terminals(tree, walk.terminals, p, reach) for p in range(4)]
     for x, y in zip(before, after, strict=True):
         np.testing.assert_array_equal(x, y)

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from pokerlab.equity.preflop import BOARDS, class_of_combo, preflop_tables
+from pokerlab.cards.classes import CLASS_OF_COMBO
+from pokerlab.equity.preflop import BOARDS, preflop_tables
 from pokerlab.pushfold import pushfold
 
 STACK = 10.0
@@ -69,7 +70,7 @@ def test_known_heads_up_bands(heads_up):
 
 def test_gains_equal_an_independent_best_response_on_combos(heads_up):
     t = preflop_tables()
-    classes = class_of_combo()
+    classes = CLASS_OF_COMBO
     x = heads_up.jam[0][classes]  # per combo
     y = heads_up.call[(1, 0)][classes]
     eq = (t.wins + 0.5 * t.ties) / BOARDS  # combo vs combo, 0 when they share a card
@@ -128,9 +129,10 @@ def test_three_seats_gains_small_and_shapes():
 
 @pytest.mark.parametrize("share", [0.0, 0.5])  # uniform deals only; redealt after 16 iterations
 def test_sampling_check_equals_the_strategy_valued_in_a_game_built_on_other_deals(share):
-    from pokerlab.games.pushfold import _draw_proposal_samples, _draw_samples
+    from pokerlab.games.pushfold.deals import draw_proposal_deals, draw_uniform_deals
+    from pokerlab.games.pushfold.valuation import MultiwayValuation
     from pokerlab.games.vector import compile_public_tree
-    from pokerlab.pushfold.model import build_game, validate_table
+    from pokerlab.pushfold.situation import build_game, validate_table
     from pokerlab.solvers.vector import VectorStrategy, best_response_gains
     from pokerlab.stats.rng import numpy_generators
 
@@ -138,16 +140,19 @@ def test_sampling_check_equals_the_strategy_valued_in_a_game_built_on_other_deal
     r = pushfold(stacks, (0.5, 1.0), payouts=pay, iterations=24, multiway_samples=150, seed=7,
                  multiway_proposal_share=share)
     # independent oracle: a game built from scratch on the check's deals (the seed's second stream, or the
-    # fourth after a redeal), the strategy's exact gains there
+    # fourth after a redeal), the strategy's exact gains there; the estimator's constants are shared by design
+    # (PushFoldGame.resampled)
     game, _, _ = build_game(validate_table(stacks, (0.5, 1.0), 0.0, 0.0), pay, multiway_samples=150, seed=7)
+    solved = r.game.valuation
     if share == 0:
-        one = _draw_samples(150, 3, numpy_generators(7, 2)[1])
-        game._samples = one._replace(**{k: getattr(one, k)[None] for k in (
+        assert solved.stage == "uniform"
+        valuation = MultiwayValuation(game.terminals, game.equity, 3, samples=150, seed=7, centres=solved.centres)
+        one = draw_uniform_deals(150, 3, numpy_generators(7, 2)[1])
+        valuation._deals = one._replace(**{k: getattr(one, k)[None] for k in (
             "deal_class", "deal_key", "deal_mask", "deal_ratio")})
-        assert r.game._ranges is None
     else:
-        ranges = r.game._ranges
-        assert ranges is not None and r.game.proposal_share == share
+        ranges = solved.ranges
+        assert ranges is not None and solved.stage == "redealt" and solved.share == share
         states = sorted(ranges)
         proposals = np.empty((len(states), 3, 169))
         inside = np.zeros((len(states), 3), dtype=bool)
@@ -156,11 +161,12 @@ def test_sampling_check_equals_the_strategy_valued_in_a_game_built_on_other_deal
             held = ranges[state] * weights
             proposals[k] = share * held / held.sum(axis=1, keepdims=True) + (1 - share) * weights
             inside[k, list(game.terminals[state].participants)] = True
-        game._samples = _draw_proposal_samples(150, proposals, inside, numpy_generators(7, 4)[3])
-        game._row_of = {state: k for k, state in enumerate(states)}
-        game._ranges = ranges  # a redealt game: its corrections divide by the ratios' known mean
-        game._recentred = r.game._recentred
-    game._centres = r.game._centres  # the estimator's constants are shared by design (PushFoldGame.resampled)
+        # a redealt game: its corrections divide by the ratios' known mean
+        valuation = MultiwayValuation(game.terminals, game.equity, 3, samples=150, seed=7, centres=solved.centres,
+                                      ranges=ranges, share=share)
+        valuation._deals = draw_proposal_deals(150, proposals, inside, numpy_generators(7, 4)[3])
+        valuation._row_of = {state: k for k, state in enumerate(states)}
+    game = game._staged(valuation)
     tree = compile_public_tree(game)
     expected = best_response_gains(tree, VectorStrategy(tree, r.strategy.offsets, r.strategy.probs)).gains
     assert r.multiway_check_gains == pytest.approx(expected, rel=1e-12, abs=1e-15)

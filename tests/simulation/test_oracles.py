@@ -10,10 +10,11 @@ import pytest
 import scipy.sparse
 import scipy.sparse.linalg
 
+from pokerlab.cards.classes import CLASS_SIZES, class_index, class_of_cards
 from pokerlab.cards.tables import load_tables
 from pokerlab.equity import equity
 from pokerlab.simulation import simulate
-from pokerlab.simulation.charts import class_combos, class_index, rules_chart
+from pokerlab.simulation.charts import rules_chart
 from pokerlab.simulation.kernels import CLASSES, Charts, play_hands
 
 
@@ -133,9 +134,7 @@ def test_heads_up_push_fold_ev_matches_the_exact_chart_ev():
     stack, sb, bb = 1000, 50, 100
     # exact: count the deals of each kind
     combos = [(a, b) for a in range(52) for b in range(a + 1, 52)]
-    from pokerlab.simulation.kernels import hand_class
-
-    klass = np.array([hand_class(a, b) for a, b in combos])
+    klass = np.array([class_of_cards(a, b) for a, b in combos])
     jam = np.isin(klass, [class_index(c) for c in jam_classes])
     call = np.isin(klass, [class_index(c) for c in call_classes])
     ev_fold_sb, ev_steal, showdown_pairs = 0.0, 0.0, 0
@@ -154,7 +153,7 @@ def test_heads_up_push_fold_ev_matches_the_exact_chart_ev():
     ev = (ev_fold_sb + ev_steal + showdown_pairs * stack * (2 * range_equity - 1)) / (1326 * 1225)
     hands = 400_000
     total, squares = np.zeros(2), np.zeros(2)
-    play_hands(np.array([stack, stack], dtype=np.int64), np.zeros(2, dtype=np.int64), 0, sb, bb, 0, False, charts,
+    play_hands(np.array([stack, stack], dtype=np.int64), np.zeros(2, dtype=np.int64), 0, sb, bb, 0, False, 1, charts,
                load_tables(), 21, hands, total, squares)
     mean = total[0] / hands
     stderr = np.sqrt((squares[0] / hands - mean**2) / hands)
@@ -165,7 +164,7 @@ def test_heads_up_push_fold_ev_matches_the_exact_chart_ev():
 
 def test_rules_chart_jams_the_stated_share():
     chart = rules_chart()
-    combos = class_combos()
+    combos = CLASS_SIZES
     for depth in (1, 5, 10, 20, 40):
         share = (chart.jam[0, depth - 1] * combos).sum() / 1326
         assert np.isclose(share, min(1.0, 2.5 / depth))

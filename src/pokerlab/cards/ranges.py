@@ -14,28 +14,39 @@ Syntax (comma-separated tokens, spaces ignored, ranks case-insensitive):
 ``AsKs``        one exact combo
 ``random``      every combo (also ``*``, ``any`` and ``100%``)
 ``15%``         the top 15% of combos in the preflop order (equity against a random hand, exact;
-                see :func:`preflop_order`)
+                see :func:`pokerlab.cards.classes.preflop_order`)
 ``AKs:0.5``     any token with a weight in [0, 1] (PioSOLVER style); a later token overrides an earlier one
 ==============  ==============================================================
 
-A :class:`Range` holds a weight in [0, 1] for each of the 1,326 two-card combos. Combos are indexed
-``c1 * (c1 - 1) / 2 + c2`` for cards ``c1 > c2`` (card = 4 * rank + suit).
+A :class:`Range` holds a weight in [0, 1] for each of the 1,326 two-card combos, indexed as
+:mod:`pokerlab.cards.classes` indexes them (and the 169 classes).
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from importlib import resources
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pokerlab.cards.classes import (
+    CLASS_NAMES,
+    CLASS_OF_COMBO,
+    CLASS_SIZES,
+    COMBO_MASKS,
+    COMBOS,
+    NUMBER_OF_CLASSES,
+    NUMBER_OF_COMBOS,
+    class_combos,
+    class_of_ranks,
+    combo_index,
+    preflop_order,
+)
 from pokerlab.cards.encoding import RANKS, SUITS, format_card, suits_as_letters
 from pokerlab.errors import InvalidRangeError
 from pokerlab.plotting import pyplot, save_figure
@@ -43,108 +54,13 @@ from pokerlab.plotting import pyplot, save_figure
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-NUMBER_OF_COMBOS = 1326
-
-
-def _all_combos() -> np.ndarray:
-    combos = np.empty((NUMBER_OF_COMBOS, 2), dtype=np.uint8)
-    index = 0
-    for high in range(52):
-        for low in range(high):
-            combos[index] = (high, low)
-            index += 1
-    return combos
-
-
-COMBOS = _all_combos()
-"""``(1326, 2)`` uint8: the two cards of each combo, higher card first."""
-COMBO_MASKS = (np.uint64(1) << COMBOS[:, 0].astype(np.uint64)) | (np.uint64(1) << COMBOS[:, 1].astype(np.uint64))
-"""``(1326,)`` uint64: the card bitmask of each combo."""
-
-
-def combo_index(first: int, second: int) -> int:
-    """Index (0..1325) of the combo of two distinct cards, in either order. ``combo_index(51, 47)`` is AsKs."""
-    high, low = max(first, second), min(first, second)
-    return high * (high - 1) // 2 + low
-
-
-# ---------------------------------------------------------------------------------------------------------
-# The 169 hand classes: (high rank, low rank, kind) with kind "" for pairs, "s" suited, "o" offsuit.
-
-
-def class_name(high: int, low: int, kind: str) -> str:
-    """Text of a hand class, e.g. ``class_name(12, 11, 's') == 'AKs'``."""
-    return RANKS[high] + RANKS[low] + ("" if high == low else kind)
-
-
-def class_combos(high: int, low: int, kind: str) -> list[int]:
-    """Combo indices of a class: 6 for a pair, 4 suited, 12 offsuit, 16 for ``kind == ''`` on two ranks."""
-    result = []
-    for s1 in range(4):
-        for s2 in range(4):
-            if high == low:
-                if s1 < s2:
-                    result.append(combo_index(4 * high + s1, 4 * low + s2))
-            elif (kind == "s" and s1 == s2) or (kind == "o" and s1 != s2) or kind == "":
-                result.append(combo_index(4 * high + s1, 4 * low + s2))
-    return result
-
-
-def all_classes() -> list[tuple[int, int, str]]:
-    """The 169 classes (high, low, kind), pairs with kind ``''``."""
-    classes = []
-    for high in range(12, -1, -1):
-        for low in range(high, -1, -1):
-            if high == low:
-                classes.append((high, low, ""))
-            else:
-                classes.append((high, low, "s"))
-                classes.append((high, low, "o"))
-    return classes
-
-
-def _class_of_combo_table() -> tuple[np.ndarray, np.ndarray]:
-    """Grid row and column of each combo: pairs on the diagonal, suited above it, offsuit below (A first)."""
-    rows = np.empty(NUMBER_OF_COMBOS, dtype=np.int8)
-    cols = np.empty(NUMBER_OF_COMBOS, dtype=np.int8)
-    for index, (c1, c2) in enumerate(COMBOS):
-        r1, r2 = int(c1) >> 2, int(c2) >> 2
-        high, low = max(r1, r2), min(r1, r2)
-        suited = (int(c1) & 3) == (int(c2) & 3)
-        if high == low:
-            rows[index] = cols[index] = 12 - high
-        elif suited:
-            rows[index], cols[index] = 12 - high, 12 - low
-        else:
-            rows[index], cols[index] = 12 - low, 12 - high
-    return rows, cols
-
-
-GRID_ROWS, GRID_COLS = _class_of_combo_table()
-
-
-# ---------------------------------------------------------------------------------------------------------
-# The preflop order used by top-percent tokens.
-
-PREFLOP_ORDER_FILE = "preflop_order.json"
-
-
-@lru_cache(maxsize=1)
-def preflop_order() -> tuple[tuple[str, float], ...]:
-    """The 169 classes strongest first, with their exact all-in equity against one random hand.
-
-    The order behind ``15%``-style tokens. It ships as ``pokerlab/data/preflop_order.json``, computed by
-    pokerlab's own exact enumeration (``scripts/preflop_order.py`` regenerates it).
-
-    >>> preflop_order()[0][0]
-    'AA'
-    """
-    try:
-        text = resources.files("pokerlab").joinpath("data", PREFLOP_ORDER_FILE).read_text()
-    except (FileNotFoundError, OSError):  # pragma: no cover - a broken installation
-        text = (Path(__file__).resolve().parent.parent / "data" / PREFLOP_ORDER_FILE).read_text()
-    data = json.loads(text)
-    return tuple((entry["class"], float(entry["equity"])) for entry in data["classes"])
+def _class_combos(high: int, low: int, kind: str) -> np.ndarray:
+    """The combos of a class token's ranks: one class (a pair, ``'s'`` or ``'o'``), or both for ``kind == ''``
+    on two ranks (``AK``: 16 combos)."""
+    if kind == "" and high != low:
+        return np.concatenate([class_combos(class_of_ranks(high, low, True)),
+                               class_combos(class_of_ranks(high, low, False))])
+    return class_combos(class_of_ranks(high, low, kind == "s"))
 
 
 def _top_percent(percent: float) -> np.ndarray:
@@ -156,9 +72,8 @@ def _top_percent(percent: float) -> np.ndarray:
     target = percent / 100.0 * NUMBER_OF_COMBOS
     weights = np.zeros(NUMBER_OF_COMBOS)
     total = 0
-    lookup = {class_name(*c): c for c in all_classes()}
-    for name, _ in preflop_order():
-        combos = class_combos(*lookup[name])
+    for index in preflop_order()[0]:
+        combos = class_combos(int(index))
         if abs(total + len(combos) - target) > abs(total - target) and total > 0:
             break
         if total == 0 and target <= 0:
@@ -256,7 +171,7 @@ def _token_weights(token: str) -> tuple[np.ndarray, float]:
         selected[combo_index(first, second)] = 1.0
         return selected, weight
     for high, low, kind in _classes_of_token(upper, token):
-        selected[class_combos(high, low, kind)] = 1.0
+        selected[_class_combos(high, low, kind)] = 1.0
     return selected, weight
 
 
@@ -324,7 +239,8 @@ class Range:
     @property
     def combos(self) -> np.ndarray:
         """``(n, 2)`` uint8 cards of the combos with positive weight (higher card first)."""
-        return COMBOS[self.indices]
+        cards: np.ndarray = COMBOS[self.indices]
+        return cards
 
     @property
     def combo_count(self) -> int:
@@ -386,7 +302,7 @@ class Range:
         leftovers: list[int] = []
 
         def class_weight(high: int, low: int, kind: str) -> float | None:
-            combos = class_combos(high, low, kind)
+            combos = _class_combos(high, low, kind)
             values = w[combos]
             if values[0] > 0 and np.all(values == values[0]):
                 return float(values[0])
@@ -409,11 +325,9 @@ class Range:
     def grid(self) -> np.ndarray:
         """``(13, 13)`` weighted fraction of each class present: pairs on the diagonal, suited above it,
         offsuit below, aces first (row 0 / column 0)."""
-        totals = np.zeros((13, 13))
-        counts = np.zeros((13, 13))
-        np.add.at(totals, (GRID_ROWS, GRID_COLS), self.weights)
-        np.add.at(counts, (GRID_ROWS, GRID_COLS), 1.0)
-        return totals / counts
+        totals = np.bincount(CLASS_OF_COMBO, weights=self.weights, minlength=NUMBER_OF_CLASSES)
+        grid: np.ndarray = (totals / CLASS_SIZES).reshape(13, 13)
+        return grid
 
     def rich_grid(self) -> Table:
         """The 13x13 grid as a rich table, cells shaded by the fraction of the class in the range."""
@@ -426,8 +340,7 @@ class Range:
         for row in range(13):
             cells = []
             for col in range(13):
-                high, low = 12 - min(row, col), 12 - max(row, col)
-                name = class_name(high, low, "s" if col > row else "o")
+                name = CLASS_NAMES[13 * row + col]
                 fraction = fractions[row, col]
                 if fraction >= 1.0:
                     style = "bold black on green"
@@ -448,8 +361,7 @@ class Range:
         axes.imshow(fractions, cmap="Greens", vmin=0, vmax=1)
         for row in range(13):
             for col in range(13):
-                high, low = 12 - min(row, col), 12 - max(row, col)
-                name = class_name(high, low, "s" if col > row else "o")
+                name = CLASS_NAMES[13 * row + col]
                 axes.text(col, row, name, ha="center", va="center", fontsize=7,
                           color="white" if fractions[row, col] > 0.6 else "black")
         axes.set_xticks([])
@@ -490,4 +402,4 @@ def _runs_of_pairs(weights: list[float | None]) -> list[str]:
 
 def _runs_of_kickers(high: int, kind: str, weights: list[float | None]) -> list[str]:
     """One top card's kicker weights (index = kicker rank) as ``A2s+``, ``K9s-K6s``, ``AKo`` tokens."""
-    return _compress_runs(weights, high - 1, lambda kicker: class_name(high, kicker, kind))
+    return _compress_runs(weights, high - 1, lambda kicker: CLASS_NAMES[class_of_ranks(high, kicker, kind == "s")])

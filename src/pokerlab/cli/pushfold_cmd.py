@@ -155,6 +155,8 @@ def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> bool:
         if result.multiway_check_gain is not None:
             out.print(f"  valued on {result.multiway_samples} independent deals, the strategy's max gain is "
                       f"{result.multiway_check_gain:.2e} {result.gain_unit} (the sampling's effect)")
+    for note in result.notes:
+        out.print(f"note: {note}")
     chip = None
     if compare_chip_ev:
         from pokerlab.pushfold import pushfold

@@ -19,9 +19,10 @@ from typing import Any
 import numba
 import numpy as np
 
+from pokerlab.cards.classes import COMBO_MASKS, COMBOS, NUMBER_OF_COMBOS
 from pokerlab.cards.encoding import cards_to_mask
 from pokerlab.cards.kernels import partial_hand
-from pokerlab.cards.ranges import COMBO_MASKS, COMBOS, NUMBER_OF_COMBOS, Range
+from pokerlab.cards.ranges import Range
 from pokerlab.cards.tables import load_tables
 from pokerlab.equity.kernels import (
     SHARE_UNITS,

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.cards.classes import COMBO_MASKS, COMBOS
 from pokerlab.cards.kernels import partial_hand
-from pokerlab.cards.ranges import COMBO_MASKS, COMBOS
 from pokerlab.cards.tables import load_tables
 from pokerlab.equity.kernels import MC_REJECTION_LIMIT, MonteCarloInputs, monte_carlo_batch
 from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem, Progress, category_of_value, is_uniform_random

@@ -9,7 +9,7 @@ enumerates them with :func:`count_matchups` and ships the counts as package data
 integers, about 0.5 MB); :func:`preflop_tables` expands them once per process.
 
 >>> tables = preflop_tables()
->>> from pokerlab.cards.ranges import combo_index
+>>> from pokerlab.cards.classes import combo_index
 >>> aa, kk = combo_index(51, 50), combo_index(47, 46)  # AsAh, KsKh
 >>> int(tables.wins[aa, kk]), int(tables.ties[aa, kk]), round(float(tables.equity[aa, kk]), 6)
 (1410336, 9308, 0.826366)
@@ -25,23 +25,21 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from pokerlab.cards.classes import CLASS_OF_COMBO, COMBO_MASKS, COMBOS, NUMBER_OF_CLASSES, NUMBER_OF_COMBOS, combo_index
 from pokerlab.cards.kernels import value_of_partial
-from pokerlab.cards.ranges import COMBO_MASKS, COMBOS, GRID_COLS, GRID_ROWS, NUMBER_OF_COMBOS, combo_index
 from pokerlab.cards.tables import SUIT_BIAS, EvalTables, cached_arrays, load_tables
 from pokerlab.equity.symmetry import ALL_SUIT_PERMUTATIONS
 from pokerlab.equity.symmetry import _tables as suit_tables
 from pokerlab.errors import FileFormatError
 
 BOARDS = 1_712_304  # C(48, 5): boards of a heads-up preflop all-in
-NUMBER_OF_CLASSES = 169
 TABLE_FILE = "preflop_headsup.npz"
 TABLE_FORMAT_VERSION = 1
 _BIAS = np.uint64(SUIT_BIAS)
 
 
 class PreflopTables(NamedTuple):
-    """Heads-up preflop all-in tables. Combo indices as :data:`pokerlab.cards.ranges.COMBOS`; classes as the
-    13 x 13 grid flattened row-major (``13 * row + col``: pairs on the diagonal, suited above, offsuit below).
+    """Heads-up preflop all-in tables. Combos and classes indexed as :mod:`pokerlab.cards.classes` indexes them.
 
     ``wins[a, b]``/``ties[a, b]``: boards (of 1,712,304) on which combo ``a`` beats / ties combo ``b``; 0 when
     they share a card. ``equity[a, b]``: ``(wins + ties / 2) / 1,712,304``. ``disjoint[a, b]``: 1.0 when the
@@ -193,7 +191,7 @@ def headsup_counts(first: int, second: int) -> tuple[int, int]:
     :func:`matchup_orbits`); the stored counts are the wins of the representative's first combo, which is
     ``first``'s image when some relabelling keeps the order (the smallest ordered key equals the unordered one).
 
-    >>> from pokerlab.cards.ranges import combo_index
+    >>> from pokerlab.cards.classes import combo_index
     >>> headsup_counts(combo_index(51, 50), combo_index(47, 46))  # AsAh vs KsKh
     (1410336, 9308)
     """
@@ -210,11 +208,6 @@ def headsup_counts(first: int, second: int) -> tuple[int, int]:
         raise FileFormatError(f"{TABLE_FILE} does not cover every matchup: run scripts/build_preflop_table.py")
     won, tied = int(wins[index]), int(ties[index])
     return (won, tied) if ordered == unordered else (BOARDS - won - tied, tied)
-
-
-def class_of_combo() -> np.ndarray:
-    """Class (0..168, ``13 * grid row + grid column``) of each of the 1,326 combos."""
-    return (13 * GRID_ROWS.astype(np.int64) + GRID_COLS.astype(np.int64)).astype(np.int64)
 
 
 @lru_cache(maxsize=1)
@@ -249,7 +242,7 @@ def _expand() -> PreflopTables:
     wins[disjoint] = np.where(a_first, rw, losses)[disjoint]
     ties[disjoint] = rt[disjoint]
     equity = np.where(disjoint, (wins + 0.5 * ties) / BOARDS, 0.0)
-    classes = class_of_combo()
+    classes = CLASS_OF_COMBO
     sizes = np.bincount(classes, minlength=NUMBER_OF_CLASSES).astype(np.float64)
     member = np.zeros((NUMBER_OF_COMBOS, NUMBER_OF_CLASSES))
     member[np.arange(NUMBER_OF_COMBOS), classes] = 1.0

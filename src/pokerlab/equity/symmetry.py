@@ -8,7 +8,7 @@ from itertools import permutations
 
 import numpy as np
 
-from pokerlab.cards.ranges import COMBOS, NUMBER_OF_COMBOS, combo_index
+from pokerlab.cards.classes import COMBOS, NUMBER_OF_COMBOS, combo_index
 
 ALL_SUIT_PERMUTATIONS: tuple[tuple[int, int, int, int], ...] = tuple(permutations(range(4)))  # type: ignore[arg-type]  # identity first
 

@@ -15,9 +15,10 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.cards.classes import CLASS_NAMES
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.plotting import pyplot, save_figure
-from pokerlab.pushfold.solve import CLASS_NAMES, PushFoldResult, pushfold
+from pokerlab.pushfold.solve import PushFoldResult, pushfold
 
 RANK_LABELS = "AKQJT98765432"
 

@@ -16,15 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.equity.preflop import NUMBER_OF_CLASSES
-from pokerlab.errors import Interrupted, InvalidArgumentError
+from pokerlab.cards.classes import CLASS_NAMES, NUMBER_OF_CLASSES
+from pokerlab.errors import Interrupted, InvalidArgumentError, whole_number
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
 from pokerlab.limits import MULTIWAY_DEALS, check_multiway_deals, multiway_deals_fit
 from pokerlab.progress import deferred_interrupts
-from pokerlab.pushfold.model import build_game, validate_table
+from pokerlab.pushfold.schedule import ITERATIONS, REDEAL, TIME, SolveSchedule
+from pokerlab.pushfold.situation import build_game, validate_table
 from pokerlab.solvers.vector import (
     BestResponseGains,
     VectorSolver,
@@ -35,30 +36,11 @@ from pokerlab.solvers.vector import (
 
 Progress = Callable[[int, float], None]
 """Called after every gain check with (iterations, current maximum gain)."""
-REDEAL_ITERATIONS = 16
-"""Iterations on uniform deals before the 3+ way pots are redealt from the ranges that reach them."""
-MORE_DEALS_AFTER = 16
-"""Iterations after the redeal before a solve that is still above its target is redealt once more on twice the
-deals (where they fit in memory): the near-chip-EV nine-seat solves stall at a gain that falls with the deals'
-noise (docs/benchmarks.md), which solves that reach their target sooner need not pay for."""
 UNIFORM_DEALS = 1000
 """At most this many uniform deals value the 3+ way pots before the redeal: those iterations only find the ranges
 that the redeal samples from, and a few times fewer deals than the redeal's make them cheap (docs/benchmarks.md)."""
 
 
-def class_names() -> list[str]:
-    """The 169 class names in grid order (row-major 13 x 13: pairs on the diagonal, suited above)."""
-    from pokerlab.cards.ranges import RANKS  # noqa: PLC0415
-
-    names = []
-    for row in range(13):
-        for col in range(13):
-            high, low = RANKS[12 - min(row, col)], RANKS[12 - max(row, col)]
-            names.append(high + low + ("" if row == col else "s" if col > row else "o"))
-    return names
-
-
-CLASS_NAMES = class_names()
 
 
 @dataclass(frozen=True)
@@ -66,11 +48,13 @@ class PushFoldResult:
     """A solved push/fold table.
 
     ``jam[seat]``: probability of jamming first in (everyone before folded) per class (169, grid order,
-    :data:`CLASS_NAMES`), ``NaN`` for a seat without that decision. ``call[(caller, jammer)]``: probability of
-    calling a lone jam of seat ``jammer`` (everyone else before the caller folded). ``ev_jam``/``ev_fold
-    [seat]``: expected payoff (``gain_unit``) of jamming / folding first in, per class, given that the spot is
+    :data:`~pokerlab.cards.classes.CLASS_NAMES`), ``NaN`` for a seat without that decision.
+    ``call[(caller, jammer)]``: probability of calling a lone jam of seat ``jammer`` (everyone else before the
+    caller folded). ``ev_jam``/``ev_fold[seat]``: expected payoff (``gain_unit``) of jamming / folding first in,
+    per class, given that the spot is
     reached. ``gains``: each seat's exact best-response gain against the others' strategies; ``max_gain`` the
-    largest. ``strategy``: the full strategy (every public node, multiway calls included).
+    largest. ``strategy``: the full strategy (every public node, multiway calls included). ``notes``: what a
+    time limit or Ctrl-C left out (the redeal, the sampling check), in words.
     """
 
     seats: tuple[str, ...]
@@ -92,6 +76,7 @@ class PushFoldResult:
     game: PushFoldGame = field(repr=False)
     tree: CompiledPublicTree = field(repr=False)
     strategy: VectorStrategy = field(repr=False)
+    notes: tuple[str, ...] = ()
 
     @property
     def max_gain(self) -> float:
@@ -113,7 +98,8 @@ class PushFoldResult:
 
     def jam_grid(self, seat: int) -> np.ndarray:
         """13 x 13 jam-first-in probabilities of a seat (rows/columns A..2; suited above the diagonal)."""
-        return self.jam[seat].reshape(13, 13)
+        grid: np.ndarray = self.jam[seat].reshape(13, 13)
+        return grid
 
     def call_grid(self, caller: int, jammer: int) -> np.ndarray:
         """13 x 13 probabilities of ``caller`` calling a lone jam of ``jammer``."""
@@ -163,6 +149,7 @@ class PushFoldResult:
             "multiway_stderr": self.multiway_error,
             "multiway_check_gain": self.multiway_check_gain,
             "multiway_check_gains": None if self.multiway_check_gains is None else list(self.multiway_check_gains),
+            "notes": list(self.notes),
             "strategies": self.node_strategies(),
         }
 
@@ -196,33 +183,29 @@ def pushfold(
     (ICM); ``field``: stacks of the players at other tables. Stops when every seat's best-response gain is at
     most ``target`` (big blinds for chip EV; for ICM the money worth ``target`` big blinds at the average chip
     value, ``pool * big_blind / chips``), after ``iterations``, after ``time_limit`` seconds or on Ctrl-C
-    (``stop_reason`` says which; Ctrl-C before the first gain check raises
-    :class:`~pokerlab.errors.Interrupted`). ``multiway_samples``: deals that evaluate showdowns of 3+ players; with
+    (``stop_reason`` says which; the time limit is checked after every iteration and before the redeal and the
+    sampling check, which are skipped once it has passed, and ``notes`` says what was skipped: a run overshoots
+    it by at most one iteration, one gain check and reading the charts, and building the game comes first,
+    uncut; Ctrl-C before the first gain check raises :class:`~pokerlab.errors.Interrupted`).
+    ``multiway_samples``: deals that evaluate showdowns of 3+ players; with
     ``check_sampling`` (and 3+ seats) the strategy returned is also valued on an independent set of as many
     deals, and each seat's best-response gain there is ``multiway_check_gains``: the part of the gain the
     sampling hides, measured (a check costs about one gain computation).
-    ``multiway_proposal_share``: with 3+ way pots, after :data:`REDEAL_ITERATIONS` iterations on uniform deals
-    (or at the target or the iteration limit, if sooner) each such pot is redealt on ``multiway_samples`` deals
-    of its own, each seat's hand drawn from ``share`` times its distribution there under the best strategy so
-    far plus ``1 - share`` times the uniform one (importance sampling, :meth:`PushFoldGame.redealt`); the solve goes on
-    from the same regrets, and the target counts only after the redeal. A solve still above its target
-    :data:`MORE_DEALS_AFTER` iterations later is redealt once more on ``2 * multiway_samples`` deals, where they
-    fit in memory (``multiway_samples`` reports the deals of the game solved). 0 keeps the uniform deals.
+    ``multiway_proposal_share``: with 3+ way pots, after 16 iterations on uniform deals (or at the target or
+    the iteration limit, if sooner; :mod:`~pokerlab.pushfold.schedule`) each such pot is redealt on
+    ``multiway_samples`` deals of its own, each seat's hand drawn from ``share`` times its distribution there
+    under the best strategy so far plus ``1 - share`` times the uniform one (importance sampling,
+    :meth:`PushFoldGame.redealt`); the solve goes on from the same regrets, and the target counts only after the
+    redeal. A solve still above its target 16 iterations later is redealt once more on ``2 * multiway_samples``
+    deals, where they fit in memory (``multiway_samples`` reports the deals of the game solved). 0 keeps the
+    uniform deals.
     ``algorithm``: a vector-form solver of :mod:`pokerlab.solvers.vector` (discounted CFR by default). With 3+
     seats the profile returned is the checked one (average or current strategy) with the smallest maximum gain.
     """
     table = validate_table(stacks, blinds, ante, bb_ante)
-    if not (target > 0):
-        raise InvalidArgumentError(f"the target gain must be positive, got {target}")
-    if iterations is not None and iterations < 1:
-        raise InvalidArgumentError(f"iterations must be at least 1, got {iterations}")
-    if time_limit is not None and not time_limit > 0:
-        raise InvalidArgumentError(f"the time limit must be positive, got {time_limit}")
+    iterations, multiway_samples = _checked_options(table.seats, target, iterations, time_limit, multiway_samples,
+                                                    multiway_proposal_share)
     start = time.perf_counter()
-    if isinstance(multiway_samples, int | np.integer) and multiway_samples > 0:  # else build_game says what is wrong
-        check_multiway_deals(table.seats, int(multiway_samples))
-    if not 0 <= multiway_proposal_share < 1:
-        raise InvalidArgumentError(f"the proposal share must be in [0, 1), got {multiway_proposal_share}")
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
     # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)
     try:
@@ -236,72 +219,53 @@ def pushfold(
     if icm_payoff is not None:
         chips = float(np.sum(table.stacks)) + float(icm_payoff.field.sum())
         target_value = target * float(icm_payoff.payouts.sum()) * table.big_blind / chips
+    # 3+ way pots: solved first on uniform deals, then redealt from the ranges that reach them (importance
+    # sampling, PushFoldGame.redealt), going on from the same regrets; the target counts only after the redeal
+    # (a solution of the uniform deals' game hides a sampling error 10x the target, docs/benchmarks.md)
+    schedule = SolveSchedule(
+        target=target_value, iterations=iterations, deadline=time_limit, clock=lambda: time.perf_counter() - start,
+        redeal=multiway_proposal_share > 0 and any(len(t.participants) > 2 for t in game.terminals.values()),
+        can_double=multiway_deals_fit(table.seats, 2 * multiway_samples))
     solver = VectorSolver(tree, algorithm)
-    best: tuple[float, VectorStrategy, BestResponseGains] | None = None
-    stop = "iterations"
-    check = 8
-    # 3+ way pots: solve first on uniform deals, then redeal them once from the ranges that reach such pots
-    # (importance sampling, PushFoldGame.redealt) and go on from the same regrets; the target counts only after
-    # the redeal (a solution of the uniform deals' game hides a sampling error 10x the target, docs/benchmarks.md)
-    redeal = multiway_proposal_share > 0 and any(len(t.participants) > 2 for t in game.terminals.values())
-    deals = multiway_samples  # the next redeal's; doubled once when a solve stalls above its target
-    doubled = not multiway_deals_fit(table.seats, 2 * multiway_samples)
+    best: _Checked | None = None
+    before_redeal: _Checked | None = None  # the uniform deals' best, kept until the redealt game has its own
+    notes: list[str] = []
+    stop = ITERATIONS
     try:
         for player in range(tree.num_players):  # the game's per-seat caches, one seat per block
             with deferred_interrupts():
                 solver.prepare(player)
         while True:
-            todo = check if iterations is None else min(check, iterations - solver.iteration)
-            for _ in range(todo):
+            for _ in range(schedule.next_batch(solver.iteration)):
                 with deferred_interrupts():
                     solver.iterate(1)
-            # for 3+ players neither the average nor the current strategy is sure to improve every iteration:
-            # keep whichever profile has the smallest maximum gain so far
-            candidates = [solver.average_strategy()] + ([solver.current_strategy()] if table.seats > 2 else [])
-            for candidate in candidates:
-                with deferred_interrupts():
-                    gains = best_response_gains(tree, candidate)
-                if best is None or max(gains.gains) < best[0]:
-                    best = (max(gains.gains), candidate, gains)
-            assert best is not None
+                if schedule.out_of_time():
+                    break
+            best = _better(best, game, tree, solver, table.seats)
             if progress is not None:
-                progress(solver.iteration, best[0])
-            # (also at an iteration limit: a result always comes from the redealt game, and a one-iteration
-            # warm-up compiles the redeal's kernels)
-            at_limit = iterations is not None and solver.iteration >= iterations
-            stalled = (not redeal and not doubled and game.proposal_share > 0 and best[0] > target_value
-                       and not at_limit and solver.iteration >= REDEAL_ITERATIONS + MORE_DEALS_AFTER
-                       and (time_limit is None or time.perf_counter() - start < time_limit))
-            if stalled:
-                deals, doubled, redeal = 2 * multiway_samples, True, True
-            if redeal and (solver.iteration >= REDEAL_ITERATIONS or best[0] <= target_value or at_limit):
+                progress(solver.iteration, best.gain)
+            step = schedule.after_check(solver.iteration, best.gain)
+            if step.action == REDEAL:
                 with deferred_interrupts():  # Ctrl-C here keeps the game solved so far (nothing is replaced)
-                    ranges = multiway_ranges(tree, best[1])
-                    game.release_deals()  # the new deals take their memory (the old are drawn again if needed)
-                    new_game = game.redealt(ranges, multiway_proposal_share, deals)
-                    new_tree = dataclasses.replace(tree, game=new_game)
-                    new_solver = _continued(solver, new_tree, algorithm)
-                    for player in range(new_tree.num_players):
-                        new_solver.prepare(player)
-                game, tree, solver = new_game, new_tree, new_solver
-                redeal, best, check = False, None, 8
+                    game, tree, solver = _redealt(best, solver, multiway_proposal_share,
+                                                  step.deals_factor * multiway_samples, algorithm)
+                before_redeal, best = best, None
                 continue
-            if best[0] <= target_value:
-                stop = "target"
+            if step.stops:
+                stop = step.action
                 break
-            if at_limit:
-                stop = "iterations"
-                break
-            if time_limit is not None and time.perf_counter() - start >= time_limit:
-                stop = "time"
-                break
-            check = max(8, solver.iteration // 4)
     except KeyboardInterrupt:
         stop = "interrupted"
+    if best is None and before_redeal is not None:  # stopped before the redealt game's first check
+        best = before_redeal
+        notes.append("stopped before the redealt game's first gain check: the strategy and gains are those of "
+                     "the game before the redeal")
     if best is None:  # stopped before the first check: no gains to show (computing them costs seconds)
         raise Interrupted(f"after {solver.iteration} iterations, before the first best-response check: "
                           "no strategy to show yet")
-    _, strategy, gains = best
+    if stop == TIME and schedule.redeal_pending:
+        notes.append("the time limit came before the redeal: 3+ way pots valued on the uniform deals only")
+    game, tree, strategy, gains = best.game, best.tree, best.strategy, best.gains
     try:
         with deferred_interrupts():
             jam, call, ev_jam, ev_fold = _charts(game, tree, strategy)
@@ -310,23 +274,64 @@ def pushfold(
     multiway_error = game.multiway_error() if table.seats > 2 else 0.0
     check_gains = None
     if check_sampling and table.seats > 2 and stop != "interrupted":
-        game.release_deals()  # the check's deals take their memory: the peak is one set of deals, not two
-        try:
-            with deferred_interrupts():
-                other = compile_public_tree(game.resampled())
-            moved = VectorStrategy(other, strategy.offsets, strategy.probs)
-            with deferred_interrupts():
-                check_gains = tuple(float(g) for g in best_response_gains(other, moved).gains)
-        except KeyboardInterrupt:  # Ctrl-C during the check: the solution without it
-            stop = "interrupted"
+        if schedule.out_of_time():
+            notes.append("the time limit came before the sampling check: multiway_check_gains not measured")
+        else:
+            try:
+                with deferred_interrupts():
+                    check_gains = _sampling_check(game, strategy)
+            except KeyboardInterrupt:  # Ctrl-C during the check: the solution without it
+                stop = "interrupted"
     return PushFoldResult(
         seats=seat_names(table.seats), stacks=table.stacks, big_blind=table.big_blind, model=model,
         gain_unit="bb" if model == "chipev" else "money", jam=jam, call=call, ev_jam=ev_jam, ev_fold=ev_fold,
         gains=tuple(float(g) for g in gains.gains), iterations=solver.iteration,
         elapsed_s=time.perf_counter() - start, stop_reason=stop, multiway_samples=game.multiway_samples,
         multiway_error=multiway_error, multiway_check_gains=check_gains, game=game,
-        tree=tree, strategy=strategy,
+        tree=tree, strategy=strategy, notes=tuple(notes),
     )
+
+
+def _checked_options(seats: int, target: float, iterations: int | None, time_limit: float | None,
+                     multiway_samples: int, share: float) -> tuple[int | None, int]:
+    """``(iterations, multiway_samples)`` as whole numbers, or the error saying which option is wrong (deals
+    that cannot fit in memory included)."""
+    if not (target > 0):
+        raise InvalidArgumentError(f"the target gain must be positive, got {target}")
+    if iterations is not None:
+        iterations = whole_number(iterations, "iterations", low=1)
+    if time_limit is not None and not time_limit > 0:
+        raise InvalidArgumentError(f"the time limit must be positive, got {time_limit}")
+    multiway_samples = whole_number(multiway_samples, "multiway samples", low=1)
+    check_multiway_deals(seats, multiway_samples)
+    if not 0 <= share < 1:
+        raise InvalidArgumentError(f"the proposal share must be in [0, 1), got {share}")
+    return iterations, multiway_samples
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """A profile whose gains were computed, with the game and tree they were computed in."""
+
+    gain: float
+    strategy: VectorStrategy
+    gains: BestResponseGains
+    game: PushFoldGame
+    tree: CompiledPublicTree
+
+
+def _better(best: _Checked | None, game: PushFoldGame, tree: CompiledPublicTree, solver: VectorSolver,
+            seats: int) -> _Checked:
+    """``best`` or a profile of ``solver`` with a smaller largest gain: for 3+ players neither the average nor
+    the current strategy is sure to improve every iteration, so both are checked and the better kept."""
+    candidates = [solver.average_strategy()] + ([solver.current_strategy()] if seats > 2 else [])
+    for candidate in candidates:
+        with deferred_interrupts():
+            gains = best_response_gains(tree, candidate)
+        if best is None or max(gains.gains) < best.gain:
+            best = _Checked(max(gains.gains), candidate, gains, game, tree)
+    assert best is not None
+    return best
 
 
 def multiway_ranges(tree: CompiledPublicTree, strategy: VectorStrategy) -> dict[tuple[int, ...], np.ndarray]:
@@ -355,6 +360,28 @@ def multiway_ranges(tree: CompiledPublicTree, strategy: VectorStrategy) -> dict[
             reach[child, q] *= block[:, a]
     return {tree.states[int(node)]: reach[node] for node in np.flatnonzero(t.kind == KIND_TERMINAL)
             if len(game.terminals[tree.states[int(node)]].participants) > 2}
+
+
+def _redealt(best: _Checked, solver: VectorSolver, share: float, deals: int, algorithm: str
+             ) -> tuple[PushFoldGame, CompiledPublicTree, VectorSolver]:
+    """The game of ``best`` with its 3+ way pots redealt on ``deals`` deals from the ranges of ``best``'s
+    profile, its tree, and a solver on it that goes on from ``solver``'s regrets (every seat prepared)."""
+    ranges = multiway_ranges(best.tree, best.strategy)
+    best.game.release_deals()  # the new deals take their memory (the old are drawn again if needed)
+    game = best.game.redealt(ranges, share, deals)
+    tree = dataclasses.replace(best.tree, game=game)
+    continued = _continued(solver, tree, algorithm)
+    for player in range(tree.num_players):
+        continued.prepare(player)
+    return game, tree, continued
+
+
+def _sampling_check(game: PushFoldGame, strategy: VectorStrategy) -> tuple[float, ...]:
+    """Each seat's best-response gain against ``strategy`` in ``game`` valued on independent deals."""
+    game.release_deals()  # the check's deals take their memory: the peak is one set of deals, not two
+    other = compile_public_tree(game.resampled())
+    moved = VectorStrategy(other, strategy.offsets, strategy.probs)
+    return tuple(float(g) for g in best_response_gains(other, moved).gains)
 
 
 def _continued(solver: VectorSolver, tree: CompiledPublicTree, algorithm: str) -> VectorSolver:

@@ -16,10 +16,8 @@ Ray retries lost tasks itself.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
-import tempfile
 import zipfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -31,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.io import atomic_write
 
 CHECKPOINT_FORMAT = 1
 MAX_POOL_RESTARTS = 3
@@ -78,8 +77,9 @@ class Checkpoint:
                 raise InvalidArgumentError(
                     f"cannot create checkpoint directory {self.directory}: {error.strerror or error}"
                 ) from error
-            _atomic_write(manifest, json.dumps({"format_version": CHECKPOINT_FORMAT, "fingerprint": fingerprint,
-                                                "chunks": n_chunks}).encode())
+            with atomic_write(manifest) as temporary:
+                temporary.write_text(json.dumps({"format_version": CHECKPOINT_FORMAT, "fingerprint": fingerprint,
+                                                 "chunks": n_chunks}))
 
     def path(self, index: int) -> Path:
         return self.directory / f"chunk-{index:06d}.npz"
@@ -100,15 +100,8 @@ class Checkpoint:
         return done
 
     def save(self, index: int, chunk: Chunk) -> None:
-        with tempfile.NamedTemporaryFile(dir=self.directory, suffix=".tmp", delete=False) as handle:
-            np.savez(handle, **chunk)  # type: ignore[arg-type]  # numpy's stub types **kwds as allow_pickle
-        os.replace(handle.name, self.path(index))
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as handle:
-        handle.write(data)
-    os.replace(handle.name, path)
+        with atomic_write(self.path(index)) as temporary:
+            np.savez(temporary, **chunk)  # type: ignore[arg-type]  # numpy's stub types **kwds as allow_pickle
 
 
 def run_local(task: Task, todo: list[int], workers: int) -> Iterator[tuple[int, Chunk]]:

@@ -4,8 +4,7 @@ A chart set is :class:`pokerlab.simulation.kernels.Charts`: ``jam[c, b, h]`` is 
 of chart ``c`` moves all in first in with hand class ``h`` at an effective stack in ``(b, b + 1]`` big blinds
 (the last bucket covers everything deeper), ``call[c, b, h]`` the probability that he calls a jam.
 
-Hand classes are indexed ``13 * row + col`` over ranks 0..12 (2..A): pairs on the diagonal, suited hands at
-(high rank, low rank), offsuit at (low rank, high rank) (:func:`class_index`, :func:`class_name`).
+Hand classes are :mod:`pokerlab.cards.classes`' indices (the grid order every engine uses).
 
 :func:`top_share_chart` builds the "simple rules" charts: jam (or call) with the strongest ``x`` of all
 1,326 hands, ``x`` depending on the stack depth, in the project's preflop order
@@ -15,74 +14,30 @@ probability on the class at the boundary so the share is exact.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from functools import cache
-from importlib.resources import files
 
 import numpy as np
 
+from pokerlab.cards.classes import CLASS_SIZES, preflop_order
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.simulation.kernels import CLASSES, Charts
 
-RANKS = "23456789TJQKA"
 MAX_BUCKETS = 100  # charts up to 100 big blinds deep; deeper stacks use the last bucket
-
-
-def class_index(name: str) -> int:
-    """Index 0..168 of a class name such as ``'AA'``, ``'AKs'`` or ``'T9o'``.
-
-    >>> class_index('AA'), class_index('AKs'), class_index('AKo')
-    (168, 167, 155)
-    """
-    high, low = RANKS.index(name[0]), RANKS.index(name[1])
-    if high < low:
-        high, low = low, high
-    if high == low:
-        return 13 * high + high
-    return 13 * high + low if name.endswith("s") else 13 * low + high
-
-
-def class_name(index: int) -> str:
-    """The name of class ``index`` (inverse of :func:`class_index`): ``class_name(167) == 'AKs'``."""
-    row, col = divmod(index, 13)
-    if row == col:
-        return RANKS[row] * 2
-    if row > col:
-        return f"{RANKS[row]}{RANKS[col]}s"
-    return f"{RANKS[col]}{RANKS[row]}o"
-
-
-def class_combos() -> np.ndarray:
-    """Combos per class (6 pairs, 4 suited, 12 offsuit): sums to 1,326."""
-    combos = np.empty(CLASSES, dtype=np.int64)
-    for h in range(CLASSES):
-        row, col = divmod(h, 13)
-        combos[h] = 6 if row == col else (4 if row > col else 12)
-    return combos
-
-
-@cache
-def preflop_order() -> np.ndarray:
-    """Class indices strongest first (all-in equity against one random hand)."""
-    data = json.loads(files("pokerlab").joinpath("data/preflop_order.json").read_text(encoding="utf-8"))
-    order = np.array([class_index(entry["class"]) for entry in data["classes"]], dtype=np.int64)
-    order.setflags(write=False)
-    return order
 
 
 def top_share(share: float) -> np.ndarray:
     """Probability per class of being among the strongest ``share`` (0..1) of all 1,326 hands.
 
+    >>> from pokerlab.cards.classes import class_index
     >>> row = top_share(6 / 1326)  # exactly the six combos of aces
     >>> float(row[class_index('AA')]), round(float(row.sum()), 12)
     (1.0, 1.0)
     """
-    combos = class_combos()
+    combos = CLASS_SIZES
     target = min(max(share, 0.0), 1.0) * 1326.0
     row = np.zeros(CLASSES)
     taken = 0.0
-    for h in preflop_order():
+    for h in preflop_order()[0]:
         if taken >= target:
             break
         part = min(1.0, (target - taken) / combos[h])
@@ -109,7 +64,7 @@ def rules_chart(aggression: float = 1.0, buckets: int = 50) -> Charts:
     blinds (everything at 2.5 bb, 25% at 10 bb, 12.5% at 20 bb) and calls with half that share.
 
     >>> c = rules_chart()
-    >>> round(float((c.jam[0, 9] * class_combos()).sum() / 1326), 3)  # 10 bb
+    >>> round(float((c.jam[0, 9] * CLASS_SIZES).sum() / 1326), 3)  # 10 bb
     0.25
     """
     if not (0 < aggression <= 100):

@@ -17,7 +17,6 @@ import hashlib
 import json
 import math
 import os
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
+from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError, whole_number
+from pokerlab.io import atomic_write
 from pokerlab.simulation import kernels
 from pokerlab.simulation.batch import Checkpoint, run_chunks
 from pokerlab.simulation.charts import rules_chart, stack_charts, validate_charts
@@ -38,7 +38,10 @@ from pokerlab.stats.rng import fresh_seed
 
 MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
-PLAY_MODELS = ("coinflip", "pushfold", "rules", "tight")
+CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1}
+"""The play models and each one's option: the most players who call a jam (1: the first caller closes the
+action, as charts that hold only calls of a lone jam need). A field of several models plays the smallest."""
+PLAY_MODELS = tuple(CALLERS)
 PLACE_CELLS = 200_000  # groups x tracked places per chunk (memory of a merge); past it fewer places are tracked
 
 
@@ -64,6 +67,7 @@ class Tournament:
         return {
             "stacks": self.field.stacks.tolist(), "model": self.field.model.tolist(),
             "table_size": self.field.table_size, "play": self.field.play, "bet": self.field.bet,
+            "callers": self.field.callers,
             "schedule": schedule_to_dict(self.schedule), "snapshots": self.snapshots.players_left.tolist(),
             "charts": hashlib.sha256(self.charts.jam.tobytes() + self.charts.call.tobytes()).hexdigest(),
             "models": self.model_names, "payouts": self.payouts.tolist(),
@@ -105,6 +109,22 @@ def parse_play(spec: str) -> list[tuple[str, float]]:
 PUSHFOLD_DEPTH = 30  # big blinds: the deepest bucket of the push/fold charts (deeper stacks play it too)
 
 
+CHARTS_SOURCES = ("games/pushfold", "pushfold", "solvers/vector.py", "equity/preflop.py", "cards/classes.py")
+"""The code that makes the push/fold charts (its hash keys their cache: a change of the solver solves again)."""
+
+
+def charts_code_version() -> str:
+    """SHA-256 (16 hex digits) of the sources in :data:`CHARTS_SOURCES`, in path order."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for name in CHARTS_SOURCES:
+        path = root / name
+        for source in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            digest.update(source.relative_to(root).as_posix().encode())
+            digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 @cache
 def pushfold_charts(depth: int = PUSHFOLD_DEPTH, target: float = 1e-3) -> Charts:
     """The push/fold engine's heads-up chip-EV Nash charts (:func:`pokerlab.pushfold.heads_up_chart`) solved at
@@ -113,27 +133,24 @@ def pushfold_charts(depth: int = PUSHFOLD_DEPTH, target: float = 1e-3) -> Charts
     1 bb the big blind is all in from his blind and has no decision). At a table of more than two
     players the first player in jams by the small blind's heads-up chart and callers call by the big blind's:
     the heads-up Nash ranges, looser than full-table ones (a full-table solution per stack configuration is
-    far too slow to play millions of hands). Solved once (seconds) and cached under the user cache directory."""
+    far too slow to play millions of hands). Solved once (seconds) and cached under the user cache directory,
+    keyed by the inputs and :func:`charts_code_version`."""
     from pokerlab.cards.tables import cache_directory
-    from pokerlab.pushfold import CLASS_NAMES, heads_up_chart
-    from pokerlab.simulation.charts import class_name
+    from pokerlab.pushfold import heads_up_chart
 
-    path = cache_directory() / f"pushfold-charts-v1-{depth}-{target:g}.npz"
+    path = cache_directory() / f"pushfold-charts-{charts_code_version()}-{depth}-{target:g}.npz"
     try:
         with np.load(path) as stored:
             return validate_charts(Charts(stored["jam"], stored["call"]))
     except (OSError, KeyError, ValueError, InvalidArgumentError):
         pass  # absent or damaged: solve again
     chart = heads_up_chart(list(range(2, depth + 1)), target=target)
-    columns = [CLASS_NAMES.index(class_name(h)) for h in range(kernels.CLASSES)]
     rows = [0, *range(depth - 1)]  # bucket 0 (up to 1 bb) plays the 2 bb solution
-    charts = Charts(np.ascontiguousarray(chart.jam[rows][:, columns][None]),
-                    np.ascontiguousarray(chart.call[rows][:, columns][None]))
+    charts = Charts(np.ascontiguousarray(chart.jam[rows][None]), np.ascontiguousarray(chart.call[rows][None]))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
-            np.savez(handle, jam=charts.jam, call=charts.call)
-        os.replace(handle.name, path)
+        with atomic_write(path) as temporary:
+            np.savez(temporary, jam=charts.jam, call=charts.call)
     except OSError:
         pass  # a read-only cache only costs solving again next time
     return charts
@@ -169,29 +186,25 @@ def prepare(
         values = raw.astype(np.int64)
         per_player = True
     else:
-        if isinstance(players, bool) or not isinstance(players, int | np.integer) or not 2 <= players <= MAX_PLAYERS:
-            raise InvalidArgumentError(f"players must be a whole number from 2 to {MAX_PLAYERS:,}, got {players!r}")
+        players = whole_number(players, "players", low=2, high=MAX_PLAYERS)
         if starting_stack is None:
             starting_stack = 10_000
-        if isinstance(starting_stack, bool) or not isinstance(starting_stack, int | np.integer) \
-                or not 1 <= starting_stack <= 2**53 // players:
-            raise InvalidStacksError(f"starting stack must be a whole number of chips >= 1, got {starting_stack!r}")
-        values = np.full(int(players), int(starting_stack), dtype=np.int64)
+        starting_stack = whole_number(starting_stack, "starting stack (chips)", low=1, high=2**53 // players,
+                                      error=InvalidStacksError)
+        values = np.full(players, starting_stack, dtype=np.int64)
         per_player = False
     n = values.size
     if n > MAX_PLAYERS:
         raise InvalidStacksError(f"at most {MAX_PLAYERS:,} players, got {n:,}")
     if table_size is None:
         table_size = n if (per_player and n <= 10) else 9
-    if isinstance(table_size, bool) or not isinstance(table_size, int | np.integer) or not 2 <= table_size <= 10:
-        raise InvalidArgumentError(f"table size must be from 2 to 10 seats, got {table_size!r}")
+    table_size = whole_number(table_size, "table size", low=2, high=10)
     _, pay = validate_icm(values.astype(np.float64), parse_payouts(payouts) if isinstance(payouts, str) else payouts)
     mix = parse_play(play)
     coinflip = mix[0][0] == "coinflip"
     if bet is None:
         bet = 0
-    if isinstance(bet, bool) or not isinstance(bet, int | np.integer) or bet < 0:
-        raise InvalidArgumentError(f"bet must be 'all-in' (0) or a whole number of chips >= 1, got {bet!r}")
+    bet = whole_number(bet, "bet ('all-in' (0) or chips)", low=0)
     if bet and not coinflip:
         raise InvalidArgumentError("--bet applies to coin flip play only")
     if schedule is None:
@@ -238,7 +251,7 @@ def prepare(
     tracked = n if group_stack.size * n <= PLACE_CELLS else max(1, min(pay.size, PLACE_CELLS // group_stack.size))
     return Tournament(
         field=Field(values, model, int(table_size), kernels.PLAY_COINFLIP if coinflip else kernels.PLAY_CHARTS,
-                    int(bet)),
+                    int(bet), min(CALLERS[m] for m in names)),
         schedule=schedule, charts=chart_set, snapshots=Snapshots(np.array(snaps, dtype=np.int64)), payouts=pay,
         group=group, group_stack=group_stack, group_model=group_model, group_size=group_size,
         per_player=per_player, tracked_places=int(tracked), model_names=names,
@@ -379,18 +392,13 @@ def run(
     progress: Callable[[int, int], None] | None = None,
 ) -> SimulationResult:
     """Play ``tournaments`` of a validated tournament and merge the statistics (see :func:`simulate`)."""
-    if isinstance(tournaments, bool) or not isinstance(tournaments, int | np.integer) \
-            or not 1 <= tournaments <= MAX_TOURNAMENTS:
-        raise InvalidArgumentError(f"tournaments must be a whole number from 1 to {MAX_TOURNAMENTS:,}, "
-                                   f"got {tournaments!r}")
+    tournaments = whole_number(tournaments, "tournaments", low=1, high=MAX_TOURNAMENTS)
     seed = validate_seed(seed)
     if seed is None:
         seed = fresh_seed()
     if workers is None:
         workers = default_workers()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
-        raise InvalidArgumentError(f"workers must be a whole number >= 0 (0: in this process), got {workers!r}")
-    tournaments = int(tournaments)
+    workers = whole_number(workers, "workers (0: in this process)", low=0)
     size = chunk_size(tournaments, t.field.stacks.size)
     n_chunks = math.ceil(tournaments / size)
     store = Checkpoint(checkpoint, fingerprint(t, seed, tournaments, size, records), n_chunks) \
@@ -454,7 +462,8 @@ def starting_icm(t: Tournament) -> np.ndarray | None:
     if stacks.size > ICM_MAX_PLAYERS:
         return None
     equity = icm(stacks, t.payouts).equity
-    return np.bincount(t.group, weights=equity, minlength=t.group_stack.size) / t.group_size
+    per_group: np.ndarray = np.bincount(t.group, weights=equity, minlength=t.group_stack.size) / t.group_size
+    return per_group
 
 
 def simulate(

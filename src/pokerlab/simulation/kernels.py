@@ -9,13 +9,16 @@ A table is a row of ``seats`` (player ids in seat order, ``counts[t]`` of them) 
 that row. After every round (each table with two or more players plays one hand) busted players are removed,
 then tables are broken and balanced (:func:`_rebalance`) as real tournaments do.
 
-Push/fold hands (play ``PLAY_CHARTS``): antes (dead money), blinds, then in action order (UTG first, the big
-blind last; heads-up the button is the small blind and acts first) the first player whose jam chart says so
-moves all in; after a jam each later player calls by his call chart, and the first caller ends the action
-(one caller: the usual push/fold simplification). A player put all in by the antes or blinds is in the hand
-without acting. A player first in decides by his effective stack against the deepest player still to act; a
-caller by his against the jammer's. Cards are dealt lazily from a deck kept as a permutation (a partial
-Fisher-Yates per card), showdowns go through the evaluator kernels, and side pots are paid level by level.
+Push/fold hands (play ``PLAY_CHARTS``) follow the table rules of :mod:`pokerlab.games.pushfold.rules`, the ones
+the push/fold solver's game follows (forced bets, side pots, refunds, the split of a pot): in action order (UTG
+first, the big blind last; heads-up the button is the small blind and acts first) the first player whose jam
+chart says so moves all in; after a jam each later player calls all in by his call chart, up to
+``field.callers`` callers (the play model's option: one caller, the usual push/fold simplification, for charts
+that hold only calls of a lone jam), after which everyone else folds. A player put all in by the antes or blinds,
+or a blind that already covers a short jam, is in the hand without acting. A player first in decides by his
+effective stack against the deepest player still to act; a caller by his against the jammer's. Cards are dealt
+lazily from a deck kept as a permutation (a partial Fisher-Yates per card) and showdowns go through the
+evaluator kernels. Hand classes are :mod:`pokerlab.cards.classes`' indices.
 """
 
 from __future__ import annotations
@@ -25,14 +28,15 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from pokerlab.cards.classes import NUMBER_OF_CLASSES, class_of_cards
 from pokerlab.cards.kernels import partial_hand, value_with_two
 from pokerlab.cards.tables import EvalTables
+from pokerlab.games.pushfold.rules import post_forced_bets, settle
 from pokerlab.stats.rng import keyed_start, next_u64, substream_start
 
 PLAY_COINFLIP = 0
 PLAY_CHARTS = 1
-CLASSES = 169  # preflop hand classes: index 13 * row + col over ranks 0..12 (2..A); pairs on the diagonal,
-# suited hands at (high, low), offsuit at (low, high)
+CLASSES = NUMBER_OF_CLASSES
 _TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0
 
 
@@ -44,6 +48,7 @@ class Field(NamedTuple):
     table_size: int  # seats per table, 2..10
     play: int  # PLAY_COINFLIP or PLAY_CHARTS
     bet: int  # coin flip stake: 0 = all in (the smaller stack), else a fixed number of chips
+    callers: int  # the most players who call a jam (the play model's option: 1 for lone-jam charts)
 
 
 class Schedule(NamedTuple):
@@ -99,18 +104,6 @@ def _deal(deck: np.ndarray, dealt: int, state: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def hand_class(first: int, second: int) -> int:
-    """Index 0..168 of the preflop class of two hole cards (see :data:`CLASSES`)."""
-    r1 = first >> 2
-    r2 = second >> 2
-    high = max(r1, r2)
-    low = min(r1, r2)
-    if (first & 3) == (second & 3):
-        return 13 * high + low
-    return 13 * low + high
-
-
-@njit(cache=True, inline="always")
 def _bucket(effective: int, big_blind: int, buckets: int) -> int:
     b = (effective + big_blind - 1) // big_blind - 1
     if b < 0:
@@ -127,6 +120,11 @@ class HandScratch(NamedTuple):
     hole: np.ndarray  # int64[10, 2]
     has_cards: np.ndarray  # bool[10]
     contrib: np.ndarray  # int64[10]: live chips put in (blinds, jam, call), antes excluded (dead money)
+    posted_dead: np.ndarray  # int64[10]: antes posted (dead money)
+    chips: np.ndarray  # int64[10]: chips behind, by seat, while the hand is settled
+    pot_chips: np.ndarray  # int64[10]: the side pots' chips (scratch of the settlement)
+    pot_seats: np.ndarray  # int64[10]: the side pots' eligible seats (bitmasks)
+    refunds: np.ndarray  # int64[10]: chips nobody in the hand matched, back to their owners
     folded: np.ndarray  # bool[10]
     value: np.ndarray  # int64[10]: showdown hand values
     order: np.ndarray  # int64[10]: seats in action order
@@ -142,7 +140,9 @@ def _scratch(counter: np.uint64) -> HandScratch:
     state[0] = counter
     return HandScratch(
         np.arange(52, dtype=np.int64), np.zeros((10, 2), dtype=np.int64), np.zeros(10, dtype=np.bool_),
-        np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.bool_), np.zeros(10, dtype=np.int64),
+        np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
+        np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
+        np.zeros(10, dtype=np.bool_), np.zeros(10, dtype=np.int64),
         np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
         np.zeros(5, dtype=np.int64), state,
     )
@@ -171,12 +171,17 @@ def coinflip_hand(seats: np.ndarray, count: int, stack: np.ndarray, bet: int, st
 
 @njit(cache=True, inline="always")
 def _hole_cards(i: int, hole: np.ndarray, has_cards: np.ndarray, deck: np.ndarray, dealt: int,
-                state: np.ndarray) -> int:
-    """Deal seat ``i`` his two cards unless he has them; returns the number of cards dealt from the deck."""
+                state: np.ndarray, given: np.ndarray | None) -> int:
+    """Deal seat ``i`` his two cards unless he has them (``given[2i], given[2i + 1]`` when a dealt hand is
+    replayed, else None: a branch the compiler removes); returns the number of cards dealt from the deck."""
     if has_cards[i]:
         return dealt
-    hole[i, 0] = _deal(deck, dealt, state)
-    hole[i, 1] = _deal(deck, dealt + 1, state)
+    if given is not None:
+        hole[i, 0] = given[2 * i]
+        hole[i, 1] = given[2 * i + 1]
+    else:
+        hole[i, 0] = _deal(deck, dealt, state)
+        hole[i, 1] = _deal(deck, dealt + 1, state)
     has_cards[i] = True
     return dealt + 2
 
@@ -184,9 +189,11 @@ def _hole_cards(i: int, hole: np.ndarray, has_cards: np.ndarray, deck: np.ndarra
 @njit(cache=True, inline="always")
 def chart_hand(
     seats: np.ndarray, count: int, button: int, stack: np.ndarray, model: np.ndarray, small_blind: int,
-    big_blind: int, ante: int, big_blind_ante: bool, charts: Charts, tables: EvalTables, work: HandScratch,
+    big_blind: int, ante: int, big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables,
+    work: HandScratch, given: np.ndarray | None = None,
 ) -> None:
-    """One push/fold hand at a table of ``count`` players (see the module docs); chips move in ``stack``."""
+    """One push/fold hand at a table of ``count`` players (see the module docs); chips move in ``stack``.
+    ``given``: the cards of a replayed hand (see :func:`replay_hand`), else None (dealt from the stream)."""
     state = work.state
     contrib = work.contrib
     folded = work.folded
@@ -196,8 +203,9 @@ def chart_hand(
     order = work.order
     buckets = charts.jam.shape[1]
     start = work.start
+    posted_dead = work.posted_dead
+    value = work.value
     for k in range(count):
-        contrib[k] = 0
         folded[k] = False
         has_cards[k] = False
         start[k] = stack[seats[k]]
@@ -207,22 +215,12 @@ def chart_hand(
     else:
         sb = (button + 1) % count
         bb = (button + 2) % count
+    post_forced_bets(start, count, sb, bb, small_blind, big_blind, 0 if big_blind_ante else ante,
+                     ante if big_blind_ante else 0, posted_dead, contrib)
     dead = 0
-    if big_blind_ante:
-        paid = min(ante, stack[seats[bb]])
-        stack[seats[bb]] -= paid
-        dead += paid
-    elif ante > 0:
-        for k in range(count):
-            paid = min(ante, stack[seats[k]])
-            stack[seats[k]] -= paid
-            dead += paid
-    paid = min(small_blind, stack[seats[sb]])
-    stack[seats[sb]] -= paid
-    contrib[sb] += paid
-    paid = min(big_blind, stack[seats[bb]])
-    stack[seats[bb]] -= paid
-    contrib[bb] += paid
+    for k in range(count):
+        stack[seats[k]] -= posted_dead[k] + contrib[k]
+        dead += posted_dead[k]
     # action order: the seat after the big blind first, the big blind last; behind[k] is the deepest starting
     # stack of the players acting after order[k] (who could call a jam)
     behind = work.behind
@@ -233,7 +231,7 @@ def chart_hand(
         deepest = max(deepest, start[order[k]])
     dealt = 0
     jammer = -1
-    caller = -1
+    called = 0
     for k in range(count):
         i = order[k]
         if stack[seats[i]] == 0:
@@ -241,8 +239,8 @@ def chart_hand(
         if jammer < 0:
             if i == bb:
                 continue  # everyone folded to the big blind, who checks
-            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state)
-            c = hand_class(hole[i, 0], hole[i, 1])
+            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, given)
+            c = class_of_cards(hole[i, 0], hole[i, 1])
             p = charts.jam[model[seats[i]], _bucket(min(start[i], behind[k]), big_blind, buckets), c]
             if p > 0.0 and (p >= 1.0 or _unit(state) < p):
                 jammer = i
@@ -250,97 +248,47 @@ def chart_hand(
                 stack[seats[i]] = 0
             else:
                 folded[i] = True
-        elif caller >= 0:
+        elif called >= callers:
             folded[i] = True
         elif contrib[i] >= contrib[jammer]:
             continue  # a blind already covering a short jam is in without acting
         else:
-            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state)
-            c = hand_class(hole[i, 0], hole[i, 1])
+            dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, given)
+            c = class_of_cards(hole[i, 0], hole[i, 1])
             p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
             if p > 0.0 and (p >= 1.0 or _unit(state) < p):
-                caller = i
-                target = min(contrib[jammer], contrib[i] + stack[seats[i]])
-                if target > contrib[i]:
-                    stack[seats[i]] -= target - contrib[i]
-                    contrib[i] = target
+                called += 1  # all in: what nobody matches comes back in the settlement
+                contrib[i] += stack[seats[i]]
+                stack[seats[i]] = 0
             else:
                 folded[i] = True
     live = 0
-    last = -1
     for k in range(count):
+        value[k] = 0
         if not folded[k]:
             live += 1
-            last = k
-    if live == 1:
-        total = dead
+    if live > 1:  # showdown of every player still in: deal missing hole cards and the board
         for k in range(count):
-            total += contrib[k]
-        stack[seats[last]] += total
-        return
-    # showdown of every player still in: deal missing hole cards and the board
-    for k in range(count):
-        if not folded[k]:
-            dealt = _hole_cards(k, hole, has_cards, deck, dealt, state)
-    board = work.board
-    for m in range(5):
-        board[m] = _deal(deck, dealt + m, state)
-    key, bits = partial_hand(board, tables)
-    value = work.value
-    for k in range(count):
-        if not folded[k]:
-            value[k] = value_with_two(key, bits, hole[k, 0], hole[k, 1], tables)
-    _pay_pots(seats, count, contrib, folded, value, dead, stack, order)
-
-
-@njit(cache=True)
-def _pay_pots(seats: np.ndarray, count: int, contrib: np.ndarray, folded: np.ndarray, value: np.ndarray, dead: int,
-              stack: np.ndarray, order: np.ndarray) -> None:
-    """Main and side pots, level by level of the live players' contributions; the dead money (antes) goes with
-    the main pot; a split pot's odd chips go to the winners first in action order (``order``)."""
-    level = 0
-    first = True
-    while True:
-        # the next contribution level among players still in
-        nxt = -1
-        for k in range(count):
-            if not folded[k] and contrib[k] > level and (nxt < 0 or contrib[k] < nxt):
-                nxt = contrib[k]
-        if nxt < 0:
-            if first:
-                nxt = level  # everyone in contributed nothing (all in from the antes): only the dead money
+            if not folded[k]:
+                dealt = _hole_cards(k, hole, has_cards, deck, dealt, state, given)
+        board = work.board
+        for m in range(5):
+            if given is not None:
+                board[m] = given[20 + m]
             else:
-                break
-        pot = dead if first else 0
+                board[m] = _deal(deck, dealt + m, state)
+        key, bits = partial_hand(board, tables)
         for k in range(count):
-            pot += max(0, min(contrib[k], nxt) - level)
-        # the last level also takes what no live player matched (folded blinds above it)
-        remaining = 0
-        for k in range(count):
-            if not folded[k] and contrib[k] > nxt:
-                remaining += 1
-        if remaining == 0:
-            for k in range(count):
-                pot += max(0, contrib[k] - max(nxt, level))
-        best = -1
-        for k in range(count):
-            if not folded[k] and contrib[k] >= nxt and value[k] > best:
-                best = value[k]
-        winners = 0
-        for k in range(count):
-            if not folded[k] and contrib[k] >= nxt and value[k] == best:
-                winners += 1
-        share = pot // winners
-        odd = pot - share * winners
-        for m in range(count):
-            k = order[m]
-            if not folded[k] and contrib[k] >= nxt and value[k] == best:
-                stack[seats[k]] += share + (1 if odd > 0 else 0)
-                odd -= 1
-        first = False
-        if remaining == 0:
-            break
-        level = nxt
+            if not folded[k]:
+                value[k] = value_with_two(key, bits, hole[k, 0], hole[k, 1], tables)
+    chips = work.chips
+    in_hand = work.has_cards  # reused: the players still in the hand
+    for k in range(count):
+        chips[k] = stack[seats[k]]
+        in_hand[k] = not folded[k]
+    settle(chips, contrib, count, in_hand, dead, value, order, work.pot_chips, work.pot_seats, work.refunds)
+    for k in range(count):
+        stack[seats[k]] = chips[k]
 
 
 class TableState(NamedTuple):
@@ -519,8 +467,8 @@ def play_tournament(
                 coinflip_hand(ts.seats[t], c, stack, field.bet, state)
             else:
                 chart_hand(ts.seats[t], c, ts.button[t], stack, field.model, schedule.small_blind[level],
-                           schedule.big_blind[level], schedule.ante[level], schedule.big_blind_ante, charts, tables,
-                           work)
+                           schedule.big_blind[level], schedule.ante[level], schedule.big_blind_ante, field.callers,
+                           charts, tables, work)
             ts.button[t] = (ts.button[t] + 1) % c
             hands += 1
         rounds += 1
@@ -585,8 +533,8 @@ def play_chunk(
 @njit(cache=True)
 def play_hands(
     stacks: np.ndarray, model: np.ndarray, button: int, small_blind: int, big_blind: int, ante: int,
-    big_blind_ante: bool, charts: Charts, tables: EvalTables, seed: int, hands: int, delta_sum: np.ndarray,
-    delta_sq: np.ndarray,
+    big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables, seed: int, hands: int,
+    delta_sum: np.ndarray, delta_sq: np.ndarray,
 ) -> None:
     """Play ``hands`` independent push/fold hands at one table, each from the same ``stacks`` and ``button``,
     and accumulate each seat's chip result (sum and sum of squares): the EV of the charts' strategies."""
@@ -597,9 +545,24 @@ def play_hands(
     for _ in range(hands):
         for k in range(count):
             stack[k] = stacks[k]
-        chart_hand(seats, count, button, stack, model, small_blind, big_blind, ante, big_blind_ante, charts,
-                   tables, work)
+        chart_hand(seats, count, button, stack, model, small_blind, big_blind, ante, big_blind_ante, callers,
+                   charts, tables, work)
         for k in range(count):
             d = float(stack[k] - stacks[k])
             delta_sum[k] += d
             delta_sq[k] += d * d
+
+
+@njit(cache=True)
+def replay_hand(
+    stacks: np.ndarray, model: np.ndarray, button: int, small_blind: int, big_blind: int, ante: int,
+    big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables, cards: np.ndarray,
+) -> np.ndarray:
+    """The chips after one push/fold hand dealt ``cards`` (seat ``k`` holds ``cards[2k], cards[2k + 1]``, the board
+    is ``cards[20:25]``), played as :func:`play_tournament` plays a hand (charts of 0 and 1 script the actions)."""
+    work = _scratch(tournament_start(0, 0))
+    count = stacks.size
+    stack = stacks.copy()
+    chart_hand(np.arange(count, dtype=np.int64), count, button, stack, model, small_blind, big_blind, ante,
+               big_blind_ante, callers, charts, tables, work, cards)
+    return stack

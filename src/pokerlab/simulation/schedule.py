@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.errors import FileFormatError, InvalidArgumentError, whole_number
 from pokerlab.simulation.kernels import Schedule
 
 MAX_LEVELS = 10_000
@@ -38,10 +38,7 @@ def make_schedule(levels: Sequence[Sequence[float]], big_blind_ante: bool = Fals
             raise InvalidArgumentError(f"level {number}: expected hands, small blind, big blind, ante")
         values = []
         for name, value in zip(("hands", "small blind", "big blind", "ante"), level, strict=True):
-            if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating) \
-                    or not float(value).is_integer() or not 0 <= value < 2**53:
-                raise InvalidArgumentError(f"level {number}: {name} must be a whole number >= 0, got {value!r}")
-            values.append(int(value))
+            values.append(whole_number(value, f"level {number}: {name}", low=0, high=2**53 - 1, floats=True))
         hands, small, big, ante = values
         if hands < 1:
             raise InvalidArgumentError(f"level {number}: a level lasts at least one hand, got {hands}")
@@ -75,7 +72,7 @@ def default_schedule(starting_stack: int, hands_per_level: int = 10, growth: flo
 def _round_blind(x: float) -> float:
     """Two significant digits (blinds as casinos print them)."""
     digits = max(0, int(np.floor(np.log10(x))) - 1)
-    return round(x / 10**digits) * 10**digits
+    return float(round(x / 10**digits) * 10**digits)
 
 
 def schedule_to_dict(schedule: Schedule) -> dict[str, Any]:

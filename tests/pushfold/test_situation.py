@@ -1,4 +1,4 @@
-"""The push/fold outcome model: posting, side pots, chips and money conserved in every terminal, ICM payoffs."""
+"""The push/fold game of a table: posting, side pots, chips and money conserved in every terminal, ICM payoffs."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidSt
 from pokerlab.games.base import FOLD, TERMINAL
 from pokerlab.games.pushfold import JAM, PushFoldGame, Table, pot_winner_sequences, pots, seat_names
 from pokerlab.icm import icm
-from pokerlab.pushfold.model import ICMPayoff, build_game, validate_table
+from pokerlab.pushfold.situation import ICMPayoff, build_game, validate_table
 
 
 def chip_game(stacks, sb=0.5, bb=1.0, ante=0.0, bb_ante=0.0, samples=50):

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError
+from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError, whole_number
 from pokerlab.games.pushfold import MAX_SEATS, PushFoldGame, Table
 from pokerlab.pushfold.field import FieldICM
 
@@ -116,7 +116,8 @@ class ICMPayoff:
 def chip_ev_payoff(stacks: np.ndarray, big_blind: float) -> Any:
     """Chip EV payoff: the change of each seat's stack, in big blinds."""
     def payoff(final: np.ndarray) -> np.ndarray:
-        return (final - stacks) / big_blind
+        change: np.ndarray = (final - stacks) / big_blind
+        return change
     return payoff
 
 
@@ -130,8 +131,7 @@ def build_game(table: Table, payouts: Any = None, field: Any = None, *, multiway
         raise InvalidStacksError("field stacks must be positive")
     if field_stacks.size and payouts is None:
         raise InvalidArgumentError("a field only matters for ICM: give the payouts too")
-    if not isinstance(multiway_samples, int | np.integer) or multiway_samples < 1:
-        raise InvalidArgumentError(f"multiway samples must be a positive integer, got {multiway_samples!r}")
+    multiway_samples = whole_number(multiway_samples, "multiway samples", low=1)
     if payouts is None:
         return PushFoldGame(table, chip_ev_payoff(stacks, table.big_blind), multiway_samples=multiway_samples,
                             seed=seed), "chipev", None
