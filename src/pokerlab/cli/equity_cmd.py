@@ -8,6 +8,7 @@ import typer
 
 from pokerlab.cli.common import (
     JSON_OPTION,
+    PILOT_SECONDS,
     PRECISION_TIME_LIMIT,
     check_output,
     command,
@@ -42,16 +43,26 @@ def equity_command(
     from pokerlab.equity import EquityResult, equity
     from pokerlab.equity.display import equity_table
     from pokerlab.errors import Interrupted, InvalidArgumentError
+    from pokerlab.stats.stopping import out_of_reach
     from pokerlab.warmup import equity_groups, prepare
 
     if exact and mc:
         raise InvalidArgumentError("--exact and --mc are exclusive")
     method = "exact" if exact else "montecarlo" if mc else "auto"
+    pilot = stderr is not None and time_limit is None and trials is None
     if stderr is not None and time_limit is None:
         time_limit = PRECISION_TIME_LIMIT  # a target that cannot be reached must not run for ever
     # compile first, so that the time shown is the run's own
     prepare(equity_groups(players, board, dead, method, any(x is not None for x in (trials, time_limit, stderr))),
             quiet=as_json)
+    if pilot and stderr is not None and stderr > 0:
+        # a short run first: a target out of reach is refused now, with the precision the time allows
+        trial = equity(players, board=board, dead=dead, method=method, time_limit=PILOT_SECONDS, seed=seed)
+        if trial.stderr is not None:
+            why = out_of_reach(stderr, max(trial.stderr), trial.elapsed_s, PRECISION_TIME_LIMIT,
+                               what=f"--stderr {stderr:g}")
+            if why is not None:
+                raise InvalidArgumentError(f"{why}; give a larger --stderr, or --time to run that long anyway")
     with progress_bar("equity", 1.0, enabled=not as_json, unit="") as update:
         try:
             result = equity(players, board=board, dead=dead, method=method, trials=trials, time_limit=time_limit,
