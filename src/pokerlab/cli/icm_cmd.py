@@ -71,10 +71,10 @@ def icm_command(
     from pokerlab.errors import Interrupted, InvalidArgumentError, InvalidPayoutsError
     from pokerlab.icm import ICMResult, icm, parse_payouts
     from pokerlab.icm.analysis import BUBBLE_MAX_PLAYERS, bubble_factors, deal, plot_shares
-    from pokerlab.limits import check_work
-    from pokerlab.stats.stopping import normal_quantile, out_of_reach
     from pokerlab.icm.display import bubble_table, icm_json, icm_table, money, places_table
     from pokerlab.icm.lobby import parse_amount, parse_stacks, player_labels, read_stacks_file
+    from pokerlab.limits import check_work
+    from pokerlab.stats.stopping import normal_quantile, out_of_reach
     from pokerlab.warmup import prepare_icm
 
     if (stacks is None) == (stacks_file is None):
