@@ -212,6 +212,9 @@ class WorkerPool:
         self._workers: set[_Worker] = set()
         self._closed = False
         self._failed_starts = 0
+        # the jobs waiting for a worker, first first (asyncio.Queue serves its getters in that order): each
+        # waiter's progress handler, told its place whenever it changes
+        self._line: list[list[ProgressHandler | None]] = []
 
     async def start(self) -> None:
         """Start the worker processes; they join the idle queue once their kernels are warm."""
@@ -284,10 +287,17 @@ class WorkerPool:
         if self._idle.empty() and self.waiting >= self.max_queue:
             raise QueueFullError
         self.waiting += 1
+        place: list[ProgressHandler | None] = [progress]
+        self._line.append(place)
+        if self._idle.empty():
+            self._tell_places(len(self._line) - 1)
         try:
             worker = await self._idle.get()
         finally:
             self.waiting -= 1
+            behind = self._line.index(place)
+            del self._line[behind]
+            self._tell_places(behind)
         if worker is None:
             self._idle.put_nowait(None)  # wake the next waiter too
             raise JobFailedError(503, "the worker processes cannot start; see the server log")
@@ -326,6 +336,13 @@ class WorkerPool:
                 self._idle.put_nowait(worker)
             else:  # timed out, cancelled or dead: the worker may still be computing
                 self._retire(worker)
+
+    def _tell_places(self, start: int) -> None:
+        """Tell the waiters from ``start`` on their place in the line (1: next to get a worker)."""
+        for index in range(start, len(self._line)):
+            handler = self._line[index][0]
+            if handler is not None:
+                handler({"queue": index + 1, "workers": self.size})
 
     def pids(self) -> list[int]:
         """Process ids of the live workers (for memory accounting)."""

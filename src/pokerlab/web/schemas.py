@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
 
 from pokerlab.limits import MULTIWAY_DEALS
 from pokerlab.web.solving import TWO_ROUND_DEFAULTS
@@ -15,7 +16,13 @@ Text = Annotated[str, Field(max_length=4000)]
 
 
 class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")  # a misspelt option is an error, as on the command line
+    # a misspelt option is an error, as on the command line; strict: true, false and "12" are not numbers
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _one_of(*values: str) -> JsonDict:
+    """The allowed values of a text option, for the OpenAPI document (the façade refuses others, in its words)."""
+    return {"enum": list(values)}
 
 
 class RangeRequest(_Request):
@@ -33,10 +40,10 @@ class EquityRequest(_Request):
                                 examples=[["AhAs", "KdKc"], ["QQ+, AKs", "random", "15%"]])
     board: Text = ""
     dead: Text = ""
-    method: str = "auto"
-    trials: int | None = None
-    time: float | None = None
-    stderr: float | None = None
+    method: str = Field(default="auto", json_schema_extra=_one_of("auto", "exact", "montecarlo"))
+    trials: int | None = Field(default=None, description="Monte Carlo showdowns (at most the server's `trials`).")
+    time: float | None = Field(default=None, description="Monte Carlo: seconds (at most `sampling_seconds`).")
+    stderr: float | None = Field(default=None, description="Monte Carlo: target standard error of every equity.")
     seed: int | None = None
 
 
@@ -46,12 +53,13 @@ class ICMRequest(_Request):
 
     stacks: list[float] = Field(min_length=1, max_length=20_000, examples=[[5000, 3000, 2000]])
     payouts: Text = Field(examples=["50,30,20"])
-    method: str = "auto"
-    samples: int | None = None
-    half_width: float | None = None
+    method: str = Field(default="auto", json_schema_extra=_one_of("auto", "exact", "subset", "montecarlo"))
+    samples: int | None = Field(default=None, description="Monte Carlo samples (at most the server's `icm_samples`).")
+    half_width: float | None = Field(default=None, description="Monte Carlo: target half-width, money.")
     confidence: float | None = None
-    time: float | None = None
-    variance_reduction: str = "auto"
+    time: float | None = Field(default=None, description="Monte Carlo: seconds (at most `sampling_seconds`).")
+    variance_reduction: str = Field(default="auto", json_schema_extra=_one_of(
+        "auto", "plain", "antithetic", "sobol", "conditional"))
     seed: int | None = None
     places: bool = False
     bubble_factors: bool = False
@@ -94,7 +102,8 @@ class PushFoldRequest(_Request):
     bb_ante: float = 0.0
     payouts: list[float] | None = Field(default=None, max_length=10_000)
     field: list[float] | None = Field(default=None, max_length=10_000)
-    target: float = 1e-3
+    target: float = Field(default=1e-3, description="Stop once no seat gains more than this by deviating (bb, or "
+                          "money under ICM).")
     iterations: int | None = None
-    time: float | None = None
+    time: float | None = Field(default=None, description="Seconds the solve may take (at most `solve_seconds`).")
     multiway_samples: int = Field(default=MULTIWAY_DEALS, ge=1, le=100_000)
