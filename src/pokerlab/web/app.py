@@ -38,6 +38,7 @@ from pokerlab.web.schemas import (
     PushFoldRequest,
     RangeRequest,
     SolveRequest,
+    StacksRequest,
     TwoRoundRequest,
 )
 
@@ -468,7 +469,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """A range's canonical text, combo counts and 13x13 grid, as `pokerlab range --json` plus `grid`."""
         from pokerlab.web.ranges import cached_range_summary
 
-        return cached_range_summary(body.text, body.board, tuple(sorted(body.paint.items())))
+        return cached_range_summary(body.text, body.board, tuple(sorted(body.paint.items())), body.hand)
+
+    @app.post("/api/stacks")
+    def stacks(body: StacksRequest) -> dict[str, Any]:
+        """Stacks as typed or pasted (thousands separators, names), read as `pokerlab icm --stacks` reads them."""
+        from pokerlab.icm.lobby import parse_stacks
+
+        parsed = parse_stacks(body.text)
+        return {"stacks": parsed.chips.tolist(), "names": list(parsed.names), "named": parsed.named}
 
     @app.get("/api/info")
     async def info() -> dict[str, Any]:

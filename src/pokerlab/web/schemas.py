@@ -26,11 +26,20 @@ def _one_of(*values: str) -> JsonDict:
 
 
 class RangeRequest(_Request):
-    """``pokerlab range --json``; ``paint`` sets whole grid cells (``{"AKs": 0.5, "QQ": 0}``) over ``text``."""
+    """``pokerlab range --json``; ``paint`` sets whole grid cells (``{"AKs": 0.5, "QQ": 0}``) or single combos
+    (``{"AhKh": 0}``) over ``text``; ``hand`` (a class, ``"AKs"``) asks for its combos and their weights."""
 
     text: Text = ""
     board: Text = ""
-    paint: dict[Annotated[str, Field(max_length=3)], float] = Field(default_factory=dict, max_length=169)
+    paint: dict[Annotated[str, Field(max_length=4)], float] = Field(default_factory=dict, max_length=169)
+    hand: str = Field(default="", max_length=3)
+
+
+class StacksRequest(_Request):
+    """Stacks as typed or pasted from a lobby, read as ``pokerlab icm --stacks`` reads them: one per line,
+    ``5000,3000,2000``, ``5,000 3,000 2,000``, names as ``alice 5,000``."""
+
+    text: str = Field(max_length=400_000, examples=["12,500\n8,000\n5,250"])
 
 
 class EquityRequest(_Request):
