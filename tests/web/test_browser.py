@@ -9,19 +9,6 @@ import pytest
 from web.test_api import harville
 
 
-@pytest.fixture
-def page(browser, live_server):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.goto(f"{live_server.url}/")
-    tab.wait_for_selector("body[data-ready='1']")
-    yield tab
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
 def cell_center(page, hand: str) -> tuple[float, float]:
     box = page.locator(f".cell[data-hand='{hand}']").bounding_box()
     assert box is not None

@@ -240,7 +240,7 @@ const equityPage = (() => {
     };
     grid.addEventListener("pointerdown", (event) => {
       const cell = cellAt(event);
-      if (!cell) return;
+      if (!cell || event.button !== 0) return; // the right button opens the suit picker, it does not paint
       event.preventDefault();
       const current = Number(cell.dataset.weight);
       // painting a hand that already has the chosen weight erases instead, for the whole stroke

@@ -92,7 +92,7 @@ function render(document) {
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations)) {
       const section = node("section", { class: "column", id: `${method}-${path}` },
-        node("h2", { text: `${method.toUpperCase()} ${path}` }),
+        node("h3", { text: `${method.toUpperCase()} ${path}` }),
         node("p", { text: operation.description || operation.summary || "" }));
       const body = operation.requestBody && operation.requestBody.content["application/json"];
       if (body) {
