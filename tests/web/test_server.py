@@ -33,6 +33,42 @@ def test_serve_starts_answers_and_stops_on_ctrl_c(live_server):
     assert lines[-1] == "stopped" and all("Traceback" not in line for line in lines)
 
 
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.15, 0.3, 0.6, 1.5])
+def test_ctrl_c_to_the_process_group_while_workers_start_is_one_line(delay):
+    """Ctrl-C in a terminal reaches every process of its group: the server and its workers, which start right
+    after the server's first answer. A worker still importing used to print a KeyboardInterrupt traceback (3 of
+    7 runs); now: one line, status 130, whenever it comes."""
+    import os
+    import signal
+
+    import httpx
+
+    from web.live import free_port
+
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "pokerlab.cli.main", "serve", "--port", str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the first answer: the workers start now
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.02)
+        time.sleep(delay)
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    lines = stderr.strip().splitlines()
+    assert process.returncode == 130, stderr
+    assert lines[-1] == "stopped" and len(lines) == 2, stderr  # the banner, then the one line of Ctrl-C
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
+
+
 def test_serve_refuses_a_taken_port_in_one_line():
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

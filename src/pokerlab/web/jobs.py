@@ -26,9 +26,10 @@ import select
 import signal
 import struct
 import sys
+import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,7 +131,8 @@ def _throttled_sender(fd: int) -> Callable[..., None]:
 def _worker_main(conn: multiprocessing.connection.Connection, warm: bool) -> None:
     """Body of a worker process: warm the kernels, then run one job at a time until the pipe closes."""
     # Ctrl-C in the terminal reaches the whole process group: the server shuts down and kills its workers, so
-    # a worker ignores it rather than print a traceback from inside a kernel
+    # a worker ignores it rather than print a traceback from inside a kernel (it started ignoring it already:
+    # see WorkerPool._spawn)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # below the server: on a machine with few cores a long job must not delay the answers the server gives from
     # its cache (measured: a cached answer's p99 rose to 74 ms under load with equal priority)
@@ -171,6 +173,25 @@ def _serve_jobs(conn: multiprocessing.connection.Connection, warm: bool) -> None
             log.error("task %s returned a result that is not JSON:\n%s", name, traceback.format_exc())
             frame = _frame(("error", 500, f"internal error ({type(error).__name__}); see the server log"))
         _write_all(fd, frame)
+
+
+@contextlib.contextmanager
+def _sigint_ignored_by_children() -> Iterator[None]:
+    """Start processes that ignore SIGINT from their first instruction: an ignored signal stays ignored through
+    fork and exec, and Python then installs no KeyboardInterrupt handler. (A Ctrl-C to the process group while a
+    worker imported, before it could ignore the signal, printed a traceback per worker.) This process blocks
+    SIGINT meanwhile, so a Ctrl-C for it in those milliseconds stays pending (Linux keeps a blocked signal
+    pending whatever its action) and is delivered to its own handler afterwards. Off the main thread (a test
+    client's) the action cannot be changed: the children start as before."""
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        yield
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _exit_status(worker: _Worker) -> str:
@@ -225,7 +246,8 @@ class WorkerPool:
         parent, child = self._context.Pipe()
         process = self._context.Process(target=_worker_main, args=(child, self.warm), daemon=True,
                                         name="pokerlab-web-worker")
-        process.start()
+        with _sigint_ignored_by_children():
+            process.start()
         child.close()
         os.set_blocking(parent.fileno(), False)  # read what has arrived, never wait for the rest
         worker = _Worker(process, parent)
