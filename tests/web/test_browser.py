@@ -147,7 +147,8 @@ def test_icm_page(page, screenshot_dir):
     page.locator("#payout-kind").select_option("power")
     page.locator("#rule-paid").fill("2")
     page.locator("#run-icm").click()
-    page.wait_for_function("document.querySelector('.icm-table').nextSibling.textContent.includes('power:')")
+    page.wait_for_function("(document.querySelector('#icm-summary') || {textContent: ''}).textContent"
+                           ".includes('power:')")
     page.locator("#stacks").fill("5000\n-3")
     page.locator("#run-icm").click()
     page.wait_for_selector("#icm-error:not([hidden])")

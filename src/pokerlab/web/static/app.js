@@ -590,7 +590,8 @@ const icmPage = (() => {
     box.append(el("h2", { text: "Prize equity" }), prizeTable());
     const samples = result.samples ? `, ${result.samples.toLocaleString("en-US")} samples, stopped on `
       + `${result.stop_reason}` : "";
-    box.append(el("p", { class: "summary", text: `${result.method}, ${num(1000 * result.elapsed_s, 2)} ms${samples}; `
+    box.append(el("p", { class: "summary", id: "icm-summary",
+      text: `${result.method}, ${num(1000 * result.elapsed_s, 2)} ms${samples}; `
       + `payouts ${body.payouts}` }));
     if (result.players[0].places) {
       const paid = result.players[0].places.length;
