@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import signal
 import socket
 import subprocess
 import sys
@@ -39,9 +40,6 @@ def test_ctrl_c_to_the_process_group_while_workers_start_is_one_line(delay):
     after the server's first answer. A worker still importing used to print a KeyboardInterrupt traceback (3 of
     7 runs); now: one line, status 130, whenever it comes."""
     import os
-    import signal
-
-    import httpx
 
     from web.live import free_port
 
@@ -149,3 +147,30 @@ def test_load_2000_mixed_requests_50_at_a_time(live_server):
     # memory flat: the run may add caches (at most the result cache's bound), not grow with requests
     assert report.memory_after_mib < report.memory_before_mib + 100
     print(report.summary())
+
+
+def test_serve_on_every_address_warns_and_allow_host_checks_the_host_header():
+    from web.live import free_port
+
+    for extra, checked in (([], False), (["--allow-host", "poker.example"], True)):
+        port = free_port()
+        process = subprocess.Popen([sys.executable, "-m", "pokerlab.cli.main", "serve", "--host", "0.0.0.0",
+                                    "--port", str(port), "--workers", "1", *extra],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.05)
+            named = httpx.get(f"http://127.0.0.1:{port}/api/info", headers={"Host": "poker.example"}).status_code
+            other = httpx.get(f"http://127.0.0.1:{port}/api/info", headers={"Host": "rebound.example"}).status_code
+        finally:
+            process.send_signal(signal.SIGINT)
+            _, stderr = process.communicate(timeout=30)
+        warning = stderr.splitlines()[0]
+        assert warning.startswith("warning: --host 0.0.0.0 lets other machines reach this server")
+        assert named == 200 and other == (400 if checked else 200)
+        assert ("checked against 127.0.0.1, localhost, ::1, poker.example" in warning) == checked

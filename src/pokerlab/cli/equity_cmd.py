@@ -34,8 +34,9 @@ def equity_command(
     mc: bool = typer.Option(False, "--mc", help="Monte Carlo sampling."),
     trials: int | None = typer.Option(None, "--trials", "-n", help="Monte Carlo: number of showdowns."),
     time_limit: float | None = typer.Option(None, "--time", help="Monte Carlo: time budget in seconds."),
-    stderr: float | None = typer.Option(None, "--stderr", help="Monte Carlo: target standard error (stops at --time, "
-                                        "default 600 s, if not reached)."),
+    stderr: float | None = typer.Option(None, "--stderr", help="Monte Carlo: target standard error (stops at --time "
+                                        "if not reached; without --time a 0.3 s pilot run refuses a target out of "
+                                        "reach in 600 s)."),
     seed: int | None = typer.Option(None, "--seed", help="Random seed (same seed, same result)."),
     as_json: bool = JSON_OPTION,
 ) -> None:

@@ -42,7 +42,7 @@ def icm_command(
                                        "only)."),
     half_width: float | None = typer.Option(
         None, "--half-width", help="Monte Carlo: stop once every player's equity is within +- this much money (or "
-        "after --time, default 600 s)."
+        "after --time; without --time a 0.3 s pilot run refuses a target out of reach in 600 s)."
     ),
     confidence: float | None = typer.Option(None, "--confidence", help="Confidence of --half-width (default 0.95)."),
     time_limit: float | None = typer.Option(None, "--time", help="Monte Carlo: stop after this many seconds."),
