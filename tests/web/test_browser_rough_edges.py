@@ -243,3 +243,29 @@ def test_docs_page_works_offline(browser, live_server):
     assert "one of auto, exact, montecarlo" in tab.locator("#docs").inner_text()
     context.close()
     assert httpx.head(f"{live_server.url}/").status_code == 200
+
+
+def test_equity_per_hand_on_the_grid_after_a_run(page):
+    player_input(page, 0).fill("QQ+, AKs")
+    player_input(page, 1).fill("random")
+    player_input(page, 0).click()  # the grid shows the selected player's hands
+    page.locator("#run-equity").click()
+    page.wait_for_selector(".equity-table")
+    page.wait_for_function("document.querySelector(\".cell[data-hand='AA']\").dataset.equity !== ''",
+                           timeout=120_000)
+    shown = {hand: float(page.locator(f".cell[data-hand='{hand}']").get_attribute("data-equity"))
+             for hand in ("AA", "KK", "QQ", "AKs")}
+    # published all-in equities against a random hand: AA 85.20%, KK 82.40%, QQ 79.93%, AKs 67.04%
+    for hand, published in (("AA", 0.8520), ("KK", 0.8240), ("QQ", 0.7993), ("AKs", 0.6704)):
+        assert shown[hand] == pytest.approx(published, abs=0.004)  # 750,000 showdowns each: stderr ~0.05%
+    assert page.locator(".cell[data-hand='AA'] .eq").inner_text() == "85"
+    assert page.locator(".cell[data-hand='72o']").get_attribute("data-equity") == ""  # not in the range
+    assert "equity 85." in page.locator(".cell[data-hand='AA']").get_attribute("title")
+    # the other player's grid: its own hands against QQ+, AKs (AA of a random hand: about 80%)
+    player_input(page, 1).click()
+    page.wait_for_function("document.querySelector(\".cell[data-hand='72o']\").dataset.equity !== ''",
+                           timeout=120_000)
+    assert float(page.locator(".cell[data-hand='AA']").get_attribute("data-equity")) < shown["AA"]
+    # a changed input: the numbers go, they belonged to the last run
+    player_input(page, 1).fill("KK")
+    page.wait_for_function("document.querySelector(\".cell[data-hand='AA']\").dataset.equity === ''")

@@ -163,3 +163,17 @@ def test_the_live_server_checks_the_host_header(live_server):
     assert httpx.get(f"{live_server.url}/api/info").status_code == 200
     response = httpx.get(f"{live_server.url}/api/info", headers={"Host": "rebound.example"})
     assert response.status_code == 400
+
+
+def test_hand_equity_per_class_against_exact_enumeration(client):
+    from pokerlab.equity import equity
+
+    data = client.post("/api/hand-equity", json={"players": ["AA, KK:0.5, AKs", "QQ"], "player": 0, "seed": 3})
+    assert data.status_code == 200, data.text
+    hands = data.json()["hands"]
+    assert sorted(hands) == ["AA", "AKs", "KK"]
+    for hand in hands:
+        exact = equity([hand, "QQ"], method="exact").equity[0]
+        assert abs(hands[hand]["equity"] - exact) < 4 * hands[hand]["stderr"]  # 1e6 showdowns each
+    refused = client.post("/api/hand-equity", json={"players": ["AA", "KK"], "player": 2})
+    assert refused.status_code == 422 and "not one of the 2 players" in refused.json()["detail"]

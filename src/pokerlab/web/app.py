@@ -34,6 +34,7 @@ from pokerlab.web.messages import validation_message
 from pokerlab.web.prechecks import PRECHECKS
 from pokerlab.web.schemas import (
     EquityRequest,
+    HandEquityRequest,
     ICMRequest,
     PushFoldRequest,
     RangeRequest,
@@ -119,6 +120,12 @@ def _equity_limits(body: EquityRequest, limits: Limits) -> float:
                 "ask for fewer, or give a time or stderr target instead")
     _check_seconds(body.time, limits.sampling_seconds)
     return limits.job_seconds if body.time is None else min(limits.job_seconds, body.time + 5.0)
+
+
+def _hand_equity_limits(body: HandEquityRequest, limits: Limits) -> float:
+    if body.player >= len(body.players):
+        _refuse(f"player {body.player} is not one of the {len(body.players)} players (0 to {len(body.players) - 1})")
+    return limits.job_seconds
 
 
 def _icm_limits(body: ICMRequest, limits: Limits) -> float:
@@ -245,6 +252,7 @@ def _described_responses(document: dict[str, Any]) -> dict[str, Any]:
 TIMEOUT_ADVICE = {
     "pushfold": "give a time limit or a larger target gain, or fewer seats",
     "equity": "use method auto or montecarlo with a time limit, or narrower ranges",
+    "hand-equity": "give the player fewer hand classes, or fewer players",
     "icm": "use method montecarlo with a time limit, or turn off finish places and bubble factors",
     "solve": "ask for fewer iterations or give a time limit",
     "two-round": "ask for fewer iterations or checks, or a smaller stack",
@@ -259,7 +267,7 @@ def _cacheable(task: str, params: dict[str, Any], result: dict[str, Any]) -> boo
         return result.get("method") == "exact" or (seeded and params.get("time") is None)
     if task == "icm":
         return "samples" not in result or (seeded and params.get("time") is None)
-    if task in ("pushfold", "two-round"):
+    if task in ("pushfold", "two-round", "hand-equity"):
         return params.get("time") is None  # seeded by default
     return params.get("time") is None and (seeded or "mccfr" not in str(params.get("algo")))
 
@@ -455,6 +463,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.post(f"/api/{name}/stream", name=f"{name}_stream")(streamed)
 
     endpoints("equity", EquityRequest, _equity_limits, "All-in equity, as `pokerlab equity --json`.")
+    endpoints("hand-equity", HandEquityRequest, _hand_equity_limits,
+              "Equity of every hand class of one player's range against the others (the page's grid after a run).")
     endpoints("icm", ICMRequest, _icm_limits, "ICM prize equity, as `pokerlab icm --json`.")
     endpoints("pushfold", PushFoldRequest, _pushfold_limits,
               "Push/fold Nash charts under chip EV or ICM, as `pokerlab pushfold --json`.")

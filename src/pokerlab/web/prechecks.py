@@ -36,6 +36,7 @@ def solve_precheck(params: dict[str, Any]) -> None:
 
 PRECHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
     "equity": equity_precheck,
+    "hand-equity": equity_precheck,
     "icm": icm_precheck,
     "solve": solve_precheck,
 }

@@ -56,6 +56,17 @@ class EquityRequest(_Request):
     seed: int | None = None
 
 
+class HandEquityRequest(_Request):
+    """The equity of every hand class of one player's range (``player``, from 0) against the other players, by
+    Monte Carlo with a fixed seed: the page's grid after a run."""
+
+    players: list[Text] = Field(min_length=2, max_length=10, examples=[["QQ+, AKs", "random"]])
+    board: Text = ""
+    dead: Text = ""
+    player: int = Field(default=0, ge=0, le=9)
+    seed: int = 0
+
+
 class ICMRequest(_Request):
     """``pokerlab icm --json``: stacks as numbers, payouts in the CLI's text form (a list ``50,30,20``, a
     standard split ``65/35``, ``power:a=1,pool=1000,paid=40`` or ``flat:pool=100,paid=9``; no files)."""

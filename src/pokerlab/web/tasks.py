@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pokerlab.limits import MULTIWAY_DEALS
+from pokerlab.web.hand_equity import hand_equity
 from pokerlab.web.solving import solve_with_curve, two_round_with_curve
 
 Report = Callable[..., None]
@@ -137,6 +138,7 @@ def pushfold_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
 
 TASKS: dict[str, Callable[[dict[str, Any], Report], Any]] = {
     "equity": equity_task,
+    "hand-equity": hand_equity,
     "icm": icm_task,
     "solve": solve_task,
     "pushfold": pushfold_task,

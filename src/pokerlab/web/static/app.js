@@ -158,11 +158,16 @@ const equityPage = (() => {
   let running = null;
   const cells = [];
   let paint = null; // {weight, cells: Map(name -> weight)} while the mouse is down
+  let lastRun = null; // the state() of the last run that gave a result (JSON text)
+  let handEquity = null; // {run, player, hands: {AKs: {equity, stderr}}} of the last run
 
   function weight() { return Number($("weight").value) / 100; }
 
   function drawGrid() {
     const player = players[selected];
+    // the equity of each hand of the last run, while its inputs are still the ones on the page
+    const equityShown = handEquity && handEquity.player === selected && handEquity.run === JSON.stringify(state())
+      ? handEquity.hands : null;
     $("grid-owner").textContent = `player ${selected + 1}`;
     for (let r = 0; r < 13; r++) {
       for (let c = 0; c < 13; c++) {
@@ -178,8 +183,12 @@ const equityPage = (() => {
         cell.dataset.weight = w.toFixed(4);
         cell.dataset.blocked = blocked.toFixed(4);
         cell.querySelector(".w").textContent = w > 0 && w < 1 ? String(Math.round(100 * w)) : "";
-        const words = blocked >= 0.9999 ? "blocked by the board" : `weight ${Math.round(100 * w)}%`
-          + (blocked > 0 ? `, ${Math.round(100 * blocked)}% of its combos blocked by the board` : "");
+        const hand = equityShown ? equityShown[name] : null;
+        cell.querySelector(".eq").textContent = hand ? (100 * hand.equity).toFixed(0) : "";
+        cell.dataset.equity = hand ? hand.equity.toFixed(4) : "";
+        const words = (blocked >= 0.9999 ? "blocked by the board" : `weight ${Math.round(100 * w)}%`
+          + (blocked > 0 ? `, ${Math.round(100 * blocked)}% of its combos blocked by the board` : ""))
+          + (hand ? `; equity ${pct(hand.equity, 1)} ± ${pct(hand.stderr, 1)} against the others` : "");
         cell.setAttribute("aria-label", `${name}: ${words}`);
         cell.title = `${name}: ${words}`;
       }
@@ -195,7 +204,7 @@ const equityPage = (() => {
         const cell = el("div", { class: `cell ${kind}`, role: "gridcell", "data-hand": name,
           tabindex: r === 0 && c === 0 ? "0" : "-1" },
           el("div", { class: "fill" }), el("div", { class: "block" }), el("span", { class: "label", text: name }),
-          el("span", { class: "w" }));
+          el("span", { class: "w" }), el("span", { class: "eq" }));
         cells.push(cell);
         grid.append(cell);
       }
@@ -348,11 +357,35 @@ const equityPage = (() => {
     $("remove-player").disabled = players.length <= 2;
   }
 
+  // each hand class of the selected player against the others, after a run: the numbers in the grid's cells
+  async function loadHandEquity() {
+    const run = lastRun;
+    const player = selected;
+    if (!run || run !== JSON.stringify(state())) return;
+    if (handEquity && handEquity.run === run && handEquity.player === player) { drawGrid(); return; }
+    const status = $("hand-equity-status");
+    status.textContent = `equity per hand of player ${player + 1}…`;
+    const s = JSON.parse(run);
+    try {
+      const data = await streamJob("/api/hand-equity/stream", { players: s.players, board: s.board, dead: s.dead,
+        player }, (p) => { status.textContent = `equity per hand of player ${player + 1}: ${pct(p.fraction, 0)}`; });
+      if (run !== lastRun || player !== selected) return;
+      handEquity = { run, player, hands: data.hands };
+      status.textContent = `cells show each hand's equity (%) against the others: Monte Carlo, `
+        + `${data.trials_per_hand.toLocaleString("en-US")} showdowns per hand (hover for ± one standard error)`;
+    } catch (error) {
+      status.textContent = `equity per hand: ${error.message}`;
+    }
+    drawGrid();
+  }
+
   function select(index) {
     if (index === selected) return;
     selected = index;
     suitsOf = null;
     $("suit-picker").hidden = true;
+    $("hand-equity-status").textContent = "";
+    loadHandEquity();
     renderPlayers();
     drawGrid();
   }
@@ -445,6 +478,8 @@ const equityPage = (() => {
         method: s.method }, (p) => { bar.value = p.fraction; }, controller.signal);
       renderResult(result);
       $("equity-result").dataset.ms = String(Math.round(performance.now() - started));
+      lastRun = JSON.stringify(state());
+      loadHandEquity();
     } catch (error) {
       if (error.name === "AbortError") showError("equity-error", { message: "stopped" });
       else showError("equity-error", error);
