@@ -12,7 +12,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -96,9 +95,7 @@ def workdir(tmp_path_factory) -> Path:
 
 def run_serve(args: list[str], cwd: Path) -> None:
     """``pokerlab serve``: on a free port, until it answers, then Ctrl-C: one line, status 130."""
-    import httpx
-
-    from web.live import free_port
+    from web.live import free_port, wait_for_answer
 
     port = str(free_port())
     if "--port" in args:
@@ -110,13 +107,7 @@ def run_serve(args: list[str], cwd: Path) -> None:
     process = subprocess.Popen([sys.executable, "-m", "pokerlab.cli.main", *args], cwd=cwd,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        wait_for_answer(f"http://127.0.0.1:{port}/")
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=30)
     finally:

@@ -41,19 +41,13 @@ def test_ctrl_c_to_the_process_group_while_workers_start_is_one_line(delay):
     7 runs); now: one line, status 130, whenever it comes."""
     import os
 
-    from web.live import free_port
+    from web.live import free_port, wait_for_answer
 
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "pokerlab.cli.main", "serve", "--port", str(port)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:  # the first answer: the workers start now
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.02)
+        wait_for_answer(f"http://127.0.0.1:{port}/")  # the first answer: the workers start now
         time.sleep(delay)
         os.killpg(process.pid, signal.SIGINT)
         _, stderr = process.communicate(timeout=30)
@@ -150,7 +144,7 @@ def test_load_2000_mixed_requests_50_at_a_time(live_server):
 
 
 def test_serve_on_every_address_warns_and_allow_host_checks_the_host_header():
-    from web.live import free_port
+    from web.live import free_port, wait_for_answer
 
     for extra, checked in (([], False), (["--allow-host", "poker.example"], True)):
         port = free_port()
@@ -158,13 +152,7 @@ def test_serve_on_every_address_warns_and_allow_host_checks_the_host_header():
                                     "--port", str(port), "--workers", "1", *extra],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                try:
-                    if httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.05)
+            wait_for_answer(f"http://127.0.0.1:{port}/api/info")
             named = httpx.get(f"http://127.0.0.1:{port}/api/info", headers={"Host": "poker.example"}).status_code
             other = httpx.get(f"http://127.0.0.1:{port}/api/info", headers={"Host": "rebound.example"}).status_code
         finally:
