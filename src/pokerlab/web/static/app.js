@@ -217,7 +217,8 @@ const equityPage = (() => {
       const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -13, ArrowDown: 13 }[event.key];
       if (step !== undefined) {
         const next = index + step;
-        if (next < 0 || next >= cells.length || (Math.abs(step) === 1 && Math.floor(next / 13) !== Math.floor(index / 13))) return;
+        const leavesRow = Math.abs(step) === 1 && Math.floor(next / 13) !== Math.floor(index / 13);
+        if (next < 0 || next >= cells.length || leavesRow) return;
         event.preventDefault();
         cell.tabIndex = -1;
         cells[next].tabIndex = 0;
@@ -604,7 +605,10 @@ const icmPage = (() => {
     const box = el("div", { id: "icm-prizes" }, table(headers, rows, "icm-table"));
     const pages = Math.ceil(result.players.length / PAGE_ROWS);
     if (pages > 1) {
-      const go = (to) => { shown.page = Math.max(0, Math.min(pages - 1, to)); $("icm-prizes").replaceWith(prizeTable()); };
+      const go = (to) => {
+        shown.page = Math.max(0, Math.min(pages - 1, to));
+        $("icm-prizes").replaceWith(prizeTable());
+      };
       const previous = el("button", { type: "button", id: "icm-previous", text: "‹ previous" });
       const next = el("button", { type: "button", id: "icm-next", text: "next ›" });
       previous.disabled = page === 0;
