@@ -34,11 +34,16 @@ def test_serve_starts_answers_and_stops_on_ctrl_c(live_server):
     assert lines[-1] == "stopped" and all("Traceback" not in line for line in lines)
 
 
-@pytest.mark.parametrize("delay", [0.0, 0.05, 0.15, 0.3, 0.6, 1.5])
-def test_ctrl_c_to_the_process_group_while_workers_start_is_one_line(delay):
+@pytest.mark.parametrize(("delay", "to", "stop"), [
+    *((delay, "group", "SIGINT") for delay in (0.0, 0.05, 0.15, 0.3, 0.6, 1.5)),
+    *((delay, "server", "SIGINT") for delay in (0.0, 0.02, 0.1)),
+    (0.05, "server", "SIGTERM"),
+])
+def test_ctrl_c_to_the_process_group_while_workers_start_is_one_line(delay, to, stop):
     """Ctrl-C in a terminal reaches every process of its group: the server and its workers, which start right
     after the server's first answer. A worker still importing used to print a KeyboardInterrupt traceback (3 of
-    7 runs); now: one line, status 130, whenever it comes."""
+    7 runs); now: one line, status 130, whenever it comes, and a signal to the server alone while a worker
+    starts is never lost."""
     import os
 
     from web.live import free_port, wait_for_answer
@@ -49,7 +54,10 @@ def test_ctrl_c_to_the_process_group_while_workers_start_is_one_line(delay):
     try:
         wait_for_answer(f"http://127.0.0.1:{port}/")  # the first answer: the workers start now
         time.sleep(delay)
-        os.killpg(process.pid, signal.SIGINT)
+        if to == "group":
+            os.killpg(process.pid, getattr(signal, stop))
+        else:
+            process.send_signal(getattr(signal, stop))
         _, stderr = process.communicate(timeout=30)
     finally:
         if process.poll() is None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
+import signal
 import socket
+import threading
 
 import typer
 
@@ -71,12 +72,23 @@ def serve_command(
                                    f"({error.name} is missing)") from error
     _check_free(host, port)
     hosts = _allowed_hosts(host, allow_host)
+    # Ctrl-C and SIGTERM are blocked in every thread of the server (the threads started from here on inherit the
+    # mask) and taken by one thread that asks uvicorn to shut down: no KeyboardInterrupt can surface inside the
+    # server or its event loop, and none is lost while a worker starts (web.jobs: the process ignores SIGINT for
+    # those milliseconds, which would drop a signal delivered to a thread that did not block it)
+    stops = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stops)
     settings = Settings(workers=workers, max_queue=queue, allowed_hosts=hosts)
     server = uvicorn.Server(uvicorn.Config(create_app(settings), host=host, port=port, log_level="warning",
                                            timeout_graceful_shutdown=1))
+
+    def forward_signals() -> None:
+        while True:
+            server.handle_exit(signal.sigwait(stops), None)  # a second Ctrl-C: uvicorn stops at once
+
+    threading.Thread(target=forward_signals, daemon=True, name="pokerlab-signals").start()
     typer.echo(f"pokerlab serving on http://{host}:{port} (API docs at /docs); Ctrl-C stops", err=True)
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn shuts down on Ctrl-C, then raises the signal again
-        server.run()
+    server.run()
     if server.should_exit:  # Ctrl-C (or SIGTERM) rather than a failure to start
         typer.echo("stopped", err=True)
         raise typer.Exit(code=130)

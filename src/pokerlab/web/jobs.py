@@ -179,10 +179,11 @@ def _serve_jobs(conn: multiprocessing.connection.Connection, warm: bool) -> None
 def _sigint_ignored_by_children() -> Iterator[None]:
     """Start processes that ignore SIGINT from their first instruction: an ignored signal stays ignored through
     fork and exec, and Python then installs no KeyboardInterrupt handler. (A Ctrl-C to the process group while a
-    worker imported, before it could ignore the signal, printed a traceback per worker.) This process blocks
-    SIGINT meanwhile, so a Ctrl-C for it in those milliseconds stays pending (Linux keeps a blocked signal
-    pending whatever its action) and is delivered to its own handler afterwards. Off the main thread (a test
-    client's) the action cannot be changed: the children start as before."""
+    worker imported, before it could ignore the signal, printed a traceback per worker.) A Ctrl-C for this
+    process in those milliseconds must not be dropped: under `pokerlab serve` every thread blocks SIGINT (one
+    takes it with sigwait), and Linux keeps a signal that every thread blocks pending whatever its action; the
+    calling thread blocks it here as well. Off the main thread (a test client's) the action cannot be changed:
+    the children start as before."""
     main = threading.current_thread() is threading.main_thread()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
