@@ -249,6 +249,7 @@ def test_equity_per_hand_on_the_grid_after_a_run(page):
     player_input(page, 0).fill("QQ+, AKs")
     player_input(page, 1).fill("random")
     player_input(page, 0).click()  # the grid shows the selected player's hands
+    page.locator("#hand-equity-toggle").check()
     page.locator("#run-equity").click()
     page.wait_for_selector(".equity-table")
     page.wait_for_function("document.querySelector(\".cell[data-hand='AA']\").dataset.equity !== ''",

@@ -105,6 +105,7 @@ def test_openapi_describes_what_the_server_sends(client):
     assert "application/x-ndjson" in stream
     fields = document["components"]["schemas"]["EquityRequest"]["properties"]
     assert fields["method"]["enum"] == ["auto", "exact", "montecarlo"]
+    assert fields["trials"]["maximum"] == 200_000_000 and fields["time"]["maximum"] == 10.0
     assert "200,000,000" in document["info"]["description"]  # the limits are stated
     page = client.get("/docs")
     assert page.status_code == 200 and "cdn" not in page.text.lower()

@@ -222,10 +222,28 @@ PROBLEM_SCHEMA = {"title": "Problem", "type": "object", "required": ["detail"],
                                             "in one sentence."}}}
 
 
-def _described_responses(document: dict[str, Any]) -> dict[str, Any]:
+def _field_maxima(limits: Limits) -> dict[tuple[str, str], float]:
+    """The request fields this server bounds, with their bounds (the OpenAPI document's ``maximum``)."""
+    return {("EquityRequest", "trials"): limits.trials, ("EquityRequest", "time"): limits.sampling_seconds,
+            ("ICMRequest", "samples"): limits.icm_samples, ("ICMRequest", "time"): limits.sampling_seconds,
+            ("SolveRequest", "iterations"): limits.solve_iterations, ("SolveRequest", "time"): limits.solve_seconds,
+            ("PushFoldRequest", "iterations"): limits.solve_iterations,
+            ("PushFoldRequest", "time"): limits.solve_seconds,
+            ("TwoRoundRequest", "stack"): limits.two_round_stack,
+            ("TwoRoundRequest", "buckets"): limits.two_round_buckets,
+            ("TwoRoundRequest", "checks"): limits.two_round_checks,
+            ("TwoRoundRequest", "iterations"): limits.solve_iterations,
+            ("TwoRoundRequest", "time"): limits.solve_seconds}
+
+
+def _described_responses(document: dict[str, Any], limits: Limits) -> dict[str, Any]:
     """``document`` with the answers the server really gives: the refusals as :data:`PROBLEM_SCHEMA` (FastAPI
-    describes a list of validator errors the server never sends), 400, 413 and 503, and NDJSON for streams."""
+    describes a list of validator errors the server never sends), 400, 413 and 503, and NDJSON for streams; and
+    this server's bounds on the request fields."""
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    for (model, field), most in _field_maxima(limits).items():
+        if field in schemas.get(model, {}).get("properties", {}):
+            schemas[model]["properties"][field]["maximum"] = most
     for unused in ("HTTPValidationError", "ValidationError"):
         schemas.pop(unused, None)
     schemas["Problem"] = PROBLEM_SCHEMA
@@ -510,7 +528,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def openapi_document() -> dict[str, Any]:
         if app.openapi_schema is None:
             app.openapi_schema = _described_responses(get_openapi(
-                title=app.title, version=app.version, description=app.description, routes=app.routes))
+                title=app.title, version=app.version, description=app.description, routes=app.routes), limits)
         return app.openapi_schema
 
     app.openapi = openapi_document  # type: ignore[method-assign]  # FastAPI's documented way to amend it

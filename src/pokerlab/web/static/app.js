@@ -166,8 +166,8 @@ const equityPage = (() => {
   function drawGrid() {
     const player = players[selected];
     // the equity of each hand of the last run, while its inputs are still the ones on the page
-    const equityShown = handEquity && handEquity.player === selected && handEquity.run === JSON.stringify(state())
-      ? handEquity.hands : null;
+    const equityShown = $("hand-equity-toggle").checked && handEquity && handEquity.player === selected
+      && handEquity.run === JSON.stringify(state()) ? handEquity.hands : null;
     $("grid-owner").textContent = `player ${selected + 1}`;
     for (let r = 0; r < 13; r++) {
       for (let c = 0; c < 13; c++) {
@@ -362,7 +362,7 @@ const equityPage = (() => {
   async function loadHandEquity() {
     const run = lastRun;
     const player = selected;
-    if (!run || run !== JSON.stringify(state())) return;
+    if (!$("hand-equity-toggle").checked || !run || run !== JSON.stringify(state())) return;
     if (handEquity && handEquity.run === run && handEquity.player === player) { drawGrid(); return; }
     const status = $("hand-equity-status");
     status.textContent = `equity per hand of player ${player + 1}…`;
@@ -514,6 +514,11 @@ const equityPage = (() => {
     renderPlayers();
     drawGrid();
     $("weight").addEventListener("input", () => { $("weight-value").textContent = `${$("weight").value}%`; });
+    $("hand-equity-toggle").addEventListener("change", () => {
+      if (!$("hand-equity-toggle").checked) $("hand-equity-status").textContent = "";
+      loadHandEquity();
+      drawGrid();
+    });
     let topTimer = null;
     $("top-pct").addEventListener("input", () => {
       const share = Number($("top-pct").value);
