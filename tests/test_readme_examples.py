@@ -54,6 +54,9 @@ SLOW = {  # a minute or more on a fresh machine: the default two-round bot is tr
     "pokerlab match bot.npz random --game two-round",
     "pokerlab simulate --players 10000 --payouts flat:paid=1500 --tournaments 2000 --ray local",
 }
+# what writes the files later examples read: run first when a selection (-m slow, -k) skipped it
+PRODUCERS = {"bot.npz": "pokerlab two-round train --out bot.npz -n 10000000 --buckets 48 --seed 1",
+             "leduc.npz": "pokerlab solve leduc --algo dcfr --target-exploitability 1e-4 --out leduc.npz"}
 EXIT_STATUS = {"pokerlab eval Ax Kd 2c 3c 4c": 2}  # the README shows its one-line refusal
 STDIN = {"pokerlab play kuhn --vs cfr": "q\n"}  # you against the bot: q quits
 
@@ -79,6 +82,7 @@ def test_every_readme_command_is_covered():
     commands = readme_commands()
     assert len(commands) >= 35  # 39 when this was written: fewer means the blocks are no longer read
     assert set(CHEAPER) <= set(commands), set(CHEAPER) - set(commands)  # a stale entry: the README changed
+    assert set(PRODUCERS.values()) <= set(commands)
     assert set(commands) >= SLOW
     for name in ("stacks.txt", "big.txt", "field.txt", "blinds.csv", "snap.json"):
         assert (ROOT / "examples" / name).is_file()
@@ -116,6 +120,17 @@ def run_serve(args: list[str], cwd: Path) -> None:
     assert process.returncode == 130 and stderr.strip().endswith("stopped") and "Traceback" not in stderr
 
 
+def run_command(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``command`` as :data:`CHEAPER` runs it, in ``cwd``, after the examples that write the files it reads."""
+    args = shlex.split(CHEAPER.get(command, command))[1:]
+    for name, producer in PRODUCERS.items():
+        if name in args and producer != command and not (cwd / name).exists():
+            assert run_command(producer, cwd).returncode == 0
+    env = {**os.environ, "COLUMNS": "120"}
+    return subprocess.run([sys.executable, "-m", "pokerlab.cli.main", *args], cwd=cwd, capture_output=True,
+                          text=True, input=STDIN.get(command, ""), timeout=1800, env=env)
+
+
 @pytest.mark.parametrize("command", [
     pytest.param(command, marks=[pytest.mark.slow] if command in SLOW else []) for command in readme_commands()])
 def test_readme_command_runs(command, workdir):
@@ -124,9 +139,7 @@ def test_readme_command_runs(command, workdir):
     if args[0] == "serve":
         run_serve(args, workdir)
         return
-    env = {**os.environ, "COLUMNS": "120"}
-    result = subprocess.run([sys.executable, "-m", "pokerlab.cli.main", *args], cwd=workdir, capture_output=True,
-                            text=True, input=STDIN.get(command, ""), timeout=1800, env=env)
+    result = run_command(command, workdir)
     expected = EXIT_STATUS.get(command, 0)
     assert result.returncode == expected, f"{runs}\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}"
     assert "Traceback" not in result.stderr
