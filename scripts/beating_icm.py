@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.icm import flat, power_law
-from pokerlab.icm.models import fit_power
+from pokerlab.icm.alternatives import fit_power
 from pokerlab.simulation import default_schedule, prepare, run, simulate
 from pokerlab.simulation.analysis import model_errors, predictions
 

@@ -91,7 +91,7 @@ CASES = [
     (["icm", "--stacks", "0,0", "--payouts", "50"], "every stack is 0: at least one player must have chips"),
     (["icm", "--stacks", "inf,3", "--payouts", "50"], "stack 'inf': amounts must be finite numbers"),
     (["icm", "--stacks", "nan,3", "--payouts", "50"], "stack 'nan': amounts must be finite numbers"),
-    (["icm", "--stacks", "1" + ",1" * 70_000, "--payouts", "50", "--bubble-factors"], "bubble factors need n^2 ICM runs: at most 500 players"),
+    (["icm", "--stacks", "1" + ",1" * 70_000, "--payouts", "50", "--bubble-factors"], "--bubble-factors need 4,900,070,000 ICM runs of 70,001 players each"),
     (["icm", "--stacks", "x" * 70_000, "--payouts", "50"], "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'"),
     (["icm", "--stacks", "5,3", "--payouts", "50", "--method", "montecarlo", "--variance-reduction", "magic"], "unknown variance reduction 'magic'; use one of plain, antithetic,"),
     (["solve", "holdem"], "unknown game 'holdem' for the tree-form solvers (expected one of rps, rps2, kuhn, leduc, kuhn4,"),

@@ -8,7 +8,6 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from pokerlab.cli import equity_cmd, icm_cmd
 from pokerlab.cli.common import Checkpoints
 from pokerlab.cli.main import app
 from pokerlab.errors import InvalidArgumentError, ResourceLimitError
@@ -27,13 +26,12 @@ def test_check_work_refuses_with_the_estimate():
     assert format_bytes(1536) == "1.5 KiB" and format_duration(5400) == "1.5 h"
 
 
-@pytest.mark.parametrize(("module", "args"), [
-    (equity_cmd, ["equity", "AsKs", "QQ", "--mc", "--stderr", "1e-9", "--seed", "1", "--json"]),
-    (icm_cmd, ["icm", "--stacks", "5 3 2", "--payouts", "50,30", "--method", "montecarlo", "--half-width", "1e-12",
-               "--seed", "1", "--json"]),
+@pytest.mark.parametrize("args", [
+    ["equity", "AsKs", "QQ", "--mc", "--stderr", "1e-9", "--time", "0.3", "--seed", "1", "--json"],
+    ["icm", "--stacks", "5 3 2", "--payouts", "50,30", "--method", "montecarlo", "--half-width", "1e-12",
+     "--time", "0.3", "--seed", "1", "--json"],
 ])
-def test_unreachable_precision_stops_at_the_time_limit(module, args, monkeypatch):
-    monkeypatch.setattr(module, "PRECISION_TIME_LIMIT", 0.3)
+def test_unreachable_precision_with_a_time_limit_stops_at_it(args):
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)

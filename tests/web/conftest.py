@@ -56,3 +56,17 @@ def screenshot_dir(tmp_path_factory) -> Path:
     if os.environ.get("POKERLAB_SCREENSHOTS") == "docs":
         return Path(__file__).resolve().parents[2] / "docs"
     return tmp_path_factory.mktemp("screenshots")
+
+
+@pytest.fixture
+def page(browser, live_server):
+    """A fresh tab on the page, ready (menus filled, grid drawn); fails the test on any JavaScript error."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.goto(f"{live_server.url}/")
+    tab.wait_for_selector("body[data-ready='1']")
+    yield tab
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"

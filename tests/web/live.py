@@ -56,6 +56,20 @@ def start_server(*options: str) -> LiveServer:
     return LiveServer(url, process, time.perf_counter() - start, log)
 
 
+def wait_for_answer(url: str, timeout: float = 60.0) -> None:
+    """Return once ``url`` answers 200 (a server still starting refuses connections), or after ``timeout``."""
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url, timeout=1.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.02)
+
+
 def stop_server(server: LiveServer) -> int:
     """Ctrl-C the server as a user would; returns its exit status."""
     server.process.send_signal(signal.SIGINT)

@@ -9,19 +9,6 @@ import pytest
 from web.test_api import harville
 
 
-@pytest.fixture
-def page(browser, live_server):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.goto(f"{live_server.url}/")
-    tab.wait_for_selector("body[data-ready='1']")
-    yield tab
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
 def cell_center(page, hand: str) -> tuple[float, float]:
     box = page.locator(f".cell[data-hand='{hand}']").bounding_box()
     assert box is not None
@@ -160,7 +147,8 @@ def test_icm_page(page, screenshot_dir):
     page.locator("#payout-kind").select_option("power")
     page.locator("#rule-paid").fill("2")
     page.locator("#run-icm").click()
-    page.wait_for_function("document.querySelector('.icm-table').nextSibling.textContent.includes('power:')")
+    page.wait_for_function("(document.querySelector('#icm-summary') || {textContent: ''}).textContent"
+                           ".includes('power:')")
     page.locator("#stacks").fill("5000\n-3")
     page.locator("#run-icm").click()
     page.wait_for_selector("#icm-error:not([hidden])")

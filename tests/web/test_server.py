@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import signal
 import socket
 import subprocess
 import sys
@@ -31,6 +32,41 @@ def test_serve_starts_answers_and_stops_on_ctrl_c(live_server):
     assert stop_server(server) == 130
     lines = server.log.read_text().strip().splitlines()
     assert lines[-1] == "stopped" and all("Traceback" not in line for line in lines)
+
+
+@pytest.mark.parametrize(("delay", "to", "stop"), [
+    *((delay, "group", "SIGINT") for delay in (0.0, 0.05, 0.15, 0.3, 0.6, 1.5)),
+    *((delay, "server", "SIGINT") for delay in (0.0, 0.02, 0.1)),
+    (0.05, "server", "SIGTERM"),
+])
+def test_ctrl_c_to_the_process_group_while_workers_start_is_one_line(delay, to, stop):
+    """Ctrl-C in a terminal reaches every process of its group: the server and its workers, which start right
+    after the server's first answer. A worker still importing used to print a KeyboardInterrupt traceback (3 of
+    7 runs); now: one line, status 130, whenever it comes, and a signal to the server alone while a worker
+    starts is never lost."""
+    import os
+
+    from web.live import free_port, wait_for_answer
+
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "pokerlab.cli.main", "serve", "--port", str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        wait_for_answer(f"http://127.0.0.1:{port}/")  # the first answer: the workers start now
+        time.sleep(delay)
+        if to == "group":
+            os.killpg(process.pid, getattr(signal, stop))
+        else:
+            process.send_signal(getattr(signal, stop))
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    lines = stderr.strip().splitlines()
+    assert process.returncode == 130, stderr
+    assert lines[-1] == "stopped" and len(lines) == 2, stderr  # the banner, then the one line of Ctrl-C
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
 
 
 def test_serve_refuses_a_taken_port_in_one_line():
@@ -113,3 +149,24 @@ def test_load_2000_mixed_requests_50_at_a_time(live_server):
     # memory flat: the run may add caches (at most the result cache's bound), not grow with requests
     assert report.memory_after_mib < report.memory_before_mib + 100
     print(report.summary())
+
+
+def test_serve_on_every_address_warns_and_allow_host_checks_the_host_header():
+    from web.live import free_port, wait_for_answer
+
+    for extra, checked in (([], False), (["--allow-host", "poker.example"], True)):
+        port = free_port()
+        process = subprocess.Popen([sys.executable, "-m", "pokerlab.cli.main", "serve", "--host", "0.0.0.0",
+                                    "--port", str(port), "--workers", "1", *extra],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            wait_for_answer(f"http://127.0.0.1:{port}/api/info")
+            named = httpx.get(f"http://127.0.0.1:{port}/api/info", headers={"Host": "poker.example"}).status_code
+            other = httpx.get(f"http://127.0.0.1:{port}/api/info", headers={"Host": "rebound.example"}).status_code
+        finally:
+            process.send_signal(signal.SIGINT)
+            _, stderr = process.communicate(timeout=30)
+        warning = stderr.splitlines()[0]
+        assert warning.startswith("warning: --host 0.0.0.0 lets other machines reach this server")
+        assert named == 200 and other == (400 if checked else 200)
+        assert ("checked against 127.0.0.1, localhost, ::1, poker.example" in warning) == checked

@@ -79,6 +79,7 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 PRECISION_TIME_LIMIT = 600.0  # a precision target given without --time stops here: out of reach ends, honestly
+PILOT_SECONDS = 0.3  # a precision target given without --time is first tried this long, to refuse one out of reach
 JSON_OPTION: Any = typer.Option(False, "--json", help="Print one JSON object instead of a table.")
 
 

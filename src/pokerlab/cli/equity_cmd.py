@@ -8,6 +8,7 @@ import typer
 
 from pokerlab.cli.common import (
     JSON_OPTION,
+    PILOT_SECONDS,
     PRECISION_TIME_LIMIT,
     check_output,
     command,
@@ -33,8 +34,9 @@ def equity_command(
     mc: bool = typer.Option(False, "--mc", help="Monte Carlo sampling."),
     trials: int | None = typer.Option(None, "--trials", "-n", help="Monte Carlo: number of showdowns."),
     time_limit: float | None = typer.Option(None, "--time", help="Monte Carlo: time budget in seconds."),
-    stderr: float | None = typer.Option(None, "--stderr", help="Monte Carlo: target standard error (stops at --time, "
-                                        "default 600 s, if not reached)."),
+    stderr: float | None = typer.Option(None, "--stderr", help="Monte Carlo: target standard error (stops at --time "
+                                        "if not reached; without --time a 0.3 s pilot run refuses a target out of "
+                                        "reach in 600 s)."),
     seed: int | None = typer.Option(None, "--seed", help="Random seed (same seed, same result)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -42,16 +44,26 @@ def equity_command(
     from pokerlab.equity import EquityResult, equity
     from pokerlab.equity.display import equity_table
     from pokerlab.errors import Interrupted, InvalidArgumentError
+    from pokerlab.stats.stopping import out_of_reach
     from pokerlab.warmup import equity_groups, prepare
 
     if exact and mc:
         raise InvalidArgumentError("--exact and --mc are exclusive")
     method = "exact" if exact else "montecarlo" if mc else "auto"
+    pilot = stderr is not None and time_limit is None and trials is None
     if stderr is not None and time_limit is None:
         time_limit = PRECISION_TIME_LIMIT  # a target that cannot be reached must not run for ever
     # compile first, so that the time shown is the run's own
     prepare(equity_groups(players, board, dead, method, any(x is not None for x in (trials, time_limit, stderr))),
             quiet=as_json)
+    if pilot and stderr is not None and stderr > 0:
+        # a short run first: a target out of reach is refused now, with the precision the time allows
+        trial = equity(players, board=board, dead=dead, method=method, time_limit=PILOT_SECONDS, seed=seed)
+        if trial.stderr is not None:
+            why = out_of_reach(stderr, max(trial.stderr), trial.elapsed_s, PRECISION_TIME_LIMIT,
+                               what=f"--stderr {stderr:g}")
+            if why is not None:
+                raise InvalidArgumentError(f"{why}; give a larger --stderr, or --time to run that long anyway")
     with progress_bar("equity", 1.0, enabled=not as_json, unit="") as update:
         try:
             result = equity(players, board=board, dead=dead, method=method, trials=trials, time_limit=time_limit,

@@ -8,6 +8,7 @@ import typer
 
 from pokerlab.cli.common import (
     JSON_OPTION,
+    PILOT_SECONDS,
     PRECISION_TIME_LIMIT,
     check_output,
     command,
@@ -41,7 +42,7 @@ def icm_command(
                                        "only)."),
     half_width: float | None = typer.Option(
         None, "--half-width", help="Monte Carlo: stop once every player's equity is within +- this much money (or "
-        "after --time, default 600 s)."
+        "after --time; without --time a 0.3 s pilot run refuses a target out of reach in 600 s)."
     ),
     confidence: float | None = typer.Option(None, "--confidence", help="Confidence of --half-width (default 0.95)."),
     time_limit: float | None = typer.Option(None, "--time", help="Monte Carlo: stop after this many seconds."),
@@ -65,11 +66,15 @@ def icm_command(
     if plot is not None:
         plot = figure_path(plot)
         check_output(plot)
+    import numpy as np
+
     from pokerlab.errors import Interrupted, InvalidArgumentError, InvalidPayoutsError
     from pokerlab.icm import ICMResult, icm, parse_payouts
-    from pokerlab.icm.analysis import bubble_factors, deal, plot_shares
+    from pokerlab.icm.analysis import BUBBLE_MAX_PLAYERS, bubble_factors, deal, plot_shares
     from pokerlab.icm.display import bubble_table, icm_json, icm_table, money, places_table
     from pokerlab.icm.lobby import parse_amount, parse_stacks, player_labels, read_stacks_file
+    from pokerlab.limits import check_work
+    from pokerlab.stats.stopping import normal_quantile, out_of_reach
     from pokerlab.warmup import prepare_icm
 
     if (stacks is None) == (stacks_file is None):
@@ -78,11 +83,27 @@ def icm_command(
     prize_pool = None if pool is None else parse_amount(pool, InvalidPayoutsError, "prize pool")
     pay = parse_payouts(payouts, pool=prize_pool, allow_rising=allow_rising)
     names = players.names
+    live = int(np.count_nonzero(players.chips > 0))
+    if bubble and live > BUBBLE_MAX_PLAYERS:  # refused before the work: n(n - 1) ICM runs of n players each
+        raise InvalidArgumentError(f"--bubble-factors need {live * (live - 1):,} ICM runs of {live:,} players each "
+                                   f"(one per all-in outcome of every pair): at most {BUBBLE_MAX_PLAYERS} live "
+                                   "players; drop --bubble-factors for this field")
+    pilot = half_width is not None and time_limit is None and samples is None and method == "montecarlo"
     if half_width is not None and time_limit is None and method == "montecarlo":
         time_limit = PRECISION_TIME_LIMIT  # a target that cannot be reached must not run for ever
     # compile first, so that the time shown is the run's own
     prepare_icm(players.chips, pay, method, places=places, samples=samples, variance_reduction=variance_reduction,
                 allow_rising=allow_rising, quiet=as_json)
+    if pilot and half_width is not None and half_width > 0:
+        # a short run first: a target out of reach is refused now, with the precision the time allows
+        trial = icm(players.chips, pay, method, confidence=confidence, time_limit=PILOT_SECONDS,
+                    variance_reduction=variance_reduction, seed=seed, allow_rising=allow_rising)
+        if trial.stderr is not None:
+            z = normal_quantile(0.95 if confidence is None else confidence)
+            why = out_of_reach(half_width, z * float(np.max(trial.stderr)), trial.elapsed_s, PRECISION_TIME_LIMIT,
+                               what=f"--half-width {half_width:g}")
+            if why is not None:
+                raise InvalidArgumentError(f"{why}; give a larger --half-width, or --time to run that long anyway")
     sampled = method == "montecarlo"
     # the exact quadrature is usually quick (50,000 players take ~16 s): its bar shows once it runs over a second
     with progress_bar("ICM Monte Carlo" if sampled else "exact ICM", 1.0, enabled=not as_json, unit="",
@@ -99,6 +120,10 @@ def icm_command(
                               zip(player_labels(partial.stacks.size, names), partial.equity, partial.stderr,
                                   strict=True))
             interrupted(f"{stop}: equity {shown}")
+    if bubble:  # each of the n(n - 1) runs costs about what the main run did (less for a Monte Carlo one)
+        per_run = result.elapsed_s if result.stderr is None else result.elapsed_s / 10
+        check_work(live * (live - 1), f"--bubble-factors for {live:,} players ({live * (live - 1):,} ICM runs)",
+                   per_second=1.0 / max(per_run, 1e-6))
     factors = bubble_factors(players.chips, pay, allow_rising) if bubble else None
     split = deal(players.chips, pay, allow_rising) if deal_ else None
     written = plot_shares(result, plot, names=names) if plot is not None else None

@@ -24,6 +24,9 @@ import numpy as np
 from pokerlab.errors import InvalidArgumentError, real_number
 from pokerlab.progress import deferred_interrupts
 
+MOST_SAMPLES = 1 << 62
+"""What :meth:`StoppingRule.samples_needed` answers for a target out of any reach (a count no run makes)."""
+
 
 def normal_quantile(confidence: float) -> float:
     """Two-sided standard normal quantile: ``z`` with ``P(|Z| <= z) = confidence``. ``0.95 -> 1.95996...``."""
@@ -150,7 +153,11 @@ class StoppingRule:
         worst = float(np.max(variance)) if np.size(variance) else 0.0
         if not math.isfinite(worst):
             return self.min_samples
-        return max(self.min_samples, math.ceil(self.z**2 * worst / self.half_width**2))
+        # as a ratio first: the square of a tiny target (1e-300) is 0 in floating point
+        ratio = self.z * math.sqrt(worst) / self.half_width
+        if not ratio < math.sqrt(MOST_SAMPLES):
+            return MOST_SAMPLES
+        return max(self.min_samples, math.ceil(ratio * ratio))
 
     def reason_to_stop(self, moments: RunningMoments, elapsed: float) -> str | None:
         """Why the run should stop now (``'trials'``, ``'time'``, ``'precision'``), or ``None`` to go on."""
@@ -243,3 +250,46 @@ def run_until(
         if moments.count == 0:
             raise
         return moments, "interrupted", time.perf_counter() - start
+
+
+def out_of_reach(target: float, pilot_error: float, pilot_seconds: float, seconds: float, *, what: str) -> str | None:
+    """Why a Monte Carlo target error ``target`` cannot be reached in ``seconds``, or None when it can.
+
+    A pilot run of ``pilot_seconds`` reached an error of ``pilot_error``; an error falls as one over the square
+    root of the samples, and the samples grow in proportion to the time, so ``seconds`` reach about
+    ``pilot_error * sqrt(pilot_seconds / seconds)``, and the target needs ``pilot_seconds * (pilot_error /
+    target)^2``. ``what`` names the target as the user gave it (``"--stderr 1e-09"``).
+
+    >>> out_of_reach(1e-4, 1e-3, 0.5, 600.0, what="--stderr 0.0001") is None
+    True
+    >>> why = out_of_reach(1e-9, 1e-3, 0.5, 600.0, what="--stderr 1e-09")
+    >>> why.split(": ")[0], why.split("needs ")[1]
+    ('--stderr 1e-09 is out of reach in 600 s', 'about 15.8 thousand years here; 600 s allow about 2.9e-05')
+    """
+    if not (pilot_error > 0 and math.isfinite(pilot_error) and pilot_seconds > 0):
+        return None  # an exact answer (no spread), or a pilot too short to measure
+    ratio = pilot_error / target if target > 0 else math.inf
+    needed = pilot_seconds * ratio * ratio if ratio < 1e150 else math.inf  # (1e-300) ** -2 overflows a float
+    if needed <= seconds:
+        return None
+    reachable = pilot_error * math.sqrt(pilot_seconds / seconds)
+    return (f"{what} is out of reach in {seconds:g} s: a pilot run reached {pilot_error:.2g} in {pilot_seconds:.2g} s, "
+            f"so the target needs {_duration(needed)} here; {seconds:g} s allow about {reachable:.2g}")
+
+
+def _duration(seconds: float) -> str:
+    """``_duration(90) == 'about 1.5 min'``; beyond a thousand years in words (``'about 15.8 thousand years'``)."""
+    year = 365.25 * 86400
+    if not math.isfinite(seconds) or seconds > 1e30 * year:
+        return "far longer than the age of the universe"
+    if seconds >= 1e3 * year:
+        value, scale = seconds / year, ""
+        for size, word in ((1e12, " trillion"), (1e9, " billion"), (1e6, " million"), (1e3, " thousand")):
+            if value >= size:
+                value, scale = value / size, word
+                break
+        return f"about {value:,.1f}{scale} years"
+    for size, unit in ((year, "years"), (86400, "days"), (3600, "h"), (60, "min")):
+        if seconds >= size:
+            return f"about {seconds / size:,.1f} {unit}"
+    return f"about {seconds:.1f} s"

@@ -22,18 +22,24 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
 from pokerlab import __version__
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, PokerlabError
+from pokerlab.web.guard import RequestGuard
 from pokerlab.web.jobs import JobFailedError, JobTimeoutError, QueueFullError, WorkerPool
+from pokerlab.web.messages import validation_message
+from pokerlab.web.prechecks import PRECHECKS
 from pokerlab.web.schemas import (
     EquityRequest,
+    HandEquityRequest,
     ICMRequest,
     PushFoldRequest,
     RangeRequest,
     SolveRequest,
+    StacksRequest,
     TwoRoundRequest,
 )
 
@@ -59,6 +65,7 @@ class Limits:
     # (12.4 M, about 25 s on a quiet core), or a 14-point curve at stack 3
     two_round_node_boards: int = 12_500_000
     two_round_node_boards_per_second: float = 150_000.0  # a slow rate (a loaded core), for the time limit only
+    request_bytes: int = 1_000_000  # a body: 20,000 stacks as JSON take about 200 KB
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,7 @@ class Settings:
     warm: bool = True
     workers_delay_s: float = 2.0  # the workers start after the first answer, or this long after the app at most
     limits: Limits = Limits()
+    allowed_hosts: tuple[str, ...] = ()  # the Host headers answered (empty: any; `pokerlab serve` sets them)
 
 
 class _ResultCache:
@@ -112,6 +120,12 @@ def _equity_limits(body: EquityRequest, limits: Limits) -> float:
                 "ask for fewer, or give a time or stderr target instead")
     _check_seconds(body.time, limits.sampling_seconds)
     return limits.job_seconds if body.time is None else min(limits.job_seconds, body.time + 5.0)
+
+
+def _hand_equity_limits(body: HandEquityRequest, limits: Limits) -> float:
+    if body.player >= len(body.players):
+        _refuse(f"player {body.player} is not one of the {len(body.players)} players (0 to {len(body.players) - 1})")
+    return limits.job_seconds
 
 
 def _icm_limits(body: ICMRequest, limits: Limits) -> float:
@@ -173,9 +187,90 @@ def _pushfold_limits(body: PushFoldRequest, limits: Limits) -> float:
     return limits.solve_seconds + 5.0
 
 
+LIMIT_WORDS = {
+    "job_seconds": "seconds any job may run in a worker",
+    "sampling_seconds": "the most `time` a Monte Carlo request may ask for",
+    "trials": "Monte Carlo showdowns per equity request",
+    "icm_samples": "Monte Carlo samples per ICM request",
+    "icm_places_players": "players for ICM finish places",
+    "icm_bubble_players": "players for bubble factors",
+    "solve_iterations": "iterations of a solve or push/fold request",
+    "solve_seconds": "the most `time` a solve or push/fold request may ask for",
+    "two_round_stack": "stack of the two-round game",
+    "two_round_buckets": "flop buckets of the two-round game",
+    "two_round_checks": "exploitability measurements of a two-round request",
+    "two_round_node_boards": "node-boards of exact best response per two-round request",
+    "two_round_node_boards_per_second": "the rate the two-round time limit assumes",
+    "request_bytes": "bytes of a request body",
+}
+
+
+def _api_description(limits: Limits) -> str:
+    """The OpenAPI document's description: what the API is, how it answers, and this server's limits."""
+    rows = "\n".join(f"- `{name}` {value:,}: {LIMIT_WORDS.get(name, name)}" for name, value in limits.__dict__.items())
+    return ("Equity, ICM, push/fold and CFR solving: the same JSON as the CLI's `--json`. Every refusal is a JSON "
+            "object `{\"detail\": \"one sentence\"}`: 422 for bad input or a request over a limit, 413 for a body "
+            "over `request_bytes`, 400 for a Host header this server does not answer to, 503 (with Retry-After) "
+            "when every worker is busy and the line is full. The `/stream` endpoints answer one JSON object per "
+            "line (`application/x-ndjson`): `{\"progress\": ...}` lines (`{\"queue\": n}` while waiting for a "
+            "worker), then `{\"result\": ...}` or `{\"error\": \"sentence\", \"status\": 422}`. Numbers must be "
+            "JSON numbers (`true`, `false` and text are refused).\n\nThis server's limits:\n\n" + rows)
+
+
+PROBLEM_SCHEMA = {"title": "Problem", "type": "object", "required": ["detail"],
+                  "properties": {"detail": {"type": "string", "description": "What is wrong and what to change, "
+                                            "in one sentence."}}}
+
+
+def _field_maxima(limits: Limits) -> dict[tuple[str, str], float]:
+    """The request fields this server bounds, with their bounds (the OpenAPI document's ``maximum``)."""
+    return {("EquityRequest", "trials"): limits.trials, ("EquityRequest", "time"): limits.sampling_seconds,
+            ("ICMRequest", "samples"): limits.icm_samples, ("ICMRequest", "time"): limits.sampling_seconds,
+            ("SolveRequest", "iterations"): limits.solve_iterations, ("SolveRequest", "time"): limits.solve_seconds,
+            ("PushFoldRequest", "iterations"): limits.solve_iterations,
+            ("PushFoldRequest", "time"): limits.solve_seconds,
+            ("TwoRoundRequest", "stack"): limits.two_round_stack,
+            ("TwoRoundRequest", "buckets"): limits.two_round_buckets,
+            ("TwoRoundRequest", "checks"): limits.two_round_checks,
+            ("TwoRoundRequest", "iterations"): limits.solve_iterations,
+            ("TwoRoundRequest", "time"): limits.solve_seconds}
+
+
+def _described_responses(document: dict[str, Any], limits: Limits) -> dict[str, Any]:
+    """``document`` with the answers the server really gives: the refusals as :data:`PROBLEM_SCHEMA` (FastAPI
+    describes a list of validator errors the server never sends), 400, 413 and 503, and NDJSON for streams; and
+    this server's bounds on the request fields."""
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    for (model, field), most in _field_maxima(limits).items():
+        if field in schemas.get(model, {}).get("properties", {}):
+            schemas[model]["properties"][field]["maximum"] = most
+    for unused in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(unused, None)
+    schemas["Problem"] = PROBLEM_SCHEMA
+    problem = {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    refusals = {
+        "400": "the Host header is not one this server answers to",
+        "413": "the request body is over `request_bytes`",
+        "422": "bad input, or a request over one of this server's limits",
+        "503": "every worker is busy and the waiting line is full; retry after the Retry-After header's seconds",
+    }
+    for path, operations in document.get("paths", {}).items():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            for status, words in refusals.items():
+                if status in ("413", "503") and method != "post":
+                    continue
+                responses[status] = {"description": words, "content": problem}
+            if path.endswith("/stream"):
+                responses["200"] = {"description": "one JSON object per line: progress, then the result or an error",
+                                    "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}
+    return document
+
+
 TIMEOUT_ADVICE = {
     "pushfold": "give a time limit or a larger target gain, or fewer seats",
     "equity": "use method auto or montecarlo with a time limit, or narrower ranges",
+    "hand-equity": "give the player fewer hand classes, or fewer players",
     "icm": "use method montecarlo with a time limit, or turn off finish places and bubble factors",
     "solve": "ask for fewer iterations or give a time limit",
     "two-round": "ask for fewer iterations or checks, or a smaller stack",
@@ -184,11 +279,13 @@ TIMEOUT_ADVICE = {
 
 def _cacheable(task: str, params: dict[str, Any], result: dict[str, Any]) -> bool:
     seeded = params.get("seed") is not None
+    if result.get("stop_reason") == "time":  # a precision target given alone runs to a time limit at most
+        return False
     if task == "equity":
         return result.get("method") == "exact" or (seeded and params.get("time") is None)
     if task == "icm":
         return "samples" not in result or (seeded and params.get("time") is None)
-    if task in ("pushfold", "two-round"):
+    if task in ("pushfold", "two-round", "hand-equity"):
         return params.get("time") is None  # seeded by default
     return params.get("time") is None and (seeded or "mccfr" not in str(params.get("algo")))
 
@@ -196,14 +293,6 @@ def _cacheable(task: str, params: dict[str, Any], result: dict[str, Any]) -> boo
 def _error_response(status: int, message: str, retry_after: int | None = None) -> JSONResponse:
     headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
     return JSONResponse({"detail": message}, status_code=status, headers=headers)
-
-
-def _validation_message(error: RequestValidationError) -> str:
-    parts = []
-    for item in error.errors():
-        where = ".".join(str(x) for x in item.get("loc", ()) if x != "body")
-        parts.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
-    return "; ".join(parts) or "invalid request"
 
 
 async def _disconnect(request: Request) -> None:
@@ -264,8 +353,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             starting.cancel()
             await pool.close()
 
-    app = FastAPI(title="pokerlab", version=__version__, lifespan=lifespan,
-                  description="Equity, ICM and CFR solving; the same JSON as the CLI's --json.")
+    # /docs is a page of our own (static/docs.html): Swagger UI's is loaded from a CDN, blank offline
+    app = FastAPI(title="pokerlab", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
+                  description=_api_description(limits))
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
     @app.exception_handler(PokerlabError)
@@ -274,7 +364,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_: Request, error: RequestValidationError) -> JSONResponse:
-        return _error_response(422, _validation_message(error))
+        return _error_response(422, validation_message(error.errors()))
 
     @app.exception_handler(QueueFullError)
     async def _busy(_: Request, __: QueueFullError) -> JSONResponse:
@@ -310,6 +400,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """NDJSON: progress objects, then ``{"result": ...}``; the status code is decided by the first event
         (a job refused at once is a plain 422 like the unstreamed endpoint's)."""
         answering()
+        key = json.dumps([task, params], sort_keys=True)
+        cached = cache.get(key)
+        if cached is not None:  # a share link, or the same question again: the answer the plain endpoint gives
+            return Response(b'{"result": ' + cached + b"}\n", media_type="application/x-ndjson",
+                            headers={"X-Pokerlab-Cache": "hit"})
+
+        def keep(result: Any) -> None:
+            if _cacheable(task, params, result):
+                cache.put(key, json.dumps(result).encode())
+
         events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         job = asyncio.ensure_future(state["pool"].run(task, params, seconds, progress=events.put_nowait))
         first = asyncio.ensure_future(events.get())
@@ -322,7 +422,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 result = job.result()
             except JobTimeoutError:
                 return _error_response(422, timeout_message(task, seconds))
-            return Response(json.dumps({"result": result}) + "\n", media_type="application/x-ndjson")
+            keep(result)
+            return Response(json.dumps({"result": result}) + "\n", media_type="application/x-ndjson",
+                            headers={"X-Pokerlab-Cache": "miss"})
 
         async def lines() -> AsyncIterator[str]:
             try:
@@ -337,7 +439,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     while not events.empty():
                         yield json.dumps({"progress": events.get_nowait()}) + "\n"
                     try:
-                        yield json.dumps({"result": job.result()}) + "\n"
+                        result = job.result()
+                        keep(result)
+                        yield json.dumps({"result": result}) + "\n"
                     except JobTimeoutError:
                         yield json.dumps({"error": timeout_message(task, seconds), "status": 422}) + "\n"
                     except JobFailedError as error:
@@ -349,16 +453,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await job
 
-        return StreamingResponse(lines(), media_type="application/x-ndjson")
+        return StreamingResponse(lines(), media_type="application/x-ndjson", headers={"X-Pokerlab-Cache": "miss"})
 
     def endpoints(name: str, model: type, check: Callable[[Any, Limits], float], summary: str) -> None:
-        async def plain(request: Request, body: Any) -> Response:
+        precheck = PRECHECKS.get(name)
+
+        def checked(body: Any) -> tuple[dict[str, Any], float]:
+            """The job's parameters and time limit, refused here (before it waits in line) when it is wrong."""
             seconds = check(body, limits)
-            return await compute(request, name, body.model_dump(), seconds)
+            params: dict[str, Any] = body.model_dump()
+            if precheck is not None:
+                precheck(params)
+            return params, seconds
+
+        async def plain(request: Request, body: Any) -> Response:
+            return await compute(request, name, *checked(body))
 
         async def streamed(request: Request, body: Any) -> Response:
-            seconds = check(body, limits)
-            return await stream(request, name, body.model_dump(), seconds)
+            return await stream(request, name, *checked(body))
 
         # the body's model is known only here, so the annotations FastAPI reads are set by hand
         plain.__annotations__ = {"request": Request, "body": model, "return": Response}
@@ -369,6 +481,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.post(f"/api/{name}/stream", name=f"{name}_stream")(streamed)
 
     endpoints("equity", EquityRequest, _equity_limits, "All-in equity, as `pokerlab equity --json`.")
+    endpoints("hand-equity", HandEquityRequest, _hand_equity_limits,
+              "Equity of every hand class of one player's range against the others (the page's grid after a run).")
     endpoints("icm", ICMRequest, _icm_limits, "ICM prize equity, as `pokerlab icm --json`.")
     endpoints("pushfold", PushFoldRequest, _pushfold_limits,
               "Push/fold Nash charts under chip EV or ICM, as `pokerlab pushfold --json`.")
@@ -383,7 +497,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """A range's canonical text, combo counts and 13x13 grid, as `pokerlab range --json` plus `grid`."""
         from pokerlab.web.ranges import cached_range_summary
 
-        return cached_range_summary(body.text, body.board, tuple(sorted(body.paint.items())))
+        return cached_range_summary(body.text, body.board, tuple(sorted(body.paint.items())), body.hand)
+
+    @app.post("/api/stacks")
+    def stacks(body: StacksRequest) -> dict[str, Any]:
+        """Stacks as typed or pasted (thousands separators, names), read as `pokerlab icm --stacks` reads them."""
+        from pokerlab.icm.lobby import parse_stacks
+
+        parsed = parse_stacks(body.text)
+        return {"stacks": parsed.chips.tolist(), "names": list(parsed.names), "named": parsed.named}
 
     @app.get("/api/info")
     async def info() -> dict[str, Any]:
@@ -403,11 +525,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"workers": pool.size, "running": pool.running, "waiting": pool.waiting, "restarts": pool.restarts,
                 "cache_entries": len(cache.entries), "cache_hits": cache.hits, "time": time.time()}
 
-    @app.get("/", include_in_schema=False)
+    def openapi_document() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = _described_responses(get_openapi(
+                title=app.title, version=app.version, description=app.description, routes=app.routes), limits)
+        return app.openapi_schema
+
+    app.openapi = openapi_document  # type: ignore[method-assign]  # FastAPI's documented way to amend it
+
+    @app.api_route("/docs", methods=["GET", "HEAD"], include_in_schema=False)
+    async def docs() -> FileResponse:
+        return FileResponse(str(STATIC / "docs.html"), headers={"Cache-Control": "no-cache"})
+
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:
         answering()
         return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
 
+    app.add_middleware(RequestGuard, max_body=limits.request_bytes, allowed_hosts=settings.allowed_hosts)
     app.state.settings = settings
     app.state.jobs = state
     return app

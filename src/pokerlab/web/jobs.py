@@ -26,9 +26,10 @@ import select
 import signal
 import struct
 import sys
+import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,7 +131,8 @@ def _throttled_sender(fd: int) -> Callable[..., None]:
 def _worker_main(conn: multiprocessing.connection.Connection, warm: bool) -> None:
     """Body of a worker process: warm the kernels, then run one job at a time until the pipe closes."""
     # Ctrl-C in the terminal reaches the whole process group: the server shuts down and kills its workers, so
-    # a worker ignores it rather than print a traceback from inside a kernel
+    # a worker ignores it rather than print a traceback from inside a kernel (it started ignoring it already:
+    # see WorkerPool._spawn)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # below the server: on a machine with few cores a long job must not delay the answers the server gives from
     # its cache (measured: a cached answer's p99 rose to 74 ms under load with equal priority)
@@ -173,6 +175,26 @@ def _serve_jobs(conn: multiprocessing.connection.Connection, warm: bool) -> None
         _write_all(fd, frame)
 
 
+@contextlib.contextmanager
+def _sigint_ignored_by_children() -> Iterator[None]:
+    """Start processes that ignore SIGINT from their first instruction: an ignored signal stays ignored through
+    fork and exec, and Python then installs no KeyboardInterrupt handler. (A Ctrl-C to the process group while a
+    worker imported, before it could ignore the signal, printed a traceback per worker.) A Ctrl-C for this
+    process in those milliseconds must not be dropped: under `pokerlab serve` every thread blocks SIGINT (one
+    takes it with sigwait), and Linux keeps a signal that every thread blocks pending whatever its action; the
+    calling thread blocks it here as well. Off the main thread (a test client's) the action cannot be changed:
+    the children start as before."""
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        yield
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _exit_status(worker: _Worker) -> str:
     """How a worker that closed its end ended, in words (waits up to a second for it to finish exiting)."""
     worker.process.join(timeout=1.0)
@@ -212,6 +234,9 @@ class WorkerPool:
         self._workers: set[_Worker] = set()
         self._closed = False
         self._failed_starts = 0
+        # the jobs waiting for a worker, first first (asyncio.Queue serves its getters in that order): each
+        # waiter's progress handler, told its place whenever it changes
+        self._line: list[list[ProgressHandler | None]] = []
 
     async def start(self) -> None:
         """Start the worker processes; they join the idle queue once their kernels are warm."""
@@ -222,7 +247,8 @@ class WorkerPool:
         parent, child = self._context.Pipe()
         process = self._context.Process(target=_worker_main, args=(child, self.warm), daemon=True,
                                         name="pokerlab-web-worker")
-        process.start()
+        with _sigint_ignored_by_children():
+            process.start()
         child.close()
         os.set_blocking(parent.fileno(), False)  # read what has arrived, never wait for the rest
         worker = _Worker(process, parent)
@@ -284,10 +310,17 @@ class WorkerPool:
         if self._idle.empty() and self.waiting >= self.max_queue:
             raise QueueFullError
         self.waiting += 1
+        place: list[ProgressHandler | None] = [progress]
+        self._line.append(place)
+        if self._idle.empty():
+            self._tell_places(len(self._line) - 1)
         try:
             worker = await self._idle.get()
         finally:
             self.waiting -= 1
+            behind = self._line.index(place)
+            del self._line[behind]
+            self._tell_places(behind)
         if worker is None:
             self._idle.put_nowait(None)  # wake the next waiter too
             raise JobFailedError(503, "the worker processes cannot start; see the server log")
@@ -326,6 +359,13 @@ class WorkerPool:
                 self._idle.put_nowait(worker)
             else:  # timed out, cancelled or dead: the worker may still be computing
                 self._retire(worker)
+
+    def _tell_places(self, start: int) -> None:
+        """Tell the waiters from ``start`` on their place in the line (1: next to get a worker)."""
+        for index in range(start, len(self._line)):
+            handler = self._line[index][0]
+            if handler is not None:
+                handler({"queue": index + 1, "workers": self.size})
 
     def pids(self) -> list[int]:
         """Process ids of the live workers (for memory accounting)."""

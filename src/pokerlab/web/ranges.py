@@ -8,21 +8,27 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.cards.encoding import cards_to_mask, parse_cards
-from pokerlab.cards.ranges import Range, parse_range
+from pokerlab.cards.encoding import cards_to_mask, format_cards, parse_cards
+from pokerlab.cards.ranges import COMBO_MASKS, COMBOS, Range, parse_range
 from pokerlab.errors import InvalidRangeError
 
 
-def range_summary(text: str, board: str = "", paint: dict[str, float] | None = None) -> dict[str, Any]:
+def range_summary(text: str, board: str = "", paint: dict[str, float] | None = None,
+                  hand: str = "") -> dict[str, Any]:
     """``pokerlab range TEXT --board BOARD --json`` (``range``, ``combos``, ``weighted_combos``, ``fraction``:
-    what is left once the board's cards are out) plus ``grid`` (13x13 weighted fraction of each hand class
-    left, aces first, suited above the diagonal) and ``text`` (the range before the board, what the page's
-    text box shows), after setting every combo of each ``paint`` class (``{"AKs": 0.5}``) to its weight (0
-    removes the class).
+    what is left once the board's cards are out) plus ``grid`` (13x13: the weight of each hand class over its
+    combos the board leaves, aces first, suited above the diagonal), ``blocked`` (13x13: the share of each
+    class's combos that use a board card) and ``text`` (the range before the board, what the page's text box
+    shows), after setting every combo of each ``paint`` key (a class ``{"AKs": 0.5}`` or one combo
+    ``{"AhKh": 0}``) to its weight (0 removes it). With ``hand`` (a class), ``combos`` lists its combos with
+    their weights and whether the board blocks them (the page's suit picker).
 
     >>> summary = range_summary("QQ+", board="Qh2c3d", paint={"AKs": 1})
-    >>> summary["text"], summary["range"], summary["combos"]
-    ('QQ+, AKs', 'KK+, AKs, QsQd, QsQc, QdQc', 19)
+    >>> summary["text"], summary["range"], summary["combos"], summary["grid"][2][2], summary["blocked"][2][2]
+    ('QQ+, AKs', 'KK+, AKs, QsQd, QsQc, QdQc', 19, 1.0, 0.5)
+    >>> [c for c in range_summary("AKs:0.5", paint={"AhKh": 0}, hand="AKs")["hand_combos"] if c["weight"]]
+    [{'combo': 'AsKs', 'weight': 0.5, 'blocked': False}, {'combo': 'AdKd', 'weight': 0.5, 'blocked': False}, \
+{'combo': 'AcKc', 'weight': 0.5, 'blocked': False}]
     """
     weights = parse_range(text).weights.copy() if text.strip() else np.zeros(1326)
     for name, weight in (paint or {}).items():
@@ -31,14 +37,23 @@ def range_summary(text: str, board: str = "", paint: dict[str, float] | None = N
         members = parse_range(name).weights > 0
         weights[members] = weight
     full = Range(weights)
-    r = full.without(cards_to_mask(parse_cards(board))) if board.strip() else full
-    return {"text": full.text, "range": r.text, "combos": r.combo_count, "weighted_combos": r.weighted_count,
-            "fraction": r.fraction,
-            "grid": [[round(float(x), 4) for x in row] for row in r.grid()]}
+    mask = cards_to_mask(parse_cards(board)) if board.strip() else 0
+    r = full.without(mask) if mask else full
+    left = Range(np.ones(weights.size)).without(mask).grid()  # the share of each class the board leaves
+    grid = np.divide(r.grid(), left, out=np.zeros((13, 13)), where=left > 0)
+    summary: dict[str, Any] = {
+        "text": full.text, "range": r.text, "combos": r.combo_count, "weighted_combos": r.weighted_count,
+        "fraction": r.fraction, "grid": [[round(float(x), 4) for x in row] for row in grid],
+        "blocked": [[round(1.0 - float(x), 4) for x in row] for row in left]}
+    if hand:
+        combos = np.flatnonzero(parse_range(hand).weights > 0)
+        summary["hand_combos"] = [{"combo": format_cards(COMBOS[i].tolist()), "weight": float(weights[i]),
+                                   "blocked": bool(COMBO_MASKS[i] & np.uint64(mask))} for i in combos[::-1]]
+    return summary
 
 
 @lru_cache(maxsize=4096)
-def cached_range_summary(text: str, board: str, paint: tuple[tuple[str, float], ...]) -> dict[str, Any]:
+def cached_range_summary(text: str, board: str, paint: tuple[tuple[str, float], ...], hand: str = "") -> dict[str, Any]:
     """:func:`range_summary` remembered by its arguments: the page asks for the same ranges again and again
     (every board change re-counts every player). Callers must not modify the returned dict."""
-    return range_summary(text, board, dict(paint))
+    return range_summary(text, board, dict(paint), hand)

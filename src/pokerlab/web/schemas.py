@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
 
 from pokerlab.limits import MULTIWAY_DEALS
 from pokerlab.web.solving import TWO_ROUND_DEFAULTS
@@ -15,15 +16,30 @@ Text = Annotated[str, Field(max_length=4000)]
 
 
 class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")  # a misspelt option is an error, as on the command line
+    # a misspelt option is an error, as on the command line; strict: true, false and "12" are not numbers
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _one_of(*values: str) -> JsonDict:
+    """The allowed values of a text option, for the OpenAPI document (the façade refuses others, in its words)."""
+    return {"enum": list(values)}
 
 
 class RangeRequest(_Request):
-    """``pokerlab range --json``; ``paint`` sets whole grid cells (``{"AKs": 0.5, "QQ": 0}``) over ``text``."""
+    """``pokerlab range --json``; ``paint`` sets whole grid cells (``{"AKs": 0.5, "QQ": 0}``) or single combos
+    (``{"AhKh": 0}``) over ``text``; ``hand`` (a class, ``"AKs"``) asks for its combos and their weights."""
 
     text: Text = ""
     board: Text = ""
-    paint: dict[Annotated[str, Field(max_length=3)], float] = Field(default_factory=dict, max_length=169)
+    paint: dict[Annotated[str, Field(max_length=4)], float] = Field(default_factory=dict, max_length=169)
+    hand: str = Field(default="", max_length=3)
+
+
+class StacksRequest(_Request):
+    """Stacks as typed or pasted from a lobby, read as ``pokerlab icm --stacks`` reads them: one per line,
+    ``5000,3000,2000``, ``5,000 3,000 2,000``, names as ``alice 5,000``."""
+
+    text: str = Field(max_length=400_000, examples=["12,500\n8,000\n5,250"])
 
 
 class EquityRequest(_Request):
@@ -33,11 +49,22 @@ class EquityRequest(_Request):
                                 examples=[["AhAs", "KdKc"], ["QQ+, AKs", "random", "15%"]])
     board: Text = ""
     dead: Text = ""
-    method: str = "auto"
-    trials: int | None = None
-    time: float | None = None
-    stderr: float | None = None
+    method: str = Field(default="auto", json_schema_extra=_one_of("auto", "exact", "montecarlo"))
+    trials: int | None = Field(default=None, description="Monte Carlo showdowns (at most the server's `trials`).")
+    time: float | None = Field(default=None, description="Monte Carlo: seconds (at most `sampling_seconds`).")
+    stderr: float | None = Field(default=None, description="Monte Carlo: target standard error of every equity.")
     seed: int | None = None
+
+
+class HandEquityRequest(_Request):
+    """The equity of every hand class of one player's range (``player``, from 0) against the other players, by
+    Monte Carlo with a fixed seed: the page's grid after a run."""
+
+    players: list[Text] = Field(min_length=2, max_length=10, examples=[["QQ+, AKs", "random"]])
+    board: Text = ""
+    dead: Text = ""
+    player: int = Field(default=0, ge=0, le=9)
+    seed: int = 0
 
 
 class ICMRequest(_Request):
@@ -46,12 +73,13 @@ class ICMRequest(_Request):
 
     stacks: list[float] = Field(min_length=1, max_length=20_000, examples=[[5000, 3000, 2000]])
     payouts: Text = Field(examples=["50,30,20"])
-    method: str = "auto"
-    samples: int | None = None
-    half_width: float | None = None
+    method: str = Field(default="auto", json_schema_extra=_one_of("auto", "exact", "subset", "montecarlo"))
+    samples: int | None = Field(default=None, description="Monte Carlo samples (at most the server's `icm_samples`).")
+    half_width: float | None = Field(default=None, description="Monte Carlo: target half-width, money.")
     confidence: float | None = None
-    time: float | None = None
-    variance_reduction: str = "auto"
+    time: float | None = Field(default=None, description="Monte Carlo: seconds (at most `sampling_seconds`).")
+    variance_reduction: str = Field(default="auto", json_schema_extra=_one_of(
+        "auto", "plain", "antithetic", "sobol", "conditional"))
     seed: int | None = None
     places: bool = False
     bubble_factors: bool = False
@@ -94,7 +122,8 @@ class PushFoldRequest(_Request):
     bb_ante: float = 0.0
     payouts: list[float] | None = Field(default=None, max_length=10_000)
     field: list[float] | None = Field(default=None, max_length=10_000)
-    target: float = 1e-3
+    target: float = Field(default=1e-3, description="Stop once no seat gains more than this by deviating (bb, or "
+                          "money under ICM).")
     iterations: int | None = None
-    time: float | None = None
+    time: float | None = Field(default=None, description="Seconds the solve may take (at most `solve_seconds`).")
     multiway_samples: int = Field(default=MULTIWAY_DEALS, ge=1, le=100_000)

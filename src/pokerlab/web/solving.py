@@ -18,6 +18,16 @@ def algorithms() -> tuple[str, ...]:
     return tuple(ALGORITHMS)
 
 
+def web_game(name: str) -> str:
+    """``name`` as the page's menu spells it, or :class:`InvalidGameError` when the page does not offer it."""
+    from pokerlab.errors import InvalidGameError
+
+    game = str(name).strip().lower()
+    if game not in GAMES:
+        raise InvalidGameError(f"unknown game {name!r} for the web page (expected one of {', '.join(GAMES)})")
+    return game
+
+
 def solve_with_curve(params: dict[str, Any], report: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
     """Solve ``params["game"]`` with ``params["algo"]`` (the CLI's options: iterations, target_exploitability,
     time, seed, alpha, beta, gamma); ``report`` receives ``{"iteration", "exploitability", "elapsed_s"}`` after
@@ -25,7 +35,7 @@ def solve_with_curve(params: dict[str, Any], report: Callable[[dict[str, Any]], 
     (``{infoset: {action: probability}}`` of the average strategy)."""
     from pokerlab.solvers.core import SolveProgress, algorithm_config, solve
 
-    game = get_game(str(params["game"]), WEB)
+    game = get_game(web_game(params["game"]), WEB)
     overrides = {k: params[k] for k in ("alpha", "beta", "gamma") if params.get(k) is not None}
     algo = algorithm_config(params.get("algo") or "cfr+", **overrides) if overrides else (params.get("algo") or "cfr+")
     curve: list[dict[str, float]] = []

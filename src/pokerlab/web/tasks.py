@@ -10,9 +10,24 @@ from collections.abc import Callable
 from typing import Any
 
 from pokerlab.limits import MULTIWAY_DEALS
+from pokerlab.web.hand_equity import hand_equity
 from pokerlab.web.solving import solve_with_curve, two_round_with_curve
 
 Report = Callable[..., None]
+
+PRECISION_SECONDS = 10.0
+"""Seconds a precision target (``stderr``, ``half_width``) given without ``time`` or a sample count may run; a
+0.3 s pilot run first refuses a target out of reach in that time, saying what the time allows."""
+PILOT_SECONDS = 0.3
+
+
+def _refuse_out_of_reach(target: float, pilot_error: float, pilot_seconds: float, what: str, instead: str) -> None:
+    from pokerlab.errors import InvalidArgumentError
+    from pokerlab.stats.stopping import out_of_reach
+
+    why = out_of_reach(target, pilot_error, pilot_seconds, PRECISION_SECONDS, what=what)
+    if why is not None:
+        raise InvalidArgumentError(f"{why}; give a larger {what.split()[0]}, or {instead}")
 
 
 def equity_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
@@ -23,8 +38,15 @@ def equity_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     board, dead, method = params.get("board") or "", params.get("dead") or "", params.get("method") or "auto"
     sampling_asked = any(params.get(key) is not None for key in ("trials", "time", "stderr"))
     prepare(equity_groups(params["players"], board, dead, method, sampling_asked), quiet=True)
+    stderr, seconds = params.get("stderr"), params.get("time")
+    if stderr is not None and seconds is None and params.get("trials") is None and stderr > 0:
+        seconds = PRECISION_SECONDS
+        pilot = equity(params["players"], board=board, dead=dead, method=method, time_limit=PILOT_SECONDS,
+                       seed=params.get("seed"))
+        if pilot.stderr is not None:
+            _refuse_out_of_reach(stderr, max(pilot.stderr), pilot.elapsed_s, f"stderr {stderr:g}", "a time")
     result = equity(params["players"], board=board, dead=dead, method=method, trials=params.get("trials"),
-                    time_limit=params.get("time"), target_stderr=params.get("stderr"), seed=params.get("seed"),
+                    time_limit=seconds, target_stderr=stderr, seed=params.get("seed"),
                     progress=lambda fraction: report({"fraction": fraction}))
     data = result.to_dict()
     if result.stop_reason is not None:
@@ -47,9 +69,20 @@ def icm_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     reduction = params.get("variance_reduction") or "auto"
     prepare_icm(stacks, payouts, method, places=places, samples=params.get("samples"), variance_reduction=reduction,
                 quiet=True)
-    result = icm(stacks, payouts, method, places=places, samples=params.get("samples"),
-                 half_width=params.get("half_width"), confidence=params.get("confidence"),
-                 time_limit=params.get("time"), variance_reduction=reduction, seed=params.get("seed"))
+    half_width, seconds, confidence = params.get("half_width"), params.get("time"), params.get("confidence")
+    if (half_width is not None and seconds is None and params.get("samples") is None and method == "montecarlo"
+            and half_width > 0):
+        from pokerlab.stats.stopping import normal_quantile
+
+        seconds = PRECISION_SECONDS
+        pilot = icm(stacks, payouts, method, confidence=confidence, time_limit=PILOT_SECONDS,
+                    variance_reduction=reduction, seed=params.get("seed"))
+        if pilot.stderr is not None:
+            z = normal_quantile(0.95 if confidence is None else confidence)
+            _refuse_out_of_reach(half_width, z * float(pilot.stderr.max()), pilot.elapsed_s,
+                                 f"half_width {half_width:g}", "a time")
+    result = icm(stacks, payouts, method, places=places, samples=params.get("samples"), half_width=half_width,
+                 confidence=confidence, time_limit=seconds, variance_reduction=reduction, seed=params.get("seed"))
     data = result.to_dict()
     for player, chips, prize in zip(data["players"], result.chip_share, result.prize_share, strict=True):
         player["chip_share"] = float(chips)
@@ -105,6 +138,7 @@ def pushfold_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
 
 TASKS: dict[str, Callable[[dict[str, Any], Report], Any]] = {
     "equity": equity_task,
+    "hand-equity": hand_equity,
     "icm": icm_task,
     "solve": solve_task,
     "pushfold": pushfold_task,

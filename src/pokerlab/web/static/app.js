@@ -43,12 +43,29 @@ async function streamJob(url, body, onProgress, signal) {
       buffer = buffer.slice(end + 1);
       if (!line) continue;
       const message = JSON.parse(line);
-      if (message.progress) onProgress(message.progress);
-      else if (message.result) return message.result;
-      else if (message.error) throw new ApiError(message.status, message.error);
+      if (message.progress && message.progress.queue !== undefined) showQueue(message.progress);
+      else if (message.progress) { showQueue(null); onProgress(message.progress); }
+      else if (message.result) { showQueue(null); return message.result; }
+      else if (message.error) { showQueue(null); throw new ApiError(message.status, message.error); }
     }
   }
+  showQueue(null);
   throw new ApiError(0, "the connection closed before the result arrived");
+}
+
+function ordinal(n) {
+  if (n % 100 >= 11 && n % 100 <= 13) return `${n}th`;
+  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
+}
+
+// a job waiting for a worker: the server sends its place in the line, shown until the job starts
+function showQueue(progress) {
+  const note = $("queue-note");
+  note.hidden = !progress;
+  if (progress) {
+    note.textContent = `waiting for a worker: ${ordinal(progress.queue)} in line (${progress.workers} `
+      + `worker${progress.workers === 1 ? " is" : "s are"} busy)`;
+  }
 }
 
 function showError(id, error) {
@@ -141,21 +158,39 @@ const equityPage = (() => {
   let running = null;
   const cells = [];
   let paint = null; // {weight, cells: Map(name -> weight)} while the mouse is down
+  let lastRun = null; // the state() of the last run that gave a result (JSON text)
+  let handEquity = null; // {run, player, hands: {AKs: {equity, stderr}}} of the last run
 
   function weight() { return Number($("weight").value) / 100; }
 
   function drawGrid() {
     const player = players[selected];
+    // the equity of each hand of the last run, while its inputs are still the ones on the page
+    const equityShown = $("hand-equity-toggle").checked && handEquity && handEquity.player === selected
+      && handEquity.run === JSON.stringify(state()) ? handEquity.hands : null;
     $("grid-owner").textContent = `player ${selected + 1}`;
     for (let r = 0; r < 13; r++) {
       for (let c = 0; c < 13; c++) {
         const cell = cells[r * 13 + c];
         const name = cell.dataset.hand;
         const w = paint && paint.cells.has(name) ? paint.cells.get(name) : player.grid[r][c];
-        cell.querySelector(".fill").style.height = `${Math.round(100 * w)}%`;
-        cell.classList.toggle("on", w >= 0.5);
+        const blocked = player.blocked ? player.blocked[r][c] : 0;
+        // painted weight of the combos the board leaves, from the bottom; the blocked combos' share greyed on top
+        cell.querySelector(".fill").style.height = `${Math.round(100 * w * (1 - blocked))}%`;
+        cell.querySelector(".block").style.height = `${Math.round(100 * blocked)}%`;
+        cell.classList.toggle("on", w >= 0.995 && blocked < 0.5);
+        cell.classList.toggle("blocked", blocked >= 0.9999);
         cell.dataset.weight = w.toFixed(4);
+        cell.dataset.blocked = blocked.toFixed(4);
         cell.querySelector(".w").textContent = w > 0 && w < 1 ? String(Math.round(100 * w)) : "";
+        const hand = equityShown ? equityShown[name] : null;
+        cell.querySelector(".eq").textContent = hand ? (100 * hand.equity).toFixed(0) : "";
+        cell.dataset.equity = hand ? hand.equity.toFixed(4) : "";
+        const words = (blocked >= 0.9999 ? "blocked by the board" : `weight ${Math.round(100 * w)}%`
+          + (blocked > 0 ? `, ${Math.round(100 * blocked)}% of its combos blocked by the board` : ""))
+          + (hand ? `; equity ${pct(hand.equity, 1)} ± ${pct(hand.stderr, 1)} against the others` : "");
+        cell.setAttribute("aria-label", `${name}: ${words}`);
+        cell.title = `${name}: ${words}`;
       }
     }
   }
@@ -166,12 +201,44 @@ const equityPage = (() => {
       for (let c = 0; c < 13; c++) {
         const kind = r === c ? "pair" : r < c ? "suited" : "offsuit";
         const name = handName(r, c);
-        const cell = el("div", { class: `cell ${kind}`, role: "gridcell", "data-hand": name },
-          el("div", { class: "fill" }), el("span", { class: "label", text: name }), el("span", { class: "w" }));
+        const cell = el("div", { class: `cell ${kind}`, role: "gridcell", "data-hand": name,
+          tabindex: r === 0 && c === 0 ? "0" : "-1" },
+          el("div", { class: "fill" }), el("div", { class: "block" }), el("span", { class: "label", text: name }),
+          el("span", { class: "w" }), el("span", { class: "eq" }));
         cells.push(cell);
         grid.append(cell);
       }
     }
+    // the keyboard: arrows move, Enter or Space paints (as a click), S opens the suit picker of the cell
+    grid.addEventListener("keydown", (event) => {
+      const cell = event.target.closest && event.target.closest(".cell");
+      if (!cell) return;
+      const index = cells.indexOf(cell);
+      const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -13, ArrowDown: 13 }[event.key];
+      if (step !== undefined) {
+        const next = index + step;
+        const leavesRow = Math.abs(step) === 1 && Math.floor(next / 13) !== Math.floor(index / 13);
+        if (next < 0 || next >= cells.length || leavesRow) return;
+        event.preventDefault();
+        cell.tabIndex = -1;
+        cells[next].tabIndex = 0;
+        cells[next].focus();
+      } else if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        const current = Number(cell.dataset.weight);
+        const stroke = { [cell.dataset.hand]: Math.abs(current - weight()) < 1e-9 ? 0 : weight() };
+        updateRange(selected, { paint: stroke });
+      } else if (event.key === "s" || event.key === "S") {
+        event.preventDefault();
+        openSuits(cell.dataset.hand);
+      }
+    });
+    grid.addEventListener("contextmenu", (event) => {
+      const cell = event.target.closest && event.target.closest(".cell");
+      if (!cell) return;
+      event.preventDefault();
+      openSuits(cell.dataset.hand);
+    });
     const cellAt = (event) => {
       const target = document.elementFromPoint(event.clientX, event.clientY);
       return target && target.closest ? target.closest(".cell") : null;
@@ -183,7 +250,7 @@ const equityPage = (() => {
     };
     grid.addEventListener("pointerdown", (event) => {
       const cell = cellAt(event);
-      if (!cell) return;
+      if (!cell || event.button !== 0) return; // the right button opens the suit picker, it does not paint
       event.preventDefault();
       const current = Number(cell.dataset.weight);
       // painting a hand that already has the chosen weight erases instead, for the whole stroke
@@ -209,15 +276,51 @@ const equityPage = (() => {
       const data = await postJSON("/api/range", { text: player.text, paint: stroke, board: cardMask() });
       if (player.ticket !== ticket) return; // a newer edit is on its way
       player.grid = data.grid;
+      player.blocked = data.blocked;
       player.error = null;
       player.count = data;
-      if (!fromText || Object.keys(stroke).length) player.text = data.text;
+      // the text as typed stays as typed (a board change re-counts it, never rewrites it); a paint rewrites it
+      if (Object.keys(stroke).length) player.text = data.text;
     } catch (error) {
       if (player.ticket !== ticket) return;
       player.error = error.message;
     }
     renderPlayers(fromText ? index : -1);
-    if (index === selected) drawGrid();
+    if (index === selected) { drawGrid(); if (suitsOf) openSuits(suitsOf); }
+  }
+
+  // the suit picker: the combos of one hand class, each on or off at the slider's weight
+  let suitsOf = null;
+
+  async function openSuits(hand) {
+    suitsOf = hand;
+    const box = $("suit-picker");
+    const player = players[selected];
+    let data;
+    try {
+      data = await postJSON("/api/range", { text: player.text, board: cardMask(), hand });
+    } catch (error) {
+      box.hidden = false;
+      box.replaceChildren(el("span", { class: "bad", text: error.message }));
+      return;
+    }
+    if (suitsOf !== hand) return;
+    const buttons = data.hand_combos.map((combo) => {
+      const text = combo.combo.replace(/[cdhs]/g, (suit) => SUIT_SYMBOL[suit]);
+      const button = el("button", { type: "button", class: `combo${combo.weight > 0 ? " picked" : ""}`,
+        "data-combo": combo.combo, "aria-pressed": combo.weight > 0 ? "true" : "false",
+        title: combo.blocked ? "blocked by the board" : `weight ${Math.round(100 * combo.weight)}%`, text });
+      if (combo.blocked) button.disabled = true;
+      button.addEventListener("click", () => {
+        updateRange(selected, { paint: { [combo.combo]: combo.weight > 0 ? 0 : weight() } });
+      });
+      return button;
+    });
+    const close = el("button", { type: "button", class: "close", text: "close" });
+    close.addEventListener("click", () => { suitsOf = null; box.hidden = true; });
+    box.hidden = false;
+    box.replaceChildren(el("span", { text: `${hand}: click a combo to add it at the slider's weight or remove it` }),
+      el("div", { class: "combos" }, ...buttons), close);
   }
 
   function renderPlayers(keepFocus = -1) {
@@ -255,9 +358,35 @@ const equityPage = (() => {
     $("remove-player").disabled = players.length <= 2;
   }
 
+  // each hand class of the selected player against the others, after a run: the numbers in the grid's cells
+  async function loadHandEquity() {
+    const run = lastRun;
+    const player = selected;
+    if (!$("hand-equity-toggle").checked || !run || run !== JSON.stringify(state())) return;
+    if (handEquity && handEquity.run === run && handEquity.player === player) { drawGrid(); return; }
+    const status = $("hand-equity-status");
+    status.textContent = `equity per hand of player ${player + 1}…`;
+    const s = JSON.parse(run);
+    try {
+      const data = await streamJob("/api/hand-equity/stream", { players: s.players, board: s.board, dead: s.dead,
+        player }, (p) => { status.textContent = `equity per hand of player ${player + 1}: ${pct(p.fraction, 0)}`; });
+      if (run !== lastRun || player !== selected) return;
+      handEquity = { run, player, hands: data.hands };
+      status.textContent = `cells show each hand's equity (%) against the others: Monte Carlo, `
+        + `${data.trials_per_hand.toLocaleString("en-US")} showdowns per hand (hover for ± one standard error)`;
+    } catch (error) {
+      status.textContent = `equity per hand: ${error.message}`;
+    }
+    drawGrid();
+  }
+
   function select(index) {
     if (index === selected) return;
     selected = index;
+    suitsOf = null;
+    $("suit-picker").hidden = true;
+    $("hand-equity-status").textContent = "";
+    loadHandEquity();
     renderPlayers();
     drawGrid();
   }
@@ -335,6 +464,7 @@ const equityPage = (() => {
   async function run() {
     if (running) return;
     showError("equity-error", null);
+    $("equity-result").replaceChildren(); // a result stays only with the inputs that made it
     const controller = new AbortController();
     running = controller;
     $("run-equity").disabled = true;
@@ -349,6 +479,8 @@ const equityPage = (() => {
         method: s.method }, (p) => { bar.value = p.fraction; }, controller.signal);
       renderResult(result);
       $("equity-result").dataset.ms = String(Math.round(performance.now() - started));
+      lastRun = JSON.stringify(state());
+      loadHandEquity();
     } catch (error) {
       if (error.name === "AbortError") showError("equity-error", { message: "stopped" });
       else showError("equity-error", error);
@@ -382,6 +514,20 @@ const equityPage = (() => {
     renderPlayers();
     drawGrid();
     $("weight").addEventListener("input", () => { $("weight-value").textContent = `${$("weight").value}%`; });
+    $("hand-equity-toggle").addEventListener("change", () => {
+      if (!$("hand-equity-toggle").checked) $("hand-equity-status").textContent = "";
+      loadHandEquity();
+      drawGrid();
+    });
+    let topTimer = null;
+    $("top-pct").addEventListener("input", () => {
+      const share = Number($("top-pct").value);
+      $("top-value").textContent = `${share}%`;
+      players[selected].text = share > 0 ? `${share}%` : "";
+      renderPlayers();
+      clearTimeout(topTimer);
+      topTimer = setTimeout(() => updateRange(selected, { fromText: true }), 120);
+    });
     $("grid-clear").addEventListener("click", () => { players[selected].text = ""; updateRange(selected); });
     $("add-player").addEventListener("click", () => { addPlayer("random"); renderPlayers(); });
     $("remove-player").addEventListener("click", () => {
@@ -406,8 +552,15 @@ const equityPage = (() => {
 // ---- ICM page -------------------------------------------------------------------------------------------
 
 const icmPage = (() => {
-  function stacks() {
-    return $("stacks").value.split(/[\s,;]+/).map((t) => t.trim()).filter(Boolean).map(Number);
+  const PAGE_ROWS = 100; // rows of the prize table drawn at once: 20,000 rows took 9 s to draw
+  let running = null;
+  let shown = null; // {result, body, names, page}
+
+  // the stacks as `pokerlab icm --stacks` reads them (thousands separators, names), by the server's own parser;
+  // a comma followed by a space is never a thousands separator, so "5000, 3000" is two players as typed
+  async function stacks(signal) {
+    const text = $("stacks").value.replace(/,[ \t]+/g, "\n");
+    return postJSON("/api/stacks", { text }, signal);
   }
 
   function payoutSpec() {
@@ -439,24 +592,50 @@ const icmPage = (() => {
     return `hsl(${Math.round(120 - 120 * t)}, 70%, ${Math.round(88 - 28 * t)}%)`;
   }
 
-  function render(result, body) {
-    const box = $("icm-result");
-    box.replaceChildren();
+  function prizeTable() {
+    const { result, names, page } = shown;
     const deal = result.deal || null;
-    const headers = ["player", "stack", "chips", "prize equity", "prize share"];
+    const headers = ["~player", "stack", "chips", "prize equity", "prize share"];
     const sampled = result.players[0].stderr !== null;
     if (sampled) headers.push("± stderr");
     if (deal) headers.push("ICM chop", "chip chop", "chip − ICM");
-    const rows = result.players.map((p, i) => {
-      const row = [i + 1, num(p.stack, 0), pct(p.chip_share), num(p.equity, 2), pct(p.prize_share)];
+    const first = page * PAGE_ROWS;
+    const rows = result.players.slice(first, first + PAGE_ROWS).map((p, k) => {
+      const i = first + k;
+      const row = [`~${names[i]}`, num(p.stack, 0), pct(p.chip_share), num(p.equity, 2), pct(p.prize_share)];
       if (sampled) row.push(num(p.stderr, 3));
       if (deal) row.push(num(deal[i].icm_chop, 2), num(deal[i].chip_chop, 2), num(deal[i].chip_minus_icm, 2));
       return row;
     });
-    box.append(el("h2", { text: "Prize equity" }), table(headers, rows, "icm-table"));
+    const box = el("div", { id: "icm-prizes" }, table(headers, rows, "icm-table"));
+    const pages = Math.ceil(result.players.length / PAGE_ROWS);
+    if (pages > 1) {
+      const go = (to) => {
+        shown.page = Math.max(0, Math.min(pages - 1, to));
+        $("icm-prizes").replaceWith(prizeTable());
+      };
+      const previous = el("button", { type: "button", id: "icm-previous", text: "‹ previous" });
+      const next = el("button", { type: "button", id: "icm-next", text: "next ›" });
+      previous.disabled = page === 0;
+      next.disabled = page === pages - 1;
+      previous.addEventListener("click", () => go(shown.page - 1));
+      next.addEventListener("click", () => go(shown.page + 1));
+      box.append(el("div", { class: "row" }, previous, el("span", { id: "icm-rows", text: `players `
+        + `${(first + 1).toLocaleString("en-US")}-${Math.min(first + PAGE_ROWS, result.players.length)
+          .toLocaleString("en-US")} of ${result.players.length.toLocaleString("en-US")}` }), next));
+    }
+    return box;
+  }
+
+  function render(result, body, names) {
+    const box = $("icm-result");
+    box.replaceChildren();
+    shown = { result, body, names, page: 0 };
+    box.append(el("h2", { text: "Prize equity" }), prizeTable());
     const samples = result.samples ? `, ${result.samples.toLocaleString("en-US")} samples, stopped on `
       + `${result.stop_reason}` : "";
-    box.append(el("p", { class: "summary", text: `${result.method}, ${num(1000 * result.elapsed_s, 2)} ms${samples}; `
+    box.append(el("p", { class: "summary", id: "icm-summary",
+      text: `${result.method}, ${num(1000 * result.elapsed_s, 2)} ms${samples}; `
       + `payouts ${body.payouts}` }));
     if (result.players[0].places) {
       const paid = result.players[0].places.length;
@@ -481,17 +660,27 @@ const icmPage = (() => {
   }
 
   async function run() {
+    if (running) return;
     showError("icm-error", null);
+    $("icm-result").replaceChildren(); // a result stays only with the inputs that made it
+    shown = null;
+    const controller = new AbortController();
+    running = controller;
     $("run-icm").disabled = true;
-    const body = { stacks: stacks(), payouts: payoutSpec(), places: $("icm-places").checked,
-      bubble_factors: $("icm-bubble").checked, deal: $("icm-deal").checked };
+    $("stop-icm").disabled = false;
     try {
-      const result = await streamJob("/api/icm/stream", body, () => {});
-      render(result, body);
+      const parsed = await stacks(controller.signal);
+      $("icm-count").textContent = `${parsed.stacks.length.toLocaleString("en-US")} players`;
+      const body = { stacks: parsed.stacks, payouts: payoutSpec(), places: $("icm-places").checked,
+        bubble_factors: $("icm-bubble").checked, deal: $("icm-deal").checked };
+      const result = await streamJob("/api/icm/stream", body, () => {}, controller.signal);
+      render(result, body, parsed.names);
     } catch (error) {
-      showError("icm-error", error);
+      showError("icm-error", error.name === "AbortError" ? { message: "stopped" } : error);
     } finally {
+      running = null;
       $("run-icm").disabled = false;
+      $("stop-icm").disabled = true;
     }
   }
 
@@ -515,6 +704,7 @@ const icmPage = (() => {
     for (const split of info.payout_splits) $("split").append(el("option", { value: split, text: split }));
     $("payout-kind").addEventListener("change", showPayoutFields);
     $("run-icm").addEventListener("click", run);
+    $("stop-icm").addEventListener("click", () => { if (running) running.abort(); });
     $("share-icm").addEventListener("click", () => shareLink("icm", state()));
     // a pasted spreadsheet column may carry thousands separators or tabs: keep numbers one per line
     $("stacks").addEventListener("paste", (event) => {
@@ -535,13 +725,18 @@ const icmPage = (() => {
 const pushfoldPage = (() => {
   const numbers = (id) => $(id).value.split(/[\s,;]+/).filter(Boolean).map(Number);
 
+  let running = null;
+
   function state() {
     return { stacks: $("pf-stacks").value, blinds: $("pf-blinds").value, ante: $("pf-ante").value,
-      payouts: $("pf-payouts").value, field: $("pf-field").value, model: $("pf-model").value };
+      payouts: $("pf-payouts").value, field: $("pf-field").value, model: $("pf-model").value,
+      time: $("pf-time").value, target: $("pf-target").value };
   }
 
   function request(icm) {
     const body = { stacks: numbers("pf-stacks"), blinds: numbers("pf-blinds"), ante: Number($("pf-ante").value || 0) };
+    if ($("pf-time").value) body.time = Number($("pf-time").value);
+    if ($("pf-target").value) body.target = Number($("pf-target").value);
     if (icm) {
       body.payouts = numbers("pf-payouts");
       const field = numbers("pf-field");
@@ -597,35 +792,53 @@ const pushfoldPage = (() => {
       `${num(s.jam_pct, 1)}%`, s.gain.toExponential(2)]);
     $("pf-gains").replaceChildren(el("h2", { text: `Best-response gains (${result.gain_unit})` }),
       table(["~seat", "stack", "bb", "jams", "gain"], rows, "pf-table"));
+    const stopped = { time: "stopped at the time limit: the target gain was not reached, the charts are where the "
+      + "solve got to", target: "reached the target gain", iterations: "stopped after the iterations asked for" };
     $("pf-summary").textContent = `${result.model === "icm" ? "ICM" : "chip EV"}: ${result.iterations} iterations, `
       + `largest best-response gain ${result.max_gain.toExponential(2)} ${result.gain_unit}, `
-      + `${num(result.elapsed_s, 2)} s, stopped on ${result.stop_reason}`
+      + `${num(result.elapsed_s, 2)} s, ${stopped[result.stop_reason] || `stopped on ${result.stop_reason}`}`
       + (chipEv ? "; outlined hands are played differently under chip EV" : "");
+    $("pf-summary").dataset.stopReason = result.stop_reason;
+  }
+
+  function clear() {
+    for (const id of ["pf-charts", "pf-gains", "pf-summary", "pf-detail"]) $(id).replaceChildren();
+    delete $("pf-summary").dataset.stopReason;
   }
 
   async function run() {
+    if (running) return;
     showError("pf-error", null);
+    clear(); // a result stays only with the inputs that made it
+    const controller = new AbortController();
+    running = controller;
     $("run-pushfold").disabled = true;
+    $("stop-pushfold").disabled = false;
     const bar = $("pf-progress");
     bar.hidden = false;
     bar.removeAttribute("value");
     const model = $("pf-model").value;
     const onProgress = (p) => { $("pf-summary").textContent = `iteration ${p.iteration}, largest gain ${p.max_gain.toExponential(2)}`; };
     try {
-      const main = await streamJob("/api/pushfold/stream", request(model !== "chipev"), onProgress);
-      const chipEv = model === "overlay" ? await streamJob("/api/pushfold/stream", request(false), onProgress) : null;
+      const main = await streamJob("/api/pushfold/stream", request(model !== "chipev"), onProgress, controller.signal);
+      const chipEv = model === "overlay"
+        ? await streamJob("/api/pushfold/stream", request(false), onProgress, controller.signal) : null;
       render(main, chipEv);
     } catch (error) {
-      showError("pf-error", error);
+      clear();
+      showError("pf-error", error.name === "AbortError" ? { message: "stopped" } : error);
     } finally {
+      running = null;
       bar.hidden = true;
       $("run-pushfold").disabled = false;
+      $("stop-pushfold").disabled = true;
     }
   }
 
   function restore(s) {
     for (const [key, id] of [["stacks", "pf-stacks"], ["blinds", "pf-blinds"], ["ante", "pf-ante"],
-      ["payouts", "pf-payouts"], ["field", "pf-field"], ["model", "pf-model"]]) {
+      ["payouts", "pf-payouts"], ["field", "pf-field"], ["model", "pf-model"], ["time", "pf-time"],
+      ["target", "pf-target"]]) {
       if (s[key] !== undefined) $(id).value = s[key];
     }
     run();
@@ -633,6 +846,7 @@ const pushfoldPage = (() => {
 
   function init() {
     $("run-pushfold").addEventListener("click", run);
+    $("stop-pushfold").addEventListener("click", () => { if (running) running.abort(); });
     $("share-pushfold").addEventListener("click", () => shareLink("pushfold", state()));
   }
 
@@ -791,6 +1005,7 @@ const solvePage = (() => {
   async function run() {
     if (running) return;
     showError("solve-error", null);
+    $("solve-summary").replaceChildren(); // a result stays only with the inputs that made it
     points = [];
     strategy = {};
     twoRound = null;
@@ -825,6 +1040,9 @@ const solvePage = (() => {
       renderStrategy();
       summary(result);
     } catch (error) {
+      points = [];
+      drawCurve();
+      $("solve-status").textContent = "";
       showError("solve-error", error.name === "AbortError" ? { message: "stopped" } : error);
     } finally {
       running = null;
@@ -848,16 +1066,27 @@ const solvePage = (() => {
     $("game").addEventListener("change", showGame);
     $("run-solve").addEventListener("click", run);
     $("stop-solve").addEventListener("click", () => { if (running) running.abort(); });
+    $("share-solve").addEventListener("click", () => shareLink("solve", state()));
     $("strategy-filter").addEventListener("input", () => { if (twoRound) fillNodes(); renderStrategy(); });
     $("tr-node").addEventListener("change", renderStrategy);
     drawCurve();
+  }
+
+  function state() {
+    return { game: $("game").value, algo: $("algo").value, iterations: $("iterations").value,
+      time: $("solve-time").value, stack: $("tr-stack").value, buckets: $("tr-buckets").value,
+      checks: $("tr-checks").value };
   }
 
   function restore(s) {
     if (s.game) $("game").value = s.game;
     if (s.algo) $("algo").value = s.algo;
     showGame();
-    if (s.iterations) $("iterations").value = s.iterations;
+    for (const [key, id] of [["iterations", "iterations"], ["time", "solve-time"], ["stack", "tr-stack"],
+      ["buckets", "tr-buckets"], ["checks", "tr-checks"]]) {
+      if (s[key] !== undefined) $(id).value = s[key];
+    }
+    run();
   }
 
   return { init, restore };
