@@ -1,0 +1,286 @@
+"""Compiled kernels of the postflop game: showdown and fold values linear in the hands, and the recursive
+discounted-CFR / best-response / evaluation pass over the materialised tree.
+
+Values are counterfactual: ``v[h]`` sums, over the opponent's hands ``h'`` that share no card with ``h`` (and
+with the board), the opponent's reach of ``h'`` times the chance factors on the way times ``h``'s payoff in
+chips (net of the starting pot share). A showdown is one sweep over both players' hands sorted by strength,
+card removal by per-card sums of the opponent's reach; a fold is the opponent's total reach less its per-card
+sums plus the identical combo (subtracted twice). Regrets and cumulative strategies are stored as float32,
+every sum is float64.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+FOLD_NODE, SHOWDOWN_NODE, DECISION_NODE, CHANCE_NODE = 0, 1, 2, 3
+UPDATE, BEST, AVERAGE = 0, 1, 2
+"""Modes of :func:`tree_values`: a DCFR update of the traverser, its best response to the opponent's average
+strategy, or both players on their average strategies."""
+
+
+class TreeArrays(NamedTuple):
+    """The materialised tree, one entry per node (children of a node are contiguous): ``kind``, ``player``
+    (actor at a decision, folder at a fold), ``first_child``, ``num_children``, ``amount`` (chips each player
+    put in beyond the starting pot; the folder's at a fold), ``board`` (showdown table of a showdown),
+    ``card`` (card dealt on the edge into a chance child), ``offset`` (first storage index of a decision's
+    ``(hands, actions)`` block), ``iso_start``/``iso_count`` (suit swaps whose cards the chance child stands
+    for, in ``iso_swaps``), ``factor`` (a chance node's 1 / cards a deal of both hands leaves)."""
+
+    kind: np.ndarray
+    player: np.ndarray
+    first_child: np.ndarray
+    num_children: np.ndarray
+    amount: np.ndarray
+    board: np.ndarray
+    card: np.ndarray
+    offset: np.ndarray
+    iso_start: np.ndarray
+    iso_count: np.ndarray
+    iso_swaps: np.ndarray
+    factor: np.ndarray
+
+
+class HandArrays(NamedTuple):
+    """Both players' hands (padded to the larger count): ``cards`` (2, H, 2), ``count`` (2,), ``weights``
+    (2, H), ``same`` (2, H: index of the identical combo in the other player's list, -1), ``perm``
+    (swaps, 2, H: a hand's index after a suit swap), ``order``/``strength`` (boards, 2, H: hands sorted by
+    strength on each showdown board, blocked hands left out) and ``valid`` (boards, 2: how many)."""
+
+    cards: np.ndarray
+    count: np.ndarray
+    weights: np.ndarray
+    same: np.ndarray
+    perm: np.ndarray
+    order: np.ndarray
+    strength: np.ndarray
+    valid: np.ndarray
+
+
+class Discount(NamedTuple):
+    """DCFR factors of one iteration: positive regrets times ``alpha``, negative times ``beta``, the
+    cumulative strategy times ``gamma``."""
+
+    alpha: float
+    beta: float
+    gamma: float
+
+
+@njit(cache=True)
+def fold_values(hands: HandArrays, p: int, opp: np.ndarray, payoff: float) -> np.ndarray:
+    """``payoff`` times the opponent's compatible reach, for each of ``p``'s hands."""
+    o = 1 - p
+    card_sum = np.zeros(52)
+    total = 0.0
+    for j in range(hands.count[o]):
+        r = opp[j]
+        total += r
+        card_sum[hands.cards[o, j, 0]] += r
+        card_sum[hands.cards[o, j, 1]] += r
+    out = np.empty(hands.count[p])
+    for h in range(hands.count[p]):
+        s = total - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]]
+        k = hands.same[p, h]
+        if k >= 0:
+            s += opp[k]
+        out[h] = payoff * s
+    return out
+
+
+@njit(cache=True)
+def showdown_values(hands: HandArrays, board: int, p: int, opp: np.ndarray, payoff: float) -> np.ndarray:
+    """``payoff`` times (compatible opponent reach beaten minus compatible reach that beats), per hand of
+    ``p`` on showdown board ``board``; hands blocked by the board get 0. Two sweeps over the sorted hands."""
+    o = 1 - p
+    out = np.zeros(hands.count[p])
+    card_sum = np.zeros(52)
+    mine = hands.valid[board, p]
+    theirs = hands.valid[board, o]
+    cum = 0.0
+    j = 0
+    for i in range(mine):
+        s = hands.strength[board, p, i]
+        while j < theirs and hands.strength[board, o, j] < s:
+            k = hands.order[board, o, j]
+            r = opp[k]
+            cum += r
+            card_sum[hands.cards[o, k, 0]] += r
+            card_sum[hands.cards[o, k, 1]] += r
+            j += 1
+        h = hands.order[board, p, i]
+        out[h] = payoff * (cum - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]])
+    card_sum[:] = 0.0
+    cum = 0.0
+    j = theirs - 1
+    for i in range(mine - 1, -1, -1):
+        s = hands.strength[board, p, i]
+        while j >= 0 and hands.strength[board, o, j] > s:
+            k = hands.order[board, o, j]
+            r = opp[k]
+            cum += r
+            card_sum[hands.cards[o, k, 0]] += r
+            card_sum[hands.cards[o, k, 1]] += r
+            j -= 1
+        h = hands.order[board, p, i]
+        out[h] -= payoff * (cum - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]])
+    return out
+
+
+@njit(cache=True)
+def showdown_shares(hands: HandArrays, board: int, p: int, opp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per hand of ``p`` on board ``board``: the compatible opponent reach it beats plus half the reach it
+    ties, and the whole compatible reach (equity = first / second)."""
+    o = 1 - p
+    share = np.zeros(hands.count[p])
+    whole = np.zeros(hands.count[p])
+    less = np.zeros(52)
+    upto = np.zeros(52)
+    cum_less = 0.0
+    cum_upto = 0.0
+    j_less = 0
+    j_upto = 0
+    theirs = hands.valid[board, o]
+    for i in range(hands.valid[board, p]):
+        s = hands.strength[board, p, i]
+        while j_less < theirs and hands.strength[board, o, j_less] < s:
+            k = hands.order[board, o, j_less]
+            cum_less += opp[k]
+            less[hands.cards[o, k, 0]] += opp[k]
+            less[hands.cards[o, k, 1]] += opp[k]
+            j_less += 1
+        while j_upto < theirs and hands.strength[board, o, j_upto] <= s:
+            k = hands.order[board, o, j_upto]
+            cum_upto += opp[k]
+            upto[hands.cards[o, k, 0]] += opp[k]
+            upto[hands.cards[o, k, 1]] += opp[k]
+            j_upto += 1
+        h = hands.order[board, p, i]
+        c1 = hands.cards[p, h, 0]
+        c2 = hands.cards[p, h, 1]
+        below = cum_less - less[c1] - less[c2]
+        tied = cum_upto - upto[c1] - upto[c2] - below
+        k = hands.same[p, h]
+        if k >= 0:
+            tied += opp[k]  # the identical combo ties and was subtracted twice
+        share[h] = below + 0.5 * tied
+    # the whole compatible reach: total less the per-card sums plus the identical combo
+    total = 0.0
+    card_sum = np.zeros(52)
+    for j in range(theirs):
+        k = hands.order[board, o, j]
+        total += opp[k]
+        card_sum[hands.cards[o, k, 0]] += opp[k]
+        card_sum[hands.cards[o, k, 1]] += opp[k]
+    for i in range(hands.valid[board, p]):
+        h = hands.order[board, p, i]
+        w = total - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]]
+        k = hands.same[p, h]
+        if k >= 0:
+            w += opp[k]
+        whole[h] = w
+    return share, whole
+
+
+@njit(cache=True)
+def _strategy(block: np.ndarray, lo: int, rows: int, na: int, regret: bool) -> np.ndarray:
+    """Rows of action probabilities: regret matching of a regret block, or a normalised cumulative block
+    (uniform where a row has no positive entry)."""
+    sigma = np.empty((rows, na))
+    for h in range(rows):
+        total = 0.0
+        for a in range(na):
+            x = block[lo + h * na + a]
+            x = x if x > 0.0 else 0.0
+            sigma[h, a] = x
+            total += x
+        if total > 0.0:
+            for a in range(na):
+                sigma[h, a] /= total
+        else:
+            for a in range(na):
+                sigma[h, a] = 1.0 / na
+    return sigma
+
+
+@njit(cache=True)
+def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
+                p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount,
+                half_pot: float) -> np.ndarray:
+    """Counterfactual values of ``p``'s hands at ``node`` given ``p``'s reach ``own`` and the opponent's
+    ``opp`` (both initial weights times strategies times chance factors), recursively; in ``UPDATE`` mode
+    ``p``'s regrets and cumulative strategy below ``node`` are updated (DCFR, ``discount``)."""
+    kind = tree.kind[node]
+    if kind == FOLD_NODE:
+        sign = -1.0 if tree.player[node] == p else 1.0
+        return fold_values(hands, p, opp, sign * (half_pot + tree.amount[node]))
+    if kind == SHOWDOWN_NODE:
+        return showdown_values(hands, tree.board[node], p, opp, half_pot + tree.amount[node])
+    first = tree.first_child[node]
+    na = tree.num_children[node]
+    mine = hands.count[p]
+    out = np.zeros(mine)
+    if kind == CHANCE_NODE:
+        o = 1 - p
+        for a in range(na):
+            child = first + a
+            card = tree.card[child]
+            own_c = own.copy()
+            opp_c = opp * tree.factor[node]
+            for h in range(mine):
+                if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
+                    own_c[h] = 0.0
+            for h in range(hands.count[o]):
+                if hands.cards[o, h, 0] == card or hands.cards[o, h, 1] == card:
+                    opp_c[h] = 0.0
+            v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot)
+            for h in range(mine):
+                out[h] += v[h]
+            for s in range(tree.iso_start[child], tree.iso_start[child] + tree.iso_count[child]):
+                swap = tree.iso_swaps[s]
+                for h in range(mine):
+                    out[h] += v[hands.perm[swap, p, h]]
+        return out
+    actor = tree.player[node]
+    lo = tree.offset[node]
+    rows = hands.count[actor]
+    if mode == UPDATE:
+        sigma = _strategy(regrets, lo, rows, na, True)
+    else:
+        sigma = _strategy(cumulative, lo, rows, na, False)
+    if actor != p:
+        for a in range(na):
+            v = tree_values(tree, hands, regrets, cumulative, first + a, p, own, opp * sigma[:, a], mode, discount,
+                            half_pot)
+            for h in range(mine):
+                out[h] += v[h]
+        return out
+    values = np.empty((na, mine))
+    for a in range(na):
+        own_a = own * sigma[:, a] if mode != BEST else own
+        values[a] = tree_values(tree, hands, regrets, cumulative, first + a, p, own_a, opp, mode, discount,
+                                half_pot)
+    if mode == BEST:
+        for h in range(mine):
+            best = values[0, h]
+            for a in range(1, na):
+                best = max(best, values[a, h])
+            out[h] = best
+        return out
+    for h in range(mine):
+        v = 0.0
+        for a in range(na):
+            v += sigma[h, a] * values[a, h]
+        out[h] = v
+    if mode == UPDATE:
+        for h in range(mine):
+            row = lo + h * na
+            for a in range(na):
+                r = np.float64(regrets[row + a])
+                r *= discount.alpha if r > 0.0 else discount.beta
+                regrets[row + a] = r + values[a, h] - out[h]
+                c = np.float64(cumulative[row + a]) * discount.gamma
+                cumulative[row + a] = c + own[h] * sigma[h, a]
+    return out
