@@ -27,7 +27,7 @@ from pokerlab.cards.encoding import format_card, format_cards, parse_cards
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.cards.ranges import COMBO_MASKS, COMBOS, Range, combo_index, parse_range
 from pokerlab.errors import InvalidArgumentError, InvalidRangeError, ResourceLimitError
-from pokerlab.games.base import TERMINAL, VECTOR_FORM, GameType
+from pokerlab.games.base import CHANCE, TERMINAL, VECTOR_FORM, GameType
 from pokerlab.games.postflop.bettree import (
     STREETS,
     ActionNode,
@@ -336,7 +336,7 @@ class PostflopGame(VectorGame):
         if kind == DECISION_NODE:
             return int(self.tree.player[state])
         if kind == CHANCE_NODE:
-            return -2
+            return CHANCE
         return TERMINAL
 
     def public_actions(self, state: int) -> list[int]:

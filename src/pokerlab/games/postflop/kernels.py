@@ -237,6 +237,8 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
                     opp_c[h] = 0.0
             v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot)
             for h in range(mine):
+                if own_c[h] == 0.0 and (hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card):
+                    v[h] = 0.0  # a hand holding the dealt card is not in this branch (folds would value it)
                 out[h] += v[h]
             for s in range(tree.iso_start[child], tree.iso_start[child] + tree.iso_count[child]):
                 swap = tree.iso_swaps[s]
