@@ -19,7 +19,7 @@ from pokerlab.postflop.result import PostflopResult, load_meta
 from pokerlab.solvers.postflop_cfr import PostflopSolver
 
 
-def _target(value: float | str | None) -> float | None:
+def parse_target(value: float | str | None) -> float | None:
     """A target in % of the pot: ``0.5``, ``"0.5%"``."""
     if value is None:
         return None
@@ -50,8 +50,8 @@ def build_game(board: str, oop: str | Range, ip: str | Range, *, pot: float, sta
                         force_allin=real_number(force_allin, "force-all-in threshold"),
                         merging=real_number(merging, "merging threshold"), raise_cap=raise_cap)
     game = PostflopGame(cards, oop, ip, config, isomorphism=isomorphism, max_memory=max_memory)
-    spec = {"board": format_cards(cards), "oop": game.ranges[0].text,
-            "ip": game.ranges[1].text, "pot": pot_chips, "stack": stack_chips, "bets": sizes_text(config.bets),
+    spec = {"board": format_cards(cards), "oop": oop.text if isinstance(oop, Range) else oop,
+            "ip": ip.text if isinstance(ip, Range) else ip, "pot": pot_chips, "stack": stack_chips, "bets": sizes_text(config.bets),
             "raises": sizes_text(config.raises), "donk": config.donk, "add_allin": config.add_allin,
             "force_allin": config.force_allin, "merging": config.merging, "raise_cap": raise_cap,
             "isomorphism": isomorphism, "street": STREETS[config.street]}
@@ -81,7 +81,7 @@ def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: f
     game, spec = build_game(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=donk,
                             add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
                             isomorphism=isomorphism, max_memory=max_memory)
-    target_percent = _target(target)
+    target_percent = parse_target(target)
     if iterations is not None:
         iterations = whole_number(iterations, "iterations", low=1)
     if time_limit is not None and not real_number(time_limit, "time limit (seconds)") > 0:
@@ -143,4 +143,4 @@ def resume(result: PostflopResult, *, iterations: int | None = None, target: flo
            time_limit: float | None = None) -> PostflopResult:
     """Continue a solve (e.g. a loaded one) exactly where it stopped."""
     solver = PostflopSolver(result.game, result.regrets.copy(), result.cumulative.copy(), result.iterations)
-    return run(solver, result.spec, iterations=iterations, target_percent=_target(target), time_limit=time_limit)
+    return run(solver, result.spec, iterations=iterations, target_percent=parse_target(target), time_limit=time_limit)
