@@ -10,11 +10,10 @@ from typing import Any
 import numpy as np
 
 from pokerlab.cards.encoding import format_card, parse_card, parse_cards
-from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.cards.ranges import COMBOS, GRID_COLS, GRID_ROWS, combo_index
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.postflop.bettree import STREETS
-from pokerlab.games.postflop.game import SWAPS, PostflopGame, _swap_card
+from pokerlab.games.postflop.game import SWAPS, PostflopGame, _swap_card, showdown_tables
 from pokerlab.games.postflop.kernels import (
     AVERAGE,
     CHANCE_NODE,
@@ -213,7 +212,7 @@ class PostflopResult:
         reach = self._reaches(node)
         other = 1 - player
         values = tree_values(tree, game.hands, self.regrets, self.cumulative, node, player, reach[player],
-                             reach[other], AVERAGE, Discount(1.0, 1.0, 1.0), game.half_pot)
+                             reach[other], AVERAGE, Discount(1.0, 1.0, 1.0), game.half_pot, np.zeros(52))
         opp_mass = _compatible_mass(game.hands, player, reach[other], game.dealt[node])
         with np.errstate(invalid="ignore", divide="ignore"):
             ev = np.where(opp_mass > 0, values / np.where(opp_mass > 0, opp_mass, 1.0), np.nan)
@@ -307,26 +306,11 @@ def _equity(game: PostflopGame, p: int, opp: np.ndarray, dealt: tuple[int, ...])
     share = np.zeros(game.num_private_hands(p))
     whole = np.zeros_like(share)
     base = game.hands
-    width = base.cards.shape[1]
+    padded = np.zeros(base.cards.shape[1])
+    padded[:base.count[1 - p]] = opp
     for runout in runouts:
-        full = np.array(board + runout, dtype=np.int64)
-        order = np.zeros((1, 2, width), dtype=np.int64)
-        strength = np.zeros((1, 2, width), dtype=np.int64)
-        valid = np.zeros((1, 2), dtype=np.int64)
-        for q in range(2):
-            cards = base.cards[q, :base.count[q]]
-            ok = np.flatnonzero(~np.isin(cards, full).any(axis=1))
-            rows = np.empty((len(ok), 7), dtype=np.uint8)
-            rows[:, :2] = cards[ok]
-            rows[:, 2:] = full
-            values = evaluate_batch(rows, validate=False).astype(np.int64)
-            sort = np.argsort(values, kind="stable")
-            valid[0, q] = len(ok)
-            order[0, q, :len(ok)] = ok[sort]
-            strength[0, q, :len(ok)] = values[sort]
-        tables = base._replace(order=order, strength=strength, valid=valid)
-        padded = np.zeros(width)
-        padded[:base.count[1 - p]] = opp
+        order, strength, sorted_cards, valid = showdown_tables(base.cards, base.count, [board + runout])
+        tables = base._replace(order=order, strength=strength, sorted_cards=sorted_cards, valid=valid)
         s, w = showdown_shares(tables, 0, p, padded)
         share += s
         whole += w

@@ -50,12 +50,13 @@ class PostflopSolver:
         self.regrets = np.zeros(size, dtype=np.float32) if regrets is None else regrets
         self.cumulative = np.zeros(size, dtype=np.float32) if cumulative is None else cumulative
         self.iteration = iteration
+        self._work = np.zeros(52)
         self._weights = [np.array(game.hands.weights[p, :game.hands.count[p]]) for p in range(2)]
 
     def _pass(self, player: int, mode: int, params: Discount = Discount(1.0, 1.0, 1.0)) -> np.ndarray:
         g = self.game
         return tree_values(g.tree, g.hands, self.regrets, self.cumulative, 0, player, self._weights[player],
-                           self._weights[1 - player], mode, params, g.half_pot)
+                           self._weights[1 - player], mode, params, g.half_pot, self._work)
 
     def step(self) -> None:
         """One DCFR iteration: OOP's update, then IP's."""

@@ -52,6 +52,33 @@ SWAPS = tuple(itertools.combinations(range(4), 2))
 """The six suit transpositions, by index."""
 
 
+def showdown_tables(cards: np.ndarray, counts: np.ndarray,
+                    boards: Sequence[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For each five-card board: each player's hands that miss it, sorted by strength (``order``: hand index,
+    ``strength``, ``sorted_cards``: the hand's two cards, ``valid``: how many), as :class:`HandArrays` holds
+    them."""
+    width = cards.shape[1]
+    order = np.zeros((len(boards), 2, width), dtype=np.int64)
+    strength = np.zeros((len(boards), 2, width), dtype=np.int64)
+    sorted_cards = np.zeros((len(boards), 2, width, 2), dtype=np.int64)
+    valid = np.zeros((len(boards), 2), dtype=np.int64)
+    for b, full in enumerate(boards):
+        board = np.array(full, dtype=np.int64)
+        for p in range(2):
+            mine = cards[p, :counts[p]]
+            ok = np.flatnonzero(~np.isin(mine, board).any(axis=1))
+            rows = np.empty((len(ok), 7), dtype=np.uint8)
+            rows[:, :2] = mine[ok]
+            rows[:, 2:] = board
+            values = evaluate_batch(rows, validate=False).astype(np.int64)
+            sort = np.argsort(values, kind="stable")
+            valid[b, p] = len(ok)
+            order[b, p, :len(ok)] = ok[sort]
+            strength[b, p, :len(ok)] = values[sort]
+            sorted_cards[b, p, :len(ok)] = mine[ok[sort]]
+    return order, strength, sorted_cards, valid
+
+
 class PostflopSpotError(InvalidArgumentError):
     """A postflop spot that cannot be solved as given (board, ranges, sizes)."""
 
@@ -137,8 +164,7 @@ class PostflopGame(VectorGame):
                     perm[s, p, h] = position[p][combo_index(_swap_card(int(a), s1, s2), _swap_card(int(b), s1, s2))]
         self._boards: dict[tuple[int, ...], int] = {}
         self._materialise()
-        order, strength, valid = self._showdown_tables(cards, counts)
-        self.hands = HandArrays(cards, counts, weights, same, perm, order, strength, valid)
+        self.hands = HandArrays(cards, counts, weights, same, perm, *self._showdown_tables(cards, counts))
 
     # -- set-up ----------------------------------------------------------------------------------------------
     @staticmethod
@@ -284,31 +310,10 @@ class PostflopGame(VectorGame):
             self._boards[key] = len(self._boards)
         return self._boards[key]
 
-    def _showdown_tables(self, cards: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _showdown_tables(self, cards: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, ...]:
         """Each showdown board's hands sorted by strength (blocked hands left out)."""
-        boards = max(len(self._boards), 1)
-        width = cards.shape[1]
-        order = np.zeros((boards, 2, width), dtype=np.int64)
-        strength = np.zeros((boards, 2, width), dtype=np.int64)
-        valid = np.zeros((boards, 2), dtype=np.int64)
-        for runout, b in self._boards.items():
-            full = self.board + runout
-            full_mask = 0
-            for c in full:
-                full_mask |= 1 << c
-            for p in range(2):
-                mine = cards[p, :counts[p]]
-                masks = (np.uint64(1) << mine[:, 0].astype(np.uint64)) | (np.uint64(1) << mine[:, 1].astype(np.uint64))
-                ok = np.flatnonzero((masks & np.uint64(full_mask)) == 0)
-                rows = np.empty((len(ok), 7), dtype=np.int64)
-                rows[:, :2] = mine[ok]
-                rows[:, 2:] = np.array(full)
-                values = evaluate_batch(rows.astype(np.uint8), validate=False).astype(np.int64)
-                sort = np.argsort(values, kind="stable")
-                valid[b, p] = len(ok)
-                order[b, p, :len(ok)] = ok[sort]
-                strength[b, p, :len(ok)] = values[sort]
-        return order, strength, valid
+        runouts = sorted(self._boards, key=self._boards.__getitem__) or [()]
+        return showdown_tables(cards, counts, [self.board + r for r in runouts])
 
     # -- what the façade reads ----------------------------------------------------------------------------------
     @property

@@ -47,8 +47,9 @@ class TreeArrays(NamedTuple):
 class HandArrays(NamedTuple):
     """Both players' hands (padded to the larger count): ``cards`` (2, H, 2), ``count`` (2,), ``weights``
     (2, H), ``same`` (2, H: index of the identical combo in the other player's list, -1), ``perm``
-    (swaps, 2, H: a hand's index after a suit swap), ``order``/``strength`` (boards, 2, H: hands sorted by
-    strength on each showdown board, blocked hands left out) and ``valid`` (boards, 2: how many)."""
+    (swaps, 2, H: a hand's index after a suit swap), ``order``/``strength``/``sorted_cards`` (boards, 2, H:
+    hands sorted by strength on each showdown board, blocked hands left out, their cards in that order) and
+    ``valid`` (boards, 2: how many)."""
 
     cards: np.ndarray
     count: np.ndarray
@@ -57,6 +58,7 @@ class HandArrays(NamedTuple):
     perm: np.ndarray
     order: np.ndarray
     strength: np.ndarray
+    sorted_cards: np.ndarray
     valid: np.ndarray
 
 
@@ -72,61 +74,75 @@ class Discount(NamedTuple):
 @njit(cache=True)
 def fold_values(hands: HandArrays, p: int, opp: np.ndarray, payoff: float) -> np.ndarray:
     """``payoff`` times the opponent's compatible reach, for each of ``p``'s hands."""
+    out = np.empty(hands.count[p])
+    _fold_into(hands, p, opp, payoff, np.zeros(52), out)
+    return out
+
+
+@njit(cache=True)
+def _fold_into(hands: HandArrays, p: int, opp: np.ndarray, payoff: float, card_sum: np.ndarray,
+               out: np.ndarray) -> None:
     o = 1 - p
-    card_sum = np.zeros(52)
+    card_sum[:] = 0.0
     total = 0.0
     for j in range(hands.count[o]):
         r = opp[j]
         total += r
         card_sum[hands.cards[o, j, 0]] += r
         card_sum[hands.cards[o, j, 1]] += r
-    out = np.empty(hands.count[p])
     for h in range(hands.count[p]):
         s = total - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]]
         k = hands.same[p, h]
         if k >= 0:
             s += opp[k]
         out[h] = payoff * s
-    return out
 
 
 @njit(cache=True)
 def showdown_values(hands: HandArrays, board: int, p: int, opp: np.ndarray, payoff: float) -> np.ndarray:
     """``payoff`` times (compatible opponent reach beaten minus compatible reach that beats), per hand of
     ``p`` on showdown board ``board``; hands blocked by the board get 0. Two sweeps over the sorted hands."""
-    o = 1 - p
     out = np.zeros(hands.count[p])
-    card_sum = np.zeros(52)
+    _showdown_into(hands, board, p, opp, payoff, np.zeros(52), out)
+    return out
+
+
+@njit(cache=True)
+def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payoff: float, card_sum: np.ndarray,
+                   out: np.ndarray) -> None:
+    o = 1 - p
     mine = hands.valid[board, p]
     theirs = hands.valid[board, o]
+    strength_p = hands.strength[board, p]
+    strength_o = hands.strength[board, o]
+    order_p = hands.order[board, p]
+    order_o = hands.order[board, o]
+    cards_p = hands.sorted_cards[board, p]
+    cards_o = hands.sorted_cards[board, o]
+    card_sum[:] = 0.0
     cum = 0.0
     j = 0
     for i in range(mine):
-        s = hands.strength[board, p, i]
-        while j < theirs and hands.strength[board, o, j] < s:
-            k = hands.order[board, o, j]
-            r = opp[k]
+        s = strength_p[i]
+        while j < theirs and strength_o[j] < s:
+            r = opp[order_o[j]]
             cum += r
-            card_sum[hands.cards[o, k, 0]] += r
-            card_sum[hands.cards[o, k, 1]] += r
+            card_sum[cards_o[j, 0]] += r
+            card_sum[cards_o[j, 1]] += r
             j += 1
-        h = hands.order[board, p, i]
-        out[h] = payoff * (cum - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]])
+        out[order_p[i]] = payoff * (cum - card_sum[cards_p[i, 0]] - card_sum[cards_p[i, 1]])
     card_sum[:] = 0.0
     cum = 0.0
     j = theirs - 1
     for i in range(mine - 1, -1, -1):
-        s = hands.strength[board, p, i]
-        while j >= 0 and hands.strength[board, o, j] > s:
-            k = hands.order[board, o, j]
-            r = opp[k]
+        s = strength_p[i]
+        while j >= 0 and strength_o[j] > s:
+            r = opp[order_o[j]]
             cum += r
-            card_sum[hands.cards[o, k, 0]] += r
-            card_sum[hands.cards[o, k, 1]] += r
+            card_sum[cards_o[j, 0]] += r
+            card_sum[cards_o[j, 1]] += r
             j -= 1
-        h = hands.order[board, p, i]
-        out[h] -= payoff * (cum - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]])
-    return out
+        out[order_p[i]] -= payoff * (cum - card_sum[cards_p[i, 0]] - card_sum[cards_p[i, 1]])
 
 
 @njit(cache=True)
@@ -186,41 +202,48 @@ def showdown_shares(hands: HandArrays, board: int, p: int, opp: np.ndarray) -> t
 
 @njit(cache=True)
 def _strategy(block: np.ndarray, lo: int, rows: int, na: int, regret: bool) -> np.ndarray:
-    """Rows of action probabilities: regret matching of a regret block, or a normalised cumulative block
-    (uniform where a row has no positive entry)."""
-    sigma = np.empty((rows, na))
+    """Action probabilities ``(actions, rows)``: regret matching of a regret block, or a normalised cumulative
+    block (uniform where a row has no positive entry)."""
+    sigma = np.empty((na, rows))
     for h in range(rows):
         total = 0.0
+        row = lo + h * na
         for a in range(na):
-            x = block[lo + h * na + a]
+            x = np.float64(block[row + a])
             x = x if x > 0.0 else 0.0
-            sigma[h, a] = x
+            sigma[a, h] = x
             total += x
         if total > 0.0:
+            inverse = 1.0 / total
             for a in range(na):
-                sigma[h, a] /= total
+                sigma[a, h] *= inverse
         else:
             for a in range(na):
-                sigma[h, a] = 1.0 / na
+                sigma[a, h] = 1.0 / na
     return sigma
 
 
 @njit(cache=True)
 def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
                 p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount,
-                half_pot: float) -> np.ndarray:
+                half_pot: float, work: np.ndarray) -> np.ndarray:
     """Counterfactual values of ``p``'s hands at ``node`` given ``p``'s reach ``own`` and the opponent's
     ``opp`` (both initial weights times strategies times chance factors), recursively; in ``UPDATE`` mode
-    ``p``'s regrets and cumulative strategy below ``node`` are updated (DCFR, ``discount``)."""
+    ``p``'s regrets and cumulative strategy below ``node`` are updated (DCFR, ``discount``). ``work`` is
+    scratch for per-card sums (52 floats)."""
     kind = tree.kind[node]
+    mine = hands.count[p]
     if kind == FOLD_NODE:
         sign = -1.0 if tree.player[node] == p else 1.0
-        return fold_values(hands, p, opp, sign * (half_pot + tree.amount[node]))
+        out = np.empty(mine)
+        _fold_into(hands, p, opp, sign * (half_pot + tree.amount[node]), work, out)
+        return out
     if kind == SHOWDOWN_NODE:
-        return showdown_values(hands, tree.board[node], p, opp, half_pot + tree.amount[node])
+        out = np.zeros(mine)
+        _showdown_into(hands, tree.board[node], p, opp, half_pot + tree.amount[node], work, out)
+        return out
     first = tree.first_child[node]
     na = tree.num_children[node]
-    mine = hands.count[p]
     out = np.zeros(mine)
     if kind == CHANCE_NODE:
         o = 1 - p
@@ -235,7 +258,8 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
             for h in range(hands.count[o]):
                 if hands.cards[o, h, 0] == card or hands.cards[o, h, 1] == card:
                     opp_c[h] = 0.0
-            v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot)
+            v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot,
+                            work)
             for h in range(mine):
                 if own_c[h] == 0.0 and (hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card):
                     v[h] = 0.0  # a hand holding the dealt card is not in this branch (folds would value it)
@@ -254,16 +278,16 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
         sigma = _strategy(cumulative, lo, rows, na, False)
     if actor != p:
         for a in range(na):
-            v = tree_values(tree, hands, regrets, cumulative, first + a, p, own, opp * sigma[:, a], mode, discount,
-                            half_pot)
+            v = tree_values(tree, hands, regrets, cumulative, first + a, p, own, opp * sigma[a], mode, discount,
+                            half_pot, work)
             for h in range(mine):
                 out[h] += v[h]
         return out
     values = np.empty((na, mine))
     for a in range(na):
-        own_a = own * sigma[:, a] if mode != BEST else own
+        own_a = own * sigma[a] if mode != BEST else own
         values[a] = tree_values(tree, hands, regrets, cumulative, first + a, p, own_a, opp, mode, discount,
-                                half_pot)
+                                half_pot, work)
     if mode == BEST:
         for h in range(mine):
             best = values[0, h]
@@ -274,7 +298,7 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     for h in range(mine):
         v = 0.0
         for a in range(na):
-            v += sigma[h, a] * values[a, h]
+            v += sigma[a, h] * values[a, h]
         out[h] = v
     if mode == UPDATE:
         for h in range(mine):
@@ -284,5 +308,5 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
                 r *= discount.alpha if r > 0.0 else discount.beta
                 regrets[row + a] = r + values[a, h] - out[h]
                 c = np.float64(cumulative[row + a]) * discount.gamma
-                cumulative[row + a] = c + own[h] * sigma[h, a]
+                cumulative[row + a] = c + own[h] * sigma[a, h]
     return out
