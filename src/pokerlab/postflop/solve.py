@@ -36,9 +36,11 @@ def parse_target(value: float | str | None) -> float | None:
 def build_game(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: float,
                bets: str = "33%, 75%, a", raises: str = "2.5x, a", donk: bool = True, add_allin: float = 1.5,
                force_allin: float = 0.15, merging: float = 0.1, raise_cap: int | None = None,
-               isomorphism: bool = True, max_memory: int = MAX_MEMORY) -> tuple[PostflopGame, dict[str, Any]]:
+               isomorphism: bool = True, max_memory: int = MAX_MEMORY,
+               build: bool = True) -> tuple[PostflopGame, dict[str, Any]]:
     """The game of a spot and its JSON description (what a saved solve keeps to rebuild it); every input is
-    checked here, before any work (:class:`~pokerlab.errors.PokerlabError` subclasses)."""
+    checked here, before any work (:class:`~pokerlab.errors.PokerlabError` subclasses); ``build=False``: the
+    checks and the memory estimate only (``game.memory_bytes``), no tree."""
     cards = parse_board(board)
     pot_chips = whole_number(pot, "the starting pot (chips)", low=1, floats=True)
     stack_chips = whole_number(stack, "the effective stack (chips)", low=0, floats=True)
@@ -49,7 +51,7 @@ def build_game(board: str, oop: str | Range, ip: str | Range, *, pot: float, sta
                         donk=bool(donk), add_allin=real_number(add_allin, "add-all-in threshold"),
                         force_allin=real_number(force_allin, "force-all-in threshold"),
                         merging=real_number(merging, "merging threshold"), raise_cap=raise_cap)
-    game = PostflopGame(cards, oop, ip, config, isomorphism=isomorphism, max_memory=max_memory)
+    game = PostflopGame(cards, oop, ip, config, isomorphism=isomorphism, max_memory=max_memory, build=build)
     spec = {"board": format_cards(cards), "oop": oop.text if isinstance(oop, Range) else oop,
             "ip": ip.text if isinstance(ip, Range) else ip, "pot": pot_chips, "stack": stack_chips, "bets": sizes_text(config.bets),
             "raises": sizes_text(config.raises), "donk": config.donk, "add_allin": config.add_allin,

@@ -28,6 +28,7 @@ from fastapi.staticfiles import StaticFiles
 from pokerlab import __version__
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, PokerlabError
 from pokerlab.web.jobs import JobFailedError, JobTimeoutError, QueueFullError, WorkerPool
+from pokerlab.web.postflop import PostflopRequest, postflop_limits
 from pokerlab.web.schemas import (
     EquityRequest,
     ICMRequest,
@@ -179,6 +180,7 @@ TIMEOUT_ADVICE = {
     "icm": "use method montecarlo with a time limit, or turn off finish places and bubble factors",
     "solve": "ask for fewer iterations or give a time limit",
     "two-round": "ask for fewer iterations or checks, or a smaller stack",
+    "postflop": "give a time limit or a larger target, or a smaller tree",
 }
 
 
@@ -377,6 +379,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     endpoints("two-round", TwoRoundRequest, _two_round_limits,
               "The two-round hold'em game trained by MCCFR, as `pokerlab two-round train --exploitability --json` "
               "(no file written), with the exact exploitability curve and the strategy per betting node.")
+
+    endpoints("postflop", PostflopRequest, lambda body, lim: postflop_limits(body, lim.solve_seconds),
+              "A no-limit hold'em postflop spot solved, as `pokerlab postflop solve --json`, within a work budget.")
 
     @app.post("/api/range")
     def range_info(body: RangeRequest) -> dict[str, Any]:

@@ -111,14 +111,15 @@ class PostflopGame(VectorGame):
     """A postflop spot: ``board`` (3-5 cards), OOP's and IP's ranges (text or :class:`Range`), the betting
     ``config``; ``isomorphism`` merges suit-swapped turn and river cards where the board and both ranges
     allow it; a tree whose solver storage (:attr:`memory_bytes`) would exceed ``max_memory`` is refused
-    (:class:`~pokerlab.errors.ResourceLimitError`) before anything is built."""
+    (:class:`~pokerlab.errors.ResourceLimitError`) before anything is built; ``build=False`` stops after the
+    checks and the estimate."""
 
     name = "postflop"
     game_type: ClassVar[GameType] = GameType(players=2, zero_sum=True, forms=(VECTOR_FORM,), chance=True,
                                              has_fold=True)
 
     def __init__(self, board: str | Sequence[int], oop: str | Range, ip: str | Range, config: TreeConfig, *,
-                 isomorphism: bool = True, max_memory: int = MAX_MEMORY) -> None:
+                 isomorphism: bool = True, max_memory: int = MAX_MEMORY, build: bool = True) -> None:
         self.board = parse_board(board)
         if config.street != len(self.board) - 3:
             raise PostflopSpotError(f"a {len(self.board)}-card board starts on the {STREETS[len(self.board) - 3]}, "
@@ -155,6 +156,8 @@ class PostflopGame(VectorGame):
             raise ResourceLimitError(f"this tree needs about {self.memory_bytes / 2**20:,.0f} MiB of solver storage, "
                                      f"above the limit of {max_memory / 2**20:,.0f} MiB: use fewer bet sizes, a "
                                      "raise cap or narrower ranges")
+        if not build:  # checked and sized only (a server's budget check)
+            return
         perm = np.tile(np.arange(width, dtype=np.int64), (len(SWAPS), 2, 1))
         for s in self._swappable:
             s1, s2 = SWAPS[s]
