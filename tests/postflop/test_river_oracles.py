@@ -131,7 +131,7 @@ def lp_solution(game: PostflopGame) -> tuple[float, list[np.ndarray]]:
             for h in range(hands[p]):
                 up = plans[p][index(p, h, parent_seq[v])]
                 value = plans[p][index(p, h, s)]
-                block[game.tree.offset[v] + h * na + a] = value / up if up > 1e-12 else 1.0 / na
+                block[game.tree.offset[v] + a * hands[p] + h] = value / up if up > 1e-12 else 1.0 / na
         blocks.append(block)
     return -float(res.fun), blocks
 
@@ -175,7 +175,7 @@ def brute_force_best_response(game: PostflopGame, solver: PostflopSolver, player
         if actor == player:
             return max(walk(first + a, h, reach) for a in range(na))
         lo = int(game.tree.offset[node])
-        block = avg[lo:lo + game.num_private_hands(actor) * na].reshape(-1, na)
+        block = avg[lo:lo + game.num_private_hands(actor) * na].reshape(na, -1).T  # stored action-major
         sums = block.sum(axis=1, keepdims=True)
         sigma = np.where(sums > 0, block / np.where(sums > 0, sums, 1), 1.0 / na)
         return sum(walk(first + a, h, reach * sigma[:, a]) for a in range(na))
@@ -224,7 +224,7 @@ def test_clairvoyance_toy_game() -> None:
     cum = solver.cumulative.astype(np.float64)
     root = game.tree
     names = game.hand_names(0)
-    block = cum[root.offset[0]:root.offset[0] + 2 * len(names)].reshape(-1, 2)
+    block = cum[root.offset[0]:root.offset[0] + 2 * len(names)].reshape(2, -1).T
     bet = block[:, 1] / block.sum(axis=1)
     value = [bet[i] for i, n in enumerate(names) if n.startswith("A")]
     bluffs = [bet[i] for i, n in enumerate(names) if not n.startswith("A")]
@@ -235,7 +235,7 @@ def test_clairvoyance_toy_game() -> None:
     call_node = root.first_child[0] + 1
     na = root.num_children[call_node]
     lo = root.offset[call_node]
-    calls = cum[lo:lo + na * game.num_private_hands(1)].reshape(-1, na)
+    calls = cum[lo:lo + na * game.num_private_hands(1)].reshape(na, -1).T
     labels = game.labels[call_node]
     call = calls[:, labels.index("call")] / calls.sum(axis=1)
     assert call == pytest.approx(np.full(len(call), 1 / (1 + s)), abs=0.01)

@@ -63,7 +63,7 @@ def test_generic_vector_best_response_agrees() -> None:
         node = int(tree.states[int(n)])
         na = int(game.tree.num_children[node])
         lo = int(game.tree.offset[node])
-        block = avg[lo:lo + game.num_private_hands(int(game.tree.player[node])) * na].reshape(-1, na)
+        block = avg[lo:lo + game.num_private_hands(int(game.tree.player[node])) * na].reshape(na, -1).T
         sums = block.sum(axis=1, keepdims=True)
         strategy.block(int(n))[:] = np.where(sums > 0, block / np.where(sums > 0, sums, 1), 1 / na)
     generic = vector_exploitability(tree, strategy) / game.pairs_weight

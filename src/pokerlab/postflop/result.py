@@ -200,7 +200,7 @@ class PostflopResult:
         actor = int(game.tree.player[node])
         na = int(game.tree.num_children[node])
         lo = int(game.tree.offset[node])
-        block = self.cumulative[lo:lo + game.num_private_hands(actor) * na].astype(np.float64).reshape(-1, na)
+        block = self.cumulative[lo:lo + game.num_private_hands(actor) * na].astype(np.float64).reshape(na, -1).T
         sums = block.sum(axis=1, keepdims=True)
         return np.where(sums > 0, block / np.where(sums > 0, sums, 1.0), 1.0 / na)
 

@@ -27,7 +27,7 @@ class TreeArrays(NamedTuple):
     (actor at a decision, folder at a fold), ``first_child``, ``num_children``, ``amount`` (chips each player
     put in beyond the starting pot; the folder's at a fold), ``board`` (showdown table of a showdown),
     ``card`` (card dealt on the edge into a chance child), ``offset`` (first storage index of a decision's
-    ``(hands, actions)`` block), ``iso_start``/``iso_count`` (suit swaps whose cards the chance child stands
+    ``(actions, hands)`` block, action-major), ``iso_start``/``iso_count`` (suit swaps whose cards the chance child stands
     for, in ``iso_swaps``), ``factor`` (a chance node's 1 / cards a deal of both hands leaves)."""
 
     kind: np.ndarray
@@ -200,27 +200,41 @@ def showdown_shares(hands: HandArrays, board: int, p: int, opp: np.ndarray) -> t
     return share, whole
 
 
-@njit(cache=True)
-def _strategy(block: np.ndarray, lo: int, rows: int, na: int, regret: bool) -> np.ndarray:
-    """Action probabilities ``(actions, rows)``: regret matching of a regret block, or a normalised cumulative
-    block (uniform where a row has no positive entry)."""
+@njit(cache=True, fastmath=True)
+def _strategy(block: np.ndarray, lo: int, rows: int, na: int) -> np.ndarray:
+    """Action probabilities ``(actions, rows)`` from a block stored action-major (``lo + a * rows + h``):
+    regret matching of regrets, or a normalised cumulative strategy (uniform where a row has no positive
+    entry)."""
     sigma = np.empty((na, rows))
-    for h in range(rows):
-        total = 0.0
-        row = lo + h * na
-        for a in range(na):
-            x = np.float64(block[row + a])
-            x = x if x > 0.0 else 0.0
+    total = np.zeros(rows)
+    for a in range(na):
+        base = lo + a * rows
+        for h in range(rows):
+            x = max(np.float64(block[base + h]), 0.0)
             sigma[a, h] = x
-            total += x
-        if total > 0.0:
-            inverse = 1.0 / total
-            for a in range(na):
-                sigma[a, h] *= inverse
-        else:
-            for a in range(na):
-                sigma[a, h] = 1.0 / na
+            total[h] += x
+    uniform = 1.0 / na
+    for h in range(rows):
+        total[h] = 1.0 / total[h] if total[h] > 0.0 else 0.0
+    for a in range(na):
+        for h in range(rows):
+            sigma[a, h] = sigma[a, h] * total[h] if total[h] > 0.0 else uniform
     return sigma
+
+
+@njit(cache=True, fastmath=True)
+def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, values: np.ndarray, out: np.ndarray,
+            sigma: np.ndarray, own: np.ndarray, discount: Discount) -> None:
+    """The DCFR update of one node's block: discounted regrets plus the instantaneous ones, the discounted
+    cumulative strategy plus the own-reach-weighted current one."""
+    na, rows = sigma.shape
+    for a in range(na):
+        base = lo + a * rows
+        for h in range(rows):
+            r = np.float64(regrets[base + h])
+            r *= discount.alpha if r > 0.0 else discount.beta
+            regrets[base + h] = r + values[a, h] - out[h]
+            cumulative[base + h] = np.float64(cumulative[base + h]) * discount.gamma + own[h] * sigma[a, h]
 
 
 @njit(cache=True)
@@ -272,10 +286,7 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     actor = tree.player[node]
     lo = tree.offset[node]
     rows = hands.count[actor]
-    if mode == UPDATE:
-        sigma = _strategy(regrets, lo, rows, na, True)
-    else:
-        sigma = _strategy(cumulative, lo, rows, na, False)
+    sigma = _strategy(regrets if mode == UPDATE else cumulative, lo, rows, na)
     if actor != p:
         for a in range(na):
             v = tree_values(tree, hands, regrets, cumulative, first + a, p, own, opp * sigma[a], mode, discount,
@@ -295,18 +306,9 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
                 best = max(best, values[a, h])
             out[h] = best
         return out
-    for h in range(mine):
-        v = 0.0
-        for a in range(na):
-            v += sigma[a, h] * values[a, h]
-        out[h] = v
-    if mode == UPDATE:
+    for a in range(na):
         for h in range(mine):
-            row = lo + h * na
-            for a in range(na):
-                r = np.float64(regrets[row + a])
-                r *= discount.alpha if r > 0.0 else discount.beta
-                regrets[row + a] = r + values[a, h] - out[h]
-                c = np.float64(cumulative[row + a]) * discount.gamma
-                cumulative[row + a] = c + own[h] * sigma[a, h]
+            out[h] += sigma[a, h] * values[a, h]
+    if mode == UPDATE:
+        _update(regrets, cumulative, lo, values, out, sigma, own, discount)
     return out
