@@ -22,7 +22,6 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 from _machine import machine_description  # noqa: E402
-
 from pokerlab.postflop import build_game, solve  # noqa: E402
 from pokerlab.solvers.postflop_cfr import PostflopSolver  # noqa: E402
 
@@ -73,9 +72,11 @@ def main() -> None:
             mine: list[dict[str, float]] = []
             theirs: list[dict[str, float]] = []
             for r in range(args.rounds):
-                pair = [lambda: mine.append(ours(spot, target)), lambda: theirs.append(peer(args.peer, spot, target))]
-                for run in pair if r % 2 == 0 else pair[::-1]:
-                    run()
+                for side in ("ours", "peer") if r % 2 == 0 else ("peer", "ours"):
+                    if side == "ours":
+                        mine.append(ours(spot, target))
+                    else:
+                        theirs.append(peer(args.peer, spot, target))
             a = statistics.median(m["cpu_s"] for m in mine)
             b = statistics.median(t["cpu_s"] for t in theirs)
             m, t = mine[-1], theirs[-1]

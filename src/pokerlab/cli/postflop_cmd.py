@@ -91,7 +91,7 @@ def postflop_solve(
     game, _ = build_game(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=not no_donk,
                          add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap)
     console = stderr_console()
-    console.print(f"{game.decision_count:,} decision nodes, {game.hands.count[0]} x {game.hands.count[1]} hands, "
+    console.print(f"{game.decision_count:,} decision nodes, {game.hands.sizes[0]} x {game.hands.sizes[1]} hands, "
                   f"about {game.memory_bytes / 2**20:,.1f} MiB")
 
     def progress(iteration: int, percent: float) -> None:

@@ -57,7 +57,8 @@ class NodeView:
     @property
     def weight(self) -> np.ndarray:
         """How likely each hand is to be dealt and reach the node (relative)."""
-        return self.reach * self.mass
+        weight: np.ndarray = self.reach * self.mass
+        return weight
 
     def _mean(self, values: np.ndarray) -> float | None:
         w = self.weight
@@ -190,7 +191,7 @@ class PostflopResult:
             elif tree.kind[up] == CHANCE_NODE:
                 card = int(tree.card[n])
                 for p in range(2):
-                    hit = (game.hands.cards[p, :game.hands.count[p]] == card).any(axis=1)
+                    hit = (game.hands.cards[p, :game.hands.sizes[p]] == card).any(axis=1)
                     reach[p][hit] = 0.0
             up = n
         return reach[0], reach[1]
@@ -291,10 +292,11 @@ def _match_action(game: PostflopGame, node: int, step: str) -> int:
 def _compatible_mass(hands: HandArrays, p: int, opp: np.ndarray, dealt: tuple[int, ...]) -> np.ndarray:
     """The opponent's reach that each of ``p``'s hands can face (no shared card)."""
     o = 1 - p
-    mine = hands.cards[p, :hands.count[p]]
-    theirs = hands.cards[o, :hands.count[o]]
+    mine = hands.cards[p, :hands.sizes[p]]
+    theirs = hands.cards[o, :hands.sizes[o]]
     clash = ((mine[:, None, :, None] == theirs[None, :, None, :]).any(axis=(2, 3)))
-    return (~clash * opp[None, :hands.count[o]]).sum(axis=1)
+    mass: np.ndarray = (~clash * opp[None, :hands.sizes[o]]).sum(axis=1)
+    return mass
 
 
 def _equity(game: PostflopGame, p: int, opp: np.ndarray, dealt: tuple[int, ...]) -> np.ndarray:
@@ -307,9 +309,9 @@ def _equity(game: PostflopGame, p: int, opp: np.ndarray, dealt: tuple[int, ...])
     whole = np.zeros_like(share)
     base = game.hands
     padded = np.zeros(base.cards.shape[1])
-    padded[:base.count[1 - p]] = opp
+    padded[:base.sizes[1 - p]] = opp
     for runout in runouts:
-        order, strength, sorted_cards, valid = showdown_tables(base.cards, base.count, [board + runout])
+        order, strength, sorted_cards, valid = showdown_tables(base.cards, base.sizes, [board + runout])
         tables = base._replace(order=order, strength=strength, sorted_cards=sorted_cards, valid=valid)
         s, w = showdown_shares(tables, 0, p, padded)
         share += s

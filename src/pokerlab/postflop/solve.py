@@ -53,7 +53,8 @@ def build_game(board: str, oop: str | Range, ip: str | Range, *, pot: float, sta
                         merging=real_number(merging, "merging threshold"), raise_cap=raise_cap)
     game = PostflopGame(cards, oop, ip, config, isomorphism=isomorphism, max_memory=max_memory, build=build)
     spec = {"board": format_cards(cards), "oop": oop.text if isinstance(oop, Range) else oop,
-            "ip": ip.text if isinstance(ip, Range) else ip, "pot": pot_chips, "stack": stack_chips, "bets": sizes_text(config.bets),
+            "ip": ip.text if isinstance(ip, Range) else ip, "pot": pot_chips, "stack": stack_chips,
+            "bets": sizes_text(config.bets),
             "raises": sizes_text(config.raises), "donk": config.donk, "add_allin": config.add_allin,
             "force_allin": config.force_allin, "merging": config.merging, "raise_cap": raise_cap,
             "isomorphism": isomorphism, "street": STREETS[config.street]}

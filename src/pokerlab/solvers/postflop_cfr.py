@@ -51,7 +51,7 @@ class PostflopSolver:
         self.cumulative = np.zeros(size, dtype=np.float32) if cumulative is None else cumulative
         self.iteration = iteration
         self._work = np.zeros(52)
-        self._weights = [np.array(game.hands.weights[p, :game.hands.count[p]]) for p in range(2)]
+        self._weights = [np.array(game.hands.weights[p, :game.hands.sizes[p]]) for p in range(2)]
 
     def _pass(self, player: int, mode: int, params: Discount = Discount(1.0, 1.0, 1.0)) -> np.ndarray:
         g = self.game

@@ -246,7 +246,7 @@ def _moves(config: TreeConfig, node: ActionNode, info: _Info) -> list[tuple[int,
     remaining = 3 - node.street
 
     def geometric(streets: int, cap: float) -> int:
-        ratio = ((2 * spr_after_call + 1) ** (1 / streets) - 1) / 2
+        ratio = float(((2 * spr_after_call + 1) ** (1 / streets) - 1) / 2)
         return round(pot * min(ratio, cap))
 
     moves: list[tuple[int, int]] = []

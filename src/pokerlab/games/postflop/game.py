@@ -360,10 +360,10 @@ class PostflopGame(VectorGame):
         return int(self.tree.first_child[state]) + int(action)
 
     def num_private_hands(self, player: int) -> int:
-        return int(self.hands.count[player])
+        return int(self.hands.sizes[player])
 
     def initial_weights(self, player: int) -> np.ndarray:
-        return np.array(self.hands.weights[player, :self.hands.count[player]])
+        return np.array(self.hands.weights[player, :self.hands.sizes[player]])
 
     def action_label(self, state: int, action: Any) -> str:
         return self.labels[state][int(action)]
@@ -378,7 +378,7 @@ class PostflopGame(VectorGame):
         other = 1 - player
         hands = self.hands
         opp = np.zeros(hands.weights.shape[1])
-        opp[:hands.count[other]] = reaches[other]
+        opp[:hands.sizes[other]] = reaches[other]
         scale = 1.0
         up = node
         while up > 0:
@@ -388,12 +388,12 @@ class PostflopGame(VectorGame):
         dealt = self.dealt[node]
         for p, vec in ((other, opp),):
             for c in dealt:
-                vec[:hands.count[p]][(hands.cards[p, :hands.count[p]] == c).any(axis=1)] = 0.0
+                vec[:hands.sizes[p]][(hands.cards[p, :hands.sizes[p]] == c).any(axis=1)] = 0.0
         if self.tree.kind[node] == FOLD_NODE:
             sign = -1.0 if self.tree.player[node] == player else 1.0
             out = fold_values(hands, player, opp, sign * (self.half_pot + self.tree.amount[node]))
             for c in dealt:
-                out[(hands.cards[player, :hands.count[player]] == c).any(axis=1)] = 0.0
+                out[(hands.cards[player, :hands.sizes[player]] == c).any(axis=1)] = 0.0
         else:
             out = showdown_values(hands, int(self.tree.board[node]), player, opp,
                                   self.half_pot + self.tree.amount[node])

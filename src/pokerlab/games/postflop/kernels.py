@@ -27,8 +27,8 @@ class TreeArrays(NamedTuple):
     (actor at a decision, folder at a fold), ``first_child``, ``num_children``, ``amount`` (chips each player
     put in beyond the starting pot; the folder's at a fold), ``board`` (showdown table of a showdown),
     ``card`` (card dealt on the edge into a chance child), ``offset`` (first storage index of a decision's
-    ``(actions, hands)`` block, action-major), ``iso_start``/``iso_count`` (suit swaps whose cards the chance child stands
-    for, in ``iso_swaps``), ``factor`` (a chance node's 1 / cards a deal of both hands leaves)."""
+    ``(actions, hands)`` block, action-major), ``iso_start``/``iso_count`` (suit swaps whose cards the chance
+    child stands for, in ``iso_swaps``), ``factor`` (a chance node's 1 / cards a deal of both hands leaves)."""
 
     kind: np.ndarray
     player: np.ndarray
@@ -45,14 +45,14 @@ class TreeArrays(NamedTuple):
 
 
 class HandArrays(NamedTuple):
-    """Both players' hands (padded to the larger count): ``cards`` (2, H, 2), ``count`` (2,), ``weights``
+    """Both players' hands (padded to the larger count): ``cards`` (2, H, 2), ``sizes`` (2,: hands per player), ``weights``
     (2, H), ``same`` (2, H: index of the identical combo in the other player's list, -1), ``perm``
     (swaps, 2, H: a hand's index after a suit swap), ``order``/``strength``/``sorted_cards`` (boards, 2, H:
     hands sorted by strength on each showdown board, blocked hands left out, their cards in that order) and
     ``valid`` (boards, 2: how many)."""
 
     cards: np.ndarray
-    count: np.ndarray
+    sizes: np.ndarray
     weights: np.ndarray
     same: np.ndarray
     perm: np.ndarray
@@ -74,7 +74,7 @@ class Discount(NamedTuple):
 @njit(cache=True)
 def fold_values(hands: HandArrays, p: int, opp: np.ndarray, payoff: float) -> np.ndarray:
     """``payoff`` times the opponent's compatible reach, for each of ``p``'s hands."""
-    out = np.empty(hands.count[p])
+    out = np.empty(hands.sizes[p])
     _fold_into(hands, p, opp, payoff, np.zeros(52), out)
     return out
 
@@ -85,12 +85,12 @@ def _fold_into(hands: HandArrays, p: int, opp: np.ndarray, payoff: float, card_s
     o = 1 - p
     card_sum[:] = 0.0
     total = 0.0
-    for j in range(hands.count[o]):
+    for j in range(hands.sizes[o]):
         r = opp[j]
         total += r
         card_sum[hands.cards[o, j, 0]] += r
         card_sum[hands.cards[o, j, 1]] += r
-    for h in range(hands.count[p]):
+    for h in range(hands.sizes[p]):
         s = total - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]]
         k = hands.same[p, h]
         if k >= 0:
@@ -102,7 +102,7 @@ def _fold_into(hands: HandArrays, p: int, opp: np.ndarray, payoff: float, card_s
 def showdown_values(hands: HandArrays, board: int, p: int, opp: np.ndarray, payoff: float) -> np.ndarray:
     """``payoff`` times (compatible opponent reach beaten minus compatible reach that beats), per hand of
     ``p`` on showdown board ``board``; hands blocked by the board get 0. Two sweeps over the sorted hands."""
-    out = np.zeros(hands.count[p])
+    out = np.zeros(hands.sizes[p])
     _showdown_into(hands, board, p, opp, payoff, np.zeros(52), out)
     return out
 
@@ -150,8 +150,8 @@ def showdown_shares(hands: HandArrays, board: int, p: int, opp: np.ndarray) -> t
     """Per hand of ``p`` on board ``board``: the compatible opponent reach it beats plus half the reach it
     ties, and the whole compatible reach (equity = first / second)."""
     o = 1 - p
-    share = np.zeros(hands.count[p])
-    whole = np.zeros(hands.count[p])
+    share = np.zeros(hands.sizes[p])
+    whole = np.zeros(hands.sizes[p])
     less = np.zeros(52)
     upto = np.zeros(52)
     cum_less = 0.0
@@ -246,7 +246,7 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     ``p``'s regrets and cumulative strategy below ``node`` are updated (DCFR, ``discount``). ``work`` is
     scratch for per-card sums (52 floats)."""
     kind = tree.kind[node]
-    mine = hands.count[p]
+    mine = hands.sizes[p]
     if kind == FOLD_NODE:
         sign = -1.0 if tree.player[node] == p else 1.0
         out = np.empty(mine)
@@ -269,7 +269,7 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
             for h in range(mine):
                 if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
                     own_c[h] = 0.0
-            for h in range(hands.count[o]):
+            for h in range(hands.sizes[o]):
                 if hands.cards[o, h, 0] == card or hands.cards[o, h, 1] == card:
                     opp_c[h] = 0.0
             v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot,
@@ -285,7 +285,7 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
         return out
     actor = tree.player[node]
     lo = tree.offset[node]
-    rows = hands.count[actor]
+    rows = hands.sizes[actor]
     sigma = _strategy(regrets if mode == UPDATE else cumulative, lo, rows, na)
     if actor != p:
         for a in range(na):
