@@ -12,7 +12,9 @@ whole tree, the mean of the two gains in chips (and in % of the starting pot).
 >>> from pokerlab.games.postflop.game import PostflopGame
 >>> config = TreeConfig(pot=100, stack=100, street=2, bets=parse_street_sizes("a"), raises=((), (), ()))
 >>> solver = PostflopSolver(PostflopGame("AhKd7c2s3s", "AA, 72o", "KK, QQ", config))
->>> solver.run(iterations=300); round(solver.exploitability_percent(), 2) < 0.5
+>>> solver.run(iterations=300)
+'iterations'
+>>> solver.exploitability_percent() < 0.5
 True
 """
 

@@ -23,7 +23,7 @@ cap (``raise_cap``) limits the raises per street (``None``: until all-in).
 >>> tree.actions
 ('check', 'bet 66', 'bet 150', 'all-in 900')
 >>> count_nodes(tree)
-(28, 49)
+(24, 69)
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ chips net of each player's half of the starting pot: winning a showdown where bo
 >>> config = TreeConfig(pot=100, stack=100, street=2, bets=parse_street_sizes("a"), raises=((), (), ()))
 >>> game = PostflopGame("AhKd7c2s3s", "AA, 72o", "KK, QQ", config)
 >>> game.num_private_hands(0), game.num_private_hands(1), game.decision_count
-(9, 10, 3)
+(10, 9, 4)
 """
 
 from __future__ import annotations
