@@ -66,6 +66,14 @@ class NodeView:
         return float(w[ok] @ values[ok] / w[ok].sum()) if ok.any() else None
 
     @property
+    def realisation(self) -> np.ndarray:
+        """EV realisation per hand: EV over (equity times the pot at the node); NaN where undefined."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = self.equity * self.pot
+            out: np.ndarray = np.where(share > 0, self.ev / np.where(share > 0, share, 1.0), np.nan)
+        return out
+
+    @property
     def frequencies(self) -> dict[str, float]:
         total = float(self.weight.sum())
         if not self.actions or total <= 0:
