@@ -45,8 +45,8 @@ class TreeArrays(NamedTuple):
 
 
 class HandArrays(NamedTuple):
-    """Both players' hands (padded to the larger count): ``cards`` (2, H, 2), ``sizes`` (2,: hands per player), ``weights``
-    (2, H), ``same`` (2, H: index of the identical combo in the other player's list, -1), ``perm``
+    """Both players' hands (padded to the larger count): ``cards`` (2, H, 2), ``sizes`` (2,: hands per
+    player), ``weights`` (2, H), ``same`` (2, H: index of the identical combo in the other player's list, -1), ``perm``
     (swaps, 2, H: a hand's index after a suit swap), ``order``/``strength``/``sorted_cards`` (boards, 2, H:
     hands sorted by strength on each showdown board, blocked hands left out, their cards in that order) and
     ``valid`` (boards, 2: how many)."""
