@@ -12,7 +12,7 @@ from pokerlab.equity import equity
 from pokerlab.games.postflop.kernels import DECISION_NODE
 from pokerlab.games.vector import compile_public_tree
 from pokerlab.postflop import build_game, load, resume, solve
-from pokerlab.solvers.postflop_cfr import PostflopSolver
+from pokerlab.solvers.postflop_cfr import PostflopSolver, discount
 from pokerlab.solvers.vector import VectorStrategy, vector_exploitability
 
 MONOTONE = "Ah8h5h2h"
@@ -95,3 +95,25 @@ def test_save_load_resume(tmp_path: Path) -> None:
     assert more.exploitability == straight.exploitability
     decisions = int(np.count_nonzero(straight.game.tree.kind == DECISION_NODE))
     assert decisions == straight.game.decision_count
+
+
+def test_parallel_branches_equal_one_serial_walk() -> None:
+    """The top chance nodes' branches run on numba's threads; the sums are the serial walk's, bit for bit."""
+    from pokerlab.games.postflop.kernels import AVERAGE, BEST, UPDATE, Discount, tree_values
+
+    game, _ = build_game(MONOTONE, OOP, IP, pot=100, stack=200, bets="50%, a", raises="a")
+    assert game.top_chance.size > 0
+    parallel, serial = PostflopSolver(game), PostflopSolver(game)
+    parallel.run(iterations=12)
+    for t in range(12):
+        for p in (0, 1):
+            tree_values(game.tree, game.hands, serial.regrets, serial.cumulative, 0, p, serial._weights[p],
+                        serial._weights[1 - p], UPDATE, discount(t), game.half_pot, np.zeros(52),
+                        game.chance_index, np.zeros((0, 1)))
+    assert np.array_equal(parallel.regrets, serial.regrets)
+    assert np.array_equal(parallel.cumulative, serial.cumulative)
+    for mode in (AVERAGE, BEST):
+        whole = tree_values(game.tree, game.hands, serial.regrets, serial.cumulative, 0, 0, serial._weights[0],
+                            serial._weights[1], mode, Discount(1.0, 1.0, 1.0), game.half_pot, np.zeros(52),
+                            game.chance_index, np.zeros((0, 1)))
+        assert np.array_equal(whole, parallel.counterfactual_values(0, best=mode == BEST))

@@ -26,7 +26,16 @@ from collections.abc import Callable
 import numpy as np
 
 from pokerlab.games.postflop.game import PostflopGame
-from pokerlab.games.postflop.kernels import AVERAGE, BEST, UPDATE, Discount, tree_values
+from pokerlab.games.postflop.kernels import (
+    AVERAGE,
+    BEST,
+    UPDATE,
+    Discount,
+    chance_branches,
+    chance_reaches,
+    combine_branches,
+    tree_values,
+)
 
 
 def discount(iteration: int) -> Discount:
@@ -56,9 +65,25 @@ class PostflopSolver:
         self._weights = [np.array(game.hands.weights[p, :game.hands.sizes[p]]) for p in range(2)]
 
     def _pass(self, player: int, mode: int, params: Discount = Discount(1.0, 1.0, 1.0)) -> np.ndarray:
+        """Root values of ``player``'s hands after one walk: the reaches at the top chance nodes, their
+        branches in parallel (numba's threads), then the part above them (the same sums in the same order as
+        one serial walk: the results do not depend on the threads)."""
         g = self.game
-        return tree_values(g.tree, g.hands, self.regrets, self.cumulative, 0, player, self._weights[player],
-                           self._weights[1 - player], mode, params, g.half_pot, self._work)
+        own, opp = self._weights[player], self._weights[1 - player]
+        args = (g.tree, g.hands, self.regrets, self.cumulative)
+        top = g.top_chance
+        if top.size == 0:
+            return tree_values(*args, 0, player, own, opp, mode, params, g.half_pot, self._work, g.chance_index,
+                               np.zeros((0, own.size)))
+        width = g.hands.weights.shape[1]
+        own_at = np.zeros((top.size, width))
+        opp_at = np.zeros((top.size, width))
+        chance_reaches(*args, 0, player, own, opp, mode, g.chance_index, own_at, opp_at)
+        branches = chance_branches(*args, top, g.branch_node, g.branch_child, player, own_at, opp_at, mode, params,
+                                   g.half_pot, g.chance_index)
+        at_chance = combine_branches(g.tree, g.hands, player, top.size, g.branch_node, g.branch_child, branches)
+        return tree_values(*args, 0, player, own, opp, mode, params, g.half_pot, self._work, g.chance_index,
+                           at_chance)
 
     def step(self) -> None:
         """One DCFR iteration: OOP's update, then IP's."""

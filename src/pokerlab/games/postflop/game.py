@@ -303,9 +303,25 @@ class PostflopGame(VectorGame):
                                np.array(card, dtype=i64), np.array(offset, dtype=i64), np.array(iso_start, dtype=i64),
                                np.array(iso_count, dtype=i64), np.array(swaps, dtype=i64), np.array(factor))
         self.parent = np.array(parent, dtype=i64)
+        # the top chance nodes (no chance node above): their branches are solved in parallel
+        top = [n for n in range(len(kind)) if kind[n] == CHANCE_NODE and not self._below_chance(n, kind, parent)]
+        self.chance_index = np.full(len(kind), -1, dtype=i64)
+        self.chance_index[top] = np.arange(len(top))
+        self.top_chance = np.array(top, dtype=i64)
+        self.branch_node = np.array([k for k, n in enumerate(top) for _ in range(count[n])], dtype=i64)
+        self.branch_child = np.array([first[n] + a for n in top for a in range(count[n])], dtype=i64)
         self.labels = tuple(labels)
         self.dealt = tuple(dealt_of)
         self.storage_size = at
+
+    @staticmethod
+    def _below_chance(node: int, kind: list[int], parent: list[int]) -> bool:
+        up = parent[node]
+        while up >= 0:
+            if kind[up] == CHANCE_NODE:
+                return True
+            up = parent[up]
+        return False
 
     def _board_id(self, dealt: tuple[int, ...]) -> int:
         key = tuple(sorted(dealt))

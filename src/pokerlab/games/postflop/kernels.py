@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 FOLD_NODE, SHOWDOWN_NODE, DECISION_NODE, CHANCE_NODE = 0, 1, 2, 3
 UPDATE, BEST, AVERAGE = 0, 1, 2
@@ -240,11 +240,14 @@ def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, values: np.nda
 @njit(cache=True)
 def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
                 p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount,
-                half_pot: float, work: np.ndarray) -> np.ndarray:
+                half_pot: float, work: np.ndarray, chance_index: np.ndarray,
+                chance_values: np.ndarray) -> np.ndarray:
     """Counterfactual values of ``p``'s hands at ``node`` given ``p``'s reach ``own`` and the opponent's
     ``opp`` (both initial weights times strategies times chance factors), recursively; in ``UPDATE`` mode
     ``p``'s regrets and cumulative strategy below ``node`` are updated (DCFR, ``discount``). ``work`` is
-    scratch for per-card sums (52 floats)."""
+    scratch for per-card sums (52 floats). A chance node ``n`` with ``chance_index[n] = k`` below
+    ``len(chance_values)`` is not walked: its values are ``chance_values[k]`` (solved in parallel before,
+    :func:`chance_branches`); pass an empty ``chance_values`` to walk everything."""
     kind = tree.kind[node]
     mine = hands.sizes[p]
     if kind == FOLD_NODE:
@@ -260,6 +263,10 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     na = tree.num_children[node]
     out = np.zeros(mine)
     if kind == CHANCE_NODE:
+        k = chance_index[node]
+        if 0 <= k < chance_values.shape[0]:
+            out[:] = chance_values[k]
+            return out
         o = 1 - p
         for a in range(na):
             child = first + a
@@ -273,7 +280,7 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
                 if hands.cards[o, h, 0] == card or hands.cards[o, h, 1] == card:
                     opp_c[h] = 0.0
             v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot,
-                            work)
+                            work, chance_index, chance_values)
             for h in range(mine):
                 if own_c[h] == 0.0 and (hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card):
                     v[h] = 0.0  # a hand holding the dealt card is not in this branch (folds would value it)
@@ -290,7 +297,7 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     if actor != p:
         for a in range(na):
             v = tree_values(tree, hands, regrets, cumulative, first + a, p, own, opp * sigma[a], mode, discount,
-                            half_pot, work)
+                            half_pot, work, chance_index, chance_values)
             for h in range(mine):
                 out[h] += v[h]
         return out
@@ -298,7 +305,7 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     for a in range(na):
         own_a = own * sigma[a] if mode != BEST else own
         values[a] = tree_values(tree, hands, regrets, cumulative, first + a, p, own_a, opp, mode, discount,
-                                half_pot, work)
+                                half_pot, work, chance_index, chance_values)
     if mode == BEST:
         for h in range(mine):
             best = values[0, h]
@@ -311,4 +318,81 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
             out[h] += sigma[a, h] * values[a, h]
     if mode == UPDATE:
         _update(regrets, cumulative, lo, values, out, sigma, own, discount)
+    return out
+
+
+@njit(cache=True)
+def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
+                   p: int, own: np.ndarray, opp: np.ndarray, mode: int, chance_index: np.ndarray,
+                   own_at: np.ndarray, opp_at: np.ndarray) -> None:
+    """Both reach vectors at every top chance node (``chance_index`` >= 0) below ``node``, top-down with the
+    strategies :func:`tree_values` plays in ``mode``: rows of ``own_at`` and ``opp_at``."""
+    kind = tree.kind[node]
+    if kind == CHANCE_NODE:
+        k = chance_index[node]
+        own_at[k, :own.shape[0]] = own
+        opp_at[k, :opp.shape[0]] = opp
+        return
+    if kind != DECISION_NODE:
+        return
+    first = tree.first_child[node]
+    na = tree.num_children[node]
+    actor = tree.player[node]
+    sigma = _strategy(regrets if mode == UPDATE else cumulative, tree.offset[node], hands.sizes[actor], na)
+    for a in range(na):
+        if actor != p:
+            chance_reaches(tree, hands, regrets, cumulative, first + a, p, own, opp * sigma[a], mode, chance_index,
+                           own_at, opp_at)
+        else:
+            chance_reaches(tree, hands, regrets, cumulative, first + a, p, own * sigma[a] if mode != BEST else own,
+                           opp, mode, chance_index, own_at, opp_at)
+
+
+@njit(cache=True, parallel=True)
+def chance_branches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray,
+                    chance_nodes: np.ndarray, branch_node: np.ndarray, branch_child: np.ndarray, p: int,
+                    own_at: np.ndarray, opp_at: np.ndarray, mode: int, discount: Discount, half_pot: float,
+                    chance_index: np.ndarray) -> np.ndarray:
+    """The values of every branch (chance node ``chance_nodes[branch_node[i]]``, child ``branch_child[i]``) in
+    parallel (the subtrees share no storage), blocked hands 0: rows ``(branches, hands of p)``."""
+    mine = hands.sizes[p]
+    o = 1 - p
+    out = np.zeros((branch_child.shape[0], mine))
+    for i in prange(branch_child.shape[0]):
+        k = branch_node[i]
+        node = chance_nodes[k]
+        child = branch_child[i]
+        card = tree.card[child]
+        own_c = own_at[k, :mine].copy()
+        opp_c = opp_at[k, :hands.sizes[o]] * tree.factor[node]
+        for h in range(mine):
+            if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
+                own_c[h] = 0.0
+        for h in range(hands.sizes[o]):
+            if hands.cards[o, h, 0] == card or hands.cards[o, h, 1] == card:
+                opp_c[h] = 0.0
+        v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot,
+                        np.zeros(52), chance_index, np.zeros((0, mine)))
+        for h in range(mine):
+            if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
+                v[h] = 0.0
+            out[i, h] = v[h]
+    return out
+
+
+@njit(cache=True)
+def combine_branches(tree: TreeArrays, hands: HandArrays, p: int, chance_count: int, branch_node: np.ndarray,
+                     branch_child: np.ndarray, branch_values: np.ndarray) -> np.ndarray:
+    """Each top chance node's values: its branches' values plus their suit twins', in branch order."""
+    mine = hands.sizes[p]
+    out = np.zeros((chance_count, mine))
+    for i in range(branch_child.shape[0]):
+        k = branch_node[i]
+        child = branch_child[i]
+        for h in range(mine):
+            out[k, h] += branch_values[i, h]
+        for s in range(tree.iso_start[child], tree.iso_start[child] + tree.iso_count[child]):
+            swap = tree.iso_swaps[s]
+            for h in range(mine):
+                out[k, h] += branch_values[i, hands.perm[swap, p, h]]
     return out
