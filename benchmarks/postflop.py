@@ -3,7 +3,8 @@ build_postflop_solver.sh), on the issue's river and turn spots; one core each, C
 
 Run: ``python benchmarks/postflop.py PEER_BINARY [--rounds N] [--flop]`` (PEER_BINARY: what the build script
 prints). Each round runs every (spot, target) once for each solver, alternating which goes first; the table
-reports the median CPU seconds of the solve loop (exploitability checked every 10 iterations by both; the tree
+reports the median CPU seconds of the solve loop (and our wall seconds: with ``NUMBA_NUM_THREADS=2`` the
+2-thread figure) (exploitability checked every 10 iterations by both; the tree
 and memory set-up apart, compilation apart: our kernels are warmed before any timed region) and the ratio
 peer / ours (above 1: we are faster). Both EVs and the exploitability reached are printed beside the times.
 """
@@ -39,11 +40,13 @@ def ours(spot: str, target: float) -> dict[str, float]:
     board, bets, raises = SPOTS[spot]
     game, _ = build_game(board, OOP, IP, pot=200, stack=900, bets=bets, raises=raises)
     solver = PostflopSolver(game)
-    start = time.process_time()
+    start, wall = time.process_time(), time.perf_counter()
     solver.run(iterations=5000, target_percent=target)
     cpu = time.process_time() - start
+    wall = time.perf_counter() - wall
     half = game.half_pot
-    return {"cpu_s": cpu, "iterations": solver.iteration, "exploitability_percent": solver.exploitability_percent(),
+    return {"cpu_s": cpu, "wall_s": wall, "iterations": solver.iteration,
+            "exploitability_percent": solver.exploitability_percent(),
             "ev": [solver.value(0) + half, solver.value(1) + half], "memory_bytes": game.memory_bytes}
 
 
@@ -61,7 +64,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--flop", action="store_true", help="the flop spot too (minutes per solve)")
     args = parser.parse_args()
-    print(f"machine: {machine_description()}")
+    threads = os.environ["NUMBA_NUM_THREADS"]
+    print(f"machine: {machine_description()}; pokerlab on NUMBA_NUM_THREADS={threads}, postflop-solver on 1")
     start = time.perf_counter()
     solve("Td9d6hQc2s", "AA,KK", "QQ,JJ", pot=100, stack=100, bets="a", raises="", iterations=2, target=None)
     solve("Td9d6hQc", "AA,KK", "QQ,JJ", pot=100, stack=100, bets="a", raises="", iterations=2, target=None)
@@ -80,9 +84,11 @@ def main() -> None:
             a = statistics.median(m["cpu_s"] for m in mine)
             b = statistics.median(t["cpu_s"] for t in theirs)
             m, t = mine[-1], theirs[-1]
+            ours_wall = statistics.median(m["wall_s"] for m in mine)
             print(f"{spot:5} to {target:.1f}%: pokerlab {a:8.3f} s ({m['iterations']} it, "
                   f"{m['exploitability_percent']:.3f}%, EV {m['ev'][0]:.2f}/{m['ev'][1]:.2f}, "
-                  f"{m['memory_bytes'] / 2**20:.1f} MiB)  postflop-solver {b:8.3f} s ({t['iterations']} it, "
+                  f"{m['memory_bytes'] / 2**20:.1f} MiB, wall {ours_wall:.3f} s on {threads} thread(s))  "
+                  f"postflop-solver {b:8.3f} s ({t['iterations']} it, "
                   f"{t['exploitability_percent']:.3f}%, EV {t['ev'][0]:.2f}/{t['ev'][1]:.2f}, "
                   f"{t['memory_bytes'] / 2**20:.1f} MiB)  ratio {b / a if a > 0 else float('nan'):.2f}  "
                   f"(load {os.getloadavg()[0]:.1f})", flush=True)
