@@ -189,12 +189,16 @@ class PostflopGame(VectorGame):
         return tuple(out)
 
     def _card_classes(self, dealt: tuple[int, ...]) -> list[tuple[int, list[int]]]:
-        """The cards a chance node deals after ``dealt``: (representative, swaps standing for its twins)."""
-        rank_sets = [frozenset(c >> 2 for c in dealt if c & 3 == s) for s in range(4)]
+        """The cards a chance node deals after ``dealt`` (the whole board so far): (representative, swaps
+        standing for its twins). A swap must map the board onto itself at every street so far, not only now:
+        the earlier streets' strategies tell its two suits apart otherwise (Td9d6h then 6c: hearts and clubs
+        hold the same ranks on the turn, not on the flop)."""
+        prefixes = [dealt[:n] for n in range(len(self.board), len(dealt) + 1)]
+        rank_sets = [[frozenset(c >> 2 for c in cards if c & 3 == s) for s in range(4)] for cards in prefixes]
         parent = list(range(4))
         for s in self._swappable:
             s1, s2 = SWAPS[s]
-            if rank_sets[s1] == rank_sets[s2]:
+            if all(ranks[s1] == ranks[s2] for ranks in rank_sets):
                 a, b = parent[s1], parent[s2]
                 low = min(a, b)
                 parent = [low if x in (a, b) else x for x in parent]
