@@ -123,7 +123,8 @@ class NodeView:
 class PostflopResult:
     """A solved spot: the game, the average strategy (float32 cumulative sums), the solve's iterations, its
     exact exploitability (chips and % of the starting pot), both players' EVs at the root (chips, the pot
-    share included: they add up to the pot), why it stopped and how long it took (``compile_s`` apart)."""
+    share included: they add up to the pot), why it stopped and how long it took: ``elapsed_s`` the solve's
+    seconds less ``compile_s``, the first iteration's (where the kernels load or compile)."""
 
     game: PostflopGame
     spec: dict[str, Any]

@@ -108,8 +108,9 @@ def run(solver: PostflopSolver, spec: dict[str, Any], *, iterations: int | None,
                             check_every=check_every, progress=progress)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted after {solver.iteration} iterations",
-                          partial=_result(solver, spec, reason, time.perf_counter() - start, compile_s)) from None
-    return _result(solver, spec, reason, time.perf_counter() - start, compile_s)
+                          partial=_result(solver, spec, reason, time.perf_counter() - start - compile_s,
+                                          compile_s)) from None
+    return _result(solver, spec, reason, time.perf_counter() - start - compile_s, compile_s)
 
 
 def _result(solver: PostflopSolver, spec: dict[str, Any], reason: str, elapsed: float,
