@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Build postflop-solver (github.com/b-inary/postflop-solver, AGPL; never committed here) from source in a scratch
 # folder outside the repository, offline, for benchmarks/postflop.py. Its crates registry cannot be reached, so
-# its two non-optional dependencies are replaced: once_cell by std::sync::LazyLock, the regex range parser in
-# src/range.rs by hand parsing (strip spaces, split on ',', an optional ':weight'); --no-default-features drops
-# the optional ones (bincode, rayon, zstd): the build is single-threaded, as the per-core comparison wants.
+# its two non-optional dependencies go: the regex range parser in src/range.rs is replaced by hand parsing
+# (strip spaces, split on ',', an optional ':weight'), and once_cell, used only for that parser's two lazy
+# statics, goes with them (no std::sync::LazyLock needed); the optional ones (bincode, rayon, zstd) are dropped
+# from Cargo.toml: the build is single-threaded, as the per-core comparison wants.
 # A small binary (src/bin/pokerlab_bench.rs) solves one spot and prints CPU seconds, iterations, exploitability
 # and both EVs.
 #

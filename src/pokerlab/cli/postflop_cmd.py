@@ -88,11 +88,13 @@ def postflop_solve(
 
     check_output(out, what="--out solve file")
     parse_target(target)
+    # every input checked and the size estimated before any work (the tree is built once, by the solve)
     game, _ = build_game(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=not no_donk,
-                         add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap)
+                         add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
+                         build=False)
     console = stderr_console()
-    console.print(f"{game.decision_count:,} decision nodes, {game.hands.sizes[0]} x {game.hands.sizes[1]} hands, "
-                  f"about {game.memory_bytes / 2**20:,.1f} MiB")
+    console.print(f"{game.ranges[0].combo_count} x {game.ranges[1].combo_count} hands, about "
+                  f"{game.memory_bytes / 2**20:,.1f} MiB of solver storage")
 
     def progress(iteration: int, percent: float) -> None:
         console.print(f"iteration {iteration}: exploitability {percent:.3f}% of the pot")
