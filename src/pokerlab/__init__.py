@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     )
     from pokerlab.games import compile_game, get_game, kuhn, leduc
     from pokerlab.icm import ICMResult, icm
+    from pokerlab.postflop import PostflopResult
     from pokerlab.pushfold import PushFoldResult, pushfold
     from pokerlab.simulation import SimulationResult, simulate
     from pokerlab.solvers import Policy, Solver, best_response, expected_value, exploitability, solve
@@ -62,6 +63,7 @@ _EXPORTS = {
     "leduc": "pokerlab.games",
     "ICMResult": "pokerlab.icm",
     "icm": "pokerlab.icm",
+    "PostflopResult": "pokerlab.postflop",
     "PushFoldResult": "pokerlab.pushfold",
     "pushfold": "pokerlab.pushfold",
     "SimulationResult": "pokerlab.simulation",
@@ -136,6 +138,7 @@ __all__ = [
     "InvalidCardError",
     "InvalidHandError",
     "ICMResult",
+    "PostflopResult",
     "PushFoldResult",
     "pushfold",
     "SimulationResult",

@@ -166,6 +166,24 @@ def pushfold_section(console: Console) -> None:
     console.print("Heads-up at 10 bb the published Nash bands are 58-60% (SB jams) and 37-40% (BB calls).")
 
 
+def postflop_section(console: Console) -> None:
+    """The river spot of postflop-solver's README ranges (issue 22): solved to 0.3% of the pot, its EVs against
+    postflop-solver's, the root's action frequencies and one node down."""
+    from pokerlab.postflop import solve
+
+    r = solve("Td9d6hQc2s", "66+,A8s+,A5s-A4s,AJo+,K9s+,KQo,QTs+,JTs,96s+,85s+,75s+,65s,54s",
+              "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+", pot=200, stack=900,
+              bets="33%,75%,150%,a", raises="3x,a", target=0.3)
+    console.print(f"River Td9d6hQc2s, pot 200, stack 900, bets 33%/75%/150%/all-in, raises 3x/all-in: "
+                  f"{r.game.decision_count} decision nodes, {r.iterations} iterations in {r.elapsed_s:.2f} s "
+                  f"(the first iteration, which loads or compiles the kernels, apart: {r.compile_s:.2f} s), "
+                  f"exploitability {r.exploitability_percent:.3f}% of the pot (exact).")
+    console.print(f"EV OOP {r.ev[0]:.2f}, IP {r.ev[1]:.2f} chips (postflop-solver: 91.68 / 108.32).")
+    for view in (r.root, r.node("check")):
+        mix = ", ".join(f"{a} {100 * f:.1f}%" for a, f in view.frequencies.items())
+        console.print(f"{view.description}: {mix}")
+
+
 def simulation_section(console: Console) -> None:
     """Tournament simulation: three players flipping coins for one chip (the gambler's ruin) against ICM, then a
     batch of 1,000-player tournaments with simple-rules push/fold players."""
@@ -201,6 +219,7 @@ def sections() -> list[tuple[str, Callable[[Console], None]]]:
         ("CFR solving: Kuhn and Leduc poker", solver_section),
         ("Bots: matches", bots_section),
         ("Push/fold: Nash jam and call ranges, chip EV and ICM", pushfold_section),
+        ("Postflop: a no-limit hold'em river spot", postflop_section),
         ("Tournament simulation", simulation_section),
     ]
 

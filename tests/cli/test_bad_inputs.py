@@ -197,6 +197,22 @@ CASES = [
     (["serve", "--queue", "-1"], "--queue must be >= 0, got -1"),
     (["warmup", "--jobs", "0"], "Invalid value for '--jobs' / '-j': Input should be greater than or equal to 1"),
     (["warmup", "extra"], "Got unexpected extra argument(s) (extra)"),
+    (["postflop", "solve", "--board", "Kh9d", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200"], "a postflop board has 3, 4 or 5 cards, got 2"),
+    (["postflop", "solve", "--board", "Kh9d5c2s2h3c", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200"], "a postflop board has 3, 4 or 5 cards, got 6"),
+    (["postflop", "solve", "--board", "AsKd5c", "--oop", "AsKs", "--ip", "JJ", "--pot", "100", "--stack", "200"], "the OOP range is empty once the board's cards are removed"),
+    (["postflop", "solve", "--board", "2c3d5c", "--oop", "AsKs", "--ip", "AsKs", "--pot", "100", "--stack", "200"], "no deal: every OOP combo shares a card with every IP combo"),
+    (["postflop", "solve", "--board", "Kh9d5c", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200", "--bets", "33%,big"], "bet size 'big' does not parse: use a pot fraction (75%), a raise multiple"),
+    (["postflop", "solve", "--board", "Kh9d5c", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200", "--bets", "0%"], "bet size '0%': a pot fraction must be above 0% and at most 10000%"),
+    (["postflop", "solve", "--board", "Kh9d5c", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200", "--raises", "0.5x"], "raise size '0.5x': a raise multiple must be above 1x and at most 100x"),
+    (["postflop", "solve", "--board", "Kh9d5c", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200", "--bets", "preflop: 50%"], "'preflop: 50%': expected 'flop: ...', 'turn: ...' or 'river: ...'"),
+    (["postflop", "solve", "--board", "Kh9d5c", "--oop", "QQ", "--ip", "JJ", "--pot", "0", "--stack", "200"], "the starting pot (chips) must be at least 1, got 0"),
+    (["postflop", "solve", "--board", "Kh9d5c", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "-5"], "the effective stack (chips) must be at least 0, got -5"),
+    (["postflop", "solve", "--board", "Td9d6h", "--oop", "random", "--ip", "random", "--pot", "100", "--stack", "900", "--bets", "60%,e,a", "--raises", "2.5x"], "this tree needs about 14,885 MiB of solver storage, above the limit of 4,096 MiB"),
+    (["postflop", "solve", "--board", "Kh9d5c", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200", "--target", "abc"], "target 'abc': expected a share of the pot such as 0.5%"),
+    (["postflop", "solve", "--board", "Kh9d5c", "--oop", "QQ,ZZ", "--ip", "JJ", "--pot", "100", "--stack", "200"], "OOP range: 'ZZ': expected a hand class"),
+    (["postflop", "solve", "--board", "Kh9d5c2s", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200", "--out", "{tmp}/missing/s.npz"], "cannot write --out solve file {tmp}/missing/s.npz: folder {tmp}/missing"),
+    (["postflop", "show", "{tmp}/bad.npz"], "{tmp}/bad.npz: not a pokerlab postflop solve (not a .npz archive)"),
+    (["postflop", "show", "{tmp}/missing.npz"], "no pokerlab postflop solve {tmp}/missing.npz"),
 ]
 
 

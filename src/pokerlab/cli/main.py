@@ -39,6 +39,8 @@ COMMANDS: dict[str, tuple[str, str | None]] = {
     "play": ("bots_cmd", "Play hands against a bot at the terminal; q quits at any prompt."),
     "two-round": ("bots_cmd", "The two-round hold'em game: size, training, exploitability."),
     "pushfold": ("pushfold_cmd", "Push/fold Nash ranges: jam first in and call a jam, per seat, under chip EV or ICM."),
+    "postflop": ("postflop_cmd", "No-limit hold'em postflop solving: solve a river, turn or flop spot; show a saved "
+                                 "solve."),
     "simulate": ("simulate_cmd", "Simulate tournaments (coin flip, push/fold charts, simple rules) and compare "
                                  "equity models."),
     "warmup": ("warmup_cmd", "Compile every kernel the commands use (first run only; later runs load them from the "

@@ -31,6 +31,7 @@ from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, PokerlabE
 from pokerlab.web.guard import RequestGuard
 from pokerlab.web.jobs import JobFailedError, JobTimeoutError, QueueFullError, WorkerPool
 from pokerlab.web.messages import validation_message
+from pokerlab.web.postflop import PostflopRequest, postflop_limits
 from pokerlab.web.prechecks import PRECHECKS
 from pokerlab.web.schemas import (
     EquityRequest,
@@ -274,6 +275,7 @@ TIMEOUT_ADVICE = {
     "icm": "use method montecarlo with a time limit, or turn off finish places and bubble factors",
     "solve": "ask for fewer iterations or give a time limit",
     "two-round": "ask for fewer iterations or checks, or a smaller stack",
+    "postflop": "give a time limit or a larger target, or a smaller tree",
 }
 
 
@@ -491,6 +493,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     endpoints("two-round", TwoRoundRequest, _two_round_limits,
               "The two-round hold'em game trained by MCCFR, as `pokerlab two-round train --exploitability --json` "
               "(no file written), with the exact exploitability curve and the strategy per betting node.")
+
+    endpoints("postflop", PostflopRequest, lambda body, lim: postflop_limits(body, lim.solve_seconds),
+              "A no-limit hold'em postflop spot solved, as `pokerlab postflop solve --json`, within a work budget.")
 
     @app.post("/api/range")
     def range_info(body: RangeRequest) -> dict[str, Any]:

@@ -1,0 +1,99 @@
+"""Postflop benchmark: pokerlab's solver against postflop-solver, built from source (benchmarks/
+build_postflop_solver.sh), on the issue's river and turn spots; one core each, CPU seconds, interleaved.
+
+Run: ``python benchmarks/postflop.py PEER_BINARY [--rounds N] [--flop]`` (PEER_BINARY: what the build script
+prints). Each round runs every (spot, target) once for each solver, alternating which goes first; the table
+reports the median CPU seconds of the solve loop (and our wall seconds: with ``NUMBA_NUM_THREADS=2`` the
+2-thread figure) (exploitability checked every 10 iterations by both; the tree
+and memory set-up apart, compilation apart: our kernels are warmed before any timed region) and the ratio
+peer / ours (above 1: we are faster). Both EVs and the exploitability reached are printed beside the times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+from _machine import machine_description  # noqa: E402
+from pokerlab.postflop import build_game, solve  # noqa: E402
+from pokerlab.solvers.postflop_cfr import PostflopSolver  # noqa: E402
+
+OOP = "66+,A8s+,A5s-A4s,AJo+,K9s+,KQo,QTs+,JTs,96s+,85s+,75s+,65s,54s"
+IP = "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+"
+SPOTS = {
+    "river": ("Td9d6hQc2s", "33%,75%,150%,a", "3x,a"),
+    "turn": ("Td9d6hQc", "50%,100%,a", "2.5x,a"),
+    "flop": ("Td9d6h", "60%,e,a", "2.5x"),
+}
+TARGETS = (1.0, 0.5, 0.3)
+
+
+def ours(spot: str, target: float) -> dict[str, float]:
+    board, bets, raises = SPOTS[spot]
+    game, _ = build_game(board, OOP, IP, pot=200, stack=900, bets=bets, raises=raises)
+    solver = PostflopSolver(game)
+    start, wall = time.process_time(), time.perf_counter()
+    solver.run(iterations=5000, target_percent=target)
+    cpu = time.process_time() - start
+    wall = time.perf_counter() - wall
+    half = game.half_pot
+    return {"cpu_s": cpu, "wall_s": wall, "iterations": solver.iteration,
+            "exploitability_percent": solver.exploitability_percent(),
+            "ev": [solver.value(0) + half, solver.value(1) + half], "memory_bytes": game.memory_bytes}
+
+
+def peer(binary: str, spot: str, target: float) -> dict[str, float]:
+    board, bets, raises = SPOTS[spot]
+    out = subprocess.run([binary, OOP, IP, board, "200", "900", bets, raises, str(target), "5000"],
+                         capture_output=True, text=True, check=True)
+    result: dict[str, float] = json.loads(out.stdout)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("peer", help="the postflop-solver bench binary")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--flop", action="store_true", help="the flop spot too (minutes per solve)")
+    args = parser.parse_args()
+    threads = os.environ["NUMBA_NUM_THREADS"]
+    print(f"machine: {machine_description()}; pokerlab on NUMBA_NUM_THREADS={threads}, postflop-solver on 1")
+    start = time.perf_counter()
+    solve("Td9d6hQc2s", "AA,KK", "QQ,JJ", pot=100, stack=100, bets="a", raises="", iterations=2, target=None)
+    solve("Td9d6hQc", "AA,KK", "QQ,JJ", pot=100, stack=100, bets="a", raises="", iterations=2, target=None)
+    print(f"warm-up (kernels from the cache or compiled): {time.perf_counter() - start:.1f} s")
+    spots = ["river", "turn"] + (["flop"] if args.flop else [])
+    for spot in spots:
+        for target in TARGETS:
+            mine: list[dict[str, float]] = []
+            theirs: list[dict[str, float]] = []
+            for r in range(args.rounds):
+                for side in ("ours", "peer") if r % 2 == 0 else ("peer", "ours"):
+                    if side == "ours":
+                        mine.append(ours(spot, target))
+                    else:
+                        theirs.append(peer(args.peer, spot, target))
+            a = statistics.median(m["cpu_s"] for m in mine)
+            b = statistics.median(t["cpu_s"] for t in theirs)
+            m, t = mine[-1], theirs[-1]
+            ours_wall = statistics.median(m["wall_s"] for m in mine)
+            print(f"{spot:5} to {target:.1f}%: pokerlab {a:8.3f} s ({m['iterations']} it, "
+                  f"{m['exploitability_percent']:.3f}%, EV {m['ev'][0]:.2f}/{m['ev'][1]:.2f}, "
+                  f"{m['memory_bytes'] / 2**20:.1f} MiB, wall {ours_wall:.3f} s on {threads} thread(s))  "
+                  f"postflop-solver {b:8.3f} s ({t['iterations']} it, "
+                  f"{t['exploitability_percent']:.3f}%, EV {t['ev'][0]:.2f}/{t['ev'][1]:.2f}, "
+                  f"{t['memory_bytes'] / 2**20:.1f} MiB)  ratio {b / a if a > 0 else float('nan'):.2f}  "
+                  f"(load {os.getloadavg()[0]:.1f})", flush=True)
+    print(f"peak memory of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

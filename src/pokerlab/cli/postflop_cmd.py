@@ -1,0 +1,130 @@
+"""``pokerlab postflop solve`` and ``pokerlab postflop show``: solve a no-limit hold'em river, turn or flop spot
+and browse a saved solve node by node."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from pokerlab.cli.common import check_output, command, command_group, interrupted, print_json, stderr_console
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pokerlab.postflop import NodeView, PostflopResult
+
+POSTFLOP = command_group("postflop", "No-limit hold'em postflop solving: solve a river, turn or flop spot; show a "
+                                     "saved solve.")
+
+
+def _show(result: PostflopResult, line: str, hand: str | None, as_json: bool, png: Path | None) -> None:
+    view: NodeView = result.node(line) if line else result.root
+    if png is not None:
+        _grid_png(view, png)
+    if as_json:
+        data = result.to_dict()
+        data["node"] = view.to_dict(hands=True)
+        if hand:
+            data["hand"] = view.hand(hand)
+        print_json(data)
+        return
+    typer.echo(f"{result.spec['board']}  pot {result.spec['pot']}  stack {result.spec['stack']}  "
+               f"{result.iterations} iterations, exploitability {result.exploitability_percent:.3f}% of the pot "
+               f"({result.stop_reason}); EV OOP {result.ev[0]:.2f}, IP {result.ev[1]:.2f}")
+    typer.echo(view.description)
+    node = view.to_dict()
+    if view.actions:
+        typer.echo("  " + "  ".join(f"{a}: {100 * f:.1f}%" for a, f in view.frequencies.items()))
+    if node["ev"] is not None:
+        typer.echo(f"  {('OOP', 'IP')[view.player]} EV {node['ev']:.2f}, equity {100 * node['equity']:.1f}%")
+    if hand:
+        one = view.hand(hand)
+        mix = "  ".join(f"{a}: {100 * p:.1f}%" for a, p in one["strategy"].items())
+        ev = "n/a" if one["ev"] is None else f"{one['ev']:.2f}"
+        eq = "n/a" if one["equity"] is None else f"{100 * one['equity']:.1f}%"
+        typer.echo(f"  {one['hand']}: {mix}  EV {ev}, equity {eq}")
+
+
+def _grid_png(view: NodeView, path: Path) -> None:
+    from pokerlab.plotting import pyplot, save_figure
+
+    plt = pyplot()
+    grid = view.grid(view.actions[0]) if view.actions else view.grid()
+    fig, ax = plt.subplots(figsize=(6, 6))
+    ax.imshow(grid, vmin=0, vmax=1, cmap="viridis")
+    ax.set_title(f"{view.description}\n{view.actions[0] if view.actions else ''} frequency", fontsize=8)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    save_figure(fig, path)
+
+
+@command("solve", group=POSTFLOP)
+def postflop_solve(
+    board: str = typer.Option(..., "--board", help="Flop, turn or river: 3 to 5 cards, e.g. Td9d6h."),
+    oop: str = typer.Option(..., "--oop", help="OOP's range, e.g. 'QQ-22,AQs-A2s,AKo:0.5'."),
+    ip: str = typer.Option(..., "--ip", help="IP's range."),
+    pot: int = typer.Option(..., "--pot", help="Starting pot (chips)."),
+    stack: int = typer.Option(..., "--stack", help="Effective stack (chips)."),
+    bets: str = typer.Option("33%,75%,a", "--bets", help="Bet sizes, for every street or as 'flop: 33%,a; turn: "
+                                                         "50%; river: 75%' (%: of the pot, e: geometric, a: all-in)."),
+    raises: str = typer.Option("2.5x,a", "--raises", help="Raise sizes, the same way (2.5x: of the bet, %: of the "
+                                                          "pot after the call)."),
+    add_allin: float = typer.Option(1.5, "--add-allin", help="Add all-in where it is at most this many pots."),
+    force_allin: float = typer.Option(0.15, "--force-allin", help="Bet all-in where the call would leave at most "
+                                                                  "this many pots behind."),
+    merging: float = typer.Option(0.1, "--merging", help="Merge sizes this close (pot ratio)."),
+    raise_cap: int = typer.Option(None, "--raise-cap", help="At most this many raises per street."),
+    no_donk: bool = typer.Option(False, "--no-donk", help="OOP may not lead a street after calling the last."),
+    target: str = typer.Option("0.5%", "--target", help="Stop at this exploitability (% of the pot)."),
+    iterations: int = typer.Option(1000, "--iterations", help="Stop after this many iterations."),
+    time_limit: float = typer.Option(None, "--time", help="Stop after this many seconds."),
+    out: Path = typer.Option(None, "--out", help="Save the solve (.npz) for 'pokerlab postflop show'."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Solve a postflop spot by discounted CFR; report its exact exploitability, EVs and the root strategy."""
+    from pokerlab.errors import Interrupted
+    from pokerlab.postflop import build_game, solve
+    from pokerlab.postflop.solve import parse_target
+
+    check_output(out, what="--out solve file")
+    parse_target(target)
+    # every input checked and the size estimated before any work (the tree is built once, by the solve)
+    game, _ = build_game(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=not no_donk,
+                         add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
+                         build=False)
+    console = stderr_console()
+    console.print(f"{game.ranges[0].combo_count} x {game.ranges[1].combo_count} hands, about "
+                  f"{game.memory_bytes / 2**20:,.1f} MiB of solver storage")
+
+    def progress(iteration: int, percent: float) -> None:
+        console.print(f"iteration {iteration}: exploitability {percent:.3f}% of the pot")
+
+    try:
+        result = solve(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=not no_donk,
+                       add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
+                       target=target, iterations=iterations, time_limit=time_limit,
+                       progress=None if as_json else progress)
+    except Interrupted as stop:
+        partial = stop.partial
+        if out is not None and partial is not None:
+            partial.save(out)  # type: ignore[attr-defined]
+        interrupted(f"after {getattr(partial, 'iterations', 0)} iterations"
+                    + (f", saved to {out}" if out is not None and partial is not None else ""))
+    if out is not None:
+        result.save(out)
+    _show(result, "", None, as_json, None)
+
+
+@command("show", group=POSTFLOP)
+def postflop_show(
+    path: Path = typer.Argument(..., help="A solve saved by 'pokerlab postflop solve --out'."),
+    line: str = typer.Option("", "--line", help="Actions from the root, e.g. 'check, bet 75%, call, Qc'."),
+    hand: str = typer.Option(None, "--hand", help="One hand's strategy, EV and equity, e.g. AsKs."),
+    png: Path = typer.Option(None, "--png", help="Write the node's 13x13 grid (first action) as a PNG."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (every hand at the node)."),
+) -> None:
+    """Show one node of a saved solve: action frequencies, EV, equity, a hand's strategy."""
+    from pokerlab.postflop import load
+
+    check_output(png, what="--png grid")
+    _show(load(path), line, hand, as_json, png)

@@ -1,0 +1,424 @@
+"""The no-limit hold'em postflop game (river, turn or flop spot) in vector form: two players, weighted ranges
+with card removal, a bet tree, and the turn and river cards dealt at chance nodes, isomorphic cards merged.
+
+The tree is materialised once (every decision node of every runout kept, a merged card standing for its
+suit-swapped twins) into :class:`~pokerlab.games.postflop.kernels.TreeArrays`; private hands are each player's
+combos in range that miss the board, so a river spot of two 200-combo ranges has 200 hands each. Payoffs are
+chips net of each player's half of the starting pot: winning a showdown where both put in ``m`` more is worth
+``pot / 2 + m``; no rake.
+
+>>> from pokerlab.games.postflop.bettree import TreeConfig, parse_street_sizes
+>>> config = TreeConfig(pot=100, stack=100, street=2, bets=parse_street_sizes("a"), raises=((), (), ()))
+>>> game = PostflopGame("AhKd7c2s3s", "AA, 72o", "KK, QQ", config)
+>>> game.num_private_hands(0), game.num_private_hands(1), game.decision_count
+(10, 9, 4)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any, ClassVar
+
+import numpy as np
+
+from pokerlab.cards.encoding import format_card, format_cards, parse_cards
+from pokerlab.cards.evaluator import evaluate_batch
+from pokerlab.cards.ranges import COMBO_MASKS, COMBOS, Range, combo_index, parse_range
+from pokerlab.errors import InvalidArgumentError, InvalidRangeError, ResourceLimitError
+from pokerlab.games.base import CHANCE, TERMINAL, VECTOR_FORM, GameType
+from pokerlab.games.postflop.bettree import (
+    STREETS,
+    ActionNode,
+    TreeConfig,
+    build_action_tree,
+)
+from pokerlab.games.postflop.kernels import (
+    CHANCE_NODE,
+    DECISION_NODE,
+    FOLD_NODE,
+    SHOWDOWN_NODE,
+    HandArrays,
+    TreeArrays,
+    fold_values,
+    showdown_values,
+)
+from pokerlab.games.vector import CompiledPublicTree, VectorGame
+
+MAX_MEMORY = 4 * 2**30
+"""Default limit of the solver's storage (bytes): a spot above it is refused before allocation."""
+SWAPS = tuple(itertools.combinations(range(4), 2))
+"""The six suit transpositions, by index."""
+
+
+def showdown_tables(cards: np.ndarray, counts: np.ndarray,
+                    boards: Sequence[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For each five-card board: each player's hands that miss it, sorted by strength (``order``: hand index,
+    ``strength``, ``sorted_cards``: the hand's two cards, ``valid``: how many), as :class:`HandArrays` holds
+    them."""
+    width = cards.shape[1]
+    order = np.zeros((len(boards), 2, width), dtype=np.int64)
+    strength = np.zeros((len(boards), 2, width), dtype=np.int64)
+    sorted_cards = np.zeros((len(boards), 2, width, 2), dtype=np.int64)
+    valid = np.zeros((len(boards), 2), dtype=np.int64)
+    for b, full in enumerate(boards):
+        board = np.array(full, dtype=np.int64)
+        for p in range(2):
+            mine = cards[p, :counts[p]]
+            ok = np.flatnonzero(~np.isin(mine, board).any(axis=1))
+            rows = np.empty((len(ok), 7), dtype=np.uint8)
+            rows[:, :2] = mine[ok]
+            rows[:, 2:] = board
+            values = evaluate_batch(rows, validate=False).astype(np.int64)
+            sort = np.argsort(values, kind="stable")
+            valid[b, p] = len(ok)
+            order[b, p, :len(ok)] = ok[sort]
+            strength[b, p, :len(ok)] = values[sort]
+            sorted_cards[b, p, :len(ok)] = mine[ok[sort]]
+    return order, strength, sorted_cards, valid
+
+
+class PostflopSpotError(InvalidArgumentError):
+    """A postflop spot that cannot be solved as given (board, ranges, sizes)."""
+
+
+def _swap_card(card: int, s1: int, s2: int) -> int:
+    suit = card & 3
+    return card - suit + (s2 if suit == s1 else s1 if suit == s2 else suit)
+
+
+def parse_board(board: str | Sequence[int]) -> tuple[int, ...]:
+    """A flop, turn or river board: 3 to 5 distinct cards (:class:`PostflopSpotError` otherwise)."""
+    cards = tuple(parse_cards(board) if isinstance(board, str) else (int(c) for c in board))
+    if len(cards) not in (3, 4, 5):
+        raise PostflopSpotError(f"a postflop board has 3, 4 or 5 cards, got {len(cards)}")
+    if len(set(cards)) != len(cards):
+        raise PostflopSpotError(f"board {format_cards(cards)} repeats a card")
+    return cards
+
+
+def _as_range(value: str | Range, who: str) -> Range:
+    if isinstance(value, Range):
+        return value
+    try:
+        return parse_range(value)
+    except InvalidRangeError as error:
+        raise InvalidRangeError(f"{who} range: {error}") from None
+
+
+class PostflopGame(VectorGame):
+    """A postflop spot: ``board`` (3-5 cards), OOP's and IP's ranges (text or :class:`Range`), the betting
+    ``config``; ``isomorphism`` merges suit-swapped turn and river cards where the board and both ranges
+    allow it; a tree whose solver storage (:attr:`memory_bytes`) would exceed ``max_memory`` is refused
+    (:class:`~pokerlab.errors.ResourceLimitError`) before anything is built; ``build=False`` stops after the
+    checks and the estimate."""
+
+    name = "postflop"
+    game_type: ClassVar[GameType] = GameType(players=2, zero_sum=True, forms=(VECTOR_FORM,), chance=True,
+                                             has_fold=True)
+
+    def __init__(self, board: str | Sequence[int], oop: str | Range, ip: str | Range, config: TreeConfig, *,
+                 isomorphism: bool = True, max_memory: int = MAX_MEMORY, build: bool = True) -> None:
+        self.board = parse_board(board)
+        if config.street != len(self.board) - 3:
+            raise PostflopSpotError(f"a {len(self.board)}-card board starts on the {STREETS[len(self.board) - 3]}, "
+                                    f"not the {STREETS[config.street]}")
+        self.config = config
+        self.isomorphism = isomorphism
+        mask = 0
+        for card in self.board:
+            mask |= 1 << card
+        self.ranges = tuple(_as_range(r, who).without(mask) for r, who in ((oop, "OOP"), (ip, "IP")))
+        for r, who in zip(self.ranges, ("OOP", "IP"), strict=True):
+            if r.combo_count == 0:
+                raise PostflopSpotError(f"the {who} range is empty once the board's cards are removed")
+        combos = [r.indices for r in self.ranges]
+        counts = np.array([len(c) for c in combos], dtype=np.int64)
+        width = int(counts.max())
+        cards = np.zeros((2, width, 2), dtype=np.int64)
+        weights = np.zeros((2, width))
+        same = np.full((2, width), -1, dtype=np.int64)
+        position = [dict(zip(c.tolist(), range(len(c)), strict=True)) for c in combos]
+        for p in range(2):
+            cards[p, :counts[p]] = COMBOS[combos[p]]
+            weights[p, :counts[p]] = self.ranges[p].weights[combos[p]]
+            for h, combo in enumerate(combos[p].tolist()):
+                same[p, h] = position[1 - p].get(combo, -1)
+        self._combos = combos
+        self.pairs_weight = self._pairs_weight(cards, weights, counts)
+        if self.pairs_weight <= 0:
+            raise PostflopSpotError("no deal: every OOP combo shares a card with every IP combo")
+        self.action_tree = build_action_tree(config)
+        self._swappable = self._symmetric_swaps() if isomorphism else ()
+        self.memory_bytes = self._memory_estimate(counts)
+        if self.memory_bytes > max_memory:
+            raise ResourceLimitError(f"this tree needs about {self.memory_bytes / 2**20:,.0f} MiB of solver storage, "
+                                     f"above the limit of {max_memory / 2**20:,.0f} MiB: use fewer bet sizes, a "
+                                     "raise cap or narrower ranges")
+        if not build:  # checked and sized only (a server's budget check)
+            return
+        perm = np.tile(np.arange(width, dtype=np.int64), (len(SWAPS), 2, 1))
+        for s in self._swappable:
+            s1, s2 = SWAPS[s]
+            for p in range(2):
+                for h, combo in enumerate(combos[p].tolist()):
+                    a, b = COMBOS[combo]
+                    perm[s, p, h] = position[p][combo_index(_swap_card(int(a), s1, s2), _swap_card(int(b), s1, s2))]
+        self._boards: dict[tuple[int, ...], int] = {}
+        self._materialise()
+        self.hands = HandArrays(cards, counts, weights, same, perm, *self._showdown_tables(cards, counts))
+
+    # -- set-up ----------------------------------------------------------------------------------------------
+    @staticmethod
+    def _pairs_weight(cards: np.ndarray, weights: np.ndarray, counts: np.ndarray) -> float:
+        """Total weight of the compatible (OOP, IP) deals: the normaliser of every value per deal."""
+        masks = [COMBO_MASKS[[combo_index(int(a), int(b)) for a, b in cards[p, :counts[p]]]] for p in range(2)]
+        clash = (masks[0][:, None] & masks[1][None, :]) != 0
+        w = np.outer(weights[0, :counts[0]], weights[1, :counts[1]])
+        return float(w[~clash].sum())
+
+    def _symmetric_swaps(self) -> tuple[int, ...]:
+        """Suit swaps under which both ranges are unchanged (the board is checked at each chance node)."""
+        out = []
+        for s, (s1, s2) in enumerate(SWAPS):
+            suit_map = [0, 1, 2, 3]
+            suit_map[s1], suit_map[s2] = s2, s1
+            if all(r.permuted((suit_map[0], suit_map[1], suit_map[2], suit_map[3])) == r for r in self.ranges):
+                out.append(s)
+        return tuple(out)
+
+    def _card_classes(self, dealt: tuple[int, ...]) -> list[tuple[int, list[int]]]:
+        """The cards a chance node deals after ``dealt`` (the whole board so far): (representative, swaps
+        standing for its twins). A swap must map the board onto itself at every street so far, not only now:
+        the earlier streets' strategies tell its two suits apart otherwise (Td9d6h then 6c: hearts and clubs
+        hold the same ranks on the turn, not on the flop)."""
+        prefixes = [dealt[:n] for n in range(len(self.board), len(dealt) + 1)]
+        rank_sets = [[frozenset(c >> 2 for c in cards if c & 3 == s) for s in range(4)] for cards in prefixes]
+        parent = list(range(4))
+        for s in self._swappable:
+            s1, s2 = SWAPS[s]
+            if all(ranks[s1] == ranks[s2] for ranks in rank_sets):
+                a, b = parent[s1], parent[s2]
+                low = min(a, b)
+                parent = [low if x in (a, b) else x for x in parent]
+        out = []
+        for card in range(52):
+            if card in dealt:
+                continue
+            suit = card & 3
+            if parent[suit] != suit:
+                continue
+            twins = [SWAPS.index((suit, t)) for t in range(4) if t != suit and parent[t] == suit]
+            out.append((card, twins))
+        return out
+
+    def _memory_estimate(self, counts: np.ndarray) -> int:
+        """Bytes of regrets and cumulative strategy (float32 each) plus about 64 bytes per node."""
+        cards_left = 52 - len(self.board)
+        classes = len(self._card_classes(self.board)) if self._swappable else cards_left
+
+        def walk(node: ActionNode, deals: int) -> tuple[int, int]:
+            values = nodes = 0
+            if node.kind == "decision":
+                values += deals * int(counts[node.player]) * len(node.children)
+            nodes += deals
+            for child in node.children:
+                more = 1
+                if node.kind == "chance":
+                    more = classes if node.street == len(self.board) - 3 else cards_left - 1
+                v, n = walk(child, deals * more)
+                values += v
+                nodes += n * (1 if node.kind != "chance" else 1)
+            return values, nodes
+
+        values, nodes = walk(self.action_tree, 1)
+        return 8 * values + 64 * nodes
+
+    def _materialise(self) -> None:
+        """The whole tree as arrays, children contiguous, depth-first over the blocks."""
+        kind: list[int] = []
+        player: list[int] = []
+        first: list[int] = []
+        count: list[int] = []
+        amount: list[float] = []
+        board: list[int] = []
+        card: list[int] = []
+        offset: list[int] = []
+        iso_start: list[int] = []
+        iso_count: list[int] = []
+        swaps: list[int] = []
+        factor: list[float] = []
+        parent: list[int] = []
+        labels: list[tuple[str, ...]] = []
+        dealt_of: list[tuple[int, ...]] = []
+        template: list[ActionNode] = []
+        counts = [len(c) for c in self._combos]
+        at = 0
+
+        def add(node: ActionNode, up: int, dealt: tuple[int, ...], edge_card: int, twins: list[int]) -> None:
+            kind.append({"fold": FOLD_NODE, "showdown": SHOWDOWN_NODE, "decision": DECISION_NODE,
+                         "chance": CHANCE_NODE}[node.kind])
+            player.append(node.player)
+            first.append(-1)
+            count.append(0)
+            amount.append(float(node.amount))
+            board.append(self._board_id(dealt) if node.kind == "showdown" else -1)
+            card.append(edge_card)
+            offset.append(-1)
+            iso_start.append(len(swaps))
+            iso_count.append(len(twins))
+            swaps.extend(twins)
+            factor.append(1.0 / (52 - len(self.board) - len(dealt) - 4) if node.kind == "chance" else 1.0)
+            parent.append(up)
+            labels.append(())
+            dealt_of.append(dealt)
+            template.append(node)
+
+        add(self.action_tree, -1, (), -1, [])
+        stack = [0]
+        while stack:
+            n = stack.pop()
+            node = template[n]
+            dealt = dealt_of[n]
+            if node.kind == "decision":
+                offset[n] = at
+                at += counts[node.player] * len(node.children)
+                first[n] = len(kind)
+                count[n] = len(node.children)
+                labels[n] = node.actions
+                for child in node.children:
+                    add(child, n, dealt, -1, [])
+            elif node.kind == "chance":
+                child = node.children[0]
+                classes = (self._card_classes(self.board + dealt) if self._swappable else
+                           [(c, []) for c in range(52) if c not in self.board + dealt])
+                first[n] = len(kind)
+                count[n] = len(classes)
+                labels[n] = tuple(format_card(c) for c, _ in classes)
+                for c, twins in classes:
+                    add(child, n, (*dealt, c), c, twins)
+            else:
+                continue
+            stack.extend(range(first[n] + count[n] - 1, first[n] - 1, -1))
+        i64 = np.int64
+        self.tree = TreeArrays(np.array(kind, dtype=i64), np.array(player, dtype=i64), np.array(first, dtype=i64),
+                               np.array(count, dtype=i64), np.array(amount), np.array(board, dtype=i64),
+                               np.array(card, dtype=i64), np.array(offset, dtype=i64), np.array(iso_start, dtype=i64),
+                               np.array(iso_count, dtype=i64), np.array(swaps, dtype=i64), np.array(factor))
+        self.parent = np.array(parent, dtype=i64)
+        # the top chance nodes (no chance node above): their branches are solved in parallel
+        top = [n for n in range(len(kind)) if kind[n] == CHANCE_NODE and not self._below_chance(n, kind, parent)]
+        self.chance_index = np.full(len(kind), -1, dtype=i64)
+        self.chance_index[top] = np.arange(len(top))
+        self.top_chance = np.array(top, dtype=i64)
+        self.branch_node = np.array([k for k, n in enumerate(top) for _ in range(count[n])], dtype=i64)
+        self.branch_child = np.array([first[n] + a for n in top for a in range(count[n])], dtype=i64)
+        self.labels = tuple(labels)
+        self.dealt = tuple(dealt_of)
+        self.storage_size = at
+
+    @staticmethod
+    def _below_chance(node: int, kind: list[int], parent: list[int]) -> bool:
+        up = parent[node]
+        while up >= 0:
+            if kind[up] == CHANCE_NODE:
+                return True
+            up = parent[up]
+        return False
+
+    def _board_id(self, dealt: tuple[int, ...]) -> int:
+        key = tuple(sorted(dealt))
+        if key not in self._boards:
+            self._boards[key] = len(self._boards)
+        return self._boards[key]
+
+    def _showdown_tables(self, cards: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Each showdown board's hands sorted by strength (blocked hands left out)."""
+        runouts = sorted(self._boards, key=self._boards.__getitem__) or [()]
+        return showdown_tables(cards, counts, [self.board + r for r in runouts])
+
+    # -- what the façade reads ----------------------------------------------------------------------------------
+    @property
+    def half_pot(self) -> float:
+        return self.config.pot / 2
+
+    @cached_property
+    def decision_count(self) -> int:
+        """Decision nodes of the materialised tree."""
+        return int(np.count_nonzero(self.tree.kind == DECISION_NODE))
+
+    def combos(self, player: int) -> np.ndarray:
+        """The combo indices (see :data:`~pokerlab.cards.ranges.COMBOS`) of ``player``'s hands."""
+        return self._combos[player]
+
+    def hand_names(self, player: int) -> list[str]:
+        return [format_cards(COMBOS[c].tolist()) for c in self._combos[player]]
+
+    # -- the VectorGame protocol: public states are node indices of the tree without merged cards ------------
+    def public_root(self) -> int:
+        return 0
+
+    def public_player(self, state: int) -> int:
+        kind = int(self.tree.kind[state])
+        if kind == DECISION_NODE:
+            return int(self.tree.player[state])
+        if kind == CHANCE_NODE:
+            return CHANCE
+        return TERMINAL
+
+    def public_actions(self, state: int) -> list[int]:
+        return list(range(int(self.tree.num_children[state])))
+
+    def public_chance(self, state: int) -> list[tuple[Any, float]]:
+        if self._swappable:
+            raise InvalidArgumentError("the vector-form protocol needs the game built with isomorphism=False")
+        n = int(self.tree.num_children[state])
+        return [(i, 1.0 / n) for i in range(n)]
+
+    def public_apply(self, state: int, action: Any) -> int:
+        return int(self.tree.first_child[state]) + int(action)
+
+    def num_private_hands(self, player: int) -> int:
+        return int(self.hands.sizes[player])
+
+    def initial_weights(self, player: int) -> np.ndarray:
+        return np.array(self.hands.weights[player, :self.hands.sizes[player]])
+
+    def action_label(self, state: int, action: Any) -> str:
+        return self.labels[state][int(action)]
+
+    def hand_label(self, player: int, hand: int) -> str:
+        return self.hand_names(player)[hand]
+
+    def evaluate(self, state: Any, player: int, reaches: Sequence[np.ndarray]) -> np.ndarray:
+        """Values at a terminal, the protocol's way: the solvers' chance probabilities (1 / cards at the node)
+        are turned into the deal's (1 / cards both hands leave) and blocked hands count 0."""
+        node = int(state)
+        other = 1 - player
+        hands = self.hands
+        opp = np.zeros(hands.weights.shape[1])
+        opp[:hands.sizes[other]] = reaches[other]
+        scale = 1.0
+        up = node
+        while up > 0:
+            up = int(self.parent[up])
+            if self.tree.kind[up] == CHANCE_NODE:
+                scale *= self.tree.factor[up] * self.tree.num_children[up]
+        dealt = self.dealt[node]
+        for p, vec in ((other, opp),):
+            for c in dealt:
+                vec[:hands.sizes[p]][(hands.cards[p, :hands.sizes[p]] == c).any(axis=1)] = 0.0
+        if self.tree.kind[node] == FOLD_NODE:
+            sign = -1.0 if self.tree.player[node] == player else 1.0
+            out = fold_values(hands, player, opp, sign * (self.half_pot + self.tree.amount[node]))
+            for c in dealt:
+                out[(hands.cards[player, :hands.sizes[player]] == c).any(axis=1)] = 0.0
+        else:
+            out = showdown_values(hands, int(self.tree.board[node]), player, opp,
+                                  self.half_pot + self.tree.amount[node])
+        return scale * out
+
+    def evaluate_terminals(self, tree: CompiledPublicTree, terminals: np.ndarray, player: int,
+                           reaches: np.ndarray) -> np.ndarray:
+        return VectorGame.evaluate_terminals(self, tree, terminals, player, reaches)

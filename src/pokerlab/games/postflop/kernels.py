@@ -1,0 +1,398 @@
+"""Compiled kernels of the postflop game: showdown and fold values linear in the hands, and the recursive
+discounted-CFR / best-response / evaluation pass over the materialised tree.
+
+Values are counterfactual: ``v[h]`` sums, over the opponent's hands ``h'`` that share no card with ``h`` (and
+with the board), the opponent's reach of ``h'`` times the chance factors on the way times ``h``'s payoff in
+chips (net of the starting pot share). A showdown is one sweep over both players' hands sorted by strength,
+card removal by per-card sums of the opponent's reach; a fold is the opponent's total reach less its per-card
+sums plus the identical combo (subtracted twice). Regrets and cumulative strategies are stored as float32,
+every sum is float64.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+FOLD_NODE, SHOWDOWN_NODE, DECISION_NODE, CHANCE_NODE = 0, 1, 2, 3
+UPDATE, BEST, AVERAGE = 0, 1, 2
+"""Modes of :func:`tree_values`: a DCFR update of the traverser, its best response to the opponent's average
+strategy, or both players on their average strategies."""
+
+
+class TreeArrays(NamedTuple):
+    """The materialised tree, one entry per node (children of a node are contiguous): ``kind``, ``player``
+    (actor at a decision, folder at a fold), ``first_child``, ``num_children``, ``amount`` (chips each player
+    put in beyond the starting pot; the folder's at a fold), ``board`` (showdown table of a showdown),
+    ``card`` (card dealt on the edge into a chance child), ``offset`` (first storage index of a decision's
+    ``(actions, hands)`` block, action-major), ``iso_start``/``iso_count`` (suit swaps whose cards the chance
+    child stands for, in ``iso_swaps``), ``factor`` (a chance node's 1 / cards a deal of both hands leaves)."""
+
+    kind: np.ndarray
+    player: np.ndarray
+    first_child: np.ndarray
+    num_children: np.ndarray
+    amount: np.ndarray
+    board: np.ndarray
+    card: np.ndarray
+    offset: np.ndarray
+    iso_start: np.ndarray
+    iso_count: np.ndarray
+    iso_swaps: np.ndarray
+    factor: np.ndarray
+
+
+class HandArrays(NamedTuple):
+    """Both players' hands (padded to the larger count): ``cards`` (2, H, 2), ``sizes`` (2,: hands per
+    player), ``weights`` (2, H), ``same`` (2, H: index of the identical combo in the other player's list, -1), ``perm``
+    (swaps, 2, H: a hand's index after a suit swap), ``order``/``strength``/``sorted_cards`` (boards, 2, H:
+    hands sorted by strength on each showdown board, blocked hands left out, their cards in that order) and
+    ``valid`` (boards, 2: how many)."""
+
+    cards: np.ndarray
+    sizes: np.ndarray
+    weights: np.ndarray
+    same: np.ndarray
+    perm: np.ndarray
+    order: np.ndarray
+    strength: np.ndarray
+    sorted_cards: np.ndarray
+    valid: np.ndarray
+
+
+class Discount(NamedTuple):
+    """DCFR factors of one iteration: positive regrets times ``alpha``, negative times ``beta``, the
+    cumulative strategy times ``gamma``."""
+
+    alpha: float
+    beta: float
+    gamma: float
+
+
+@njit(cache=True)
+def fold_values(hands: HandArrays, p: int, opp: np.ndarray, payoff: float) -> np.ndarray:
+    """``payoff`` times the opponent's compatible reach, for each of ``p``'s hands."""
+    out = np.empty(hands.sizes[p])
+    _fold_into(hands, p, opp, payoff, np.zeros(52), out)
+    return out
+
+
+@njit(cache=True)
+def _fold_into(hands: HandArrays, p: int, opp: np.ndarray, payoff: float, card_sum: np.ndarray,
+               out: np.ndarray) -> None:
+    o = 1 - p
+    card_sum[:] = 0.0
+    total = 0.0
+    for j in range(hands.sizes[o]):
+        r = opp[j]
+        total += r
+        card_sum[hands.cards[o, j, 0]] += r
+        card_sum[hands.cards[o, j, 1]] += r
+    for h in range(hands.sizes[p]):
+        s = total - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]]
+        k = hands.same[p, h]
+        if k >= 0:
+            s += opp[k]
+        out[h] = payoff * s
+
+
+@njit(cache=True)
+def showdown_values(hands: HandArrays, board: int, p: int, opp: np.ndarray, payoff: float) -> np.ndarray:
+    """``payoff`` times (compatible opponent reach beaten minus compatible reach that beats), per hand of
+    ``p`` on showdown board ``board``; hands blocked by the board get 0. Two sweeps over the sorted hands."""
+    out = np.zeros(hands.sizes[p])
+    _showdown_into(hands, board, p, opp, payoff, np.zeros(52), out)
+    return out
+
+
+@njit(cache=True)
+def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payoff: float, card_sum: np.ndarray,
+                   out: np.ndarray) -> None:
+    o = 1 - p
+    mine = hands.valid[board, p]
+    theirs = hands.valid[board, o]
+    strength_p = hands.strength[board, p]
+    strength_o = hands.strength[board, o]
+    order_p = hands.order[board, p]
+    order_o = hands.order[board, o]
+    cards_p = hands.sorted_cards[board, p]
+    cards_o = hands.sorted_cards[board, o]
+    card_sum[:] = 0.0
+    cum = 0.0
+    j = 0
+    for i in range(mine):
+        s = strength_p[i]
+        while j < theirs and strength_o[j] < s:
+            r = opp[order_o[j]]
+            cum += r
+            card_sum[cards_o[j, 0]] += r
+            card_sum[cards_o[j, 1]] += r
+            j += 1
+        out[order_p[i]] = payoff * (cum - card_sum[cards_p[i, 0]] - card_sum[cards_p[i, 1]])
+    card_sum[:] = 0.0
+    cum = 0.0
+    j = theirs - 1
+    for i in range(mine - 1, -1, -1):
+        s = strength_p[i]
+        while j >= 0 and strength_o[j] > s:
+            r = opp[order_o[j]]
+            cum += r
+            card_sum[cards_o[j, 0]] += r
+            card_sum[cards_o[j, 1]] += r
+            j -= 1
+        out[order_p[i]] -= payoff * (cum - card_sum[cards_p[i, 0]] - card_sum[cards_p[i, 1]])
+
+
+@njit(cache=True)
+def showdown_shares(hands: HandArrays, board: int, p: int, opp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per hand of ``p`` on board ``board``: the compatible opponent reach it beats plus half the reach it
+    ties, and the whole compatible reach (equity = first / second)."""
+    o = 1 - p
+    share = np.zeros(hands.sizes[p])
+    whole = np.zeros(hands.sizes[p])
+    less = np.zeros(52)
+    upto = np.zeros(52)
+    cum_less = 0.0
+    cum_upto = 0.0
+    j_less = 0
+    j_upto = 0
+    theirs = hands.valid[board, o]
+    for i in range(hands.valid[board, p]):
+        s = hands.strength[board, p, i]
+        while j_less < theirs and hands.strength[board, o, j_less] < s:
+            k = hands.order[board, o, j_less]
+            cum_less += opp[k]
+            less[hands.cards[o, k, 0]] += opp[k]
+            less[hands.cards[o, k, 1]] += opp[k]
+            j_less += 1
+        while j_upto < theirs and hands.strength[board, o, j_upto] <= s:
+            k = hands.order[board, o, j_upto]
+            cum_upto += opp[k]
+            upto[hands.cards[o, k, 0]] += opp[k]
+            upto[hands.cards[o, k, 1]] += opp[k]
+            j_upto += 1
+        h = hands.order[board, p, i]
+        c1 = hands.cards[p, h, 0]
+        c2 = hands.cards[p, h, 1]
+        below = cum_less - less[c1] - less[c2]
+        tied = cum_upto - upto[c1] - upto[c2] - below
+        k = hands.same[p, h]
+        if k >= 0:
+            tied += opp[k]  # the identical combo ties and was subtracted twice
+        share[h] = below + 0.5 * tied
+    # the whole compatible reach: total less the per-card sums plus the identical combo
+    total = 0.0
+    card_sum = np.zeros(52)
+    for j in range(theirs):
+        k = hands.order[board, o, j]
+        total += opp[k]
+        card_sum[hands.cards[o, k, 0]] += opp[k]
+        card_sum[hands.cards[o, k, 1]] += opp[k]
+    for i in range(hands.valid[board, p]):
+        h = hands.order[board, p, i]
+        w = total - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]]
+        k = hands.same[p, h]
+        if k >= 0:
+            w += opp[k]
+        whole[h] = w
+    return share, whole
+
+
+@njit(cache=True, fastmath=True)
+def _strategy(block: np.ndarray, lo: int, rows: int, na: int) -> np.ndarray:
+    """Action probabilities ``(actions, rows)`` from a block stored action-major (``lo + a * rows + h``):
+    regret matching of regrets, or a normalised cumulative strategy (uniform where a row has no positive
+    entry)."""
+    sigma = np.empty((na, rows))
+    total = np.zeros(rows)
+    for a in range(na):
+        base = lo + a * rows
+        for h in range(rows):
+            x = max(np.float64(block[base + h]), 0.0)
+            sigma[a, h] = x
+            total[h] += x
+    uniform = 1.0 / na
+    for h in range(rows):
+        total[h] = 1.0 / total[h] if total[h] > 0.0 else 0.0
+    for a in range(na):
+        for h in range(rows):
+            sigma[a, h] = sigma[a, h] * total[h] if total[h] > 0.0 else uniform
+    return sigma
+
+
+@njit(cache=True, fastmath=True)
+def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, values: np.ndarray, out: np.ndarray,
+            sigma: np.ndarray, own: np.ndarray, discount: Discount) -> None:
+    """The DCFR update of one node's block: discounted regrets plus the instantaneous ones, the discounted
+    cumulative strategy plus the own-reach-weighted current one."""
+    na, rows = sigma.shape
+    for a in range(na):
+        base = lo + a * rows
+        for h in range(rows):
+            r = np.float64(regrets[base + h])
+            r *= discount.alpha if r > 0.0 else discount.beta
+            regrets[base + h] = r + values[a, h] - out[h]
+            cumulative[base + h] = np.float64(cumulative[base + h]) * discount.gamma + own[h] * sigma[a, h]
+
+
+@njit(cache=True)
+def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
+                p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount,
+                half_pot: float, work: np.ndarray, chance_index: np.ndarray,
+                chance_values: np.ndarray) -> np.ndarray:
+    """Counterfactual values of ``p``'s hands at ``node`` given ``p``'s reach ``own`` and the opponent's
+    ``opp`` (both initial weights times strategies times chance factors), recursively; in ``UPDATE`` mode
+    ``p``'s regrets and cumulative strategy below ``node`` are updated (DCFR, ``discount``). ``work`` is
+    scratch for per-card sums (52 floats). A chance node ``n`` with ``chance_index[n] = k`` below
+    ``len(chance_values)`` is not walked: its values are ``chance_values[k]`` (solved in parallel before,
+    :func:`chance_branches`); pass an empty ``chance_values`` to walk everything."""
+    kind = tree.kind[node]
+    mine = hands.sizes[p]
+    if kind == FOLD_NODE:
+        sign = -1.0 if tree.player[node] == p else 1.0
+        out = np.empty(mine)
+        _fold_into(hands, p, opp, sign * (half_pot + tree.amount[node]), work, out)
+        return out
+    if kind == SHOWDOWN_NODE:
+        out = np.zeros(mine)
+        _showdown_into(hands, tree.board[node], p, opp, half_pot + tree.amount[node], work, out)
+        return out
+    first = tree.first_child[node]
+    na = tree.num_children[node]
+    out = np.zeros(mine)
+    if kind == CHANCE_NODE:
+        k = chance_index[node]
+        if 0 <= k < chance_values.shape[0]:
+            out[:] = chance_values[k]
+            return out
+        o = 1 - p
+        for a in range(na):
+            child = first + a
+            card = tree.card[child]
+            own_c = own.copy()
+            opp_c = opp * tree.factor[node]
+            for h in range(mine):
+                if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
+                    own_c[h] = 0.0
+            for h in range(hands.sizes[o]):
+                if hands.cards[o, h, 0] == card or hands.cards[o, h, 1] == card:
+                    opp_c[h] = 0.0
+            v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot,
+                            work, chance_index, chance_values)
+            for h in range(mine):
+                if own_c[h] == 0.0 and (hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card):
+                    v[h] = 0.0  # a hand holding the dealt card is not in this branch (folds would value it)
+                out[h] += v[h]
+            for s in range(tree.iso_start[child], tree.iso_start[child] + tree.iso_count[child]):
+                swap = tree.iso_swaps[s]
+                for h in range(mine):
+                    out[h] += v[hands.perm[swap, p, h]]
+        return out
+    actor = tree.player[node]
+    lo = tree.offset[node]
+    rows = hands.sizes[actor]
+    sigma = _strategy(regrets if mode == UPDATE else cumulative, lo, rows, na)
+    if actor != p:
+        for a in range(na):
+            v = tree_values(tree, hands, regrets, cumulative, first + a, p, own, opp * sigma[a], mode, discount,
+                            half_pot, work, chance_index, chance_values)
+            for h in range(mine):
+                out[h] += v[h]
+        return out
+    values = np.empty((na, mine))
+    for a in range(na):
+        own_a = own * sigma[a] if mode != BEST else own
+        values[a] = tree_values(tree, hands, regrets, cumulative, first + a, p, own_a, opp, mode, discount,
+                                half_pot, work, chance_index, chance_values)
+    if mode == BEST:
+        for h in range(mine):
+            best = values[0, h]
+            for a in range(1, na):
+                best = max(best, values[a, h])
+            out[h] = best
+        return out
+    for a in range(na):
+        for h in range(mine):
+            out[h] += sigma[a, h] * values[a, h]
+    if mode == UPDATE:
+        _update(regrets, cumulative, lo, values, out, sigma, own, discount)
+    return out
+
+
+@njit(cache=True)
+def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
+                   p: int, own: np.ndarray, opp: np.ndarray, mode: int, chance_index: np.ndarray,
+                   own_at: np.ndarray, opp_at: np.ndarray) -> None:
+    """Both reach vectors at every top chance node (``chance_index`` >= 0) below ``node``, top-down with the
+    strategies :func:`tree_values` plays in ``mode``: rows of ``own_at`` and ``opp_at``."""
+    kind = tree.kind[node]
+    if kind == CHANCE_NODE:
+        k = chance_index[node]
+        own_at[k, :own.shape[0]] = own
+        opp_at[k, :opp.shape[0]] = opp
+        return
+    if kind != DECISION_NODE:
+        return
+    first = tree.first_child[node]
+    na = tree.num_children[node]
+    actor = tree.player[node]
+    sigma = _strategy(regrets if mode == UPDATE else cumulative, tree.offset[node], hands.sizes[actor], na)
+    for a in range(na):
+        if actor != p:
+            chance_reaches(tree, hands, regrets, cumulative, first + a, p, own, opp * sigma[a], mode, chance_index,
+                           own_at, opp_at)
+        else:
+            chance_reaches(tree, hands, regrets, cumulative, first + a, p, own * sigma[a] if mode != BEST else own,
+                           opp, mode, chance_index, own_at, opp_at)
+
+
+@njit(cache=True, parallel=True)
+def chance_branches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray,
+                    chance_nodes: np.ndarray, branch_node: np.ndarray, branch_child: np.ndarray, p: int,
+                    own_at: np.ndarray, opp_at: np.ndarray, mode: int, discount: Discount, half_pot: float,
+                    chance_index: np.ndarray) -> np.ndarray:
+    """The values of every branch (chance node ``chance_nodes[branch_node[i]]``, child ``branch_child[i]``) in
+    parallel (the subtrees share no storage), blocked hands 0: rows ``(branches, hands of p)``."""
+    mine = hands.sizes[p]
+    o = 1 - p
+    out = np.zeros((branch_child.shape[0], mine))
+    for i in prange(branch_child.shape[0]):
+        k = branch_node[i]
+        node = chance_nodes[k]
+        child = branch_child[i]
+        card = tree.card[child]
+        own_c = own_at[k, :mine].copy()
+        opp_c = opp_at[k, :hands.sizes[o]] * tree.factor[node]
+        for h in range(mine):
+            if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
+                own_c[h] = 0.0
+        for h in range(hands.sizes[o]):
+            if hands.cards[o, h, 0] == card or hands.cards[o, h, 1] == card:
+                opp_c[h] = 0.0
+        v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot,
+                        np.zeros(52), chance_index, np.zeros((0, mine)))
+        for h in range(mine):
+            if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
+                v[h] = 0.0
+            out[i, h] = v[h]
+    return out
+
+
+@njit(cache=True)
+def combine_branches(tree: TreeArrays, hands: HandArrays, p: int, chance_count: int, branch_node: np.ndarray,
+                     branch_child: np.ndarray, branch_values: np.ndarray) -> np.ndarray:
+    """Each top chance node's values: its branches' values plus their suit twins', in branch order."""
+    mine = hands.sizes[p]
+    out = np.zeros((chance_count, mine))
+    for i in range(branch_child.shape[0]):
+        k = branch_node[i]
+        child = branch_child[i]
+        for h in range(mine):
+            out[k, h] += branch_values[i, h]
+        for s in range(tree.iso_start[child], tree.iso_start[child] + tree.iso_count[child]):
+            swap = tree.iso_swaps[s]
+            for h in range(mine):
+                out[k, h] += branch_values[i, hands.perm[swap, p, h]]
+    return out

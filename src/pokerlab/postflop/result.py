@@ -1,0 +1,340 @@
+"""The result of a postflop solve: summaries at the root and at any node of the tree, per hand and per class,
+the line in plain words; saved and loaded through :mod:`pokerlab.solvers.archive`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerlab.cards.encoding import format_card, parse_card, parse_cards
+from pokerlab.cards.ranges import COMBOS, GRID_COLS, GRID_ROWS, combo_index
+from pokerlab.errors import InvalidArgumentError
+from pokerlab.games.postflop.bettree import STREETS
+from pokerlab.games.postflop.game import SWAPS, PostflopGame, _swap_card, showdown_tables
+from pokerlab.games.postflop.kernels import (
+    AVERAGE,
+    CHANCE_NODE,
+    DECISION_NODE,
+    Discount,
+    HandArrays,
+    showdown_shares,
+    tree_values,
+)
+from pokerlab.solvers.archive import check_format, read_archive, write_archive
+
+FORMAT = "pokerlab-postflop"
+FORMAT_VERSION = 1
+PLAYERS = ("OOP", "IP")
+
+
+@dataclass(frozen=True)
+class NodeView:
+    """One node of a solved spot, seen by the player to act (``player`` 0 OOP, 1 IP; at a chance or terminal
+    node the view of OOP). ``hands`` are that player's combos that can reach the node, ``strategy`` their
+    action probabilities ``(hands, actions)``, ``ev`` each hand's expected chips (its share of the final pot
+    less what it still puts in), ``equity`` its share of the pot at a showdown against the opponent's range at
+    the node, ``reach`` the weight of each hand at the node and ``mass`` the opponent's weight it can face
+    there (no shared card): a hand is dealt and reaches the node in proportion to ``reach * mass``, the weight
+    of every aggregate (``frequencies``, the node's EV and equity, the grids). EV and equity are NaN where
+    the opponent cannot be at the node."""
+
+    line: tuple[str, ...]
+    description: str
+    kind: str
+    player: int
+    actions: tuple[str, ...]
+    hands: tuple[str, ...]
+    strategy: np.ndarray
+    ev: np.ndarray
+    equity: np.ndarray
+    reach: np.ndarray
+    mass: np.ndarray
+    pot: float
+
+    @property
+    def weight(self) -> np.ndarray:
+        """How likely each hand is to be dealt and reach the node (relative)."""
+        weight: np.ndarray = self.reach * self.mass
+        return weight
+
+    def _mean(self, values: np.ndarray) -> float | None:
+        w = self.weight
+        ok = np.isfinite(values) & (w > 0)
+        return float(w[ok] @ values[ok] / w[ok].sum()) if ok.any() else None
+
+    @property
+    def realisation(self) -> np.ndarray:
+        """EV realisation per hand: EV over (equity times the pot at the node); NaN where undefined."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = self.equity * self.pot
+            out: np.ndarray = np.where(share > 0, self.ev / np.where(share > 0, share, 1.0), np.nan)
+        return out
+
+    @property
+    def frequencies(self) -> dict[str, float]:
+        total = float(self.weight.sum())
+        if not self.actions or total <= 0:
+            return {}
+        mix = self.weight @ self.strategy / total
+        return {a: float(f) for a, f in zip(self.actions, mix, strict=True)}
+
+    def hand(self, text: str) -> dict[str, Any]:
+        """One hand's strategy, EV and equity (``AsKs``; :class:`InvalidArgumentError` if not at the node)."""
+        cards = parse_cards(text)
+        if len(cards) != 2:
+            raise InvalidArgumentError(f"--hand needs two cards, got {text!r}")
+        name = "".join(format_card(c) for c in sorted(cards, reverse=True))
+        if name not in self.hands:
+            raise InvalidArgumentError(f"{PLAYERS[self.player]} cannot hold {text} at this node")
+        i = self.hands.index(name)
+        return {"hand": name, "strategy": dict(zip(self.actions, self.strategy[i].tolist(), strict=True)),
+                "ev": _finite(self.ev[i]), "equity": _finite(self.equity[i])}
+
+    def grid(self, action: str | None = None) -> np.ndarray:
+        """13x13 per-class frequency of ``action`` (default the first) weighted by reach, NaN where the class
+        cannot be at the node (A first; pairs on the diagonal, suited above)."""
+        a = 0 if action is None else self.actions.index(action)
+        top = np.zeros((13, 13))
+        bottom = np.zeros((13, 13))
+        for i, name in enumerate(self.hands):
+            cards = parse_cards(name)
+            k = combo_index(cards[0], cards[1])
+            top[GRID_ROWS[k], GRID_COLS[k]] += self.weight[i] * self.strategy[i, a]
+            bottom[GRID_ROWS[k], GRID_COLS[k]] += self.weight[i]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1), np.nan)
+
+    def to_dict(self, hands: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"line": list(self.line), "description": self.description, "kind": self.kind,
+                               "player": PLAYERS[self.player], "actions": list(self.actions),
+                               "frequencies": self.frequencies, "pot": self.pot,
+                               "ev": self._mean(self.ev), "equity": self._mean(self.equity)}
+        if hands:
+            out["hands"] = {h: {"strategy": self.strategy[i].tolist(), "ev": _finite(self.ev[i]),
+                                "equity": _finite(self.equity[i]), "reach": float(self.reach[i])}
+                            for i, h in enumerate(self.hands)}
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class PostflopResult:
+    """A solved spot: the game, the average strategy (float32 cumulative sums), the solve's iterations, its
+    exact exploitability (chips and % of the starting pot), both players' EVs at the root (chips, the pot
+    share included: they add up to the pot), why it stopped and how long it took: ``elapsed_s`` the solve's
+    seconds less ``compile_s``, the first iteration's (where the kernels load or compile)."""
+
+    game: PostflopGame
+    spec: dict[str, Any]
+    cumulative: np.ndarray = field(repr=False)
+    regrets: np.ndarray = field(repr=False)
+    iterations: int
+    exploitability: float
+    exploitability_percent: float
+    ev: tuple[float, float]
+    stop_reason: str
+    elapsed_s: float
+    compile_s: float = 0.0
+
+    def node(self, *line: str) -> NodeView:
+        """The node after ``line``: actions as labelled (``check``, ``bet 150``) or as sizes (``bet 75%``, a
+        pot fraction of the pot before the bet; ``all-in``), cards at chance nodes (``Qc``).
+
+        A card merged with its suit twin is shown through the twin, hands relabelled."""
+        game = self.game
+        tree = game.tree
+        node = 0
+        suit_map = [0, 1, 2, 3]
+        words: list[str] = []
+        for step in (s.strip() for part in line for s in part.split(",") if s.strip()):
+            kind = int(tree.kind[node])
+            first = int(tree.first_child[node])
+            if kind == CHANCE_NODE:
+                try:
+                    card = parse_card(step)
+                except ValueError:
+                    raise InvalidArgumentError(f"{step!r}: a card is dealt here ({', '.join(game.labels[node])} "
+                                               "and their suit twins)") from None
+                mapped = 4 * (card >> 2) + suit_map[card & 3]
+                for i in range(int(tree.num_children[node])):
+                    child = first + i
+                    rep = int(tree.card[child])
+                    twins = tree.iso_swaps[tree.iso_start[child]:tree.iso_start[child] + tree.iso_count[child]]
+                    if rep == mapped:
+                        break
+                    hit = [s for s in twins.tolist() if _swap_card(mapped, *SWAPS[s]) == rep]
+                    if hit:
+                        s1, s2 = SWAPS[hit[0]]
+                        suit_map = [s2 if x == s1 else s1 if x == s2 else x for x in suit_map]
+                        break
+                else:
+                    raise InvalidArgumentError(f"{step!r} cannot be dealt here (it is on the board)")
+                node = child
+                words.append(f"{STREETS[len(game.board) - 3 + len(game.dealt[node])]} {format_card(card)}")
+                continue
+            if kind != DECISION_NODE:
+                raise InvalidArgumentError(f"the line ends at a terminal before {step!r}")
+            a = _match_action(game, node, step)
+            who = PLAYERS[int(tree.player[node])]
+            words.append(f"{who} {game.labels[node][a]}")
+            node = first + a
+        return self._view(node, tuple(words), suit_map)
+
+    def _reaches(self, node: int) -> tuple[np.ndarray, np.ndarray]:
+        game = self.game
+        tree = game.tree
+        path = []
+        n = node
+        while n > 0:
+            path.append(n)
+            n = int(game.parent[n])
+        reach = [game.initial_weights(p).copy() for p in range(2)]
+        up = 0
+        for n in reversed(path):
+            if tree.kind[up] == DECISION_NODE:
+                actor = int(tree.player[up])
+                a = n - int(tree.first_child[up])
+                reach[actor] *= self._strategy(up)[:, a]
+            elif tree.kind[up] == CHANCE_NODE:
+                card = int(tree.card[n])
+                for p in range(2):
+                    hit = (game.hands.cards[p, :game.hands.sizes[p]] == card).any(axis=1)
+                    reach[p][hit] = 0.0
+            up = n
+        return reach[0], reach[1]
+
+    def _strategy(self, node: int) -> np.ndarray:
+        game = self.game
+        actor = int(game.tree.player[node])
+        na = int(game.tree.num_children[node])
+        lo = int(game.tree.offset[node])
+        block = self.cumulative[lo:lo + game.num_private_hands(actor) * na].astype(np.float64).reshape(na, -1).T
+        sums = block.sum(axis=1, keepdims=True)
+        return np.where(sums > 0, block / np.where(sums > 0, sums, 1.0), 1.0 / na)
+
+    def _view(self, node: int, words: tuple[str, ...], suit_map: list[int]) -> NodeView:
+        game = self.game
+        tree = game.tree
+        kind = int(tree.kind[node])
+        player = int(tree.player[node]) if kind == DECISION_NODE else 0
+        reach = self._reaches(node)
+        other = 1 - player
+        values = tree_values(tree, game.hands, self.regrets, self.cumulative, node, player, reach[player],
+                             reach[other], AVERAGE, Discount(1.0, 1.0, 1.0), game.half_pot, np.zeros(52),
+                             game.chance_index, np.zeros((0, 1)))
+        opp_mass = _compatible_mass(game.hands, player, reach[other], game.dealt[node])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ev = np.where(opp_mass > 0, values / np.where(opp_mass > 0, opp_mass, 1.0), np.nan)
+        ev = ev + game.half_pot + float(tree.amount[node])
+        equity = _equity(game, player, reach[other], game.dealt[node])
+        strategy = self._strategy(node) if kind == DECISION_NODE else np.ones((game.num_private_hands(player), 0))
+        keep = np.flatnonzero(reach[player] > 0)
+        # relabel through the suit twins of merged cards (the hands of the node the line named)
+        inverse = [suit_map.index(s) for s in range(4)]
+        names = []
+        for k in game.combos(player)[keep]:
+            c1, c2 = (4 * (int(c) >> 2) + inverse[int(c) & 3] for c in COMBOS[k])
+            names.append("".join(format_card(c) for c in sorted((c1, c2), reverse=True)))
+        actions = game.labels[node] if kind == DECISION_NODE else ()
+        pot = game.config.pot + 2 * float(tree.amount[node])
+        description = ", ".join(words) if words else "the root"
+        kinds = {0: "fold", 1: "showdown", 2: "decision", 3: "chance"}
+        if kind == DECISION_NODE:
+            description += f": {PLAYERS[player]} to act, pot {pot:g}"
+        return NodeView(tuple(words), description, kinds[kind], player, actions, tuple(names), strategy[keep],
+                        ev[keep], equity[keep], reach[player][keep], opp_mass[keep], pot)
+
+    @property
+    def root(self) -> NodeView:
+        return self.node()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"spot": self.spec, "iterations": self.iterations, "exploitability": self.exploitability,
+                "exploitability_percent": self.exploitability_percent, "ev": {"OOP": self.ev[0], "IP": self.ev[1]},
+                "stop_reason": self.stop_reason, "elapsed_s": self.elapsed_s, "compile_s": self.compile_s,
+                "decision_nodes": self.game.decision_count, "memory_bytes": self.game.memory_bytes,
+                "root": self.root.to_dict()}
+
+    def save(self, path: str | Path) -> Path:
+        """Write the solve (spot, strategy, regrets: a later solve resumes it) as a versioned ``.npz``."""
+        meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "spot": self.spec,
+                "iterations": self.iterations, "exploitability": self.exploitability,
+                "exploitability_percent": self.exploitability_percent, "ev": list(self.ev),
+                "stop_reason": self.stop_reason, "elapsed_s": self.elapsed_s}
+        return write_archive(path, meta, {"cumulative": self.cumulative, "regrets": self.regrets})
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if np.isfinite(x) else None
+
+
+def _match_action(game: PostflopGame, node: int, step: str) -> int:
+    labels = game.labels[node]
+    text = " ".join(step.lower().replace("allin", "all-in").split())
+    if text in labels:
+        return labels.index(text)
+    if text in ("all-in", "a", "jam", "shove"):
+        hits = [i for i, label in enumerate(labels) if label.startswith("all-in")]
+        if hits:
+            return hits[0]
+    word, _, size = text.partition(" ")
+    if size.endswith("%"):
+        try:
+            fraction = float(size[:-1]) / 100
+        except ValueError:
+            fraction = -1.0
+        pot = game.config.pot + 2 * float(game.tree.amount[node])
+        best, gap = -1, 0.02
+        for i, label in enumerate(labels):
+            parts = label.rsplit(" ", 1)
+            if len(parts) == 2 and parts[0].split()[0] in (word, "all-in") and parts[1].isdigit():
+                chips = float(parts[1])
+                g = abs(chips / pot - fraction)
+                if g <= gap:
+                    best, gap = i, g
+        if best >= 0:
+            return best
+    raise InvalidArgumentError(f"no action {step!r} here: the actions are {', '.join(labels)}")
+
+
+def _compatible_mass(hands: HandArrays, p: int, opp: np.ndarray, dealt: tuple[int, ...]) -> np.ndarray:
+    """The opponent's reach that each of ``p``'s hands can face (no shared card)."""
+    o = 1 - p
+    mine = hands.cards[p, :hands.sizes[p]]
+    theirs = hands.cards[o, :hands.sizes[o]]
+    clash = ((mine[:, None, :, None] == theirs[None, :, None, :]).any(axis=(2, 3)))
+    mass: np.ndarray = (~clash * opp[None, :hands.sizes[o]]).sum(axis=1)
+    return mass
+
+
+def _equity(game: PostflopGame, p: int, opp: np.ndarray, dealt: tuple[int, ...]) -> np.ndarray:
+    """Each hand's showdown share against ``opp`` over every runout after ``dealt`` (equal odds per runout)."""
+    board = game.board + dealt
+    left = [c for c in range(52) if c not in board]
+    runouts = [()] if len(board) == 5 else ([(c,) for c in left] if len(board) == 4 else
+                                            [(a, b) for i, a in enumerate(left) for b in left[i + 1:]])
+    share = np.zeros(game.num_private_hands(p))
+    whole = np.zeros_like(share)
+    base = game.hands
+    padded = np.zeros(base.cards.shape[1])
+    padded[:base.sizes[1 - p]] = opp
+    for runout in runouts:
+        order, strength, sorted_cards, valid = showdown_tables(base.cards, base.sizes, [board + runout])
+        tables = base._replace(order=order, strength=strength, sorted_cards=sorted_cards, valid=valid)
+        s, w = showdown_shares(tables, 0, p, padded)
+        share += s
+        whole += w
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(whole > 0, share / np.where(whole > 0, whole, 1.0), np.nan)
+
+
+def load_meta(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The metadata and arrays of a saved solve (:class:`~pokerlab.errors.FileFormatError` for another format
+    or version)."""
+    meta, arrays = read_archive(path, "pokerlab postflop solve", ("cumulative", "regrets"))
+    check_format(path, meta, (FORMAT,), FORMAT_VERSION, "pokerlab postflop solve")
+    return meta, arrays
+
+
