@@ -21,7 +21,7 @@ demo: $(STAMP)
 test: $(STAMP) browser
 	$(BIN)/pokerlab warmup
 	$(BIN)/ruff check src tests benchmarks scripts
-	$(BIN)/mypy src/pokerlab
+	$(BIN)/mypy --strict src/pokerlab
 	$(BIN)/python -m pytest -q
 
 test-fast: $(STAMP)

@@ -9,8 +9,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from pokerlab.cards.classes import COMBO_MASKS
 from pokerlab.cards.encoding import cards_to_mask, format_cards, parse_cards
-from pokerlab.cards.ranges import COMBO_MASKS, Range, parse_range
+from pokerlab.cards.ranges import Range, parse_range
 from pokerlab.cards.tables import NUMBER_OF_CLASSES, load_tables
 from pokerlab.errors import DuplicateCardError, InvalidArgumentError, InvalidHandError, InvalidRangeError
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.cards.classes import CLASS_OF_COMBO, COMBOS, combo_index
 from pokerlab.cards.encoding import format_card, parse_card, parse_cards
-from pokerlab.cards.ranges import COMBOS, GRID_COLS, GRID_ROWS, combo_index
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.postflop.bettree import STREETS
 from pokerlab.games.postflop.game import SWAPS, PostflopGame, _swap_card, showdown_tables
@@ -101,9 +101,9 @@ class NodeView:
         bottom = np.zeros((13, 13))
         for i, name in enumerate(self.hands):
             cards = parse_cards(name)
-            k = combo_index(cards[0], cards[1])
-            top[GRID_ROWS[k], GRID_COLS[k]] += self.weight[i] * self.strategy[i, a]
-            bottom[GRID_ROWS[k], GRID_COLS[k]] += self.weight[i]
+            row, column = divmod(int(CLASS_OF_COMBO[combo_index(cards[0], cards[1])]), 13)
+            top[row, column] += self.weight[i] * self.strategy[i, a]
+            bottom[row, column] += self.weight[i]
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1), np.nan)
 

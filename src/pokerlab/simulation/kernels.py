@@ -100,7 +100,8 @@ def _deal(deck: np.ndarray, dealt: int, state: np.ndarray) -> int:
     card = deck[j]
     deck[j] = deck[dealt]
     deck[dealt] = card
-    return card
+    dealt_card: int = card
+    return dealt_card
 
 
 @njit(cache=True, inline="always")
@@ -326,7 +327,8 @@ def _bucket_add(ts: TableState, t: int) -> None:
 def _shortest(ts: TableState) -> int:
     for c in range(ts.by_count.shape[0]):
         if ts.bucket_len[c] > 0:
-            return ts.by_count[c, 0]
+            table: int = ts.by_count[c, 0]
+            return table
     return -1
 
 
@@ -334,7 +336,8 @@ def _shortest(ts: TableState) -> int:
 def _fullest(ts: TableState) -> int:
     for c in range(ts.by_count.shape[0] - 1, -1, -1):
         if ts.bucket_len[c] > 0:
-            return ts.by_count[c, 0]
+            table: int = ts.by_count[c, 0]
+            return table
     return -1
 
 
@@ -349,7 +352,7 @@ def _seat_player(ts: TableState, t: int, player: int) -> None:
 @njit(cache=True)
 def _unseat(ts: TableState, t: int, k: int) -> int:
     """Remove the player in seat position ``k`` of table ``t`` (later seats shift down); returns him."""
-    player = ts.seats[t, k]
+    player: int = ts.seats[t, k]
     _bucket_remove(ts, t)
     for m in range(k, ts.counts[t] - 1):
         ts.seats[t, m] = ts.seats[t, m + 1]
@@ -392,7 +395,8 @@ def _rebalance(ts: TableState, alive: int, size: int, state: np.ndarray) -> None
 
 @njit(cache=True)
 def _spread(ts: TableState) -> int:
-    return ts.counts[_fullest(ts)] - ts.counts[_shortest(ts)]
+    spread: int = ts.counts[_fullest(ts)] - ts.counts[_shortest(ts)]
+    return spread
 
 
 @njit(cache=True)

@@ -59,7 +59,7 @@ def _combos(weights: Any) -> list[tuple[str, float]]:
     """The combos of a weight vector with weight above 0, as text (``AsKs``) and weight."""
     import numpy as np
 
+    from pokerlab.cards.classes import COMBOS
     from pokerlab.cards.encoding import format_cards
-    from pokerlab.cards.ranges import COMBOS
 
     return [(format_cards(COMBOS[i].tolist()), float(weights[i])) for i in np.flatnonzero(weights > 0)]

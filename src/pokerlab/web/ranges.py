@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.cards.classes import COMBO_MASKS, COMBOS
 from pokerlab.cards.encoding import cards_to_mask, format_cards, parse_cards
-from pokerlab.cards.ranges import COMBO_MASKS, COMBOS, Range, parse_range
+from pokerlab.cards.ranges import Range, parse_range
 from pokerlab.errors import InvalidRangeError
 
 

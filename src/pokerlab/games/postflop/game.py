@@ -23,9 +23,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from pokerlab.cards.classes import COMBO_MASKS, COMBOS, combo_index
 from pokerlab.cards.encoding import format_card, format_cards, parse_cards
 from pokerlab.cards.evaluator import evaluate_batch
-from pokerlab.cards.ranges import COMBO_MASKS, COMBOS, Range, combo_index, parse_range
+from pokerlab.cards.ranges import Range, parse_range
 from pokerlab.errors import InvalidArgumentError, InvalidRangeError, ResourceLimitError
 from pokerlab.games.base import CHANCE, TERMINAL, VECTOR_FORM, GameType
 from pokerlab.games.postflop.bettree import (

@@ -224,7 +224,8 @@ def hero_correction(
             usable = (key != 0) & (clash == 0)
             total[c] += value if usable else 0.0
             weights[c] += weight if usable else 0.0
-    return total - weights * centre
+    corrected: np.ndarray = total - weights * centre
+    return corrected
 
 
 @njit(cache=True, parallel=True)
@@ -279,7 +280,8 @@ def _pot_deal(samples: Deals, s: int, seats: np.ndarray, sig: np.ndarray
 @njit(cache=True)
 def _clashes(samples: Deals, s: int, c: int, used: np.uint64) -> bool:
     """Whether class ``c``'s sampled combo of deal ``s`` holds one of the cards ``used``."""
-    return (((used >> samples.hero_low[s, c]) | (used >> samples.hero_high[s, c])) & np.uint64(1)) != 0
+    clash: bool = (((used >> samples.hero_low[s, c]) | (used >> samples.hero_high[s, c])) & np.uint64(1)) != 0
+    return clash
 
 
 @njit(cache=True)
