@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pokerlab.cards.kernels import partial_hand
 from pokerlab.cards.ranges import COMBO_MASKS, COMBOS
 from pokerlab.cards.tables import load_tables
-from pokerlab.equity.kernels import MC_REJECTION_LIMIT, MonteCarloInputs, monte_carlo_batch
 from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem, Progress, category_of_value, is_uniform_random
 from pokerlab.errors import InvalidRangeError, whole_number
 from pokerlab.stats import StoppingRule, run_until
+
+if TYPE_CHECKING:
+    from pokerlab.equity.kernels import MonteCarloInputs
 
 DEFAULT_TARGET_STDERR = 2e-4  # Monte Carlo default when no trial count, time or target is given
 MC_CHUNKS = 16  # independent random streams per batch; fixed, so results do not depend on the thread count
@@ -33,6 +34,8 @@ def max_batch(players: int) -> int:
 
 def monte_carlo_inputs(problem: EquityProblem) -> MonteCarloInputs:
     """The sampling kernel's input bundle: flattened combos with cumulative weights, board, fixed cards."""
+    from pokerlab.cards.kernels import partial_hand  # numba loads with the first run that samples
+    from pokerlab.equity.kernels import MonteCarloInputs
     tables = load_tables()
     starts = [0]
     cards, masks, cumulative = [], [], []
@@ -74,6 +77,7 @@ def stopping_rule(trials: int | None, time_limit: float | None, target_stderr: f
 def run_monte_carlo(problem: EquityProblem, rule: StoppingRule, seed: np.uint64, breakdown: bool,
                     progress: Progress | None) -> dict[str, Any]:
     """Sample until ``rule`` stops; the outcome fields of a result (means, standard errors, stop reason)."""
+    from pokerlab.equity.kernels import MC_REJECTION_LIMIT, monte_carlo_batch
     inputs = monte_carlo_inputs(problem)
     tables = load_tables()
     players = len(problem.ranges)

@@ -5,7 +5,8 @@ Methods:
 - ``"subset"``: exact subset recursion (``n <= 24``), the oracle;
 - ``"exact"``: exact exponential-race quadrature, any field size, error below ``rtol`` of each equity;
 - ``"montecarlo"``: Streib's exponential clocks with a stopping rule from :mod:`pokerlab.stats`;
-- ``"auto"``: ``"exact"`` (the quadrature; it is also the fastest for small fields).
+- ``"auto"``: ``"exact"``; up to ``small_field.PLAIN_MAX_PLAYERS`` (10) live players the subset recursion in plain
+  numpy (:mod:`pokerlab.icm.small_field`, under a millisecond, with no compiled code to load), else the quadrature.
 
 Busted players: a stack of exactly 0 is a player already eliminated. The live players (stack > 0) play for
 the first ``live`` places; the busted players take the last places and, since their order of elimination is
@@ -14,6 +15,7 @@ not known, share the payouts of those places equally.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import time
@@ -21,7 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numba
 import numpy as np
 
 from pokerlab.errors import (
@@ -33,13 +34,15 @@ from pokerlab.errors import (
     real_number,
     whole_number,
 )
-from pokerlab.icm import banded, gauss_kronrod, race, sampling, sobol, subset
+from pokerlab.icm import small_field
 from pokerlab.icm.lobby import amounts
 from pokerlab.icm.payouts import check_finite_pool, not_rising
 from pokerlab.limits import MEMORY_SHARE, available_memory, check_work, format_bytes
 from pokerlab.progress import deferred_interrupts, stop_if_interrupted
 from pokerlab.stats import StoppingRule, run_until, validate_seed
-from pokerlab.stats.rng import batch_seed, mixed_seed, numpy_generators
+
+# The quadrature, Monte Carlo and subset kernels (and numba, 0.3-0.5 s to import) load where a method runs them:
+# a small field's "auto" (icm.small_field) loads neither numba nor a kernel
 
 METHODS = ("auto", "exact", "subset", "montecarlo")
 VARIANCE_REDUCTION = ("plain", "antithetic", "sobol", "conditional")
@@ -136,6 +139,24 @@ def validate(stacks: Any, payouts: Any, allow_rising: bool = False) -> tuple[np.
             f"{pay.size} payouts for {s.size} players: there are more paid places than players"
         )
     return s, not_rising(pay, allow_rising)
+
+
+def exact_uses_kernels(stacks: Any, method: str) -> bool:
+    """Whether :func:`icm` with an exact ``method`` (``auto``, ``exact``, ``subset``) runs a compiled kernel on
+    these stacks: not for ``auto`` on a field of at most :data:`small_field.PLAIN_MAX_PLAYERS` live players (a
+    warm-up then has nothing to compile, and numba is not imported). Stacks that fail validation count as a
+    small field: the façade refuses them before any kernel runs.
+
+    >>> exact_uses_kernels([5000, 3000, 2000], "auto"), exact_uses_kernels([5000, 3000, 2000], "exact")
+    (False, True)
+    """
+    if method != "auto":
+        return True
+    try:
+        live = int(np.count_nonzero(np.asarray(stacks, dtype=np.float64) > 0))
+    except (TypeError, ValueError):
+        return False
+    return live > small_field.PLAIN_MAX_PLAYERS
 
 
 def chip_share(stacks: np.ndarray) -> np.ndarray:
@@ -242,6 +263,8 @@ def icm(
     reason = None
     nodes = 0
     if chosen in ("subset", "exact"):
+        # "auto" answers a small field by the subset recursion in plain numpy: exact too, with no kernel to load
+        route = "small field" if method == "auto" and n_live <= small_field.PLAIN_MAX_PLAYERS else chosen
         if chosen == "subset" and n_live > SUBSET_MAX_PLAYERS:
             raise InvalidArgumentError(
                 f"the subset recursion takes 2^n memory: at most {SUBSET_MAX_PLAYERS} live players, got {n_live}"
@@ -257,7 +280,7 @@ def icm(
                 progress(fraction)
 
         try:
-            values, matrix, nodes = _exact_by_tiers(s[live], live_pay, n_places, chosen, places, rtol, report)
+            values, matrix, nodes = _exact_by_tiers(s[live], live_pay, n_places, route, places, rtol, report)
         except Interrupted:
             raise
         except KeyboardInterrupt:  # between the kernel calls (about a tenth of a second each)
@@ -365,13 +388,18 @@ def _exact_by_tiers(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: 
 
 def _exact(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: str, places: bool, rtol: float,
            progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, np.ndarray | None, int]:
-    """Equity by the subset recursion or the quadrature for live players (``pay`` one entry per player), and
-    with ``places`` their first ``n_places`` finish-place probabilities; returns the quadrature node count.
-    ``progress``: the estimated fraction of the quadrature done."""
+    """Equity by the subset recursion (``method``: ``"subset"`` compiled, ``"small field"`` in plain numpy) or the
+    quadrature for live players (``pay`` one entry per player), and with ``places`` their first ``n_places``
+    finish-place probabilities; returns the quadrature node count. ``progress``: the estimated fraction of the
+    quadrature done."""
     n = stacks.size
     k = _paid_places(pay)
-    if method == "subset":
-        by_place = subset.icm_subset(stacks, max(k, n_places, 1))
+    if method in ("subset", "small field"):
+        if method == "subset":
+            from pokerlab.icm.subset import icm_subset as finish_places
+        else:
+            finish_places = small_field.finish_places
+        by_place = finish_places(stacks, max(k, n_places, 1))
         equity = by_place[:, :k] @ pay[:k] if k else np.zeros(n)
         return equity, (by_place[:, :n_places] if places else None), 0
     # the equity's share of the work: a node costs about n sqrt(k) steps, one of the place matrix n k^2 / 2
@@ -417,7 +445,9 @@ def default_variance_reduction(players: int, paid: int, samples: int | None = No
     >>> default_variance_reduction(50, 40), default_variance_reduction(200, 30), default_variance_reduction(50, 40, 100)
     ('sobol', 'conditional', 'antithetic')
     """
-    if players > sampling.RANK_BY_COUNTING and players * paid <= CONDITIONAL_MAX_WORK:
+    from pokerlab.icm.sampling import RANK_BY_COUNTING
+
+    if players > RANK_BY_COUNTING and players * paid <= CONDITIONAL_MAX_WORK:
         return "conditional"
     if players > SOBOL_MAX_PLAYERS:
         return "plain"
@@ -437,6 +467,11 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float,
     on how the work is split), ``progress`` told the estimated fraction done after each. ``first_work``: the
     first call's work (default :data:`QUADRATURE_FIRST_WORK`; the warm-up passes a tiny one to compile the
     short calls of big fields on a small one)."""
+    import numba
+
+    from pokerlab.icm import banded, gauss_kronrod, race
+
+    gk_nodes, gk_kronrod, gk_gauss = gk15()
     n = s.size
     if k == 0:
         return np.zeros(n), 0
@@ -464,16 +499,16 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float,
     # players), the whole integration is one call with plain arguments (the driver's overhead, ~0.3 ms, would
     # double the time of a 50-player field)
     first = int((QUADRATURE_FIRST_WORK if first_work is None else first_work) * threads / (n * (math.sqrt(kk) + 1.0)))
-    if first >= 4 * len(_NODES) * gauss_kronrod.initial_panel_count(w_end):
-        total, nodes = banded.race_equity_adaptive(s, shifted, w_end, rtol, scale_floor, block, log_eps, _NODES,
-                                                   _KRONROD, _GAUSS, threads)
+    if first >= 4 * len(gk_nodes) * gauss_kronrod.initial_panel_count(w_end):
+        total, nodes = banded.race_equity_adaptive(s, shifted, w_end, rtol, scale_floor, block, log_eps, gk_nodes,
+                                                   gk_kronrod, gk_gauss, threads)
         return base + total, int(nodes)
-    problem = banded.RaceQuadrature(s, shifted, _NODES, _KRONROD, _GAUSS, block, log_eps, w_end,
+    problem = banded.RaceQuadrature(s, shifted, gk_nodes, gk_kronrod, gk_gauss, block, log_eps, w_end,
                                     gauss_kronrod.acceptance_tolerance(rtol), scale_floor)
     scratch = banded.thread_scratch(threads, n, kk, block)
     state = banded.adaptive_start(n, w_end)
     calls = gauss_kronrod.CallBudget(first)
-    estimate = gauss_kronrod.ProgressEstimate(len(_NODES))
+    estimate = gauss_kronrod.ProgressEstimate(len(gk_nodes))
     while not state.step[banded.DONE]:
         before = int(state.step[banded.EVALUATIONS])
         calls.start()
@@ -483,7 +518,7 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float,
         calls.measured(done - before)
         if progress is not None:
             step = state.step
-            left = len(_NODES) * (len(state.left) - step[banded.GROUP_START]) - (
+            left = len(gk_nodes) * (len(state.left) - step[banded.GROUP_START]) - (
                 step[banded.GROUP_END] - step[banded.GROUP_START]) * step[banded.NEXT_NODE]
             progress(1.0 if state.step[banded.DONE] else estimate.fraction(done, len(state.left), int(left)))
     total, nodes = state.total, int(state.step[banded.EVALUATIONS])
@@ -510,6 +545,11 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float,
                        progress: Callable[[float], None] | None = None) -> np.ndarray:
     """Finish-place matrix ``(n, k)`` of live players by the race, adaptively integrated in calls of about a tenth
     of a second (Ctrl-C is seen between them), ``progress`` told the estimated fraction done."""
+    import numba
+
+    from pokerlab.icm import gauss_kronrod, race
+
+    gk_nodes, gk_kronrod, gk_gauss = gk15()
     n = s.size
     if n == 1:
         return np.ones((1, 1))[:, :k]
@@ -518,7 +558,7 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float,
 
     def evaluate(left: np.ndarray, right: np.ndarray, first: int, last: int, kron: np.ndarray, gauss: np.ndarray,
                  carried: np.ndarray) -> None:
-        race.icm_places_nodes(s, kq, left, right, _NODES, _KRONROD, _GAUSS, first, last, kron, gauss, carried)
+        race.icm_places_nodes(s, kq, left, right, gk_nodes, gk_kronrod, gk_gauss, first, last, kron, gauss, carried)
 
     t_end = race.tail_time(s, kq, math.log(1e-18))
     w_end = race.race_variable(s, t_end)[0]
@@ -532,7 +572,12 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float,
     return matrix
 
 
-_NODES, _KRONROD, _GAUSS = gauss_kronrod.gk15_rule()
+@functools.cache
+def gk15() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The Gauss-Kronrod rule of the quadrature: nodes, Kronrod and Gauss weights (:func:`gauss_kronrod.gk15_rule`)."""
+    from pokerlab.icm.gauss_kronrod import gk15_rule
+
+    return gk15_rule()
 
 
 def _block(n: int, k: int) -> int:
@@ -558,6 +603,11 @@ def _monte_carlo(s: np.ndarray, pay: np.ndarray, k: int, samples: object, half_w
                  ) -> tuple[np.ndarray, np.ndarray, int, str, np.ndarray | None]:
     """Monte Carlo equity of live players: ``(mean, stderr, samples drawn, stop reason, place probabilities or
     None)``; ``n_places > 0`` counts the first ``n_places`` finishing places (plain sampling only)."""
+    import numba
+
+    from pokerlab.icm import sampling, sobol
+    from pokerlab.stats.rng import batch_seed, mixed_seed, numpy_generators
+
     if vr not in VARIANCE_REDUCTION:
         raise InvalidArgumentError(f"unknown variance reduction {vr!r}; use one of {', '.join(VARIANCE_REDUCTION)}")
     if s.size > 65536:
