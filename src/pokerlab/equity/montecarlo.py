@@ -11,6 +11,7 @@ from pokerlab.cards.tables import load_tables
 from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem, Progress, category_of_value, is_uniform_random
 from pokerlab.errors import InvalidRangeError, whole_number
 from pokerlab.stats import StoppingRule, run_until
+from pokerlab.stats.threads import threads_for
 
 if TYPE_CHECKING:
     from pokerlab.equity.kernels import MonteCarloInputs
@@ -21,6 +22,9 @@ MC_CHUNKS = 16  # independent random streams per batch; fixed, so results do not
 # player-hands per second), and Ctrl-C waits for the batch. A count, not a time: seeded results stay the same
 # on every machine.
 MC_BATCH_WORK = 1 << 22
+# A batch of fewer player-hands (samples x players) runs on one thread: measured per call on this project's 2-core
+# EPYC under load 3-5 (benchmarks/startup.py --threads; docs/benchmarks.md "Start-up")
+MC_PARALLEL_MIN_WORK = 100_000
 
 
 def max_batch(players: int) -> int:
@@ -85,7 +89,8 @@ def run_monte_carlo(problem: EquityProblem, rule: StoppingRule, seed: np.uint64,
     cats = np.zeros((players, 2, 9))
 
     def sample_batch(batch: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-        stats, categories = monte_carlo_batch(seed, batch, size, MC_CHUNKS, inputs, breakdown, tables)
+        with threads_for(size * players, MC_PARALLEL_MIN_WORK):  # the chunks, not the threads, fix the numbers
+            stats, categories = monte_carlo_batch(seed, batch, size, MC_CHUNKS, inputs, breakdown, tables)
         if np.isnan(stats[0, 0]):
             raise InvalidRangeError(f"{NO_JOINT_COMBO} (or almost never: {MC_REJECTION_LIMIT:,} joint draws in a "
                                     "row were rejected)")

@@ -40,6 +40,7 @@ from pokerlab.icm.payouts import check_finite_pool, not_rising
 from pokerlab.limits import MEMORY_SHARE, available_memory, check_work, format_bytes
 from pokerlab.progress import deferred_interrupts, stop_if_interrupted
 from pokerlab.stats import StoppingRule, run_until, validate_seed
+from pokerlab.stats.threads import threads_for
 
 # The quadrature, Monte Carlo and subset kernels (and numba, 0.3-0.5 s to import) load where a method runs them:
 # a small field's "auto" (icm.small_field) loads neither numba nor a kernel
@@ -396,10 +397,11 @@ def _exact(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: str, plac
     k = _paid_places(pay)
     if method in ("subset", "small field"):
         if method == "subset":
-            from pokerlab.icm.subset import icm_subset as finish_places
+            from pokerlab.icm.subset import icm_subset
+
+            by_place = icm_subset(stacks, max(k, n_places, 1))
         else:
-            finish_places = small_field.finish_places
-        by_place = finish_places(stacks, max(k, n_places, 1))
+            by_place = small_field.finish_places(stacks, max(k, n_places, 1))
         equity = by_place[:, :k] @ pay[:k] if k else np.zeros(n)
         return equity, (by_place[:, :n_places] if places else None), 0
     # the equity's share of the work: a node costs about n sqrt(k) steps, one of the place matrix n k^2 / 2
@@ -456,6 +458,10 @@ def default_variance_reduction(players: int, paid: int, samples: int | None = No
     return "sobol"
 
 
+# Below this work per node (band-kernel steps: n (sqrt(k) + 1) for the equities, n k^2 / 2 for the place matrix)
+# the quadrature runs on one thread: measured per call on this project's 2-core EPYC under load 3-5 (numba pinned
+# to 1 or 2 threads, benchmarks/startup.py --threads; docs/benchmarks.md "Start-up"), see the table there
+QUADRATURE_PARALLEL_MIN_WORK = 2_000.0
 QUADRATURE_FIRST_WORK = 1e7  # band-kernel steps in the first call of the equity integration (~0.1 s, see below)
 
 
@@ -467,8 +473,6 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float,
     on how the work is split), ``progress`` told the estimated fraction done after each. ``first_work``: the
     first call's work (default :data:`QUADRATURE_FIRST_WORK`; the warm-up passes a tiny one to compile the
     short calls of big fields on a small one)."""
-    import numba
-
     from pokerlab.icm import banded, gauss_kronrod, race
 
     gk_nodes, gk_kronrod, gk_gauss = gk15()
@@ -493,36 +497,37 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float,
     w_end = race.race_variable(s, t_end)[0]
     log_eps = banded.DEFAULT_LOG_EPS + 2.0 * math.log(n)
     block = _block(n, kk)
-    threads = numba.get_num_threads()
-    # a node costs about n sqrt(k) steps of the band kernel: the first call takes what fits in about a tenth of a
-    # second at a cautious rate. Where that covers several times the first round (fields up to a few thousand
-    # players), the whole integration is one call with plain arguments (the driver's overhead, ~0.3 ms, would
-    # double the time of a 50-player field)
-    first = int((QUADRATURE_FIRST_WORK if first_work is None else first_work) * threads / (n * (math.sqrt(kk) + 1.0)))
-    if first >= 4 * len(gk_nodes) * gauss_kronrod.initial_panel_count(w_end):
-        total, nodes = banded.race_equity_adaptive(s, shifted, w_end, rtol, scale_floor, block, log_eps, gk_nodes,
-                                                   gk_kronrod, gk_gauss, threads)
-        return base + total, int(nodes)
-    problem = banded.RaceQuadrature(s, shifted, gk_nodes, gk_kronrod, gk_gauss, block, log_eps, w_end,
-                                    gauss_kronrod.acceptance_tolerance(rtol), scale_floor)
-    scratch = banded.thread_scratch(threads, n, kk, block)
-    state = banded.adaptive_start(n, w_end)
-    calls = gauss_kronrod.CallBudget(first)
-    estimate = gauss_kronrod.ProgressEstimate(len(gk_nodes))
-    while not state.step[banded.DONE]:
-        before = int(state.step[banded.EVALUATIONS])
-        calls.start()
-        with deferred_interrupts():  # Ctrl-C is seen between calls (each about CALL_SECONDS), not inside one
-            state = banded.race_equity_advance(problem, state, scratch, calls.budget, threads)
-        done = int(state.step[banded.EVALUATIONS])
-        calls.measured(done - before)
-        if progress is not None:
-            step = state.step
-            left = len(gk_nodes) * (len(state.left) - step[banded.GROUP_START]) - (
-                step[banded.GROUP_END] - step[banded.GROUP_START]) * step[banded.NEXT_NODE]
-            progress(1.0 if state.step[banded.DONE] else estimate.fraction(done, len(state.left), int(left)))
-    total, nodes = state.total, int(state.step[banded.EVALUATIONS])
-    return base + total, nodes
+    with threads_for(n * (math.sqrt(kk) + 1.0), QUADRATURE_PARALLEL_MIN_WORK) as threads:
+        # a node costs about n sqrt(k) steps of the band kernel: the first call takes what fits in about a tenth of a
+        # second at a cautious rate. Where that covers several times the first round (fields up to a few thousand
+        # players), the whole integration is one call with plain arguments (the driver's overhead, ~0.3 ms, would
+        # double the time of a 50-player field)
+        first = int((QUADRATURE_FIRST_WORK if first_work is None else first_work) * threads
+                    / (n * (math.sqrt(kk) + 1.0)))
+        if first >= 4 * len(gk_nodes) * gauss_kronrod.initial_panel_count(w_end):
+            total, nodes = banded.race_equity_adaptive(s, shifted, w_end, rtol, scale_floor, block, log_eps, gk_nodes,
+                                                       gk_kronrod, gk_gauss, threads)
+            return base + total, int(nodes)
+        problem = banded.RaceQuadrature(s, shifted, gk_nodes, gk_kronrod, gk_gauss, block, log_eps, w_end,
+                                        gauss_kronrod.acceptance_tolerance(rtol), scale_floor)
+        scratch = banded.thread_scratch(threads, n, kk, block)
+        state = banded.adaptive_start(n, w_end)
+        calls = gauss_kronrod.CallBudget(first)
+        estimate = gauss_kronrod.ProgressEstimate(len(gk_nodes))
+        while not state.step[banded.DONE]:
+            before = int(state.step[banded.EVALUATIONS])
+            calls.start()
+            with deferred_interrupts():  # Ctrl-C is seen between calls (each about CALL_SECONDS), not inside one
+                state = banded.race_equity_advance(problem, state, scratch, calls.budget, threads)
+            done = int(state.step[banded.EVALUATIONS])
+            calls.measured(done - before)
+            if progress is not None:
+                step = state.step
+                left = len(gk_nodes) * (len(state.left) - step[banded.GROUP_START]) - (
+                    step[banded.GROUP_END] - step[banded.GROUP_START]) * step[banded.NEXT_NODE]
+                progress(1.0 if state.step[banded.DONE] else estimate.fraction(done, len(state.left), int(left)))
+        total, nodes = state.total, int(state.step[banded.EVALUATIONS])
+        return base + total, nodes
 
 
 PLACES_EXACT_BYTES_PER_CELL = 800  # peak memory of the exact place matrix per (player, place) cell, with margin
@@ -545,8 +550,6 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float,
                        progress: Callable[[float], None] | None = None) -> np.ndarray:
     """Finish-place matrix ``(n, k)`` of live players by the race, adaptively integrated in calls of about a tenth
     of a second (Ctrl-C is seen between them), ``progress`` told the estimated fraction done."""
-    import numba
-
     from pokerlab.icm import gauss_kronrod, race
 
     gk_nodes, gk_kronrod, gk_gauss = gk15()
@@ -562,10 +565,10 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float,
 
     t_end = race.tail_time(s, kq, math.log(1e-18))
     w_end = race.race_variable(s, t_end)[0]
-    threads = numba.get_num_threads()
-    # a node costs about n k^2 / 2 steps (the convolutions): about a tenth of a second in the first call
-    first = max(1, int(QUADRATURE_FIRST_WORK * threads / (n * kq * kq / 2.0 + n)))
-    total, _ = gauss_kronrod.adaptive_integral(evaluate, n * kq, w_end, rtol, 1e-6, first, threads, progress)
+    with threads_for(n * kq * kq / 2.0 + n, QUADRATURE_PARALLEL_MIN_WORK) as threads:
+        # a node costs about n k^2 / 2 steps (the convolutions): about a tenth of a second in the first call
+        first = max(1, int(QUADRATURE_FIRST_WORK * threads / (n * kq * kq / 2.0 + n)))
+        total, _ = gauss_kronrod.adaptive_integral(evaluate, n * kq, w_end, rtol, 1e-6, first, threads, progress)
     matrix = total.reshape(n, kq)
     if k > kq:
         matrix = np.concatenate([matrix, 1.0 - matrix.sum(axis=1, keepdims=True)], axis=1)
