@@ -22,8 +22,12 @@ MC_CHUNKS = 16  # independent random streams per batch; fixed, so results do not
 # player-hands per second), and Ctrl-C waits for the batch. A count, not a time: seeded results stay the same
 # on every machine.
 MC_BATCH_WORK = 1 << 22
-# A batch of fewer player-hands (samples x players) runs on one thread: measured per call on this project's 2-core
-# EPYC under load 3-5 (benchmarks/startup.py --threads; docs/benchmarks.md "Start-up")
+# A batch of fewer player-hands (samples x players) runs on one thread. Measured per call (AsKs vs QQ on a turn) on
+# this project's 2-core EPYC under load 3.5-5, numba pinned to 1 or 2 threads (benchmarks/startup.py --threads,
+# 2026-11-25): 2,000 trials 0.4 ms on one thread, 1.1x faster on two at best and 56-60 ms in two runs of three
+# (the second thread descheduled); 20,000 trials 0.8-0.9 ms, 1.2-1.4x faster on two. 100,000 player-hands is
+# 50,000 heads-up trials: a short run stays on one core, a long run's later batches (up to 2^22 player-hands)
+# use every thread
 MC_PARALLEL_MIN_WORK = 100_000
 
 
