@@ -160,7 +160,7 @@ from pokerlab.equity import equity, montecarlo
 from pokerlab.icm import core, icm
 
 # the thresholds off: every call runs on the count set below
-core.QUADRATURE_PARALLEL_MIN_WORK = montecarlo.MC_PARALLEL_MIN_WORK = 0
+core.QUADRATURE_PARALLEL_MIN_WORK = core.MC_PARALLEL_MIN_WORK = montecarlo.MC_PARALLEL_MIN_WORK = 0
 
 def per_call(f, reps):
     f()
@@ -184,6 +184,12 @@ for n in (11, 20, 50, 100, 200, 500, 1000):
     stacks = np.random.default_rng(n).uniform(1, 10, n)
     payouts = np.arange(max(3, n // 5), 0, -1.0)
     row(f"exact ICM, {n} players, {len(payouts)} paid", lambda: icm(stacks, payouts, "exact"), 20 if n < 500 else 5)
+field = np.random.default_rng(50).uniform(1, 10, 50)
+for samples in (2_048, 16_384, 131_072):
+    for reduction in ("plain", "sobol"):
+        row(f"Monte Carlo ICM ({reduction}), 50 players, 10 paid, {samples:,} samples",
+            lambda: icm(field, np.arange(10, 0, -1.0), "montecarlo", samples=samples, variance_reduction=reduction,
+                        seed=1), 5)
 for trials in (2_000, 20_000, 200_000, 1_000_000):
     row(f"Monte Carlo equity AsKs vs QQ on 2c3d4h, {trials:,} trials",
         lambda: equity(["AsKs", "QQ"], board="2c3d4h", method="montecarlo", trials=trials, seed=1), 5)

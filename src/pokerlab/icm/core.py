@@ -598,6 +598,12 @@ def _block(n: int, k: int) -> int:
 
 SAMPLE_PLAYERS_PER_SECOND = 1e9  # an optimistic Monte Carlo rate (players x samples per second), for the limits
 MC_STREAMS = 16  # independent random streams per batch, run in parallel; fixed so a seed gives one result
+# A batch of fewer player-samples (x 256 for a Sobol set) runs on one thread. Measured per call, 50 players / 10 paid,
+# on this project's 2-core EPYC under load 6.4-7.3, numba pinned to 1 or 2 threads (benchmarks/startup.py --threads,
+# 2026-11-25): 2,048 plain samples 0.69 ms on one thread, 0.48 ms on two; 16,384 samples 8.3 ms on one, 47.5 ms on
+# two (the second thread descheduled); Sobol 6-10 ms on one, 22-44 ms on two. 1,000,000 is 20,000 samples of 50
+# players: a short run stays on one core
+MC_PARALLEL_MIN_WORK = 1_000_000
 SOBOL_POINTS = 256  # points per scrambled replicate; a replicate's mean is one sample of the stopping rule
 
 
@@ -676,7 +682,8 @@ def _monte_carlo(s: np.ndarray, pay: np.ndarray, k: int, samples: object, half_w
 
         def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
             shifts = shift_source.integers(0, 1 << sobol.SOBOL_BITS, size=(size, n), dtype=np.int64)
-            return sobol.mc_sobol_shifted(s, pay_k, base, shifts)
+            with threads_for(size * SOBOL_POINTS * n, MC_PARALLEL_MIN_WORK):
+                return sobol.mc_sobol_shifted(s, pay_k, base, shifts)
 
         if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
             sobol.mc_sobol_shifted(s, pay_k, base, np.zeros((0, n), dtype=np.int64))
@@ -694,9 +701,10 @@ def _monte_carlo(s: np.ndarray, pay: np.ndarray, k: int, samples: object, half_w
     counted = np.zeros((n, width), dtype=np.int64)
 
     def sample_batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-        if not counting:
-            return sampling.mc_batch(s, pay_k, size, child(index), mode[vr], MC_STREAMS)
-        counts = sampling.mc_place_counts(s, width, size, child(index), MC_STREAMS, slots)
+        with threads_for(size * n, MC_PARALLEL_MIN_WORK):  # the streams, not the threads, fix the numbers
+            if not counting:
+                return sampling.mc_batch(s, pay_k, size, child(index), mode[vr], MC_STREAMS)
+            counts = sampling.mc_place_counts(s, width, size, child(index), MC_STREAMS, slots)
         counted[:] += counts
         paid = counts[:, :k].astype(np.float64)
         return paid @ pay_k, paid @ (pay_k * pay_k)
