@@ -11,7 +11,7 @@ AsKs random`` answers at once, on its first run too.
 >>> from pokerlab.equity.problem import prepare_problem
 >>> outcome = headsup_preflop_outcome(prepare_problem(["AsAh", "KsKh"], "", ""))
 >>> outcome["wins"], outcome["ties"], outcome["showdowns"]
-((1410336, 302660), (9308, 9308), 1712304)
+((1410336, 292660), (9308, 9308), 1712304)
 """
 
 from __future__ import annotations
