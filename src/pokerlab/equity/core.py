@@ -54,9 +54,11 @@ def equity(
 
     ``method``: ``"exact"`` enumerates every board (using suit symmetry), ``"montecarlo"`` samples, and
     ``"auto"`` enumerates when the estimated work fits a budget (about a second or two on 2 cores) and no
-    Monte Carlo limit was given, else samples. Monte Carlo stops at the first of ``trials`` showdowns,
-    ``time_limit`` seconds, or every player's standard error below ``target_stderr`` (checked with the
-    Chow-Robbins rule at ``confidence``); with none of them it targets a standard error of 2e-4. The same
+    Monte Carlo limit was given, else samples; two players preflop with no dead card are always exact, summed
+    from the shipped table of every heads-up matchup (:mod:`pokerlab.equity.headsup_table`, milliseconds).
+    Monte Carlo stops at the first of ``trials`` showdowns, ``time_limit`` seconds, or every player's
+    standard error below ``target_stderr`` (checked with the Chow-Robbins rule at ``confidence``); with none
+    of them it targets a standard error of 2e-4. The same
     ``seed`` gives the same result. ``breakdown=True`` adds the final hand category breakdown; ``progress``
     is called with the fraction done on long runs.
 

@@ -44,6 +44,7 @@ def monte_carlo_inputs(problem: EquityProblem) -> MonteCarloInputs:
     """The sampling kernel's input bundle: flattened combos with cumulative weights, board, fixed cards."""
     from pokerlab.cards.kernels import partial_hand  # numba loads with the first run that samples
     from pokerlab.equity.kernels import MonteCarloInputs
+
     tables = load_tables()
     starts = [0]
     cards, masks, cumulative = [], [], []
@@ -86,6 +87,7 @@ def run_monte_carlo(problem: EquityProblem, rule: StoppingRule, seed: np.uint64,
                     progress: Progress | None) -> dict[str, Any]:
     """Sample until ``rule`` stops; the outcome fields of a result (means, standard errors, stop reason)."""
     from pokerlab.equity.kernels import MC_REJECTION_LIMIT, monte_carlo_batch
+
     inputs = monte_carlo_inputs(problem)
     tables = load_tables()
     players = len(problem.ranges)
