@@ -462,8 +462,8 @@ def default_variance_reduction(players: int, paid: int, samples: int | None = No
 # the quadrature runs on one thread. Measured per call on this project's 2-core EPYC under load 3.5-5, numba pinned
 # to 1 or 2 threads (benchmarks/startup.py --threads; docs/benchmarks.md "Start-up", 2026-11-25): one thread
 # 0.15 ms (11 players, 3 paid), 0.38 ms (50 / 10), 0.72 ms (100 / 20), 1.9 ms (200 / 40); two threads at best
-# 0.84-1.29x of that up to 100 players, and 32 ms (a scheduler slice) in one run of three whenever the other core
-# was busy. 2,000 steps is about 250 players with 50 paid: above it a quiet machine's second core pays; the
+# 1.1-1.3x faster up to 100 players, and 32 ms (a scheduler slice) in one run of three or more whenever the other
+# core was busy. 2,000 steps is about 250 players with 50 paid: above it a quiet machine's second core pays; the
 # thresholded rows on a quiet machine were not measured (no quiet machine was available)
 QUADRATURE_PARALLEL_MIN_WORK = 2_000.0
 QUADRATURE_FIRST_WORK = 1e7  # band-kernel steps in the first call of the equity integration (~0.1 s, see below)
