@@ -44,7 +44,7 @@ def kernel_time(stacks: np.ndarray, payouts: np.ndarray, repeats: int) -> float:
     """Best time of the compiled adaptive integration alone, to separate the façade's overhead."""
     s, pay, w_end, floor, block = _integration_inputs(stacks, payouts)
     log_eps = banded.DEFAULT_LOG_EPS + 2 * math.log(s.size)
-    args = (s, pay, w_end, model.DEFAULT_RTOL, floor, block, log_eps, model._NODES, model._KRONROD, model._GAUSS,
+    args = (s, pay, w_end, model.DEFAULT_RTOL, floor, block, log_eps, *model.gk15(),
             numba.get_num_threads())
     return best_of(lambda: banded.race_equity_adaptive(*args), repeats)[0]
 
@@ -52,8 +52,8 @@ def kernel_time(stacks: np.ndarray, payouts: np.ndarray, repeats: int) -> float:
 def unbanded_equity(stacks: np.ndarray, payouts: np.ndarray) -> np.ndarray:
     """The same integration with the count bands switched off (L <= 0): measures the banding error."""
     s, pay, w_end, floor, block = _integration_inputs(stacks, payouts)
-    return banded.race_equity_adaptive(s, pay, w_end, model.DEFAULT_RTOL, floor, block, 0.0, model._NODES,
-                                        model._KRONROD, model._GAUSS, numba.get_num_threads())[0]
+    return banded.race_equity_adaptive(s, pay, w_end, model.DEFAULT_RTOL, floor, block, 0.0, *model.gk15(),
+                                        numba.get_num_threads())[0]
 
 
 def row(workload: str, seconds: float, target: str, note: str) -> None:

@@ -258,17 +258,19 @@ def test_warmup_command_is_listed_and_every_group_has_a_description():
 
 
 @pytest.mark.parametrize("players, board, method, sampling, groups", [
-    (["AsKs", "QdQc"], "", "auto", False, []),  # the shipped heads-up preflop table
+    # heads-up preflop with no dead card: any two ranges from the shipped table, no kernel
+    (["AsKs", "QdQc"], "", "auto", False, []),
+    (["AsKs:0.5", "QdQc"], "", "exact", False, []),
+    (["AA", "random"], "", "auto", False, []),
+    (["QQ+, AKs", "TT+, AQs+"], "", "auto", False, []),
     (["AsKs", "QdQc"], "2c7d9h", "auto", False, ["equity-known-hands"]),
     (["AsKs", "QdQc", "JhTh"], "", "exact", False, ["equity-known-hands"]),
-    (["AsKs:0.5", "QdQc"], "", "exact", False, ["equity-exact-hand-vs-range"]),  # a weight: the board walk
-    (["QdQc", "AsKs:0.5"], "", "exact", False, ["equity-exact-hand-vs-range"]),
-    (["QQ+:0.5", "AKs"], "", "exact", False, ["equity-exact-heads-up"]),
+    (["AsKs:0.5", "QdQc"], "2c7d9h", "exact", False, ["equity-exact-hand-vs-range"]),  # a weight: the board walk
+    (["QdQc", "AsKs:0.5"], "2c7d9h", "exact", False, ["equity-exact-hand-vs-range"]),
+    (["QQ+:0.5", "AKs"], "2c7d9h", "exact", False, ["equity-exact-heads-up"]),
     (["QQ+:0.5", "AKs", "T9s"], "Js8s5d", "exact", False, ["equity-exact-multiway"]),
-    (["AA", "random"], "", "auto", False, ["equity-exact-hand-vs-random"]),  # one orbit: AsAh vs random
     (["AsKs", "random"], "Js8s5d", "auto", False, ["equity-exact-hand-vs-random"]),
     (["AA", "random"], "2c3d4h5s", "auto", False, ["equity-exact"]),  # no symmetry left: orbits of matchups
-    (["QQ+, AKs", "TT+, AQs+"], "", "auto", False, ["equity-exact"]),
     (["AsKs", "QdQc"], "", "auto", True, ["equity-montecarlo"]),  # a Monte Carlo limit was given
     (["AsKs", "QdQc"], "", "exact", True, []),  # refused by the engine before any kernel
     (["random"] * 9 + ["AsKs"], "", "auto", False, ["equity-montecarlo"]),  # too big to enumerate

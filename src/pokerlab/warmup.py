@@ -295,8 +295,7 @@ def compile_first(workloads: Iterable[Callable[[], object]], *, quiet: bool = Fa
 def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_asked: bool) -> list[str]:
     """The kernel groups that :func:`pokerlab.equity.equity` with these arguments will use (the route that
     ``method="auto"`` chooses); bad input raises the error the façade would."""
-    from pokerlab.equity.core import METHODS, choose_method
-    from pokerlab.equity.exact import from_preflop_table, only_against_random
+    from pokerlab.equity.core import METHODS, choose_method, from_table
     from pokerlab.equity.problem import prepare_problem
 
     if method not in METHODS or (method == "exact" and sampling_asked):
@@ -304,6 +303,10 @@ def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_ask
     problem = prepare_problem(players, board, dead)
     if method == "montecarlo" or sampling_asked:
         return ["equity-montecarlo"]  # no exact plan needed (planning big ranges takes up to a second)
+    if from_table(problem, method, sampling_asked, breakdown=False):
+        return []  # answered from the shipped heads-up preflop table: no kernel runs, numba is not even imported
+    from pokerlab.equity.exact import only_against_random
+
     chosen, plan = choose_method(problem, method, sampling_asked)
     if chosen != "exact" or plan is None:
         return [f"equity-{chosen}"]
@@ -313,8 +316,6 @@ def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_ask
         if any(reduced.is_exact_hand for reduced in problem.ranges):
             return ["equity-exact-hand-vs-range"]
         return ["equity-exact-heads-up"]
-    if from_preflop_table(problem):
-        return []  # answered from the shipped heads-up preflop table: no kernel runs
     if all(reduced.is_exact_hand for reduced in problem.ranges):
         return ["equity-known-hands"]  # one deal of known hands: the board-walk kernels are never called
     if only_against_random(problem, plan):
@@ -337,7 +338,9 @@ def prepare_icm(stacks: Any, payouts: Any, method: str, *, places: bool, samples
     True
     """
     if method != "montecarlo":
-        return prepare(["icm"], quiet=quiet)
+        from pokerlab.icm.core import exact_uses_kernels
+
+        return prepare(["icm"], quiet=quiet) if exact_uses_kernels(stacks, method) else 0
     from pokerlab.icm import icm
 
     few = samples if samples is not None and samples <= ICM_WARM_SAMPLES else ICM_WARM_SAMPLES  # the same estimator

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerlab.equity import core, equity, equity_vs_random, montecarlo
+from pokerlab.equity import equity, equity_vs_random, kernels, montecarlo
 
 
 @pytest.mark.parametrize("players", [2, 3, 9, 10])
@@ -20,7 +20,7 @@ def test_a_batch_deals_at_most_the_bounded_work(monkeypatch, players):
         stats[:, 0] = stats[:, 1] = size / players  # every sample an equal share: a finite variance of zero
         return stats, np.zeros((players, 2, 9))
 
-    monkeypatch.setattr(montecarlo, "monte_carlo_batch", counting_batch)
+    monkeypatch.setattr(kernels, "monte_carlo_batch", counting_batch)  # imported where it runs
     equity(["random"] * players, method="montecarlo", trials=40_000_000, seed=1)
     assert sum(sizes) == 40_000_000
     assert max(sizes) == montecarlo.MC_BATCH_WORK // players  # grown to the bound, never past it
@@ -33,6 +33,6 @@ def test_versus_random_batches_count_every_opponent(monkeypatch):
         sizes.append(size)
         return np.zeros((9, 4))
 
-    monkeypatch.setattr(core, "versus_random_batch", counting_batch)
+    monkeypatch.setattr(kernels, "versus_random_batch", counting_batch)
     equity_vs_random("AsKs", max_opponents=9, trials=20_000_000, seed=1)
     assert sum(sizes) == 20_000_000 and max(sizes) == montecarlo.MC_BATCH_WORK // 10

@@ -256,7 +256,7 @@ def test_final_tables_integrate_over_a_finite_range(n, paid):
     integration to t = 1e300 (3,500 nodes for 2 players); now ~100 nodes, still equal to the subset recursion."""
     stacks = truncated_normal_stacks(n, seed=n)
     payouts = power_law(n if paid == "all" else n - 1, 1000.0, 1.0) if n > 1 else [1.0]
-    result = icm(stacks, payouts)
+    result = icm(stacks, payouts, "exact")  # the quadrature ("auto" takes the plain subset recursion up to 10)
     assert result.nodes <= 300, result.nodes
     np.testing.assert_allclose(result.equity, icm(stacks, payouts, "subset").equity, rtol=1e-11)
 

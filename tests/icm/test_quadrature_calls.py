@@ -33,10 +33,10 @@ def integration(stacks: np.ndarray, pay: np.ndarray) -> tuple[banded.RaceQuadrat
     w_end = race.race_variable(s, race.tail_time(s, k, math.log(1e-18)))[0]
     log_eps = banded.DEFAULT_LOG_EPS + 2 * math.log(n)
     floor = 1e-3 * pay.sum() / n
-    problem = banded.RaceQuadrature(s, pay, core._NODES, core._KRONROD, core._GAUSS, core._block(n, k), log_eps,
+    problem = banded.RaceQuadrature(s, pay, *core.gk15(), core._block(n, k), log_eps,
                                     w_end, gauss_kronrod.acceptance_tolerance(core.DEFAULT_RTOL), floor)
     total, evaluations = banded.race_equity_adaptive(s, pay, w_end, core.DEFAULT_RTOL, floor, problem.block,
-                                                     log_eps, core._NODES, core._KRONROD, core._GAUSS, 2)
+                                                     log_eps, *core.gk15(), 2)
     return problem, total, int(evaluations)
 
 

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pokerlab.cards.encoding import cards_to_mask, format_cards, parse_cards
-from pokerlab.cards.kernels import partial_hand
 from pokerlab.cards.tables import load_tables
-from pokerlab.equity.exact import EXACT_BUDGET, MAX_MATCHUPS, ExactPlan, plan_exact, solve_exact
-from pokerlab.equity.kernels import VersusRandomInputs, versus_random_batch
+from pokerlab.equity import headsup_table
 from pokerlab.equity.montecarlo import MC_CHUNKS, max_batch, run_monte_carlo, stopping_rule
 from pokerlab.equity.problem import EquityProblem, PlayerLike, Progress, prepare_problem
 from pokerlab.equity.result import EquityResult, VersusRandomResult, category_breakdown
@@ -22,7 +21,11 @@ from pokerlab.errors import InvalidArgumentError, InvalidHandError, whole_number
 from pokerlab.limits import check_work
 from pokerlab.progress import stop_if_interrupted
 from pokerlab.stats import run_until
-from pokerlab.stats.rng import seed_word
+
+# The exact enumeration, the kernels and the random streams load numba (0.3-0.5 s) and their compiled code: they
+# are imported where a route runs them, so that a problem the shipped preflop table answers loads neither
+if TYPE_CHECKING:
+    from pokerlab.equity.exact import ExactPlan
 
 SHOWDOWN_PLAYERS_PER_SECOND = 2e9  # an optimistic Monte Carlo rate (players x trials per second), for the limits
 
@@ -51,9 +54,11 @@ def equity(
 
     ``method``: ``"exact"`` enumerates every board (using suit symmetry), ``"montecarlo"`` samples, and
     ``"auto"`` enumerates when the estimated work fits a budget (about a second or two on 2 cores) and no
-    Monte Carlo limit was given, else samples. Monte Carlo stops at the first of ``trials`` showdowns,
-    ``time_limit`` seconds, or every player's standard error below ``target_stderr`` (checked with the
-    Chow-Robbins rule at ``confidence``); with none of them it targets a standard error of 2e-4. The same
+    Monte Carlo limit was given, else samples; two players preflop with no dead card are always exact, summed
+    from the shipped table of every heads-up matchup (:mod:`pokerlab.equity.headsup_table`, milliseconds).
+    Monte Carlo stops at the first of ``trials`` showdowns, ``time_limit`` seconds, or every player's
+    standard error below ``target_stderr`` (checked with the Chow-Robbins rule at ``confidence``); with none
+    of them it targets a standard error of 2e-4. The same
     ``seed`` gives the same result. ``breakdown=True`` adds the final hand category breakdown; ``progress``
     is called with the fraction done on long runs.
 
@@ -69,15 +74,25 @@ def equity(
         raise InvalidArgumentError("trials, time_limit and target_stderr are Monte Carlo limits; "
                                    "method='exact' enumerates every board (use method='montecarlo' or 'auto')")
     rule = stopping_rule(trials, time_limit, target_stderr, confidence) if method != "exact" else None
-    chosen, plan = choose_method(problem, method, sampling_asked)
-    if chosen == "exact":
-        assert plan is not None
-        outcome = solve_exact(problem, plan, breakdown, progress)
+    if from_table(problem, method, sampling_asked, breakdown):
+        chosen, outcome = "exact", headsup_table.headsup_preflop_outcome(problem)
+        if progress is not None:
+            progress(1.0)
     else:
-        assert rule is not None
-        if trials is not None:  # a count that could never finish is refused now, with the estimate
-            check_work(trials, f"{trials:,} trials", per_second=SHOWDOWN_PLAYERS_PER_SECOND / len(problem.ranges))
-        outcome = run_monte_carlo(problem, rule, seed_word(seed), breakdown, progress)
+        chosen, plan = choose_method(problem, method, sampling_asked)
+        if chosen == "exact":
+            from pokerlab.equity.exact import solve_exact
+
+            assert plan is not None
+            outcome = solve_exact(problem, plan, breakdown, progress)
+        else:
+            from pokerlab.stats.rng import seed_word
+
+            assert rule is not None
+            if trials is not None:  # a count that could never finish is refused now, with the estimate
+                check_work(trials, f"{trials:,} trials",
+                           per_second=SHOWDOWN_PLAYERS_PER_SECOND / len(problem.ranges))
+            outcome = run_monte_carlo(problem, rule, seed_word(seed), breakdown, progress)
     elapsed = time.perf_counter() - start
     stderr = outcome["stderr"]
     result = EquityResult(
@@ -99,10 +114,19 @@ def equity(
     return stop_if_interrupted(result, f"after {result.showdowns:,} trials ({elapsed:.1f} s)")
 
 
+def from_table(problem: EquityProblem, method: str, sampling_asked: bool, breakdown: bool) -> bool:
+    """Whether :func:`equity` answers ``problem`` exactly from the shipped heads-up preflop table
+    (:mod:`pokerlab.equity.headsup_table`: two players, no board, no dead card), with no kernel: the exact
+    method (``"auto"`` included, a table lookup being the cheapest route) without a hand-category breakdown."""
+    return method != "montecarlo" and not sampling_asked and not breakdown and headsup_table.answers(problem)
+
+
 def choose_method(problem: EquityProblem, method: str, sampling_asked: bool) -> tuple[str, ExactPlan | None]:
     """The method :func:`equity` uses for ``problem`` (``"exact"`` or ``"montecarlo"``) and the exact plan
     when it was made: ``auto`` enumerates when the plan's work fits :data:`EXACT_BUDGET` and no Monte Carlo
     limit was given (``sampling_asked``)."""
+    from pokerlab.equity.exact import EXACT_BUDGET, MAX_MATCHUPS, plan_exact
+
     if method == "montecarlo":
         return method, None
     plan = plan_exact(problem)
@@ -146,6 +170,10 @@ def equity_vs_random(
     if len(deck) < 2 * max_opponents + problem.missing:
         raise InvalidArgumentError(f"not enough cards left to deal {max_opponents} opponents")
     rule = stopping_rule(trials, time_limit, target_stderr, confidence)
+    from pokerlab.cards.kernels import partial_hand
+    from pokerlab.equity.kernels import VersusRandomInputs, versus_random_batch
+    from pokerlab.stats.rng import seed_word
+
     tables = load_tables()
     key, bits = partial_hand(np.array(problem.board, dtype=np.uint8), tables)
     seed_value = seed_word(seed)

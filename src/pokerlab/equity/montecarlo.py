@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from pokerlab.cards.classes import COMBO_MASKS, COMBOS
-from pokerlab.cards.kernels import partial_hand
 from pokerlab.cards.tables import load_tables
-from pokerlab.equity.kernels import MC_REJECTION_LIMIT, MonteCarloInputs, monte_carlo_batch
 from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem, Progress, category_of_value, is_uniform_random
 from pokerlab.errors import InvalidRangeError, whole_number
 from pokerlab.stats import StoppingRule, run_until
+from pokerlab.stats.threads import threads_for
+
+if TYPE_CHECKING:
+    from pokerlab.equity.kernels import MonteCarloInputs
 
 DEFAULT_TARGET_STDERR = 2e-4  # Monte Carlo default when no trial count, time or target is given
 MC_CHUNKS = 16  # independent random streams per batch; fixed, so results do not depend on the thread count
@@ -20,6 +22,13 @@ MC_CHUNKS = 16  # independent random streams per batch; fixed, so results do not
 # player-hands per second), and Ctrl-C waits for the batch. A count, not a time: seeded results stay the same
 # on every machine.
 MC_BATCH_WORK = 1 << 22
+# A batch of fewer player-hands (samples x players) runs on one thread. Measured per call (AsKs vs QQ on a turn) on
+# this project's 2-core EPYC under load 3.5-5, numba pinned to 1 or 2 threads (benchmarks/startup.py --threads,
+# 2026-11-25): 2,000 trials 0.4 ms on one thread, 1.1x faster on two at best and 56-60 ms in two runs of three
+# (the second thread descheduled); 20,000 trials 0.8-0.9 ms, 1.2-1.4x faster on two. 100,000 player-hands is
+# 50,000 heads-up trials: a short run stays on one core, a long run's later batches (up to 2^22 player-hands)
+# use every thread
+MC_PARALLEL_MIN_WORK = 100_000
 
 
 def max_batch(players: int) -> int:
@@ -33,6 +42,9 @@ def max_batch(players: int) -> int:
 
 def monte_carlo_inputs(problem: EquityProblem) -> MonteCarloInputs:
     """The sampling kernel's input bundle: flattened combos with cumulative weights, board, fixed cards."""
+    from pokerlab.cards.kernels import partial_hand  # numba loads with the first run that samples
+    from pokerlab.equity.kernels import MonteCarloInputs
+
     tables = load_tables()
     starts = [0]
     cards, masks, cumulative = [], [], []
@@ -74,6 +86,8 @@ def stopping_rule(trials: int | None, time_limit: float | None, target_stderr: f
 def run_monte_carlo(problem: EquityProblem, rule: StoppingRule, seed: np.uint64, breakdown: bool,
                     progress: Progress | None) -> dict[str, Any]:
     """Sample until ``rule`` stops; the outcome fields of a result (means, standard errors, stop reason)."""
+    from pokerlab.equity.kernels import MC_REJECTION_LIMIT, monte_carlo_batch
+
     inputs = monte_carlo_inputs(problem)
     tables = load_tables()
     players = len(problem.ranges)
@@ -81,7 +95,8 @@ def run_monte_carlo(problem: EquityProblem, rule: StoppingRule, seed: np.uint64,
     cats = np.zeros((players, 2, 9))
 
     def sample_batch(batch: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-        stats, categories = monte_carlo_batch(seed, batch, size, MC_CHUNKS, inputs, breakdown, tables)
+        with threads_for(size * players, MC_PARALLEL_MIN_WORK):  # the chunks, not the threads, fix the numbers
+            stats, categories = monte_carlo_batch(seed, batch, size, MC_CHUNKS, inputs, breakdown, tables)
         if np.isnan(stats[0, 0]):
             raise InvalidRangeError(f"{NO_JOINT_COMBO} (or almost never: {MC_REJECTION_LIMIT:,} joint draws in a "
                                     "row were rejected)")

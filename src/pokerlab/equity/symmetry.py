@@ -8,7 +8,7 @@ from itertools import permutations
 
 import numpy as np
 
-from pokerlab.cards.classes import COMBOS, NUMBER_OF_COMBOS, combo_index
+from pokerlab.cards.classes import COMBOS
 
 ALL_SUIT_PERMUTATIONS: tuple[tuple[int, int, int, int], ...] = tuple(permutations(range(4)))  # type: ignore[arg-type]  # identity first
 
@@ -16,11 +16,11 @@ ALL_SUIT_PERMUTATIONS: tuple[tuple[int, int, int, int], ...] = tuple(permutation
 @lru_cache(maxsize=1)
 def _tables() -> tuple[np.ndarray, np.ndarray]:
     """For each of the 24 relabellings: the image of every card (24, 52) and of every combo (24, 1326)."""
-    cards = np.empty((24, 52), dtype=np.int64)
-    combos = np.empty((24, NUMBER_OF_COMBOS), dtype=np.int64)
-    for g, perm in enumerate(ALL_SUIT_PERMUTATIONS):
-        cards[g] = [4 * (c >> 2) + perm[c & 3] for c in range(52)]
-        combos[g] = [combo_index(int(cards[g, a]), int(cards[g, b])) for a, b in COMBOS]
+    deck = np.arange(52, dtype=np.int64)
+    cards = 4 * (deck >> 2)[None, :] + np.array(ALL_SUIT_PERMUTATIONS, dtype=np.int64)[:, deck & 3]
+    first, second = cards[:, COMBOS[:, 0]], cards[:, COMBOS[:, 1]]
+    high, low = np.maximum(first, second), np.minimum(first, second)
+    combos = high * (high - 1) // 2 + low  # combo_index of each image, for every relabelling at once
     return cards, combos
 
 

@@ -5,7 +5,8 @@ Methods:
 - ``"subset"``: exact subset recursion (``n <= 24``), the oracle;
 - ``"exact"``: exact exponential-race quadrature, any field size, error below ``rtol`` of each equity;
 - ``"montecarlo"``: Streib's exponential clocks with a stopping rule from :mod:`pokerlab.stats`;
-- ``"auto"``: ``"exact"`` (the quadrature; it is also the fastest for small fields).
+- ``"auto"``: ``"exact"``; up to ``small_field.PLAIN_MAX_PLAYERS`` (10) live players the subset recursion in plain
+  numpy (:mod:`pokerlab.icm.small_field`, under a millisecond, with no compiled code to load), else the quadrature.
 
 Busted players: a stack of exactly 0 is a player already eliminated. The live players (stack > 0) play for
 the first ``live`` places; the busted players take the last places and, since their order of elimination is
@@ -14,6 +15,7 @@ not known, share the payouts of those places equally.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import time
@@ -21,7 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numba
 import numpy as np
 
 from pokerlab.errors import (
@@ -33,13 +34,16 @@ from pokerlab.errors import (
     real_number,
     whole_number,
 )
-from pokerlab.icm import banded, gauss_kronrod, race, sampling, sobol, subset
+from pokerlab.icm import small_field
 from pokerlab.icm.lobby import amounts
 from pokerlab.icm.payouts import check_finite_pool, not_rising
 from pokerlab.limits import MEMORY_SHARE, available_memory, check_work, format_bytes
 from pokerlab.progress import deferred_interrupts, stop_if_interrupted
 from pokerlab.stats import StoppingRule, run_until, validate_seed
-from pokerlab.stats.rng import batch_seed, mixed_seed, numpy_generators
+from pokerlab.stats.threads import threads_for
+
+# The quadrature, Monte Carlo and subset kernels (and numba, 0.3-0.5 s to import) load where a method runs them:
+# a small field's "auto" (icm.small_field) loads neither numba nor a kernel
 
 METHODS = ("auto", "exact", "subset", "montecarlo")
 VARIANCE_REDUCTION = ("plain", "antithetic", "sobol", "conditional")
@@ -136,6 +140,24 @@ def validate(stacks: Any, payouts: Any, allow_rising: bool = False) -> tuple[np.
             f"{pay.size} payouts for {s.size} players: there are more paid places than players"
         )
     return s, not_rising(pay, allow_rising)
+
+
+def exact_uses_kernels(stacks: Any, method: str) -> bool:
+    """Whether :func:`icm` with an exact ``method`` (``auto``, ``exact``, ``subset``) runs a compiled kernel on
+    these stacks: not for ``auto`` on a field of at most :data:`small_field.PLAIN_MAX_PLAYERS` live players (a
+    warm-up then has nothing to compile, and numba is not imported). Stacks that fail validation count as a
+    small field: the façade refuses them before any kernel runs.
+
+    >>> exact_uses_kernels([5000, 3000, 2000], "auto"), exact_uses_kernels([5000, 3000, 2000], "exact")
+    (False, True)
+    """
+    if method != "auto":
+        return True
+    try:
+        live = int(np.count_nonzero(np.asarray(stacks, dtype=np.float64) > 0))
+    except (TypeError, ValueError):
+        return False
+    return live > small_field.PLAIN_MAX_PLAYERS
 
 
 def chip_share(stacks: np.ndarray) -> np.ndarray:
@@ -242,6 +264,8 @@ def icm(
     reason = None
     nodes = 0
     if chosen in ("subset", "exact"):
+        # "auto" answers a small field by the subset recursion in plain numpy: exact too, with no kernel to load
+        route = "small field" if method == "auto" and n_live <= small_field.PLAIN_MAX_PLAYERS else chosen
         if chosen == "subset" and n_live > SUBSET_MAX_PLAYERS:
             raise InvalidArgumentError(
                 f"the subset recursion takes 2^n memory: at most {SUBSET_MAX_PLAYERS} live players, got {n_live}"
@@ -257,7 +281,7 @@ def icm(
                 progress(fraction)
 
         try:
-            values, matrix, nodes = _exact_by_tiers(s[live], live_pay, n_places, chosen, places, rtol, report)
+            values, matrix, nodes = _exact_by_tiers(s[live], live_pay, n_places, route, places, rtol, report)
         except Interrupted:
             raise
         except KeyboardInterrupt:  # between the kernel calls (about a tenth of a second each)
@@ -365,13 +389,19 @@ def _exact_by_tiers(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: 
 
 def _exact(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: str, places: bool, rtol: float,
            progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, np.ndarray | None, int]:
-    """Equity by the subset recursion or the quadrature for live players (``pay`` one entry per player), and
-    with ``places`` their first ``n_places`` finish-place probabilities; returns the quadrature node count.
-    ``progress``: the estimated fraction of the quadrature done."""
+    """Equity by the subset recursion (``method``: ``"subset"`` compiled, ``"small field"`` in plain numpy) or the
+    quadrature for live players (``pay`` one entry per player), and with ``places`` their first ``n_places``
+    finish-place probabilities; returns the quadrature node count. ``progress``: the estimated fraction of the
+    quadrature done."""
     n = stacks.size
     k = _paid_places(pay)
-    if method == "subset":
-        by_place = subset.icm_subset(stacks, max(k, n_places, 1))
+    if method in ("subset", "small field"):
+        if method == "subset":
+            from pokerlab.icm.subset import icm_subset
+
+            by_place = icm_subset(stacks, max(k, n_places, 1))
+        else:
+            by_place = small_field.finish_places(stacks, max(k, n_places, 1))
         equity = by_place[:, :k] @ pay[:k] if k else np.zeros(n)
         return equity, (by_place[:, :n_places] if places else None), 0
     # the equity's share of the work: a node costs about n sqrt(k) steps, one of the place matrix n k^2 / 2
@@ -417,7 +447,9 @@ def default_variance_reduction(players: int, paid: int, samples: int | None = No
     >>> default_variance_reduction(50, 40), default_variance_reduction(200, 30), default_variance_reduction(50, 40, 100)
     ('sobol', 'conditional', 'antithetic')
     """
-    if players > sampling.RANK_BY_COUNTING and players * paid <= CONDITIONAL_MAX_WORK:
+    from pokerlab.icm.sampling import RANK_BY_COUNTING
+
+    if players > RANK_BY_COUNTING and players * paid <= CONDITIONAL_MAX_WORK:
         return "conditional"
     if players > SOBOL_MAX_PLAYERS:
         return "plain"
@@ -426,6 +458,14 @@ def default_variance_reduction(players: int, paid: int, samples: int | None = No
     return "sobol"
 
 
+# Below this work per node (band-kernel steps: n (sqrt(k) + 1) for the equities, n k^2 / 2 for the place matrix)
+# the quadrature runs on one thread. Measured per call on this project's 2-core EPYC under load 3.5-5, numba pinned
+# to 1 or 2 threads (benchmarks/startup.py --threads; docs/benchmarks.md "Start-up", 2026-11-25): one thread
+# 0.15 ms (11 players, 3 paid), 0.38 ms (50 / 10), 0.72 ms (100 / 20), 1.9 ms (200 / 40); two threads at best
+# 1.1-1.3x faster up to 100 players, and 32 ms (a scheduler slice) in one run of three or more whenever the other
+# core was busy. 2,000 steps is about 250 players with 50 paid: above it a quiet machine's second core pays; the
+# thresholded rows on a quiet machine were not measured (no quiet machine was available)
+QUADRATURE_PARALLEL_MIN_WORK = 2_000.0
 QUADRATURE_FIRST_WORK = 1e7  # band-kernel steps in the first call of the equity integration (~0.1 s, see below)
 
 
@@ -437,6 +477,9 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float,
     on how the work is split), ``progress`` told the estimated fraction done after each. ``first_work``: the
     first call's work (default :data:`QUADRATURE_FIRST_WORK`; the warm-up passes a tiny one to compile the
     short calls of big fields on a small one)."""
+    from pokerlab.icm import banded, gauss_kronrod, race
+
+    gk_nodes, gk_kronrod, gk_gauss = gk15()
     n = s.size
     if k == 0:
         return np.zeros(n), 0
@@ -458,36 +501,37 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float,
     w_end = race.race_variable(s, t_end)[0]
     log_eps = banded.DEFAULT_LOG_EPS + 2.0 * math.log(n)
     block = _block(n, kk)
-    threads = numba.get_num_threads()
-    # a node costs about n sqrt(k) steps of the band kernel: the first call takes what fits in about a tenth of a
-    # second at a cautious rate. Where that covers several times the first round (fields up to a few thousand
-    # players), the whole integration is one call with plain arguments (the driver's overhead, ~0.3 ms, would
-    # double the time of a 50-player field)
-    first = int((QUADRATURE_FIRST_WORK if first_work is None else first_work) * threads / (n * (math.sqrt(kk) + 1.0)))
-    if first >= 4 * len(_NODES) * gauss_kronrod.initial_panel_count(w_end):
-        total, nodes = banded.race_equity_adaptive(s, shifted, w_end, rtol, scale_floor, block, log_eps, _NODES,
-                                                   _KRONROD, _GAUSS, threads)
-        return base + total, int(nodes)
-    problem = banded.RaceQuadrature(s, shifted, _NODES, _KRONROD, _GAUSS, block, log_eps, w_end,
-                                    gauss_kronrod.acceptance_tolerance(rtol), scale_floor)
-    scratch = banded.thread_scratch(threads, n, kk, block)
-    state = banded.adaptive_start(n, w_end)
-    calls = gauss_kronrod.CallBudget(first)
-    estimate = gauss_kronrod.ProgressEstimate(len(_NODES))
-    while not state.step[banded.DONE]:
-        before = int(state.step[banded.EVALUATIONS])
-        calls.start()
-        with deferred_interrupts():  # Ctrl-C is seen between calls (each about CALL_SECONDS), not inside one
-            state = banded.race_equity_advance(problem, state, scratch, calls.budget, threads)
-        done = int(state.step[banded.EVALUATIONS])
-        calls.measured(done - before)
-        if progress is not None:
-            step = state.step
-            left = len(_NODES) * (len(state.left) - step[banded.GROUP_START]) - (
-                step[banded.GROUP_END] - step[banded.GROUP_START]) * step[banded.NEXT_NODE]
-            progress(1.0 if state.step[banded.DONE] else estimate.fraction(done, len(state.left), int(left)))
-    total, nodes = state.total, int(state.step[banded.EVALUATIONS])
-    return base + total, nodes
+    with threads_for(n * (math.sqrt(kk) + 1.0), QUADRATURE_PARALLEL_MIN_WORK) as threads:
+        # a node costs about n sqrt(k) steps of the band kernel: the first call takes what fits in about a tenth of a
+        # second at a cautious rate. Where that covers several times the first round (fields up to a few thousand
+        # players), the whole integration is one call with plain arguments (the driver's overhead, ~0.3 ms, would
+        # double the time of a 50-player field)
+        first = int((QUADRATURE_FIRST_WORK if first_work is None else first_work) * threads
+                    / (n * (math.sqrt(kk) + 1.0)))
+        if first >= 4 * len(gk_nodes) * gauss_kronrod.initial_panel_count(w_end):
+            total, nodes = banded.race_equity_adaptive(s, shifted, w_end, rtol, scale_floor, block, log_eps, gk_nodes,
+                                                       gk_kronrod, gk_gauss, threads)
+            return base + total, int(nodes)
+        problem = banded.RaceQuadrature(s, shifted, gk_nodes, gk_kronrod, gk_gauss, block, log_eps, w_end,
+                                        gauss_kronrod.acceptance_tolerance(rtol), scale_floor)
+        scratch = banded.thread_scratch(threads, n, kk, block)
+        state = banded.adaptive_start(n, w_end)
+        calls = gauss_kronrod.CallBudget(first)
+        estimate = gauss_kronrod.ProgressEstimate(len(gk_nodes))
+        while not state.step[banded.DONE]:
+            before = int(state.step[banded.EVALUATIONS])
+            calls.start()
+            with deferred_interrupts():  # Ctrl-C is seen between calls (each about CALL_SECONDS), not inside one
+                state = banded.race_equity_advance(problem, state, scratch, calls.budget, threads)
+            done = int(state.step[banded.EVALUATIONS])
+            calls.measured(done - before)
+            if progress is not None:
+                step = state.step
+                left = len(gk_nodes) * (len(state.left) - step[banded.GROUP_START]) - (
+                    step[banded.GROUP_END] - step[banded.GROUP_START]) * step[banded.NEXT_NODE]
+                progress(1.0 if state.step[banded.DONE] else estimate.fraction(done, len(state.left), int(left)))
+        total, nodes = state.total, int(state.step[banded.EVALUATIONS])
+        return base + total, nodes
 
 
 PLACES_EXACT_BYTES_PER_CELL = 800  # peak memory of the exact place matrix per (player, place) cell, with margin
@@ -510,6 +554,9 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float,
                        progress: Callable[[float], None] | None = None) -> np.ndarray:
     """Finish-place matrix ``(n, k)`` of live players by the race, adaptively integrated in calls of about a tenth
     of a second (Ctrl-C is seen between them), ``progress`` told the estimated fraction done."""
+    from pokerlab.icm import gauss_kronrod, race
+
+    gk_nodes, gk_kronrod, gk_gauss = gk15()
     n = s.size
     if n == 1:
         return np.ones((1, 1))[:, :k]
@@ -518,21 +565,26 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float,
 
     def evaluate(left: np.ndarray, right: np.ndarray, first: int, last: int, kron: np.ndarray, gauss: np.ndarray,
                  carried: np.ndarray) -> None:
-        race.icm_places_nodes(s, kq, left, right, _NODES, _KRONROD, _GAUSS, first, last, kron, gauss, carried)
+        race.icm_places_nodes(s, kq, left, right, gk_nodes, gk_kronrod, gk_gauss, first, last, kron, gauss, carried)
 
     t_end = race.tail_time(s, kq, math.log(1e-18))
     w_end = race.race_variable(s, t_end)[0]
-    threads = numba.get_num_threads()
-    # a node costs about n k^2 / 2 steps (the convolutions): about a tenth of a second in the first call
-    first = max(1, int(QUADRATURE_FIRST_WORK * threads / (n * kq * kq / 2.0 + n)))
-    total, _ = gauss_kronrod.adaptive_integral(evaluate, n * kq, w_end, rtol, 1e-6, first, threads, progress)
+    with threads_for(n * kq * kq / 2.0 + n, QUADRATURE_PARALLEL_MIN_WORK) as threads:
+        # a node costs about n k^2 / 2 steps (the convolutions): about a tenth of a second in the first call
+        first = max(1, int(QUADRATURE_FIRST_WORK * threads / (n * kq * kq / 2.0 + n)))
+        total, _ = gauss_kronrod.adaptive_integral(evaluate, n * kq, w_end, rtol, 1e-6, first, threads, progress)
     matrix = total.reshape(n, kq)
     if k > kq:
         matrix = np.concatenate([matrix, 1.0 - matrix.sum(axis=1, keepdims=True)], axis=1)
     return matrix
 
 
-_NODES, _KRONROD, _GAUSS = gauss_kronrod.gk15_rule()
+@functools.cache
+def gk15() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The Gauss-Kronrod rule of the quadrature: nodes, Kronrod and Gauss weights (:func:`gauss_kronrod.gk15_rule`)."""
+    from pokerlab.icm.gauss_kronrod import gk15_rule
+
+    return gk15_rule()
 
 
 def _block(n: int, k: int) -> int:
@@ -546,6 +598,12 @@ def _block(n: int, k: int) -> int:
 
 SAMPLE_PLAYERS_PER_SECOND = 1e9  # an optimistic Monte Carlo rate (players x samples per second), for the limits
 MC_STREAMS = 16  # independent random streams per batch, run in parallel; fixed so a seed gives one result
+# A batch of fewer player-samples (x 256 for a Sobol set) runs on one thread. Measured per call, 50 players / 10 paid,
+# on this project's 2-core EPYC under load 6.4-7.3, numba pinned to 1 or 2 threads (benchmarks/startup.py --threads,
+# 2026-11-25): 2,048 plain samples 0.69 ms on one thread, 0.48 ms on two; 16,384 samples 8.3 ms on one, 47.5 ms on
+# two (the second thread descheduled); Sobol 6-10 ms on one, 22-44 ms on two. 1,000,000 is 20,000 samples of 50
+# players: a short run stays on one core
+MC_PARALLEL_MIN_WORK = 1_000_000
 SOBOL_POINTS = 256  # points per scrambled replicate; a replicate's mean is one sample of the stopping rule
 
 
@@ -558,6 +616,11 @@ def _monte_carlo(s: np.ndarray, pay: np.ndarray, k: int, samples: object, half_w
                  ) -> tuple[np.ndarray, np.ndarray, int, str, np.ndarray | None]:
     """Monte Carlo equity of live players: ``(mean, stderr, samples drawn, stop reason, place probabilities or
     None)``; ``n_places > 0`` counts the first ``n_places`` finishing places (plain sampling only)."""
+    import numba
+
+    from pokerlab.icm import sampling, sobol
+    from pokerlab.stats.rng import batch_seed, mixed_seed, numpy_generators
+
     if vr not in VARIANCE_REDUCTION:
         raise InvalidArgumentError(f"unknown variance reduction {vr!r}; use one of {', '.join(VARIANCE_REDUCTION)}")
     if s.size > 65536:
@@ -619,7 +682,8 @@ def _monte_carlo(s: np.ndarray, pay: np.ndarray, k: int, samples: object, half_w
 
         def batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
             shifts = shift_source.integers(0, 1 << sobol.SOBOL_BITS, size=(size, n), dtype=np.int64)
-            return sobol.mc_sobol_shifted(s, pay_k, base, shifts)
+            with threads_for(size * SOBOL_POINTS * n, MC_PARALLEL_MIN_WORK):
+                return sobol.mc_sobol_shifted(s, pay_k, base, shifts)
 
         if time_limit is not None:  # load the compiled kernel first: the budget is for sampling
             sobol.mc_sobol_shifted(s, pay_k, base, np.zeros((0, n), dtype=np.int64))
@@ -637,9 +701,10 @@ def _monte_carlo(s: np.ndarray, pay: np.ndarray, k: int, samples: object, half_w
     counted = np.zeros((n, width), dtype=np.int64)
 
     def sample_batch(index: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-        if not counting:
-            return sampling.mc_batch(s, pay_k, size, child(index), mode[vr], MC_STREAMS)
-        counts = sampling.mc_place_counts(s, width, size, child(index), MC_STREAMS, slots)
+        with threads_for(size * n, MC_PARALLEL_MIN_WORK):  # the streams, not the threads, fix the numbers
+            if not counting:
+                return sampling.mc_batch(s, pay_k, size, child(index), mode[vr], MC_STREAMS)
+            counts = sampling.mc_place_counts(s, width, size, child(index), MC_STREAMS, slots)
         counted[:] += counts
         paid = counts[:, :k].astype(np.float64)
         return paid @ pay_k, paid @ (pay_k * pay_k)

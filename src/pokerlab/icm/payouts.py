@@ -22,7 +22,6 @@ from pokerlab.errors import (
     whole_number,
 )
 from pokerlab.icm.lobby import parse_amount, read_text_file, split_amounts
-from pokerlab.stats.rng import numpy_generator
 
 MAX_PAID_PLACES = 1_000_000  # far above any real tournament; keeps a typo like paid=1e12 from eating the memory
 STANDARD = {"50/30/20": (50.0, 30.0, 20.0), "65/35": (65.0, 35.0), "winner": (100.0,)}
@@ -254,6 +253,8 @@ def truncated_normal_stacks(
     low = mean / 20.0 if low is None else low
     if not (math.isfinite(low) and 0 < low < mean + 8 * sd):
         raise InvalidArgumentError(f"truncation point must be positive and below mean + 8 sd, got {low}")
+    from pokerlab.stats.rng import numpy_generator  # with numba (0.3-0.5 s): only where stacks are drawn
+
     rng = numpy_generator(seed)
     out = np.empty(0)
     while out.size < players:
