@@ -18,8 +18,8 @@ from pokerlab.games.vector import VectorGame, compile_public_tree
 from pokerlab.solvers import Policy, Solver, exploitability
 from pokerlab.solvers.policy import expected_value
 from pokerlab.solvers.strategy import strategy_from_distribution
-from pokerlab.solvers.vector import (
-    VectorSolver,
+from pokerlab.solvers.vector import VectorSolver
+from pokerlab.solvers.vector_strategy import (
     VectorStrategy,
     best_response_gains,
     vector_exploitability,

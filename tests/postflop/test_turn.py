@@ -15,7 +15,7 @@ from pokerlab.games.postflop.kernels import CHANCE_NODE, DECISION_NODE
 from pokerlab.games.vector import compile_public_tree
 from pokerlab.postflop import build_game, load, resume, solve
 from pokerlab.solvers.postflop_cfr import PostflopSolver, discount
-from pokerlab.solvers.vector import VectorStrategy, vector_exploitability
+from pokerlab.solvers.vector_strategy import VectorStrategy, vector_exploitability
 
 MONOTONE = "Ah8h5h2h"
 OOP = "AKo, KQs, 77, 33, T9s, JcTc"

@@ -12,7 +12,9 @@ from pokerlab.games.pushfold import PushFoldGame, Table
 from pokerlab.games.vector import VectorGame, compile_public_tree
 from pokerlab.pushfold.situation import build_game
 from pokerlab.pushfold.solve import multiway_ranges
-from pokerlab.solvers.vector import VectorSolver, VectorStrategy, _Traversal
+from pokerlab.solvers.vector import VectorSolver
+from pokerlab.solvers.vector_strategy import VectorStrategy
+from pokerlab.solvers.vector_traversal import Traversal
 
 
 def random_strategy(tree, seed):
@@ -37,7 +39,7 @@ def test_batched_values_equal_the_per_terminal_evaluation(stacks, ante, payouts)
     table = Table(stacks, 0.5, 1.0, ante)
     game, _, _ = build_game(table, payouts, multiway_samples=120, seed=3)
     tree = compile_public_tree(game)
-    walk = _Traversal(tree)
+    walk = Traversal(tree)
     for seed in (1, 2):  # the second strategy changes every source: the cached products must follow
         reaches, _ = walk.reach(*(lambda s: (s.offsets, s.probs))(random_strategy(tree, seed)))
         at = reaches[walk.terminals]
@@ -84,7 +86,7 @@ def test_terminal_values_are_multilinear_in_the_strategies(redeal):
     if redeal:
         game = game.redealt(multiway_ranges(tree, random_strategy(tree, 4)), 0.5)
         tree = compile_public_tree(game)
-    walk = _Traversal(tree)
+    walk = Traversal(tree)
     a = walk.reach(random_strategy(tree, 1).offsets, random_strategy(tree, 1).probs)[0][walk.terminals]
     b = walk.reach(random_strategy(tree, 2).offsets, random_strategy(tree, 2).probs)[0][walk.terminals]
     for player in range(4):
@@ -109,7 +111,7 @@ def test_a_constant_payoff_gives_exactly_the_reach(redeal):
     if redeal:
         game = game.redealt(multiway_ranges(tree, random_strategy(tree, 6)), 0.5)
         tree = compile_public_tree(game)
-    walk = _Traversal(tree)
+    walk = Traversal(tree)
     strategy = random_strategy(tree, 3)
     reaches = walk.reach(strategy.offsets, strategy.probs)[0][walk.terminals]
     for player in range(4):

@@ -18,7 +18,7 @@ from pokerlab.games.vector import compile_public_tree
 from pokerlab.pushfold import pushfold
 from pokerlab.pushfold.situation import build_game
 from pokerlab.pushfold.solve import multiway_ranges
-from pokerlab.solvers.vector import _Traversal
+from pokerlab.solvers.vector_traversal import Traversal
 
 SIX = [12.0, 8.0, 15.0, 10.0, 9.0, 11.0]
 
@@ -35,7 +35,7 @@ def test_redealt_batched_values_equal_the_per_terminal_evaluation():
     base, _, _ = build_game(table, [50.0, 30.0, 20.0], multiway_samples=120, seed=5)
     game, tree = redealt(base, 4)
     assert game.deals().deal_class.shape[0] == len(game.valuation.ranges or {}) > 1  # one row of deals per 3+ way pot
-    walk = _Traversal(tree)
+    walk = Traversal(tree)
     a = walk.reach(random_strategy(tree, 1).offsets, random_strategy(tree, 1).probs)[0][walk.terminals]
     for player in range(4):
         batched = game.evaluate_terminals(tree, walk.terminals, player, a)
@@ -158,7 +158,7 @@ def test_released_deals_are_drawn_again_the_same():
     table = Table((9.0, 12.0, 7.0, 10.0), 0.5, 1.0, 0.1)
     base, _, _ = build_game(table, [50.0, 30.0, 20.0], multiway_samples=200, seed=3)
     game, tree = redealt(base, 6)
-    walk = _Traversal(tree)
+    walk = Traversal(tree)
     strategy = random_strategy(tree, 2)
     reach = walk.reach(strategy.offsets, strategy.probs)[0][walk.terminals]
     before = [game.evaluate_terminals(tree, walk.terminals, p, reach) for p in range(4)]

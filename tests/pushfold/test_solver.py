@@ -44,7 +44,7 @@ def lp_heads_up(stack: float):
 
 def test_matches_linear_program(heads_up):
     value, x, y = lp_heads_up(STACK)
-    from pokerlab.solvers.vector import best_response_gains
+    from pokerlab.solvers.vector_strategy import best_response_gains
 
     gains = best_response_gains(heads_up.tree, heads_up.strategy)
     assert gains.values[0] == pytest.approx(value, abs=2e-5)
@@ -133,7 +133,7 @@ def test_sampling_check_equals_the_strategy_valued_in_a_game_built_on_other_deal
     from pokerlab.games.pushfold.valuation import MultiwayValuation
     from pokerlab.games.vector import compile_public_tree
     from pokerlab.pushfold.situation import build_game, validate_table
-    from pokerlab.solvers.vector import VectorStrategy, best_response_gains
+    from pokerlab.solvers.vector_strategy import VectorStrategy, best_response_gains
     from pokerlab.stats.rng import numpy_generators
 
     stacks, pay = [9.0, 12.0, 10.0], [60.0, 40.0]

@@ -16,7 +16,8 @@ from pokerlab.games.vector import CoinPoker
 from pokerlab.solvers import Policy, Solver
 from pokerlab.solvers.strategy import Strategy, load_strategy, save_strategy, strategy_exploitability
 from pokerlab.solvers.two_round import Abstraction, TwoRoundBot, TwoRoundTrainer
-from pokerlab.solvers.vector import VectorSolver, VectorStrategy
+from pokerlab.solvers.vector import VectorSolver
+from pokerlab.solvers.vector_strategy import VectorStrategy
 
 SMALL = TwoRoundSpec(ranks=4, suits=2, stack=1)
 
@@ -119,7 +120,7 @@ def test_unknown_corrupt_and_missing_files_are_refused(tmp_path):
 def test_push_fold_chart_round_trip(tmp_path):
     """A general-sum vector-form strategy (a heads-up push/fold chart) through the same entry point."""
     from pokerlab.pushfold.solve import pushfold
-    from pokerlab.solvers.vector import best_response_gains
+    from pokerlab.solvers.vector_strategy import best_response_gains
 
     result = pushfold([10, 10], target=1e-2)
     back = load_strategy(result.strategy.save(tmp_path / "chart.npz"), result.game)

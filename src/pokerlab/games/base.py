@@ -85,6 +85,24 @@ def require_two_player_zero_sum(game_type: GameType, name: str, what: str) -> No
                                    "general-sum payoffs)")
 
 
+def checked_chance_outcomes(outcomes: Sequence[tuple[Any, float]], game_name: str,
+                            where: str) -> list[tuple[Any, float]]:
+    """A chance node's ``(outcome, probability)`` pairs as a list, or :class:`InvalidGameError` naming the game
+    and ``where`` (e.g. ``"node 3"``) unless there is at least one, each positive and together summing to 1.
+
+    >>> checked_chance_outcomes(((0, 0.5), (1, 0.5)), "coin", "node 0")
+    [(0, 0.5), (1, 0.5)]
+    """
+    import math
+
+    listed = list(outcomes)
+    total = math.fsum(p for _, p in listed)
+    if not listed or abs(total - 1.0) > 1e-9 or any(p <= 0 for _, p in listed):
+        raise InvalidGameError(f"{game_name}: chance probabilities at {where} must be positive and sum to 1 "
+                               f"(got {total!r})")
+    return listed
+
+
 def require_form(game_type: GameType, form: str, name: str) -> None:
     """Raise :class:`UnsupportedGameError` unless the game declares ``form``.
 

@@ -11,7 +11,6 @@ regrets, strategies and policies of every solver are float64 arrays over these f
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -19,7 +18,15 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from pokerlab.errors import InvalidGameError
-from pokerlab.games.base import CHANCE, TERMINAL, TREE_FORM, Game, require_form, require_two_player_zero_sum
+from pokerlab.games.base import (
+    CHANCE,
+    TERMINAL,
+    TREE_FORM,
+    Game,
+    checked_chance_outcomes,
+    require_form,
+    require_two_player_zero_sum,
+)
 
 KIND_TERMINAL = 0
 KIND_CHANCE = 1
@@ -183,11 +190,7 @@ def compile_game(game: Game, max_nodes: int = 50_000_000) -> CompiledGame:
             continue
         utilities.append(0.0)
         if who == CHANCE:
-            outcomes = list(game.chance_outcomes(state))
-            total = math.fsum(p for _, p in outcomes)
-            if not outcomes or abs(total - 1.0) > 1e-9 or any(p <= 0 for _, p in outcomes):
-                raise InvalidGameError(f"{game.name}: chance probabilities at node {n} must be positive and sum "
-                                       f"to 1 (got {total!r})")
+            outcomes = checked_chance_outcomes(game.chance_outcomes(state), game.name, f"node {n}")
             kinds.append(KIND_CHANCE)
             players.append(-1)
             infosets.append(-1)

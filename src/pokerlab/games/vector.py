@@ -21,7 +21,6 @@ where ``w_q`` are the initial weights and ``c`` a compatibility factor the game 
 
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Sequence
@@ -31,7 +30,16 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from pokerlab.errors import InvalidGameError, UnsupportedGameError, whole_number
-from pokerlab.games.base import CHANCE, FOLD, TERMINAL, VECTOR_FORM, Action, GameType, require_form
+from pokerlab.games.base import (
+    CHANCE,
+    FOLD,
+    TERMINAL,
+    VECTOR_FORM,
+    Action,
+    GameType,
+    checked_chance_outcomes,
+    require_form,
+)
 from pokerlab.games.compiler import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
 
 
@@ -285,11 +293,7 @@ def compile_public_tree(game: VectorGame, max_nodes: int = 5_000_000) -> Compile
             labels.append(())
             continue
         if who == CHANCE:
-            outcomes = list(game.public_chance(state))
-            total = math.fsum(p for _, p in outcomes)
-            if not outcomes or abs(total - 1.0) > 1e-9 or any(p <= 0 for _, p in outcomes):
-                raise InvalidGameError(f"{game.name}: chance probabilities at public node {n} must be positive and "
-                                       f"sum to 1 (got {total!r})")
+            outcomes = checked_chance_outcomes(game.public_chance(state), game.name, f"public node {n}")
             kind.append(KIND_CHANCE)
             player.append(-1)
             labels.append(tuple(str(o) for o, _ in outcomes))

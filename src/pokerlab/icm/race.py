@@ -120,21 +120,19 @@ def tail_time(stacks: np.ndarray, k: int, log_eps: float) -> float:
         if hi > 1e300:
             return hi
     lo = hi / 2.0
-    if log_tail_bound(stacks, lo, k) <= log_eps:
+    # the first doubling that met the bound: 12 halvings between it and the last that did not; if no doubling
+    # was needed, bisect from 0 to a relative width of 1e-3
+    from_zero = log_tail_bound(stacks, lo, k) <= log_eps
+    if from_zero:
         lo = 0.0
-        while hi - lo > 1e-3 * hi:
-            mid = 0.5 * (lo + hi)
-            if log_tail_bound(stacks, mid, k) <= log_eps:
-                hi = mid
-            else:
-                lo = mid
-        return hi
-    for _ in range(12):
+    halvings = 0
+    while (hi - lo > 1e-3 * hi) if from_zero else (halvings < 12):
         mid = 0.5 * (lo + hi)
         if log_tail_bound(stacks, mid, k) <= log_eps:
             hi = mid
         else:
             lo = mid
+        halvings += 1
     return hi
 
 

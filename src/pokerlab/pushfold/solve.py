@@ -26,9 +26,9 @@ from pokerlab.limits import MULTIWAY_DEALS, check_multiway_deals, multiway_deals
 from pokerlab.progress import deferred_interrupts
 from pokerlab.pushfold.schedule import ITERATIONS, REDEAL, TIME, SolveSchedule
 from pokerlab.pushfold.situation import build_game, validate_table
-from pokerlab.solvers.vector import (
+from pokerlab.solvers.vector import VectorSolver
+from pokerlab.solvers.vector_strategy import (
     BestResponseGains,
-    VectorSolver,
     VectorStrategy,
     best_response_gains,
     vector_node_values,
@@ -199,7 +199,7 @@ def pushfold(
     redeal. A solve still above its target 16 iterations later is redealt once more on ``2 * multiway_samples``
     deals, where they fit in memory (``multiway_samples`` reports the deals of the game solved). 0 keeps the
     uniform deals.
-    ``algorithm``: a vector-form solver of :mod:`pokerlab.solvers.vector` (discounted CFR by default). With 3+
+    ``algorithm``: a vector-form solver of `pokerlab.solvers.vector.VectorSolver` (discounted CFR by default). With 3+
     seats the profile returned is the checked one (average or current strategy) with the smallest maximum gain.
     """
     table = validate_table(stacks, blinds, ante, bb_ante)

@@ -24,9 +24,9 @@ from pokerlab.solvers.policy import (
     exploitability,
 )
 from pokerlab.solvers.two_round import TwoRoundBot
-from pokerlab.solvers.vector import (
+from pokerlab.solvers.vector import VectorSolver
+from pokerlab.solvers.vector_strategy import (
     BestResponseGains,
-    VectorSolver,
     VectorStrategy,
     best_response_gains,
     vector_exploitability,

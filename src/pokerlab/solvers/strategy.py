@@ -3,7 +3,7 @@
 
 Each strategy kind implements the protocol in its own module and registers there, at import, the formats it
 reads: :class:`~pokerlab.solvers.policy.Policy` (a compiled tree's behaviour strategy),
-:class:`~pokerlab.solvers.vector.VectorStrategy` (a row of action probabilities per private hand at each public
+:class:`~pokerlab.solvers.vector_strategy.VectorStrategy` (a row of action probabilities per private hand at each public
 node) and :class:`~pokerlab.solvers.two_round.TwoRoundBot` (the two-round game, too large to compile), plus
 the solver states read as their average strategies. This module imports none of them: a kind imports it.
 The ``pokerlab.solvers`` package imports every kind, so the table is full whenever this module is in use.
