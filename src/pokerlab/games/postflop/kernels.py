@@ -245,6 +245,18 @@ def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, values: np.nda
 
 
 @njit(cache=True)
+def _terminal_into(tree: TreeArrays, hands: HandArrays, node: int, p: int, opp: np.ndarray, half_pot: float,
+                   work: np.ndarray, out: np.ndarray) -> None:
+    """``p``'s values at fold or showdown ``node`` into ``out``."""
+    if tree.kind[node] == FOLD_NODE:
+        sign = -1.0 if tree.player[node] == p else 1.0
+        _fold_into(hands, p, opp, sign * (half_pot + tree.amount[node]), work, out)
+    else:
+        out[:] = 0.0
+        _showdown_into(hands, tree.board[node], p, opp, half_pot + tree.amount[node], work, out)
+
+
+@njit(cache=True)
 def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
                 p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount,
                 half_pot: float, work: np.ndarray, chance_index: np.ndarray,
@@ -257,14 +269,9 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     :func:`chance_branches`); pass an empty ``chance_values`` to walk everything."""
     kind = tree.kind[node]
     mine = hands.sizes[p]
-    if kind == FOLD_NODE:
-        sign = -1.0 if tree.player[node] == p else 1.0
+    if kind <= SHOWDOWN_NODE:
         out = np.empty(mine)
-        _fold_into(hands, p, opp, sign * (half_pot + tree.amount[node]), work, out)
-        return out
-    if kind == SHOWDOWN_NODE:
-        out = np.zeros(mine)
-        _showdown_into(hands, tree.board[node], p, opp, half_pot + tree.amount[node], work, out)
+        _terminal_into(tree, hands, node, p, opp, half_pot, work, out)
         return out
     first = tree.first_child[node]
     na = tree.num_children[node]
@@ -302,16 +309,31 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     rows = hands.sizes[actor]
     sigma = _strategy(regrets if mode == UPDATE else cumulative, lo, rows, na)
     if actor != p:
+        # one reach buffer for all actions (a child is done with it when it returns) and terminal children
+        # evaluated in place: no call, no allocation per child
+        opp_a = np.empty(opp.shape[0])
+        terminal = np.empty(mine)
         for a in range(na):
-            v = tree_values(tree, hands, regrets, cumulative, first + a, p, own, opp * sigma[a], mode, discount,
-                            half_pot, work, chance_index, chance_values)
+            child = first + a
+            for h in range(opp.shape[0]):
+                opp_a[h] = opp[h] * sigma[a, h]
+            if tree.kind[child] <= SHOWDOWN_NODE:
+                _terminal_into(tree, hands, child, p, opp_a, half_pot, work, terminal)
+                v = terminal
+            else:
+                v = tree_values(tree, hands, regrets, cumulative, child, p, own, opp_a, mode, discount, half_pot,
+                                work, chance_index, chance_values)
             for h in range(mine):
                 out[h] += v[h]
         return out
     values = np.empty((na, mine))
     for a in range(na):
-        values[a] = tree_values(tree, hands, regrets, cumulative, first + a, p, own, opp, mode, discount,
-                                half_pot, work, chance_index, chance_values)
+        child = first + a
+        if tree.kind[child] <= SHOWDOWN_NODE:
+            _terminal_into(tree, hands, child, p, opp, half_pot, work, values[a])
+        else:
+            values[a] = tree_values(tree, hands, regrets, cumulative, child, p, own, opp, mode, discount, half_pot,
+                                    work, chance_index, chance_values)
     if mode == BEST:
         for h in range(mine):
             best = values[0, h]
