@@ -4,8 +4,8 @@ The postflop game's own compiled pass (:func:`~pokerlab.games.postflop.kernels.t
 street, the showdown linear in the hands, merged cards) in place of the generic vector-form traversal, whose
 reach-per-node storage does not fit a turn or flop tree. Alternating updates; the discounts of
 postflop-solver (positive regrets times ``t^1.5 / (t^1.5 + 1)``, negative times 1/2, the cumulative strategy
-times ``(t' / (t' + 1))^3`` where ``t'`` counts from the last power of 4), the average strategy the sum of
-the current ones, not weighted by the player's own reach (as postflop-solver). Exploitability is exact: both best responses to the average strategy, each over the
+times ``(t' / (t' + 1))^3`` where ``t'`` counts from the last power of 4), the average strategy weighted by
+the player's own reach. Exploitability is exact: both best responses to the average strategy, each over the
 whole tree, the mean of the two gains in chips (and in % of the starting pot).
 
 >>> from pokerlab.games.postflop.bettree import TreeConfig, parse_street_sizes
