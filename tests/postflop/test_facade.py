@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerlab.cards.encoding import parse_cards
 from pokerlab.cards.classes import CLASS_OF_COMBO, combo_index
+from pokerlab.cards.encoding import parse_cards
 from pokerlab.errors import Interrupted, InvalidArgumentError
 from pokerlab.postflop import solve
 
