@@ -17,8 +17,8 @@ import os
 import resource
 import statistics
 import subprocess
-import sys
 import time
+from typing import Any
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
@@ -36,7 +36,7 @@ SPOTS = {
 TARGETS = (1.0, 0.5, 0.3)
 
 
-def ours(spot: str, target: float) -> dict[str, float]:
+def ours(spot: str, target: float) -> dict[str, Any]:
     board, bets, raises = SPOTS[spot]
     game, _ = build_game(board, OOP, IP, pot=200, stack=900, bets=bets, raises=raises)
     solver = PostflopSolver(game)
@@ -50,11 +50,11 @@ def ours(spot: str, target: float) -> dict[str, float]:
             "ev": [solver.value(0) + half, solver.value(1) + half], "memory_bytes": game.memory_bytes}
 
 
-def peer(binary: str, spot: str, target: float) -> dict[str, float]:
+def peer(binary: str, spot: str, target: float) -> dict[str, Any]:
     board, bets, raises = SPOTS[spot]
     out = subprocess.run([binary, OOP, IP, board, "200", "900", bets, raises, str(target), "5000"],
                          capture_output=True, text=True, check=True)
-    result: dict[str, float] = json.loads(out.stdout)
+    result: dict[str, Any] = json.loads(out.stdout)
     return result
 
 
@@ -73,8 +73,8 @@ def main() -> None:
     spots = ["river", "turn"] + (["flop"] if args.flop else [])
     for spot in spots:
         for target in TARGETS:
-            mine: list[dict[str, float]] = []
-            theirs: list[dict[str, float]] = []
+            mine: list[dict[str, Any]] = []
+            theirs: list[dict[str, Any]] = []
             for r in range(args.rounds):
                 for side in ("ours", "peer") if r % 2 == 0 else ("peer", "ours"):
                     if side == "ours":
@@ -96,4 +96,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -51,7 +51,8 @@ def test_node_views_add_up() -> None:
     expected = float(w @ facing.strategy[mask, call] / w.sum())
     cards = parse_cards(facing.hands[mask.index(True)])
     k = combo_index(cards[0], cards[1])
-    assert facing.grid("call")[divmod(int(CLASS_OF_COMBO[k]), 13)] == pytest.approx(expected)
+    row, column = divmod(int(CLASS_OF_COMBO[k]), 13)
+    assert facing.grid("call")[row, column] == pytest.approx(expected)
     assert np.isnan(facing.grid("call")[0, 0])  # AA is in no range
     # EV realisation: EV over equity times the pot, per hand
     ok = np.isfinite(facing.ev) & (facing.equity > 0)

@@ -11,8 +11,8 @@ import pytest
 from scipy.optimize import linprog
 from scipy.sparse import lil_matrix
 
+from pokerlab.cards.classes import COMBOS
 from pokerlab.cards.evaluator import evaluate
-from pokerlab.cards.ranges import COMBOS
 from pokerlab.games.postflop.bettree import TreeConfig, parse_street_sizes
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.games.postflop.kernels import DECISION_NODE, FOLD_NODE

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pokerlab.cards.ranges import COMBOS, combo_index
+from pokerlab.cards.classes import COMBOS, combo_index
 from pokerlab.equity import equity
 from pokerlab.games.postflop.game import SWAPS, PostflopGame, _swap_card
 from pokerlab.games.postflop.kernels import CHANCE_NODE, DECISION_NODE

@@ -87,9 +87,13 @@ def _fold_into(hands: HandArrays, p: int, opp: np.ndarray, payoff: float, card_s
     total = 0.0
     for j in range(hands.sizes[o]):
         r = opp[j]
-        total += r
-        card_sum[hands.cards[o, j, 0]] += r
-        card_sum[hands.cards[o, j, 1]] += r
+        if r != 0.0:  # deep in the tree most of the opponent's hands have no reach
+            total += r
+            card_sum[hands.cards[o, j, 0]] += r
+            card_sum[hands.cards[o, j, 1]] += r
+    if total == 0.0:
+        out[:] = 0.0
+        return
     for h in range(hands.sizes[p]):
         s = total - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]]
         k = hands.same[p, h]
@@ -126,9 +130,10 @@ def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payof
         s = strength_p[i]
         while j < theirs and strength_o[j] < s:
             r = opp[order_o[j]]
-            cum += r
-            card_sum[cards_o[j, 0]] += r
-            card_sum[cards_o[j, 1]] += r
+            if r != 0.0:
+                cum += r
+                card_sum[cards_o[j, 0]] += r
+                card_sum[cards_o[j, 1]] += r
             j += 1
         out[order_p[i]] = payoff * (cum - card_sum[cards_p[i, 0]] - card_sum[cards_p[i, 1]])
     card_sum[:] = 0.0
@@ -138,9 +143,10 @@ def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payof
         s = strength_p[i]
         while j >= 0 and strength_o[j] > s:
             r = opp[order_o[j]]
-            cum += r
-            card_sum[cards_o[j, 0]] += r
-            card_sum[cards_o[j, 1]] += r
+            if r != 0.0:
+                cum += r
+                card_sum[cards_o[j, 0]] += r
+                card_sum[cards_o[j, 1]] += r
             j -= 1
         out[order_p[i]] -= payoff * (cum - card_sum[cards_p[i, 0]] - card_sum[cards_p[i, 1]])
 
@@ -238,6 +244,18 @@ def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, values: np.nda
 
 
 @njit(cache=True)
+def _terminal_into(tree: TreeArrays, hands: HandArrays, node: int, p: int, opp: np.ndarray, half_pot: float,
+                   work: np.ndarray, out: np.ndarray) -> None:
+    """``p``'s values at fold or showdown ``node`` into ``out``."""
+    if tree.kind[node] == FOLD_NODE:
+        sign = -1.0 if tree.player[node] == p else 1.0
+        _fold_into(hands, p, opp, sign * (half_pot + tree.amount[node]), work, out)
+    else:
+        out[:] = 0.0
+        _showdown_into(hands, tree.board[node], p, opp, half_pot + tree.amount[node], work, out)
+
+
+@njit(cache=True)
 def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
                 p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount,
                 half_pot: float, work: np.ndarray, chance_index: np.ndarray,
@@ -250,14 +268,9 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     :func:`chance_branches`); pass an empty ``chance_values`` to walk everything."""
     kind = tree.kind[node]
     mine = hands.sizes[p]
-    if kind == FOLD_NODE:
-        sign = -1.0 if tree.player[node] == p else 1.0
+    if kind <= SHOWDOWN_NODE:
         out = np.empty(mine)
-        _fold_into(hands, p, opp, sign * (half_pot + tree.amount[node]), work, out)
-        return out
-    if kind == SHOWDOWN_NODE:
-        out = np.zeros(mine)
-        _showdown_into(hands, tree.board[node], p, opp, half_pot + tree.amount[node], work, out)
+        _terminal_into(tree, hands, node, p, opp, half_pot, work, out)
         return out
     first = tree.first_child[node]
     na = tree.num_children[node]
@@ -295,17 +308,37 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     rows = hands.sizes[actor]
     sigma = _strategy(regrets if mode == UPDATE else cumulative, lo, rows, na)
     if actor != p:
+        # one reach buffer for all actions (a child is done with it when it returns) and terminal children
+        # evaluated in place: no call, no allocation per child
+        opp_a = np.empty(opp.shape[0])
+        terminal = np.empty(mine)
         for a in range(na):
-            v = tree_values(tree, hands, regrets, cumulative, first + a, p, own, opp * sigma[a], mode, discount,
-                            half_pot, work, chance_index, chance_values)
+            child = first + a
+            for h in range(opp.shape[0]):
+                opp_a[h] = opp[h] * sigma[a, h]
+            if tree.kind[child] <= SHOWDOWN_NODE:
+                _terminal_into(tree, hands, child, p, opp_a, half_pot, work, terminal)
+                v = terminal
+            else:
+                v = tree_values(tree, hands, regrets, cumulative, child, p, own, opp_a, mode, discount, half_pot,
+                                work, chance_index, chance_values)
             for h in range(mine):
                 out[h] += v[h]
         return out
     values = np.empty((na, mine))
+    own_a = np.empty(mine)
     for a in range(na):
-        own_a = own * sigma[a] if mode != BEST else own
-        values[a] = tree_values(tree, hands, regrets, cumulative, first + a, p, own_a, opp, mode, discount,
-                                half_pot, work, chance_index, chance_values)
+        child = first + a
+        if tree.kind[child] <= SHOWDOWN_NODE:
+            _terminal_into(tree, hands, child, p, opp, half_pot, work, values[a])
+        else:
+            if mode == BEST:
+                own_a[:] = own
+            else:
+                for h in range(mine):
+                    own_a[h] = own[h] * sigma[a, h]
+            values[a] = tree_values(tree, hands, regrets, cumulative, child, p, own_a, opp, mode, discount, half_pot,
+                                    work, chance_index, chance_values)
     if mode == BEST:
         for h in range(mine):
             best = values[0, h]
