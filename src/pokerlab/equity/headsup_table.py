@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.cards.ranges import COMBO_MASKS, NUMBER_OF_COMBOS
+from pokerlab.cards.classes import COMBO_MASKS, NUMBER_OF_COMBOS
 from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem
 from pokerlab.equity.symmetry import _tables as suit_tables
 from pokerlab.errors import FileFormatError, InvalidRangeError
@@ -60,7 +60,7 @@ def matchup_counts(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, n
     table stores the wins of that representative's first combo, which is ``first``'s image exactly when the
     smallest ordered key ``first * 1326 + second`` equals it (as :func:`pokerlab.equity.preflop.headsup_counts`).
 
-    >>> from pokerlab.cards.ranges import combo_index
+    >>> from pokerlab.cards.classes import combo_index
     >>> wins, ties = matchup_counts(np.array([combo_index(51, 50)]), np.array([combo_index(47, 46)]))
     >>> int(wins[0]), int(ties[0])
     (1410336, 9308)
