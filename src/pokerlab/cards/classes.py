@@ -20,7 +20,6 @@ from functools import lru_cache
 from importlib import resources
 
 import numpy as np
-from numba import njit
 
 from pokerlab.cards.encoding import RANKS
 from pokerlab.errors import InvalidRangeError
@@ -41,9 +40,13 @@ def class_of_ranks(high: int, low: int, suited: bool) -> int:
     return 13 * (12 - low) + (12 - high)
 
 
-@njit(cache=True, inline="always")
 def class_of_cards(first: int, second: int) -> int:
-    """The class index of two hole cards (``card = 4 * rank + suit``), compiled: the simulator's per-hand lookup."""
+    """The class index of two hole cards (``card = 4 * rank + suit``). Plain Python, so that reading the classes
+    loads no compiler; the simulator compiles this same function into its hand (``simulation.kernels``).
+
+    >>> class_of_cards(51, 47), class_of_cards(0, 1)  # AsKs, 2c2d
+    (1, 168)
+    """
     r1 = first >> 2
     r2 = second >> 2
     high = max(r1, r2)

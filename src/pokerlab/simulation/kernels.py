@@ -28,7 +28,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from pokerlab.cards.classes import NUMBER_OF_CLASSES, class_of_cards
+from pokerlab.cards.classes import NUMBER_OF_CLASSES
+from pokerlab.cards.classes import class_of_cards as _class_of_cards_python
 from pokerlab.cards.kernels import partial_hand, value_with_two
 from pokerlab.cards.tables import EvalTables
 from pokerlab.games.pushfold.rules import post_forced_bets, settle
@@ -37,6 +38,7 @@ from pokerlab.stats.rng import keyed_start, next_u64, substream_start
 PLAY_COINFLIP = 0
 PLAY_CHARTS = 1
 CLASSES = NUMBER_OF_CLASSES
+class_of_cards = njit(cache=True, inline="always")(_class_of_cards_python)  # the one definition, compiled here
 _TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0
 
 

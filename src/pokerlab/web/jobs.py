@@ -182,8 +182,11 @@ def _sigint_ignored_by_children() -> Iterator[None]:
     worker imported, before it could ignore the signal, printed a traceback per worker.) A Ctrl-C for this
     process in those milliseconds must not be dropped: under `pokerlab serve` every thread blocks SIGINT (one
     takes it with sigwait), and Linux keeps a signal that every thread blocks pending whatever its action; the
-    calling thread blocks it here as well. Off the main thread (a test client's) the action cannot be changed:
-    the children start as before."""
+    calling thread blocks it here as well. Not every thread does (native threads started at import, OpenBLAS's,
+    run with SIGINT unblocked), so one that reaches such a thread in the milliseconds a worker takes to start is
+    dropped (a SIGINT sent the instant `/api/info` first answered, when the workers start, was lost in 3 of 3
+    runs; a second Ctrl-C stops the server). Off the main thread (a test client's) the action cannot be changed: the
+    children start as before."""
     main = threading.current_thread() is threading.main_thread()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
