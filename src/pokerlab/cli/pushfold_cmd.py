@@ -95,6 +95,9 @@ def pushfold_command(
     field = parse_stacks(read_stacks_file(field_file)).chips.tolist() if field_file is not None else None
     show = not as_json and sys.stderr.isatty()
     stack_list, blind_list = players.chips.tolist(), _blinds(blinds)
+    from pokerlab.limits import check_multiway_deals
+
+    check_multiway_deals(len(stack_list), samples)  # before the warm-up solve, which samples fewer
     # compile first (one iteration of the same game), so that the time shown is the solve's own
     compile_first([lambda: pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante, payouts=pay, field=field,
                                     iterations=1, multiway_samples=min(samples, 20))], quiet=as_json)

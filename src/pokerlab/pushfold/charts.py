@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.cards.classes import CLASS_NAMES
-from pokerlab.errors import InvalidArgumentError
+from pokerlab.errors import InvalidArgumentError, ResourceLimitError
 from pokerlab.plotting import pyplot, save_figure
 from pokerlab.pushfold.solve import PushFoldResult, pushfold
 
@@ -102,6 +102,9 @@ def heads_up_chart(depths: Sequence[float], *, target: float = 1e-4) -> HeadsUpC
     return HeadsUpChart(tuple(values), np.array(jams), np.array(calls), tuple(gains), time.perf_counter() - start)
 
 
+MAX_DEPTHS = 1000  # solves of one heads-up chart (each about a second): more would not finish in a session
+
+
 def parse_depths(text: str) -> list[float]:
     """``'1-20'`` (integers), ``'5,10,15'`` or a mix -> depths in big blinds.
 
@@ -113,6 +116,9 @@ def parse_depths(text: str) -> list[float]:
         for token in (t.strip() for t in text.split(",") if t.strip()):
             if "-" in token[1:]:
                 low, high = token.split("-", 1)
+                if int(high) - int(low) + 1 + len(out) > MAX_DEPTHS:
+                    raise ResourceLimitError(f"depths {text!r} ask for {int(high) - int(low) + 1 + len(out):,} "
+                                             f"solves; a chart takes at most {MAX_DEPTHS:,} depths")
                 out.extend(float(d) for d in range(int(low), int(high) + 1))
             else:
                 out.append(float(token))
@@ -120,6 +126,9 @@ def parse_depths(text: str) -> list[float]:
         raise InvalidArgumentError(f"cannot parse depths {text!r}: give e.g. 1-20 or 5,10,15") from None
     if not out or any(d <= 0 for d in out):
         raise InvalidArgumentError(f"depths must be positive numbers of big blinds, got {text!r}")
+    if len(out) > MAX_DEPTHS:
+        raise ResourceLimitError(f"depths {text!r} ask for {len(out):,} solves; a chart takes at most "
+                                 f"{MAX_DEPTHS:,} depths")
     return out
 
 
