@@ -139,7 +139,7 @@ def simulate_command(
     from pokerlab.icm import parse_payouts
     from pokerlab.simulation import load_schedule, prepare, run
     from pokerlab.simulation.analysis import compare_models
-    from pokerlab.simulation.core import MAX_TOURNAMENTS
+    from pokerlab.simulation.core import MAX_TOURNAMENTS, check_seed
     from pokerlab.simulation.output import check_output_directory, write_outputs
 
     given = [name for name, value in (("--stacks", stacks), ("--players", players),
@@ -151,6 +151,7 @@ def simulate_command(
     for name, text in (("--output", output), ("--checkpoint", checkpoint), ("--ray", ray)):
         if text is not None and not text.strip():
             raise InvalidArgumentError(f"{name} is empty: give a {'Ray address' if name == '--ray' else 'folder'}")
+    check_seed(seed)
     if ray is not None:
         from pokerlab.simulation.batch import check_ray_address
 

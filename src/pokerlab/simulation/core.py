@@ -342,9 +342,10 @@ def summarise(t: Tournament, places: np.ndarray, hands: np.ndarray, checks: np.n
         "tournaments": np.array(count), "hands": np.array(int(hands.sum())),
         "place_counts": place_counts, "prize_sum": group_prize.sum(axis=0), "prize_sq": (group_prize**2).sum(axis=0),
         "max_spread": np.array(int(checks[:, 0].max(initial=0))), "chip_errors": np.array(int(checks[:, 1].sum())),
-        "table_errors": np.array(int(checks[:, 2].sum())), "hands_each": hands,
+        "table_errors": np.array(int(checks[:, 2].sum())),
     }
-    if records:
+    if records:  # per tournament: kept only when asked (8 bytes each of 10^9 tournaments would be 8 GB)
+        out["hands_each"] = hands
         out["places"] = places.astype(np.int32)
         out["snap_stacks"] = snap_stacks
         out["snap_info"] = snap_info
@@ -422,6 +423,21 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+def check_seed(seed: object) -> int | None:
+    """``seed`` as a whole number from 0 to :data:`MAX_SEED` (None: draw one), else
+    :class:`~pokerlab.errors.InvalidArgumentError`.
+
+    >>> check_seed(2**64)
+    Traceback (most recent call last):
+    ...
+    pokerlab.errors.InvalidArgumentError: seed must be at most 18,446,744,073,709,551,615 (64 bits), got ...
+    """
+    checked = validate_seed(seed)
+    if checked is not None and checked > MAX_SEED:
+        raise InvalidArgumentError(f"seed must be at most {MAX_SEED:,} (64 bits), got {checked:,}")
+    return checked
+
+
 def run(
     t: Tournament, tournaments: int, *, seed: int | None = None, workers: int | None = None, ray: str | None = None,
     checkpoint: str | Path | None = None, records: bool = False,
@@ -429,9 +445,7 @@ def run(
 ) -> SimulationResult:
     """Play ``tournaments`` of a validated tournament and merge the statistics (see :func:`simulate`)."""
     tournaments = whole_number(tournaments, "tournaments", low=1, high=MAX_TOURNAMENTS)
-    seed = validate_seed(seed)
-    if seed is not None and seed > MAX_SEED:
-        raise InvalidArgumentError(f"seed must be at most {MAX_SEED:,} (64 bits), got {seed:,}")
+    seed = check_seed(seed)
     if workers is None:
         workers = default_workers()
     workers = whole_number(workers, "workers (0: in this process)", low=0)
@@ -485,11 +499,11 @@ def batch_bytes(t: Tournament, tournaments: int, records: bool) -> int:
     n_chunks = math.ceil(tournaments / size)
     groups = t.group_stack.size
     per_chunk = CHUNK_OVERHEAD_BYTES + 8 * (groups * t.tracked_places + 2 * groups)
-    per_tournament = 8
+    per_tournament = 0
     if records:
         n = t.field.stacks.size
         s = t.snapshots.players_left.size
-        per_tournament += 4 * n + 8 * s * (n + 2)
+        per_tournament = 8 + 4 * n + 8 * s * (n + 2)
     return n_chunks * per_chunk + tournaments * per_tournament
 
 
