@@ -112,18 +112,22 @@ def parse_depths(text: str) -> list[float]:
     [1.0, 2.0, 3.0, 7.5]
     """
     out: list[float] = []
+    asked = 0
     try:
         for token in (t.strip() for t in text.split(",") if t.strip()):
             if "-" in token[1:]:
                 low, high = token.split("-", 1)
-                if int(high) - int(low) + 1 + len(out) > MAX_DEPTHS:
-                    raise ResourceLimitError(f"depths {text!r} ask for {int(high) - int(low) + 1 + len(out):,} "
-                                             f"solves; a chart takes at most {MAX_DEPTHS:,} depths")
+                asked = int(high) - int(low) + 1 + len(out)
+                if asked > MAX_DEPTHS:
+                    break
                 out.extend(float(d) for d in range(int(low), int(high) + 1))
             else:
                 out.append(float(token))
     except ValueError:
         raise InvalidArgumentError(f"cannot parse depths {text!r}: give e.g. 1-20 or 5,10,15") from None
+    if asked > MAX_DEPTHS:
+        raise ResourceLimitError(f"depths {text!r} ask for {asked:,} solves; a chart takes at most {MAX_DEPTHS:,} "
+                                 "depths")
     if not out or any(d <= 0 for d in out):
         raise InvalidArgumentError(f"depths must be positive numbers of big blinds, got {text!r}")
     if len(out) > MAX_DEPTHS:
