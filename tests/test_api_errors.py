@@ -146,3 +146,16 @@ def test_a_corrupt_file_is_a_format_error(tmp_path):
 def test_continuations_errors_speak_of_continuations():
     with pytest.raises(InvalidArgumentError, match="^continuations must be from 1"):
         compare_models([5, 3, 2], [60, 40], continuations=0)
+
+
+def test_the_multiway_samples_refusal_advises_a_maximum_in_deals():
+    """The advised maximum is a number of deals that fits (it was the count of deals x pots x seats, 10,000x
+    too large at 10 seats)."""
+    import re
+
+    from pokerlab.limits import check_multiway_deals, multiway_deals_fit
+
+    with pytest.raises(ResourceLimitError) as caught:
+        check_multiway_deals(10, 10**9)
+    most = int(re.search(r"ask for at most ([\d,]+)", str(caught.value)).group(1).replace(",", ""))
+    assert multiway_deals_fit(10, most // 2) and not multiway_deals_fit(10, 2 * most)
