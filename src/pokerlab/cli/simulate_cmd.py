@@ -62,9 +62,7 @@ def read_snapshot(path: Path) -> dict[str, Any]:
         try:
             stacks = amounts(raw, "stacks", InvalidStacksError)
             level = whole_number(data.get("level", 0), "level", low=0, floats=True)
-        except InvalidArgumentError as error:
-            raise FileFormatError(f"{expected}: {error}") from error
-        except InvalidStacksError as error:
+        except (InvalidArgumentError, InvalidStacksError) as error:
             raise FileFormatError(f"{expected}: {error}") from error
         return {"stacks": stacks, "level": level, "names": None}
     parsed = parse_stacks(text)
