@@ -95,6 +95,9 @@ def pushfold_command(
     field = parse_stacks(read_stacks_file(field_file)).chips.tolist() if field_file is not None else None
     show = not as_json and sys.stderr.isatty()
     stack_list, blind_list = players.chips.tolist(), _blinds(blinds)
+    from pokerlab.limits import check_multiway_deals
+
+    check_multiway_deals(len(stack_list), samples)  # before the warm-up solve, which samples fewer
     # compile first (one iteration of the same game), so that the time shown is the solve's own
     compile_first([lambda: pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante, payouts=pay, field=field,
                                     iterations=1, multiway_samples=min(samples, 20))], quiet=as_json)
@@ -157,18 +160,7 @@ def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> bool:
                       f"{result.multiway_check_gain:.2e} {result.gain_unit} (the sampling's effect)")
     for note in result.notes:
         out.print(f"note: {note}")
-    chip = None
-    if compare_chip_ev:
-        from pokerlab.pushfold import pushfold
-
-        try:
-            chip = pushfold(list(result.stacks), (result.game.table.small_blind, bb), ante=result.game.table.ante,
-                            bb_ante=result.game.table.bb_ante, target=1e-3, iterations=result.iterations,
-                            multiway_samples=result.multiway_samples, check_sampling=False)
-        except KeyboardInterrupt:  # during its set-up
-            chip = None
-        if chip is not None and chip.stop_reason == "interrupted":
-            chip = None
+    chip = _chip_ev_charts(result) if compare_chip_ev else None
     for seat, name in enumerate(result.seats):
         if np.isnan(result.jam[seat, 0]):
             continue
@@ -197,6 +189,52 @@ def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> bool:
                       + (", ".join(changed) if changed else "none"))
 
     return chip is not None or not compare_chip_ev
+
+@dataclasses.dataclass(frozen=True)
+class _ChipCharts:
+    """The chip EV solution's charts that the ICM comparison shows."""
+
+    jam: np.ndarray
+    call: dict[tuple[int, int], np.ndarray]
+    class_sizes: np.ndarray
+
+    def percent(self, probabilities: np.ndarray) -> float:
+        return float(100.0 * probabilities @ self.class_sizes / 1326.0)
+
+
+def _solve_chip_ev(stacks: list[float], blinds: tuple[float, float], ante: float, bb_ante: float, iterations: int,
+                   samples: int) -> tuple[np.ndarray, dict[tuple[int, int], np.ndarray]] | None:
+    """In the comparison's process: the chip EV charts of the table (None if it was stopped)."""
+    import signal
+
+    from pokerlab.pushfold import pushfold
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C, by ending this process
+    chip = pushfold(stacks, blinds, ante=ante, bb_ante=bb_ante, target=1e-3, iterations=iterations,
+                    multiway_samples=samples, check_sampling=False)
+    return None if chip.stop_reason == "interrupted" else (chip.jam, chip.call)
+
+
+def _chip_ev_charts(result: PushFoldResult) -> _ChipCharts | None:
+    """The chip EV charts of ``result``'s table, solved in another process (spawned: the kernels' OpenMP runtime
+    forbids fork), so that Ctrl-C ends the comparison at once (building a 9-seat game holds Ctrl-C for seconds
+    inside its kernels); None when Ctrl-C stopped it."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    table = result.game.table
+    executor = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+    try:
+        solved = executor.submit(_solve_chip_ev, list(result.stacks), (table.small_blind, table.big_blind),
+                                 table.ante, table.bb_ante, result.iterations, result.multiway_samples).result()
+    except KeyboardInterrupt:
+        for process in list((getattr(executor, "_processes", None) or {}).values()):
+            process.kill()
+        executor.shutdown(wait=False, cancel_futures=True)
+        return None
+    executor.shutdown(wait=True)
+    return None if solved is None else _ChipCharts(solved[0], solved[1], result.class_sizes)
+
 
 def _heads_up(depths: list[float], target: float, png: Path | None, as_json: bool) -> None:
     from pokerlab.pushfold import pushfold

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from pokerlab.cli.common import command
-from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.errors import FileFormatError, InvalidArgumentError, whole_number
 
 
 def _parse_bet(text: str) -> int:
@@ -46,20 +46,27 @@ def _parse_counts(text: str | None) -> list[int | str]:
 
 
 def read_snapshot(path: Path) -> dict[str, Any]:
-    """A snapshot file: JSON ``{"stacks": [...], "level": 0}`` (level optional) or text of stacks."""
-    from pokerlab.icm.lobby import parse_stacks, read_stacks_file
+    """A snapshot file: JSON ``{"stacks": [...], "level": 0}`` (level optional: a whole number) or text of stacks
+    (names as for ``--stacks``: ``alice:5,000 bob:3,000``). Returns ``stacks``, ``level`` and ``names``."""
+    from pokerlab.errors import InvalidStacksError
+    from pokerlab.icm.lobby import amounts, parse_stacks, read_stacks_file
 
     text = read_stacks_file(path)
     if text.lstrip().startswith("{"):
+        expected = f"snapshot file {path}: expected {{\"stacks\": [...], \"level\": N}}"
         try:
             data = json.loads(text)
-            stacks = np.asarray(data["stacks"], dtype=np.float64)
-            level = int(data.get("level", 0))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
-            raise FileFormatError(f"snapshot file {path}: expected {{\"stacks\": [...], \"level\": N}} ({error})") \
-                from error
-        return {"stacks": stacks, "level": level}
-    return {"stacks": parse_stacks(text).chips, "level": 0}
+            raw = data["stacks"]
+        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            raise FileFormatError(f"{expected} ({error})") from error
+        try:
+            stacks = amounts(raw, "stacks", InvalidStacksError)
+            level = whole_number(data.get("level", 0), "level", low=0, floats=True)
+        except (InvalidArgumentError, InvalidStacksError) as error:
+            raise FileFormatError(f"{expected}: {error}") from error
+        return {"stacks": stacks, "level": level, "names": None}
+    parsed = parse_stacks(text)
+    return {"stacks": parsed.chips, "level": 0, "names": parsed.names if parsed.named else None}
 
 
 class _Bar:
@@ -95,7 +102,8 @@ class _Bar:
 def simulate_command(
     stacks: str = typer.Option(None, "--stacks", help="Chips per player, e.g. 5,3,2 (one table up to 10)."),
     players: int = typer.Option(None, "--players", help="A whole field of this many players (2-100,000)."),
-    starting_stack: int = typer.Option(10_000, "--starting-stack", help="Chips per player with --players."),
+    starting_stack: int = typer.Option(None, "--starting-stack", help="Chips per player with --players (default "
+                                                                       "10,000)."),
     table_size: int = typer.Option(None, "--table-size", help="Seats per table, 2-10 (default 9)."),
     schedule_file: Path = typer.Option(None, "--schedule", help="Blind schedule file (JSON or CSV)."),
     level: int = typer.Option(None, "--level", help="Start at this blind level (0 = the first)."),
@@ -105,8 +113,9 @@ def simulate_command(
     play: str = typer.Option(
         "coinflip", "--play", help="coinflip | pushfold | rules | tight | a mix like rules:0.8,tight:0.2."
     ),
-    bet: str = typer.Option("all-in", "--bet", help="Coin flip stake: all-in (the smaller stack) or chips."),
-    tournaments: int = typer.Option(1000, "--tournaments", help="Tournaments to play."),
+    bet: str = typer.Option(None, "--bet", help="Coin flip stake: all-in (the smaller stack, the default) or "
+                                                "chips."),
+    tournaments: int = typer.Option(None, "--tournaments", help="Tournaments to play (default 1,000)."),
     seed: int = typer.Option(None, "--seed", help="Seed: the same seed gives the same tournaments."),
     snapshots: str = typer.Option(
         None, "--snapshots", help="Record stacks at these players left: counts, bubble, final."
@@ -114,11 +123,12 @@ def simulate_command(
     from_snapshot: Path = typer.Option(
         None, "--from-snapshot", help="Measure ICM and other models against continuations of these stacks."
     ),
-    continuations: int = typer.Option(10_000, "--continuations", help="Continuations with --from-snapshot."),
+    continuations: int = typer.Option(None, "--continuations", help="Continuations with --from-snapshot "
+                                                                     "(default 10,000)."),
     workers: int = typer.Option(None, "--workers", help="Local processes (default: every core)."),
     ray: str = typer.Option(None, "--ray", help="Run on Ray: local | HOST:PORT | ray://HOST:PORT."),
-    checkpoint: Path = typer.Option(None, "--checkpoint", help="Save finished chunks here; rerun to resume."),
-    output: Path = typer.Option(
+    checkpoint: str = typer.Option(None, "--checkpoint", help="Save finished chunks here; rerun to resume."),
+    output: str = typer.Option(
         None, "--output", help="Write tournaments.parquet, snapshots.parquet and summary.json here."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
@@ -127,59 +137,135 @@ def simulate_command(
     from pokerlab.icm import parse_payouts
     from pokerlab.simulation import load_schedule, prepare, run
     from pokerlab.simulation.analysis import compare_models
+    from pokerlab.simulation.core import MAX_TOURNAMENTS, check_seed
     from pokerlab.simulation.output import check_output_directory, write_outputs
-    from pokerlab.warmup import compile_first
 
     given = [name for name, value in (("--stacks", stacks), ("--players", players),
                                       ("--from-snapshot", from_snapshot)) if value is not None]
     if len(given) != 1:
         raise InvalidArgumentError("give exactly one of --stacks, --players or --from-snapshot")
+    _refuse_unused(given[0], starting_stack=starting_stack, tournaments=tournaments, continuations=continuations,
+                   play=play, bet=bet)
+    for name, text in (("--output", output), ("--checkpoint", checkpoint), ("--ray", ray)):
+        if text is not None and not text.strip():
+            raise InvalidArgumentError(f"{name} is empty: give a {'Ray address' if name == '--ray' else 'folder'}")
+    check_seed(seed)
+    if ray is not None:
+        from pokerlab.simulation.batch import check_ray_address
+
+        check_ray_address(ray)  # seconds, before any work: an address that is not Ray is refused here
     pay = parse_payouts(payouts)
-    stake = _parse_bet(bet)
+    stake = _parse_bet(bet or "all-in")
     schedule = load_schedule(schedule_file) if schedule_file is not None else None
-    if output is not None:
-        check_output_directory(output)
+    output_path = None if output is None else Path(output)
+    if output_path is not None:
+        check_output_directory(output_path)
         if checkpoint is None:
-            checkpoint = output / "checkpoint"
+            checkpoint = str(output_path / "checkpoint")
     bar = _Bar(not as_json, "continuations" if from_snapshot is not None else "tournaments")
+    done_word = "continuations" if from_snapshot is not None else "tournaments"
+    previous_term = signal.signal(signal.SIGTERM, _terminate)
     try:
         if from_snapshot is not None:
             snap = read_snapshot(from_snapshot)
+            count = 10_000 if continuations is None else whole_number(continuations, "continuations", low=1,
+                                                                      high=MAX_TOURNAMENTS)
+            start_level = snap["level"] if level is None else level
+            pilot = prepare(stacks=snap["stacks"], payouts=pay, play=play, bet=stake, schedule=schedule,
+                            start_level=start_level, table_size=table_size, names=snap["names"])
+            _estimate(pilot, count, workers, ray, "continuations", as_json)
             comparison = compare_models(
-                snap["stacks"], pay, continuations=continuations, play=play, bet=stake, schedule=schedule,
-                start_level=snap["level"] if level is None else level, table_size=table_size, seed=seed,
-                workers=workers, ray=ray, checkpoint=None if checkpoint is None else str(checkpoint),
-                progress=bar,
+                snap["stacks"], pay, continuations=count, play=play, bet=stake, schedule=schedule,
+                start_level=start_level, table_size=table_size, seed=seed,
+                workers=workers, ray=ray, checkpoint=checkpoint, progress=bar,
             )
             bar.close()
             _show_comparison(comparison, as_json)
-            if output is not None:
-                (output / "summary.json").write_text(json.dumps(comparison.to_dict(), indent=1), encoding="utf-8")
+            if output_path is not None:
+                (output_path / "summary.json").write_text(json.dumps(comparison.to_dict(), indent=1),
+                                                          encoding="utf-8")
             return
         from pokerlab.icm.lobby import parse_stacks
 
+        parsed = None if stacks is None else parse_stacks(stacks)
         tournament = prepare(
-            stacks=None if stacks is None else parse_stacks(stacks).chips, players=players,
-            starting_stack=starting_stack if players is not None else None, table_size=table_size, payouts=pay,
+            stacks=None if parsed is None else parsed.chips, players=players,
+            starting_stack=starting_stack, table_size=table_size, payouts=pay,
             play=play, bet=stake, schedule=schedule, start_level=level or 0, snapshots=_parse_counts(snapshots),
+            names=parsed.names if parsed is not None and parsed.named else None,
         )
-        # compile first (one tournament, in this process), so that the time shown is the run's own
-        compile_first([lambda: run(tournament, 1, seed=1, workers=1)], quiet=as_json)
-        result = run(tournament, tournaments, seed=seed, workers=workers, ray=ray, checkpoint=checkpoint,
-                     records=output is not None, progress=bar)
+        count = 1000 if tournaments is None else whole_number(tournaments, "tournaments", low=1,
+                                                              high=MAX_TOURNAMENTS)
+        _estimate(tournament, count, workers, ray, "tournaments", as_json, records=output_path is not None)
+        result = run(tournament, count, seed=seed, workers=workers, ray=ray, checkpoint=checkpoint,
+                     records=output_path is not None, progress=bar)
         bar.close()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         bar.close()
         kept = f"finished chunks are in {checkpoint}: rerun the same command to resume" if checkpoint \
             else "nothing kept (use --checkpoint DIR to resume)"
-        typer.echo(f"interrupted after {bar.done:,} tournaments; {kept}", err=True)
-        raise typer.Exit(code=130) from None
-    if output is not None:
-        write_outputs(result, output)
+        how = "terminated" if isinstance(stop, _Terminated) else "interrupted"
+        typer.echo(f"{how} after {bar.done:,} {done_word}; {kept}", err=True)
+        raise typer.Exit(code=EXIT_TERMINATED if how == "terminated" else 130) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous_term)
+    if output_path is not None:
+        write_outputs(result, output_path)
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
         return
     _show_result(result)
+
+
+EXIT_TERMINATED = 143  # 128 + SIGTERM, the shell's convention for a process ended by that signal
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``): handled as Ctrl-C is (workers stopped, finished chunks kept), said as terminated."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _refuse_unused(mode: str, *, starting_stack: int | None, tournaments: int | None, continuations: int | None,
+                   play: str, bet: str | None) -> None:
+    """Refuse options that would do nothing in the chosen mode (``mode``: --stacks, --players or
+    --from-snapshot), so that no option is silently ignored."""
+    if starting_stack is not None and mode != "--players":
+        raise InvalidArgumentError(f"--starting-stack applies to --players only: {mode} gives every player's chips")
+    if tournaments is not None and mode == "--from-snapshot":
+        raise InvalidArgumentError("--from-snapshot plays --continuations of the snapshot, not --tournaments")
+    if continuations is not None and mode != "--from-snapshot":
+        raise InvalidArgumentError(f"--continuations applies to --from-snapshot only: with {mode} give --tournaments")
+    if bet is not None and play.strip() != "coinflip":
+        raise InvalidArgumentError(f"--bet is the coin flip stake: --play {play} plays by charts, without it")
+
+
+ESTIMATE_WARNING_S = 600.0  # a run estimated longer than this is announced on stderr with its estimate
+
+
+def _estimate(tournament: Any, count: int, workers: int | None, ray: str | None, what: str, quiet: bool,
+              records: bool = False) -> None:
+    """Before the run: refuse one whose statistics would not fit in memory, compile the kernels and time one
+    tournament in this process, then refuse a run estimated past a day and announce one past
+    :data:`ESTIMATE_WARNING_S` (a Ray cluster's speed is not known here: its runs are only announced)."""
+    from pokerlab.limits import format_duration
+    from pokerlab.simulation import run
+    from pokerlab.simulation.core import check_batch_memory, check_batch_time, default_workers
+    from pokerlab.warmup import compile_first
+
+    check_batch_memory(tournament, count, records)
+    # compile first (one tournament, in this process), so that the time shown is the run's own
+    compile_first([lambda: run(tournament, 1, seed=1, workers=0)], quiet=quiet)
+    start = time.perf_counter()
+    run(tournament, 1, seed=2, workers=0)
+    each = time.perf_counter() - start
+    cores = default_workers() if workers is None else max(workers, 1)
+    seconds = check_batch_time(count, each, cores) if ray is None else count * each / cores
+    if seconds > ESTIMATE_WARNING_S:
+        typer.echo(f"note: {count:,} {what} should take about {format_duration(seconds)} on {cores} "
+                   f"{'local ' if ray is None else ''}worker(s) (one took {each:.3g} s)", err=True)
 
 
 def _show_result(result: Any) -> None:
@@ -188,13 +274,16 @@ def _show_result(result: Any) -> None:
     title = (f"{result.tournaments:,} tournaments, {result.hands:,} hands, {result.elapsed_s:.2f} s "
              f"({'per player' if t.per_player else 'per starting stack and play model'})")
     table = Table(title=title)
+    if t.names is not None:
+        table.add_column("player")
     for name in ("stack", "play", "players", "equity", "± stderr", "ICM", "P(1st)", "P(2nd)", "P(3rd)"):
         table.add_column(name, justify="right")
     for g in range(t.group_stack.size):
         places = [f"{result.places[g, m]:.4f}" if m < result.places.shape[1] else "-" for m in range(3)]
         icm = "-" if result.icm is None else f"{result.icm[g]:.4f}"
-        table.add_row(f"{t.group_stack[g]:g}", t.group_model[g], str(int(t.group_size[g])), f"{result.equity[g]:.4f}",
-                      f"{result.equity_stderr[g]:.4f}", icm, *places)
+        label = [t.names[g]] if t.names is not None else []
+        table.add_row(*label, f"{t.group_stack[g]:g}", t.group_model[g], str(int(t.group_size[g])),
+                      f"{result.equity[g]:.4f}", f"{result.equity_stderr[g]:.4f}", icm, *places)
     console.print(table)
 
 

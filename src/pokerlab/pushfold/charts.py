@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.cards.classes import CLASS_NAMES
-from pokerlab.errors import InvalidArgumentError
+from pokerlab.errors import InvalidArgumentError, ResourceLimitError
 from pokerlab.plotting import pyplot, save_figure
 from pokerlab.pushfold.solve import PushFoldResult, pushfold
 
@@ -102,6 +102,9 @@ def heads_up_chart(depths: Sequence[float], *, target: float = 1e-4) -> HeadsUpC
     return HeadsUpChart(tuple(values), np.array(jams), np.array(calls), tuple(gains), time.perf_counter() - start)
 
 
+MAX_DEPTHS = 1000  # solves of one heads-up chart (each about a second): more would not finish in a session
+
+
 def parse_depths(text: str) -> list[float]:
     """``'1-20'`` (integers), ``'5,10,15'`` or a mix -> depths in big blinds.
 
@@ -109,17 +112,27 @@ def parse_depths(text: str) -> list[float]:
     [1.0, 2.0, 3.0, 7.5]
     """
     out: list[float] = []
+    asked = 0
     try:
         for token in (t.strip() for t in text.split(",") if t.strip()):
             if "-" in token[1:]:
                 low, high = token.split("-", 1)
+                asked = int(high) - int(low) + 1 + len(out)
+                if asked > MAX_DEPTHS:
+                    break
                 out.extend(float(d) for d in range(int(low), int(high) + 1))
             else:
                 out.append(float(token))
     except ValueError:
         raise InvalidArgumentError(f"cannot parse depths {text!r}: give e.g. 1-20 or 5,10,15") from None
+    if asked > MAX_DEPTHS:
+        raise ResourceLimitError(f"depths {text!r} ask for {asked:,} solves; a chart takes at most {MAX_DEPTHS:,} "
+                                 "depths")
     if not out or any(d <= 0 for d in out):
         raise InvalidArgumentError(f"depths must be positive numbers of big blinds, got {text!r}")
+    if len(out) > MAX_DEPTHS:
+        raise ResourceLimitError(f"depths {text!r} ask for {len(out):,} solves; a chart takes at most "
+                                 f"{MAX_DEPTHS:,} depths")
     return out
 
 

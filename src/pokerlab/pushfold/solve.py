@@ -17,7 +17,14 @@ from typing import Any
 import numpy as np
 
 from pokerlab.cards.classes import CLASS_NAMES, NUMBER_OF_CLASSES
-from pokerlab.errors import Interrupted, InvalidArgumentError, whole_number
+from pokerlab.errors import (
+    Interrupted,
+    InvalidArgumentError,
+    InvalidPayoutsError,
+    InvalidStacksError,
+    real_number,
+    whole_number,
+)
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
@@ -202,16 +209,29 @@ def pushfold(
     ``algorithm``: a vector-form solver of `pokerlab.solvers.vector.VectorSolver` (discounted CFR by default). With 3+
     seats the profile returned is the checked one (average or current strategy) with the smallest maximum gain.
     """
-    table = validate_table(stacks, blinds, ante, bb_ante)
+    stack_array, blind_array, payout_array, field_array = _checked_amounts(stacks, blinds, payouts, field)
+    ante = real_number(ante, "ante")
+    bb_ante = real_number(bb_ante, "big-blind ante")
+    table = validate_table(stack_array, blind_array.tolist(), ante, bb_ante)
+    _check_depth(table.stacks, table.big_blind)
     iterations, multiway_samples = _checked_options(table.seats, target, iterations, time_limit, multiway_samples,
                                                     multiway_proposal_share)
+    seed = whole_number(seed, "seed", low=0, high=2**64 - 1)
+    if not isinstance(algorithm, str):
+        raise InvalidArgumentError(f"algorithm must be a solver's name, got {type(algorithm).__name__}")
+    if not isinstance(check_sampling, bool):
+        raise InvalidArgumentError(f"check_sampling must be True or False, got {type(check_sampling).__name__}")
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentError(f"progress must be a function of (iterations, gain) or None, got "
+                                   f"{type(progress).__name__}")
     start = time.perf_counter()
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
     # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)
     try:
         with deferred_interrupts():
             uniform = multiway_samples if multiway_proposal_share == 0 else min(multiway_samples, UNIFORM_DEALS)
-            game, model, icm_payoff = build_game(table, payouts, field, multiway_samples=uniform, seed=seed)
+            game, model, icm_payoff = build_game(table, payout_array, field_array, multiway_samples=uniform,
+                                                 seed=seed)
             tree = compile_public_tree(game)
     except KeyboardInterrupt:
         raise Interrupted("while building the game: nothing solved yet") from None
@@ -292,21 +312,46 @@ def pushfold(
     )
 
 
-def _checked_options(seats: int, target: float, iterations: int | None, time_limit: float | None,
-                     multiway_samples: int, share: float) -> tuple[int | None, int]:
+MAX_DEPTH_BB = 1e6
+"""The deepest stack push/fold takes, in big blinds: a payoff of 10^k bb holds gains only to about 10^(k-16) bb
+in double precision, so a far deeper stack never reaches a target gain (and nobody jams a million blinds)."""
+
+
+def _checked_amounts(stacks: Any, blinds: Any, payouts: Any, field: Any
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """Stacks, blinds, payouts and field as flat float arrays, or the specific error: nested lists, booleans,
+    text, complex numbers, dates and other objects are refused, never flattened or converted."""
+    from pokerlab.icm.lobby import amounts
+
+    return (amounts(stacks, "stacks", InvalidStacksError), amounts(blinds, "blinds", InvalidArgumentError),
+            None if payouts is None else amounts(payouts, "payouts", InvalidPayoutsError),
+            None if field is None else amounts(field, "field stacks", InvalidStacksError))
+
+
+def _check_depth(stacks: Sequence[float], big_blind: float) -> None:
+    """Refuse stacks deeper than :data:`MAX_DEPTH_BB` big blinds (their gains cannot reach any target)."""
+    deepest = max(stacks) / big_blind
+    if deepest > MAX_DEPTH_BB:
+        raise InvalidStacksError(f"a stack of {deepest:.3g} big blinds is deeper than push/fold can solve (at most "
+                                 f"{MAX_DEPTH_BB:,.0f} bb: deeper payoffs hide gains below the target in double "
+                                 "precision); raise the blinds")
+
+
+def _checked_options(seats: int, target: object, iterations: object, time_limit: object,
+                     multiway_samples: object, share: object) -> tuple[int | None, int]:
     """``(iterations, multiway_samples)`` as whole numbers, or the error saying which option is wrong (deals
     that cannot fit in memory included)."""
-    if not (target > 0):
+    if not real_number(target, "the target gain") > 0:
         raise InvalidArgumentError(f"the target gain must be positive, got {target}")
     if iterations is not None:
         iterations = whole_number(iterations, "iterations", low=1)
-    if time_limit is not None and not time_limit > 0:
+    if time_limit is not None and not real_number(time_limit, "the time limit") > 0:
         raise InvalidArgumentError(f"the time limit must be positive, got {time_limit}")
-    multiway_samples = whole_number(multiway_samples, "multiway samples", low=1)
-    check_multiway_deals(seats, multiway_samples)
-    if not 0 <= share < 1:
+    samples = whole_number(multiway_samples, "multiway samples", low=1)
+    check_multiway_deals(seats, samples)
+    if not 0 <= real_number(share, "the proposal share") < 1:
         raise InvalidArgumentError(f"the proposal share must be in [0, 1), got {share}")
-    return iterations, multiway_samples
+    return iterations, samples
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError
+from pokerlab.errors import InvalidArgumentError, whole_number
 from pokerlab.icm import icm
 from pokerlab.icm.alternatives import chip_proportional, malmuth_weitzman, power_icm
-from pokerlab.simulation.core import SimulationResult, simulate
+from pokerlab.simulation.core import MAX_TOURNAMENTS, SimulationResult, simulate
 from pokerlab.simulation.kernels import Charts, Schedule
 
 Z95 = 1.959963984540054
@@ -139,6 +139,7 @@ def compare_models(
     """
     from pokerlab.icm.alternatives import fit_power
 
+    continuations = whole_number(continuations, "continuations", low=1, high=MAX_TOURNAMENTS)
     result = simulate(stacks, payouts, play=play, bet=bet, schedule=schedule, start_level=start_level,
                       table_size=table_size, tournaments=continuations, seed=seed, workers=workers, ray=ray,
                       charts=charts, checkpoint=checkpoint, progress=progress)

@@ -31,7 +31,9 @@ import numpy as np
 from pokerlab.errors import FileFormatError, InvalidArgumentError
 from pokerlab.io import atomic_write
 
-CHECKPOINT_FORMAT = 1
+CHECKPOINT_FORMAT = 2  # 2: the manifest keeps the seed, every chunk its run's fingerprint and its index
+RUN_KEY = "checkpoint_run"
+INDEX_KEY = "checkpoint_index"
 MAX_POOL_RESTARTS = 3
 RAY_CONNECT_TIMEOUT_S = 5.0
 
@@ -40,13 +42,26 @@ Task = Callable[[int], Chunk]
 
 
 def _ignore_sigint() -> None:
+    """A worker's signals: Ctrl-C and SIGTERM are the parent's to handle (it stops the workers itself)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def stored_seed(directory: str | Path) -> int | None:
+    """The seed kept in the manifest of checkpoint ``directory`` (None: no checkpoint there yet, or none kept),
+    so that a run whose seed was drawn resumes with the same seed."""
+    manifest = Path(directory) / "manifest.json"
+    try:
+        seed = json.loads(manifest.read_text(encoding="utf-8")).get("seed")
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+        return None  # no manifest, or a damaged one (Checkpoint says so)
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0 else None
 
 
 class Checkpoint:
     """A directory of finished chunks for one run (identified by ``fingerprint``)."""
 
-    def __init__(self, directory: str | Path, fingerprint: str, n_chunks: int) -> None:
+    def __init__(self, directory: str | Path, fingerprint: str, n_chunks: int, seed: int | None = None) -> None:
         self.directory = Path(directory)
         self.fingerprint = fingerprint
         self.n_chunks = n_chunks
@@ -79,7 +94,7 @@ class Checkpoint:
                 ) from error
             with atomic_write(manifest) as temporary:
                 temporary.write_text(json.dumps({"format_version": CHECKPOINT_FORMAT, "fingerprint": fingerprint,
-                                                 "chunks": n_chunks}))
+                                                 "chunks": n_chunks, "seed": seed}))
 
     def path(self, index: int) -> Path:
         return self.directory / f"chunk-{index:06d}.npz"
@@ -93,15 +108,22 @@ class Checkpoint:
                 continue
             try:
                 with np.load(path, allow_pickle=False) as stored:
-                    done[index] = {name: stored[name] for name in stored.files}
+                    chunk = {name: stored[name] for name in stored.files}
             except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
                 raise FileFormatError(f"checkpoint chunk {path} is corrupt ({error}); delete it to recompute it") \
                     from error
+            run, number = chunk.pop(RUN_KEY, None), chunk.pop(INDEX_KEY, None)
+            if run is None or number is None or run.shape != () or str(run) != self.fingerprint \
+                    or number.shape != () or int(number) != index:
+                raise FileFormatError(f"checkpoint chunk {path} is not chunk {index} of this run (copied from another "
+                                      "run, or another file): delete it to recompute it")
+            done[index] = chunk
         return done
 
     def save(self, index: int, chunk: Chunk) -> None:
+        marked = {**chunk, RUN_KEY: np.array(self.fingerprint), INDEX_KEY: np.array(index)}
         with atomic_write(self.path(index)) as temporary:
-            np.savez(temporary, **chunk)  # type: ignore[arg-type]  # numpy's stub types **kwds as allow_pickle
+            np.savez(temporary, **marked)  # type: ignore[arg-type]  # numpy's stub types **kwds as allow_pickle
 
 
 def run_local(task: Task, todo: list[int], workers: int) -> Iterator[tuple[int, Chunk]]:
@@ -155,7 +177,11 @@ def _kill(executor: ProcessPoolExecutor) -> None:
 
 
 def check_ray_address(address: str) -> None:
-    """Fail fast (:data:`RAY_CONNECT_TIMEOUT_S`) with one line when a Ray address does not answer."""
+    """Fail fast (:data:`RAY_CONNECT_TIMEOUT_S`) with one line when a Ray address does not answer, or answers
+    but is not Ray (a web server, say: Ray's head and client server speak gRPC, whose first words on a new
+    connection are an HTTP/2 SETTINGS frame)."""
+    if not isinstance(address, str) or not address.strip():
+        raise InvalidArgumentError(f"Ray address {address!r} is empty: give local, auto, HOST:PORT or ray://HOST:PORT")
     if address in ("local", "auto"):
         return
     target = address.removeprefix("ray://")
@@ -163,12 +189,35 @@ def check_ray_address(address: str) -> None:
     if not sep or not port.isdigit():
         raise InvalidArgumentError(f"Ray address {address!r} must be local, auto, HOST:PORT or ray://HOST:PORT")
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_TIMEOUT_S):
-            pass
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_TIMEOUT_S) as connection:
+            grpc = speaks_grpc(connection)
     except OSError as error:
         raise InvalidArgumentError(
             f"cannot reach the Ray cluster at {address} within {RAY_CONNECT_TIMEOUT_S:g} s: {error.strerror or error}"
         ) from error
+    if not grpc:
+        raise InvalidArgumentError(f"{address} answers but is not a Ray cluster (it does not speak gRPC): give the "
+                                   "address of a Ray head (its GCS port, 6379 by default) or ray://HOST:10001")
+
+
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])  # then empty SETTINGS
+SETTINGS_FRAME = 4
+
+
+def speaks_grpc(connection: socket.socket) -> bool:
+    """Whether the server on ``connection`` answers an HTTP/2 client preface with a SETTINGS frame (what every
+    gRPC server sends first); a timeout or any other answer is False."""
+    connection.sendall(HTTP2_PREFACE)
+    header = b""
+    try:
+        while len(header) < 9:
+            data = connection.recv(9 - len(header))
+            if not data:
+                break
+            header += data
+    except OSError:
+        return False
+    return len(header) == 9 and header[3] == SETTINGS_FRAME
 
 
 def ray_init(address: str, num_cpus: int | None = None) -> Any:

@@ -26,10 +26,16 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError, whole_number
+from pokerlab.errors import (
+    InvalidArgumentError,
+    InvalidPayoutsError,
+    InvalidStacksError,
+    ResourceLimitError,
+    whole_number,
+)
 from pokerlab.io import atomic_write
 from pokerlab.simulation import kernels
-from pokerlab.simulation.batch import Checkpoint, run_chunks
+from pokerlab.simulation.batch import Checkpoint, run_chunks, stored_seed
 from pokerlab.simulation.charts import rules_chart, stack_charts, validate_charts
 from pokerlab.simulation.kernels import Charts, Field, Schedule, Snapshots
 from pokerlab.simulation.schedule import default_schedule, schedule_to_dict
@@ -38,6 +44,7 @@ from pokerlab.stats.rng import fresh_seed
 
 MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
+MAX_SEED = 2**64 - 1  # the kernels' random streams are keyed by a 64-bit seed
 CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1}
 """The play models and each one's option: the most players who call a jam (1: the first caller closes the
 action, as charts that hold only calls of a lone jam need). A field of several models plays the smallest."""
@@ -61,6 +68,7 @@ class Tournament:
     per_player: bool  # groups are single players (given stacks) rather than identical starting players
     tracked_places: int
     model_names: list[str]
+    names: tuple[str, ...] | None = None  # the players' names (given stacks only), shown with their rows
 
     def describe(self) -> dict[str, Any]:
         """Everything that determines the tournaments (the checkpoint fingerprint hashes it)."""
@@ -79,7 +87,14 @@ def parse_play(spec: str) -> list[tuple[str, float]]:
 
     >>> parse_play('pushfold:0.75,rules:0.25')
     [('pushfold', 0.75), ('rules', 0.25)]
+    >>> parse_play('pushfold:0.8,rules:0.8')
+    Traceback (most recent call last):
+    ...
+    pokerlab.errors.InvalidArgumentError: play model shares add up to 1.6, not 1: give shares of the field ...
     """
+    if not isinstance(spec, str):
+        raise InvalidArgumentError(f"play must be a model name or a mix like 'pushfold:0.8,rules:0.2', got "
+                                   f"{type(spec).__name__}")
     parts = [p.strip() for p in spec.split(",") if p.strip()]
     if not parts:
         raise InvalidArgumentError("play model is empty: use coinflip, pushfold, rules or a mix like "
@@ -103,7 +118,10 @@ def parse_play(spec: str) -> list[tuple[str, float]]:
     if "coinflip" in names and len(names) > 1:
         raise InvalidArgumentError("coinflip is a whole-table game: it cannot be mixed with chart players")
     total = sum(v for _, v in mix)
-    return [(m, v / total) for m, v in mix]
+    if abs(total - 1.0) > 1e-9:
+        raise InvalidArgumentError(f"play model shares add up to {total:g}, not 1: give shares of the field that "
+                                   f"add up to 1, e.g. pushfold:0.8,rules:0.2")
+    return mix
 
 
 PUSHFOLD_DEPTH = 30  # big blinds: the deepest bucket of the push/fold charts (deeper stacks play it too)
@@ -167,18 +185,20 @@ def prepare(
     starting_stack: int | None = None, table_size: int | None = None, payouts: Any,
     play: str = "coinflip", bet: int | None = None, schedule: Schedule | None = None, start_level: int = 0,
     snapshots: Sequence[int | str] = (), charts: dict[str, Charts] | None = None,
+    names: Sequence[str] | None = None,
 ) -> Tournament:
     """Validate a tournament (see :func:`simulate` for the arguments)."""
     from pokerlab.icm import parse_payouts
     from pokerlab.icm.core import validate as validate_icm
+    from pokerlab.icm.lobby import amounts
 
     if (stacks is None) == (players is None):
         raise InvalidArgumentError("give either the stacks of every player or a number of players")
     if stacks is not None:
-        try:
-            raw = np.asarray(stacks, dtype=np.float64).reshape(-1)
-        except (TypeError, ValueError) as error:
-            raise InvalidStacksError(f"stacks must be numbers: {error}") from error
+        if starting_stack is not None:
+            raise InvalidArgumentError("a starting stack applies to a field of players only: the stacks give "
+                                       "every player's chips")
+        raw = amounts(stacks, "stacks", InvalidStacksError)
         if raw.size < 2:
             raise InvalidStacksError(f"a tournament needs at least 2 players, got {raw.size}")
         if not np.all(np.isfinite(raw)) or np.any(raw <= 0) or np.any(raw != np.round(raw)) or raw.max() > 2**53:
@@ -209,52 +229,66 @@ def prepare(
         raise InvalidArgumentError("--bet applies to coin flip play only")
     if schedule is None:
         schedule = default_schedule(int(np.median(values)))
-    if not 0 <= start_level < schedule.hands.size:
-        raise InvalidArgumentError(f"start level must be from 0 to {schedule.hands.size - 1}, got {start_level}")
+    elif not isinstance(schedule, Schedule):
+        raise InvalidArgumentError(f"schedule must be a Schedule (make_schedule, load_schedule), got "
+                                   f"{type(schedule).__name__}")
+    start_level = whole_number(start_level, "start level", low=0, high=schedule.hands.size - 1)
+    if isinstance(snapshots, str | bytes):
+        raise InvalidArgumentError(f"snapshots must be a list of players-left counts, 'bubble' or 'final', got "
+                                   f"text {snapshots!r}")
+    if charts is not None and not isinstance(charts, dict):
+        raise InvalidArgumentError(f"charts must be a dict of play model name to Charts, got "
+                                   f"{type(charts).__name__}")
     if start_level:
         schedule = Schedule(schedule.small_blind[start_level:].copy(), schedule.big_blind[start_level:].copy(),
                             schedule.ante[start_level:].copy(), schedule.hands[start_level:].copy(),
                             schedule.big_blind_ante)
     named = {"bubble": pay.size + 1, "final": int(table_size)}  # one player from the money; the final table
     try:
-        snaps = sorted({named[s] if isinstance(s, str) and s in named else int(s) for s in snapshots}, reverse=True)
-    except (TypeError, ValueError) as error:
-        raise InvalidArgumentError(
-            f"snapshots are numbers of players left, 'bubble' or 'final', got {list(snapshots)}"
-        ) from error
-    if any(s < 1 for s in snaps):
-        raise InvalidArgumentError("snapshots are numbers of players left, each >= 1")
-    names = [m for m, _ in mix]
+        wanted = list(snapshots)
+    except TypeError:
+        raise InvalidArgumentError(f"snapshots must be a list of players-left counts, 'bubble' or 'final', got "
+                                   f"{type(snapshots).__name__}") from None
+    snaps = sorted({named[s] if isinstance(s, str) and s in named
+                    else whole_number(s, "a snapshot (players left, 'bubble' or 'final')", low=1) for s in wanted},
+                   reverse=True)
+    player_names = None
+    if names is not None:
+        player_names = tuple(str(name) for name in names)
+        if not per_player or len(player_names) != n:
+            raise InvalidArgumentError(f"names label given stacks, one each: {len(player_names)} names for "
+                                       f"{n} {'stacks' if per_player else 'players of a field'}")
+    models = [m for m, _ in mix]
     charts_by_name = dict(charts or {})
     if coinflip:
         chart_set = rules_chart(buckets=1)  # unused by coin flip play
         model = np.zeros(n, dtype=np.int64)
     else:
-        chart_set = validate_charts(stack_charts([charts_by_name.get(m) or _chart_for(m) for m in names]))
+        chart_set = validate_charts(stack_charts([charts_by_name.get(m) or _chart_for(m) for m in models]))
         # skill as a share of the field: the first seats (seating is random) get the first model
         shares = np.array([s for _, s in mix])
         counts = np.floor(shares * n).astype(np.int64)
         counts[0] += n - counts.sum()
-        model = np.repeat(np.arange(len(names), dtype=np.int64), counts)
+        model = np.repeat(np.arange(len(models), dtype=np.int64), counts)
     if per_player:
         group = np.arange(n, dtype=np.int64)
         group_stack = values.astype(np.float64)
-        group_model = [names[m] for m in model]
+        group_model = [models[m] for m in model]
     else:
         keys = sorted({(int(v), int(m)) for v, m in zip(values, model, strict=True)})
         index = {k: g for g, k in enumerate(keys)}
         group = np.array([index[(int(v), int(m))] for v, m in zip(values, model, strict=True)], dtype=np.int64)
         group_stack = np.array([k[0] for k in keys], dtype=np.float64)
-        group_model = [names[k[1]] for k in keys]
+        group_model = [models[k[1]] for k in keys]
     group_size = np.bincount(group, minlength=group_stack.size).astype(np.int64)
     # every place for small fields; else the first places, as many as the cell budget allows (paid ones first)
     tracked = n if group_stack.size * n <= PLACE_CELLS else max(1, min(pay.size, PLACE_CELLS // group_stack.size))
     return Tournament(
         field=Field(values, model, int(table_size), kernels.PLAY_COINFLIP if coinflip else kernels.PLAY_CHARTS,
-                    int(bet), min(CALLERS[m] for m in names)),
+                    int(bet), min(CALLERS[m] for m in models)),
         schedule=schedule, charts=chart_set, snapshots=Snapshots(np.array(snaps, dtype=np.int64)), payouts=pay,
         group=group, group_stack=group_stack, group_model=group_model, group_size=group_size,
-        per_player=per_player, tracked_places=int(tracked), model_names=names,
+        per_player=per_player, tracked_places=int(tracked), model_names=models, names=player_names,
     )
 
 
@@ -308,9 +342,10 @@ def summarise(t: Tournament, places: np.ndarray, hands: np.ndarray, checks: np.n
         "tournaments": np.array(count), "hands": np.array(int(hands.sum())),
         "place_counts": place_counts, "prize_sum": group_prize.sum(axis=0), "prize_sq": (group_prize**2).sum(axis=0),
         "max_spread": np.array(int(checks[:, 0].max(initial=0))), "chip_errors": np.array(int(checks[:, 1].sum())),
-        "table_errors": np.array(int(checks[:, 2].sum())), "hands_each": hands,
+        "table_errors": np.array(int(checks[:, 2].sum())),
     }
-    if records:
+    if records:  # per tournament: kept only when asked (8 bytes each of 10^9 tournaments would be 8 GB)
+        out["hands_each"] = hands
         out["places"] = places.astype(np.int32)
         out["snap_stacks"] = snap_stacks
         out["snap_info"] = snap_info
@@ -358,6 +393,8 @@ class SimulationResult:
                 "icm": None if self.icm is None else float(self.icm[g]),
                 "play": t.group_model[g],
             }
+            if t.names is not None:
+                row["name"] = t.names[g]
             if not t.per_player:
                 row["count"] = int(t.group_size[g])
             rows.append(row)
@@ -386,6 +423,21 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+def check_seed(seed: object) -> int | None:
+    """``seed`` as a whole number from 0 to :data:`MAX_SEED` (None: draw one), else
+    :class:`~pokerlab.errors.InvalidArgumentError`.
+
+    >>> check_seed(2**64)
+    Traceback (most recent call last):
+    ...
+    pokerlab.errors.InvalidArgumentError: seed must be at most 18,446,744,073,709,551,615 (64 bits), got ...
+    """
+    checked = validate_seed(seed)
+    if checked is not None and checked > MAX_SEED:
+        raise InvalidArgumentError(f"seed must be at most {MAX_SEED:,} (64 bits), got {checked:,}")
+    return checked
+
+
 def run(
     t: Tournament, tournaments: int, *, seed: int | None = None, workers: int | None = None, ray: str | None = None,
     checkpoint: str | Path | None = None, records: bool = False,
@@ -393,15 +445,28 @@ def run(
 ) -> SimulationResult:
     """Play ``tournaments`` of a validated tournament and merge the statistics (see :func:`simulate`)."""
     tournaments = whole_number(tournaments, "tournaments", low=1, high=MAX_TOURNAMENTS)
-    seed = validate_seed(seed)
-    if seed is None:
-        seed = fresh_seed()
+    seed = check_seed(seed)
     if workers is None:
         workers = default_workers()
     workers = whole_number(workers, "workers (0: in this process)", low=0)
+    if ray is not None and (not isinstance(ray, str) or not ray.strip()):
+        raise InvalidArgumentError(f"ray must be an address (local, HOST:PORT or ray://HOST:PORT) or None, got "
+                                   f"{ray!r}")
+    if checkpoint is not None and (not isinstance(checkpoint, str | os.PathLike) or not str(checkpoint).strip()):
+        raise InvalidArgumentError(f"checkpoint must be a directory path or None, got {checkpoint!r}")
+    if not isinstance(records, bool):
+        raise InvalidArgumentError(f"records must be True or False, got {type(records).__name__}")
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentError(f"progress must be a function of (done, total) or None, got "
+                                   f"{type(progress).__name__}")
+    if seed is None and checkpoint is not None:
+        seed = stored_seed(checkpoint)  # a run whose seed was drawn resumes with it
+    if seed is None:
+        seed = fresh_seed()
     size = chunk_size(tournaments, t.field.stacks.size)
     n_chunks = math.ceil(tournaments / size)
-    store = Checkpoint(checkpoint, fingerprint(t, seed, tournaments, size, records), n_chunks) \
+    check_batch_memory(t, tournaments, records)
+    store = Checkpoint(checkpoint, fingerprint(t, seed, tournaments, size, records), n_chunks, seed) \
         if checkpoint is not None else None
     task = ChunkTask(t, seed, tournaments, size, records)
     done = [0]
@@ -415,6 +480,55 @@ def run(
     chunks = run_chunks(task, n_chunks, workers=workers, ray_address=ray, checkpoint=store, on_chunk=on_chunk)
     elapsed = time.perf_counter() - start
     return merge(t, chunks, elapsed, seed, records)
+
+
+CHUNK_OVERHEAD_BYTES = 2048
+"""Bytes of one merged chunk's statistics besides its arrays' data: the dict and a dozen numpy array headers."""
+
+
+def batch_bytes(t: Tournament, tournaments: int, records: bool) -> int:
+    """Bytes the merged statistics of a batch hold at the end (every chunk's, kept for the merge in chunk order):
+    per chunk its place counts, prize sums and overhead, per tournament its hand count, and with ``records``
+    every tournament's places and snapshots.
+
+    >>> t = prepare(players=100_000, payouts=[50, 30, 20])
+    >>> batch_bytes(t, 10**9, False) > 10**12  # one tournament per chunk at 100,000 players
+    True
+    """
+    size = chunk_size(tournaments, t.field.stacks.size)
+    n_chunks = math.ceil(tournaments / size)
+    groups = t.group_stack.size
+    per_chunk = CHUNK_OVERHEAD_BYTES + 8 * (groups * t.tracked_places + 2 * groups)
+    per_tournament = 0
+    if records:
+        n = t.field.stacks.size
+        s = t.snapshots.players_left.size
+        per_tournament = 8 + 4 * n + 8 * s * (n + 2)
+    return n_chunks * per_chunk + tournaments * per_tournament
+
+
+def check_batch_memory(t: Tournament, tournaments: int, records: bool) -> None:
+    """Refuse a batch whose merged statistics would not fit in memory, with the estimate
+    (:class:`~pokerlab.errors.ResourceLimitError`)."""
+    from pokerlab.limits import check_work
+
+    check_work(tournaments, f"{tournaments:,} tournaments of {t.field.stacks.size:,} players", per_second=math.inf,
+               bytes_each=batch_bytes(t, tournaments, records) / tournaments)
+
+
+def check_batch_time(tournaments: int, seconds_each: float, workers: int) -> float:
+    """Seconds ``tournaments`` would take on ``workers`` processes at ``seconds_each`` per tournament (one
+    measured); refused past :data:`pokerlab.limits.MAX_RUN_SECONDS`
+    (:class:`~pokerlab.errors.ResourceLimitError`)."""
+    from pokerlab.limits import MAX_RUN_SECONDS, format_duration
+
+    seconds = tournaments * seconds_each / max(workers, 1)
+    if seconds > MAX_RUN_SECONDS:
+        most = int(MAX_RUN_SECONDS * max(workers, 1) / seconds_each)
+        raise ResourceLimitError(f"{tournaments:,} tournaments would take about {format_duration(seconds)} on "
+                                 f"{max(workers, 1)} worker(s) (one took {seconds_each:.3g} s), more than the "
+                                 f"{format_duration(MAX_RUN_SECONDS)} one run may take: ask for at most {most:,}")
+    return seconds
 
 
 def merge(t: Tournament, chunks: list[dict[str, np.ndarray]], elapsed: float, seed: int,

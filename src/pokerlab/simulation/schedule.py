@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, InvalidArgumentError, whole_number
+from pokerlab.errors import FileFormatError, InvalidArgumentError, ResourceLimitError, whole_number
 from pokerlab.simulation.kernels import Schedule
 
 MAX_LEVELS = 10_000
+MAX_SCHEDULE_BYTES = 2_000_000  # MAX_LEVELS levels of JSON with generous spacing; a larger file is refused unread
 
 
 def make_schedule(levels: Sequence[Sequence[float]], big_blind_ante: bool = False) -> Schedule:
@@ -92,6 +93,13 @@ def load_schedule(path: str | Path) -> Schedule:
     from pokerlab.icm.lobby import read_text_file
 
     path = Path(path)
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0  # missing or unreadable: read_text_file says which
+    if size > MAX_SCHEDULE_BYTES:
+        raise ResourceLimitError(f"schedule file {path} has {size:,} bytes; a schedule of at most {MAX_LEVELS:,} "
+                                 f"levels fits in {MAX_SCHEDULE_BYTES:,}: is it the right file?")
     text = read_text_file(path, "schedule file")
     if text.lstrip().startswith("{"):
         try:
