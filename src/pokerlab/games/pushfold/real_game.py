@@ -239,12 +239,14 @@ def real_game_check(game: PushFoldGame, tree: CompiledPublicTree, strategy: Vect
                     continue
                 others = np.prod([f for j, f in enumerate(path_factors) if j != own[0]], axis=0) \
                     if len(path_factors) > 1 else np.ones(n)
-                if i in terminal.participants:
-                    payoff = terminal.utilities[_hero_rows(game, state, keys, i, hero_keys), i]  # (n, 169)
-                else:
-                    payoff = terminal.utilities[_outcome_rows(game, state, keys), i][:, None]
                 _, node, a = path[own[0]]
-                action_sums[i][b, index[i][node], a] += others @ np.where(can, payoff, 0.0)
+                if i in terminal.participants:  # only the deals the others reach (few, once ranges are tight)
+                    live = np.flatnonzero(others)
+                    payoff = terminal.utilities[_hero_rows(game, state, keys[live], i, hero_keys[live]), i]
+                    action_sums[i][b, index[i][node], a] += others[live] @ np.where(can[live], payoff, 0.0)
+                else:  # the seat folded: its payoff does not depend on its class
+                    payoff = terminal.utilities[_outcome_rows(game, state, keys), i]
+                    action_sums[i][b, index[i][node], a] += (others * payoff) @ can
     values = value_sums.sum(axis=0) / counts.sum()
     value_errors = _batch_error(value_sums / counts[:, None])
     weights = game.class_weights
