@@ -60,7 +60,8 @@ class PushFoldResult:
     joint card removal among all seats, they sum to the pool on every deal) when the check ran, else the
     solver's model values (card removal against each seat's own hand only; they need not sum to the pool).
     ``real_game``: with 3+ seats, the values and the best-response gains measured in the real game, with their
-    standard errors; ``over_target`` the seats whose real-game gain is above the target. ``strategy``: the full strategy (every public node, multiway calls included). ``notes``: what a
+    standard errors; ``over_target`` the seats whose real-game gain is above the target. ``strategy``: the
+    full strategy (every public node, multiway calls included). ``notes``: what a
     time limit or Ctrl-C left out (the redeal, the sampling check), in words.
     """
 
@@ -204,7 +205,8 @@ def pushfold(
     ``stacks``: chips per seat in acting order (UTG ... BTN, SB, BB; heads-up SB then BB); ``blinds``: small and
     big blind in chips; ``ante`` per seat or ``bb_ante`` paid by the big blind. ``payouts``: money per place
     (ICM); ``field``: stacks of the players at other tables. Stops when every seat's best-response gain is at
-    most ``target`` (default 1e-5 heads-up, 1e-3 with 3+ seats; big blinds for chip EV; for ICM the money worth ``target`` big blinds at the average chip
+    most ``target`` (default 1e-5 heads-up, 1e-3 with 3+ seats; big blinds for chip EV; for ICM the money
+    worth ``target`` big blinds at the average chip
     value, ``pool * big_blind / chips``), after ``iterations``, after ``time_limit`` seconds or on Ctrl-C
     (``stop_reason`` says which; the time limit is checked after every iteration and before the redeal and the
     sampling check, which are skipped once it has passed, and ``notes`` says what was skipped: a run overshoots
