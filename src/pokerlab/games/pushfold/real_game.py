@@ -33,8 +33,8 @@ from pokerlab.games.vector import CompiledPublicTree
 from pokerlab.solvers.vector import VectorStrategy
 
 REAL_GAME_DEALS = 100_000
-"""Joint deals of a real-game check by default (about 1.5 s at six seats; the 12/8/10 ICM gains' standard errors
-are then about 2e-5 money, docs/benchmarks.md)."""
+"""Joint deals of a real-game check by default (about 4 s CPU at three seats, 18 s at six, loaded machine; the
+12/8/10 ICM gains' standard errors are then 1.4e-4 to 6.2e-4 money, docs/benchmarks.md)."""
 BATCHES = 20
 """Batches of deals: the cross-fitting's folds and the standard errors' samples."""
 
