@@ -13,6 +13,11 @@ from pokerlab.errors import ResourceLimitError
 
 MAX_RUN_SECONDS = 24 * 3600.0  # a run that would take more than a day is refused: split it, or ask for less
 MEMORY_SHARE = 0.8  # of the memory available now that one request may take
+HEADS_UP_TARGET = 1e-5
+"""Push/fold's default target gain heads-up (bb; ICM: money worth this many bb): a chart pure except at the true
+indifference points, in milliseconds (docs/benchmarks.md)."""
+MULTIWAY_TARGET = 1e-3
+"""Push/fold's default target gain with 3+ seats."""
 MULTIWAY_DEALS = 4000
 """Push/fold's default deals per 3+ way pot after the redeal (:func:`pokerlab.pushfold.pushfold`; docs/benchmarks.md:
 with 1,000 the nine-seat solves stalled, and the sampling hid gains of 0.1-0.3; with 4,000 they reach the target).

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pokerlab.cli.common import check_output, command, interrupted
 from pokerlab.errors import InvalidArgumentError
-from pokerlab.limits import MULTIWAY_DEALS
+from pokerlab.limits import HEADS_UP_TARGET, MULTIWAY_DEALS, MULTIWAY_TARGET
 
 if TYPE_CHECKING:  # pragma: no cover
     from pokerlab.pushfold import PushFoldResult
@@ -55,8 +55,8 @@ def pushfold_command(
                              "divides (default 100 for splits, 1000 for power/flat)."),
     field_file: Path = typer.Option(None, "--field-stacks-file", help="Stacks of the other tables' players: a file "
                                     "as for icm --stacks-file."),
-    target: float = typer.Option(1e-3, "--target", help="Stop when every best-response gain is at most this "
-                                                        "(bb; ICM: money worth this many bb)."),
+    target: float = typer.Option(None, "--target", help="Stop when every best-response gain is at most this "
+                                 "(bb; ICM: money worth this many bb; default 1e-5 heads-up, 1e-3 with 3+ seats)."),
     iterations: int = typer.Option(None, "--iterations", help="Stop after this many solver iterations."),
     time_limit: float = typer.Option(None, "--time", help="Stop after this many seconds."),
     samples: int = typer.Option(MULTIWAY_DEALS, "--multiway-samples", help="Deals evaluating each 3+ way all-in."),
@@ -77,7 +77,7 @@ def pushfold_command(
     if chart is not None:
         if chart != "heads-up":
             raise InvalidArgumentError(f"unknown chart {chart!r}: use --chart heads-up")
-        _heads_up(parse_depths(depths), target if target != 1e-3 else 1e-4, png, as_json)
+        _heads_up(parse_depths(depths), target if target is not None else HEADS_UP_TARGET, png, as_json)
         return
     if stacks is None:
         raise InvalidArgumentError("give the stacks with --stacks, e.g. --stacks 10,10 (or --chart heads-up)")
@@ -98,9 +98,12 @@ def pushfold_command(
     from pokerlab.limits import check_multiway_deals
 
     check_multiway_deals(len(stack_list), samples)  # before the warm-up solve, which samples fewer
+    if target is None:
+        target = HEADS_UP_TARGET if len(stack_list) == 2 else MULTIWAY_TARGET
     # compile first (one iteration of the same game), so that the time shown is the solve's own
     compile_first([lambda: pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante, payouts=pay, field=field,
-                                    iterations=1, multiway_samples=min(samples, 20))], quiet=as_json)
+                                    iterations=1, multiway_samples=min(samples, 20), real_game_deals=200)],
+                  quiet=as_json)
     with Progress(TextColumn("pushfold"), BarColumn(), TextColumn("{task.description}"),
                   TimeElapsedColumn(), console=console, disable=not show, transient=True) as bar:
         task = bar.add_task("", total=1.0)
@@ -158,6 +161,21 @@ def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> bool:
         if result.multiway_check_gain is not None:
             out.print(f"  valued on {result.multiway_samples} independent deals, the strategy's max gain is "
                       f"{result.multiway_check_gain:.2e} {result.gain_unit} (the sampling's effect)")
+    if result.values:
+        how = ("exact" if len(result.seats) == 2 else
+               f"in the real game, {result.real_game.deals:,} joint deals" if result.real_game is not None else
+               "the solver's model")
+        shown = ", ".join(f"{s} {v:.4f}" + (f" +- {e:.1e}" if e else "")
+                          for s, v, e in zip(result.seats, result.values, result.value_errors, strict=True))
+        out.print(f"seat values ({result.gain_unit}, {how}): {shown}; sum {sum(result.values):.6f}")
+    if result.real_game is not None:
+        real = result.real_game
+        shown = ", ".join(f"{s} {g:.2e} +- {e:.1e}" for s, g, e in zip(result.seats, real.gains, real.gain_errors,
+                                                                      strict=True))
+        verdict = ("OVER TARGET at " + ", ".join(result.seats[i] for i in result.over_target) if result.over_target
+                   else "all within the target")
+        out.print(f"best-response gains in the real game ({result.gain_unit}): {shown}; {verdict} "
+                  f"({result.target:.2e})")
     for note in result.notes:
         out.print(f"note: {note}")
     chip = _chip_ev_charts(result) if compare_chip_ev else None

@@ -28,8 +28,9 @@ from pokerlab.errors import (
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
+from pokerlab.games.pushfold.real_game import REAL_GAME_DEALS, RealGameCheck, real_game_check
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
-from pokerlab.limits import MULTIWAY_DEALS, check_multiway_deals, multiway_deals_fit
+from pokerlab.limits import HEADS_UP_TARGET, MULTIWAY_DEALS, MULTIWAY_TARGET, check_multiway_deals, multiway_deals_fit
 from pokerlab.progress import deferred_interrupts
 from pokerlab.pushfold.schedule import ITERATIONS, REDEAL, TIME, SolveSchedule
 from pokerlab.pushfold.situation import build_game, validate_table
@@ -59,8 +60,15 @@ class PushFoldResult:
     ``call[(caller, jammer)]``: probability of calling a lone jam of seat ``jammer`` (everyone else before the
     caller folded). ``ev_jam``/``ev_fold[seat]``: expected payoff (``gain_unit``) of jamming / folding first in,
     per class, given that the spot is
-    reached. ``gains``: each seat's exact best-response gain against the others' strategies; ``max_gain`` the
-    largest. ``strategy``: the full strategy (every public node, multiway calls included). ``notes``: what a
+    reached. ``gains``: each seat's exact best-response gain against the others' strategies in the solver's
+    game; ``max_gain`` the largest. ``values``: each seat's expected payoff (``gain_unit``) under the profile,
+    ``value_errors`` their standard errors: heads-up exact (the solver's game is the real one), with 3+ seats
+    measured on joint deals of the whole table (``real_game``, :mod:`~pokerlab.games.pushfold.real_game`:
+    joint card removal among all seats, they sum to the pool on every deal) when the check ran, else the
+    solver's model values (card removal against each seat's own hand only; they need not sum to the pool).
+    ``real_game``: with 3+ seats, the values and the best-response gains measured in the real game, with their
+    standard errors; ``over_target`` the seats whose real-game gain is above the target. ``strategy``: the
+    full strategy (every public node, multiway calls included). ``notes``: what a
     time limit or Ctrl-C left out (the redeal, the sampling check), in words.
     """
 
@@ -84,6 +92,11 @@ class PushFoldResult:
     tree: CompiledPublicTree = field(repr=False)
     strategy: VectorStrategy = field(repr=False)
     notes: tuple[str, ...] = ()
+    values: tuple[float, ...] = ()
+    value_errors: tuple[float, ...] = ()
+    real_game: RealGameCheck | None = None
+    target: float = 0.0
+    over_target: tuple[int, ...] = ()
 
     @property
     def max_gain(self) -> float:
@@ -143,7 +156,12 @@ class PushFoldResult:
                 "ev_jam": _by_class(self.ev_jam[i]) if has_jam else {},
                 "ev_fold": _by_class(self.ev_fold[i]) if has_jam else {},
                 "gain": self.gains[i],
+                "value": self.values[i] if self.values else None,
+                "value_stderr": self.value_errors[i] if self.value_errors else None,
+                "real_game_gain": None if self.real_game is None else self.real_game.gains[i],
+                "real_game_gain_stderr": None if self.real_game is None else self.real_game.gain_errors[i],
             })
+        real = self.real_game
         return {
             "seats": seats,
             "model": self.model,
@@ -156,6 +174,11 @@ class PushFoldResult:
             "multiway_stderr": self.multiway_error,
             "multiway_check_gain": self.multiway_check_gain,
             "multiway_check_gains": None if self.multiway_check_gains is None else list(self.multiway_check_gains),
+            "target": self.target,
+            "value_sum": float(sum(self.values)) if self.values else None,
+            "real_game": None if real is None else {
+                "deals": real.deals, "seed": real.seed, "pool": None if np.isnan(real.pool) else real.pool,
+                "max_gain": real.max_gain, "over_target": [self.seats[i] for i in self.over_target]},
             "notes": list(self.notes),
             "strategies": self.node_strategies(),
         }
@@ -173,7 +196,7 @@ def pushfold(
     bb_ante: float = 0.0,
     payouts: Sequence[float] | None = None,
     field: Sequence[float] | None = None,
-    target: float = 1e-3,
+    target: float | None = None,
     iterations: int | None = None,
     time_limit: float | None = None,
     multiway_samples: int = MULTIWAY_DEALS,
@@ -182,13 +205,15 @@ def pushfold(
     check_sampling: bool = True,
     multiway_proposal_share: float = 0.5,
     progress: Progress | None = None,
+    real_game_deals: int = REAL_GAME_DEALS,
 ) -> PushFoldResult:
     """Nash push/fold strategies of every seat (chip EV, or ICM with ``payouts`` and an optional ``field``).
 
     ``stacks``: chips per seat in acting order (UTG ... BTN, SB, BB; heads-up SB then BB); ``blinds``: small and
     big blind in chips; ``ante`` per seat or ``bb_ante`` paid by the big blind. ``payouts``: money per place
     (ICM); ``field``: stacks of the players at other tables. Stops when every seat's best-response gain is at
-    most ``target`` (big blinds for chip EV; for ICM the money worth ``target`` big blinds at the average chip
+    most ``target`` (default 1e-5 heads-up, 1e-3 with 3+ seats; big blinds for chip EV; for ICM the money
+    worth ``target`` big blinds at the average chip
     value, ``pool * big_blind / chips``), after ``iterations``, after ``time_limit`` seconds or on Ctrl-C
     (``stop_reason`` says which; the time limit is checked after every iteration and before the redeal and the
     sampling check, which are skipped once it has passed, and ``notes`` says what was skipped: a run overshoots
@@ -197,7 +222,8 @@ def pushfold(
     ``multiway_samples``: deals that evaluate showdowns of 3+ players; with
     ``check_sampling`` (and 3+ seats) the strategy returned is also valued on an independent set of as many
     deals, and each seat's best-response gain there is ``multiway_check_gains``: the part of the gain the
-    sampling hides, measured (a check costs about one gain computation).
+    sampling hides, measured (a check costs about one gain computation); and the strategy is valued in the real
+    game on ``real_game_deals`` joint deals of the whole table (``real_game``, 0: not).
     ``multiway_proposal_share``: with 3+ way pots, after 16 iterations on uniform deals (or at the target or
     the iteration limit, if sooner; :mod:`~pokerlab.pushfold.schedule`) each such pot is redealt on
     ``multiway_samples`` deals of its own, each seat's hand drawn from ``share`` times its distribution there
@@ -214,6 +240,9 @@ def pushfold(
     bb_ante = real_number(bb_ante, "big-blind ante")
     table = validate_table(stack_array, blind_array.tolist(), ante, bb_ante)
     _check_depth(table.stacks, table.big_blind)
+    if target is None:
+        target = HEADS_UP_TARGET if table.seats == 2 else MULTIWAY_TARGET
+    real_game_deals = whole_number(real_game_deals, "real_game_deals", low=0)
     iterations, multiway_samples = _checked_options(table.seats, target, iterations, time_limit, multiway_samples,
                                                     multiway_proposal_share)
     seed = whole_number(seed, "seed", low=0, high=2**64 - 1)
@@ -302,14 +331,42 @@ def pushfold(
                     check_gains = _sampling_check(game, strategy)
             except KeyboardInterrupt:  # Ctrl-C during the check: the solution without it
                 stop = "interrupted"
+    real = None
+    if (check_sampling and real_game_deals > 0 and table.seats > 2 and stop != "interrupted"
+            and not schedule.out_of_time()):
+        try:
+            with deferred_interrupts():
+                real = real_game_check(game, tree, strategy, deals=real_game_deals, seed=seed)
+        except KeyboardInterrupt:
+            stop = "interrupted"
+    if real is not None:
+        values, value_errors = real.values, real.value_errors
+        over = real.over_target(target_value)
+        if over:
+            notes.append("OVER TARGET in the real game: " + ", ".join(
+                f"{seat_names(table.seats)[i]} can gain {real.gains[i]:.2e} +- {real.gain_errors[i]:.1e} "
+                f"{'bb' if model == 'chipev' else 'money'}" for i in over)
+                + f" by deviating (target {target_value:.2e}; measured on {real.deals:,} joint deals)")
+    else:
+        values, value_errors, over = _model_values(tree, strategy), (0.0,) * table.seats, ()
+        if table.seats > 2:
+            notes.append("seat values are the solver's model's (card removal against each seat's own hand "
+                         "only), not measured in the real game")
     return PushFoldResult(
         seats=seat_names(table.seats), stacks=table.stacks, big_blind=table.big_blind, model=model,
         gain_unit="bb" if model == "chipev" else "money", jam=jam, call=call, ev_jam=ev_jam, ev_fold=ev_fold,
         gains=tuple(float(g) for g in gains.gains), iterations=solver.iteration,
         elapsed_s=time.perf_counter() - start, stop_reason=stop, multiway_samples=game.multiway_samples,
         multiway_error=multiway_error, multiway_check_gains=check_gains, game=game,
-        tree=tree, strategy=strategy, notes=tuple(notes),
+        tree=tree, strategy=strategy, notes=tuple(notes), values=values, value_errors=value_errors,
+        real_game=real, target=target_value, over_target=over,
     )
+
+
+def _model_values(tree: CompiledPublicTree, strategy: VectorStrategy) -> tuple[float, ...]:
+    """Each seat's expected payoff in the solver's game (exact heads-up)."""
+    return tuple(float(vector_node_values(tree, strategy, seat)[0] @ tree.weights[seat])
+                 for seat in range(tree.num_players))
 
 
 MAX_DEPTH_BB = 1e6

@@ -131,7 +131,7 @@ def pushfold_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     kind = (len(params["stacks"]) > 2, game["payouts"] is not None, game["field"] is not None)
     warm_once(f"pushfold {kind}", lambda: pushfold(params["stacks"], **game, iterations=1,
                                                    multiway_samples=min(samples, 20)), quiet=True)
-    result = pushfold(params["stacks"], **game, target=params.get("target", 1e-3), iterations=params.get("iterations"),
+    result = pushfold(params["stacks"], **game, target=params.get("target"), iterations=params.get("iterations"),
                       time_limit=params.get("time"), multiway_samples=samples,
                       progress=lambda done, gain: report({"iteration": done, "max_gain": gain}))
     return result.to_dict()

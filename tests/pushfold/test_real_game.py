@@ -1,0 +1,90 @@
+"""The real-game check (joint deals of the whole table) against exact values: money conserved at 3, 4 and 6 seats,
+heads-up values and gains equal to the exact game's (the solver's heads-up game is the real one), a planted
+deviation's gain recovered, and what a result reports (value per seat, a gain over target said plainly)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from pokerlab.cards.classes import class_index
+from pokerlab.games.pushfold.real_game import RealGameCheck, real_game_check
+from pokerlab.pushfold import pushfold
+from pokerlab.solvers.vector_strategy import VectorStrategy, best_response_gains
+
+
+@pytest.mark.parametrize("stacks", [(12, 8, 10), (9, 7, 11, 13), (10, 14, 6, 9, 12, 8)])
+def test_seat_values_sum_to_the_pool(stacks):
+    result = pushfold(list(stacks), (0.5, 1.0), payouts=[50, 30, 20], iterations=4, multiway_samples=200,
+                      real_game_deals=2_000, check_sampling=True)
+    real = result.real_game
+    assert real is not None and real.pool == pytest.approx(100.0, abs=1e-12)
+    assert sum(result.values) == pytest.approx(100.0, abs=1e-9)
+    assert all(e > 0 for e in result.value_errors)
+    # the solver's model (removal against each seat's own hand only) is what the real game corrects
+    assert result.to_dict()["value_sum"] == pytest.approx(100.0, abs=1e-9)
+
+
+def test_chip_ev_values_sum_to_zero():
+    result = pushfold([12, 8, 10], (0.5, 1.0), iterations=4, multiway_samples=200, real_game_deals=2_000)
+    assert sum(result.values) == pytest.approx(0.0, abs=1e-9)
+
+
+@pytest.fixture(scope="module")
+def heads_up():
+    return pushfold([10.0, 10.0], (0.5, 1.0))
+
+
+def test_heads_up_default_target_is_1e_5(heads_up):
+    assert heads_up.target == 1e-5 and heads_up.max_gain <= 1e-5
+    # the chart is pure except at a few indifference points
+    jam = heads_up.jam[0]
+    assert np.sum((jam > 0.01) & (jam < 0.99)) <= 3
+    assert heads_up.jam[0, class_index("T7o")] < 0.05  # jammed 34% at the former default of 1e-3
+
+
+def test_heads_up_real_game_agrees_with_the_exact_game(heads_up):
+    """Heads-up the class tables are exact card removal: the joint-deal estimates must agree within 4 standard
+    errors for the values (exact, summing to 0 chip EV); the cross-fitted gains are a lower bound in expectation
+    (a deviation chosen on other deals: near-indifferent classes chosen by noise lose), so they lie below the
+    exact gains plus 4 standard errors."""
+    check = real_game_check(heads_up.game, heads_up.tree, heads_up.strategy, deals=40_000, seed=3)
+    assert sum(heads_up.values) == pytest.approx(0.0, abs=1e-12)
+    for exact, estimate, error in zip(heads_up.values, check.values, check.value_errors, strict=True):
+        assert abs(estimate - exact) < 4 * error + 1e-12
+    for exact, estimate, error in zip(heads_up.gains, check.gains, check.gain_errors, strict=True):
+        assert estimate < exact + 4 * error
+
+
+def test_a_planted_deviation_is_measured(heads_up):
+    """The BB folding AA and KK to a jam: its exact best-response gain (heads-up the exact game) is recovered by
+    the cross-fitted joint-deal estimate within 4 standard errors, and is said to be over the target."""
+    tree = heads_up.tree
+    strategy = VectorStrategy(tree, heads_up.strategy.offsets, heads_up.strategy.probs.copy())
+    call = strategy.node_of((1,))
+    for name in ("AA", "KK"):
+        strategy.block(call)[class_index(name)] = (1.0, 0.0)
+    exact = best_response_gains(tree, strategy).gains
+    assert exact[1] > 0.01
+    check = real_game_check(heads_up.game, tree, strategy, deals=40_000, seed=5)
+    assert abs(check.gains[1] - exact[1]) < 4 * check.gain_errors[1]
+    assert 1 in check.over_target(1e-3)
+
+
+def test_a_result_reports_values_and_over_target_plainly():
+    result = pushfold([12, 8, 10], (0.5, 1.0), payouts=[50, 30, 20], iterations=2, multiway_samples=200,
+                      real_game_deals=4_000)
+    data = json.loads(json.dumps(result.to_dict()))
+    assert [s["value"] for s in data["seats"]] == pytest.approx(list(result.values))
+    assert data["real_game"]["deals"] == 4_000
+    assert all(s["real_game_gain_stderr"] > 0 for s in data["seats"][:2])
+    # two iterations are far from the target: the real game says so, in the result, the JSON and a note
+    assert result.over_target and data["real_game"]["over_target"]
+    assert any("OVER TARGET" in note for note in result.notes)
+
+
+def test_over_target_reads_the_measured_gains():
+    check = RealGameCheck((1.0, -1.0), (0.1, 0.1), (2e-3, 5e-4), (1e-4, 1e-4), 0.0, 100, 0)
+    assert check.over_target(1e-3) == (0,) and check.max_gain == 2e-3
