@@ -38,9 +38,10 @@ def answers(problem: EquityProblem) -> bool:
     return len(problem.ranges) == 2 and not problem.board and not problem.dead
 
 
-@lru_cache(maxsize=1)
-def _counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The shipped table: sorted representative keys, and the boards its first combo wins and ties."""
+@lru_cache(maxsize=1)  # read once per process (a few milliseconds)
+def shipped_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The shipped table: sorted representative keys, and the boards its first combo wins and ties (plain numpy:
+    the table's readers load no compiler; :mod:`pokerlab.equity.preflop` builds it)."""
     try:
         with resources.files("pokerlab.data").joinpath(TABLE_FILE).open("rb") as handle, np.load(handle) as stored:
             if int(stored["format_version"]) != TABLE_FORMAT_VERSION:
@@ -65,7 +66,7 @@ def matchup_counts(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, n
     >>> int(wins[0]), int(ties[0])
     (1410336, 9308)
     """
-    representatives, rep_wins, rep_ties = _counts()
+    representatives, rep_wins, rep_ties = shipped_counts()
     _, images = suit_tables()
     wins = np.empty(len(first), dtype=np.int64)
     ties = np.empty(len(first), dtype=np.int64)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
-from importlib import resources
 from typing import NamedTuple
 
 import numpy as np
@@ -28,13 +27,12 @@ from numba import njit, prange
 from pokerlab.cards.classes import CLASS_OF_COMBO, COMBO_MASKS, COMBOS, NUMBER_OF_CLASSES, NUMBER_OF_COMBOS, combo_index
 from pokerlab.cards.kernels import value_of_partial
 from pokerlab.cards.tables import SUIT_BIAS, EvalTables, cached_arrays, load_tables
+from pokerlab.equity.headsup_table import TABLE_FILE, TABLE_FORMAT_VERSION, shipped_counts
 from pokerlab.equity.symmetry import ALL_SUIT_PERMUTATIONS
 from pokerlab.equity.symmetry import _tables as suit_tables
 from pokerlab.errors import FileFormatError
 
 BOARDS = 1_712_304  # C(48, 5): boards of a heads-up preflop all-in
-TABLE_FILE = "preflop_headsup.npz"
-TABLE_FORMAT_VERSION = 1
 _BIAS = np.uint64(SUIT_BIAS)
 
 
@@ -170,18 +168,6 @@ def build_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
 # loading and expansion
 
 
-@lru_cache(maxsize=1)  # read once per process (a few milliseconds)
-def _load_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    try:
-        with resources.files("pokerlab.data").joinpath(TABLE_FILE).open("rb") as handle, np.load(handle) as stored:
-            if int(stored["format_version"]) != TABLE_FORMAT_VERSION:
-                raise FileFormatError(f"{TABLE_FILE}: format version {int(stored['format_version'])}, "
-                                      f"expected {TABLE_FORMAT_VERSION}: run scripts/build_preflop_table.py")
-            return stored["representatives"], stored["wins"].astype(np.int64), stored["ties"].astype(np.int64)
-    except FileNotFoundError:
-        raise FileFormatError(f"package data {TABLE_FILE} is missing: run scripts/build_preflop_table.py") from None
-
-
 def headsup_counts(first: int, second: int) -> tuple[int, int]:
     """Boards (of the 1,712,304) on which combo ``first`` beats and ties combo ``second`` preflop, with no dead
     card: the shipped count of their matchup's orbit, without expanding the tables (:func:`preflop_tables`).
@@ -202,7 +188,7 @@ def headsup_counts(first: int, second: int) -> tuple[int, int]:
         b = combo_index(b1 - (b1 & 3) + perm[b1 & 3], b2 - (b2 & 3) + perm[b2 & 3])
         unordered = min(unordered, a * NUMBER_OF_COMBOS + b if a < b else b * NUMBER_OF_COMBOS + a)
         ordered = min(ordered, a * NUMBER_OF_COMBOS + b)
-    representatives, wins, ties = _load_counts()
+    representatives, wins, ties = shipped_counts()
     index = int(np.searchsorted(representatives, unordered))
     if index == len(representatives) or representatives[index] != unordered:
         raise FileFormatError(f"{TABLE_FILE} does not cover every matchup: run scripts/build_preflop_table.py")
@@ -222,7 +208,7 @@ def preflop_tables() -> PreflopTables:
 
 def _expand() -> PreflopTables:
     """Every matchup's counts from its representative's, and the class tables."""
-    representatives, rep_wins, rep_ties = _load_counts()
+    representatives, rep_wins, rep_ties = shipped_counts()
     key, _ = matchup_orbits()
     disjoint = key >= 0
     index = np.searchsorted(representatives, np.where(disjoint, key, 0))

@@ -255,6 +255,15 @@ def _terminal_into(tree: TreeArrays, hands: HandArrays, node: int, p: int, opp: 
         _showdown_into(hands, tree.board[node], p, opp, half_pot + tree.amount[node], work, out)
 
 
+
+@njit(cache=True, inline="always")
+def _without_card(hands: HandArrays, player: int, count: int, card: int, reach: np.ndarray) -> None:
+    """Zero ``reach`` of ``player``'s first ``count`` hands that hold ``card`` (the card chance just dealt)."""
+    for h in range(count):
+        if hands.cards[player, h, 0] == card or hands.cards[player, h, 1] == card:
+            reach[h] = 0.0
+
+
 @njit(cache=True)
 def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
                 p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount,
@@ -286,12 +295,8 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
             card = tree.card[child]
             own_c = own.copy()
             opp_c = opp * tree.factor[node]
-            for h in range(mine):
-                if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
-                    own_c[h] = 0.0
-            for h in range(hands.sizes[o]):
-                if hands.cards[o, h, 0] == card or hands.cards[o, h, 1] == card:
-                    opp_c[h] = 0.0
+            _without_card(hands, p, mine, card, own_c)
+            _without_card(hands, o, hands.sizes[o], card, opp_c)
             v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot,
                             work, chance_index, chance_values)
             for h in range(mine):
@@ -398,12 +403,8 @@ def chance_branches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cu
         card = tree.card[child]
         own_c = own_at[k, :mine].copy()
         opp_c = opp_at[k, :hands.sizes[o]] * tree.factor[node]
-        for h in range(mine):
-            if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
-                own_c[h] = 0.0
-        for h in range(hands.sizes[o]):
-            if hands.cards[o, h, 0] == card or hands.cards[o, h, 1] == card:
-                opp_c[h] = 0.0
+        _without_card(hands, p, mine, card, own_c)
+        _without_card(hands, o, hands.sizes[o], card, opp_c)
         v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot,
                         np.zeros(52), chance_index, np.zeros((0, mine)))
         for h in range(mine):

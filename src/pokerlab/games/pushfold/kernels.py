@@ -117,7 +117,7 @@ def position_outcomes(
 
 
 @njit(cache=True)
-def _seats_by_key(deal_key: np.ndarray, s: int, seats: np.ndarray, out: np.ndarray) -> None:
+def seats_by_key(deal_key: np.ndarray, s: int, seats: np.ndarray, out: np.ndarray) -> None:
     """``seats`` into ``out`` by decreasing key in deal ``s`` (insertion sort: a few seats, no allocation)."""
     for j in range(seats.shape[0]):
         q = seats[j]
@@ -134,7 +134,7 @@ def _rank_position_outcomes(deal_key: np.ndarray, s: int, hero: int, opponents: 
                             by_position: np.ndarray) -> None:
     """One deal's row of :func:`position_outcomes` (``order``, ``ranked``: scratch)."""
     m = opponents.shape[0] + 1
-    _seats_by_key(deal_key, s, opponents, ranked)
+    seats_by_key(deal_key, s, opponents, ranked)
     for pos in range(m):
         order[:pos] = ranked[:pos]
         order[pos] = hero
@@ -377,7 +377,7 @@ def sample_outcomes(
     for block in prange(OUTCOME_BLOCKS):  # as position_outcomes: scratch per block of deals
         order = np.empty(m, dtype=np.int64)
         for s in range(block * count // OUTCOME_BLOCKS, (block + 1) * count // OUTCOME_BLOCKS):
-            _seats_by_key(deal_key, s, inside, order)
+            seats_by_key(deal_key, s, inside, order)
             out[s] = np.searchsorted(outcome_keys, winners_code(order, eligible, seats))
     return out
 

@@ -28,7 +28,7 @@ from pokerlab.cards.kernels import partial_hand, value_with_two
 from pokerlab.cards.tables import EvalTables, load_tables
 from pokerlab.games.pushfold.deals import _hero_picks
 from pokerlab.games.pushfold.game import JAM, PushFoldGame
-from pokerlab.games.pushfold.kernels import winners_code
+from pokerlab.games.pushfold.kernels import seats_by_key, winners_code
 from pokerlab.games.vector import CompiledPublicTree
 from pokerlab.solvers.vector_strategy import VectorStrategy
 
@@ -91,13 +91,7 @@ def multiway_outcomes(keys: np.ndarray, participants: np.ndarray, eligible: np.n
     out = np.empty(count, dtype=np.int64)
     order = np.empty(m, dtype=np.int64)
     for s in range(count):
-        for j in range(m):  # insertion sort, best first
-            q = participants[j]
-            i = j
-            while i > 0 and keys[s, order[i - 1]] < keys[s, q]:
-                order[i] = order[i - 1]
-                i -= 1
-            order[i] = q
+        seats_by_key(keys, s, participants, order)  # best first
         out[s] = np.searchsorted(outcome_keys, winners_code(order, eligible, seats))
     return out
 
