@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from pokerlab.cards.classes import class_index
-from pokerlab.games.pushfold.real_game import RealGameCheck, real_game_check
 from pokerlab.pushfold import pushfold
+from pokerlab.pushfold.real_game import RealGameCheck, real_game_check
 from pokerlab.solvers.vector_strategy import VectorStrategy, best_response_gains
 
 

@@ -28,10 +28,10 @@ from pokerlab.errors import (
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
-from pokerlab.games.pushfold.real_game import REAL_GAME_DEALS, RealGameCheck, real_game_check
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
 from pokerlab.limits import HEADS_UP_TARGET, MULTIWAY_DEALS, MULTIWAY_TARGET, check_multiway_deals, multiway_deals_fit
 from pokerlab.progress import deferred_interrupts
+from pokerlab.pushfold.real_game import REAL_GAME_DEALS, RealGameCheck, real_game_check
 from pokerlab.pushfold.schedule import ITERATIONS, REDEAL, TIME, SolveSchedule
 from pokerlab.pushfold.situation import build_game, validate_table
 from pokerlab.solvers.vector import VectorSolver
@@ -63,7 +63,7 @@ class PushFoldResult:
     reached. ``gains``: each seat's exact best-response gain against the others' strategies in the solver's
     game; ``max_gain`` the largest. ``values``: each seat's expected payoff (``gain_unit``) under the profile,
     ``value_errors`` their standard errors: heads-up exact (the solver's game is the real one), with 3+ seats
-    measured on joint deals of the whole table (``real_game``, :mod:`~pokerlab.games.pushfold.real_game`:
+    measured on joint deals of the whole table (``real_game``, :mod:`~pokerlab.pushfold.real_game`:
     joint card removal among all seats, they sum to the pool on every deal) when the check ran, else the
     solver's model values (card removal against each seat's own hand only; they need not sum to the pool).
     ``real_game``: with 3+ seats, the values and the best-response gains measured in the real game, with their

@@ -31,6 +31,7 @@ from pokerlab.games.pushfold.game import JAM, PushFoldGame
 from pokerlab.games.pushfold.kernels import seats_by_key, winners_code
 from pokerlab.games.vector import CompiledPublicTree
 from pokerlab.solvers.vector_strategy import VectorStrategy
+from pokerlab.stats.rng import numpy_generators
 
 REAL_GAME_DEALS = 100_000
 """Joint deals of a real-game check by default (about 4 s CPU at three seats, 18 s at six, loaded machine; the
@@ -190,7 +191,7 @@ def real_game_check(game: PushFoldGame, tree: CompiledPublicTree, strategy: Vect
     size = -(-deals // batches)
     tables = load_tables()
     combo_cards = COMBOS.astype(np.int64)
-    rng = np.random.default_rng([seed, 0x7EA1])
+    rng = numpy_generators(seed, 2)[1]  # a stream of its own: independent of the solver's deals
     terminals = [(state, game.terminals[state]) for state in game.terminals]
     totals = np.concatenate([t.utilities.sum(axis=1) for _, t in terminals])
     pool = float(totals[0]) if np.ptp(totals) <= 1e-9 * max(1.0, abs(float(totals[0]))) else float("nan")
