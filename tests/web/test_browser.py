@@ -118,6 +118,7 @@ def test_stop_button_cancels_a_long_run(page, live_server):
 
     player_input(page, 0).fill("22+, A2s+")
     player_input(page, 1).fill("random")
+    page.locator("#dead").fill("2c")  # not the shipped heads-up table, which answers at once
     page.locator("#method").select_option("exact")  # far more than the 20 s limit: long enough to stop
     page.locator("#run-equity").click()
     page.wait_for_selector("#stop-equity:not([disabled])")
