@@ -155,3 +155,28 @@ def whole_number(value: object, what: str, *, low: int | None = None, high: int 
             bounds = f"at most {high:,}"
         raise error(f"{what} must be {bounds}, got {number:,}")
     return number
+
+
+def true_or_false(value: object, what: str) -> bool:
+    """``value`` if it is a bool, else :class:`InvalidArgumentError` naming ``what``.
+
+    >>> true_or_false(1, "records")
+    Traceback (most recent call last):
+    ...
+    pokerlab.errors.InvalidArgumentError: records must be True or False, got int
+    """
+    if not isinstance(value, bool):
+        raise InvalidArgumentError(f"{what} must be True or False, got {type(value).__name__}")
+    return value
+
+
+def optional_callback(value: object, what: str, arguments: str) -> None:
+    """Refuse ``value`` unless it is None or callable (``arguments`` says what it receives, for the message).
+
+    >>> optional_callback(3, "progress", "(done, total)")
+    Traceback (most recent call last):
+    ...
+    pokerlab.errors.InvalidArgumentError: progress must be a function of (done, total) or None, got int
+    """
+    if value is not None and not callable(value):
+        raise InvalidArgumentError(f"{what} must be a function of {arguments} or None, got {type(value).__name__}")

@@ -22,7 +22,9 @@ from pokerlab.errors import (
     InvalidArgumentError,
     InvalidPayoutsError,
     InvalidStacksError,
+    optional_callback,
     real_number,
+    true_or_false,
     whole_number,
 )
 from pokerlab.games.base import FOLD
@@ -248,11 +250,8 @@ def pushfold(
     seed = whole_number(seed, "seed", low=0, high=2**64 - 1)
     if not isinstance(algorithm, str):
         raise InvalidArgumentError(f"algorithm must be a solver's name, got {type(algorithm).__name__}")
-    if not isinstance(check_sampling, bool):
-        raise InvalidArgumentError(f"check_sampling must be True or False, got {type(check_sampling).__name__}")
-    if progress is not None and not callable(progress):
-        raise InvalidArgumentError(f"progress must be a function of (iterations, gain) or None, got "
-                                   f"{type(progress).__name__}")
+    true_or_false(check_sampling, "check_sampling")
+    optional_callback(progress, "progress", "(iterations, gain)")
     start = time.perf_counter()
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
     # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)

@@ -31,6 +31,8 @@ from pokerlab.errors import (
     InvalidPayoutsError,
     InvalidStacksError,
     ResourceLimitError,
+    optional_callback,
+    true_or_false,
     whole_number,
 )
 from pokerlab.io import atomic_write
@@ -454,11 +456,8 @@ def run(
                                    f"{ray!r}")
     if checkpoint is not None and (not isinstance(checkpoint, str | os.PathLike) or not str(checkpoint).strip()):
         raise InvalidArgumentError(f"checkpoint must be a directory path or None, got {checkpoint!r}")
-    if not isinstance(records, bool):
-        raise InvalidArgumentError(f"records must be True or False, got {type(records).__name__}")
-    if progress is not None and not callable(progress):
-        raise InvalidArgumentError(f"progress must be a function of (done, total) or None, got "
-                                   f"{type(progress).__name__}")
+    true_or_false(records, "records")
+    optional_callback(progress, "progress", "(done, total)")
     if seed is None and checkpoint is not None:
         seed = stored_seed(checkpoint)  # a run whose seed was drawn resumes with it
     if seed is None:
