@@ -22,7 +22,7 @@ test: $(STAMP) browser
 	$(BIN)/pokerlab warmup
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/mypy --strict src/pokerlab
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=30
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"

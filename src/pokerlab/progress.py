@@ -32,15 +32,15 @@ ProgressCallback = Callable[[int, "int | None"], None]
 def deferred_interrupts() -> Iterator[None]:
     """Hold Ctrl-C (SIGINT) until the block ends, then raise ``KeyboardInterrupt`` (or hand the signal to the
     handler that was installed before). A second Ctrl-C raises at once (where Python code runs, e.g. during a
-    kernel's first compilation). Outside the main thread, where Python delivers no signals, it does nothing.
-    Blocks nest.
+    kernel's first compilation). Outside the main thread, where Python delivers no signals, and inside
+    :func:`interrupts_at_once`, it does nothing. Blocks nest.
 
     >>> with deferred_interrupts():
     ...     total = sum(range(10))
     >>> total
     45
     """
-    if threading.current_thread() is not threading.main_thread():
+    if _at_once or threading.current_thread() is not threading.main_thread():
         yield
         return
     received: list[tuple[int, FrameType | None]] = []
@@ -58,6 +58,30 @@ def deferred_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
         if received:
             _deliver(previous, *received[0])
+
+
+_at_once = False
+
+
+@contextlib.contextmanager
+def interrupts_at_once() -> Iterator[None]:
+    """Within the block :func:`deferred_interrupts` holds nothing: Ctrl-C raises ``KeyboardInterrupt`` where it
+    lands. For throwaway work whose state nobody keeps, above all a warm-up that compiles kernels: numba's
+    compiler is Python code, so Ctrl-C stops a first compilation (tens of seconds on a busy machine) at once
+    instead of after it.
+
+    >>> with interrupts_at_once():
+    ...     with deferred_interrupts():
+    ...         total = sum(range(10))
+    >>> total
+    45
+    """
+    global _at_once
+    before, _at_once = _at_once, True
+    try:
+        yield
+    finally:
+        _at_once = before
 
 
 def _deliver(handler: Any, signum: int, frame: FrameType | None) -> None:

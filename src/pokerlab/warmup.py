@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from pokerlab.progress import interrupts_at_once
+
 COMPILING_NOTICE = "compiling kernels (first run only)"
 
 
@@ -245,11 +247,14 @@ def _notice(quiet: bool) -> Iterator[Callable[[], None]]:
         status.start()
         shown.append(status)
 
+    completed = False
     try:
         yield start
+        completed = True
     finally:
         if shown:
             shown[0].stop()
+        if shown and completed:  # an interrupted compilation compiled nothing worth a line
             console.print(f"kernels compiled in {time.perf_counter() - began:.1f} s; `pokerlab warmup` compiles "
                           "them all at once", highlight=False, markup=False)
 
@@ -280,7 +285,8 @@ def compile_first(workloads: Iterable[Callable[[], object]], *, quiet: bool = Fa
     of :func:`prepare`; ``names`` are recorded as warm. Returns the number of kernels compiled."""
     from numba.core import event
 
-    with _notice(quiet) as start:
+    # the warm-up's results are thrown away: Ctrl-C stops it where it lands, even inside a first compilation
+    with _notice(quiet) as start, interrupts_at_once():
         watch = _CompileWatch(start)
         with event.install_listener("numba:compile", watch.listener):
             for work in workloads:
