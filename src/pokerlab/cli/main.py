@@ -40,7 +40,7 @@ COMMANDS: dict[str, tuple[str, str | None]] = {
     "two-round": ("bots_cmd", "The two-round hold'em game: size, training, exploitability."),
     "pushfold": ("pushfold_cmd", "Push/fold Nash ranges: jam first in and call a jam, per seat, under chip EV or ICM."),
     "postflop": ("postflop_cmd", "No-limit hold'em postflop solving: solve a river, turn or flop spot; show a saved "
-                                 "solve."),
+                                 "solve; report one spot over many flops."),
     "simulate": ("simulate_cmd", "Simulate tournaments (coin flip, push/fold charts, simple rules) and compare "
                                  "equity models."),
     "warmup": ("warmup_cmd", "Compile every kernel the commands use (first run only; later runs load them from the "

@@ -1,5 +1,5 @@
-"""``pokerlab postflop solve`` and ``pokerlab postflop show``: solve a no-limit hold'em river, turn or flop spot
-and browse a saved solve node by node."""
+"""``pokerlab postflop solve``, ``show`` and ``report``: solve a no-limit hold'em river, turn or flop spot, browse a
+saved solve node by node, and solve one spot over many flops."""
 
 from __future__ import annotations
 
@@ -8,13 +8,21 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from pokerlab.cli.common import check_output, command, command_group, interrupted, print_json, stderr_console
+from pokerlab.cli.common import (
+    check_output,
+    command,
+    command_group,
+    interrupted,
+    print_json,
+    progress_bar,
+    stderr_console,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from pokerlab.postflop import NodeView, PostflopResult
 
 POSTFLOP = command_group("postflop", "No-limit hold'em postflop solving: solve a river, turn or flop spot; show a "
-                                     "saved solve.")
+                                     "saved solve; report one spot over many flops.")
 
 
 def _show(result: PostflopResult, line: str, hand: str | None, as_json: bool, png: Path | None) -> None:
@@ -128,3 +136,62 @@ def postflop_show(
 
     check_output(png, what="--png grid")
     _show(load(path), line, hand, as_json, png)
+
+
+@command("report", group=POSTFLOP)
+def postflop_report(
+    oop: str = typer.Option(..., "--oop", help="OOP's range, e.g. 'QQ-22,AQs-A2s,AKo:0.5'."),
+    ip: str = typer.Option(..., "--ip", help="IP's range."),
+    pot: int = typer.Option(..., "--pot", help="Starting pot (chips)."),
+    stack: int = typer.Option(..., "--stack", help="Effective stack (chips)."),
+    flops: str = typer.Option("49", "--flops", help="all (1,755 flops), a subset size (49, 95, 184, ...), or flops "
+                                                    "such as 'AsKd2c QhJh9h'."),
+    bets: str = typer.Option("33%,75%,a", "--bets", help="Bet sizes, as for 'postflop solve'."),
+    raises: str = typer.Option("2.5x,a", "--raises", help="Raise sizes, as for 'postflop solve'."),
+    no_donk: bool = typer.Option(False, "--no-donk", help="OOP may not lead a street after calling the last."),
+    target: str = typer.Option("1%", "--target", help="Solve each flop to this exploitability (% of the pot)."),
+    iterations: int = typer.Option(1000, "--iterations", help="At most this many iterations per flop."),
+    workers: int = typer.Option(None, "--workers", help="Local processes (default: every core)."),
+    ray: str = typer.Option(None, "--ray", help="Run on Ray: local | HOST:PORT | ray://HOST:PORT."),
+    checkpoint: Path = typer.Option(None, "--checkpoint", help="Keep finished flops here; rerun to resume."),
+    output: Path = typer.Option(None, "--output", help="Write summary.json and flops.parquet into this folder."),
+    plot: bool = typer.Option(False, "--plot", help="With --output: frequencies.png, OOP's action mix by texture."),
+    as_json: bool = typer.Option(False, "--json", help="Print the JSON summary."),
+) -> None:
+    """Solve one spot on many flops: each flop's root strategy, EVs, equity and exploitability, and the same
+    weighted by how often each flop comes, overall and by texture."""
+    from pokerlab.errors import Interrupted, InvalidArgumentError
+    from pokerlab.postflop.report import TEXTURE_FIELDS, FlopReport, flop_report
+    from pokerlab.simulation.output import check_output_directory
+
+    if plot and output is None:
+        raise InvalidArgumentError("--plot writes into the --output folder: give --output DIR too")
+    if output is not None:
+        check_output_directory(output)
+    with progress_bar("flops", None, enabled=not as_json, unit="flops") as update:
+        try:
+            report: FlopReport = flop_report(
+                oop, ip, pot=pot, stack=stack, flops=flops, bets=bets, raises=raises, donk=not no_donk,
+                target=target, iterations=iterations, workers=workers, ray=ray, checkpoint=checkpoint,
+                progress=lambda done, total: update(done, total=total))
+        except Interrupted as stop:
+            partial = stop.partial
+            if output is not None and isinstance(partial, FlopReport) and partial.rows:
+                partial.write(output, plot=plot)
+            interrupted(str(stop) + (f"; the flops done are in {output}" if output is not None else ""))
+    if output is not None:
+        report.write(output, plot=plot)
+    if as_json:
+        print_json(report.to_dict())
+        return
+    overall = report.aggregate()["all"]
+    typer.echo(f"{len(report.rows)} flops ({overall['weight']:,} of 22,100 flops represented), pot {pot}, "
+               f"stack {stack}; worst exploitability {overall['exploitability_percent_max']:.2f}% of the pot")
+    header = f"{'':28}{'flops':>6}" + "".join(f"{a:>14}" for a in report.actions) + f"{'OOP EV':>9}{'OOP eq':>8}"
+    typer.echo(header)
+    for field in (None, *TEXTURE_FIELDS):
+        for key, values in report.aggregate(field).items():
+            name = key if field is None else f"{field}: {key}"
+            typer.echo(f"{name:28}{values['flops']:>6}"
+                       + "".join(f"{100 * values['frequencies'][a]:>13.1f}%" for a in report.actions)
+                       + f"{values['oop_ev']:>9.2f}{100 * values['oop_equity']:>7.1f}%")

@@ -36,6 +36,7 @@ from pokerlab.errors import (
     whole_number,
 )
 from pokerlab.io import atomic_write
+from pokerlab.provenance import sources_digest
 from pokerlab.simulation import kernels
 from pokerlab.simulation.batch import Checkpoint, run_chunks, stored_seed
 from pokerlab.simulation.charts import rules_chart, stack_charts, validate_charts
@@ -135,14 +136,7 @@ CHARTS_SOURCES = ("games/pushfold", "pushfold", "solvers/vector.py", "equity/pre
 
 def charts_code_version() -> str:
     """SHA-256 (16 hex digits) of the sources in :data:`CHARTS_SOURCES`, in path order."""
-    root = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256()
-    for name in CHARTS_SOURCES:
-        path = root / name
-        for source in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
-            digest.update(source.relative_to(root).as_posix().encode())
-            digest.update(source.read_bytes())
-    return digest.hexdigest()[:16]
+    return sources_digest(CHARTS_SOURCES)
 
 
 @cache

@@ -31,7 +31,8 @@ def check_output_directory(path: str | Path) -> Path:
     return directory
 
 
-def _pyarrow() -> Any:
+def pyarrow_module() -> Any:
+    """The ``pyarrow`` module with its Parquet writer (an optional dependency: one line saying how to get it)."""
     try:
         import pyarrow
         import pyarrow.parquet
@@ -52,7 +53,7 @@ def write_outputs(result: SimulationResult, directory: str | Path, extra: dict[s
     written.append(path)
     if result.records is None:
         return written
-    pa = _pyarrow()
+    pa = pyarrow_module()
     t = result.tournament
     places = result.records["places"]
     count, n = places.shape
