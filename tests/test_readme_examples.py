@@ -46,6 +46,10 @@ CHEAPER: dict[str, str] = {
         "pokerlab simulate --from-snapshot examples/snap.json --payouts power:paid=150 --play rules --continuations 8",
     "pokerlab simulate --players 10000 --payouts flat:paid=1500 --tournaments 2000 --ray local":
         "pokerlab simulate --players 1600 --payouts flat:paid=1500 --tournaments 2 --ray local",
+    "pokerlab postflop report --oop 66+,A8s+,AJo+ --ip QQ-22,AQs-A2s,ATo+ --pot 60 --stack 970 --bets 33% --raises "
+    "'' --flops 49 --target 1% --checkpoint ck --output report --plot":
+        "pokerlab postflop report --oop AA,KK --ip QQ --pot 60 --stack 970 --bets 33% --raises '' --flops 1 "
+        "--iterations 5 --checkpoint ck --output report --plot",
 }
 SLOW = {  # a minute or more on a fresh machine: the default two-round bot is trained once, exact best responses
     # and a match in the full two-round game (stack 6: 40-60 s each on a loaded core), Ray starts a cluster
