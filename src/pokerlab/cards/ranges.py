@@ -16,7 +16,11 @@ Syntax (comma-separated tokens, spaces ignored, ranks case-insensitive):
 ``15%``         the top 15% of combos in the preflop order (equity against a random hand, exact;
                 see :func:`pokerlab.cards.classes.preflop_order`)
 ``AKs:0.5``     any token with a weight in [0, 1] (PioSOLVER style); a later token overrides an earlier one
+``[50]AKs[/50]``  GTO+ style: every token inside the brackets at that weight in percent
 ==============  ==============================================================
+
+Tokens may also come one per line (or separated by ``;``), as per-combo lists are pasted (``AsKs: 0.5``).
+:meth:`Range.export` writes a range back in each of these styles (:data:`RANGE_STYLES`).
 
 A :class:`Range` holds a weight in [0, 1] for each of the 1,326 two-card combos, indexed as
 :mod:`pokerlab.cards.classes` indexes them (and the 169 classes).
@@ -175,6 +179,30 @@ def _token_weights(token: str) -> tuple[np.ndarray, float]:
     return selected, weight
 
 
+_BRACKETS = re.compile(r"\[([^\]/]*)\]([^\[]*)\[/[^\]]*\]")
+
+
+def _plain_syntax(text: str) -> str:
+    """``text`` with lines and ``;`` as commas and GTO+ brackets (``[50]AKs,AQs[/50]``) as per-token weights."""
+    parts = [part.strip().strip(",") for part in re.split(r"[\r\n;]+", text)]
+    text = ",".join(part for part in parts if part)
+
+    def weighted(match: re.Match[str]) -> str:
+        try:
+            percent = float(match.group(1))
+        except ValueError:
+            raise InvalidRangeError(f"[{match.group(1)}]: a bracket weight is a percentage, e.g. [50]AKs[/50]") \
+                from None
+        if not 0 <= percent <= 100:
+            raise InvalidRangeError(f"[{match.group(1)}]: a bracket weight is a percentage from 0 to 100")
+        return ",".join(f"{token.strip()}:{percent / 100!r}" for token in match.group(2).split(",") if token.strip())
+
+    text = _BRACKETS.sub(weighted, text)
+    if "[" in text or "]" in text:
+        raise InvalidRangeError(f"unmatched bracket in {text!r}: a GTO+ weight reads [50]AKs,AQs[/50]")
+    return text
+
+
 def parse_range(text: str) -> Range:
     """Parse a range such as ``'QQ+, AKs, A5s-A2s:0.5, T9s-65s'`` into a :class:`Range`.
 
@@ -187,7 +215,7 @@ def parse_range(text: str) -> Range:
         return text
     if not isinstance(text, str):
         raise InvalidRangeError(f"a range must be text, got {type(text).__name__}")
-    compact = suits_as_letters("".join(text.split()))
+    compact = suits_as_letters("".join(_plain_syntax(text).split()))
     if not compact:
         raise InvalidRangeError("empty range: " + _EXPECTED)
     weights = np.zeros(NUMBER_OF_COMBOS)
@@ -201,6 +229,10 @@ def parse_range(text: str) -> Range:
 
 # ---------------------------------------------------------------------------------------------------------
 # The Range object.
+
+
+#: The text styles :meth:`Range.export` writes and :func:`parse_range` reads.
+RANGE_STYLES = ("pio", "gtoplus", "combos")
 
 
 def _format_weight(weight: float) -> str:
@@ -319,6 +351,32 @@ class Range:
             a, b = COMBOS[index]
             tokens.append(format_card(int(a)) + format_card(int(b)) + _format_weight(float(w[index])))
         return ", ".join(tokens) if tokens else ""
+
+    def export(self, style: str = "pio") -> str:
+        """The range as text in ``style`` (:data:`RANGE_STYLES`): ``pio`` the canonical text (PioSOLVER's
+        syntax, ``AKs:0.5``); ``gtoplus`` each weight's hands in GTO+ brackets (``[50]AKs[/50]``, percent);
+        ``combos`` every combo with its weight (``AsKs:0.5``, GTO Wizard's paste). Each parses back to this
+        range (weights to 1e-12 in ``gtoplus``, whose percent is written in full).
+
+        >>> r = parse_range("QQ+, AKs:0.5")
+        >>> r.export("gtoplus")
+        'QQ+, [50.0]AKs[/50.0]'
+        >>> parse_range(r.export("gtoplus")) == r, parse_range(r.export("combos")) == r
+        (True, True)
+        """
+        if style not in RANGE_STYLES:
+            raise InvalidRangeError(f"range style {style!r}: expected one of {', '.join(RANGE_STYLES)}")
+        if style == "pio":
+            return self.text
+        w = self.weights
+        if style == "combos":
+            return ",".join(format_card(int(COMBOS[i][0])) + format_card(int(COMBOS[i][1])) + f":{float(w[i])!r}"
+                            for i in np.flatnonzero(w > 0)[::-1])
+        parts = []
+        for weight in sorted(set(w[w > 0].tolist()), reverse=True):
+            text = Range(np.where(w == weight, 1.0, 0.0)).text
+            parts.append(text if weight == 1.0 else f"[{100 * weight!r}]{text}[/{100 * weight!r}]")
+        return ", ".join(parts)
 
     # -- grid ----------------------------------------------------------------------------------------------
 

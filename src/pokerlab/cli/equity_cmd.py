@@ -88,9 +88,12 @@ def range_command(
     grid: bool = typer.Option(False, "--grid", help="Show the 13x13 grid."),
     png: Path | None = typer.Option(None, "--png", help="Write the grid to this image file (.png, .pdf or .svg; "
                                     "needs matplotlib)."),
+    style: str | None = typer.Option(None, "--style", help="Print only the range as text in this style: pio "
+                                     "(AKs:0.5), gtoplus ([50]AKs[/50]) or combos (AsKs:0.5, one per combo)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Show a range: canonical text, combo count and (with --grid) the 13x13 grid."""
+    """Show a range: canonical text, combo count and (with --grid) the 13x13 grid; or (--style) the range as
+    PioSOLVER, GTO+ or per-combo text. Reads each of these styles too."""
     from pokerlab.cards.display import range_summary
     from pokerlab.cards.encoding import cards_to_mask, parse_cards
     from pokerlab.cards.ranges import parse_range
@@ -102,10 +105,16 @@ def range_command(
     r = parse_range(text)
     if board:
         r = r.without(cards_to_mask(parse_cards(board)))
+    exported = r.export(style) if style is not None else None
     written = r.save_png(png) if png else None
     if as_json:
         print_json({"range": r.text, "combos": r.combo_count, "weighted_combos": r.weighted_count,
-                    "fraction": r.fraction})
+                    "fraction": r.fraction, **({"export": {style: exported}} if style is not None else {})})
+        return
+    if exported is not None:
+        typer.echo(exported)
+        if written:
+            typer.echo(f"grid written to {written}", err=True)
         return
     print_table(range_summary(r, grid=grid))
     if written:

@@ -25,10 +25,19 @@ POSTFLOP = command_group("postflop", "No-limit hold'em postflop solving: solve a
                                      "saved solve; report one spot over many flops.")
 
 
-def _show(result: PostflopResult, line: str, hand: str | None, as_json: bool, png: Path | None) -> None:
+def _show(result: PostflopResult, line: str, hand: str | None, as_json: bool, png: Path | None,
+          range_of: str | None = None, style: str = "pio") -> None:
     view: NodeView = result.node(line) if line else result.root
     if png is not None:
         _grid_png(view, png)
+    if range_of is not None:  # the acting player's range here, or the part taking one action, as players paste it
+        text = view.range(None if range_of == "all" else range_of).export(style)
+        if as_json:
+            print_json({"node": view.description, "player": ("OOP", "IP")[view.player], "range_of": range_of,
+                        "style": style, "range": text})
+        else:
+            typer.echo(text)
+        return
     if as_json:
         data = result.to_dict()
         data["node"] = view.to_dict(hands=True)
@@ -129,13 +138,21 @@ def postflop_show(
     line: str = typer.Option("", "--line", help="Actions from the root, e.g. 'check, bet 75%, call, Qc'."),
     hand: str = typer.Option(None, "--hand", help="One hand's strategy, EV and equity, e.g. AsKs."),
     png: Path = typer.Option(None, "--png", help="Write the node's 13x13 grid (first action) as a PNG."),
+    range_of: str = typer.Option(None, "--range", help="Print the acting player's range here ('all') or the part "
+                                                       "taking one action (e.g. 'bet 75%') as range text."),
+    style: str = typer.Option("pio", "--style", help="--range's text: pio (AKs:0.5), gtoplus ([50]AKs[/50]) or "
+                                                     "combos (AsKs:0.5, one per combo)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON (every hand at the node)."),
 ) -> None:
-    """Show one node of a saved solve: action frequencies, EV, equity, a hand's strategy."""
+    """Show one node of a saved solve: action frequencies, EV, equity, a hand's strategy, the range there."""
+    from pokerlab.cards.ranges import RANGE_STYLES
+    from pokerlab.errors import InvalidArgumentError
     from pokerlab.postflop import load
 
     check_output(png, what="--png grid")
-    _show(load(path), line, hand, as_json, png)
+    if style not in RANGE_STYLES:
+        raise InvalidArgumentError(f"--style {style!r}: expected one of {', '.join(RANGE_STYLES)}")
+    _show(load(path), line, hand, as_json, png, range_of, style)
 
 
 @command("report", group=POSTFLOP)

@@ -9,8 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.cards.classes import CLASS_OF_COMBO, COMBOS, combo_index
+from pokerlab.cards.classes import CLASS_OF_COMBO, COMBOS, NUMBER_OF_COMBOS, combo_index
 from pokerlab.cards.encoding import format_card, parse_card, parse_cards
+from pokerlab.cards.ranges import Range
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.postflop.bettree import STREETS
 from pokerlab.games.postflop.game import SWAPS, PostflopGame, _swap_card, showdown_tables
@@ -106,6 +107,22 @@ class NodeView:
             bottom[row, column] += self.weight[i]
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1), np.nan)
+
+    def range(self, action: str | None = None) -> Range:
+        """The acting player's range here (each combo's weight: its weight in the dealt range times its own
+        action frequencies on the way), or the part of it that takes ``action`` (times that frequency);
+        ``Range.export`` writes it as players paste ranges (PioSOLVER, GTO+, per combo)."""
+        weights = self.reach
+        if action is not None:
+            if action not in self.actions:
+                raise InvalidArgumentError(f"no action {action!r} here: the actions are {', '.join(self.actions)}"
+                                           if self.actions else f"no action {action!r}: nobody acts at this node")
+            weights = self.reach * self.strategy[:, self.actions.index(action)]
+        out = np.zeros(NUMBER_OF_COMBOS)
+        for name, weight in zip(self.hands, weights, strict=True):
+            first, second = parse_cards(name)
+            out[combo_index(first, second)] = weight
+        return Range(out)
 
     def to_dict(self, hands: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"line": list(self.line), "description": self.description, "kind": self.kind,
