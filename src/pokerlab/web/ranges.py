@@ -10,7 +10,7 @@ import numpy as np
 
 from pokerlab.cards.classes import COMBO_MASKS, COMBOS
 from pokerlab.cards.encoding import cards_to_mask, format_cards, parse_cards
-from pokerlab.cards.ranges import Range, parse_range
+from pokerlab.cards.ranges import RANGE_STYLES, Range, parse_range
 from pokerlab.errors import InvalidRangeError
 
 
@@ -22,7 +22,8 @@ def range_summary(text: str, board: str = "", paint: dict[str, float] | None = N
     class's combos that use a board card) and ``text`` (the range before the board, what the page's text box
     shows), after setting every combo of each ``paint`` key (a class ``{"AKs": 0.5}`` or one combo
     ``{"AhKh": 0}``) to its weight (0 removes it). With ``hand`` (a class), ``combos`` lists its combos with
-    their weights and whether the board blocks them (the page's suit picker).
+    their weights and whether the board blocks them (the page's suit picker). ``export``: the range before the
+    board as PioSOLVER, GTO+ and per-combo text (:meth:`~pokerlab.cards.ranges.Range.export`).
 
     >>> summary = range_summary("QQ+", board="Qh2c3d", paint={"AKs": 1})
     >>> summary["text"], summary["range"], summary["combos"], summary["grid"][2][2], summary["blocked"][2][2]
@@ -45,7 +46,8 @@ def range_summary(text: str, board: str = "", paint: dict[str, float] | None = N
     summary: dict[str, Any] = {
         "text": full.text, "range": r.text, "combos": r.combo_count, "weighted_combos": r.weighted_count,
         "fraction": r.fraction, "grid": [[round(float(x), 4) for x in row] for row in grid],
-        "blocked": [[round(1.0 - float(x), 4) for x in row] for row in left]}
+        "blocked": [[round(1.0 - float(x), 4) for x in row] for row in left],
+        "export": {style: full.export(style) for style in RANGE_STYLES}}
     if hand:
         combos = np.flatnonzero(parse_range(hand).weights > 0)
         summary["hand_combos"] = [{"combo": format_cards(COMBOS[i].tolist()), "weight": float(weights[i]),
