@@ -1,5 +1,5 @@
-"""Tournament equity models to set beside ICM: chip proportional, Malmuth-Weitzman, and power-of-stacks ICM
-(a one-parameter model fitted to simulations).
+"""Tournament equity models to set beside ICM: chip proportional, Malmuth-Weitzman, power-of-stacks ICM and
+discounted Harville (one-parameter models fitted to simulations).
 
 - **Chip proportional** ("chip chop"): each player's share of the chips times the prize pool.
 - **Malmuth-Weitzman**: the next player eliminated is drawn with probability inversely proportional to his
@@ -11,6 +11,11 @@
   (short stacks worth more than ICM says). :func:`fit_power` picks ``alpha`` to match simulated equities: the
   fitted model of the "Beating ICM" report (Diaconis and Ethier 2022 compare ICM with the gambler's ruin the
   same way).
+- **Discounted Harville** (Lo and Bacon-Shone 1994): first place by chip share, as ICM; each later place
+  among the players left with probability proportional to ``stack ** discount`` (one exponent, or one per
+  place from the second). ``discount = 1`` is ICM; ``discount < 1`` keeps ICM's chance to win and flattens the
+  later places (a short stack outlasts more often than ICM says). Exact by a recursion over the sets of players
+  placed up to :data:`DH_EXACT_MAX` players, else Monte Carlo over finishing orders with standard errors.
 
 Every function takes stacks of the players still in (all > 0) and payouts for places 1, 2, ... and returns
 money per player.
@@ -29,6 +34,7 @@ from pokerlab.stats import validate_seed
 from pokerlab.stats.rng import GOLDEN, fresh_seed, keyed_start, mix64, open_unit
 
 MW_EXACT_MAX = 16  # 2^16 subsets x 16 players: well under a second
+DH_EXACT_MAX = 16  # the same recursion's size for discounted Harville
 
 
 @dataclass(frozen=True)
@@ -176,15 +182,129 @@ def _mw_sample(stacks: np.ndarray, pay: np.ndarray, samples: int, seed: np.uint6
     return sums, squares
 
 
+def discounted_harville(stacks: Any, payouts: Any, discount: float | Any, *, samples: int = 20_000,
+                        seed: int | None = 0) -> ModelEquity:
+    """Discounted Harville equity (money per player): first place by chip share; place ``k > 1`` among the
+    players left with probability proportional to ``stack ** discount[k - 2]`` (``discount`` one exponent in
+    (0, 4] for every later place, or a sequence, one per place from the second, its last repeated). Exact up to
+    :data:`DH_EXACT_MAX` players; past that (one exponent only) from ``samples`` finishing orders (``seed``:
+    same seed, same result), each the first by chip share and the rest in the order of exponential clocks of
+    rates ``stack ** discount`` (Harville's order of those weights).
+
+    >>> round(float(discounted_harville([5, 3, 2], [60, 40], 1.0).equity[0]), 6)  # 1 is ICM
+    43.571429
+    >>> [round(float(x), 4) for x in discounted_harville([5, 3, 2], [60, 40], 0.5).equity]
+    [41.859, 32.5021, 25.6389]
+    """
+    s, pay = _validated(stacks, payouts)
+    exponents = np.atleast_1d(np.asarray(discount, dtype=np.float64))
+    if exponents.ndim != 1 or exponents.size == 0 or not np.all(np.isfinite(exponents) & (exponents > 0)
+                                                                 & (exponents <= 4)):
+        raise InvalidArgumentError(f"discount must be an exponent in (0, 4] or a list of them, got {discount!r}")
+    name = f"discounted-harville({','.join(f'{e:g}' for e in exponents)})"
+    places = int(np.count_nonzero(pay)) and int(np.flatnonzero(pay)[-1]) + 1
+    per_place = np.ones(s.size)
+    per_place[1:] = np.concatenate([exponents, np.full(max(s.size - 1 - exponents.size, 0), exponents[-1])])[
+        : s.size - 1]
+    weights = s / s.max()
+    if s.size <= DH_EXACT_MAX:
+        return ModelEquity(name, _dh_exact(weights, pay, per_place, max(places, 1)))
+    if exponents.size > 1 and np.any(per_place[2:places] != per_place[1]):
+        raise InvalidArgumentError(f"past {DH_EXACT_MAX} players discounted Harville takes one exponent for every "
+                                   f"later place, got {exponents.size}")
+    samples = whole_number(samples, "samples", low=2)
+    seed = validate_seed(seed)
+    if seed is None:
+        seed = fresh_seed()
+    total, squares = _dh_sample(weights, pay, float(per_place[1]), max(places, 1), samples, np.uint64(seed))
+    mean = total / samples
+    stderr = np.sqrt(np.maximum(squares / samples - mean**2, 0.0) / (samples - 1))
+    return ModelEquity(name, mean, stderr, samples)
+
+
+@njit(cache=True)
+def _dh_exact(weights: np.ndarray, pay: np.ndarray, per_place: np.ndarray, places: int) -> np.ndarray:
+    """The recursion over the sets of players placed: ``reach[mask]`` is the chance that exactly ``mask``
+    took places 1..|mask|, for sets smaller than the paid places."""
+    n = weights.size
+    reach = np.zeros(1 << n)
+    reach[0] = 1.0
+    equity = np.zeros(n)
+    powered = np.empty(n)
+    for mask in range(1 << n):
+        p = reach[mask]
+        if p == 0.0:
+            continue
+        k = 0
+        for j in range(n):
+            k += mask >> j & 1
+        if k >= places:
+            continue
+        total = 0.0
+        for j in range(n):
+            powered[j] = 0.0 if mask >> j & 1 else weights[j] ** per_place[k]
+            total += powered[j]
+        for j in range(n):
+            if powered[j] > 0.0:
+                q = p * powered[j] / total
+                equity[j] += q * pay[k]
+                if k + 1 < places:
+                    reach[mask | (1 << j)] += q
+    return equity
+
+
+@njit(cache=True)
+def _dh_sample(weights: np.ndarray, pay: np.ndarray, discount: float, places: int, samples: int,
+               seed: np.uint64) -> tuple[np.ndarray, np.ndarray]:
+    n = weights.size
+    sums = np.zeros(n)
+    squares = np.zeros(n)
+    cumulative = np.cumsum(weights)
+    rates = weights**discount
+    clocks = np.empty(n)
+    counter = keyed_start(seed, np.uint64(0x4448))
+    for _ in range(samples):
+        counter += GOLDEN
+        first = min(int(np.searchsorted(cumulative, open_unit(mix64(counter)) * cumulative[-1])), n - 1)
+        for j in range(n):
+            counter += GOLDEN
+            clocks[j] = -np.log(open_unit(mix64(counter))) / rates[j]
+        clocks[first] = np.inf
+        sums[first] += pay[0]
+        squares[first] += pay[0] * pay[0]
+        if places > 1:
+            order = np.argsort(clocks)
+            for k in range(1, places):
+                player = order[k - 1]
+                sums[player] += pay[k]
+                squares[player] += pay[k] * pay[k]
+    return sums, squares
+
+
 def fit_power(snapshots: list[np.ndarray], payouts: list[np.ndarray], targets: list[np.ndarray],
               alphas: np.ndarray | None = None) -> float:
     """The ``alpha`` of :func:`power_icm` with the least squared error against ``targets`` (simulated equity
     or realised prizes per player) over several snapshots: a grid search, then a parabola through the best
     three points."""
-    grid = np.linspace(0.5, 1.5, 21) if alphas is None else np.asarray(alphas, dtype=np.float64)
+    return fit_exponent(power_icm, snapshots, payouts, targets, alphas)
+
+
+def fit_discount(snapshots: list[np.ndarray], payouts: list[np.ndarray], targets: list[np.ndarray],
+                 discounts: np.ndarray | None = None) -> float:
+    """The one ``discount`` of :func:`discounted_harville` with the least squared error against ``targets``
+    over several snapshots, as :func:`fit_power` fits its exponent."""
+    return fit_exponent(discounted_harville, snapshots, payouts, targets, discounts)
+
+
+def fit_exponent(model: Any, snapshots: list[np.ndarray], payouts: list[np.ndarray], targets: list[np.ndarray],
+                 grid_values: np.ndarray | None = None) -> float:
+    """The exponent ``x`` of ``model(stacks, payouts, x)`` (a :class:`ModelEquity`) with the least squared
+    error against ``targets`` over the snapshots: a grid search (default 0.5 to 1.5 by 0.05), then a parabola
+    through the best three points."""
+    grid = np.linspace(0.5, 1.5, 21) if grid_values is None else np.asarray(grid_values, dtype=np.float64)
     errors = np.array([
-        sum(float(((power_icm(s, p, a).equity - y) ** 2).sum()) for s, p, y in zip(snapshots, payouts, targets,
-                                                                                  strict=True))
+        sum(float(((model(s, p, a).equity - y) ** 2).sum()) for s, p, y in zip(snapshots, payouts, targets,
+                                                                               strict=True))
         for a in grid
     ])
     best = int(np.argmin(errors))
