@@ -29,7 +29,7 @@ import numpy as np
 from pokerlab.icm import flat, power_law
 from pokerlab.icm.alternatives import fit_power
 from pokerlab.simulation import default_schedule, prepare, run, simulate
-from pokerlab.simulation.analysis import model_errors, predictions
+from pokerlab.simulation.analysis import model_errors, predictions_and_noise
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -67,8 +67,8 @@ def one_case(play: str, players: int, shape: str, scale: float, seed: int) -> di
                       np.linspace(0.3, 1.7, 29))
     result, pay = continuations(test_stacks, payouts, play, test_level, count, seed + 3)
     full = _full(pay, test_stacks.size)
-    predicted = predictions(test_stacks, full, alpha, seed=seed)
-    errors = model_errors(result, predicted, float(full.sum()))
+    predicted, noise = predictions_and_noise(test_stacks, full, alpha, seed=seed)
+    errors = model_errors(result, predicted, float(full.sum()), noise)
     return {
         "play": play, "players": players, "payouts": shape, "paid": paid, "left": int(test_stacks.size),
         "level": test_level, "continuations": count, "hands": int(result.hands), "alpha": alpha,

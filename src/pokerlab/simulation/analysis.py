@@ -75,21 +75,31 @@ class ModelComparison:
         }
 
 
-def predictions(stacks: np.ndarray, payouts: np.ndarray, alpha: float, *, seed: int = 0) -> dict[str, np.ndarray]:
-    """Every model's equity for a snapshot (players still in only); Malmuth-Weitzman past 16 players from
-    ``4e9 / n^2`` Monte Carlo samples (500 to 20,000: 8 ms each at 2,000 players)."""
+def predictions_and_noise(stacks: np.ndarray, payouts: np.ndarray, alpha: float, *,
+                          seed: int = 0) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """Every model's equity for a snapshot (players still in only), and each sampled model's noise: the mean
+    over players of its squared standard error, which :func:`model_errors` takes out of that model's error.
+    Malmuth-Weitzman is sampled past 16 players, from ``4e9 / n^2`` orders (500 to 20,000: 8 ms each at 2,000
+    players)."""
     pay = payouts[: stacks.size]
     samples = int(np.clip(4e9 / stacks.size**2, 500, 20_000))  # Monte Carlo costs n^2 / 2 per sample
-    return {
+    mw = malmuth_weitzman(stacks, pay, samples=samples, seed=seed)
+    predicted = {
         "icm": icm(stacks, pay).equity,
-        "malmuth-weitzman": malmuth_weitzman(stacks, pay, samples=samples, seed=seed).equity,
+        "malmuth-weitzman": mw.equity,
         "chip": chip_proportional(stacks, pay).equity,
         "power-icm": power_icm(stacks, pay, alpha).equity,
     }
+    noise = {"malmuth-weitzman": float(np.mean(mw.stderr**2))} if mw.stderr is not None else {}
+    return predicted, noise
 
 
-def model_errors(result: SimulationResult, predicted: dict[str, np.ndarray], pool: float) -> list[ModelError]:
-    """Each model's noise-corrected RMS error with a jackknife interval over chunks, and its MSE minus ICM's."""
+def model_errors(result: SimulationResult, predicted: dict[str, np.ndarray], pool: float,
+                 noise: dict[str, float] | None = None) -> list[ModelError]:
+    """Each model's noise-corrected RMS error with a jackknife interval over chunks, and its MSE minus ICM's.
+    ``noise``: a sampled model's own noise (mean squared standard error per player, money^2), independent of the
+    simulation's and taken out of its error and of its difference with ICM as the simulation's is (a model's
+    sampling error is not a modelling error)."""
     if result.block_prize is None or result.block_count is None or len(result.block_count) < 2:
         raise InvalidArgumentError("model errors need at least two chunks of continuations")
     sims = result.block_prize  # (K, n): per chunk, sums of each player's prize
@@ -98,7 +108,7 @@ def model_errors(result: SimulationResult, predicted: dict[str, np.ndarray], poo
     k = counts.size
     leave_out = (total[None, :] - sims) / (counts.sum() - counts)[:, None]  # (K, n) jackknife means
     full = total / counts.sum()
-    noise = float(np.mean(result.equity_stderr**2))
+    noise_sim = float(np.mean(result.equity_stderr**2))
     scale = 100.0 / pool
     errors = []
     icm_pred = predicted["icm"]
@@ -107,11 +117,12 @@ def model_errors(result: SimulationResult, predicted: dict[str, np.ndarray], poo
         return float(np.sqrt((k - 1) / k * ((values - values.mean()) ** 2).sum()))
 
     for name, m in predicted.items():
+        own = (noise or {}).get(name, 0.0)
         mse = float(np.mean((m - full) ** 2))
         mse_sd = jackknife(np.mean((m[None, :] - leave_out) ** 2, axis=1))
-        corrected = max(0.0, mse - noise)
+        corrected = max(0.0, mse - noise_sim - own)
         diff = np.mean((m - icm_pred)[None, :] * ((m + icm_pred)[None, :] - 2 * leave_out), axis=1)
-        diff_full = float(np.mean((m - icm_pred) * (m + icm_pred - 2 * full)))
+        diff_full = float(np.mean((m - icm_pred) * (m + icm_pred - 2 * full))) - own
         errors.append(ModelError(
             model=name, rms=float(np.sqrt(corrected)) * scale,
             rms_low=float(np.sqrt(max(0.0, corrected - Z95 * mse_sd))) * scale,
@@ -149,7 +160,8 @@ def compare_models(
     full_pay[: pay.size] = pay
     if alpha is None:
         alpha = fit_power([s], [full_pay], [result.equity])
-    predicted = predictions(s, full_pay, alpha, seed=result.seed)
+    predicted, noise = predictions_and_noise(s, full_pay, alpha, seed=result.seed)
     return ModelComparison(s, full_pay, result.equity, result.equity_stderr, predicted,
-                           model_errors(result, predicted, float(full_pay.sum())), result.tournaments, float(alpha),
+                           model_errors(result, predicted, float(full_pay.sum()), noise), result.tournaments,
+                           float(alpha),
                            result.elapsed_s)
