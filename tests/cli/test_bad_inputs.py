@@ -229,6 +229,9 @@ CASES = [
     (["postflop", "solve", "--board", "Kh9d5c2s", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200", "--out", "{tmp}/missing/s.npz"], "cannot write --out solve file {tmp}/missing/s.npz: folder {tmp}/missing"),
     (["postflop", "show", "{tmp}/bad.npz"], "{tmp}/bad.npz: not a pokerlab postflop solve (not a .npz archive)"),
     (["postflop", "show", "{tmp}/missing.npz"], "no pokerlab postflop solve {tmp}/missing.npz"),
+    (["postflop", "report", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200", "--flops", "1800"], "a flop subset has 1 to 1,755 flops, got 1800"),
+    (["postflop", "report", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200", "--flops", "Kh9d"], "flop 'Kh9d' has 2 cards: a flop is three, e.g. AsKd2c"),
+    (["postflop", "report", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200", "--output", "{tmp}/keep.npz"], "output path {tmp}/keep.npz exists and is not a directory"),
 ]
 
 
