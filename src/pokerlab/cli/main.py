@@ -24,7 +24,8 @@ from pokerlab.cli.common import DECLARED, GROUPS, OneLineErrorsGroup
 COMMANDS: dict[str, tuple[str, str | None]] = {
     "eval": ("eval_cmd", "Rank a hand of 5, 6 or 7 cards: its value (larger is stronger), category and description."),
     "equity": ("equity_cmd", "All-in equity of 2 to 10 players: exact when affordable, else Monte Carlo."),
-    "range": ("equity_cmd", "Show a range: canonical text, combo count and (with --grid) the 13x13 grid."),
+    "range": ("equity_cmd", "Show a range: canonical text, combo count and (with --grid) the 13x13 grid; or (--style) "
+                            "the range as PioSOLVER, GTO+ or per-combo text."),
     "icm": ("icm_cmd", "Prize equity of every player by the Independent Chip Model (Malmuth-Harville)."),
     "solve": ("solve_cmd", "Solve GAME with a CFR-family algorithm and report the exploitability of the average "
                            "strategy."),
