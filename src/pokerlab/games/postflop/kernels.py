@@ -206,11 +206,15 @@ def showdown_shares(hands: HandArrays, board: int, p: int, opp: np.ndarray) -> t
     return share, whole
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True)
 def _strategy(block: np.ndarray, lo: int, rows: int, na: int) -> np.ndarray:
     """Action probabilities ``(actions, rows)`` from a block stored action-major (``lo + a * rows + h``):
     regret matching of regrets, or a normalised cumulative strategy (uniform where a row has no positive
-    entry)."""
+    entry). A true division, neither a product with a reciprocal nor fastmath (which allows one): a row with
+    one positive entry must give exactly 1, so that the played action's instantaneous regret is exactly 0. A
+    rounding residue of either sign there picks a pure or a uniform strategy for the next iteration (most
+    often after the second iteration, whose discount zeroes the positive regrets), and the solve needed
+    about 1.3 times the iterations to 1% of the pot on the benchmark's turn."""
     sigma = np.empty((na, rows))
     total = np.zeros(rows)
     for a in range(na):
@@ -220,11 +224,9 @@ def _strategy(block: np.ndarray, lo: int, rows: int, na: int) -> np.ndarray:
             sigma[a, h] = x
             total[h] += x
     uniform = 1.0 / na
-    for h in range(rows):
-        total[h] = 1.0 / total[h] if total[h] > 0.0 else 0.0
     for a in range(na):
         for h in range(rows):
-            sigma[a, h] = sigma[a, h] * total[h] if total[h] > 0.0 else uniform
+            sigma[a, h] = sigma[a, h] / total[h] if total[h] > 0.0 else uniform
     return sigma
 
 
