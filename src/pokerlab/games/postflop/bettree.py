@@ -152,7 +152,9 @@ def sizes_text(sizes: tuple[tuple[BetSize, ...], ...]) -> str:
 class TreeConfig:
     """The betting of a spot: starting ``pot`` and effective ``stack`` (whole chips), the first ``street``
     (0 flop, 1 turn, 2 river), bet and raise sizes per street (both players), donk bets (OOP leading a street
-    after calling the last one), the all-in thresholds, the merging threshold and a raise cap per street."""
+    after calling the last one), the all-in thresholds, the merging threshold and a raise cap per street; the
+    ``rake`` (a share of the final pot, 0 to 1, taken from the winner of every pot, folds included, half from
+    each player on a tie) and its ``rake_cap`` (chips; None: no cap), as postflop-solver rakes."""
 
     pot: int
     stack: int
@@ -164,6 +166,8 @@ class TreeConfig:
     force_allin: float = 0.15
     merging: float = 0.1
     raise_cap: int | None = None
+    rake: float = 0.0
+    rake_cap: float | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.pot, int) or self.pot <= 0:
@@ -176,6 +180,21 @@ class TreeConfig:
                 raise BetTreeError(f"the {name} threshold must be a number 0 or more, got {value!r}")
         if self.raise_cap is not None and self.raise_cap < 0:
             raise BetTreeError(f"the raise cap must be 0 or more, got {self.raise_cap}")
+        if not (math.isfinite(self.rake) and 0 <= self.rake < 1):
+            raise BetTreeError(f"the rake is a share of the pot from 0 to below 1 (0.05 for 5%), got {self.rake!r}")
+        if self.rake_cap is not None and not (math.isfinite(self.rake_cap) and self.rake_cap >= 0):
+            raise BetTreeError(f"the rake cap must be a number of chips, 0 or more, got {self.rake_cap!r}")
+
+    def rake_of(self, amount: float) -> float:
+        """Chips raked from a pot where each player put ``amount`` beyond the starting pot.
+
+        >>> config = TreeConfig(pot=100, stack=100, street=2, bets=((), (), ()), raises=((), (), ()), rake=0.05,
+        ...                     rake_cap=8)
+        >>> config.rake_of(0), config.rake_of(100)
+        (5.0, 8.0)
+        """
+        raked = self.rake * (self.pot + 2 * amount)
+        return raked if self.rake_cap is None else min(raked, self.rake_cap)
 
 
 FOLD, CHECK, CALL, BET, RAISE, ALLIN = range(6)
