@@ -194,7 +194,7 @@ class TreeConfig:
         (5.0, 8.0)
         """
         raked = self.rake * (self.pot + 2 * amount)
-        return raked if self.rake_cap is None else min(raked, self.rake_cap)
+        return raked if self.rake_cap is None else min(raked, float(self.rake_cap))
 
 
 FOLD, CHECK, CALL, BET, RAISE, ALLIN = range(6)
