@@ -335,6 +335,13 @@ def test_tree_counts_against_postflop_solver() -> None:
     assert g.labels[0] == ("check", "bet 66", "bet 150", "bet 300", "all-in 900")
     reply = int(g.tree.first_child[0]) + 2
     assert g.labels[reply] == ("fold", "call", "raise to 450", "all-in 900")
+    # chips rounded as postflop-solver rounds (halves up): its action tree for pot 245, bets 50%, a; raises 2.5x
+    # reads Check, Bet(123), AllIn(900), then Fold, Call, Raise(308) (Python's round would bet 122)
+    odd = PostflopGame("Td9d6hQc2s", "AA", "KK", TreeConfig(pot=245, stack=900, street=2,
+                                                            bets=parse_street_sizes("50%, a"),
+                                                            raises=parse_street_sizes("2.5x", raises=True)))
+    assert odd.labels[0] == ("check", "bet 123", "all-in 900")
+    assert odd.labels[int(odd.tree.first_child[0]) + 1] == ("fold", "call", "raise to 308")
     # storage: hands x actions per decision node
     sizes = [g.num_private_hands(int(g.tree.player[v])) * int(g.tree.num_children[v])
              for v in range(len(g.tree.kind)) if g.tree.kind[v] == DECISION_NODE]

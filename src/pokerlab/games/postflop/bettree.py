@@ -237,6 +237,16 @@ class _Info:
     prev_amount: int = 0
 
 
+def _chips(amount: float) -> int:
+    """``amount`` to whole chips, halves rounded up (Rust's ``f64::round``, as postflop-solver sizes its bets;
+    Python's ``round`` takes halves to the even neighbour: a 50% bet into a pot of 245 would be 122, not 123).
+
+    >>> _chips(122.5), _chips(32.5), _chips(32.4)
+    (123, 33, 32)
+    """
+    return math.floor(amount + 0.5)
+
+
 def _merge(moves: list[tuple[int, int]], pot: int, offset: int, param: float) -> list[tuple[int, int]]:
     """Drop a size within ``param`` (pot ratio) of the next larger kept one (postflop-solver's rule)."""
     kept: list[tuple[int, int]] = []
@@ -266,7 +276,7 @@ def _moves(config: TreeConfig, node: ActionNode, info: _Info) -> list[tuple[int,
 
     def geometric(streets: int, cap: float) -> int:
         ratio = float(((2 * spr_after_call + 1) ** (1 / streets) - 1) / 2)
-        return round(pot * min(ratio, cap))
+        return _chips(pot * min(ratio, cap))
 
     moves: list[tuple[int, int]] = []
     if info.prev in (-1, -2, CHECK):
@@ -274,14 +284,14 @@ def _moves(config: TreeConfig, node: ActionNode, info: _Info) -> list[tuple[int,
         may_bet = config.donk or not (info.prev == -2 and info.oop_called and player == 0)
         for size in config.bets[node.street] if may_bet else ():
             if size.kind == "pot":
-                moves.append((BET, round(pot * size.value)))
+                moves.append((BET, _chips(pot * size.value)))
             elif size.kind == "chips":
                 moves.append((BET, int(size.value)))
             elif size.kind == "geometric":
                 moves.append((BET, geometric(size.streets or remaining, size.value)))
             elif size.kind == "allin":
                 moves.append((ALLIN, max_amount))
-        if may_bet and max_amount <= round(pot * config.add_allin):
+        if may_bet and max_amount <= _chips(pot * config.add_allin):
             moves.append((ALLIN, max_amount))
     else:
         moves += [(FOLD, 0), (CALL, 0)]
@@ -289,9 +299,9 @@ def _moves(config: TreeConfig, node: ActionNode, info: _Info) -> list[tuple[int,
         if not info.allin and not capped:
             for size in config.raises[node.street]:
                 if size.kind == "pot":
-                    moves.append((RAISE, prev + round(pot * size.value)))
+                    moves.append((RAISE, prev + _chips(pot * size.value)))
                 elif size.kind == "prev":
-                    moves.append((RAISE, round(prev * size.value)))
+                    moves.append((RAISE, _chips(prev * size.value)))
                 elif size.kind == "chips":
                     moves.append((RAISE, prev + int(size.value)))
                 elif size.kind == "geometric":
@@ -299,12 +309,12 @@ def _moves(config: TreeConfig, node: ActionNode, info: _Info) -> list[tuple[int,
                     moves.append((RAISE, prev + geometric(streets, size.value)))
                 else:
                     moves.append((ALLIN, max_amount))
-            if max_amount <= prev + round(pot * config.add_allin):
+            if max_amount <= prev + _chips(pot * config.add_allin):
                 moves.append((ALLIN, max_amount))
 
     def forced(amount: int) -> bool:
         new_pot = pot + 2 * (amount - prev)
-        return max_amount <= amount + round(new_pot * config.force_allin)
+        return max_amount <= amount + _chips(new_pot * config.force_allin)
 
     clamped = []
     for kind, amount in moves:
