@@ -90,7 +90,7 @@ def _compatible_add(hands: HandArrays, p: int, opp: np.ndarray, scale: float, ca
     total = 0.0
     for j in range(hands.sizes[o]):
         r = opp[j]
-        if r != 0.0:
+        if r != 0.0:  # deep in the tree most of the opponent's hands have no reach
             total += r
             card_sum[hands.cards[o, j, 0]] += r
             card_sum[hands.cards[o, j, 1]] += r
