@@ -34,6 +34,22 @@ def test_solve_save_show(tmp_path: Path) -> None:
     assert text.exit_code == 0 and "OOP check, IP bet 75: OOP to act" in text.output
 
 
+def test_rake_is_solved_saved_and_shown(tmp_path: Path) -> None:
+    """--rake 5% capped at 3 chips: the EVs sum to the pot less the expected rake (0 to 3 chips a hand), the
+    saved spot keeps the rake, show prints it; a rake of 100% or more is refused in one line, exit 2."""
+    out = tmp_path / "raked.npz"
+    solved = runner.invoke(app, [*SPOT, "--rake", "5%", "--rake-cap", "3", "--out", str(out), "--json"])
+    assert solved.exit_code == 0, solved.output
+    data = json.loads(solved.stdout)
+    assert data["spot"]["rake"] == 5.0 and data["spot"]["rake_cap"] == 3.0
+    assert 100 - 3 <= data["ev"]["OOP"] + data["ev"]["IP"] < 100 - 1
+    shown = runner.invoke(app, ["postflop", "show", str(out)])
+    assert shown.exit_code == 0 and "rake 5% capped at 3" in shown.output
+    bad = runner.invoke(app, [*SPOT, "--rake", "100%"])
+    assert bad.exit_code == 2
+    assert bad.output.strip() == "error: the rake must be from 0% to below 100% of the pot, got '100%'"
+
+
 def test_a_file_of_another_version_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "spot.npz"
     assert runner.invoke(app, [*SPOT, "--out", str(out)]).exit_code == 0

@@ -21,9 +21,11 @@ from pokerlab.solvers.postflop_cfr import PostflopSolver
 BOARD = "Kh9d5c2s2h"
 
 
-def _config(bets: str, raises: str = "", pot: int = 100, stack: int = 150) -> TreeConfig:
+def _config(bets: str, raises: str = "", pot: int = 100, stack: int = 150, rake: float = 0.0,
+            rake_cap: float | None = None) -> TreeConfig:
     return TreeConfig(pot=pot, stack=stack, street=2, bets=parse_street_sizes(bets),
-                      raises=parse_street_sizes(raises, raises=True) if raises else ((), (), ()))
+                      raises=parse_street_sizes(raises, raises=True) if raises else ((), (), ()), rake=rake,
+                      rake_cap=rake_cap)
 
 
 def _deals(game: PostflopGame) -> list[tuple[int, int, float, float]]:
@@ -147,9 +149,11 @@ def _with_strategy(game: PostflopGame, blocks: list[np.ndarray]) -> PostflopSolv
     return PostflopSolver(game, cumulative=cumulative)
 
 
-def brute_force_best_response(game: PostflopGame, solver: PostflopSolver, player: int) -> float:
-    """``player``'s best-response value (chips per deal, net of its half pot): per hand of ``player``, the
-    opponent's hands carried as a vector of reach probabilities, every terminal valued deal by deal."""
+def brute_force_value(game: PostflopGame, solver: PostflopSolver, player: int, best: bool = True) -> float:
+    """``player``'s value (chips per deal, net of its half pot) against the opponent's average strategy: its
+    best response (``best``) or its own average strategy; per hand of ``player``, the opponent's hands carried as
+    a vector of reach probabilities, every terminal valued deal by deal, the rake (``config.rake`` of the final
+    pot, at most ``config.rake_cap``) paid by the winner, half by each on a tie."""
     deals = _deals(game)
     other = 1 - player
     hands = game.num_private_hands(player)
@@ -160,24 +164,35 @@ def brute_force_best_response(game: PostflopGame, solver: PostflopSolver, player
         result[mine, theirs] = r if player == 0 else -r
         prob[mine, theirs] = p
     avg = solver.cumulative.astype(np.float64)
+    config = game.config
+
+    def sigma_of(node: int, actor: int) -> np.ndarray:
+        na = int(game.tree.num_children[node])
+        lo = int(game.tree.offset[node])
+        block = avg[lo:lo + game.num_private_hands(actor) * na].reshape(na, -1).T  # stored action-major
+        sums = block.sum(axis=1, keepdims=True)
+        return np.where(sums > 0, block / np.where(sums > 0, sums, 1), 1.0 / na)
 
     def walk(node: int, h: int, reach: np.ndarray) -> float:
         kind = game.tree.kind[node]
         if kind != DECISION_NODE:
-            stake = game.half_pot + game.tree.amount[node]
+            amount = float(game.tree.amount[node])
+            stake = game.half_pot + amount
+            rake = config.rake * (config.pot + 2 * amount)
+            if config.rake_cap is not None:
+                rake = min(rake, config.rake_cap)
+            mass = reach * prob[h]
             if kind == FOLD_NODE:
-                sign = -1.0 if game.tree.player[node] == player else 1.0
-                return float(sign * stake * (reach * prob[h]).sum())
-            return float(stake * (reach * prob[h] * result[h]).sum())
+                return float((-stake if game.tree.player[node] == player else stake - rake) * mass.sum())
+            won = np.where(result[h] > 0, stake - rake, np.where(result[h] < 0, -stake, -rake / 2))
+            return float((mass * won).sum())
         na = int(game.tree.num_children[node])
         first = int(game.tree.first_child[node])
         actor = int(game.tree.player[node])
         if actor == player:
-            return max(walk(first + a, h, reach) for a in range(na))
-        lo = int(game.tree.offset[node])
-        block = avg[lo:lo + game.num_private_hands(actor) * na].reshape(na, -1).T  # stored action-major
-        sums = block.sum(axis=1, keepdims=True)
-        sigma = np.where(sums > 0, block / np.where(sums > 0, sums, 1), 1.0 / na)
+            values = [walk(first + a, h, reach) for a in range(na)]
+            return max(values) if best else float(np.dot(sigma_of(node, actor)[h], values))
+        sigma = sigma_of(node, actor)
         return sum(walk(first + a, h, reach * sigma[:, a]) for a in range(na))
 
     ones = np.ones(game.num_private_hands(other))
@@ -207,7 +222,7 @@ def test_river_against_sequence_form_lp(oop: str, ip: str, bets: str, raises: st
     assert 0 <= eps < 1e-3 * pot
     assert abs(solver.value(0) - value) <= 2 * eps + 1e-9
     for p in (0, 1):
-        assert solver.value(p, best=True) == pytest.approx(brute_force_best_response(game, solver, p),
+        assert solver.value(p, best=True) == pytest.approx(brute_force_value(game, solver, p),
                                                            abs=1e-9 * pot)
 
 
@@ -246,6 +261,63 @@ def test_clairvoyance_toy_game() -> None:
     assert solver.value(0) == pytest.approx(total, abs=1e-3)
 
 
+@pytest.mark.parametrize(("rake", "cap"), [(0.05, None), (0.05, 8.0)])
+def test_clairvoyance_with_rake(rake: float, cap: float | None) -> None:
+    """The clairvoyance game raked: with pot P, bet B, rake R_P on a pot won uncalled and R_C on a called one,
+    the caller is indifferent at B / (P + B - R_C) bluffs per value bet (a call wins P + B - R_C against a
+    bluff, loses B against value) and the bluffer at a call frequency (P - R_P) / (P - R_P + B) (a bluff
+    wins P - R_P when folded to, loses B when called, a check wins nothing). Here P = 100, B = 50, 5% of the
+    pot: R_P = 5; R_C = 10, or 8 under a cap of 8."""
+    config = TreeConfig(pot=100, stack=50, street=2, bets=parse_street_sizes("a"), raises=((), (), ()),
+                        add_allin=0.0, rake=rake, rake_cap=cap)
+    game = PostflopGame("AhKd7c4s2h", "AA, 65s", "QQ", config)
+    solver = PostflopSolver(game)
+    solver.run(iterations=3000)
+    assert solver.exploitability_percent() < 0.01
+    pot, bet = 100.0, 50.0
+    raked_uncalled = min(rake * pot, cap or np.inf)
+    raked_called = min(rake * (pot + 2 * bet), cap or np.inf)
+    cum = solver.cumulative.astype(np.float64)
+    tree = game.tree
+    names = game.hand_names(0)
+    block = cum[tree.offset[0]:tree.offset[0] + 2 * len(names)].reshape(2, -1).T
+    bets = block[:, 1] / block.sum(axis=1)
+    assert min(b for b, n in zip(bets, names, strict=True) if n.startswith("A")) > 0.999
+    bluffs = sum(b for b, n in zip(bets, names, strict=True) if not n.startswith("A"))
+    assert bluffs == pytest.approx(3 * bet / (pot + bet - raked_called), abs=0.01)
+    call_node = tree.first_child[0] + 1
+    lo = tree.offset[call_node]
+    calls = cum[lo:lo + 2 * game.num_private_hands(1)].reshape(2, -1).T
+    call = calls[:, game.labels[call_node].index("call")] / calls.sum(axis=1)
+    c = (pot - raked_uncalled) / (pot - raked_uncalled + bet)
+    assert call == pytest.approx(np.full(len(call), c), abs=0.01)
+    # OOP's value net of its half pot: a value bet wins P/2 - R_P folded to, P/2 + B - R_C called; air -P/2
+    # (within twice the exploitability, 0.01 chips: a rake charged on the wrong pot moves it by 0.5 or more)
+    total = (3 * ((1 - c) * (pot / 2 - raked_uncalled) + c * (pot / 2 + bet - raked_called)) + 4 * -pot / 2) / 7
+    assert solver.value(0) == pytest.approx(total, abs=2 * solver.exploitability() + 1e-9)
+
+
+def test_raked_spot_against_brute_force() -> None:
+    """A raked river spot with ties (a paired board): both players' values on the average strategies and both
+    best responses against the deal-by-deal brute force; the exploitability is the mean gain over the former
+    (the game is not zero-sum: the values sum to minus the expected rake); rake 0 gives the zero-sum figures."""
+    oop, ip = "K9s, 22, QJo:0.5, 87s, AKo", "AA, 99, KQs, 64s, AKo"
+    game = PostflopGame(BOARD, oop, ip, _config("33%, 150%", "2x", rake=0.05, rake_cap=6))
+    assert game.raked and not game.game_type.zero_sum
+    solver = PostflopSolver(game)
+    solver.run(iterations=200)
+    values = [brute_force_value(game, solver, p, best=False) for p in (0, 1)]
+    best = [brute_force_value(game, solver, p) for p in (0, 1)]
+    for p in (0, 1):
+        assert solver.value(p) == pytest.approx(values[p], abs=1e-9 * 100)
+        assert solver.value(p, best=True) == pytest.approx(best[p], abs=1e-9 * 100)
+    assert sum(values) < -0.5  # the rake taken: at least 5% of the 100 pot at most showdowns
+    assert solver.exploitability() == pytest.approx(0.5 * (best[0] - values[0] + best[1] - values[1]), abs=1e-9)
+    unraked = PostflopGame(BOARD, oop, ip, _config("33%, 150%", "2x"))
+    assert not unraked.raked
+    assert float(unraked.tree.rake.sum()) == 0.0
+
+
 def test_tree_counts_against_postflop_solver() -> None:
     """The issue's river tree (pot 200, stack 900, bets 33%, 75%, 150%, a; raises 3x, a) has postflop-solver's
     28 decision nodes; its turn tree 5,016 (48 river cards, no merging on a rainbow turn)."""
@@ -263,6 +335,13 @@ def test_tree_counts_against_postflop_solver() -> None:
     assert g.labels[0] == ("check", "bet 66", "bet 150", "bet 300", "all-in 900")
     reply = int(g.tree.first_child[0]) + 2
     assert g.labels[reply] == ("fold", "call", "raise to 450", "all-in 900")
+    # chips rounded as postflop-solver rounds (halves up): its action tree for pot 245, bets 50%, a; raises 2.5x
+    # reads Check, Bet(123), AllIn(900), then Fold, Call, Raise(308) (Python's round would bet 122)
+    odd = PostflopGame("Td9d6hQc2s", "AA", "KK", TreeConfig(pot=245, stack=900, street=2,
+                                                            bets=parse_street_sizes("50%, a"),
+                                                            raises=parse_street_sizes("2.5x", raises=True)))
+    assert odd.labels[0] == ("check", "bet 123", "all-in 900")
+    assert odd.labels[int(odd.tree.first_child[0]) + 1] == ("fold", "call", "raise to 308")
     # storage: hands x actions per decision node
     sizes = [g.num_private_hands(int(g.tree.player[v])) * int(g.tree.num_children[v])
              for v in range(len(g.tree.kind)) if g.tree.kind[v] == DECISION_NODE]

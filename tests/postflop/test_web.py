@@ -34,6 +34,14 @@ def test_a_river_spot(client: TestClient) -> None:
     assert "QsQh" in data["node"]["hands"]
 
 
+def test_a_raked_spot(client: TestClient) -> None:
+    answer = client.post("/api/postflop", json={**SPOT, "rake": 5, "rake_cap": 3})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert data["spot"]["rake"] == 5.0
+    assert 100 - 3 <= data["ev"]["OOP"] + data["ev"]["IP"] < 100 - 1
+
+
 @pytest.mark.parametrize(("change", "words"), [
     ({"board": "Td9d6h", "oop": "random", "ip": "random", "stack": 900, "bets": "60%,e,a", "raises": "2.5x"},
      "MiB of solver storage, above the limit of 256 MiB"),
@@ -42,6 +50,8 @@ def test_a_river_spot(client: TestClient) -> None:
     ({"board": "Kh9d"}, "a postflop board has 3, 4 or 5 cards, got 2"),
     ({"bets": "75%,huge"}, "bet size 'huge' does not parse"),
     ({"time": 1e9}, "outside this server's range"),
+    ({"rake": 150}, "the rake must be from 0% to below 100% of the pot"),
+    ({"rake_cap": -1}, "the rake cap must be 0 chips or more"),
 ])
 def test_refused_before_any_work(client: TestClient, change: dict[str, object], words: str) -> None:
     answer = client.post("/api/postflop", json={**SPOT, **change})

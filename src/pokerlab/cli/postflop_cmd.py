@@ -45,7 +45,10 @@ def _show(result: PostflopResult, line: str, hand: str | None, as_json: bool, pn
             data["hand"] = view.hand(hand)
         print_json(data)
         return
-    typer.echo(f"{result.spec['board']}  pot {result.spec['pot']}  stack {result.spec['stack']}  "
+    spec = result.spec
+    rake = (f"  rake {spec['rake']:g}%" + (f" capped at {spec['rake_cap']:g}" if spec.get("rake_cap") is not None
+                                           else "")) if spec.get("rake") else ""
+    typer.echo(f"{spec['board']}  pot {spec['pot']}  stack {spec['stack']}{rake}  "
                f"{result.iterations} iterations, exploitability {result.exploitability_percent:.3f}% of the pot "
                f"({result.stop_reason}); EV OOP {result.ev[0]:.2f}, IP {result.ev[1]:.2f}")
     typer.echo(view.description)
@@ -92,6 +95,9 @@ def postflop_solve(
     merging: float = typer.Option(0.1, "--merging", help="Merge sizes this close (pot ratio)."),
     raise_cap: int = typer.Option(None, "--raise-cap", help="At most this many raises per street."),
     no_donk: bool = typer.Option(False, "--no-donk", help="OOP may not lead a street after calling the last."),
+    rake: str = typer.Option(None, "--rake", help="Rake in % of the final pot, e.g. 5%: the winner of every pot "
+                                                  "pays it, folds included."),
+    rake_cap: float = typer.Option(None, "--rake-cap", help="At most this many chips of rake per pot."),
     target: str = typer.Option("0.5%", "--target", help="Stop at this exploitability (% of the pot)."),
     iterations: int = typer.Option(1000, "--iterations", help="Stop after this many iterations."),
     time_limit: float = typer.Option(None, "--time", help="Stop after this many seconds."),
@@ -108,7 +114,7 @@ def postflop_solve(
     # every input checked and the size estimated before any work (the tree is built once, by the solve)
     game, _ = build_game(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=not no_donk,
                          add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
-                         build=False)
+                         rake=rake, rake_cap=rake_cap, build=False)
     console = stderr_console()
     console.print(f"{game.ranges[0].combo_count} x {game.ranges[1].combo_count} hands, about "
                   f"{game.memory_bytes / 2**20:,.1f} MiB of solver storage")
@@ -119,7 +125,7 @@ def postflop_solve(
     try:
         result = solve(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=not no_donk,
                        add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
-                       target=target, iterations=iterations, time_limit=time_limit,
+                       rake=rake, rake_cap=rake_cap, target=target, iterations=iterations, time_limit=time_limit,
                        progress=None if as_json else progress)
     except Interrupted as stop:
         partial = stop.partial

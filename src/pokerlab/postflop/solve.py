@@ -33,15 +33,40 @@ def parse_target(value: float | str | None) -> float | None:
     return target
 
 
+def parse_rake(value: float | str | None) -> float:
+    """A rake in % of the pot (``5``, ``"5%"``, ``"4.5 %"``) as a share of the pot (0.05); None or 0: no rake.
+
+    >>> parse_rake("5%"), parse_rake(2.5), parse_rake(None)
+    (0.05, 0.025, 0.0)
+    """
+    if value is None:
+        return 0.0
+    text = str(value).strip().rstrip("%").strip()
+    try:
+        percent = float(text)
+    except ValueError:
+        raise InvalidArgumentError(f"rake {value!r}: expected a share of the pot in %, such as 5%") from None
+    if not 0 <= percent < 100:
+        raise InvalidArgumentError(f"the rake must be from 0% to below 100% of the pot, got {value!r}")
+    return percent / 100
+
+
 def build_game(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: float,
                bets: str = "33%, 75%, a", raises: str = "2.5x, a", donk: bool = True, add_allin: float = 1.5,
                force_allin: float = 0.15, merging: float = 0.1, raise_cap: int | None = None,
+               rake: float | str | None = None, rake_cap: float | None = None,
                isomorphism: bool = True, max_memory: int = MAX_MEMORY,
                build: bool = True) -> tuple[PostflopGame, dict[str, Any]]:
     """The game of a spot and its JSON description (what a saved solve keeps to rebuild it); every input is
     checked here, before any work (:class:`~pokerlab.errors.PokerlabError` subclasses); ``build=False``: the
-    checks and the memory estimate only (``game.memory_bytes``), no tree."""
+    checks and the memory estimate only (``game.memory_bytes``), no tree. ``rake``: in % of the final pot
+    (``5`` or ``"5%"``), taken from the winner of every pot, at most ``rake_cap`` chips (None: no cap)."""
     cards = parse_board(board)
+    rake_share = parse_rake(rake)
+    if rake_cap is not None:
+        rake_cap = real_number(rake_cap, "the rake cap (chips)")
+        if not rake_cap >= 0:
+            raise InvalidArgumentError(f"the rake cap must be 0 chips or more, got {rake_cap!r}")
     pot_chips = whole_number(pot, "the starting pot (chips)", low=1, floats=True)
     stack_chips = whole_number(stack, "the effective stack (chips)", low=0, floats=True)
     if raise_cap is not None:
@@ -50,26 +75,32 @@ def build_game(board: str, oop: str | Range, ip: str | Range, *, pot: float, sta
                         bets=parse_street_sizes(bets), raises=parse_street_sizes(raises, raises=True),
                         donk=bool(donk), add_allin=real_number(add_allin, "add-all-in threshold"),
                         force_allin=real_number(force_allin, "force-all-in threshold"),
-                        merging=real_number(merging, "merging threshold"), raise_cap=raise_cap)
+                        merging=real_number(merging, "merging threshold"), raise_cap=raise_cap,
+                        rake=rake_share, rake_cap=rake_cap)
     game = PostflopGame(cards, oop, ip, config, isomorphism=isomorphism, max_memory=max_memory, build=build)
     spec = {"board": format_cards(cards), "oop": oop.text if isinstance(oop, Range) else oop,
             "ip": ip.text if isinstance(ip, Range) else ip, "pot": pot_chips, "stack": stack_chips,
             "bets": sizes_text(config.bets),
             "raises": sizes_text(config.raises), "donk": config.donk, "add_allin": config.add_allin,
             "force_allin": config.force_allin, "merging": config.merging, "raise_cap": raise_cap,
-            "isomorphism": isomorphism, "street": STREETS[config.street]}
+            "rake": 100 * rake_share, "rake_cap": rake_cap, "isomorphism": isomorphism,
+            "street": STREETS[config.street]}
     return game, spec
 
 
 def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: float,
           bets: str = "33%, 75%, a", raises: str = "2.5x, a", donk: bool = True, add_allin: float = 1.5,
           force_allin: float = 0.15, merging: float = 0.1, raise_cap: int | None = None,
-          target: float | str | None = 0.5, iterations: int | None = 1000, time_limit: float | None = None,
+          rake: float | str | None = None, rake_cap: float | None = None, target: float | str | None = 0.5,
+          iterations: int | None = 1000, time_limit: float | None = None,
           isomorphism: bool = True, max_memory: int = MAX_MEMORY, check_every: int = 10,
           progress: Callable[[int, float], None] | None = None) -> PostflopResult:
     """Solve a postflop spot: ``board`` (3, 4 or 5 cards), OOP's and IP's ranges (pokerlab's range syntax,
     weights included), starting ``pot`` and effective ``stack`` in whole chips, the bet tree (``bets`` and
-    ``raises`` in players' syntax, per street or for all: see :mod:`pokerlab.games.postflop.bettree`).
+    ``raises`` in players' syntax, per street or for all: see :mod:`pokerlab.games.postflop.bettree`), the
+    ``rake`` in % of the final pot (``"5%"``; the winner of every pot pays it, folds included, each player half
+    on a tie) and its ``rake_cap`` in chips. With rake the EVs sum to the pot less the expected rake and the
+    exploitability is each player's gain from a best response over its value, as postflop-solver's.
 
     Stops at ``target`` (exploitability in % of the pot, checked every ``check_every`` iterations), after
     ``iterations`` or ``time_limit`` seconds, whichever comes first. Ctrl-C stops between iterations and raises
@@ -83,7 +114,7 @@ def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: f
     """
     game, spec = build_game(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=donk,
                             add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
-                            isomorphism=isomorphism, max_memory=max_memory)
+                            rake=rake, rake_cap=rake_cap, isomorphism=isomorphism, max_memory=max_memory)
     target_percent = parse_target(target)
     if iterations is not None:
         iterations = whole_number(iterations, "iterations", low=1)
@@ -132,7 +163,7 @@ def load(path: str | Path) -> PostflopResult:
     game, _ = build_game(spec["board"], spec["oop"], spec["ip"], pot=spec["pot"], stack=spec["stack"],
                          bets=spec["bets"], raises=spec["raises"], donk=spec["donk"], add_allin=spec["add_allin"],
                          force_allin=spec["force_allin"], merging=spec["merging"], raise_cap=spec["raise_cap"],
-                         isomorphism=spec["isomorphism"])
+                         rake=spec.get("rake"), rake_cap=spec.get("rake_cap"), isomorphism=spec["isomorphism"])
     cumulative = np.asarray(arrays["cumulative"], dtype=np.float32)
     regrets = np.asarray(arrays["regrets"], dtype=np.float32)
     if cumulative.shape != (game.storage_size,) or regrets.shape != cumulative.shape:

@@ -6,7 +6,8 @@ reach-per-node storage does not fit a turn or flop tree. Alternating updates; th
 postflop-solver (positive regrets times ``t^1.5 / (t^1.5 + 1)``, negative times 1/2, the cumulative strategy
 times ``(t' / (t' + 1))^3`` where ``t'`` counts from the last power of 4), the average strategy weighted by
 the player's own reach. Exploitability is exact: both best responses to the average strategy, each over the
-whole tree, the mean of the two gains in chips (and in % of the starting pot).
+whole tree, the mean of the two gains in chips (and in % of the starting pot); with rake each gain is over the
+player's value on the average strategies.
 
 >>> from pokerlab.games.postflop.bettree import TreeConfig, parse_street_sizes
 >>> from pokerlab.games.postflop.game import PostflopGame
@@ -103,8 +104,13 @@ class PostflopSolver:
         return float(self._weights[player] @ values) / self.game.pairs_weight
 
     def exploitability(self) -> float:
-        """The mean of the two best-response values (chips per deal; 0 at an equilibrium)."""
-        return 0.5 * (self.value(0, True) + self.value(1, True))
+        """The mean of the two players' gains from a best response (chips per deal; 0 at an equilibrium): each
+        best-response value less the player's value on the average strategies (in a zero-sum game, without rake,
+        those two values sum to 0 and are not computed), as postflop-solver measures it."""
+        gain = self.value(0, True) + self.value(1, True)
+        if self.game.raked:
+            gain -= self.value(0) + self.value(1)
+        return 0.5 * gain
 
     def exploitability_percent(self) -> float:
         """:meth:`exploitability` in % of the starting pot."""

@@ -33,6 +33,8 @@ class PostflopRequest(BaseModel):
     merging: float = 0.1
     raise_cap: int | None = None
     donk: bool = True
+    rake: float = Field(default=0.0, description="% of the final pot")
+    rake_cap: float | None = None
     target: float | None = 0.5
     iterations: int = 1000
     time: float | None = None
@@ -40,7 +42,8 @@ class PostflopRequest(BaseModel):
 
 
 def _spot(params: dict[str, Any]) -> dict[str, Any]:
-    keys = ("pot", "stack", "bets", "raises", "add_allin", "force_allin", "merging", "raise_cap", "donk")
+    keys = ("pot", "stack", "bets", "raises", "add_allin", "force_allin", "merging", "raise_cap", "donk", "rake",
+            "rake_cap")
     return {k: params[k] for k in keys}
 
 

@@ -152,7 +152,9 @@ def sizes_text(sizes: tuple[tuple[BetSize, ...], ...]) -> str:
 class TreeConfig:
     """The betting of a spot: starting ``pot`` and effective ``stack`` (whole chips), the first ``street``
     (0 flop, 1 turn, 2 river), bet and raise sizes per street (both players), donk bets (OOP leading a street
-    after calling the last one), the all-in thresholds, the merging threshold and a raise cap per street."""
+    after calling the last one), the all-in thresholds, the merging threshold and a raise cap per street; the
+    ``rake`` (a share of the final pot, 0 to 1, taken from the winner of every pot, folds included, half from
+    each player on a tie) and its ``rake_cap`` (chips; None: no cap), as postflop-solver rakes."""
 
     pot: int
     stack: int
@@ -164,6 +166,8 @@ class TreeConfig:
     force_allin: float = 0.15
     merging: float = 0.1
     raise_cap: int | None = None
+    rake: float = 0.0
+    rake_cap: float | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.pot, int) or self.pot <= 0:
@@ -176,6 +180,21 @@ class TreeConfig:
                 raise BetTreeError(f"the {name} threshold must be a number 0 or more, got {value!r}")
         if self.raise_cap is not None and self.raise_cap < 0:
             raise BetTreeError(f"the raise cap must be 0 or more, got {self.raise_cap}")
+        if not (math.isfinite(self.rake) and 0 <= self.rake < 1):
+            raise BetTreeError(f"the rake is a share of the pot from 0 to below 1 (0.05 for 5%), got {self.rake!r}")
+        if self.rake_cap is not None and not (math.isfinite(self.rake_cap) and self.rake_cap >= 0):
+            raise BetTreeError(f"the rake cap must be a number of chips, 0 or more, got {self.rake_cap!r}")
+
+    def rake_of(self, amount: float) -> float:
+        """Chips raked from a pot where each player put ``amount`` beyond the starting pot.
+
+        >>> config = TreeConfig(pot=100, stack=100, street=2, bets=((), (), ()), raises=((), (), ()), rake=0.05,
+        ...                     rake_cap=8)
+        >>> config.rake_of(0), config.rake_of(100)
+        (5.0, 8.0)
+        """
+        raked = self.rake * (self.pot + 2 * amount)
+        return raked if self.rake_cap is None else min(raked, float(self.rake_cap))
 
 
 FOLD, CHECK, CALL, BET, RAISE, ALLIN = range(6)
@@ -218,6 +237,16 @@ class _Info:
     prev_amount: int = 0
 
 
+def _chips(amount: float) -> int:
+    """``amount`` to whole chips, halves rounded up (Rust's ``f64::round``, as postflop-solver sizes its bets;
+    Python's ``round`` takes halves to the even neighbour: a 50% bet into a pot of 245 would be 122, not 123).
+
+    >>> _chips(122.5), _chips(32.5), _chips(32.4)
+    (123, 33, 32)
+    """
+    return math.floor(amount + 0.5)
+
+
 def _merge(moves: list[tuple[int, int]], pot: int, offset: int, param: float) -> list[tuple[int, int]]:
     """Drop a size within ``param`` (pot ratio) of the next larger kept one (postflop-solver's rule)."""
     kept: list[tuple[int, int]] = []
@@ -247,7 +276,7 @@ def _moves(config: TreeConfig, node: ActionNode, info: _Info) -> list[tuple[int,
 
     def geometric(streets: int, cap: float) -> int:
         ratio = float(((2 * spr_after_call + 1) ** (1 / streets) - 1) / 2)
-        return round(pot * min(ratio, cap))
+        return _chips(pot * min(ratio, cap))
 
     moves: list[tuple[int, int]] = []
     if info.prev in (-1, -2, CHECK):
@@ -255,14 +284,14 @@ def _moves(config: TreeConfig, node: ActionNode, info: _Info) -> list[tuple[int,
         may_bet = config.donk or not (info.prev == -2 and info.oop_called and player == 0)
         for size in config.bets[node.street] if may_bet else ():
             if size.kind == "pot":
-                moves.append((BET, round(pot * size.value)))
+                moves.append((BET, _chips(pot * size.value)))
             elif size.kind == "chips":
                 moves.append((BET, int(size.value)))
             elif size.kind == "geometric":
                 moves.append((BET, geometric(size.streets or remaining, size.value)))
             elif size.kind == "allin":
                 moves.append((ALLIN, max_amount))
-        if may_bet and max_amount <= round(pot * config.add_allin):
+        if may_bet and max_amount <= _chips(pot * config.add_allin):
             moves.append((ALLIN, max_amount))
     else:
         moves += [(FOLD, 0), (CALL, 0)]
@@ -270,9 +299,9 @@ def _moves(config: TreeConfig, node: ActionNode, info: _Info) -> list[tuple[int,
         if not info.allin and not capped:
             for size in config.raises[node.street]:
                 if size.kind == "pot":
-                    moves.append((RAISE, prev + round(pot * size.value)))
+                    moves.append((RAISE, prev + _chips(pot * size.value)))
                 elif size.kind == "prev":
-                    moves.append((RAISE, round(prev * size.value)))
+                    moves.append((RAISE, _chips(prev * size.value)))
                 elif size.kind == "chips":
                     moves.append((RAISE, prev + int(size.value)))
                 elif size.kind == "geometric":
@@ -280,12 +309,12 @@ def _moves(config: TreeConfig, node: ActionNode, info: _Info) -> list[tuple[int,
                     moves.append((RAISE, prev + geometric(streets, size.value)))
                 else:
                     moves.append((ALLIN, max_amount))
-            if max_amount <= prev + round(pot * config.add_allin):
+            if max_amount <= prev + _chips(pot * config.add_allin):
                 moves.append((ALLIN, max_amount))
 
     def forced(amount: int) -> bool:
         new_pot = pot + 2 * (amount - prev)
-        return max_amount <= amount + round(new_pot * config.force_allin)
+        return max_amount <= amount + _chips(new_pot * config.force_allin)
 
     clamped = []
     for kind, amount in moves:

@@ -5,7 +5,8 @@ The tree is materialised once (every decision node of every runout kept, a merge
 suit-swapped twins) into :class:`~pokerlab.games.postflop.kernels.TreeArrays`; private hands are each player's
 combos in range that miss the board, so a river spot of two 200-combo ranges has 200 hands each. Payoffs are
 chips net of each player's half of the starting pot: winning a showdown where both put in ``m`` more is worth
-``pot / 2 + m``; no rake.
+``pot / 2 + m`` less the rake (``config.rake`` of the final pot up to ``config.rake_cap``, paid by the winner of
+every pot, folds included, half by each player on a tie), losing it ``-(pot / 2 + m)``.
 
 >>> from pokerlab.games.postflop.bettree import TreeConfig, parse_street_sizes
 >>> config = TreeConfig(pot=100, stack=100, street=2, bets=parse_street_sizes("a"), raises=((), (), ()))
@@ -16,6 +17,7 @@ chips net of each player's half of the starting pot: winning a showdown where bo
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from functools import cached_property
@@ -127,6 +129,11 @@ class PostflopGame(VectorGame):
                                     f"not the {STREETS[config.street]}")
         self.config = config
         self.isomorphism = isomorphism
+        if config.rake > 0:
+            # raked pots sum to less than 0: the generic vector-form solvers' zero-sum quantities (their
+            # exploitability) refuse this game; the postflop solver measures it as postflop-solver does. The
+            # class's declaration is shadowed for this instance only.
+            self.__dict__["game_type"] = dataclasses.replace(self.game_type, zero_sum=False)
         mask = 0
         for card in self.board:
             mask |= 1 << card
@@ -306,7 +313,9 @@ class PostflopGame(VectorGame):
         self.tree = TreeArrays(np.array(kind, dtype=i64), np.array(player, dtype=i64), np.array(first, dtype=i64),
                                np.array(count, dtype=i64), np.array(amount), np.array(board, dtype=i64),
                                np.array(card, dtype=i64), np.array(offset, dtype=i64), np.array(iso_start, dtype=i64),
-                               np.array(iso_count, dtype=i64), np.array(swaps, dtype=i64), np.array(factor))
+                               np.array(iso_count, dtype=i64), np.array(swaps, dtype=i64), np.array(factor),
+                               np.array([self.config.rake_of(a) if k <= SHOWDOWN_NODE else 0.0
+                                         for k, a in zip(kind, amount, strict=True)]))
         self.parent = np.array(parent, dtype=i64)
         # the top chance nodes (no chance node above): their branches are solved in parallel
         top = [n for n in range(len(kind)) if kind[n] == CHANCE_NODE and not self._below_chance(n, kind, parent)]
@@ -343,6 +352,11 @@ class PostflopGame(VectorGame):
     @property
     def half_pot(self) -> float:
         return self.config.pot / 2
+
+    @property
+    def raked(self) -> bool:
+        """Whether some terminal is raked (the game is then not zero-sum)."""
+        return bool(self.tree.rake.any())
 
     @cached_property
     def decision_count(self) -> int:
@@ -410,14 +424,16 @@ class PostflopGame(VectorGame):
         for p, vec in ((other, opp),):
             for c in dealt:
                 vec[:hands.sizes[p]][(hands.cards[p, :hands.sizes[p]] == c).any(axis=1)] = 0.0
+        stake = self.half_pot + self.tree.amount[node]
+        rake = float(self.tree.rake[node])
         if self.tree.kind[node] == FOLD_NODE:
-            sign = -1.0 if self.tree.player[node] == player else 1.0
-            out = fold_values(hands, player, opp, sign * (self.half_pot + self.tree.amount[node]))
-            for c in dealt:
-                out[(hands.cards[player, :hands.sizes[player]] == c).any(axis=1)] = 0.0
+            out = fold_values(hands, player, opp, -stake if self.tree.player[node] == player else stake - rake)
         else:
-            out = showdown_values(hands, int(self.tree.board[node]), player, opp,
-                                  self.half_pot + self.tree.amount[node])
+            out = showdown_values(hands, int(self.tree.board[node]), player, opp, stake - 0.5 * rake)
+            if rake > 0:  # each of a tie pays half the rake: -rake / 2 on the whole compatible reach
+                out += fold_values(hands, player, opp, -0.5 * rake)
+        for c in (*self.board, *dealt):
+            out[(hands.cards[player, :hands.sizes[player]] == c).any(axis=1)] = 0.0
         return scale * out
 
     def evaluate_terminals(self, tree: CompiledPublicTree, terminals: np.ndarray, player: int,

@@ -28,7 +28,8 @@ class TreeArrays(NamedTuple):
     put in beyond the starting pot; the folder's at a fold), ``board`` (showdown table of a showdown),
     ``card`` (card dealt on the edge into a chance child), ``offset`` (first storage index of a decision's
     ``(actions, hands)`` block, action-major), ``iso_start``/``iso_count`` (suit swaps whose cards the chance
-    child stands for, in ``iso_swaps``), ``factor`` (a chance node's 1 / cards a deal of both hands leaves)."""
+    child stands for, in ``iso_swaps``), ``factor`` (a chance node's 1 / cards a deal of both hands leaves),
+    ``rake`` (chips raked at a fold or showdown: the winner pays it, each player half of it on a tie)."""
 
     kind: np.ndarray
     player: np.ndarray
@@ -42,6 +43,7 @@ class TreeArrays(NamedTuple):
     iso_count: np.ndarray
     iso_swaps: np.ndarray
     factor: np.ndarray
+    rake: np.ndarray
 
 
 class HandArrays(NamedTuple):
@@ -80,8 +82,9 @@ def fold_values(hands: HandArrays, p: int, opp: np.ndarray, payoff: float) -> np
 
 
 @njit(cache=True)
-def _fold_into(hands: HandArrays, p: int, opp: np.ndarray, payoff: float, card_sum: np.ndarray,
-               out: np.ndarray) -> None:
+def _compatible_add(hands: HandArrays, p: int, opp: np.ndarray, scale: float, card_sum: np.ndarray,
+                    out: np.ndarray) -> None:
+    """Add ``scale`` times the opponent's reach compatible with each hand of ``p`` to ``out``."""
     o = 1 - p
     card_sum[:] = 0.0
     total = 0.0
@@ -92,14 +95,20 @@ def _fold_into(hands: HandArrays, p: int, opp: np.ndarray, payoff: float, card_s
             card_sum[hands.cards[o, j, 0]] += r
             card_sum[hands.cards[o, j, 1]] += r
     if total == 0.0:
-        out[:] = 0.0
         return
     for h in range(hands.sizes[p]):
         s = total - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]]
         k = hands.same[p, h]
         if k >= 0:
             s += opp[k]
-        out[h] = payoff * s
+        out[h] += scale * s
+
+
+@njit(cache=True)
+def _fold_into(hands: HandArrays, p: int, opp: np.ndarray, payoff: float, card_sum: np.ndarray,
+               out: np.ndarray) -> None:
+    out[:] = 0.0
+    _compatible_add(hands, p, opp, payoff, card_sum, out)
 
 
 @njit(cache=True)
@@ -206,11 +215,15 @@ def showdown_shares(hands: HandArrays, board: int, p: int, opp: np.ndarray) -> t
     return share, whole
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True)
 def _strategy(block: np.ndarray, lo: int, rows: int, na: int) -> np.ndarray:
     """Action probabilities ``(actions, rows)`` from a block stored action-major (``lo + a * rows + h``):
     regret matching of regrets, or a normalised cumulative strategy (uniform where a row has no positive
-    entry)."""
+    entry). A true division, neither a product with a reciprocal nor fastmath (which allows one): a row with
+    one positive entry must give exactly 1, so that the played action's instantaneous regret is exactly 0. A
+    rounding residue of either sign there picks a pure or a uniform strategy for the next iteration (most
+    often after the second iteration, whose discount zeroes the positive regrets), and the solve needed
+    about 1.3 times the iterations to 1% of the pot on the benchmark's turn."""
     sigma = np.empty((na, rows))
     total = np.zeros(rows)
     for a in range(na):
@@ -220,11 +233,9 @@ def _strategy(block: np.ndarray, lo: int, rows: int, na: int) -> np.ndarray:
             sigma[a, h] = x
             total[h] += x
     uniform = 1.0 / na
-    for h in range(rows):
-        total[h] = 1.0 / total[h] if total[h] > 0.0 else 0.0
     for a in range(na):
         for h in range(rows):
-            sigma[a, h] = sigma[a, h] * total[h] if total[h] > 0.0 else uniform
+            sigma[a, h] = sigma[a, h] / total[h] if total[h] > 0.0 else uniform
     return sigma
 
 
@@ -246,13 +257,18 @@ def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, values: np.nda
 @njit(cache=True)
 def _terminal_into(tree: TreeArrays, hands: HandArrays, node: int, p: int, opp: np.ndarray, half_pot: float,
                    work: np.ndarray, out: np.ndarray) -> None:
-    """``p``'s values at fold or showdown ``node`` into ``out``."""
+    """``p``'s values at fold or showdown ``node`` into ``out``. With rake ``r`` a showdown pays the winner
+    ``stake - r``, the loser ``-stake`` and each of a tie ``-r / 2``: ``(stake - r / 2)`` times (reach beaten
+    minus reach that beats) plus ``-r / 2`` times the whole compatible reach."""
+    stake = half_pot + tree.amount[node]
+    rake = tree.rake[node]
     if tree.kind[node] == FOLD_NODE:
-        sign = -1.0 if tree.player[node] == p else 1.0
-        _fold_into(hands, p, opp, sign * (half_pot + tree.amount[node]), work, out)
-    else:
-        out[:] = 0.0
-        _showdown_into(hands, tree.board[node], p, opp, half_pot + tree.amount[node], work, out)
+        _fold_into(hands, p, opp, -stake if tree.player[node] == p else stake - rake, work, out)
+        return
+    out[:] = 0.0
+    _showdown_into(hands, tree.board[node], p, opp, stake - 0.5 * rake, work, out)
+    if rake > 0.0:
+        _compatible_add(hands, p, opp, -0.5 * rake, work, out)
 
 
 
