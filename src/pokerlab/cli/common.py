@@ -53,13 +53,9 @@ from functools import wraps
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
+import click.exceptions as click_exceptions
 import typer
 from typer.core import TyperGroup
-
-try:  # click's exceptions: vendored inside typer since 0.20, the click package before
-    from typer._click import exceptions as click_exceptions
-except ImportError:  # pragma: no cover - older typer
-    import click.exceptions as click_exceptions  # type: ignore[no-redef, import-not-found, unused-ignore]
 
 from pokerlab.errors import (
     Interrupted,
