@@ -36,8 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError, InvalidStacksError, real_number, whole_number
-from pokerlab.icm.lobby import amounts
+from pokerlab.errors import InvalidArgumentError, InvalidStacksError, excerpt, real_number, whole_number
+from pokerlab.icm.lobby import amounts, is_amount, parse_amount, split_amounts
 from pokerlab.stats import validate_seed
 
 BOUNTY_METHODS = ("auto", "exact", "montecarlo")
@@ -110,6 +110,42 @@ def validate_bounties(bounties: Any, players: int) -> np.ndarray:
         first = int(np.flatnonzero(b < 0)[0])
         raise InvalidArgumentError(f"bounties must be >= 0, player {first + 1} has {b[first]:g}")
     return b
+
+
+def parse_bounties(text: str) -> float | list[float]:
+    """Bounties as typed: one amount for every head (``10``, ``1,000``) or one per player (``1,2,1.5`` or
+    ``'1 2 1.5'``), or an :class:`InvalidArgumentError` saying what is wrong.
+
+    >>> parse_bounties("12.5"), parse_bounties("1, 2 ,1.5")
+    (12.5, [1.0, 2.0, 1.5])
+    """
+    tokens = split_amounts(text, InvalidArgumentError, "bounties")
+    values = [parse_amount(token, InvalidArgumentError, "bounty") for token in tokens]
+    return values[0] if len(values) == 1 else values
+
+
+def split_bounty_column(text: str) -> tuple[str, str]:
+    """A stacks file whose lines end with each player's bounty (``alice 5,000 12.5``, one player per line) as
+    ``(the stacks' text, the bounties' text)`` for :func:`~pokerlab.icm.lobby.parse_stacks` and
+    :func:`parse_bounties`.
+
+    >>> split_bounty_column("alice 5,000 10\nbob 3,000 12.5\n")
+    ('alice 5,000\nbob 3,000', '10 12.5')
+    """
+    stacks: list[str] = []
+    bounties: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        head, _, last = line.strip().rpartition(" ") if "\t" not in line else line.strip().rpartition("\t")
+        if not head.strip() or not is_amount(last):
+            raise InvalidArgumentError(f"line {number} of the stacks file ({excerpt(line)}) has no bounty column: "
+                                       "write one player per line as 'name stack bounty'")
+        stacks.append(head.strip())
+        bounties.append(last.strip())
+    if not stacks:
+        raise InvalidArgumentError("the stacks file is empty")
+    return "\n".join(stacks), " ".join(bounties)
 
 
 def validate_share(share: Any) -> float:
