@@ -119,3 +119,31 @@ def test_bad_bounties(bounties: object, share: float, message: str) -> None:
 def test_exact_refuses_a_big_field() -> None:
     with pytest.raises(PokerlabError, match="at most 18 live players"):
         bounty_equity(np.ones(19), 1.0, method="exact")
+
+
+def test_cli_reports_bounty_equity_with_and_without_payouts(tmp_path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from pokerlab.cli.main import app
+
+    runner = CliRunner()
+    alone = runner.invoke(app, ["icm", "--stacks", "10,20,30,40,50", "--bounty", "1", "--json"])
+    assert alone.exit_code == 0, alone.output
+    got = [p["bounty_equity"] for p in json.loads(alone.output)["players"]]
+    assert [math.floor(x * 1e4) / 1e4 for x in got] == HRC_EXPECTED
+    both = runner.invoke(app, ["icm", "--stacks", "10,20,30,40,50", "--bounty", "1", "--payouts", "50,30,20", "--json"])
+    players = json.loads(both.output)["players"]
+    assert [p["bounty_equity"] for p in players] == pytest.approx(got, abs=1e-15)
+    assert sum(p["equity"] for p in players) == pytest.approx(100.0)
+    # per-player bounties from a stacks file's last column, as a progressive knockout
+    (tmp_path / "lobby.txt").write_text("alice 5,000 10\nbob 3,000 12.5\ncarol 2,000 7\n")
+    pko = runner.invoke(app, ["icm", "--stacks-file", str(tmp_path / "lobby.txt"), "--bounty-column", "--pko",
+                              "--json"])
+    data = json.loads(pko.output)
+    assert data["bounty"]["share"] == 0.5 and [p["name"] for p in data["players"]] == ["alice", "bob", "carol"]
+    expected = brute_force([5000, 3000, 2000], [10, 12.5, 7], 0.5)
+    assert [p["bounty_equity"] for p in data["players"]] == pytest.approx(expected.tolist(), abs=1e-12)
+    table = runner.invoke(app, ["icm", "--stacks", "10,20,30,40,50", "--bounty", "1", "--payouts", "50,30,20"])
+    assert "bounty" in table.output and "1.4874" in table.output and "30.8003" in table.output
