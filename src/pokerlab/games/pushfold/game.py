@@ -100,7 +100,7 @@ class PushFoldGame(VectorGame):
 
     name = "pushfold"
 
-    def __init__(self, table: Table, payoff: Callable[[np.ndarray], np.ndarray], *, multiway_samples: int = 1000,
+    def __init__(self, table: Table, payoff: Callable[..., np.ndarray], *, multiway_samples: int = 1000,
                  seed: int = 0, equity: PreflopTables | None = None, bounties: Bounties | None = None) -> None:
         if not 2 <= table.seats <= MAX_SEATS:
             raise InvalidGameError(f"push/fold needs 2 to {MAX_SEATS} seats, got {table.seats}")
