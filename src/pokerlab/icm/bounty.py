@@ -38,6 +38,7 @@ import numpy as np
 
 from pokerlab.errors import InvalidArgumentError, InvalidStacksError, excerpt, real_number, whole_number
 from pokerlab.icm.lobby import amounts, is_amount, parse_amount, split_amounts
+from pokerlab.limits import check_work
 from pokerlab.stats import validate_seed
 
 BOUNTY_METHODS = ("auto", "exact", "montecarlo")
@@ -45,6 +46,9 @@ EXACT_MAX_PLAYERS = 18  # the exact recursion holds 2^n x n numbers (38 MB at 18
 DEFAULT_SAMPLES = 200_000
 DEFAULT_PKO_SHARE = 0.5
 SAMPLE_BATCH = 20_000
+# an optimistic rate of the sampled path (players x orders a second; measured 3-7 million on this project's 2-core
+# EPYC under load ~5), for refusing up front a run that could not finish
+SAMPLE_PLAYERS_PER_SECOND = 2e7
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,18 @@ def validate_share(share: Any) -> float:
     return value
 
 
+def knockout_format(bounty: Any, pko_share: Any, players: int) -> tuple[np.ndarray, float]:
+    """``(bounties, share)`` of a request that gives ``bounty`` (one number or one per player) and ``pko_share``
+    (``None``: a plain knockout), or the specific :class:`InvalidArgumentError`.
+
+    >>> knockout_format(2, 0.5, 3)
+    (array([2., 2., 2.]), 0.5)
+    """
+    if bounty is None:
+        raise InvalidArgumentError("a progressive knockout (pko_share) needs bounties: give bounty too")
+    return validate_bounties(bounty, players), 1.0 if pko_share is None else validate_share(pko_share)
+
+
 def chain_factors(n: int, share: float) -> tuple[np.ndarray, np.ndarray]:
     """``(u, v)``: the fraction of the head of the player in place ``m`` that the player in place ``r < m``
     collects is ``u[m - 1] * v[r - 1]`` (module docstring; ``u[0] = 0``: nobody busts the winner, ``v[0] = 1``:
@@ -224,6 +240,8 @@ def bounty_equity(stacks: Any, bounties: Any, *, share: Any = 1.0, method: str =
         equity[live] = exact_bounty_equity(stacks_live, b[live], rate)
     else:
         count = DEFAULT_SAMPLES if samples is None else whole_number(samples, "samples", low=2, floats=True)
+        check_work(count * live.size, f"{count:,} finishing orders of {live.size:,} players",
+                   per_second=SAMPLE_PLAYERS_PER_SECOND)
         mean, se = sampled_bounty_equity(stacks_live, b[live], rate, count, seed)
         equity[live] = mean
         stderr = np.zeros(s.size)
