@@ -46,9 +46,9 @@ EXACT_MAX_PLAYERS = 18  # the exact recursion holds 2^n x n numbers (38 MB at 18
 DEFAULT_SAMPLES = 200_000
 DEFAULT_PKO_SHARE = 0.5
 SAMPLE_BATCH = 20_000
-# an optimistic rate of the sampled path (players x orders a second; measured 3-7 million on this project's 2-core
-# EPYC under load ~5), for refusing up front a run that could not finish
-SAMPLE_PLAYERS_PER_SECOND = 2e7
+# an optimistic rate of the sampled path (players x orders a second; measured 7-30 million CPU-time on this
+# project's 2-core EPYC under load 5-8), for refusing up front a run that could not finish
+SAMPLE_PLAYERS_PER_SECOND = 1e8
 
 
 @dataclass(frozen=True)
