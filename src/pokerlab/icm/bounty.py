@@ -120,8 +120,8 @@ def parse_bounties(text: str) -> float | list[float]:
     """Bounties as typed: one amount for every head (``10``, ``1,000``) or one per player (``1,2,1.5`` or
     ``'1 2 1.5'``), or an :class:`InvalidArgumentError` saying what is wrong.
 
-    >>> parse_bounties("12.5"), parse_bounties("1, 2 ,1.5")
-    (12.5, [1.0, 2.0, 1.5])
+    >>> parse_bounties("12.5"), parse_bounties("1,2,1.5"), parse_bounties("1,000 500")
+    (12.5, [1.0, 2.0, 1.5], [1000.0, 500.0])
     """
     tokens = split_amounts(text, InvalidArgumentError, "bounties")
     values = [parse_amount(token, InvalidArgumentError, "bounty") for token in tokens]
@@ -133,8 +133,8 @@ def split_bounty_column(text: str) -> tuple[str, str]:
     ``(the stacks' text, the bounties' text)`` for :func:`~pokerlab.icm.lobby.parse_stacks` and
     :func:`parse_bounties`.
 
-    >>> split_bounty_column("alice 5,000 10\nbob 3,000 12.5\n")
-    ('alice 5,000\nbob 3,000', '10 12.5')
+    >>> split_bounty_column("alice 5,000 10\\nbob 3,000 12.5\\n")
+    ('alice 5,000\\nbob 3,000', '10 12.5')
     """
     stacks: list[str] = []
     bounties: list[str] = []
