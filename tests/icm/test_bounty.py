@@ -61,9 +61,18 @@ def test_holdem_resources_published_example() -> None:
     ([1, 4, 2, 9], [3, 0, 1, 2], 0.3),
     ([5, 5, 8, 1, 3], [1, 4, 2, 2, 7], 0.75),
 ])
-def test_exact_matches_brute_force(stacks: list[float], heads: list[float], share: float) -> None:
-    got = bounty_equity(stacks, heads, share=share).equity
+@pytest.mark.parametrize("method", ["auto", "exact"])  # plain numpy and the compiled kernel
+def test_exact_matches_brute_force(stacks: list[float], heads: list[float], share: float, method: str) -> None:
+    got = bounty_equity(stacks, heads, share=share, method=method).equity
     np.testing.assert_allclose(got, brute_force(stacks, heads, share), rtol=0, atol=1e-12)
+
+
+def test_plain_numpy_and_kernel_agree_on_a_final_table() -> None:
+    stacks, heads = np.linspace(1.0, 4.0, 10), np.linspace(3.0, 1.0, 10)
+    for share in (1.0, 0.5):
+        plain = bounty_equity(stacks, heads, share=share).equity
+        compiled = bounty_equity(stacks, heads, share=share, method="exact").equity
+        np.testing.assert_allclose(plain, compiled, rtol=1e-13, atol=0)
 
 
 @pytest.mark.parametrize("share", [1.0, 0.5, 0.2])

@@ -81,6 +81,7 @@ def icm_command(
     from pokerlab.icm.analysis import BUBBLE_MAX_PLAYERS, bubble_factors, deal, plot_shares
     from pokerlab.icm.bounty import (
         DEFAULT_PKO_SHARE,
+        BountyResult,
         bounty_equity,
         parse_bounties,
         split_bounty_column,
@@ -98,6 +99,7 @@ def icm_command(
         with_bounties,
     )
     from pokerlab.icm.lobby import parse_amount, parse_stacks, player_labels, read_stacks_file
+    from pokerlab.icm.small_field import PLAIN_MAX_PLAYERS
     from pokerlab.limits import check_work
     from pokerlab.stats.stopping import normal_quantile, out_of_reach
     from pokerlab.warmup import compile_first, prepare_icm
@@ -119,24 +121,27 @@ def icm_command(
     if payouts is None and bounty_text is None:
         raise InvalidArgumentError("give the payouts (--payouts) or a knockout bounty (--bounty)")
     players = parse_stacks(stacks_text)
+    live = int(np.count_nonzero(players.chips > 0))
     heads = None if bounty_text is None else validate_bounties(parse_bounties(bounty_text), players.chips.size)
     share = validate_share(DEFAULT_PKO_SHARE if pko_share is None else pko_share) if pko else 1.0
-    if payouts is None:
-        if heads is None:  # pragma: no cover (refused above)
-            raise InvalidArgumentError("give the payouts (--payouts) or a knockout bounty (--bounty)")
-        if places or bubble or deal_ or plot is not None:
+
+    def expected_bounties(heads: np.ndarray) -> BountyResult:
+        if live > PLAIN_MAX_PLAYERS:  # a final table is answered in plain numpy: nothing to compile
+            compile_first([lambda: bounty_equity([3.0, 2.0, 1.0], 1.0, method="exact")], quiet=as_json)
+        return bounty_equity(players.chips, heads, share=share)
+
+    if payouts is None:  # the expected bounties alone
+        if heads is None or places or bubble or deal_ or plot is not None:
             raise InvalidArgumentError("--places, --bubble-factors, --deal and --plot need --payouts")
-        compile_first([lambda: bounty_equity([3.0, 2.0, 1.0], 1.0)], quiet=as_json)
-        knockouts = bounty_equity(players.chips, heads, share=share)
+        alone = expected_bounties(heads)
         if as_json:
-            print_json(bounty_json(knockouts, players.names))
-            return
-        print_table(bounty_table(knockouts, players.names))
+            print_json(bounty_json(alone, players.names))
+        else:
+            print_table(bounty_table(alone, players.names))
         return
     prize_pool = None if pool is None else parse_amount(pool, InvalidPayoutsError, "prize pool")
     pay = parse_payouts(payouts, pool=prize_pool, allow_rising=allow_rising)
     names = players.names
-    live = int(np.count_nonzero(players.chips > 0))
     if bubble and live > BUBBLE_MAX_PLAYERS:  # refused before the work: n(n - 1) ICM runs of n players each
         raise InvalidArgumentError(f"--bubble-factors need {live * (live - 1):,} ICM runs of {live:,} players each "
                                    f"(one per all-in outcome of every pair): at most {BUBBLE_MAX_PLAYERS} live "
@@ -180,16 +185,12 @@ def icm_command(
     factors = bubble_factors(players.chips, pay, allow_rising) if bubble else None
     split = deal(players.chips, pay, allow_rising) if deal_ else None
     written = plot_shares(result, plot, names=names) if plot is not None else None
-    if heads is not None:
-        compile_first([lambda: bounty_equity([3.0, 2.0, 1.0], 1.0)], quiet=as_json)
-        knockouts = bounty_equity(players.chips, heads, share=share)
+    knockouts = None if heads is None else expected_bounties(heads)
     if as_json:
         data = icm_json(result, names, factors, split)
-        if heads is not None:
-            data = with_bounties(data, knockouts)
-        print_json(data)
+        print_json(data if knockouts is None else with_bounties(data, knockouts))
         return
-    print_table(icm_table(result, names, split, None if heads is None else knockouts))
+    print_table(icm_table(result, names, split, knockouts))
     if result.places is not None:
         print_table(places_table(result, names))
     if factors is not None:

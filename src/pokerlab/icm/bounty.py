@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import InvalidArgumentError, InvalidStacksError, excerpt, real_number, whole_number
+from pokerlab.icm import small_field
 from pokerlab.icm.lobby import amounts, is_amount, parse_amount, split_amounts
 from pokerlab.limits import check_work
 from pokerlab.stats import validate_seed
@@ -237,7 +238,9 @@ def bounty_equity(stacks: Any, bounties: Any, *, share: Any = 1.0, method: str =
     drawn = 0
     stacks_live = s[live] / s[live].max()
     if chosen == "exact":
-        equity[live] = exact_bounty_equity(stacks_live, b[live], rate)
+        # "auto" answers a final table in plain numpy (no numba to load: a CLI run stays under a second)
+        plain = method == "auto" and live.size <= small_field.PLAIN_MAX_PLAYERS
+        equity[live] = exact_bounty_equity(stacks_live, b[live], rate, compiled=not plain)
     else:
         count = DEFAULT_SAMPLES if samples is None else whole_number(samples, "samples", low=2, floats=True)
         check_work(count * live.size, f"{count:,} finishing orders of {live.size:,} players",
@@ -250,16 +253,54 @@ def bounty_equity(stacks: Any, bounties: Any, *, share: Any = 1.0, method: str =
     return BountyResult(s, b, rate, equity, chosen, time.perf_counter() - start, stderr, drawn)
 
 
-def exact_bounty_equity(stacks: np.ndarray, bounties: np.ndarray, share: float) -> np.ndarray:
-    """Expected bounty money of each player, exactly (positive ``stacks``; a kernel's input, unchecked)."""
+def exact_bounty_equity(stacks: np.ndarray, bounties: np.ndarray, share: float, *,
+                        compiled: bool = True) -> np.ndarray:
+    """Expected bounty money of each player, exactly (positive ``stacks``; a kernel's input, unchecked): by the
+    compiled kernel (:func:`~pokerlab.icm.bounty_kernels.bounty_subset`, tens of microseconds for a table: the
+    push/fold game's leaves), or with ``compiled=False`` by the same recursion in plain numpy
+    (:func:`plain_bounty_subset`, about a millisecond at 10 players, nothing to load)."""
     n = stacks.size
     if n == 1:
         return bounties.astype(np.float64).copy()
+    u, v = chain_factors(n, share)
+    s = np.ascontiguousarray(stacks, dtype=np.float64)
+    b = np.ascontiguousarray(bounties, dtype=np.float64)
+    if not compiled:
+        return plain_bounty_subset(s, b, u, v)
     from pokerlab.icm.bounty_kernels import bounty_subset  # numba, loaded where it runs
 
-    u, v = chain_factors(n, share)
-    return np.asarray(bounty_subset(np.ascontiguousarray(stacks, dtype=np.float64),
-                                    np.ascontiguousarray(bounties, dtype=np.float64), u, v))
+    return np.asarray(bounty_subset(s, b, u, v))
+
+
+def plain_bounty_subset(stacks: np.ndarray, bounties: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """:func:`~pokerlab.icm.bounty_kernels.bounty_subset` in plain numpy, one place at a time for all sets of
+    that size at once (as :func:`pokerlab.icm.small_field.finish_places`); for up to about
+    :data:`~pokerlab.icm.small_field.PLAIN_MAX_PLAYERS` players."""
+    n = stacks.size
+    masks = np.arange(1 << n, dtype=np.int64)
+    bits = (masks[:, None] >> np.arange(n)) & 1  # (2^n, n): who holds the first places
+    outside = (1 - bits) @ stacks  # chips of the players not yet placed
+    weighted = (1 - bits) @ (stacks * bounties)  # their bounty x chips
+    popcount = bits.sum(axis=1)
+    prob = np.zeros(masks.size)
+    prob[0] = 1.0
+    carried = np.zeros((masks.size, n))  # per set, each placed player's expected v[place - 1]
+    equity = np.zeros(n)
+    for placed in range(n):
+        level = masks[(popcount == placed) & (prob > 0.0)]
+        if placed > 0:  # the next player placed pays u[placed] b_j, weighted by s_j / outside, to each placed one
+            equity += (u[placed] * weighted[level] / outside[level]) @ carried[level]
+        for j in range(n):
+            free = level[bits[level, j] == 0]
+            step = stacks[j] / outside[free]
+            grown = free | (1 << j)  # each set S + {j} is reached from S once per j: no collisions
+            reach = prob[free] * step
+            prob[grown] += reach
+            carried[grown] += carried[free] * step[:, None]
+            carried[grown, j] += reach * v[placed]
+            if placed == 0:
+                equity[j] += reach.sum() * bounties[j]  # the winner keeps his own head
+    return equity
 
 
 def sampled_bounty_equity(stacks: np.ndarray, bounties: np.ndarray, share: float, samples: int,
