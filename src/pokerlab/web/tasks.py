@@ -135,11 +135,8 @@ def pushfold_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     game = {"blinds": params.get("blinds", (0.5, 1.0)), "ante": params.get("ante", 0.0),
             "bb_ante": params.get("bb_ante", 0.0), "payouts": params.get("payouts"), "field": params.get("field")}
     if params.get("bounty") is not None or params.get("pko_share") is not None:  # knockout bounties
-        if params.get("bounty") is None:
-            from pokerlab.errors import InvalidArgumentError
-
-            raise InvalidArgumentError("a progressive knockout (pko_share) needs bounties: give bounty too")
-        game |= {"bounty": params["bounty"], "pko": False if params.get("pko_share") is None else params["pko_share"]}
+        game |= {"bounty": params.get("bounty"),
+                 "pko": False if params.get("pko_share") is None else params["pko_share"]}
     samples = params.get("multiway_samples", MULTIWAY_DEALS)
     # as `pokerlab pushfold`: one iteration of the same kind of game compiles the kernels of the timed solve (once
     # per worker: it costs seconds at 6+ seats, and the kernels depend on the kind of game, not on its numbers)
