@@ -44,9 +44,11 @@ from pokerlab.stats import validate_seed
 
 BOUNTY_METHODS = ("auto", "exact", "montecarlo")
 EXACT_MAX_PLAYERS = 18  # the exact recursion holds 2^n x n numbers (38 MB at 18 live players)
-DEFAULT_SAMPLES = 200_000
+DEFAULT_SAMPLES = 200_000  # finishing orders drawn by default, fewer for a big field (DEFAULT_SAMPLE_WORK)
+DEFAULT_SAMPLE_WORK = 20_000_000  # players x orders by default: about a second (1,000 players: 20,000 orders)
+MIN_DEFAULT_SAMPLES = 2_000
 DEFAULT_PKO_SHARE = 0.5
-SAMPLE_BATCH = 20_000
+SAMPLE_BATCH_CELLS = 2_000_000  # players x orders per numpy batch (16 MB an array)
 # an optimistic rate of the sampled path (players x orders a second; measured 7-30 million CPU-time on this
 # project's 2-core EPYC under load 5-8), for refusing up front a run that could not finish
 SAMPLE_PLAYERS_PER_SECOND = 1e8
@@ -204,7 +206,8 @@ def bounty_equity(stacks: Any, bounties: Any, *, share: Any = 1.0, method: str =
     all or one per player. ``share``: the fraction of a busted head paid to the buster in cash; 1 (default) is a
     plain knockout, 0.5 the usual progressive knockout (the rest goes onto the buster's head). ``method``:
     ``exact`` (up to :data:`EXACT_MAX_PLAYERS` live players), ``montecarlo`` (``samples`` finishing orders,
-    default 200,000, seeded by ``seed``) or ``auto`` (exact where it fits). The expected bounties sum to the
+    by default 200,000 or, for a big field, as many as take about a second (20,000 at 1,000 players), seeded by
+    ``seed``; the standard errors are reported) or ``auto`` (exact where it fits). The expected bounties sum to the
     bounties of the live players.
 
     >>> r = bounty_equity([5000, 3000, 2000], [10, 10, 10], share=0.5)
@@ -242,7 +245,8 @@ def bounty_equity(stacks: Any, bounties: Any, *, share: Any = 1.0, method: str =
         plain = method == "auto" and live.size <= small_field.PLAIN_MAX_PLAYERS
         equity[live] = exact_bounty_equity(stacks_live, b[live], rate, compiled=not plain)
     else:
-        count = DEFAULT_SAMPLES if samples is None else whole_number(samples, "samples", low=2, floats=True)
+        count = (max(MIN_DEFAULT_SAMPLES, min(DEFAULT_SAMPLES, DEFAULT_SAMPLE_WORK // live.size)) if samples is None
+                 else whole_number(samples, "samples", low=2, floats=True))
         check_work(count * live.size, f"{count:,} finishing orders of {live.size:,} players",
                    per_second=SAMPLE_PLAYERS_PER_SECOND)
         mean, se = sampled_bounty_equity(stacks_live, b[live], rate, count, seed)
@@ -317,7 +321,7 @@ def sampled_bounty_equity(stacks: np.ndarray, bounties: np.ndarray, share: float
     squares = np.zeros(n)
     done = 0
     while done < samples:
-        size = min(SAMPLE_BATCH, samples - done)
+        size = min(max(1, SAMPLE_BATCH_CELLS // n), samples - done)
         clocks = rng.exponential(size=(size, n)) / stacks
         order = np.argsort(clocks, axis=1)  # order[:, r]: the player in place r + 1
         paid = bounties[order] * u  # each place's head times its chain factor
