@@ -156,3 +156,15 @@ def test_cli_reports_bounty_equity_with_and_without_payouts(tmp_path) -> None:
     assert [p["bounty_equity"] for p in data["players"]] == pytest.approx(expected.tolist(), abs=1e-12)
     table = runner.invoke(app, ["icm", "--stacks", "10,20,30,40,50", "--bounty", "1", "--payouts", "50,30,20"])
     assert "bounty" in table.output and "1.4874" in table.output and "30.8003" in table.output
+
+
+def test_sampled_standard_errors_are_honest() -> None:
+    # the spread of the means over 12 seeds against the reported standard errors (same count each time)
+    stacks, heads = [2.0, 9.0, 4.0, 1.0, 7.0], [1.0, 2.0, 1.0, 3.0, 1.0]
+    runs = [bounty_equity(stacks, heads, share=0.5, method="montecarlo", samples=4_000, seed=seed)
+            for seed in range(12)]
+    spread = np.std([r.equity for r in runs], axis=0, ddof=1)
+    reported = np.mean([r.stderr for r in runs], axis=0)
+    # an honest standard error puts this ratio (a chi distribution with 11 degrees of freedom, scaled) in
+    # [0.4, 1.7] with probability 0.998 per player; an error off by a factor 2 would leave it there rarely
+    assert np.all((spread / reported > 0.4) & (spread / reported < 1.7)), spread / reported

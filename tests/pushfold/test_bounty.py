@@ -150,3 +150,10 @@ def test_side_pots_pay_the_bounty_to_the_winner_of_the_busted_seats_top_pot() ->
 def test_bad_bounties_are_refused(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidArgumentError, match=message.replace("(", r"\(").replace(")", r"\)")):
         pushfold([10.0, 10.0], **kwargs)
+
+
+def test_three_seats_real_game_values_sum_to_the_pool_and_the_bounties() -> None:
+    result = pushfold([12.0, 8.0, 10.0], payouts=PAYOUTS, bounty=[5.0, 2.0, 3.0], pko=True, real_game_deals=5_000)
+    assert result.real_game is not None and result.real_game.pool == pytest.approx(110.0, abs=1e-9)
+    assert sum(result.values) == pytest.approx(110.0, abs=1e-9)
+    assert result.max_gain <= result.target
