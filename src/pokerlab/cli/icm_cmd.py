@@ -49,7 +49,8 @@ def icm_command(
     variance_reduction: str = typer.Option(
         "auto", "--variance-reduction", help="Monte Carlo: auto | plain | antithetic | sobol | conditional."
     ),
-    seed: int | None = typer.Option(None, "--seed", help="Monte Carlo seed (montecarlo only)."),
+    seed: int | None = typer.Option(None, "--seed", help="Monte Carlo seed (montecarlo only; also seeds the "
+                                    "sampled bounties of a field over 18 players)."),
     places: bool = typer.Option(
         False, "--places", help="Show finish-place probabilities (Monte Carlo: counted from plain samples)."
     ),
@@ -81,6 +82,7 @@ def icm_command(
     from pokerlab.icm.analysis import BUBBLE_MAX_PLAYERS, bubble_factors, deal, plot_shares
     from pokerlab.icm.bounty import (
         DEFAULT_PKO_SHARE,
+        EXACT_MAX_PLAYERS,
         BountyResult,
         bounty_equity,
         parse_bounties,
@@ -126,9 +128,10 @@ def icm_command(
     share = validate_share(DEFAULT_PKO_SHARE if pko_share is None else pko_share) if pko else 1.0
 
     def expected_bounties(heads: np.ndarray) -> BountyResult:
-        if live > PLAIN_MAX_PLAYERS:  # a final table is answered in plain numpy: nothing to compile
+        if PLAIN_MAX_PLAYERS < live <= EXACT_MAX_PLAYERS:  # the compiled recursion (a final table: plain numpy)
             compile_first([lambda: bounty_equity([3.0, 2.0, 1.0], 1.0, method="exact")], quiet=as_json)
-        return bounty_equity(players.chips, heads, share=share)
+        # a field too big for the exact recursion is sampled, with --seed when given
+        return bounty_equity(players.chips, heads, share=share, seed=seed if live > EXACT_MAX_PLAYERS else None)
 
     if payouts is None:  # the expected bounties alone
         if heads is None or places or bubble or deal_ or plot is not None:
