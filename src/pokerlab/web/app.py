@@ -287,8 +287,9 @@ def _cacheable(task: str, params: dict[str, Any], result: dict[str, Any]) -> boo
         return False
     if task == "equity":
         return result.get("method") == "exact" or (seeded and params.get("time") is None)
-    if task == "icm":
-        return "samples" not in result or (seeded and params.get("time") is None)
+    if task == "icm":  # sampled equities or sampled bounties (a field over 18 players) only when seeded
+        sampled = "samples" in result or "samples" in (result.get("bounty") or {})
+        return not sampled or (seeded and params.get("time") is None)
     if task in ("pushfold", "two-round", "hand-equity"):
         return params.get("time") is None  # seeded by default
     return params.get("time") is None and (seeded or "mccfr" not in str(params.get("algo")))
