@@ -207,3 +207,29 @@ def build_game(table: Table, payouts: Any = None, field: Any = None, *, multiway
                                   "places than players")
     payoff = ICMPayoff(stacks, pay, field_stacks)
     return game_of(payoff), "icm", payoff
+
+
+def checked_bounties(bounty: Any, pko: Any, seats: int, field: np.ndarray | None) -> Bounties | None:
+    """Knockout bounties as the game takes them (``bounty``: one number or one per seat; ``pko``: ``False``, ``True``
+    for the default share or the share), or the specific error (negative, a list of the wrong length, a PKO
+    without bounties, a share outside (0, 1], several heads with a field).
+
+    >>> checked_bounties(2.0, True, 2, None)
+    Bounties(heads=(2.0, 2.0), share=0.5)
+    """
+    from pokerlab.icm.bounty import DEFAULT_PKO_SHARE, validate_bounties, validate_share
+
+    if bounty is None:
+        if pko is not False:
+            raise InvalidArgumentError("a progressive knockout (pko) needs bounties: give bounty too")
+        return None
+    heads = validate_bounties(bounty, seats)
+    if pko is True:
+        share = DEFAULT_PKO_SHARE
+    elif pko is False:
+        share = 1.0
+    else:
+        share = validate_share(pko)
+    if field is not None and field.size and not np.isscalar(bounty) and np.ptp(heads) > 0:
+        raise InvalidArgumentError("with a field, give one bounty for every head (the field's players carry it)")
+    return Bounties(tuple(float(h) for h in heads), share)

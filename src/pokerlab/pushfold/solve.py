@@ -36,7 +36,7 @@ from pokerlab.limits import HEADS_UP_TARGET, MULTIWAY_DEALS, MULTIWAY_TARGET, ch
 from pokerlab.progress import deferred_interrupts
 from pokerlab.pushfold.real_game import REAL_GAME_DEALS, RealGameCheck, real_game_check
 from pokerlab.pushfold.schedule import ITERATIONS, REDEAL, TIME, SolveSchedule
-from pokerlab.pushfold.situation import build_game, validate_table
+from pokerlab.pushfold.situation import build_game, checked_bounties, validate_table
 from pokerlab.solvers.vector import VectorSolver
 from pokerlab.solvers.vector_strategy import (
     BestResponseGains,
@@ -263,7 +263,7 @@ def pushfold(
         raise InvalidArgumentError(f"algorithm must be a solver's name, got {type(algorithm).__name__}")
     true_or_false(check_sampling, "check_sampling")
     optional_callback(progress, "progress", "(iterations, gain)")
-    bounties = _checked_bounties(bounty, pko, table.seats, field_array)
+    bounties = checked_bounties(bounty, pko, table.seats, field_array)
     start = time.perf_counter()
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
     # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)
@@ -372,27 +372,6 @@ def pushfold(
         tree=tree, strategy=strategy, notes=tuple(notes), values=values, value_errors=value_errors,
         real_game=real, target=target_value, over_target=over, bounties=bounties,
     )
-
-
-def _checked_bounties(bounty: Any, pko: Any, seats: int, field: np.ndarray | None) -> Bounties | None:
-    """Knockout bounties as the game takes them, or the specific error (negative, a list of the wrong length, a
-    PKO without bounties, a share outside (0, 1])."""
-    from pokerlab.icm.bounty import DEFAULT_PKO_SHARE, validate_bounties, validate_share
-
-    if bounty is None:
-        if pko is not False:
-            raise InvalidArgumentError("a progressive knockout (pko) needs bounties: give bounty too")
-        return None
-    heads = validate_bounties(bounty, seats)
-    if pko is True:
-        share = DEFAULT_PKO_SHARE
-    elif pko is False:
-        share = 1.0
-    else:
-        share = validate_share(pko)
-    if field is not None and field.size and not np.isscalar(bounty) and np.ptp(heads) > 0:
-        raise InvalidArgumentError("with a field, give one bounty for every head (the field's players carry it)")
-    return Bounties(tuple(float(h) for h in heads), share)
 
 
 def _model_values(tree: CompiledPublicTree, strategy: VectorStrategy) -> tuple[float, ...]:
