@@ -110,8 +110,9 @@ def _equity_vs_random() -> None:
 def _icm_exact() -> None:
     import numpy as np
 
-    from pokerlab.icm import core, icm
+    from pokerlab.icm import bounty_equity, core, icm
 
+    bounty_equity([3.0, 2.0, 1.0], 1.0, share=0.5, method="exact")  # the bounty kernel (push/fold leaves, fields)
     for players, paid in ((3, 2), (12, 3), (60, 9)):
         stacks = [1000.0 + 37 * i for i in range(players)]
         payouts = [float(paid - i) for i in range(paid)]

@@ -231,6 +231,10 @@ def test_icm_power_law_payouts_and_monte_carlo_seeded(client):
     ({"stacks": [5, 3], "payouts": "power:paid=2,b=1"}, "icm --stacks 5,3 --payouts power:paid=2,b=1"),
     ({"stacks": [5, 3], "payouts": "50,30", "method": "guess"}, "icm --stacks 5,3 --payouts 50,30 --method guess"),
     ({"stacks": [5, 3], "payouts": "50,30", "samples": 100}, "icm --stacks 5,3 --payouts 50,30 --samples 100"),
+    ({"stacks": [5, 3], "payouts": "50,30", "bounty": -1}, "icm --stacks 5,3 --payouts 50,30 --bounty -1"),
+    ({"stacks": [5, 3], "payouts": "50,30", "bounty": [1, 2, 3]}, "icm --stacks 5,3 --payouts 50,30 --bounty 1,2,3"),
+    ({"stacks": [5, 3], "payouts": "50,30", "bounty": 1, "pko_share": 2},
+     "icm --stacks 5,3 --payouts 50,30 --bounty 1 --pko --pko-share 2"),
 ])
 def test_icm_refuses_what_the_cli_refuses_with_its_message(client, body, cli):
     response = client.post("/api/icm", json=body)
@@ -480,6 +484,9 @@ def test_pushfold_icm_with_a_field_and_progress(client):
     ({"stacks": [10, -1]}, "pushfold --stacks 10,-1"),
     ({"stacks": [10, 10], "target": 0}, "pushfold --stacks 10,10 --target 0"),
     ({"stacks": [10, 10], "iterations": 0}, "pushfold --stacks 10,10 --iterations 0"),
+    ({"stacks": [10, 10], "bounty": -1}, "pushfold --stacks 10,10 --bounty -1"),
+    ({"stacks": [10, 10], "bounty": [1, 2, 3]}, "pushfold --stacks 10,10 --bounty 1,2,3"),
+    ({"stacks": [10, 10], "bounty": 1, "pko_share": 0}, "pushfold --stacks 10,10 --bounty 1 --pko --pko-share 0"),
 ])
 def test_pushfold_refuses_what_the_cli_refuses_with_its_message(client, body, cli):
     response = client.post("/api/pushfold", json=body)
@@ -490,3 +497,33 @@ def test_pushfold_refuses_what_the_cli_refuses_with_its_message(client, body, cl
 def test_pushfold_budget(client):
     response = client.post("/api/pushfold", json={"stacks": [10, 10], "time": 3600})
     assert response.status_code == 422 and "limit of 60 s" in response.json()["detail"]
+
+
+# -- knockout bounties -----------------------------------------------------------------------------------------
+
+HRC_EXPECTED = [0.4143, 0.7684, 1.0475, 1.2822, 1.4874]  # HoldemResources, 10/20/30/40/50, bounty 1 (truncated)
+
+
+def test_icm_answer_has_bounty_equity(client):
+    body = {"stacks": [10, 20, 30, 40, 50], "payouts": "50,30,20", "bounty": 1}
+    data = client.post("/api/icm", json=body).json()
+    assert [math.floor(p["bounty_equity"] * 1e4) / 1e4 for p in data["players"]] == HRC_EXPECTED
+    cli = cli_json("icm --stacks 10,20,30,40,50 --payouts 50,30,20 --bounty 1")
+    assert [p["bounty_equity"] for p in data["players"]] == [p["bounty_equity"] for p in cli["players"]]
+    pko = client.post("/api/icm", json={**body, "bounty": [1, 2, 1, 2, 1], "pko_share": 0.5}).json()
+    assert pko["bounty"]["format"] == "pko"
+    assert math.isclose(sum(p["bounty_equity"] for p in pko["players"]), 7.0, abs_tol=1e-12)
+
+
+def test_pushfold_takes_a_bounty(client):
+    body = {"stacks": [6, 20], "payouts": [50, 30, 20], "field": [15, 15], "bounty": 10, "target": 1e-3}
+    data = client.post("/api/pushfold", json=body).json()
+    assert data["bounty"] == {"heads": [10.0, 10.0], "share": 1.0, "format": "knockout"}
+    assert data["max_gain"] <= 1e-3
+
+
+def test_a_pko_share_without_bounties_is_422(client):
+    response = client.post("/api/pushfold", json={"stacks": [10, 10], "pko_share": 0.5})
+    assert response.status_code == 422 and "needs bounties" in response.json()["detail"]
+    response = client.post("/api/icm", json={"stacks": [5, 3], "payouts": "50,30", "pko_share": 0.5})
+    assert response.status_code == 422 and "needs bounties" in response.json()["detail"]

@@ -150,6 +150,16 @@ def test_icm_page(page, screenshot_dir):
     page.locator("#run-icm").click()
     page.wait_for_function("(document.querySelector('#icm-summary') || {textContent: ''}).textContent"
                            ".includes('power:')")
+    # knockout bounties: a bounty column (HoldemResources' five-player example, bounty 1 on every head)
+    page.locator("#stacks").fill("10\n20\n30\n40\n50")
+    page.locator("#icm-bounty").fill("1")
+    page.locator("#run-icm").click()
+    page.wait_for_function("(document.querySelector('.icm-table') || {innerText: ''}).innerText"
+                           ".includes('bounty equity')")
+    rows = page.locator(".icm-table tbody tr")
+    shown = [float(rows.nth(i).locator("td").last.inner_text()) for i in range(rows.count())]
+    assert shown == pytest.approx([0.4143, 0.7685, 1.0475, 1.2823, 1.4874], abs=1e-4)
+    page.locator("#icm-bounty").fill("")
     page.locator("#stacks").fill("5000\n-3")
     page.locator("#run-icm").click()
     page.wait_for_selector("#icm-error:not([hidden])")

@@ -1,4 +1,4 @@
-"""``pokerlab icm``: tournament prize equity (ICM), finish places, bubble factors and deals."""
+"""``pokerlab icm``: tournament prize equity (ICM), finish places, bubble factors, deals and knockout bounties."""
 
 from __future__ import annotations
 
@@ -31,9 +31,9 @@ def icm_command(
                                       " or '5,000 3,000 2,000'; names as 'alice:5,000 bob:3,000' (0 = busted)."),
     stacks_file: Path | None = typer.Option(None, "--stacks-file", help="File of stacks: one per line ('5,000' or "
                                             "'alice 5,000'), or a list as for --stacks."),
-    payouts: str = typer.Option(..., "--payouts", help="Money per place 50,30,20 | a split of --pool 70/30, "
-                                "60/25/15, 50%,30%,20% | power:a=1,pool=1000,paid=40 | flat:pool=100,paid=9 | "
-                                "file.csv"),
+    payouts: str | None = typer.Option(None, "--payouts", help="Money per place 50,30,20 | a split of --pool 70/30, "
+                                       "60/25/15, 50%,30%,20% | power:a=1,pool=1000,paid=40 | flat:pool=100,"
+                                       "paid=9 | file.csv (needed unless --bounty is given)."),
     pool: str | None = typer.Option(None, "--pool", help="Prize pool that a percentage split (70/30) or power:/"
                                       "flat: divides (default 100 for splits, 1000 for power/flat)."),
     allow_rising: bool = typer.Option(False, "--allow-rising", help="Accept payouts that rise with place."),
@@ -49,7 +49,8 @@ def icm_command(
     variance_reduction: str = typer.Option(
         "auto", "--variance-reduction", help="Monte Carlo: auto | plain | antithetic | sobol | conditional."
     ),
-    seed: int | None = typer.Option(None, "--seed", help="Monte Carlo seed (montecarlo only)."),
+    seed: int | None = typer.Option(None, "--seed", help="Monte Carlo seed (montecarlo only; also seeds the "
+                                    "sampled bounties of a field over 18 players)."),
     places: bool = typer.Option(
         False, "--places", help="Show finish-place probabilities (Monte Carlo: counted from plain samples)."
     ),
@@ -58,6 +59,14 @@ def icm_command(
     plot: Path | None = typer.Option(
         None, "--plot", help="Write a chip share vs prize share figure here (.png, .pdf or .svg)."
     ),
+    bounty: str | None = typer.Option(None, "--bounty", help="Knockout bounty on every head (1) or one per player "
+                                      "(1,2,1.5): adds each player's expected bounties (bounty_equity)."),
+    bounty_column: bool = typer.Option(False, "--bounty-column", help="The --stacks-file's last column is each "
+                                       "player's bounty (one player per line: 'alice 5,000 12.5')."),
+    pko: bool = typer.Option(False, "--pko", help="Progressive knockout: --pko-share of a bounty is paid to the "
+                             "buster, the rest goes onto the buster's head."),
+    pko_share: float | None = typer.Option(None, "--pko-share", help="The part of a PKO bounty paid in cash "
+                                           "(default 0.5)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Prize equity of every player by the Independent Chip Model (Malmuth-Harville)."""
@@ -71,19 +80,71 @@ def icm_command(
     from pokerlab.errors import Interrupted, InvalidArgumentError, InvalidPayoutsError
     from pokerlab.icm import ICMResult, icm, parse_payouts
     from pokerlab.icm.analysis import BUBBLE_MAX_PLAYERS, bubble_factors, deal, plot_shares
-    from pokerlab.icm.display import bubble_table, icm_json, icm_table, money, places_table
+    from pokerlab.icm.bounty import (
+        DEFAULT_PKO_SHARE,
+        EXACT_MAX_PLAYERS,
+        BountyResult,
+        bounty_equity,
+        parse_bounties,
+        split_bounty_column,
+        validate_bounties,
+        validate_share,
+    )
+    from pokerlab.icm.display import (
+        bounty_json,
+        bounty_table,
+        bubble_table,
+        icm_json,
+        icm_table,
+        money,
+        places_table,
+        with_bounties,
+    )
     from pokerlab.icm.lobby import parse_amount, parse_stacks, player_labels, read_stacks_file
+    from pokerlab.icm.small_field import PLAIN_MAX_PLAYERS
     from pokerlab.limits import check_work
     from pokerlab.stats.stopping import normal_quantile, out_of_reach
-    from pokerlab.warmup import prepare_icm
+    from pokerlab.warmup import compile_first, prepare_icm
 
     if (stacks is None) == (stacks_file is None):
         raise InvalidArgumentError("give the stacks with exactly one of --stacks or --stacks-file")
-    players = parse_stacks(stacks if stacks is not None else read_stacks_file(str(stacks_file)))
+    # knockout bounties: the options checked, and the bounty column split off a stacks file, before any work
+    stacks_text = stacks if stacks is not None else read_stacks_file(str(stacks_file))
+    bounty_text = bounty
+    if bounty_column:
+        if stacks_file is None or bounty is not None:
+            raise InvalidArgumentError("--bounty-column reads the bounties from --stacks-file: give a stacks file "
+                                       "and no --bounty")
+        stacks_text, bounty_text = split_bounty_column(stacks_text)
+    if bounty_text is None and (pko or pko_share is not None):
+        raise InvalidArgumentError("--pko needs bounties: give --bounty (or --bounty-column)")
+    if pko_share is not None and not pko:
+        raise InvalidArgumentError("--pko-share applies to a progressive knockout: add --pko")
+    if payouts is None and bounty_text is None:
+        raise InvalidArgumentError("give the payouts (--payouts) or a knockout bounty (--bounty)")
+    players = parse_stacks(stacks_text)
+    live = int(np.count_nonzero(players.chips > 0))
+    heads = None if bounty_text is None else validate_bounties(parse_bounties(bounty_text), players.chips.size)
+    share = validate_share(DEFAULT_PKO_SHARE if pko_share is None else pko_share) if pko else 1.0
+
+    def expected_bounties(heads: np.ndarray) -> BountyResult:
+        if PLAIN_MAX_PLAYERS < live <= EXACT_MAX_PLAYERS:  # the compiled recursion (a final table: plain numpy)
+            compile_first([lambda: bounty_equity([3.0, 2.0, 1.0], 1.0, method="exact")], quiet=as_json)
+        # a field too big for the exact recursion is sampled, with --seed when given
+        return bounty_equity(players.chips, heads, share=share, seed=seed if live > EXACT_MAX_PLAYERS else None)
+
+    if payouts is None:  # the expected bounties alone
+        if heads is None or places or bubble or deal_ or plot is not None:
+            raise InvalidArgumentError("--places, --bubble-factors, --deal and --plot need --payouts")
+        alone = expected_bounties(heads)
+        if as_json:
+            print_json(bounty_json(alone, players.names))
+        else:
+            print_table(bounty_table(alone, players.names))
+        return
     prize_pool = None if pool is None else parse_amount(pool, InvalidPayoutsError, "prize pool")
     pay = parse_payouts(payouts, pool=prize_pool, allow_rising=allow_rising)
     names = players.names
-    live = int(np.count_nonzero(players.chips > 0))
     if bubble and live > BUBBLE_MAX_PLAYERS:  # refused before the work: n(n - 1) ICM runs of n players each
         raise InvalidArgumentError(f"--bubble-factors need {live * (live - 1):,} ICM runs of {live:,} players each "
                                    f"(one per all-in outcome of every pair): at most {BUBBLE_MAX_PLAYERS} live "
@@ -127,10 +188,12 @@ def icm_command(
     factors = bubble_factors(players.chips, pay, allow_rising) if bubble else None
     split = deal(players.chips, pay, allow_rising) if deal_ else None
     written = plot_shares(result, plot, names=names) if plot is not None else None
+    knockouts = None if heads is None else expected_bounties(heads)
     if as_json:
-        print_json(icm_json(result, names, factors, split))
+        data = icm_json(result, names, factors, split)
+        print_json(data if knockouts is None else with_bounties(data, knockouts))
         return
-    print_table(icm_table(result, names, split))
+    print_table(icm_table(result, names, split, knockouts))
     if result.places is not None:
         print_table(places_table(result, names))
     if factors is not None:

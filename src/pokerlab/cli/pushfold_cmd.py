@@ -7,7 +7,7 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import typer
@@ -64,6 +64,12 @@ def pushfold_command(
     depths: str = typer.Option("1-20", "--depths", help="Depths (bb) of --chart heads-up, e.g. 1-20."),
     png: Path = typer.Option(None, "--png", help="Write PNG charts into this directory."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    # knockout bounties (pokerlab.pushfold.situation.BountyPayoff)
+    bounty: str = typer.Option(None, "--bounty", help="Knockout bounty on every head (10) or one per seat (10,5,12): "
+                               "money under ICM, big blinds under chip EV."),
+    pko: bool = typer.Option(False, "--pko", help="Progressive knockout: --pko-share of a bounty to the buster, "
+                             "the rest onto his head."),
+    pko_share: float = typer.Option(None, "--pko-share", help="The part of a PKO bounty paid in cash (default 0.5)."),
 ) -> None:
     """Push/fold Nash ranges: jam first in and call a jam, per seat, under chip EV or ICM."""
     from pokerlab.pushfold.charts import parse_depths
@@ -88,6 +94,15 @@ def pushfold_command(
     from pokerlab.warmup import compile_first
 
     players = parse_stacks(stacks)
+    # knockout bounties: checked here (the façade checks the values)
+    from pokerlab.icm.bounty import parse_bounties
+
+    if pko_share is not None and not pko:
+        raise InvalidArgumentError("--pko-share applies to a progressive knockout: add --pko")
+    if bounty is None and pko:
+        raise InvalidArgumentError("--pko needs bounties: give --bounty")
+    knockout: dict[str, Any] = {} if bounty is None else {
+        "bounty": parse_bounties(bounty), "pko": (True if pko_share is None else pko_share) if pko else False}
     prize_pool = None if pool is None else parse_amount(pool, InvalidPayoutsError, "prize pool")
     if prize_pool is not None and payouts is None:
         raise InvalidArgumentError("--pool divides the --payouts: give --payouts too (e.g. --payouts 70/30)")
@@ -102,7 +117,8 @@ def pushfold_command(
         target = HEADS_UP_TARGET if len(stack_list) == 2 else MULTIWAY_TARGET
     # compile first (one iteration of the same game), so that the time shown is the solve's own
     compile_first([lambda: pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante, payouts=pay, field=field,
-                                    iterations=1, multiway_samples=min(samples, 20), real_game_deals=200)],
+                                    iterations=1, multiway_samples=min(samples, 20), real_game_deals=200,
+                                    **knockout)],
                   quiet=as_json)
     with Progress(TextColumn("pushfold"), BarColumn(), TextColumn("{task.description}"),
                   TimeElapsedColumn(), console=console, disable=not show, transient=True) as bar:
@@ -118,7 +134,7 @@ def pushfold_command(
 
         result = pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante,
                           payouts=pay, field=field, target=target, iterations=iterations,
-                          time_limit=time_limit, multiway_samples=samples, progress=progress)
+                          time_limit=time_limit, multiway_samples=samples, progress=progress, **knockout)
     stopped = result.stop_reason == "interrupted"
     if stopped and result.iterations == 0:
         interrupted("before the first iteration: no strategy yet")
@@ -153,6 +169,12 @@ def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> bool:
               f"{', '.join(f'{s} {x / bb:g}bb' for s, x in zip(result.seats, result.stacks, strict=True))}; "
               f"{result.iterations} discounted CFR iterations, {result.elapsed_s:.2f} s, "
               f"stopped on {result.stop_reason}")
+    if result.bounties is not None:
+        kind = ("knockout" if result.bounties.share == 1.0 else
+                f"progressive knockout ({result.bounties.share:g} to the buster, the rest onto his head)")
+        out.print(f"{kind} bounties ({'bb' if result.model == 'chipev' else 'money'}): "
+                  + ", ".join(f"{s} {h:g}" for s, h in zip(result.seats, result.bounties.heads, strict=True))
+                  + "; values include bounties won in the hand and expected after it")
     gains = ", ".join(f"{s} {g:.2e}" for s, g in zip(result.seats, result.gains, strict=True))
     out.print(f"best-response gains ({result.gain_unit}): {gains}; max {result.max_gain:.2e}")
     if len(result.seats) > 2:

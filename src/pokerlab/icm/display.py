@@ -12,6 +12,7 @@ import numpy as np
 from rich.table import Table
 
 from pokerlab.icm.analysis import BubbleFactors, Deal
+from pokerlab.icm.bounty import BountyResult
 from pokerlab.icm.core import ICMResult
 from pokerlab.icm.lobby import player_labels
 
@@ -26,9 +27,10 @@ def money(value: float, sign: bool = False) -> str:
     return f"{value:{plus}.4f}" if abs(value) < 1e9 else f"{value:{plus}.6g}"
 
 
-def icm_table(result: ICMResult, names: Sequence[str] | None = None, split: Deal | None = None) -> Table:
+def icm_table(result: ICMResult, names: Sequence[str] | None = None, split: Deal | None = None,
+              knockouts: BountyResult | None = None) -> Table:
     """One row per player: stack, chip share, equity, prize share (and the standard error when sampled, the
-    chip chop with ``split``).
+    chip chop with ``split``, the bounty on each head and its expected bounties with ``knockouts``).
 
     >>> from pokerlab.icm import icm
     >>> icm_table(icm([5000, 3000, 2000], [50, 30, 20]), ["alice", "bob", "carol"]).row_count
@@ -43,6 +45,9 @@ def icm_table(result: ICMResult, names: Sequence[str] | None = None, split: Deal
     if split is not None:
         table.add_column("chip chop", justify="right")
         table.add_column("chip - ICM", justify="right")
+    if knockouts is not None:
+        for column in ("bounty", "bounty equity", "equity + bounties"):
+            table.add_column(column, justify="right")
     labels = player_labels(result.stacks.size, names)
     for i, label in enumerate(labels):
         row = [label, f"{result.stacks[i]:,.6g}", f"{100 * result.chip_share[i]:.2f}", money(result.equity[i]),
@@ -51,8 +56,62 @@ def icm_table(result: ICMResult, names: Sequence[str] | None = None, split: Deal
             row.append(money(result.stderr[i]))
         if split is not None:
             row += [money(split.chip[i]), money(split.chip_minus_icm[i], sign=True)]
+        if knockouts is not None:
+            row += [money(knockouts.bounties[i]), _bounty_cell(knockouts, i),
+                    money(result.equity[i] + knockouts.equity[i])]
         table.add_row(*row)
     return table
+
+
+def _bounty_cell(knockouts: BountyResult, i: int) -> str:
+    cell = money(knockouts.equity[i])
+    return cell if knockouts.stderr is None else f"{cell} ± {money(knockouts.stderr[i])}"
+
+
+def bounty_table(knockouts: BountyResult, names: Sequence[str] | None = None) -> Table:
+    """One row per player: stack, the bounty on his head and his expected bounties (future-bounty model).
+
+    >>> from pokerlab.icm import bounty_equity
+    >>> bounty_table(bounty_equity([10, 20, 30], 1.0)).row_count
+    3
+    """
+    sampled = f", {knockouts.samples:,} samples" if knockouts.samples else ""
+    share = "" if knockouts.share == 1.0 else f", {knockouts.share:g} paid to the buster"
+    table = Table(title=f"{knockouts.format} bounties ({knockouts.method}{sampled}{share})")
+    for column in ("player", "stack", "bounty", "bounty equity"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for i, label in enumerate(player_labels(knockouts.stacks.size, names)):
+        table.add_row(label, f"{knockouts.stacks[i]:,.6g}", money(knockouts.bounties[i]), _bounty_cell(knockouts, i))
+    return table
+
+
+def with_bounties(data: dict[str, Any], knockouts: BountyResult) -> dict[str, Any]:
+    """ICM JSON (:func:`icm_json`) with each player's ``bounty`` and ``bounty_equity`` (and ``bounty_stderr``
+    when sampled) and the top-level ``bounty`` block (format, share, method)."""
+    for i, player in enumerate(data["players"]):
+        player["bounty"] = float(knockouts.bounties[i])
+        player["bounty_equity"] = float(knockouts.equity[i])
+        if knockouts.stderr is not None:
+            player["bounty_stderr"] = float(knockouts.stderr[i])
+    summary = knockouts.to_dict()
+    data["bounty"] = {key: summary[key] for key in ("format", "share", "method", "elapsed_s", "samples")
+                      if key in summary}
+    return data
+
+
+def bounty_json(knockouts: BountyResult, names: Sequence[str] | None = None) -> dict[str, Any]:
+    """JSON of expected bounties without payouts: ``{"players": [{"stack", "bounty", "bounty_equity"}], "bounty"}``
+    (players' ``name`` when names were given).
+
+    >>> from pokerlab.icm import bounty_equity
+    >>> round(bounty_json(bounty_equity([10, 20], 1.0))["players"][1]["bounty_equity"], 6)
+    1.333333
+    """
+    data: dict[str, Any] = {"players": [{"stack": float(x)} for x in knockouts.stacks]}
+    if names is not None and any(name != str(i + 1) for i, name in enumerate(names)):
+        for player, name in zip(data["players"], names, strict=True):
+            player["name"] = name
+    return with_bounties(data, knockouts)
 
 
 def places_table(result: ICMResult, names: Sequence[str] | None = None) -> Table:

@@ -4,6 +4,12 @@ Payoff models: **chip EV** (the change of a seat's stack, in big blinds) or **IC
 money after the hand, by the exact ICM engine :func:`pokerlab.icm.icm`, with the stacks of the other tables'
 players, the *field*, included in every outcome). A seat that busts in the hand finishes below every survivor;
 seats busting together are ordered by their stacks before the hand (equal stacks share those places).
+
+Knockout bounties (:class:`BountyPayoff`): the bounty money a seat wins in the hand (by the table rules,
+:func:`~pokerlab.games.pushfold.game.settle_bounties`) plus its expected future bounties after the hand (the
+future-bounty model of :mod:`pokerlab.icm.bounty` over the survivors, the field included, with the heads after
+the hand) are added to the payoff: in money under ICM; under chip EV the bounty is in big blinds and the payoff
+counts its change over the hand (the expected bounties before it subtracted), so that it still sums to 0.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import numpy as np
 
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError, whole_number
 from pokerlab.games.pushfold import MAX_SEATS, PushFoldGame, Table
+from pokerlab.games.pushfold.game import Bounties
 from pokerlab.pushfold.field import FieldICM
 
 SUBSET_PLAYERS = 12
@@ -121,9 +128,53 @@ def chip_ev_payoff(stacks: np.ndarray, big_blind: float) -> Any:
     return payoff
 
 
+class BountyPayoff:
+    """A payoff (chip EV or ICM) plus the bounties: what each seat won in the hand and its expected future
+    bounties after it (:mod:`pokerlab.icm.bounty`, among the survivors and the field, each field player carrying
+    ``field_head``), minus ``before`` (the expected bounties before the hand under chip EV, zeros under ICM).
+    Cached per distinct (final stacks, heads)."""
+
+    def __init__(self, base: Any, stacks: np.ndarray, field: np.ndarray, bounties: Bounties, field_head: float,
+                 relative: bool) -> None:
+        from pokerlab.icm.bounty import EXACT_MAX_PLAYERS  # noqa: PLC0415 (the ICM engine stays out of games/)
+
+        if stacks.size + field.size > EXACT_MAX_PLAYERS:
+            raise InvalidArgumentError(f"bounties are valued exactly for at most {EXACT_MAX_PLAYERS} players; the "
+                                       f"table and field hold {stacks.size + field.size}: give a smaller field")
+        self.base = base
+        self.stacks = stacks
+        self.field = field
+        self.share = bounties.share
+        self.field_heads = np.full(field.size, field_head)
+        self._cache: dict[bytes, np.ndarray] = {}
+        heads = np.array(bounties.heads, dtype=np.float64)
+        self.before = self.future(stacks, heads) if relative else np.zeros(stacks.size)
+
+    def future(self, final: np.ndarray, heads: np.ndarray) -> np.ndarray:
+        """Each seat's expected bounties after the hand (exact; 0 for a busted seat)."""
+        from pokerlab.icm.bounty import exact_bounty_equity  # noqa: PLC0415
+
+        chips = np.concatenate([final, self.field])
+        alive = np.flatnonzero(chips > 1e-12 * chips.sum())
+        future = np.zeros(chips.size)
+        future[alive] = exact_bounty_equity(chips[alive] / chips[alive].max(),
+                                            np.concatenate([heads, self.field_heads])[alive], self.share)
+        return future[: final.size]
+
+    def __call__(self, final: np.ndarray, won: np.ndarray, heads: np.ndarray) -> np.ndarray:
+        key = np.round(final, 9).tobytes() + np.round(heads, 12).tobytes()
+        future = self._cache.get(key)
+        if future is None:
+            future = self.future(final, heads)
+            self._cache[key] = future
+        total: np.ndarray = np.asarray(self.base(final)) + won + future - self.before
+        return total
+
+
 def build_game(table: Table, payouts: Any = None, field: Any = None, *, multiway_samples: int = 1000,
-               seed: int = 0) -> tuple[PushFoldGame, str, ICMPayoff | None]:
-    """The push/fold game of a table: chip EV without payouts, ICM with them. Returns ``(game, model, icm
+               seed: int = 0, bounties: Bounties | None = None) -> tuple[PushFoldGame, str, ICMPayoff | None]:
+    """The push/fold game of a table: chip EV without payouts, ICM with them, with ``bounties``
+    (:class:`BountyPayoff`; a field's players carry the mean of the table's heads). Returns ``(game, model, icm
     payoff or None)``."""
     stacks = np.asarray(table.stacks, dtype=np.float64)
     field_stacks = np.zeros(0) if field is None else _numbers(field, "field stacks", InvalidStacksError)
@@ -132,9 +183,15 @@ def build_game(table: Table, payouts: Any = None, field: Any = None, *, multiway
     if field_stacks.size and payouts is None:
         raise InvalidArgumentError("a field only matters for ICM: give the payouts too")
     multiway_samples = whole_number(multiway_samples, "multiway samples", low=1)
+
+    def game_of(payoff: Any) -> PushFoldGame:
+        if bounties is not None:
+            payoff = BountyPayoff(payoff, stacks, field_stacks, bounties, float(np.mean(bounties.heads)),
+                                  relative=payouts is None)
+        return PushFoldGame(table, payoff, multiway_samples=multiway_samples, seed=seed, bounties=bounties)
+
     if payouts is None:
-        return PushFoldGame(table, chip_ev_payoff(stacks, table.big_blind), multiway_samples=multiway_samples,
-                            seed=seed), "chipev", None
+        return game_of(chip_ev_payoff(stacks, table.big_blind)), "chipev", None
     pay = _numbers(payouts, "payouts", InvalidPayoutsError)
     players = stacks.size + field_stacks.size
     if pay.size == 0:
@@ -149,4 +206,30 @@ def build_game(table: Table, payouts: Any = None, field: Any = None, *, multiway
         raise InvalidPayoutsError(f"{pay.size} payouts for {players} players in the tournament: there are more paid "
                                   "places than players")
     payoff = ICMPayoff(stacks, pay, field_stacks)
-    return PushFoldGame(table, payoff, multiway_samples=multiway_samples, seed=seed), "icm", payoff
+    return game_of(payoff), "icm", payoff
+
+
+def checked_bounties(bounty: Any, pko: Any, seats: int, field: np.ndarray | None) -> Bounties | None:
+    """Knockout bounties as the game takes them (``bounty``: one number or one per seat; ``pko``: ``False``, ``True``
+    for the default share or the share), or the specific error (negative, a list of the wrong length, a PKO
+    without bounties, a share outside (0, 1], several heads with a field).
+
+    >>> checked_bounties(2.0, True, 2, None)
+    Bounties(heads=(2.0, 2.0), share=0.5)
+    """
+    from pokerlab.icm.bounty import DEFAULT_PKO_SHARE, validate_bounties, validate_share
+
+    if bounty is None:
+        if pko is not False:
+            raise InvalidArgumentError("a progressive knockout (pko) needs bounties: give bounty too")
+        return None
+    heads = validate_bounties(bounty, seats)
+    if pko is True:
+        share = DEFAULT_PKO_SHARE
+    elif pko is False:
+        share = 1.0
+    else:
+        share = validate_share(pko)
+    if field is not None and field.size and not np.isscalar(bounty) and np.ptp(heads) > 0:
+        raise InvalidArgumentError("with a field, give one bounty for every head (the field's players carry it)")
+    return Bounties(tuple(float(h) for h in heads), share)

@@ -30,12 +30,13 @@ from pokerlab.errors import (
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
 from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
+from pokerlab.games.pushfold.game import Bounties
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
 from pokerlab.limits import HEADS_UP_TARGET, MULTIWAY_DEALS, MULTIWAY_TARGET, check_multiway_deals, multiway_deals_fit
 from pokerlab.progress import deferred_interrupts
 from pokerlab.pushfold.real_game import REAL_GAME_DEALS, RealGameCheck, real_game_check
 from pokerlab.pushfold.schedule import ITERATIONS, REDEAL, TIME, SolveSchedule
-from pokerlab.pushfold.situation import build_game, validate_table
+from pokerlab.pushfold.situation import build_game, checked_bounties, validate_table
 from pokerlab.solvers.vector import VectorSolver
 from pokerlab.solvers.vector_strategy import (
     BestResponseGains,
@@ -99,6 +100,7 @@ class PushFoldResult:
     real_game: RealGameCheck | None = None
     target: float = 0.0
     over_target: tuple[int, ...] = ()
+    bounties: Bounties | None = None
 
     @property
     def max_gain(self) -> float:
@@ -182,6 +184,9 @@ class PushFoldResult:
                 "deals": real.deals, "seed": real.seed, "pool": None if np.isnan(real.pool) else real.pool,
                 "max_gain": real.max_gain, "over_target": [self.seats[i] for i in self.over_target]},
             "notes": list(self.notes),
+            "bounty": None if self.bounties is None else {
+                "heads": list(self.bounties.heads), "share": self.bounties.share,
+                "format": "knockout" if self.bounties.share == 1.0 else "pko"},
             "strategies": self.node_strategies(),
         }
 
@@ -208,6 +213,8 @@ def pushfold(
     multiway_proposal_share: float = 0.5,
     progress: Progress | None = None,
     real_game_deals: int = REAL_GAME_DEALS,
+    bounty: Any = None,
+    pko: bool | float = False,
 ) -> PushFoldResult:
     """Nash push/fold strategies of every seat (chip EV, or ICM with ``payouts`` and an optional ``field``).
 
@@ -236,6 +243,10 @@ def pushfold(
     uniform deals.
     ``algorithm``: a vector-form solver of `pokerlab.solvers.vector.VectorSolver` (discounted CFR by default). With 3+
     seats the profile returned is the checked one (average or current strategy) with the smallest maximum gain.
+    ``bounty``: knockout bounties, one number for every head or one per seat (money under ICM, big blinds under
+    chip EV), paid in the hand by the table rules and valued after it by the future-bounty model
+    (:mod:`pokerlab.pushfold.situation`); ``pko``: a progressive knockout, ``True`` paying half of a head to
+    the buster (the rest onto his head) or the share paid as a number in (0, 1].
     """
     stack_array, blind_array, payout_array, field_array = _checked_amounts(stacks, blinds, payouts, field)
     ante = real_number(ante, "ante")
@@ -252,6 +263,7 @@ def pushfold(
         raise InvalidArgumentError(f"algorithm must be a solver's name, got {type(algorithm).__name__}")
     true_or_false(check_sampling, "check_sampling")
     optional_callback(progress, "progress", "(iterations, gain)")
+    bounties = checked_bounties(bounty, pko, table.seats, field_array)
     start = time.perf_counter()
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
     # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)
@@ -259,7 +271,7 @@ def pushfold(
         with deferred_interrupts():
             uniform = multiway_samples if multiway_proposal_share == 0 else min(multiway_samples, UNIFORM_DEALS)
             game, model, icm_payoff = build_game(table, payout_array, field_array, multiway_samples=uniform,
-                                                 seed=seed)
+                                                 seed=seed, bounties=bounties)
             tree = compile_public_tree(game)
     except KeyboardInterrupt:
         raise Interrupted("while building the game: nothing solved yet") from None
@@ -358,7 +370,7 @@ def pushfold(
         elapsed_s=time.perf_counter() - start, stop_reason=stop, multiway_samples=game.multiway_samples,
         multiway_error=multiway_error, multiway_check_gains=check_gains, game=game,
         tree=tree, strategy=strategy, notes=tuple(notes), values=values, value_errors=value_errors,
-        real_game=real, target=target_value, over_target=over,
+        real_game=real, target=target_value, over_target=over, bounties=bounties,
     )
 
 

@@ -144,6 +144,8 @@ def _icm_limits(body: ICMRequest, limits: Limits) -> float:
     if body.samples is not None and body.samples > limits.icm_samples:
         _refuse(f"samples {body.samples:,} is over this server's budget of {limits.icm_samples:,}; ask for fewer, "
                 "or give a time or half-width target instead")
+    if body.bounty is not None and n > limits.icm_places_players:
+        _refuse(f"knockout bounties are limited to {limits.icm_places_players} players on this server ({n} given)")
     _check_seconds(body.time, limits.sampling_seconds)
     return limits.job_seconds if body.time is None else min(limits.job_seconds, body.time + 5.0)
 
@@ -285,8 +287,9 @@ def _cacheable(task: str, params: dict[str, Any], result: dict[str, Any]) -> boo
         return False
     if task == "equity":
         return result.get("method") == "exact" or (seeded and params.get("time") is None)
-    if task == "icm":
-        return "samples" not in result or (seeded and params.get("time") is None)
+    if task == "icm":  # sampled equities or sampled bounties (a field over 18 players) only when seeded
+        sampled = "samples" in result or "samples" in (result.get("bounty") or {})
+        return not sampled or (seeded and params.get("time") is None)
     if task in ("pushfold", "two-round", "hand-equity"):
         return params.get("time") is None  # seeded by default
     return params.get("time") is None and (seeded or "mccfr" not in str(params.get("algo")))

@@ -22,6 +22,10 @@ def icm_precheck(params: dict[str, Any]) -> None:
     from pokerlab.icm.core import validate
 
     validate(params["stacks"], parse_payouts(params["payouts"]))
+    if params.get("bounty") is not None or params.get("pko_share") is not None:
+        from pokerlab.icm.bounty import knockout_format
+
+        knockout_format(params.get("bounty"), params.get("pko_share"), len(params["stacks"]))
 
 
 def solve_precheck(params: dict[str, Any]) -> None:

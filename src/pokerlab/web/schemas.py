@@ -84,6 +84,10 @@ class ICMRequest(_Request):
     places: bool = False
     bubble_factors: bool = False
     deal: bool = False
+    bounty: float | Annotated[list[float], Field(max_length=20_000)] | None = Field(
+        default=None, description="Knockout bounty on every head, or one per player: adds `bounty_equity` per player.")
+    pko_share: float | None = Field(default=None, description="Progressive knockout: the part of a bounty paid "
+                                    "to the buster (the rest goes onto his head); null for a plain knockout.")
 
 
 class SolveRequest(_Request):
@@ -127,3 +131,8 @@ class PushFoldRequest(_Request):
     iterations: int | None = None
     time: float | None = Field(default=None, description="Seconds the solve may take (at most `solve_seconds`).")
     multiway_samples: int = Field(default=MULTIWAY_DEALS, ge=1, le=100_000)
+    bounty: float | Annotated[list[float], Field(max_length=10)] | None = Field(
+        default=None, description="Knockout bounty on every head, or one per seat (money under ICM, big blinds under "
+        "chip EV).")
+    pko_share: float | None = Field(default=None, description="Progressive knockout: the part of a bounty paid "
+                                    "to the buster; null for a plain knockout.")

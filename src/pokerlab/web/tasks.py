@@ -94,6 +94,15 @@ def icm_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
         data["risk_premium"] = bf["risk_premium"]
     if params.get("deal"):
         data["deal"] = deal(stacks, payouts).to_dict()["players"]
+    if params.get("bounty") is not None or params.get("pko_share") is not None:
+        from pokerlab.icm import bounty_equity
+        from pokerlab.icm.bounty import EXACT_MAX_PLAYERS, knockout_format
+        from pokerlab.icm.display import with_bounties
+
+        heads, share = knockout_format(params.get("bounty"), params.get("pko_share"), stacks.size)
+        sampled = int(np.count_nonzero(stacks > 0)) > EXACT_MAX_PLAYERS  # a big field's bounties are sampled
+        data = with_bounties(data, bounty_equity(stacks, heads, share=share,
+                                                 seed=params.get("seed") if sampled else None))
     return data
 
 
@@ -125,10 +134,13 @@ def pushfold_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
 
     game = {"blinds": params.get("blinds", (0.5, 1.0)), "ante": params.get("ante", 0.0),
             "bb_ante": params.get("bb_ante", 0.0), "payouts": params.get("payouts"), "field": params.get("field")}
+    if params.get("bounty") is not None or params.get("pko_share") is not None:  # knockout bounties
+        game |= {"bounty": params.get("bounty"),
+                 "pko": False if params.get("pko_share") is None else params["pko_share"]}
     samples = params.get("multiway_samples", MULTIWAY_DEALS)
     # as `pokerlab pushfold`: one iteration of the same kind of game compiles the kernels of the timed solve (once
     # per worker: it costs seconds at 6+ seats, and the kernels depend on the kind of game, not on its numbers)
-    kind = (len(params["stacks"]) > 2, game["payouts"] is not None, game["field"] is not None)
+    kind = (len(params["stacks"]) > 2, game["payouts"] is not None, game["field"] is not None, "bounty" in game)
     warm_once(f"pushfold {kind}", lambda: pushfold(params["stacks"], **game, iterations=1,
                                                    multiway_samples=min(samples, 20)), quiet=True)
     result = pushfold(params["stacks"], **game, target=params.get("target"), iterations=params.get("iterations"),

@@ -11,12 +11,17 @@ combo of a class has the same value and a best response may be chosen per class 
 terminals are valued by a :class:`~pokerlab.games.pushfold.valuation.MultiwayValuation` (card removal, the
 sampled 3+ way pots and their stages). Payoffs are a vector per outcome from a ``payoff`` function of the final
 stacks (chip EV in big blinds, or ICM money from :mod:`pokerlab.pushfold`).
+
+Knockout bounties (:class:`Bounties`): a seat busted in the hand pays the bounty on its head to the winner of the
+highest pot it was in (the pot its last chips went into), split equally among that pot's winners; with a
+progressive knockout only ``share`` of it in cash, the rest added onto each winner's head. The payoff is then
+told, per outcome, the bounty money each seat won in the hand and the heads after it (:func:`settle_bounties`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -43,11 +48,48 @@ JAM: Action = 1
 State = tuple[int, ...]
 
 
+class Bounties(NamedTuple):
+    """Knockout bounties at the table: ``heads[seat]`` the bounty on each seat's head (money), ``share`` the part
+    of a busted head paid to the buster in cash (1: a knockout; below 1: a progressive knockout, the rest going
+    onto the buster's head)."""
+
+    heads: tuple[float, ...]
+    share: float = 1.0
+
+
+def settle_bounties(stacks: np.ndarray, final: np.ndarray, values: np.ndarray, pot_seats: np.ndarray,
+                    bounties: Bounties) -> tuple[np.ndarray, np.ndarray]:
+    """``(won, heads)``: the bounty money each seat wins in the hand and the bounty on each head after it. A seat
+    whose stack is gone (it had chips before the hand) is busted by the winners of the highest pot it is eligible
+    for (``pot_seats``: bitmask per pot; ``values``: the hand values the pots were awarded by, larger wins),
+    who split its head equally: ``share`` in cash, the rest onto their heads.
+
+    >>> won, heads = settle_bounties(np.array([5.0, 10.0]), np.array([0.0, 15.0]), np.array([0, 1]),
+    ...                              np.array([3]), Bounties((2.0, 2.0), 0.5))
+    >>> won.tolist(), heads.tolist()
+    ([0.0, 1.0], [0.0, 3.0])
+    """
+    heads = np.array(bounties.heads, dtype=np.float64)
+    won = np.zeros(heads.size)
+    for seat in np.flatnonzero((final <= 1e-12 * stacks.sum()) & (stacks > 0)):
+        top = max(p for p in range(pot_seats.size) if pot_seats[p] >> seat & 1)
+        eligible = [k for k in range(heads.size) if pot_seats[top] >> k & 1]
+        best = max(values[k] for k in eligible)
+        winners = [k for k in eligible if values[k] == best]
+        head = bounties.heads[seat]
+        for k in winners:
+            won[k] += bounties.share * head / len(winners)
+            heads[k] += (1.0 - bounties.share) * head / len(winners)
+        heads[seat] = 0.0
+    return won, heads
+
+
 class PushFoldGame(VectorGame):
     """Push/fold at one table as a vector-form game (see the module docstring).
 
     ``payoff(final_stacks) -> utilities`` maps the seats' stacks after the hand (chips) to each seat's payoff
-    (chip EV in big blinds, or ICM money); it is called once per distinct outcome when the game is built.
+    (chip EV in big blinds, or ICM money); it is called once per distinct outcome when the game is built. With
+    ``bounties`` it is called as ``payoff(final_stacks, bounty_won, heads_after)`` (:func:`settle_bounties`).
     ``multiway_samples`` deals (seed ``seed``) evaluate showdowns of three or more players. The stages of the
     valuation (:meth:`redealt`, :meth:`resampled`) are games of their own that share this game's terminals.
 
@@ -58,8 +100,8 @@ class PushFoldGame(VectorGame):
 
     name = "pushfold"
 
-    def __init__(self, table: Table, payoff: Callable[[np.ndarray], np.ndarray], *, multiway_samples: int = 1000,
-                 seed: int = 0, equity: PreflopTables | None = None) -> None:
+    def __init__(self, table: Table, payoff: Callable[..., np.ndarray], *, multiway_samples: int = 1000,
+                 seed: int = 0, equity: PreflopTables | None = None, bounties: Bounties | None = None) -> None:
         if not 2 <= table.seats <= MAX_SEATS:
             raise InvalidGameError(f"push/fold needs 2 to {MAX_SEATS} seats, got {table.seats}")
         self.table = table
@@ -72,6 +114,7 @@ class PushFoldGame(VectorGame):
         self.equity = equity if equity is not None else preflop_tables()
         self.class_weights = self.equity.class_size / 1326.0
         self._payoff = payoff
+        self.bounties = bounties
         self.terminals: dict[State, Terminal] = {}
         self._build_terminals(())
         self.valuation = MultiwayValuation.uniform(self.terminals, self.equity, table.seats, multiway_samples, seed)
@@ -84,6 +127,7 @@ class PushFoldGame(VectorGame):
         other.dead, other.live = self.dead, self.live
         other.all_in_by_posting, other.decision_seats = self.all_in_by_posting, self.decision_seats
         other.equity, other.class_weights, other._payoff = self.equity, self.class_weights, self._payoff
+        other.bounties = self.bounties
         other.terminals = self.terminals
         other.valuation = valuation
         return other
@@ -153,8 +197,10 @@ class PushFoldGame(VectorGame):
 
     def spec(self) -> dict[str, Any]:
         t = self.table
+        bounty = {} if self.bounties is None else {"bounties": list(self.bounties.heads),
+                                                   "bounty_share": self.bounties.share}
         return {"name": self.name, "family": "pushfold", "stacks": list(t.stacks), "small_blind": t.small_blind,
-                "big_blind": t.big_blind, "ante": t.ante, "bb_ante": t.bb_ante} | self.valuation.spec()
+                "big_blind": t.big_blind, "ante": t.ante, "bb_ante": t.bb_ante} | bounty | self.valuation.spec()
 
     # ---------------------------------------------------------------------------------------------------
     # terminals
@@ -177,10 +223,15 @@ class PushFoldGame(VectorGame):
 
     def _build_terminals(self, state: State) -> None:
         if self.public_player(state) == TERMINAL:
-            finals, keys, eligible = self._outcomes(state)
+            finals, keys, eligible, values = self._outcome_rows(state)
             if not np.allclose(finals.sum(axis=1), self.stacks.sum(), rtol=0, atol=1e-9 * self.stacks.sum()):
                 raise AssertionError("chips not conserved")  # pragma: no cover (a bug, tested)
-            utilities = np.array([np.asarray(self._payoff(f), dtype=np.float64) for f in finals])
+            if self.bounties is None:
+                utilities = np.array([np.asarray(self._payoff(f), dtype=np.float64) for f in finals])
+            else:
+                utilities = np.array([np.asarray(self._payoff(f, *settle_bounties(self.stacks, f, v, eligible,
+                                                                                   self.bounties)), dtype=np.float64)
+                                      for f, v in zip(finals, values, strict=True)])
             self.terminals[state] = Terminal(self.participants(state)[0], utilities, keys, eligible)
             return
         for action in (FOLD, JAM):
@@ -190,6 +241,10 @@ class PushFoldGame(VectorGame):
         """Final stacks of every outcome of a terminal by the table rules (one row each: the lone winner's;
         heads-up the first participant wins, the second, a tie; else per pot-winner sequence by increasing
         key), the outcome keys (3+ participants) and the pots' eligible seat bitmasks."""
+        return self._outcome_rows(state)[:3]
+
+    def _outcome_rows(self, state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
+        """:meth:`_outcomes` and each outcome's hand values (the pots were awarded by them)."""
         inside, contributions = self.participants(state)
         n = self.table.seats
         amounts, eligible, refunds = pots(contributions, self.dead, inside)
@@ -203,18 +258,21 @@ class PushFoldGame(VectorGame):
 
         rows = []
         keys: list[int] = []
+        hand_values: list[np.ndarray] = []
         if len(inside) <= 2:
             outcomes = [inside] if len(inside) == 1 else [inside[:1], inside[1:], inside]
             for winners in outcomes:
                 values = np.zeros(n, dtype=np.int64)
                 values[list(winners)] = 1
+                hand_values.append(values)
                 rows.append(after(values))
         else:
             by_key = {outcome_key(w, n): w for w in pot_winner_sequences(inside, eligible)}
             for key in sorted(by_key):
                 keys.append(key)
-                rows.append(after(outcome_values(by_key[key], n)))
-        return np.array(rows), np.array(keys, dtype=np.int64), pot_seats
+                hand_values.append(outcome_values(by_key[key], n))
+                rows.append(after(hand_values[-1]))
+        return np.array(rows), np.array(keys, dtype=np.int64), pot_seats, hand_values
 
     def final_stacks_of(self, state: State) -> np.ndarray:
         """Final stacks of every outcome of a terminal (rows in the order of ``terminals[state].utilities``)."""

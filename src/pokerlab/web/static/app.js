@@ -583,7 +583,16 @@ const icmPage = (() => {
     return { stacks: $("stacks").value, kind: $("payout-kind").value, payouts: $("payouts").value,
       split: $("split").value, splitPool: $("split-pool").value, paid: $("rule-paid").value,
       pool: $("rule-pool").value, a: $("rule-a").value, places: $("icm-places").checked,
-      bubble: $("icm-bubble").checked, deal: $("icm-deal").checked };
+      bubble: $("icm-bubble").checked, deal: $("icm-deal").checked, bounty: $("icm-bounty").value,
+      pko: $("icm-pko").checked };
+  }
+
+  // knockout bounties of a request: one number for every head or one per player; a PKO pays half to the buster
+  function withBounties(body, bountyId, pkoId) {
+    const values = $(bountyId).value.split(/[\s,;]+/).filter(Boolean).map(Number);
+    if (values.length) body.bounty = values.length === 1 ? values[0] : values;
+    if ($(pkoId).checked) body.pko_share = 0.5;
+    return body;
   }
 
   function heatColor(value, low, high) {
@@ -599,12 +608,15 @@ const icmPage = (() => {
     const sampled = result.players[0].stderr !== null;
     if (sampled) headers.push("± stderr");
     if (deal) headers.push("ICM chop", "chip chop", "chip − ICM");
+    const bounties = result.players[0].bounty_equity !== undefined;
+    if (bounties) headers.push("bounty", "bounty equity");
     const first = page * PAGE_ROWS;
     const rows = result.players.slice(first, first + PAGE_ROWS).map((p, k) => {
       const i = first + k;
       const row = [`~${names[i]}`, num(p.stack, 0), pct(p.chip_share), num(p.equity, 2), pct(p.prize_share)];
       if (sampled) row.push(num(p.stderr, 3));
       if (deal) row.push(num(deal[i].icm_chop, 2), num(deal[i].chip_chop, 2), num(deal[i].chip_minus_icm, 2));
+      if (bounties) row.push(num(p.bounty, 2), num(p.bounty_equity, 4));
       return row;
     });
     const box = el("div", { id: "icm-prizes" }, table(headers, rows, "icm-table"));
@@ -671,8 +683,8 @@ const icmPage = (() => {
     try {
       const parsed = await stacks(controller.signal);
       $("icm-count").textContent = `${parsed.stacks.length.toLocaleString("en-US")} players`;
-      const body = { stacks: parsed.stacks, payouts: payoutSpec(), places: $("icm-places").checked,
-        bubble_factors: $("icm-bubble").checked, deal: $("icm-deal").checked };
+      const body = withBounties({ stacks: parsed.stacks, payouts: payoutSpec(), places: $("icm-places").checked,
+        bubble_factors: $("icm-bubble").checked, deal: $("icm-deal").checked }, "icm-bounty", "icm-pko");
       const result = await streamJob("/api/icm/stream", body, () => {}, controller.signal);
       render(result, body, parsed.names);
     } catch (error) {
@@ -696,6 +708,8 @@ const icmPage = (() => {
     $("icm-places").checked = s.places !== false;
     $("icm-bubble").checked = s.bubble !== false;
     $("icm-deal").checked = s.deal !== false;
+    $("icm-bounty").value = s.bounty ?? "";
+    $("icm-pko").checked = s.pko === true;
     showPayoutFields();
     run();
   }
@@ -717,7 +731,7 @@ const icmPage = (() => {
     showPayoutFields();
   }
 
-  return { init, restore };
+  return { init, restore, withBounties };
 })();
 
 // ---- push/fold page -------------------------------------------------------------------------------------
@@ -730,11 +744,12 @@ const pushfoldPage = (() => {
   function state() {
     return { stacks: $("pf-stacks").value, blinds: $("pf-blinds").value, ante: $("pf-ante").value,
       payouts: $("pf-payouts").value, field: $("pf-field").value, model: $("pf-model").value,
-      time: $("pf-time").value, target: $("pf-target").value };
+      time: $("pf-time").value, target: $("pf-target").value, bounty: $("pf-bounty").value, pko: $("pf-pko").checked };
   }
 
-  function request(icm) {
+  function request(icm, bounties = true) {
     const body = { stacks: numbers("pf-stacks"), blinds: numbers("pf-blinds"), ante: Number($("pf-ante").value || 0) };
+    if (bounties) icmPage.withBounties(body, "pf-bounty", "pf-pko");
     if ($("pf-time").value) body.time = Number($("pf-time").value);
     if ($("pf-target").value) body.target = Number($("pf-target").value);
     if (icm) {
@@ -797,7 +812,9 @@ const pushfoldPage = (() => {
     $("pf-summary").textContent = `${result.model === "icm" ? "ICM" : "chip EV"}: ${result.iterations} iterations, `
       + `largest best-response gain ${result.max_gain.toExponential(2)} ${result.gain_unit}, `
       + `${num(result.elapsed_s, 2)} s, ${stopped[result.stop_reason] || `stopped on ${result.stop_reason}`}`
-      + (chipEv ? "; outlined hands are played differently under chip EV" : "");
+      + (chipEv ? "; outlined hands are played differently under chip EV" : "")
+      + (result.bounty ? `; ${result.bounty.format === "pko" ? "progressive knockout" : "knockout"} bounties `
+        + result.bounty.heads.join(", ") : "");
     $("pf-summary").dataset.stopReason = result.stop_reason;
   }
 
@@ -822,7 +839,7 @@ const pushfoldPage = (() => {
     try {
       const main = await streamJob("/api/pushfold/stream", request(model !== "chipev"), onProgress, controller.signal);
       const chipEv = model === "overlay"
-        ? await streamJob("/api/pushfold/stream", request(false), onProgress, controller.signal) : null;
+        ? await streamJob("/api/pushfold/stream", request(false, false), onProgress, controller.signal) : null;
       render(main, chipEv);
     } catch (error) {
       clear();
@@ -838,9 +855,10 @@ const pushfoldPage = (() => {
   function restore(s) {
     for (const [key, id] of [["stacks", "pf-stacks"], ["blinds", "pf-blinds"], ["ante", "pf-ante"],
       ["payouts", "pf-payouts"], ["field", "pf-field"], ["model", "pf-model"], ["time", "pf-time"],
-      ["target", "pf-target"]]) {
+      ["target", "pf-target"], ["bounty", "pf-bounty"]]) {
       if (s[key] !== undefined) $(id).value = s[key];
     }
+    $("pf-pko").checked = s.pko === true;
     run();
   }
 
