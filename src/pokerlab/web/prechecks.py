@@ -1,7 +1,9 @@
 """What the server checks itself before a job waits in line for a worker: the parsing a user most often gets
 wrong (ranges and cards, payouts and stacks, a game or algorithm name), by the façades' own parsers, so the
 refusal is the library's message and comes at once even when every worker is busy (``AKx`` once waited 28 s for
-its 422). The rest (numbers the engines check as they start) is still checked in the worker."""
+its 422); every push/fold and two-round input. The rest (numbers the equity and ICM engines check as they start)
+is still checked in the worker. Names with a fixed set of values (``method``) are refused by the request's schema
+before these run."""
 
 from __future__ import annotations
 
@@ -34,9 +36,37 @@ def solve_precheck(params: dict[str, Any]) -> None:
     algorithm_config(params.get("algo") or "cfr+", **overrides)
 
 
+def pushfold_precheck(params: dict[str, Any]) -> None:
+    """Everything :func:`pokerlab.pushfold.pushfold` checks before it builds the game: the table, payouts and
+    field, the target, iterations, time and the multiway deals' memory. (Its module loads numba: see
+    :func:`load_prechecks`.)"""
+    from pokerlab.pushfold.solve import check_request
+
+    check_request(params["stacks"], params["blinds"], ante=params["ante"], bb_ante=params["bb_ante"],
+                  payouts=params["payouts"], field=params["field"], target=params["target"],
+                  iterations=params["iterations"], time_limit=params["time"],
+                  multiway_samples=params["multiway_samples"])
+
+
+def two_round_precheck(params: dict[str, Any]) -> None:
+    """Iterations, time and seed as the two-round task reads them (stack, buckets and checks are bounded by
+    the server's limits first)."""
+    from pokerlab.web.solving import two_round_options
+
+    two_round_options(params)
+
+
+def load_prechecks() -> None:
+    """Import the modules the prechecks need that load slowly (push/fold's façade loads numba: 0.3 s of CPU and
+    64 MB), so that no request waits for them; the server calls it in a thread as its workers start."""
+    import pokerlab.pushfold.solve  # noqa: F401
+
+
 PRECHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
     "equity": equity_precheck,
     "hand-equity": equity_precheck,
     "icm": icm_precheck,
     "solve": solve_precheck,
+    "pushfold": pushfold_precheck,
+    "two-round": two_round_precheck,
 }
