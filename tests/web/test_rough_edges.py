@@ -123,10 +123,10 @@ REFUSED_BEFORE_THE_LINE = [
     ("/api/two-round", {"iterations": 0}, "iterations must be a positive integer"),
     ("/api/two-round/stream", {"time": -1.0}, "time must be a positive number of seconds"),
     ("/api/two-round", {"seed": -1}, "seed must be at least 0"),
-    ("/api/equity", {"players": ["AA", "KK"], "method": "fast"}, "method must be one of 'auto', 'exact' or"),
-    ("/api/icm", {"stacks": [5, 3], "payouts": "50,30", "method": "quick"}, "method must be one of 'auto',"),
-    ("/api/icm/stream", {"stacks": [5, 3], "payouts": "50,30", "variance_reduction": "magic"},
-     "variance_reduction must be one of"),
+    ("/api/equity", {"players": ["AA", "KK"], "method": "fast"}, "method must be one of auto, exact, montecarlo"),
+    ("/api/icm", {"stacks": [5, 3], "payouts": "50,30", "method": "quick"}, "unknown ICM method 'quick'"),
+    ("/api/icm/stream", {"stacks": [5, 3], "payouts": "50,30", "method": "montecarlo", "variance_reduction": "magic"},
+     "unknown variance reduction 'magic'"),
 ]
 """Requests refused before they wait for a worker (push/fold and two-round inputs, unknown method names): each
 was refused only by the worker before (after the job ahead of it)."""
@@ -190,18 +190,14 @@ def test_a_big_body_is_refused_fast_and_bad_input_never_waits_in_line():
 
 
 def test_the_schema_names_the_methods_the_engines_take():
-    """The allowed names the server checks (and the OpenAPI document lists) are the engines' own."""
-    from typing import get_args
-
+    """The allowed names the OpenAPI document lists are the engines' own (which the server checks before a job
+    waits in line)."""
     from pokerlab.equity.core import METHODS as EQUITY_METHODS
     from pokerlab.icm.core import METHODS as ICM_METHODS
     from pokerlab.icm.core import VARIANCE_REDUCTION
-    from pokerlab.web.schemas import EquityRequest, ICMRequest
 
-    assert get_args(EquityRequest.model_fields["method"].annotation) == EQUITY_METHODS
-    assert get_args(ICMRequest.model_fields["method"].annotation) == ICM_METHODS
-    assert get_args(ICMRequest.model_fields["variance_reduction"].annotation) == ("auto", *VARIANCE_REDUCTION)
     document = create_app(Settings(workers=1)).openapi()["components"]["schemas"]
+    assert document["EquityRequest"]["properties"]["method"]["enum"] == list(EQUITY_METHODS)
     assert document["ICMRequest"]["properties"]["method"]["enum"] == list(ICM_METHODS)
     assert document["ICMRequest"]["properties"]["variance_reduction"]["enum"] == ["auto", *VARIANCE_REDUCTION]
 

@@ -1,9 +1,8 @@
 """What the server checks itself before a job waits in line for a worker: the parsing a user most often gets
-wrong (ranges and cards, payouts and stacks, a game or algorithm name), by the façades' own parsers, so the
+wrong (ranges and cards, payouts and stacks, a game, algorithm or method name), by the façades' own parsers, so the
 refusal is the library's message and comes at once even when every worker is busy (``AKx`` once waited 28 s for
 its 422); every push/fold and two-round input. The rest (numbers the equity and ICM engines check as they start)
-is still checked in the worker. Names with a fixed set of values (``method``) are refused by the request's schema
-before these run."""
+is still checked in the worker."""
 
 from __future__ import annotations
 
@@ -13,16 +12,22 @@ from typing import Any
 
 def equity_precheck(params: dict[str, Any]) -> None:
     """Players, board and dead cards as the equity façade parses them (``player 2: ...`` on a bad range)."""
+    from pokerlab.equity.core import check_method
     from pokerlab.equity.problem import prepare_problem
 
+    check_method(params.get("method") or "auto")
     prepare_problem(params["players"], params.get("board") or "", params.get("dead") or "")
 
 
 def icm_precheck(params: dict[str, Any]) -> None:
-    """Payouts parsed and checked against the stacks, as the ICM façade does first."""
+    """The method's and variance reduction's names; payouts parsed and checked against the stacks, as the ICM
+    façade does first."""
     from pokerlab.icm import parse_payouts
-    from pokerlab.icm.core import validate
+    from pokerlab.icm.core import check_method, check_variance_reduction, validate
 
+    check_method(params.get("method") or "auto")
+    if (params.get("variance_reduction") or "auto") != "auto":
+        check_variance_reduction(params["variance_reduction"])
     validate(params["stacks"], parse_payouts(params["payouts"]))
 
 

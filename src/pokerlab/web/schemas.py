@@ -1,13 +1,13 @@
 """Request bodies of the JSON API: the CLI's options under the same names (``--time`` is ``time``, ``--stderr``
 is ``stderr``, ...). Types and sizes are checked here; the values themselves by the library's façades, so the
-API refuses exactly what the CLI refuses, with the same message. Options with a fixed set of values (``method``)
-are refused here, before the job waits for a worker; tests check these sets against the façades'."""
+API refuses exactly what the CLI refuses, with the same message."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
 
 from pokerlab.limits import MULTIWAY_DEALS
 from pokerlab.web.solving import TWO_ROUND_DEFAULTS
@@ -18,6 +18,11 @@ Text = Annotated[str, Field(max_length=4000)]
 class _Request(BaseModel):
     # a misspelt option is an error, as on the command line; strict: true, false and "12" are not numbers
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _one_of(*values: str) -> JsonDict:
+    """The allowed values of a text option, for the OpenAPI document (the façade refuses others, in its words)."""
+    return {"enum": list(values)}
 
 
 class RangeRequest(_Request):
@@ -44,7 +49,7 @@ class EquityRequest(_Request):
                                 examples=[["AhAs", "KdKc"], ["QQ+, AKs", "random", "15%"]])
     board: Text = ""
     dead: Text = ""
-    method: Literal["auto", "exact", "montecarlo"] = "auto"
+    method: str = Field(default="auto", json_schema_extra=_one_of("auto", "exact", "montecarlo"))
     trials: int | None = Field(default=None, description="Monte Carlo showdowns (at most the server's `trials`).")
     time: float | None = Field(default=None, description="Monte Carlo: seconds (at most `sampling_seconds`).")
     stderr: float | None = Field(default=None, description="Monte Carlo: target standard error of every equity.")
@@ -68,12 +73,13 @@ class ICMRequest(_Request):
 
     stacks: list[float] = Field(min_length=1, max_length=20_000, examples=[[5000, 3000, 2000]])
     payouts: Text = Field(examples=["50,30,20"])
-    method: Literal["auto", "exact", "subset", "montecarlo"] = "auto"
+    method: str = Field(default="auto", json_schema_extra=_one_of("auto", "exact", "subset", "montecarlo"))
     samples: int | None = Field(default=None, description="Monte Carlo samples (at most the server's `icm_samples`).")
     half_width: float | None = Field(default=None, description="Monte Carlo: target half-width, money.")
     confidence: float | None = None
     time: float | None = Field(default=None, description="Monte Carlo: seconds (at most `sampling_seconds`).")
-    variance_reduction: Literal["auto", "plain", "antithetic", "sobol", "conditional"] = "auto"
+    variance_reduction: str = Field(default="auto", json_schema_extra=_one_of(
+        "auto", "plain", "antithetic", "sobol", "conditional"))
     seed: int | None = None
     places: bool = False
     bubble_factors: bool = False
