@@ -48,6 +48,7 @@ from pokerlab.stats.threads import threads_for
 METHODS = ("auto", "exact", "subset", "montecarlo")
 VARIANCE_REDUCTION = ("plain", "antithetic", "sobol", "conditional")
 SUBSET_MAX_PLAYERS = 24
+DEFAULT_RTOL = 1e-11
 
 
 def check_method(method: object) -> None:
@@ -65,7 +66,6 @@ def check_variance_reduction(name: object) -> None:
     """Refuse a variance reduction Monte Carlo ICM does not know (``auto`` is resolved before this check)."""
     if name not in VARIANCE_REDUCTION:
         raise InvalidArgumentError(f"unknown variance reduction {name!r}; use one of {', '.join(VARIANCE_REDUCTION)}")
-DEFAULT_RTOL = 1e-11
 
 
 @dataclass(frozen=True)

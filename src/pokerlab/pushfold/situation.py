@@ -54,7 +54,6 @@ def validate_table(stacks: Any, blinds: Sequence[float], ante: float, bb_ante: f
     return Table(tuple(float(x) for x in s), float(b[0]), float(b[1]), float(ante), float(bb_ante))
 
 
-
 def checked_prizes(seats: int, payouts: Any, field: Any) -> tuple[np.ndarray | None, np.ndarray]:
     """``(payouts or None, field stacks)`` as arrays, or the specific error: payouts that the ICM refuses (a
     typo, or places listed last first) or more paid places than players, a field without payouts (the checks
