@@ -16,7 +16,7 @@ import pytest
 
 from web.live import free_port
 
-STOP_WITHIN_S = 5.0  # generous for a loaded 2-core machine: measured 0.1-0.4 s here; a dropped signal never stops
+STOP_WITHIN_S = 5.0  # generous for a loaded 2-core machine: 0.4-0.6 s measured at load 5; a dropped one never stops
 
 
 def first_answer(url: str, timeout: float = 60.0) -> None:
