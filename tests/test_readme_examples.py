@@ -1,10 +1,12 @@
-"""Every command of the README, run as a user would run it from the repository root (issue 26: 6 of 45 examples
-needed files that were not shipped). Cheap examples run as written; expensive ones with the smallest arguments
-that take the same path (:data:`CHEAPER`: the README's text, then what runs), the slowest marked slow. A README
+"""Every command and every Python block of the README, run as a user would run them from the repository root
+(issue 26: 6 of 45 examples needed files that were not shipped, two Python blocks used names they never set).
+Cheap examples run as written; expensive ones with the smallest arguments that take the same path
+(:data:`CHEAPER` and :data:`CHEAPER_PYTHON`: the README's text, then what runs), the slowest marked slow. A README
 example that is neither run as written nor listed here fails :func:`test_every_readme_command_is_covered`."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shlex
@@ -61,6 +63,26 @@ SLOW = {  # a minute or more on a fresh machine: the default two-round bot is tr
 # what writes the files later examples read: run first when a selection (-m slow, -k) skipped it
 PRODUCERS = {"bot.npz": "pokerlab two-round train --out bot.npz -n 10000000 --buckets 48 --seed 1",
              "leduc.npz": "pokerlab solve leduc --algo dcfr --target-exploitability 1e-4 --out leduc.npz"}
+CHEAPER_PYTHON: dict[str, str] = {  # a line of a Python block, then what runs: the same calls on smaller inputs
+    'r = pushfold([12, 8, 15, 10, 9, 11], blinds=(0.5, 1), ante=0.1, payouts=[50, 30, 20])':
+        'r = pushfold([12, 8, 15], blinds=(0.5, 1), ante=0.1, payouts=[50, 30, 20], target=1e-2)',
+    'r.call[(5, 0)]          # the big blind calling an UTG jam': 'r.call[(2, 0)]',
+    '          target=0.5)': '          target=5)',
+    'r = simulate([5, 3, 2], [600, 400], bet=1, tournaments=100_000, seed=1)':
+        'r = simulate([5, 3, 2], [600, 400], bet=1, tournaments=2_000, seed=1)',
+    'compare_models([5000, 3000, 2000], [600, 400], continuations=10_000, play="rules", seed=1).errors':
+        'compare_models([5000, 3000, 2000], [600, 400], continuations=200, play="rules", seed=1).errors',
+    'equity_vs_random("AhAs", max_opponents=9, trials=2_000_000, seed=1).equity  # vs 1..9 random hands':
+        'equity_vs_random("AhAs", max_opponents=9, trials=20_000, seed=1).equity',
+    'r = run_match(g, default_trained(g), RandomAgent(), hands=10_000, seed=1)':
+        'r = run_match(g, default_trained(g), RandomAgent(), hands=500, seed=1)',
+}
+STATED = {  # what a README line says it gives (to 1e-12): checked as each block runs
+    'pokerlab.evaluate("AsKs QsJsTs 2d 3c")': 7462,
+    'pokerlab.evaluate_hand("Kc Kd Kh 7s 7d").description': "Full house, kings full of sevens",
+    'pokerlab.parse_cards("As Kd")': [51, 45],
+    'equity(["AsKs", "random"]).equity': (0.670446323092352, 0.329553676907648),
+}
 EXIT_STATUS = {"pokerlab eval Ax Kd 2c 3c 4c": 2}  # the README shows its one-line refusal
 STDIN = {"pokerlab play kuhn --vs cfr": "q\n"}  # you against the bot: q quits
 
@@ -82,6 +104,11 @@ def readme_commands() -> list[str]:
     return commands
 
 
+def readme_python_blocks() -> list[str]:
+    """The README's ``python`` blocks, in order."""
+    return re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+
+
 def test_every_readme_command_is_covered():
     commands = readme_commands()
     assert len(commands) >= 35  # 39 when this was written: fewer means the blocks are no longer read
@@ -90,6 +117,10 @@ def test_every_readme_command_is_covered():
     assert set(commands) >= SLOW
     for name in ("stacks.txt", "big.txt", "field.txt", "blinds.csv", "snap.json"):
         assert (ROOT / "examples" / name).is_file()
+    lines = {line for block in readme_python_blocks() for line in block.splitlines()}
+    assert len(readme_python_blocks()) >= 8  # 8 when this was written
+    assert set(CHEAPER_PYTHON) <= lines, set(CHEAPER_PYTHON) - lines
+    assert {line.split("  #")[0].strip() for line in lines} >= set(STATED)
 
 
 @pytest.fixture(scope="module")
@@ -149,3 +180,20 @@ def test_readme_command_runs(command, workdir):
     assert "Traceback" not in result.stderr
     if expected:
         assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("block", range(len(readme_python_blocks())))
+def test_readme_python_block_runs(block, tmp_path, monkeypatch):
+    """A block runs on its own in a fresh namespace (in a scratch folder: some write files), statement by
+    statement; the values the README states are checked."""
+    source = "\n".join(CHEAPER_PYTHON.get(line, line) for line in readme_python_blocks()[block].splitlines())
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {}
+    for statement in ast.parse(source).body:
+        text = ast.get_source_segment(source, statement) or ""
+        if isinstance(statement, ast.Expr) and text in STATED:
+            value = eval(compile(ast.Expression(statement.value), f"README block {block}", "eval"), namespace)
+            stated = STATED[text]
+            assert value == (stated if isinstance(stated, str) else pytest.approx(stated, rel=1e-12)), (text, value)
+            continue
+        exec(compile(ast.Module([statement], []), f"README block {block}", "exec"), namespace)

@@ -113,6 +113,27 @@ def test_openapi_describes_what_the_server_sends(client):
     assert client.get("/static/docs.js").status_code == 200
 
 
+REFUSED_BEFORE_THE_LINE = [
+    ("/api/pushfold", {"stacks": [10, -5]}, "stacks must be positive, seat 2"),
+    ("/api/pushfold", {"stacks": [10, 10], "payouts": [30, 70]}, "list payouts from first place down"),
+    ("/api/pushfold", {"stacks": [10, 10], "field": [5]}, "a field only matters for ICM"),
+    ("/api/pushfold", {"stacks": [10, 10], "target": 0}, "the target gain must be positive"),
+    ("/api/pushfold/stream", {"stacks": [10, 10], "blinds": [1, 0.5]}, "the small blind (1) is larger"),
+    ("/api/pushfold", {"stacks": [1e300, 1e300]}, "deeper than push/fold can solve"),
+    ("/api/pushfold", {"stacks": [10, 10], "bounty": [1, 2, 3]}, "3 bounties for 2 players"),
+    ("/api/pushfold", {"stacks": [10, 10], "bounty": 1, "pko_share": 2}, "must be in (0, 1], got 2"),
+    ("/api/two-round", {"iterations": 0}, "iterations must be a positive integer"),
+    ("/api/two-round/stream", {"time": -1.0}, "time must be a positive number of seconds"),
+    ("/api/two-round", {"seed": -1}, "seed must be at least 0"),
+    ("/api/equity", {"players": ["AA", "KK"], "method": "fast"}, "method must be one of auto, exact, montecarlo"),
+    ("/api/icm", {"stacks": [5, 3], "payouts": "50,30", "method": "quick"}, "unknown ICM method 'quick'"),
+    ("/api/icm/stream", {"stacks": [5, 3], "payouts": "50,30", "method": "montecarlo", "variance_reduction": "magic"},
+     "unknown variance reduction 'magic'"),
+]
+"""Requests refused before they wait for a worker (push/fold and two-round inputs, unknown method names): each
+was refused only by the worker before (after the job ahead of it)."""
+
+
 def test_a_big_body_is_refused_fast_and_bad_input_never_waits_in_line():
     """One worker, busy with a long job: a 9.5 MB body gets a short 413 at once (other requests answered
     meanwhile), a bad range a 422 at once, and a queued client is told its place in the line."""
@@ -137,6 +158,13 @@ def test_a_big_body_is_refused_fast_and_bad_input_never_waits_in_line():
                 out["bad"] = await client.post("/api/equity", json={"players": ["AKx", "QQ"]})
                 out["bad_s"] = time.monotonic() - started
                 out["health"] = health.json()
+                out["refused"] = []
+                for path, body, words in REFUSED_BEFORE_THE_LINE:
+                    started = time.monotonic()
+                    response = await client.post(path, json=body)
+                    out["refused"].append((path, words, response.status_code, response.json().get("detail", ""),
+                                           time.monotonic() - started))
+                out["health_after"] = (await client.get("/api/health")).json()
                 async with client.stream("POST", "/api/equity/stream",
                                          json={"players": ["JJ", "AKo"], "board": "2c3d4h"}) as response:
                     out["queued_status"] = response.status_code
@@ -154,10 +182,26 @@ def test_a_big_body_is_refused_fast_and_bad_input_never_waits_in_line():
         assert out["big_s"] < 5 and out["health_s"] < 5  # was 12 s, every request stalled
         assert out["bad"].status_code == 422 and out["bad_s"] < 3  # was 28 s behind busy workers
         assert "player 1" in out["bad"].json()["detail"]
+        for path, words, status, detail, seconds in out["refused"]:  # each waited for the busy worker before
+            assert status == 422 and words in detail and seconds < 0.5, (path, words, status, detail, seconds)
+        assert out["health_after"]["running"] == 1 and out["health_after"]["waiting"] == 0
         assert out["queued_status"] == 200
         assert out["first_line"] == {"progress": {"queue": 1, "workers": 1}}
     finally:
         stop_server(server)
+
+
+def test_the_schema_names_the_methods_the_engines_take():
+    """The allowed names the OpenAPI document lists are the engines' own (which the server checks before a job
+    waits in line)."""
+    from pokerlab.equity.core import METHODS as EQUITY_METHODS
+    from pokerlab.icm.core import METHODS as ICM_METHODS
+    from pokerlab.icm.core import VARIANCE_REDUCTION
+
+    document = create_app(Settings(workers=1)).openapi()["components"]["schemas"]
+    assert document["EquityRequest"]["properties"]["method"]["enum"] == list(EQUITY_METHODS)
+    assert document["ICMRequest"]["properties"]["method"]["enum"] == list(ICM_METHODS)
+    assert document["ICMRequest"]["properties"]["variance_reduction"]["enum"] == ["auto", *VARIANCE_REDUCTION]
 
 
 def test_the_live_server_checks_the_host_header(live_server):

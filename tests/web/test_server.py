@@ -29,8 +29,7 @@ def test_serve_starts_answers_and_stops_on_ctrl_c(live_server):
     page = httpx.get(f"{live_server.url}/")
     assert page.status_code == 200 and "pokerlab" in page.text
     server = start_server("--workers", "1")
-    # once its worker is up: a Ctrl-C in the few milliseconds a worker takes to start can be dropped (see
-    # web.jobs._sigint_ignored_by_children); the tests below send one at several moments while workers start
+    # once its worker is up; the tests below and test_serve_ctrl_c send one at several moments while workers start
     wait_until_idle(server.url, timeout=120)
     assert stop_server(server) == 130
     lines = server.log.read_text().strip().splitlines()

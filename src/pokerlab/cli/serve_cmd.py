@@ -72,10 +72,11 @@ def serve_command(
                                    f"({error.name} is missing)") from error
     _check_free(host, port)
     hosts = _allowed_hosts(host, allow_host)
-    # Ctrl-C and SIGTERM are blocked in every thread of the server (the threads started from here on inherit the
-    # mask) and taken by one thread that asks uvicorn to shut down: no KeyboardInterrupt can surface inside the
-    # server or its event loop, and none is lost while a worker starts (web.jobs: the process ignores SIGINT for
-    # those milliseconds, which would drop a signal delivered to a thread that did not block it)
+    # Ctrl-C and SIGTERM are blocked in every thread of the server started from here on (they inherit the mask)
+    # and taken by one thread that asks uvicorn to shut down: no KeyboardInterrupt can surface inside the server
+    # or its event loop. Threads started before (OpenBLAS's) may take one: Python's handler then runs uvicorn's,
+    # which shuts down the same way. The workers start with SIGINT blocked and then ignore it (web.jobs); this
+    # process never ignores it, so no Ctrl-C is lost while they start
     stops = {signal.SIGINT, signal.SIGTERM}
     signal.pthread_sigmask(signal.SIG_BLOCK, stops)
     settings = Settings(workers=workers, max_queue=queue, allowed_hosts=hosts)

@@ -32,6 +32,17 @@ SHOWDOWN_PLAYERS_PER_SECOND = 2e9  # an optimistic Monte Carlo rate (players x t
 METHODS = ("auto", "exact", "montecarlo")
 
 
+def check_method(method: object) -> None:
+    """Refuse a method :func:`equity` does not know, in its words (a server checks it before a job waits).
+
+    >>> check_method("fast")
+    Traceback (most recent call last):
+    pokerlab.errors.InvalidArgumentError: method must be one of auto, exact, montecarlo, got 'fast'
+    """
+    if method not in METHODS:
+        raise InvalidArgumentError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+
+
 def equity(
     players: Sequence[PlayerLike],
     board: str | Sequence[int] = "",
@@ -65,8 +76,7 @@ def equity(
     >>> round(equity(["AhAd", "KsKc"], board="2c7d9h").equity[0], 6)
     0.916162
     """
-    if method not in METHODS:
-        raise InvalidArgumentError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    check_method(method)
     start = time.perf_counter()
     problem = prepare_problem(players, board, dead)
     sampling_asked = trials is not None or time_limit is not None or target_stderr is not None

@@ -51,6 +51,23 @@ SUBSET_MAX_PLAYERS = 24
 DEFAULT_RTOL = 1e-11
 
 
+def check_method(method: object) -> None:
+    """Refuse a method :func:`icm` does not know, in its words (a server checks it before a job waits).
+
+    >>> check_method("quick")
+    Traceback (most recent call last):
+    pokerlab.errors.InvalidArgumentError: unknown ICM method 'quick'; use one of auto, exact, subset, montecarlo
+    """
+    if method not in METHODS:
+        raise InvalidArgumentError(f"unknown ICM method {method!r}; use one of {', '.join(METHODS)}")
+
+
+def check_variance_reduction(name: object) -> None:
+    """Refuse a variance reduction Monte Carlo ICM does not know (``auto`` is resolved before this check)."""
+    if name not in VARIANCE_REDUCTION:
+        raise InvalidArgumentError(f"unknown variance reduction {name!r}; use one of {', '.join(VARIANCE_REDUCTION)}")
+
+
 @dataclass(frozen=True)
 class ICMResult:
     """Prize equity per player.
@@ -218,8 +235,7 @@ def icm(
     >>> [round(float(x), 6) for x in r.equity]
     [38.392857, 32.75, 28.857143]
     """
-    if method not in METHODS:
-        raise InvalidArgumentError(f"unknown ICM method {method!r}; use one of {', '.join(METHODS)}")
+    check_method(method)
     if not (math.isfinite(real_number(rtol, "rtol")) and 1e-15 <= rtol < 1):
         raise InvalidArgumentError(f"rtol must be in [1e-15, 1), got {rtol}")
     s, pay = validate(stacks, payouts, allow_rising)
@@ -621,8 +637,7 @@ def _monte_carlo(s: np.ndarray, pay: np.ndarray, k: int, samples: object, half_w
     from pokerlab.icm import sampling, sobol
     from pokerlab.stats.rng import batch_seed, mixed_seed, numpy_generators
 
-    if vr not in VARIANCE_REDUCTION:
-        raise InvalidArgumentError(f"unknown variance reduction {vr!r}; use one of {', '.join(VARIANCE_REDUCTION)}")
+    check_variance_reduction(vr)
     if s.size > 65536:
         raise InvalidArgumentError("Monte Carlo ICM supports at most 65,536 live players")
     n = s.size

@@ -61,6 +61,37 @@ def validate_table(stacks: Any, blinds: Sequence[float], ante: float, bb_ante: f
     return Table(tuple(float(x) for x in s), float(b[0]), float(b[1]), float(ante), float(bb_ante))
 
 
+def checked_prizes(seats: int, payouts: Any, field: Any) -> tuple[np.ndarray | None, np.ndarray]:
+    """``(payouts or None, field stacks)`` as arrays, or the specific error: payouts that the ICM refuses (a
+    typo, or places listed last first) or more paid places than players, a field without payouts (the checks
+    :func:`build_game` makes first, for a caller that checks a request without building its game).
+
+    >>> checked_prizes(2, [70, 30], [5.0])[0].tolist()
+    [70.0, 30.0]
+    """
+    field_stacks = np.zeros(0) if field is None else _numbers(field, "field stacks", InvalidStacksError)
+    if field_stacks.size and np.any(field_stacks <= 0):
+        raise InvalidStacksError("field stacks must be positive")
+    if field_stacks.size and payouts is None:
+        raise InvalidArgumentError("a field only matters for ICM: give the payouts too")
+    if payouts is None:
+        return None, field_stacks
+    pay = _numbers(payouts, "payouts", InvalidPayoutsError)
+    players = seats + field_stacks.size
+    if pay.size == 0:
+        raise InvalidPayoutsError("no payouts: give at least one paid place")
+    if np.any(pay < 0):
+        raise InvalidPayoutsError("payouts must be >= 0")
+    if np.any(np.diff(pay) > 0):
+        place = int(np.flatnonzero(np.diff(pay) > 0)[0]) + 2
+        raise InvalidPayoutsError(f"place {place} pays {pay[place - 1]:g}, more than place {place - 1} "
+                                  f"({pay[place - 2]:g}): list payouts from first place down")
+    if pay.size > players:
+        raise InvalidPayoutsError(f"{pay.size} payouts for {players} players in the tournament: there are more paid "
+                                  "places than players")
+    return pay, field_stacks
+
+
 class ICMPayoff:
     """Prize equity (money) of every seat from the seats' final stacks, the field's stacks and the payouts;
     results are cached per distinct final-stack vector."""
@@ -177,11 +208,7 @@ def build_game(table: Table, payouts: Any = None, field: Any = None, *, multiway
     (:class:`BountyPayoff`; a field's players carry the mean of the table's heads). Returns ``(game, model, icm
     payoff or None)``."""
     stacks = np.asarray(table.stacks, dtype=np.float64)
-    field_stacks = np.zeros(0) if field is None else _numbers(field, "field stacks", InvalidStacksError)
-    if field_stacks.size and np.any(field_stacks <= 0):
-        raise InvalidStacksError("field stacks must be positive")
-    if field_stacks.size and payouts is None:
-        raise InvalidArgumentError("a field only matters for ICM: give the payouts too")
+    pay, field_stacks = checked_prizes(stacks.size, payouts, field)
     multiway_samples = whole_number(multiway_samples, "multiway samples", low=1)
 
     def game_of(payoff: Any) -> PushFoldGame:
@@ -190,21 +217,8 @@ def build_game(table: Table, payouts: Any = None, field: Any = None, *, multiway
                                   relative=payouts is None)
         return PushFoldGame(table, payoff, multiway_samples=multiway_samples, seed=seed, bounties=bounties)
 
-    if payouts is None:
+    if pay is None:
         return game_of(chip_ev_payoff(stacks, table.big_blind)), "chipev", None
-    pay = _numbers(payouts, "payouts", InvalidPayoutsError)
-    players = stacks.size + field_stacks.size
-    if pay.size == 0:
-        raise InvalidPayoutsError("no payouts: give at least one paid place")
-    if np.any(pay < 0):
-        raise InvalidPayoutsError("payouts must be >= 0")
-    if np.any(np.diff(pay) > 0):  # the ICM refuses them (a typo, or places listed last first): say so before solving
-        place = int(np.flatnonzero(np.diff(pay) > 0)[0]) + 2
-        raise InvalidPayoutsError(f"place {place} pays {pay[place - 1]:g}, more than place {place - 1} "
-                                  f"({pay[place - 2]:g}): list payouts from first place down")
-    if pay.size > players:
-        raise InvalidPayoutsError(f"{pay.size} payouts for {players} players in the tournament: there are more paid "
-                                  "places than players")
     payoff = ICMPayoff(stacks, pay, field_stacks)
     return game_of(payoff), "icm", payoff
 

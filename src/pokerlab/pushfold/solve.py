@@ -29,14 +29,14 @@ from pokerlab.errors import (
 )
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import KIND_DECISION, KIND_TERMINAL
-from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, seat_names
+from pokerlab.games.pushfold import DISJOINT_COMBOS, JAM, PushFoldGame, Table, seat_names
 from pokerlab.games.pushfold.game import Bounties
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
 from pokerlab.limits import HEADS_UP_TARGET, MULTIWAY_DEALS, MULTIWAY_TARGET, check_multiway_deals, multiway_deals_fit
 from pokerlab.progress import deferred_interrupts
 from pokerlab.pushfold.real_game import REAL_GAME_DEALS, RealGameCheck, real_game_check
 from pokerlab.pushfold.schedule import ITERATIONS, REDEAL, TIME, SolveSchedule
-from pokerlab.pushfold.situation import build_game, checked_bounties, validate_table
+from pokerlab.pushfold.situation import build_game, checked_bounties, checked_prizes, validate_table
 from pokerlab.solvers.vector import VectorSolver
 from pokerlab.solvers.vector_strategy import (
     BestResponseGains,
@@ -248,22 +248,15 @@ def pushfold(
     (:mod:`pokerlab.pushfold.situation`); ``pko``: a progressive knockout, ``True`` paying half of a head to
     the buster (the rest onto his head) or the share paid as a number in (0, 1].
     """
-    stack_array, blind_array, payout_array, field_array = _checked_amounts(stacks, blinds, payouts, field)
-    ante = real_number(ante, "ante")
-    bb_ante = real_number(bb_ante, "big-blind ante")
-    table = validate_table(stack_array, blind_array.tolist(), ante, bb_ante)
-    _check_depth(table.stacks, table.big_blind)
-    if target is None:
-        target = HEADS_UP_TARGET if table.seats == 2 else MULTIWAY_TARGET
+    table, payout_array, field_array, target, iterations, multiway_samples, bounties = _checked_request(
+        stacks, blinds, ante, bb_ante, payouts, field, target, iterations, time_limit, multiway_samples,
+        multiway_proposal_share, bounty, pko)
     real_game_deals = whole_number(real_game_deals, "real_game_deals", low=0)
-    iterations, multiway_samples = _checked_options(table.seats, target, iterations, time_limit, multiway_samples,
-                                                    multiway_proposal_share)
     seed = whole_number(seed, "seed", low=0, high=2**64 - 1)
     if not isinstance(algorithm, str):
         raise InvalidArgumentError(f"algorithm must be a solver's name, got {type(algorithm).__name__}")
     true_or_false(check_sampling, "check_sampling")
     optional_callback(progress, "progress", "(iterations, gain)")
-    bounties = checked_bounties(bounty, pko, table.seats, field_array)
     start = time.perf_counter()
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
     # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)
@@ -383,6 +376,38 @@ def _model_values(tree: CompiledPublicTree, strategy: VectorStrategy) -> tuple[f
 MAX_DEPTH_BB = 1e6
 """The deepest stack push/fold takes, in big blinds: a payoff of 10^k bb holds gains only to about 10^(k-16) bb
 in double precision, so a far deeper stack never reaches a target gain (and nobody jams a million blinds)."""
+
+
+def check_request(stacks: Any, blinds: Any = (0.5, 1.0), *, ante: Any = 0.0, bb_ante: Any = 0.0, payouts: Any = None,
+                  field: Any = None, target: Any = None, iterations: Any = None, time_limit: Any = None,
+                  multiway_samples: Any = MULTIWAY_DEALS, bounty: Any = None, pko: Any = False) -> None:
+    """Raise the error :func:`pushfold` would raise for these inputs before any work, and do no work (a server
+    refuses a request with it before the request waits for a worker).
+
+    >>> check_request([10, 10], payouts=[30, 70])
+    Traceback (most recent call last):
+    pokerlab.errors.InvalidPayoutsError: place 2 pays 70, more than place 1 (30): list payouts from first place down
+    """
+    _checked_request(stacks, blinds, ante, bb_ante, payouts, field, target, iterations, time_limit, multiway_samples,
+                     0.5, bounty, pko)
+
+
+def _checked_request(stacks: Any, blinds: Any, ante: Any, bb_ante: Any, payouts: Any, field: Any, target: Any,
+                     iterations: Any, time_limit: Any, multiway_samples: Any, share: Any, bounty: Any, pko: Any
+                     ) -> tuple[Table, np.ndarray | None, np.ndarray | None, float, int | None, int, Bounties | None]:
+    """``(table, payouts, field, target, iterations, multiway_samples, bounties)`` checked, the default target
+    filled in."""
+    stack_array, blind_array, payout_array, field_array = _checked_amounts(stacks, blinds, payouts, field)
+    table = validate_table(stack_array, blind_array.tolist(), real_number(ante, "ante"),
+                           real_number(bb_ante, "big-blind ante"))
+    _check_depth(table.stacks, table.big_blind)
+    checked_prizes(table.seats, payout_array, field_array)
+    if target is None:
+        target = HEADS_UP_TARGET if table.seats == 2 else MULTIWAY_TARGET
+    iterations, multiway_samples = _checked_options(table.seats, target, iterations, time_limit, multiway_samples,
+                                                    share)
+    bounties = checked_bounties(bounty, pko, table.seats, field_array)
+    return table, payout_array, field_array, float(target), iterations, multiway_samples, bounties
 
 
 def _checked_amounts(stacks: Any, blinds: Any, payouts: Any, field: Any

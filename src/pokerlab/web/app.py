@@ -32,7 +32,7 @@ from pokerlab.web.guard import RequestGuard
 from pokerlab.web.jobs import JobFailedError, JobTimeoutError, QueueFullError, WorkerPool
 from pokerlab.web.messages import validation_message
 from pokerlab.web.postflop import PostflopRequest, postflop_limits
-from pokerlab.web.prechecks import PRECHECKS
+from pokerlab.web.prechecks import PRECHECKS, load_prechecks
 from pokerlab.web.schemas import (
     EquityRequest,
     HandEquityRequest,
@@ -350,6 +350,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(answered.wait(), settings.workers_delay_s)
             await pool.start()
+            await asyncio.to_thread(load_prechecks)  # beside the event loop: no request waits for these imports
 
         starting = asyncio.ensure_future(start_workers())
         try:

@@ -26,11 +26,11 @@ import select
 import signal
 import struct
 import sys
-import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from multiprocessing import resource_tracker
 from typing import Any
 
 log = logging.getLogger("pokerlab.web")
@@ -131,8 +131,8 @@ def _throttled_sender(fd: int) -> Callable[..., None]:
 def _worker_main(conn: multiprocessing.connection.Connection, warm: bool) -> None:
     """Body of a worker process: warm the kernels, then run one job at a time until the pipe closes."""
     # Ctrl-C in the terminal reaches the whole process group: the server shuts down and kills its workers, so
-    # a worker ignores it rather than print a traceback from inside a kernel (it started ignoring it already:
-    # see WorkerPool._spawn)
+    # a worker ignores it rather than print a traceback from inside a kernel (it started with SIGINT blocked, see
+    # _sigint_blocked_for_children: one sent since is discarded here)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # below the server: on a machine with few cores a long job must not delay the answers the server gives from
     # its cache (measured: a cached answer's p99 rose to 74 ms under load with equal priority)
@@ -176,25 +176,20 @@ def _serve_jobs(conn: multiprocessing.connection.Connection, warm: bool) -> None
 
 
 @contextlib.contextmanager
-def _sigint_ignored_by_children() -> Iterator[None]:
-    """Start processes that ignore SIGINT from their first instruction: an ignored signal stays ignored through
-    fork and exec, and Python then installs no KeyboardInterrupt handler. (A Ctrl-C to the process group while a
-    worker imported, before it could ignore the signal, printed a traceback per worker.) A Ctrl-C for this
-    process in those milliseconds must not be dropped: under `pokerlab serve` every thread blocks SIGINT (one
-    takes it with sigwait), and Linux keeps a signal that every thread blocks pending whatever its action; the
-    calling thread blocks it here as well. Not every thread does (native threads started at import, OpenBLAS's,
-    run with SIGINT unblocked), so one that reaches such a thread in the milliseconds a worker takes to start is
-    dropped (a SIGINT sent the instant `/api/info` first answered, when the workers start, was lost in 3 of 3
-    runs; a second Ctrl-C stops the server). Off the main thread (a test client's) the action cannot be changed: the
-    children start as before."""
-    main = threading.current_thread() is threading.main_thread()
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+def _sigint_blocked_for_children() -> Iterator[None]:
+    """Start processes with SIGINT blocked from their first instruction (the signal mask of the starting thread
+    is kept through fork and exec); a worker then ignores it, and a Ctrl-C sent in between is discarded unseen.
+    (A Ctrl-C to the process group while a worker imported printed a traceback per worker.) This process's own
+    handling of SIGINT is never changed: ignoring it here for those milliseconds dropped a Ctrl-C that reached
+    a thread not blocking it (OpenBLAS's native threads), sent the instant the server first answered.
+    multiprocessing's resource tracker, started by the first spawn, unblocks SIGINT in the starting thread
+    whatever its mask was (bpo-33613's guard): it is started first, and the mask restored after."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, set())
     try:
+        resource_tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         yield
     finally:
-        if main:
-            signal.signal(signal.SIGINT, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
@@ -250,7 +245,7 @@ class WorkerPool:
         parent, child = self._context.Pipe()
         process = self._context.Process(target=_worker_main, args=(child, self.warm), daemon=True,
                                         name="pokerlab-web-worker")
-        with _sigint_ignored_by_children():
+        with _sigint_blocked_for_children():
             process.start()
         child.close()
         os.set_blocking(parent.fileno(), False)  # read what has arrived, never wait for the rest

@@ -98,28 +98,17 @@ def _two_round_marks(checks: int) -> list[float]:
     return [2.0 ** -(checks - 1 - k) for k in range(checks)]
 
 
-def two_round_with_curve(params: dict[str, Any], report: Callable[..., None]) -> dict[str, Any]:
-    """Train the two-round game with external-sampling MCCFR (``pokerlab two-round train``) and measure the
-    exact exploitability of the full-stack average strategy ``checks`` times as it runs.
+def two_round_options(params: dict[str, Any]) -> tuple[int, int, int, int, int | None, float | None]:
+    """``(stack, buckets, checks, seed, iterations, time)`` of a two-round request, missing ones from
+    :data:`TWO_ROUND_DEFAULTS`, or the :class:`~pokerlab.errors.InvalidArgumentError` saying which is wrong.
 
-    ``params``: ``stack`` (chips behind the ante), ``buckets`` (flop buckets by equity), ``iterations`` and/or
-    ``time`` (training seconds, the exact measurements not counted; the run stops at whichever comes first),
-    ``checks`` (exploitability measurements, after 1/2^(checks-1), ..., 1/4, 1/2 and all of the run) and ``seed``;
-    missing ones from :data:`TWO_ROUND_DEFAULTS`. ``report`` receives ``{"phase": "training", "iteration",
-    "fraction"}`` and ``{"phase": "exploitability", "iteration", "fraction"}`` while it runs, and each curve
-    point ``{"iteration", "exploitability", "mbb_per_game", "elapsed_s"}`` as soon as it is measured.
-
-    Returns the keys of ``pokerlab two-round train --exploitability --json`` (``iterations``, ``buckets``,
-    ``best_response_values``, ``exploitability``, ``mbb_per_game``, ``elapsed_s``; no ``out``: the server writes
-    no files) plus ``game``, ``stack``, ``training_s`` (``elapsed_s`` is the whole run), ``curve`` and ``strategy``
-    (see :func:`two_round_strategy_view`).
+    >>> two_round_options({"stack": 2, "time": 1.5})
+    (2, 24, 4, 0, None, 1.5)
     """
     import math
-    import time
 
     from pokerlab.errors import InvalidArgumentError
-    from pokerlab.games.two_round import TwoRoundSpec
-    from pokerlab.solvers.two_round import Abstraction, TwoRoundTrainer, exploitability
+    from pokerlab.stats import validate_seed
 
     def option(name: str) -> Any:
         value = params.get(name)
@@ -140,6 +129,33 @@ def two_round_with_curve(params: dict[str, Any], report: Callable[..., None]) ->
         raise InvalidArgumentError(f"iterations must be a positive integer, got {iterations}")
     if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
         raise InvalidArgumentError(f"time must be a positive number of seconds, got {seconds}")
+    validate_seed(seed)
+    return stack, buckets, checks, seed, iterations, seconds
+
+
+def two_round_with_curve(params: dict[str, Any], report: Callable[..., None]) -> dict[str, Any]:
+    """Train the two-round game with external-sampling MCCFR (``pokerlab two-round train``) and measure the
+    exact exploitability of the full-stack average strategy ``checks`` times as it runs.
+
+    ``params``: ``stack`` (chips behind the ante), ``buckets`` (flop buckets by equity), ``iterations`` and/or
+    ``time`` (training seconds, the exact measurements not counted; the run stops at whichever comes first),
+    ``checks`` (exploitability measurements, after 1/2^(checks-1), ..., 1/4, 1/2 and all of the run) and ``seed``;
+    missing ones from :data:`TWO_ROUND_DEFAULTS`. ``report`` receives ``{"phase": "training", "iteration",
+    "fraction"}`` and ``{"phase": "exploitability", "iteration", "fraction"}`` while it runs, and each curve
+    point ``{"iteration", "exploitability", "mbb_per_game", "elapsed_s"}`` as soon as it is measured.
+
+    Returns the keys of ``pokerlab two-round train --exploitability --json`` (``iterations``, ``buckets``,
+    ``best_response_values``, ``exploitability``, ``mbb_per_game``, ``elapsed_s``; no ``out``: the server writes
+    no files) plus ``game``, ``stack``, ``training_s`` (``elapsed_s`` is the whole run), ``curve`` and ``strategy``
+    (see :func:`two_round_strategy_view`).
+    """
+    import math
+    import time
+
+    from pokerlab.games.two_round import TwoRoundSpec
+    from pokerlab.solvers.two_round import Abstraction, TwoRoundTrainer, exploitability
+
+    stack, buckets, checks, seed, iterations, seconds = two_round_options(params)
     start = time.perf_counter()
     trainer = TwoRoundTrainer(TwoRoundSpec(stack=stack), Abstraction(buckets=buckets), seed=seed)
     done, training_s = 0, 0.0
