@@ -9,7 +9,7 @@ seats busting together are ordered by their stacks before the hand (equal stacks
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -122,9 +122,11 @@ def chip_ev_payoff(stacks: np.ndarray, big_blind: float) -> Any:
 
 
 def build_game(table: Table, payouts: Any = None, field: Any = None, *, multiway_samples: int = 1000,
-               seed: int = 0) -> tuple[PushFoldGame, str, ICMPayoff | None]:
-    """The push/fold game of a table: chip EV without payouts, ICM with them. Returns ``(game, model, icm
-    payoff or None)``."""
+               seed: int = 0, payoff_model: Callable[[np.ndarray, np.ndarray, np.ndarray], ICMPayoff] = ICMPayoff,
+               ) -> tuple[PushFoldGame, str, ICMPayoff | None]:
+    """The push/fold game of a table: chip EV without payouts, ICM with them (``payoff_model(stacks, payouts,
+    field)``: the payoff of the outcomes with payouts, :class:`ICMPayoff` or one built on it, e.g. FGS's).
+    Returns ``(game, model, icm payoff or None)``."""
     stacks = np.asarray(table.stacks, dtype=np.float64)
     field_stacks = np.zeros(0) if field is None else _numbers(field, "field stacks", InvalidStacksError)
     if field_stacks.size and np.any(field_stacks <= 0):
@@ -148,5 +150,5 @@ def build_game(table: Table, payouts: Any = None, field: Any = None, *, multiway
     if pay.size > players:
         raise InvalidPayoutsError(f"{pay.size} payouts for {players} players in the tournament: there are more paid "
                                   "places than players")
-    payoff = ICMPayoff(stacks, pay, field_stacks)
+    payoff = payoff_model(stacks, pay, field_stacks)
     return PushFoldGame(table, payoff, multiway_samples=multiway_samples, seed=seed), "icm", payoff
