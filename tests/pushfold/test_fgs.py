@@ -198,3 +198,20 @@ def test_fgs_equity_refuses_bad_input():
         fgs_equity([5, 5, 5], [1.0], prune=1.5)
     with pytest.raises(PokerlabError, match="payouts"):
         fgs_equity([5, 5, 5], [1.0, 2.0])
+
+
+def test_cli_compares_fgs_with_icm():
+    import json
+
+    from typer.testing import CliRunner
+
+    from pokerlab.cli.main import app
+
+    out = CliRunner().invoke(app, ["pushfold", "--stacks", "6,9", "--payouts", "1", "--fgs-depth", "2", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output.strip().splitlines()[-1])
+    assert data["model"] == "fgs" and data["fgs_depth"] == 2
+    assert set(data["fgs_comparison"]["jam"]) == {"SB"}
+    assert sum(data["fgs_comparison"]["fgs_values"]) == pytest.approx(1.0, abs=1e-9)
+    text = CliRunner().invoke(app, ["pushfold", "--stacks", "6,9", "--payouts", "1", "--fgs-depth", "1"])
+    assert text.exit_code == 0 and "FGS depth 1 against ICM" in text.output and "SB jams" in text.output

@@ -378,19 +378,23 @@ def pushfold(
 
 # FGS: the outcomes valued with more hands played out (pokerlab.pushfold.fgs) -------------------------------
 
-def _fgs_payoff_model(table: Table, depth: object, payouts: np.ndarray | None, field: np.ndarray | None
-                      ) -> Callable[[np.ndarray, np.ndarray, np.ndarray], ICMPayoff]:
-    """The payoff of the outcomes with payouts: ICM at ``depth`` 0, else FGS of that depth; or the error
-    saying what to change."""
-    depth = check_fgs_depth(depth, table.seats)
-    if depth == 0:
-        return ICMPayoff
-    if payouts is None:
+def check_fgs(depth: object, seats: int, payouts: object, field: object) -> int:
+    """The FGS depth as a whole number 0..4 for a table of ``seats`` (2 to 10), with the payouts FGS needs and
+    no field; or the error saying what to change (the CLI calls it before any work)."""
+    value = check_fgs_depth(depth, seats)
+    if value > 0 and payouts is None:
         raise InvalidArgumentError("FGS values prize money: give the payouts (--payouts), or leave out the FGS depth")
-    if field is not None:
+    if value > 0 and field is not None:
         raise InvalidArgumentError("FGS plays this table as the whole tournament: leave out the field, or use "
                                    "FGS depth 0 (ICM)")
-    return partial(FGSPayoff, table=table, depth=depth)
+    return value
+
+
+def _fgs_payoff_model(table: Table, depth: object, payouts: np.ndarray | None, field: np.ndarray | None
+                      ) -> Callable[[np.ndarray, np.ndarray, np.ndarray], ICMPayoff]:
+    """The payoff of the outcomes with payouts: ICM at ``depth`` 0, else FGS of that depth."""
+    depth = check_fgs(depth, table.seats, payouts, field)
+    return ICMPayoff if depth == 0 else partial(FGSPayoff, table=table, depth=depth)
 
 
 def chart_changes(icm: PushFoldResult, fgs: PushFoldResult, threshold: float = 0.5) -> dict[str, Any]:
