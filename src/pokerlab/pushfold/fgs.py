@@ -499,6 +499,26 @@ def fgs_values(finals: np.ndarray, buttons: np.ndarray, depth: int, t: FgsTables
 # ---------------------------------------------------------------------------------------------------------
 # façade
 
+SECONDS_PER_LEAF = 1e-6
+"""Wall seconds per leaf of the FGS tree on two cores (measured at six seats, docs/benchmarks.md; an upper
+figure: pruning cuts the deepest trees)."""
+
+
+def fgs_seconds_estimate(seats: int, depth: int) -> float:
+    """Rough wall seconds of ``pushfold(..., fgs_depth=depth)``'s payoffs at ``seats`` seats, for refusing work
+    up front: the hand's outcomes (about ``h * 2 ** (seats - 3)``) times ``h ** depth`` leaves each, ``h =
+    seats * (3 * seats - 1) / 2`` outcomes per future hand (a walk, each uncalled jam, and win / lose / tie of
+    each jammer-caller pair).
+
+    >>> round(fgs_seconds_estimate(6, 2), 1)
+    1.1
+    """
+    if depth <= 0:
+        return 0.0
+    per_hand = 1 + (seats - 1) + 3 * seats * (seats - 1) / 2
+    return float(per_hand * 2 ** max(seats - 3, 0) * per_hand ** depth * SECONDS_PER_LEAF)
+
+
 
 def check_fgs_depth(depth: object, seats: int) -> int:
     """``depth`` as a whole number in 0..:data:`MAX_FGS_DEPTH` for a table of 2..10 ``seats``, or the error."""

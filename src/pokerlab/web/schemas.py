@@ -127,3 +127,5 @@ class PushFoldRequest(_Request):
     iterations: int | None = None
     time: float | None = Field(default=None, description="Seconds the solve may take (at most `solve_seconds`).")
     multiway_samples: int = Field(default=MULTIWAY_DEALS, ge=1, le=100_000)
+    fgs_depth: int = Field(default=0, description="FGS: value the outcomes with this many more hands played out "
+                           "(1-4; needs payouts), as `--fgs-depth`. 0: ICM.")
