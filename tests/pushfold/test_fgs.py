@@ -215,3 +215,11 @@ def test_cli_compares_fgs_with_icm():
     assert sum(data["fgs_comparison"]["fgs_values"]) == pytest.approx(1.0, abs=1e-9)
     text = CliRunner().invoke(app, ["pushfold", "--stacks", "6,9", "--payouts", "1", "--fgs-depth", "1"])
     assert text.exit_code == 0 and "FGS depth 1 against ICM" in text.output and "SB jams" in text.output
+
+
+def test_a_table_of_stacks_all_in_by_posting_is_refused_not_overrun():
+    # ten stacks too short for their posts: a ten-way showdown has 10! orders, more than FGS enumerates
+    with pytest.raises(InvalidStacksError, match="all in by their forced bets"):
+        fgs_equity([0.3] * 10, [50, 30, 20], blinds=(0.5, 1.0), ante=0.5, depth=1)
+    assert sum(fgs_equity([0.3] * 4, [50, 30, 20], blinds=(0.5, 1.0), ante=0.5, depth=1).equity) == (
+        pytest.approx(100.0, abs=1e-9))

@@ -246,6 +246,8 @@ def _emit(hand: _Hand, button: int, in_hand: np.ndarray, jammed: np.ndarray, ran
         total = 1
         for r in range(2, p + 1):
             total *= r
+        if count + total > out_prob.shape[0]:
+            raise ValueError("FGS: too many outcomes in one hand")
         orders = np.empty((total, p), dtype=np.int64)
         current = np.arange(p)
         c = np.zeros(p, dtype=np.int64)
@@ -293,6 +295,8 @@ def _emit(hand: _Hand, button: int, in_hand: np.ndarray, jammed: np.ndarray, ran
     for k in range(m):
         scale += hand.start[k]
     placed = np.zeros(m, dtype=np.bool_)
+    if count + orders.shape[0] > out_prob.shape[0]:
+        raise ValueError("FGS: too many outcomes in one hand")
     for o in range(orders.shape[0]):
         q = prob * order_prob[o]
         if q <= 0.0:
@@ -425,12 +429,28 @@ def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.nd
     return count
 
 
+class _Buffers(NamedTuple):
+    """Outcome buffers of every level of the recursion (level ``d - 1`` for a node with ``d`` hands to go):
+    allocated once per tree, not per node."""
+
+    prob: np.ndarray  # (levels, outcomes)
+    next: np.ndarray  # (levels, outcomes, seats)
+    money: np.ndarray  # (levels, outcomes, seats)
+    button: np.ndarray  # (levels, outcomes)
+
+
 @njit(cache=True)
-def fgs_value(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsTables, pruned: np.ndarray
-              ) -> np.ndarray:
+def _buffers(levels: int, seats: int) -> _Buffers:
+    return _Buffers(np.empty((levels, _MAX_OUTCOMES)), np.empty((levels, _MAX_OUTCOMES, seats)),
+                    np.empty((levels, _MAX_OUTCOMES, seats)), np.empty((levels, _MAX_OUTCOMES), dtype=np.int64))
+
+
+@njit(cache=True)
+def fgs_value(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsTables, pruned: np.ndarray,
+              work: _Buffers) -> np.ndarray:
     """Money of every seat with ``depth`` hands played out from ``stacks`` (button at ``button``) and ICM at the
     leaves; 0 for seats already out. ``reach``: the branch's probability (for pruning); the mass valued by ICM
-    early is added to ``pruned[0]``."""
+    early is added to ``pruned[0]``. ``work``: buffers of at least ``depth`` levels."""
     n = stacks.shape[0]
     alive = 0
     for s in range(n):
@@ -438,17 +458,18 @@ def fgs_value(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsT
             alive += 1
     if depth == 0 or alive <= 1:
         return icm_money(stacks, t.payouts)
-    out_prob = np.empty(_MAX_OUTCOMES)
-    out_next = np.empty((_MAX_OUTCOMES, n))
-    out_money = np.empty((_MAX_OUTCOMES, n))
-    out_button = np.empty(_MAX_OUTCOMES, dtype=np.int64)
+    level = depth - 1
+    out_prob = work.prob[level]
+    out_next = work.next[level]
+    out_money = work.money[level]
+    out_button = work.button[level]
     count = hand_outcomes(stacks, button, t, out_prob, out_next, out_money, out_button)
     result = np.zeros(n)
     for o in range(count):
         q = out_prob[o]
         branch = reach * q
         if depth == 1 or branch >= t.prune:
-            below = fgs_value(out_next[o], out_button[o], depth - 1, branch, t, pruned)
+            below = fgs_value(out_next[o], out_button[o], depth - 1, branch, t, pruned, work)
         else:
             below = icm_money(out_next[o], t.payouts)
             pruned[0] += branch
@@ -457,29 +478,35 @@ def fgs_value(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsT
     return result
 
 
+@njit(cache=True)
+def _subtree(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsTables) -> tuple[np.ndarray, float]:
+    """:func:`fgs_value` with buffers of its own: ``(money, pruned mass)``."""
+    mass = np.zeros(1)
+    money = fgs_value(stacks, button, depth, reach, t, mass, _buffers(max(depth, 1), stacks.shape[0]))
+    return money, mass[0]
+
+
 @njit(cache=True, parallel=True)
 def _fgs_value_parallel(stacks: np.ndarray, button: int, depth: int, t: FgsTables) -> tuple[np.ndarray, float]:
     """:func:`fgs_value` with the first hand's outcomes valued in parallel: ``(money, pruned mass)``."""
     n = stacks.shape[0]
-    out_prob = np.empty(_MAX_OUTCOMES)
-    out_next = np.empty((_MAX_OUTCOMES, n))
-    out_money = np.empty((_MAX_OUTCOMES, n))
-    out_button = np.empty(_MAX_OUTCOMES, dtype=np.int64)
-    count = hand_outcomes(stacks, button, t, out_prob, out_next, out_money, out_button)
+    prob = np.empty(_MAX_OUTCOMES)  # plain arrays: a parallel loop's body cannot name a NamedTuple class
+    after = np.empty((_MAX_OUTCOMES, n))
+    money = np.empty((_MAX_OUTCOMES, n))
+    buttons = np.empty(_MAX_OUTCOMES, dtype=np.int64)
+    count = hand_outcomes(stacks, button, t, prob, after, money, buttons)
     below = np.zeros((count, n))
     pruned = np.zeros(count)
     for o in prange(count):
-        mass = np.zeros(1)
-        if depth == 1 or out_prob[o] >= t.prune:
-            below[o] = fgs_value(out_next[o], out_button[o], depth - 1, out_prob[o], t, mass)
+        if depth == 1 or prob[o] >= t.prune:
+            below[o], pruned[o] = _subtree(after[o], buttons[o], depth - 1, prob[o], t)
         else:
-            below[o] = icm_money(out_next[o], t.payouts)
-            mass[0] = out_prob[o]
-        pruned[o] = mass[0]
+            below[o] = icm_money(after[o], t.payouts)
+            pruned[o] = prob[o]
     result = np.zeros(n)
     for o in range(count):
         for s in range(n):
-            result[s] += out_prob[o] * (out_money[o, s] + below[o, s])
+            result[s] += prob[o] * (money[o, s] + below[o, s])
     return result, pruned.sum()
 
 
@@ -492,7 +519,12 @@ def fgs_values(finals: np.ndarray, buttons: np.ndarray, depth: int, t: FgsTables
         if depth == 0 or np.count_nonzero(finals[r] > 0) <= 1:
             money[r] = icm_money(finals[r], t.payouts)
         else:
-            money[r], pruned[r] = _fgs_value_parallel(finals[r], int(buttons[r]), depth, t)
+            try:
+                money[r], pruned[r] = _fgs_value_parallel(finals[r], int(buttons[r]), depth, t)
+            except ValueError:  # the kernel's outcome buffers: only with many stacks all in by posting
+                raise InvalidStacksError("FGS: too many stacks all in by their forced bets in one hand (their "
+                                         "showdowns have more orders than FGS enumerates); raise the stacks or "
+                                         "lower the blinds and antes") from None
     return money, pruned
 
 
