@@ -223,3 +223,21 @@ def test_a_table_of_stacks_all_in_by_posting_is_refused_not_overrun():
         fgs_equity([0.3] * 10, [50, 30, 20], blinds=(0.5, 1.0), ante=0.5, depth=1)
     assert sum(fgs_equity([0.3] * 4, [50, 30, 20], blinds=(0.5, 1.0), ante=0.5, depth=1).equity) == (
         pytest.approx(100.0, abs=1e-9))
+
+
+def test_icm_command_shows_fgs_beside_icm():
+    import json
+
+    from typer.testing import CliRunner
+
+    from pokerlab.cli.main import app
+
+    args = ["icm", "--stacks", "2,000 3,000 5,000", "--payouts", "50,30,20", "--blinds", "100/200", "--button", "1"]
+    out = CliRunner().invoke(app, [*args, "--fgs-depth", "2", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output.strip().splitlines()[-1])
+    direct = fgs_equity([2000, 3000, 5000], [50, 30, 20], blinds=(100, 200), button=0, depth=2)
+    assert data["equity"] == pytest.approx(direct.equity, abs=1e-12) and data["button"] == 1
+    assert data["icm_equity"] == pytest.approx(icm([2000, 3000, 5000], [50, 30, 20]).equity, abs=1e-12)
+    text = CliRunner().invoke(app, [*args, "--fgs-depth", "1"])
+    assert text.exit_code == 0 and "FGS - ICM" in text.output

@@ -38,21 +38,25 @@ Every branch conserves chips and money: the seats' values sum to the prize pool.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit, prange
 
+from pokerlab.cards.tables import cache_directory
 from pokerlab.equity.preflop import preflop_tables
 from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidStacksError, whole_number
 from pokerlab.games.pushfold import JAM, PushFoldGame, Table
 from pokerlab.games.pushfold.rules import post_forced_bets, settle
 from pokerlab.games.vector import compile_public_tree
 from pokerlab.icm.subset import icm_subset
+from pokerlab.io import atomic_write
 from pokerlab.pushfold.situation import ICMPayoff, chip_ev_payoff, validate_table
 from pokerlab.solvers.vector import VectorSolver
 from pokerlab.solvers.vector_strategy import best_response_gains
@@ -87,17 +91,43 @@ class FgsTables(NamedTuple):
     prune: float
 
 
+CHART_SOURCES = ("games/pushfold", "games/vector.py", "solvers/vector.py", "solvers/vector_strategy.py",
+                 "equity/preflop.py", "cards/classes.py", "pushfold/situation.py", "pushfold/fgs.py")
+"""The code that makes the future hands' charts: its hash keys their cache file."""
+
+
+def _charts_key(target: float) -> str:
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(f"{target!r} {CHART_TOP_BB}".encode())
+    for name in CHART_SOURCES:
+        path = root / name
+        for source in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            digest.update(source.relative_to(root).as_posix().encode())
+            digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 @cache
 def future_charts(target: float = CHART_TARGET) -> tuple[np.ndarray, np.ndarray]:
     """The ranges of future hands: ``(jam, call)``, each ``(29, 169)``, the heads-up chip-EV Nash small blind's
     jam and big blind's call probabilities per class at 2, 3, ..., 30 big blinds (blinds 0.5/1, no ante), solved
-    by pokerlab's vector-form solver to a best-response gain of ``target`` bb (about 0.2 s for all, once per
-    process).
+    by pokerlab's vector-form solver to a best-response gain of ``target`` bb (about 0.2 s for all once the
+    solver is compiled), kept under the user cache directory keyed by a hash of the code that makes them
+    (:data:`CHART_SOURCES`) and ``target``.
 
     >>> jam, call = future_charts()
     >>> jam.shape, bool(jam[8, 0] == 1.0)  # 10 bb: aces always jam
     ((29, 169), True)
     """
+    path = cache_directory() / f"fgs-charts-{_charts_key(target)}.npz"
+    try:
+        with np.load(path) as stored:
+            jam, call = stored["jam"], stored["call"]
+        if jam.shape == call.shape == (CHART_TOP_BB - 1, 169) and np.all((jam >= 0) & (jam <= 1)) and np.all(
+                (call >= 0) & (call <= 1)):
+            return jam, call
+    except (OSError, KeyError, ValueError):
+        pass  # absent or damaged: solve again
     jams, calls = [], []
     for depth in range(2, CHART_TOP_BB + 1):
         stacks = np.array([float(depth), float(depth)])
@@ -113,7 +143,14 @@ def future_charts(target: float = CHART_TARGET) -> tuple[np.ndarray, np.ndarray]
                 break
         jams.append(strategy.block(tree.states.index(()))[:, 1])
         calls.append(strategy.block(tree.states.index((JAM,)))[:, 1])
-    return np.array(jams), np.array(calls)
+    jam, call = np.array(jams), np.array(calls)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_write(path) as temporary:
+            np.savez(temporary, jam=jam, call=call)
+    except OSError:
+        pass  # a read-only cache only costs solving again next time
+    return jam, call
 
 
 @cache
