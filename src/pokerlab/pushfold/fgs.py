@@ -547,9 +547,25 @@ def _fgs_value_parallel(stacks: np.ndarray, button: int, depth: int, t: FgsTable
     return result, pruned.sum()
 
 
+@njit(cache=True, parallel=True)
+def _fgs_rows(finals: np.ndarray, buttons: np.ndarray, depth: int, t: FgsTables) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`fgs_value` of every row of ``finals``, the rows in parallel: ``(money, pruned mass per row)``."""
+    money = np.zeros(finals.shape)
+    pruned = np.zeros(finals.shape[0])
+    for r in prange(finals.shape[0]):
+        money[r], pruned[r] = _subtree(finals[r], buttons[r], depth, 1.0, t)
+    return money, pruned
+
+
 def fgs_values(finals: np.ndarray, buttons: np.ndarray, depth: int, t: FgsTables) -> tuple[np.ndarray, np.ndarray]:
     """:func:`fgs_value` of each row of ``finals`` (chips per seat, 0: out) with the button at ``buttons[row]``:
-    ``(money (rows, seats), pruned mass per row)``; the first hand's outcomes valued in parallel."""
+    ``(money (rows, seats), pruned mass per row)``; many rows valued in parallel, one row's first hand's outcomes
+    in parallel."""
+    if finals.shape[0] > 1 and depth > 0:
+        try:
+            return _fgs_rows(finals, buttons, depth, t)
+        except ValueError:
+            pass  # a row too large for the buffers: said row by row below
     money = np.zeros(finals.shape)
     pruned = np.zeros(finals.shape[0])
     for r in range(finals.shape[0]):
@@ -676,7 +692,7 @@ class FGSPayoff(ICMPayoff):
     """The push/fold game's payoff under FGS: the seats busted in the hand being solved take the last places
     (as under ICM), the others' money is :func:`fgs_value` of the final stacks with ``depth`` more hands played
     out, the button one seat on (acting order is clockwise: the button of a hand of three or more is seat
-    ``n - 3``, heads-up seat 0). Outcomes are valued in one parallel batch the first time any is asked for
+    ``n - 3``, heads-up seat 0). Every outcome of the hand at ``table`` is valued up front in one parallel batch
     (:meth:`prepare`), cached per final-stack vector; ``pruned`` is the largest pruned mass of any outcome."""
 
     def __init__(self, stacks: np.ndarray, payouts: np.ndarray, field: np.ndarray, table: Table, depth: int,
@@ -686,6 +702,14 @@ class FGSPayoff(ICMPayoff):
         self.tables = fgs_tables(self.payouts, stacks.size, table, prune)
         self.pruned = 0.0
         self._fgs: dict[bytes, np.ndarray] = {}
+        finals: list[np.ndarray] = []
+
+        def record(final: np.ndarray) -> np.ndarray:
+            finals.append(final.copy())
+            return final
+
+        PushFoldGame(table, record, multiway_samples=1)  # every outcome of the hand, then one parallel batch
+        self.prepare(np.array(finals))
 
     def prepare(self, finals: np.ndarray) -> None:
         """Value every row of ``finals`` (final stacks of the hand) in one parallel batch."""
