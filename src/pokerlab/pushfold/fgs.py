@@ -111,8 +111,8 @@ def _charts_key(target: float) -> str:
 def future_charts(target: float = CHART_TARGET) -> tuple[np.ndarray, np.ndarray]:
     """The ranges of future hands: ``(jam, call)``, each ``(29, 169)``, the heads-up chip-EV Nash small blind's
     jam and big blind's call probabilities per class at 2, 3, ..., 30 big blinds (blinds 0.5/1, no ante), solved
-    by pokerlab's vector-form solver to a best-response gain of ``target`` bb (seconds), kept under the user cache directory keyed by a hash of the code that makes them
-    (:data:`CHART_SOURCES`) and ``target``.
+    by pokerlab's vector-form solver to a best-response gain of ``target`` bb (seconds), kept under the user
+    cache directory keyed by a hash of the code that makes them (:data:`CHART_SOURCES`) and ``target``.
 
     >>> jam, call = future_charts()
     >>> jam.shape, bool(jam[8, 0] > 0.999)  # 10 bb: aces jam
@@ -571,8 +571,9 @@ def fgs_values(finals: np.ndarray, buttons: np.ndarray, depth: int, t: FgsTables
         if depth == 0 or np.count_nonzero(finals[r] > 0) <= 1:
             money[r] = icm_money(finals[r], t.payouts)
         else:
-            try:
-                money[r], pruned[r] = _fgs_value_parallel(finals[r], int(buttons[r]), depth, t)
+            try:  # a shallow tree takes milliseconds: waking the worker threads would cost more
+                money[r], pruned[r] = (_fgs_value_parallel(finals[r], int(buttons[r]), depth, t) if depth >= 3
+                                       else _subtree(finals[r], int(buttons[r]), depth, 1.0, t))
             except ValueError:  # the kernel's outcome buffers: only with many stacks all in by posting
                 raise InvalidStacksError("FGS: too many stacks all in by their forced bets in one hand (their "
                                          "showdowns have more orders than FGS enumerates); raise the stacks or "
