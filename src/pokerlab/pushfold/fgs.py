@@ -13,10 +13,10 @@ future hand (docs/algorithms.md, "FGS"), exactly:
 - **Play.** Jam or fold; the first player in jams with the heads-up chip-EV Nash small blind's range at his
   effective stack (his stack against the deepest stack left to act), a later player calls with the heads-up
   big blind's calling range at ``min(his stack, the jammer's)``, and the first call closes the action (later
-  players fold): the simulator's ``pushfold`` play model, stack for stack. A blind that already covers a short
-  jam, and a stack all in by posting, is in the pot without acting. The ranges are pokerlab's own heads-up
-  chip-EV solves (:func:`future_charts`) at 2, 3, ..., 30 big blinds; an effective stack in ``(b, b + 1]`` bb
-  plays the ``b + 1`` bb solution (up to 2 bb the 2 bb one, beyond 30 bb the 30 bb one).
+  players fold): the rules of the simulator's ``pushfold`` play model, bucket for bucket. A blind that already
+  covers a short jam, and a stack all in by posting, is in the pot without acting. The ranges are pokerlab's own
+  heads-up chip-EV solves (:func:`future_charts`) at 2, 3, ..., 30 big blinds; an effective stack in
+  ``(b, b + 1]`` bb plays the ``b + 1`` bb solution (up to 2 bb the 2 bb one, beyond 30 bb the 30 bb one).
 - **Chances.** A range plays with the share of the 1,326 combos it holds, independently of the others' hands;
   a two-way showdown is won, lost or tied with the exact probabilities of the two ranges' hands against each
   other with card removal (:data:`~pokerlab.equity.preflop.PreflopTables.class_win`); a hand dealt without a
