@@ -688,6 +688,10 @@ def fgs_equity(stacks: Sequence[float], payouts: Sequence[float], blinds: Sequen
                      float(pay.sum()), float(pruned[0]), float(prune), time.perf_counter() - started)
 
 
+PAYOFF_CHUNK = 16
+"""Outcomes of the hand valued per parallel batch (two cores stay busy; Python runs between batches)."""
+
+
 class FGSPayoff(ICMPayoff):
     """The push/fold game's payoff under FGS: the seats busted in the hand being solved take the last places
     (as under ICM), the others' money is :func:`fgs_value` of the final stacks with ``depth`` more hands played
@@ -712,7 +716,9 @@ class FGSPayoff(ICMPayoff):
         self.prepare(np.array(finals))
 
     def prepare(self, finals: np.ndarray) -> None:
-        """Value every row of ``finals`` (final stacks of the hand) in one parallel batch."""
+        """Value every row of ``finals`` (final stacks of the hand) in parallel, from depth 3
+        :data:`PAYOFF_CHUNK` rows per batch (Python runs between the batches: a second Ctrl-C, which the
+        solve's deferral lets through, stops within one)."""
         rows = [f for f in finals if np.round(f, 9).tobytes() not in self._fgs]
         if not rows:
             return
@@ -722,7 +728,12 @@ class FGSPayoff(ICMPayoff):
         n = self.stacks.size
         button = 0 if n == 2 else n - 3
         buttons = np.array([_next_alive(row, button) for row in batch], dtype=np.int64)
-        money, pruned = fgs_values(batch, buttons, self.depth, self.tables)
+        money = np.empty_like(batch)
+        pruned = np.empty(batch.shape[0])
+        chunk = PAYOFF_CHUNK if self.depth >= 3 else batch.shape[0]  # shallower: the whole hand in under a second
+        for first in range(0, batch.shape[0], chunk):
+            part = slice(first, first + chunk)
+            money[part], pruned[part] = fgs_values(batch[part], buttons[part], self.depth, self.tables)
         self.pruned = max(self.pruned, float(pruned.max()))
         for row, value in zip(rows, money, strict=True):
             self._fgs[np.round(row, 9).tobytes()] = value
