@@ -487,6 +487,9 @@ def test_pushfold_icm_with_a_field_and_progress(client):
     ({"stacks": [10, 10], "bounty": -1}, "pushfold --stacks 10,10 --bounty -1"),
     ({"stacks": [10, 10], "bounty": [1, 2, 3]}, "pushfold --stacks 10,10 --bounty 1,2,3"),
     ({"stacks": [10, 10], "bounty": 1, "pko_share": 0}, "pushfold --stacks 10,10 --bounty 1 --pko --pko-share 0"),
+    ({"stacks": [10, 10, 10], "payouts": [50, 30, 20], "fgs_depth": 5},
+     "pushfold --stacks 10,10,10 --payouts 50,30,20 --fgs-depth 5"),
+    ({"stacks": [10, 10, 10], "fgs_depth": 2}, "pushfold --stacks 10,10,10 --fgs-depth 2"),
 ])
 def test_pushfold_refuses_what_the_cli_refuses_with_its_message(client, body, cli):
     response = client.post("/api/pushfold", json=body)
@@ -497,6 +500,14 @@ def test_pushfold_refuses_what_the_cli_refuses_with_its_message(client, body, cl
 def test_pushfold_budget(client):
     response = client.post("/api/pushfold", json={"stacks": [10, 10], "time": 3600})
     assert response.status_code == 422 and "limit of 60 s" in response.json()["detail"]
+    deep = client.post("/api/pushfold", json={"stacks": [10] * 9, "payouts": [50, 30, 20], "fgs_depth": 4})
+    assert deep.status_code == 422 and "FGS depth 4 at 9 seats takes about" in deep.json()["detail"]
+
+
+def test_pushfold_fgs_matches_the_cli(client):
+    data = client.post("/api/pushfold", json={"stacks": [6, 9], "payouts": [1], "fgs_depth": 1}).json()
+    assert data["model"] == "fgs" and data["fgs_depth"] == 1
+    assert sum(seat["value"] for seat in data["seats"]) == pytest.approx(1.0, abs=1e-9)
 
 
 # -- knockout bounties -----------------------------------------------------------------------------------------

@@ -264,3 +264,19 @@ def test_pushfold_heads_up_chart(page, live_server, screenshot_dir):
     assert "EV jam" in page.locator("#pf-detail").inner_text()
     assert page.locator(".chart .cell.differs").count() > 0  # ICM and chip EV disagree on some hands
     page.screenshot(path=str(screenshot_dir / "web-pushfold.png"), full_page=True)
+
+
+def test_pushfold_fgs_depth(page):
+    page.locator("#tabs a[data-tab=pushfold]").click()
+    page.locator("#pf-stacks").fill("6, 9")
+    page.locator("#pf-blinds").fill("0.5, 1")
+    page.locator("#pf-payouts").fill("1")
+    page.locator("#pf-field").fill("")
+    page.locator("#pf-fgs").fill("1")
+    page.locator("#run-pushfold").click()
+    page.wait_for_selector(".pf-table, #pf-error:not([hidden])", timeout=120_000)
+    assert page.locator("#pf-summary").inner_text().startswith("FGS depth 1:")
+    page.locator("#pf-field").fill("5")  # FGS plays the table as the whole tournament: the page says so
+    page.locator("#run-pushfold").click()
+    page.wait_for_selector("#pf-error:not([hidden])", timeout=60_000)
+    assert "leave out the field" in page.locator("#pf-error").inner_text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -68,8 +69,16 @@ def icm_command(
     pko_share: float | None = typer.Option(None, "--pko-share", help="The part of a PKO bounty paid in cash "
                                            "(default 0.5)."),
     as_json: bool = JSON_OPTION,
+    fgs_depth: int = typer.Option(0, "--fgs-depth", help="FGS: the prize equity with this many hands (1-4) played "
+                                  "out first (push/fold, blinds and button moving; pokerlab pushfold's model), "
+                                  "against ICM; needs --blinds. The stacks are one table, clockwise."),
+    blinds: str | None = typer.Option(None, "--blinds", help="FGS: small and big blind in chips: 50/100 or 0.5,1."),
+    ante: float = typer.Option(0.0, "--ante", help="FGS: ante per seat (chips)."),
+    bb_ante: float = typer.Option(0.0, "--bb-ante", help="FGS: big-blind ante (chips)."),
+    button: int | None = typer.Option(None, "--button", help="FGS: the button's seat (1 = the first stack; default "
+                                      "the third from last, as pokerlab pushfold's acting order UTG .. BB)."),
 ) -> None:
-    """Prize equity of every player by the Independent Chip Model (Malmuth-Harville)."""
+    """Prize equity of every player by the Independent Chip Model (Malmuth-Harville), or by FGS."""
     from pokerlab.plotting import figure_path
 
     if plot is not None:
@@ -145,6 +154,13 @@ def icm_command(
     prize_pool = None if pool is None else parse_amount(pool, InvalidPayoutsError, "prize pool")
     pay = parse_payouts(payouts, pool=prize_pool, allow_rising=allow_rising)
     names = players.names
+    if fgs_depth or blinds is not None:
+        if heads is not None:
+            raise InvalidArgumentError("--fgs-depth values prize money without bounties: drop --bounty or "
+                                       "--fgs-depth")
+        _fgs(players.chips, pay, names, fgs_depth, blinds, ante, bb_ante, button, as_json,
+             others=bubble or deal_ or places or plot is not None or method != "auto")
+        return
     if bubble and live > BUBBLE_MAX_PLAYERS:  # refused before the work: n(n - 1) ICM runs of n players each
         raise InvalidArgumentError(f"--bubble-factors need {live * (live - 1):,} ICM runs of {live:,} players each "
                                    f"(one per all-in outcome of every pair): at most {BUBBLE_MAX_PLAYERS} live "
@@ -200,3 +216,40 @@ def icm_command(
         print_table(bubble_table(factors, names))
     if written is not None:
         typer.echo(f"plot written to {written}")
+
+
+def _fgs(chips: Any, payouts: Any, names: Any, depth: int, blinds: str | None, ante: float, bb_ante: float,
+         button: int | None, as_json: bool, others: bool) -> None:
+    """``pokerlab icm --fgs-depth``: each seat's FGS equity (:func:`pokerlab.pushfold.fgs.fgs_equity`) beside its
+    ICM equity."""
+    from pokerlab.cli.pushfold_cmd import _blinds
+    from pokerlab.errors import InvalidArgumentError
+    from pokerlab.icm.lobby import player_labels
+    from pokerlab.pushfold.fgs import check_fgs_depth, fgs_equity
+
+    check_fgs_depth(depth, len(chips))
+    if button is not None and not 1 <= button <= len(chips):
+        raise InvalidArgumentError(f"--button must be a seat from 1 to {len(chips)}, got {button}")
+    if blinds is None:
+        raise InvalidArgumentError("--fgs-depth plays hands out: give the blinds too (--blinds 50/100)")
+    if others:
+        raise InvalidArgumentError("--fgs-depth reports FGS and ICM equity only: drop --method, --places, "
+                                   "--bubble-factors, --deal and --plot")
+    from pokerlab.warmup import compile_first
+
+    seat = None if button is None else button - 1
+    blind_list = _blinds(blinds)
+    # compile first (and load or solve the future hands' charts), so that the time shown is the run's own
+    compile_first([lambda: fgs_equity(chips, payouts, blind_list, ante=ante, bb_ante=bb_ante, depth=min(depth, 1),
+                                      button=seat)], quiet=as_json)
+    result = fgs_equity(chips, payouts, blind_list, ante=ante, bb_ante=bb_ante, depth=depth, button=seat)
+    labels = player_labels(len(result.equity), names)
+    if as_json:
+        print_json(result.to_dict() | {"players": labels, "button": result.button + 1})
+        return
+    typer.echo(f"FGS depth {result.depth}: {result.depth} hands played out from the hand with the button at "
+               f"{labels[result.button]} ({result.elapsed_s:.2f} s; branches valued early: probability "
+               f"{result.pruned:.1e})")
+    typer.echo(f"{'player':<12}{'stack':>12}{'ICM':>12}{'FGS':>12}{'FGS - ICM':>12}")
+    for label, stack, icm_value, value in zip(labels, chips, result.icm, result.equity, strict=True):
+        typer.echo(f"{label:<12}{stack:>12,.6g}{icm_value:>12.4f}{value:>12.4f}{value - icm_value:>+12.4f}")

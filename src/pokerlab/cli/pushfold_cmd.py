@@ -70,6 +70,9 @@ def pushfold_command(
     pko: bool = typer.Option(False, "--pko", help="Progressive knockout: --pko-share of a bounty to the buster, "
                              "the rest onto his head."),
     pko_share: float = typer.Option(None, "--pko-share", help="The part of a PKO bounty paid in cash (default 0.5)."),
+    fgs_depth: int = typer.Option(0, "--fgs-depth", help="FGS: value the outcomes with this many more hands "
+                                  "played out (1-4; blinds and button move, then ICM; needs --payouts) and compare "
+                                  "the charts with ICM's. 0: ICM."),
 ) -> None:
     """Push/fold Nash ranges: jam first in and call a jam, per seat, under chip EV or ICM."""
     from pokerlab.pushfold.charts import parse_depths
@@ -113,12 +116,15 @@ def pushfold_command(
     from pokerlab.limits import check_multiway_deals
 
     check_multiway_deals(len(stack_list), samples)  # before the warm-up solve, which samples fewer
+    from pokerlab.pushfold.solve import check_fgs
+
+    fgs_depth = check_fgs(fgs_depth, len(stack_list), pay, field)
     if target is None:
         target = HEADS_UP_TARGET if len(stack_list) == 2 else MULTIWAY_TARGET
     # compile first (one iteration of the same game), so that the time shown is the solve's own
     compile_first([lambda: pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante, payouts=pay, field=field,
                                     iterations=1, multiway_samples=min(samples, 20), real_game_deals=200,
-                                    **knockout)],
+                                    fgs_depth=min(fgs_depth, 1), **knockout)],
                   quiet=as_json)
     with Progress(TextColumn("pushfold"), BarColumn(), TextColumn("{task.description}"),
                   TimeElapsedColumn(), console=console, disable=not show, transient=True) as bar:
@@ -134,7 +140,8 @@ def pushfold_command(
 
         result = pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante,
                           payouts=pay, field=field, target=target, iterations=iterations,
-                          time_limit=time_limit, multiway_samples=samples, progress=progress, **knockout)
+                          time_limit=time_limit, multiway_samples=samples, progress=progress, fgs_depth=fgs_depth,
+                          **knockout)
     stopped = result.stop_reason == "interrupted"
     if stopped and result.iterations == 0:
         interrupted("before the first iteration: no strategy yet")
@@ -145,10 +152,20 @@ def pushfold_command(
         from pokerlab.pushfold.charts import result_pngs
 
         written = result_pngs(result, png)
+    fgs_changes = None
+    if fgs_depth > 0 and not stopped:  # FGS against ICM: the same table solved under ICM, its charts compared
+        from pokerlab.pushfold.solve import chart_changes
+
+        icm_result = pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante, payouts=pay, target=target,
+                              iterations=iterations, time_limit=time_limit, multiway_samples=samples)
+        if icm_result.stop_reason != "interrupted":
+            fgs_changes = chart_changes(icm_result, result)
     if as_json:
-        typer.echo(json.dumps(result.to_dict()))
+        typer.echo(json.dumps(result.to_dict() | ({"fgs_comparison": fgs_changes} if fgs_changes else {})))
     else:
-        compared = _print_result(result, compare_chip_ev=pay is not None and not stopped)  # Ctrl-C: no second solve
+        compared = _print_result(result, compare_chip_ev=pay is not None and not stopped and fgs_depth == 0)
+        if fgs_changes is not None:
+            _print_fgs_changes(fgs_changes, result)
         for path in written:
             typer.echo(f"wrote {path}")
         if not compared and pay is not None and not stopped:
@@ -156,6 +173,25 @@ def pushfold_command(
     if stopped:
         interrupted(f"after {result.iterations} iterations: the strategy above has a maximum best-response gain of "
                     f"{result.max_gain:.3g} {result.gain_unit}")
+
+
+def _print_fgs_changes(changes: dict[str, Any], result: PushFoldResult) -> None:
+    """The hands FGS plays differently from ICM, per jam and call chart, and the seat values of both."""
+    out = Console()
+    out.print(f"\n[bold]FGS depth {changes['fgs_depth']} against ICM[/bold] (hands played with probability >= "
+              f"{changes['threshold']:g} under one model only; seat values in money)")
+    out.print("ICM values: " + ", ".join(f"{s} {v:.4f}" for s, v in zip(result.seats, changes["icm_values"],
+                                                                        strict=True)))
+    out.print("FGS values: " + ", ".join(f"{s} {v:.4f}" for s, v in zip(result.seats, changes["fgs_values"],
+                                                                        strict=True)))
+    for kind, verb in (("jam", "jams"), ("call", "calls")):
+        for who, change in changes[kind].items():
+            words = [f"+{', +'.join(change['added'])}" if change["added"] else "",
+                     f"-{', -'.join(change['removed'])}" if change["removed"] else ""]
+            shown = "; ".join(w for w in words if w) or "no change"
+            label = who if kind == "jam" else who.replace(" vs ", " calling ")
+            out.print(f"{label} {verb} {change['icm_pct']:.1f}% under ICM, {change['fgs_pct']:.1f}% under FGS: "
+                      f"{shown}")
 
 
 def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> bool:

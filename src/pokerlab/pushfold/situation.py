@@ -15,7 +15,7 @@ counts its change over the hand (the expected bounties before it subtracted), so
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -203,10 +203,13 @@ class BountyPayoff:
 
 
 def build_game(table: Table, payouts: Any = None, field: Any = None, *, multiway_samples: int = 1000,
-               seed: int = 0, bounties: Bounties | None = None) -> tuple[PushFoldGame, str, ICMPayoff | None]:
-    """The push/fold game of a table: chip EV without payouts, ICM with them, with ``bounties``
-    (:class:`BountyPayoff`; a field's players carry the mean of the table's heads). Returns ``(game, model, icm
-    payoff or None)``."""
+               seed: int = 0, bounties: Bounties | None = None,
+               payoff_model: Callable[[np.ndarray, np.ndarray, np.ndarray], ICMPayoff] = ICMPayoff,
+               ) -> tuple[PushFoldGame, str, ICMPayoff | None]:
+    """The push/fold game of a table: chip EV without payouts, ICM with them (``payoff_model(stacks, payouts,
+    field)``: the payoff of the outcomes with payouts, :class:`ICMPayoff` or one built on it, e.g. FGS's), with
+    ``bounties`` (:class:`BountyPayoff`; a field's players carry the mean of the table's heads). Returns ``(game,
+    model, icm payoff or None)``."""
     stacks = np.asarray(table.stacks, dtype=np.float64)
     pay, field_stacks = checked_prizes(stacks.size, payouts, field)
     multiway_samples = whole_number(multiway_samples, "multiway samples", low=1)
@@ -219,7 +222,7 @@ def build_game(table: Table, payouts: Any = None, field: Any = None, *, multiway
 
     if pay is None:
         return game_of(chip_ev_payoff(stacks, table.big_blind)), "chipev", None
-    payoff = ICMPayoff(stacks, pay, field_stacks)
+    payoff = payoff_model(stacks, pay, field_stacks)
     return game_of(payoff), "icm", payoff
 
 

@@ -12,6 +12,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -34,9 +35,10 @@ from pokerlab.games.pushfold.game import Bounties
 from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
 from pokerlab.limits import HEADS_UP_TARGET, MULTIWAY_DEALS, MULTIWAY_TARGET, check_multiway_deals, multiway_deals_fit
 from pokerlab.progress import deferred_interrupts
+from pokerlab.pushfold.fgs import FGSPayoff, check_fgs_depth
 from pokerlab.pushfold.real_game import REAL_GAME_DEALS, RealGameCheck, real_game_check
 from pokerlab.pushfold.schedule import ITERATIONS, REDEAL, TIME, SolveSchedule
-from pokerlab.pushfold.situation import build_game, checked_bounties, checked_prizes, validate_table
+from pokerlab.pushfold.situation import ICMPayoff, build_game, checked_bounties, checked_prizes, validate_table
 from pokerlab.solvers.vector import VectorSolver
 from pokerlab.solvers.vector_strategy import (
     BestResponseGains,
@@ -101,6 +103,8 @@ class PushFoldResult:
     target: float = 0.0
     over_target: tuple[int, ...] = ()
     bounties: Bounties | None = None
+    fgs_depth: int = 0
+    fgs_pruned: float = 0.0
 
     @property
     def max_gain(self) -> float:
@@ -187,6 +191,8 @@ class PushFoldResult:
             "bounty": None if self.bounties is None else {
                 "heads": list(self.bounties.heads), "share": self.bounties.share,
                 "format": "knockout" if self.bounties.share == 1.0 else "pko"},
+            "fgs_depth": self.fgs_depth,
+            "fgs_pruned_mass": self.fgs_pruned,
             "strategies": self.node_strategies(),
         }
 
@@ -215,6 +221,7 @@ def pushfold(
     real_game_deals: int = REAL_GAME_DEALS,
     bounty: Any = None,
     pko: bool | float = False,
+    fgs_depth: int = 0,
 ) -> PushFoldResult:
     """Nash push/fold strategies of every seat (chip EV, or ICM with ``payouts`` and an optional ``field``).
 
@@ -247,6 +254,9 @@ def pushfold(
     chip EV), paid in the hand by the table rules and valued after it by the future-bounty model
     (:mod:`pokerlab.pushfold.situation`); ``pko``: a progressive knockout, ``True`` paying half of a head to
     the buster (the rest onto his head) or the share paid as a number in (0, 1].
+    ``fgs_depth``: 1 to 4 values the outcomes by FGS instead of ICM (:mod:`~pokerlab.pushfold.fgs`: that many
+    more hands played out, blinds and button moving, then ICM; needs ``payouts``, no ``field``, no bounties;
+    model ``"fgs"``, ``fgs_pruned`` the largest probability mass of an outcome's branches valued early); 0 is ICM.
     """
     table, payout_array, field_array, target, iterations, multiway_samples, bounties = _checked_request(
         stacks, blinds, ante, bb_ante, payouts, field, target, iterations, time_limit, multiway_samples,
@@ -257,6 +267,10 @@ def pushfold(
         raise InvalidArgumentError(f"algorithm must be a solver's name, got {type(algorithm).__name__}")
     true_or_false(check_sampling, "check_sampling")
     optional_callback(progress, "progress", "(iterations, gain)")
+    payoff_model = _fgs_payoff_model(table, fgs_depth, payout_array, field_array)
+    if bounties is not None and payoff_model is not ICMPayoff:
+        raise InvalidArgumentError("FGS with knockout bounties is not offered (future bounties follow ICM's "
+                                   "finishing order): leave out the FGS depth or the bounties")
     start = time.perf_counter()
     # Ctrl-C inside a compiled kernel would surface as a SystemError traceback: every kernel call below runs
     # inside deferred_interrupts, which delivers Ctrl-C when the call returns (one iteration at most)
@@ -264,7 +278,7 @@ def pushfold(
         with deferred_interrupts():
             uniform = multiway_samples if multiway_proposal_share == 0 else min(multiway_samples, UNIFORM_DEALS)
             game, model, icm_payoff = build_game(table, payout_array, field_array, multiway_samples=uniform,
-                                                 seed=seed, bounties=bounties)
+                                                 seed=seed, bounties=bounties, payoff_model=payoff_model)
             tree = compile_public_tree(game)
     except KeyboardInterrupt:
         raise Interrupted("while building the game: nothing solved yet") from None
@@ -356,15 +370,60 @@ def pushfold(
         if table.seats > 2:
             notes.append("seat values are the solver's model's (card removal against each seat's own hand "
                          "only), not measured in the real game")
+    fgs = icm_payoff if isinstance(icm_payoff, FGSPayoff) else None
     return PushFoldResult(
-        seats=seat_names(table.seats), stacks=table.stacks, big_blind=table.big_blind, model=model,
+        seats=seat_names(table.seats), stacks=table.stacks, big_blind=table.big_blind,
+        model=model if fgs is None else "fgs",
         gain_unit="bb" if model == "chipev" else "money", jam=jam, call=call, ev_jam=ev_jam, ev_fold=ev_fold,
         gains=tuple(float(g) for g in gains.gains), iterations=solver.iteration,
         elapsed_s=time.perf_counter() - start, stop_reason=stop, multiway_samples=game.multiway_samples,
         multiway_error=multiway_error, multiway_check_gains=check_gains, game=game,
         tree=tree, strategy=strategy, notes=tuple(notes), values=values, value_errors=value_errors,
         real_game=real, target=target_value, over_target=over, bounties=bounties,
+        fgs_depth=0 if fgs is None else fgs.depth, fgs_pruned=0.0 if fgs is None else fgs.pruned,
     )
+
+
+# FGS: the outcomes valued with more hands played out (pokerlab.pushfold.fgs) -------------------------------
+
+def check_fgs(depth: object, seats: int, payouts: object, field: object) -> int:
+    """The FGS depth as a whole number 0..4 for a table of ``seats`` (2 to 10), with the payouts FGS needs and
+    no field; or the error saying what to change (the CLI calls it before any work)."""
+    value = check_fgs_depth(depth, seats)
+    if value > 0 and payouts is None:
+        raise InvalidArgumentError("FGS values prize money: give the payouts (--payouts), or leave out the FGS depth")
+    if value > 0 and field is not None:
+        raise InvalidArgumentError("FGS plays this table as the whole tournament: leave out the field, or use "
+                                   "FGS depth 0 (ICM)")
+    return value
+
+
+def _fgs_payoff_model(table: Table, depth: object, payouts: np.ndarray | None, field: np.ndarray | None
+                      ) -> Callable[[np.ndarray, np.ndarray, np.ndarray], ICMPayoff]:
+    """The payoff of the outcomes with payouts: ICM at ``depth`` 0, else FGS of that depth."""
+    depth = check_fgs(depth, table.seats, payouts, field)
+    return ICMPayoff if depth == 0 else partial(FGSPayoff, table=table, depth=depth)
+
+
+def chart_changes(icm: PushFoldResult, fgs: PushFoldResult, threshold: float = 0.5) -> dict[str, Any]:
+    """Which hands change between two solutions of the same table (ICM and FGS): per seat, the classes that
+    jam first in under one and not the other (probability at least ``threshold`` in one, below it in the
+    other), and the same for each lone-jam call; with the jam and call percentages of both.
+
+    Keys: ``jam[seat]`` and ``call["caller vs jammer"]`` map to ``{"added": [...], "removed": [...],
+    "icm_pct", "fgs_pct"}`` (``added``: played under FGS only)."""
+    def changes(before: np.ndarray, after: np.ndarray) -> dict[str, Any]:
+        was, now = before >= threshold, after >= threshold
+        return {"added": [CLASS_NAMES[c] for c in np.flatnonzero(now & ~was)],
+                "removed": [CLASS_NAMES[c] for c in np.flatnonzero(was & ~now)],
+                "icm_pct": icm.percent(before), "fgs_pct": fgs.percent(after)}
+
+    jam = {name: changes(icm.jam[i], fgs.jam[i]) for i, name in enumerate(icm.seats)
+           if not np.isnan(icm.jam[i, 0]) and not np.isnan(fgs.jam[i, 0])}
+    call = {f"{icm.seats[c]} vs {icm.seats[j]}": changes(icm.call[(c, j)], fgs.call[(c, j)])
+            for (c, j) in sorted(icm.call) if (c, j) in fgs.call}
+    return {"fgs_depth": fgs.fgs_depth, "threshold": threshold, "jam": jam, "call": call,
+            "icm_values": list(icm.values), "fgs_values": list(fgs.values)}
 
 
 def _model_values(tree: CompiledPublicTree, strategy: VectorStrategy) -> tuple[float, ...]:

@@ -187,7 +187,15 @@ def _two_round_limits(body: TwoRoundRequest, limits: Limits) -> float:
 def _pushfold_limits(body: PushFoldRequest, limits: Limits) -> float:
     _check_iterations(body.iterations, limits, "a time or target gain")
     _check_seconds(body.time, limits.solve_seconds)
-    return limits.solve_seconds + 5.0
+    from pokerlab.pushfold.fgs import MAX_FGS_DEPTH, fgs_seconds_estimate
+
+    seconds = 0.0
+    if 0 < body.fgs_depth <= MAX_FGS_DEPTH:  # FGS's payoffs are built before the solve, whatever its time limit
+        seconds = fgs_seconds_estimate(len(body.stacks), body.fgs_depth)
+        if seconds > limits.solve_seconds:
+            _refuse(f"FGS depth {body.fgs_depth} at {len(body.stacks)} seats takes about {seconds:,.0f} s, over this "
+                    f"server's limit of {limits.solve_seconds:g} s per request; ask for a smaller FGS depth")
+    return limits.solve_seconds + 5.0 + seconds
 
 
 LIMIT_WORDS = {

@@ -136,3 +136,5 @@ class PushFoldRequest(_Request):
         "chip EV).")
     pko_share: float | None = Field(default=None, description="Progressive knockout: the part of a bounty paid "
                                     "to the buster; null for a plain knockout.")
+    fgs_depth: int = Field(default=0, description="FGS: value the outcomes with this many more hands played out "
+                           "(1-4; needs payouts), as `--fgs-depth`. 0: ICM.")

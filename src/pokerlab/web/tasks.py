@@ -141,10 +141,11 @@ def pushfold_task(params: dict[str, Any], report: Report) -> dict[str, Any]:
     # as `pokerlab pushfold`: one iteration of the same kind of game compiles the kernels of the timed solve (once
     # per worker: it costs seconds at 6+ seats, and the kernels depend on the kind of game, not on its numbers)
     kind = (len(params["stacks"]) > 2, game["payouts"] is not None, game["field"] is not None, "bounty" in game)
+    fgs_depth = params.get("fgs_depth", 0)
     warm_once(f"pushfold {kind}", lambda: pushfold(params["stacks"], **game, iterations=1,
                                                    multiway_samples=min(samples, 20)), quiet=True)
     result = pushfold(params["stacks"], **game, target=params.get("target"), iterations=params.get("iterations"),
-                      time_limit=params.get("time"), multiway_samples=samples,
+                      time_limit=params.get("time"), multiway_samples=samples, fgs_depth=fgs_depth,
                       progress=lambda done, gain: report({"iteration": done, "max_gain": gain}))
     return result.to_dict()
 

@@ -744,7 +744,8 @@ const pushfoldPage = (() => {
   function state() {
     return { stacks: $("pf-stacks").value, blinds: $("pf-blinds").value, ante: $("pf-ante").value,
       payouts: $("pf-payouts").value, field: $("pf-field").value, model: $("pf-model").value,
-      time: $("pf-time").value, target: $("pf-target").value, bounty: $("pf-bounty").value, pko: $("pf-pko").checked };
+      time: $("pf-time").value, target: $("pf-target").value, bounty: $("pf-bounty").value, pko: $("pf-pko").checked,
+      fgs_depth: $("pf-fgs").value };
   }
 
   function request(icm, bounties = true) {
@@ -756,6 +757,7 @@ const pushfoldPage = (() => {
       body.payouts = numbers("pf-payouts");
       const field = numbers("pf-field");
       if (field.length) body.field = field;
+      if (Number($("pf-fgs").value) > 0) body.fgs_depth = Number($("pf-fgs").value);
     }
     return body;
   }
@@ -809,7 +811,8 @@ const pushfoldPage = (() => {
       table(["~seat", "stack", "bb", "jams", "gain"], rows, "pf-table"));
     const stopped = { time: "stopped at the time limit: the target gain was not reached, the charts are where the "
       + "solve got to", target: "reached the target gain", iterations: "stopped after the iterations asked for" };
-    $("pf-summary").textContent = `${result.model === "icm" ? "ICM" : "chip EV"}: ${result.iterations} iterations, `
+    const modelName = { icm: "ICM", chipev: "chip EV", fgs: `FGS depth ${result.fgs_depth}` }[result.model] || result.model;
+    $("pf-summary").textContent = `${modelName}: ${result.iterations} iterations, `
       + `largest best-response gain ${result.max_gain.toExponential(2)} ${result.gain_unit}, `
       + `${num(result.elapsed_s, 2)} s, ${stopped[result.stop_reason] || `stopped on ${result.stop_reason}`}`
       + (chipEv ? "; outlined hands are played differently under chip EV" : "")
@@ -855,7 +858,7 @@ const pushfoldPage = (() => {
   function restore(s) {
     for (const [key, id] of [["stacks", "pf-stacks"], ["blinds", "pf-blinds"], ["ante", "pf-ante"],
       ["payouts", "pf-payouts"], ["field", "pf-field"], ["model", "pf-model"], ["time", "pf-time"],
-      ["target", "pf-target"], ["bounty", "pf-bounty"]]) {
+      ["target", "pf-target"], ["bounty", "pf-bounty"], ["fgs_depth", "pf-fgs"]]) {
       if (s[key] !== undefined) $(id).value = s[key];
     }
     $("pf-pko").checked = s.pko === true;
