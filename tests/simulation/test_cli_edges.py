@@ -179,3 +179,30 @@ def test_a_snapshot_with_names_keeps_them(tmp_path):
 
     assert read_snapshot(path)["names"] == ("alice", "bob", "carol")
 
+
+
+def test_a_billion_continuations_are_refused_at_once_in_continuations(tmp_path, monkeypatch):
+    """Issue 26: ``--from-snapshot ... --continuations 1000000000`` reached 8 GB within 25 s; it is refused before
+    any work, in one line that speaks of continuations (605 GiB for the README's 200-player snapshot, beyond any
+    machine this runs on), and writes nothing."""
+    snapshot = Path(__file__).resolve().parents[2] / "examples" / "snap.json"
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["simulate", "--from-snapshot", str(snapshot), "--payouts", "power:paid=150",
+                                 "--play", "rules", "--continuations", "1000000000"])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "1,000,000,000 continuations of 200 players would need about" in lines[0], lines
+    assert "tournaments" not in lines[0] and list(tmp_path.iterdir()) == []
+
+
+def test_the_example_files_formats_are_documented():
+    """Issue 26: the snapshot format was documented only in a docstring; examples/README.md gives every example
+    file's format, the snapshot's keys among them."""
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    text = (examples / "README.md").read_text(encoding="utf-8")
+    for path in examples.iterdir():
+        if path.name != "README.md":
+            assert f"`{path.name}`" in text, path.name
+    snapshot_row = next(line for line in text.splitlines() if line.startswith("| `snap.json`"))
+    assert '"stacks"' in snapshot_row and '"level"' in snapshot_row and "--from-snapshot" in snapshot_row
+    assert set(json.loads((examples / "snap.json").read_text())) <= {"stacks", "level", "names"}

@@ -26,7 +26,7 @@ COMMANDS: dict[str, tuple[str, str | None]] = {
     "equity": ("equity_cmd", "All-in equity of 2 to 10 players: exact when affordable, else Monte Carlo."),
     "range": ("equity_cmd", "Show a range: canonical text, combo count and (with --grid) the 13x13 grid; or (--style) "
                             "the range as PioSOLVER, GTO+ or per-combo text."),
-    "icm": ("icm_cmd", "Prize equity of every player by the Independent Chip Model (Malmuth-Harville)."),
+    "icm": ("icm_cmd", "Prize equity of every player by the Independent Chip Model (Malmuth-Harville), or by FGS."),
     "solve": ("solve_cmd", "Solve GAME with a CFR-family algorithm and report the exploitability of the average "
                            "strategy."),
     "exploitability": ("solve_cmd", "Exact exploitability and game value of the average strategy in a saved solver "

@@ -255,14 +255,14 @@ def _estimate(tournament: Any, count: int, workers: int | None, ray: str | None,
     from pokerlab.simulation.core import check_batch_memory, check_batch_time, default_workers
     from pokerlab.warmup import compile_first
 
-    check_batch_memory(tournament, count, records)
+    check_batch_memory(tournament, count, records, what)
     # compile first (one tournament, in this process), so that the time shown is the run's own
     compile_first([lambda: run(tournament, 1, seed=1, workers=0)], quiet=quiet)
     start = time.perf_counter()
     run(tournament, 1, seed=2, workers=0)
     each = time.perf_counter() - start
     cores = default_workers() if workers is None else max(workers, 1)
-    seconds = check_batch_time(count, each, cores) if ray is None else count * each / cores
+    seconds = check_batch_time(count, each, cores, what) if ray is None else count * each / cores
     if seconds > ESTIMATE_WARNING_S:
         typer.echo(f"note: {count:,} {what} should take about {format_duration(seconds)} on {cores} "
                    f"{'local ' if ray is None else ''}worker(s) (one took {each:.3g} s)", err=True)

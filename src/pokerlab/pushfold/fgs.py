@@ -43,7 +43,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -57,6 +56,7 @@ from pokerlab.games.pushfold.rules import post_forced_bets, settle
 from pokerlab.games.vector import compile_public_tree
 from pokerlab.icm.subset import icm_subset
 from pokerlab.io import atomic_write
+from pokerlab.provenance import sources_digest
 from pokerlab.pushfold.situation import ICMPayoff, chip_ev_payoff, validate_table
 from pokerlab.solvers.vector import VectorSolver
 from pokerlab.solvers.vector_strategy import best_response_gains
@@ -97,14 +97,7 @@ CHART_SOURCES = ("games/pushfold", "games/vector.py", "solvers/vector.py", "solv
 
 
 def _charts_key(target: float) -> str:
-    root = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256(f"{target!r} {CHART_TOP_BB}".encode())
-    for name in CHART_SOURCES:
-        path = root / name
-        for source in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
-            digest.update(source.relative_to(root).as_posix().encode())
-            digest.update(source.read_bytes())
-    return digest.hexdigest()[:16]
+    return hashlib.sha256(f"{target!r} {CHART_TOP_BB} {sources_digest(CHART_SOURCES)}".encode()).hexdigest()[:16]
 
 
 @cache

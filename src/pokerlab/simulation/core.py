@@ -500,16 +500,16 @@ def batch_bytes(t: Tournament, tournaments: int, records: bool) -> int:
     return n_chunks * per_chunk + tournaments * per_tournament
 
 
-def check_batch_memory(t: Tournament, tournaments: int, records: bool) -> None:
+def check_batch_memory(t: Tournament, tournaments: int, records: bool, what: str = "tournaments") -> None:
     """Refuse a batch whose merged statistics would not fit in memory, with the estimate
-    (:class:`~pokerlab.errors.ResourceLimitError`)."""
+    (:class:`~pokerlab.errors.ResourceLimitError`); ``what`` names the runs (``continuations`` of a snapshot)."""
     from pokerlab.limits import check_work
 
-    check_work(tournaments, f"{tournaments:,} tournaments of {t.field.stacks.size:,} players", per_second=math.inf,
+    check_work(tournaments, f"{tournaments:,} {what} of {t.field.stacks.size:,} players", per_second=math.inf,
                bytes_each=batch_bytes(t, tournaments, records) / tournaments)
 
 
-def check_batch_time(tournaments: int, seconds_each: float, workers: int) -> float:
+def check_batch_time(tournaments: int, seconds_each: float, workers: int, what: str = "tournaments") -> float:
     """Seconds ``tournaments`` would take on ``workers`` processes at ``seconds_each`` per tournament (one
     measured); refused past :data:`pokerlab.limits.MAX_RUN_SECONDS`
     (:class:`~pokerlab.errors.ResourceLimitError`)."""
@@ -518,7 +518,7 @@ def check_batch_time(tournaments: int, seconds_each: float, workers: int) -> flo
     seconds = tournaments * seconds_each / max(workers, 1)
     if seconds > MAX_RUN_SECONDS:
         most = int(MAX_RUN_SECONDS * max(workers, 1) / seconds_each)
-        raise ResourceLimitError(f"{tournaments:,} tournaments would take about {format_duration(seconds)} on "
+        raise ResourceLimitError(f"{tournaments:,} {what} would take about {format_duration(seconds)} on "
                                  f"{max(workers, 1)} worker(s) (one took {seconds_each:.3g} s), more than the "
                                  f"{format_duration(MAX_RUN_SECONDS)} one run may take: ask for at most {most:,}")
     return seconds
