@@ -156,6 +156,16 @@ def _pushfold() -> None:
     pushfold([12, 8, 10], (0.5, 1), payouts=[50, 30, 20], target=0.5, multiway_samples=20, real_game_deals=200)
 
 
+def _fgs() -> None:
+    from pokerlab.pushfold import pushfold
+    from pokerlab.pushfold.fgs import fgs_equity
+
+    # the future hands' tree walk (and, once per code version, the heads-up charts it plays them by: seconds)
+    fgs_equity([10, 8, 12], [50, 30, 20], depth=1)
+    pushfold([10, 8, 12], (0.5, 1), payouts=[50, 30, 20], fgs_depth=1, iterations=1, multiway_samples=20,
+             real_game_deals=200)
+
+
 def _two_round() -> None:
     from pokerlab.games.two_round import TwoRoundSpec
     from pokerlab.solvers.two_round import Abstraction, TwoRoundBot, TwoRoundTrainer, exploitability
@@ -202,6 +212,7 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
     KernelGroup("simulation", "tournament simulation (coin flips, simple-rules push/fold)", _simulation),
     KernelGroup("solvers", "CFR+ and external-sampling MCCFR on Kuhn and Leduc", _solvers),
     KernelGroup("pushfold", "push/fold Nash ranges, chip EV and ICM", _pushfold),
+    KernelGroup("fgs", "FGS: push/fold's future hands played out before ICM", _fgs),
     KernelGroup("two-round", "two-round hold'em: MCCFR training and exact exploitability", _two_round),
     KernelGroup("matches", "bot matches (Leduc, two-round hold'em)", _matches),
     KernelGroup("evaluator", "the hand evaluator", _evaluator),
