@@ -56,8 +56,9 @@ def start_server(*options: str) -> LiveServer:
     return LiveServer(url, process, time.perf_counter() - start, log)
 
 
-def wait_for_answer(url: str, timeout: float = 60.0) -> None:
-    """Return once ``url`` answers 200 (a server still starting refuses connections), or after ``timeout``."""
+def wait_for_answer(url: str, timeout: float = 60.0, poll: float = 0.02) -> None:
+    """Return the instant ``url`` answers 200 (a server still starting refuses connections, asked every
+    ``poll`` seconds); a server silent for ``timeout`` seconds fails the test."""
     import httpx
 
     deadline = time.monotonic() + timeout
@@ -67,7 +68,8 @@ def wait_for_answer(url: str, timeout: float = 60.0) -> None:
                 return
         except httpx.HTTPError:
             pass
-        time.sleep(0.02)
+        time.sleep(poll)
+    raise AssertionError(f"{url} did not answer within {timeout:g} s")
 
 
 def stop_server(server: LiveServer) -> int:

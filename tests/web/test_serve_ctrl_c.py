@@ -11,24 +11,11 @@ import subprocess
 import sys
 import time
 
-import httpx
 import pytest
 
-from web.live import free_port
+from web.live import free_port, wait_for_answer
 
 STOP_WITHIN_S = 5.0  # generous for a loaded 2-core machine: 0.4-0.6 s measured at load 5; a dropped one never stops
-
-
-def first_answer(url: str, timeout: float = 60.0) -> None:
-    """Return the instant ``url`` first answers (the server starts its workers as it answers)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url, timeout=1.0).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.01)
-    raise AssertionError(f"{url} did not answer within {timeout:g} s")
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.0, 0.0, 0.005, 0.02, 0.05, 0.2])
@@ -37,7 +24,7 @@ def test_ctrl_c_the_instant_the_server_first_answers_stops_it(delay):
     process = subprocess.Popen([sys.executable, "-m", "pokerlab.cli.main", "serve", "--port", str(port)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        first_answer(f"http://127.0.0.1:{port}/api/info")
+        wait_for_answer(f"http://127.0.0.1:{port}/api/info", poll=0.01)
         if delay:
             time.sleep(delay)
         process.send_signal(signal.SIGINT)
