@@ -31,22 +31,23 @@ ProgressCallback = Callable[[int, "int | None"], None]
 @contextlib.contextmanager
 def deferred_interrupts() -> Iterator[None]:
     """Hold Ctrl-C (SIGINT) until the block ends, then raise ``KeyboardInterrupt`` (or hand the signal to the
-    handler that was installed before). A second Ctrl-C raises at once (where Python code runs, e.g. during a
-    kernel's first compilation). Outside the main thread, where Python delivers no signals, and inside
-    :func:`interrupts_at_once`, it does nothing. Blocks nest.
+    handler that was installed before). A second Ctrl-C raises at once, and so does one while a kernel compiles
+    (:func:`compiling`): numba's compiler is Python code and holds none of the block's state, and a first
+    compilation takes tens of seconds on a busy machine. Outside the main thread, where Python delivers no
+    signals, it does nothing. Blocks nest.
 
     >>> with deferred_interrupts():
     ...     total = sum(range(10))
     >>> total
     45
     """
-    if _at_once or threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
     received: list[tuple[int, FrameType | None]] = []
 
     def hold(signum: int, frame: FrameType | None) -> None:
-        if received:  # a second Ctrl-C: the user will not wait (e.g. for a first compilation); stop now
+        if received or _compilations:  # the user will not wait (e.g. for a first compilation): stop now
             signal.signal(signal.SIGINT, previous)
             raise KeyboardInterrupt
         received.append((signum, frame))
@@ -60,28 +61,18 @@ def deferred_interrupts() -> Iterator[None]:
             _deliver(previous, *received[0])
 
 
-_at_once = False
+_compilations = 0
 
 
-@contextlib.contextmanager
-def interrupts_at_once() -> Iterator[None]:
-    """Within the block :func:`deferred_interrupts` holds nothing: Ctrl-C raises ``KeyboardInterrupt`` where it
-    lands. For throwaway work whose state nobody keeps, above all a warm-up that compiles kernels: numba's
-    compiler is Python code, so Ctrl-C stops a first compilation (tens of seconds on a busy machine) at once
-    instead of after it.
+def compiling(started: bool) -> None:
+    """Count a kernel compilation starting (``True``) or ending (``False``); while one runs, Ctrl-C inside
+    :func:`deferred_interrupts` stops at once (:func:`pokerlab.warmup.compile_first` reports numba's compile
+    events here). Only a real compilation counts: loading a cached kernel or running one keeps the hold.
 
-    >>> with interrupts_at_once():
-    ...     with deferred_interrupts():
-    ...         total = sum(range(10))
-    >>> total
-    45
+    >>> compiling(True); compiling(False)
     """
-    global _at_once
-    before, _at_once = _at_once, True
-    try:
-        yield
-    finally:
-        _at_once = before
+    global _compilations
+    _compilations = max(0, _compilations + (1 if started else -1))
 
 
 def _deliver(handler: Any, signum: int, frame: FrameType | None) -> None:

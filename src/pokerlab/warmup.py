@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pokerlab.progress import interrupts_at_once
+from pokerlab.progress import compiling
 
 COMPILING_NOTICE = "compiling kernels (first run only)"
 
@@ -231,12 +231,13 @@ class _CompileWatch:
 
         class Listener(event.Listener):  # type: ignore[misc, unused-ignore]
             def on_start(inner, ev: Any) -> None:  # noqa: N805 (numba's listener protocol)
+                compiling(True)  # Ctrl-C stops a compilation at once (pokerlab.progress.deferred_interrupts)
                 self.compiled += 1
                 if self.compiled == 1:
                     on_first()
 
             def on_end(inner, ev: Any) -> None:  # noqa: N805
-                return None
+                compiling(False)
 
         self.compiled = 0
         self.listener = Listener()
@@ -297,8 +298,7 @@ def compile_first(workloads: Iterable[Callable[[], object]], *, quiet: bool = Fa
     of :func:`prepare`; ``names`` are recorded as warm. Returns the number of kernels compiled."""
     from numba.core import event
 
-    # the warm-up's results are thrown away: Ctrl-C stops it where it lands, even inside a first compilation
-    with _notice(quiet) as start, interrupts_at_once():
+    with _notice(quiet) as start:
         watch = _CompileWatch(start)
         with event.install_listener("numba:compile", watch.listener):
             for work in workloads:
