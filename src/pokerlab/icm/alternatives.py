@@ -202,13 +202,13 @@ def discounted_harville(stacks: Any, payouts: Any, discount: float | Any, *, sam
                                                                  & (exponents <= 4)):
         raise InvalidArgumentError(f"discount must be an exponent in (0, 4] or a list of them, got {discount!r}")
     name = f"discounted-harville({','.join(f'{e:g}' for e in exponents)})"
-    places = int(np.count_nonzero(pay)) and int(np.flatnonzero(pay)[-1]) + 1
-    per_place = np.ones(s.size)
-    per_place[1:] = np.concatenate([exponents, np.full(max(s.size - 1 - exponents.size, 0), exponents[-1])])[
-        : s.size - 1]
+    paid = np.flatnonzero(pay)
+    places = int(paid[-1]) + 1 if paid.size else 1  # the places worth computing
+    per_place = np.ones(s.size)  # the first place's exponent is 1; later ones from the list, its last repeated
+    per_place[1:] = exponents[np.minimum(np.arange(s.size - 1), exponents.size - 1)]
     weights = s / s.max()
     if s.size <= DH_EXACT_MAX:
-        return ModelEquity(name, _dh_exact(weights, pay, per_place, max(places, 1)))
+        return ModelEquity(name, _dh_exact(weights, pay, per_place, places))
     if exponents.size > 1 and np.any(per_place[2:places] != per_place[1]):
         raise InvalidArgumentError(f"past {DH_EXACT_MAX} players discounted Harville takes one exponent for every "
                                    f"later place, got {exponents.size}")
@@ -216,7 +216,7 @@ def discounted_harville(stacks: Any, payouts: Any, discount: float | Any, *, sam
     seed = validate_seed(seed)
     if seed is None:
         seed = fresh_seed()
-    total, squares = _dh_sample(weights, pay, float(per_place[1]), max(places, 1), samples, np.uint64(seed))
+    total, squares = _dh_sample(weights, pay, float(per_place[1]), places, samples, np.uint64(seed))
     mean = total / samples
     stderr = np.sqrt(np.maximum(squares / samples - mean**2, 0.0) / (samples - 1))
     return ModelEquity(name, mean, stderr, samples)

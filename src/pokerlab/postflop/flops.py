@@ -100,9 +100,8 @@ def texture(cards: np.ndarray | tuple[int, ...]) -> dict[str, str]:
     """
     ranks = sorted({int(c) // 4 for c in cards}, reverse=True)
     suits = len({int(c) % 4 for c in cards})
-    rank_list = [int(c) // 4 for c in cards]
     pairing = PAIRING[3 - len(ranks)]
-    high = RANKS[max(rank_list)] if max(rank_list) >= RANKS.index("J") else "T-"
+    high = RANKS[ranks[0]] if ranks[0] >= RANKS.index("J") else "T-"
     # a rank set seen with the ace low as well (rank -1)
     spans = [ranks] + ([[r if r != 12 else -1 for r in ranks]] if 12 in ranks else [])
     within = 0
@@ -115,7 +114,7 @@ def texture(cards: np.ndarray | tuple[int, ...]) -> dict[str, str]:
         connected = "semi-connected"
     else:
         connected = "disconnected"
-    return {"suits": SUIT_TEXTURES[suits - 1] if suits <= 3 else "rainbow", "pairing": pairing, "high": high,
+    return {"suits": SUIT_TEXTURES[suits - 1], "pairing": pairing, "high": high,
             "connectedness": connected}
 
 
@@ -150,7 +149,7 @@ def flop_subset(size: int) -> FlopSet:
         if members.size == 0:  # only where a single class outweighs a run (never at the sizes offered)
             continue
         middle = (starts[members[0]] + ends[members[-1]]) / 2
-        pick = members[np.searchsorted(ends[members], middle)] if ends[members[-1]] >= middle else members[-1]
+        pick = members[np.searchsorted(ends[members], middle)]  # the class holding the middle (<= the last end)
         cards.append(full.cards[pick])
         weights.append(int(full.weights[members].sum()))
     return FlopSet(np.array(cards, dtype=np.int64), np.array(weights, dtype=np.int64))
