@@ -17,7 +17,7 @@ ENTRIES = {
     "python -m pokerlab": [sys.executable, "-m", "pokerlab"],
     "console script": [sys.executable, "-c", "import sys; from pokerlab.cli.entry import main; sys.exit(main())"],
 }
-DELAYS = (0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2, 0.3)
+DELAYS = (0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2, 0.3, 0.5)
 
 
 def default_ctrl_c() -> None:
@@ -31,12 +31,11 @@ def interrupt_at(command: list[str], delay: float) -> tuple[int, str, str]:
     """Start ``command``, send SIGINT after ``delay`` seconds: (exit status, stdout, stderr).
 
     A first Ctrl-C can be lost, and the user presses again; so does this helper, and records the delay in
-    :data:`LOST`, then returns what came after. Two ways are known:
-    - CPython drops it during its own start: a ``KeyboardInterrupt`` raised while an import runs a weakref
-      callback of its module locks is printed as "Exception ignored ... KeyboardInterrupt" (1 in 300 runs at
-      10 ms, before any code of ours runs);
-    - a Ctrl-C 0.15-0.3 s after the start, while numba and llvmlite load, vanishes without a line (about 1 in 50
-      runs there in session 8; py-spy showed the command solving on; cause not found: an open bug).
+    :data:`LOST`, then returns what came after. One way is left: CPython drops it during its own start, before any
+    code of ours runs (a ``KeyboardInterrupt`` raised while an import runs a weakref callback of its module locks is
+    printed as "Exception ignored ... KeyboardInterrupt"; 1 in 300 runs at 10 ms). A Ctrl-C that an import swallows
+    once the command runs (numpy.random's compiled ``_generator`` while numba loads, 0.15-0.3 s in) is raised again
+    once the import is done (``tests/cli/test_dropped_interrupts.py``).
     A process that a second Ctrl-C does not stop fails the test."""
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=default_ctrl_c)
@@ -81,9 +80,14 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line(entry):
         elif status == -signal.SIGINT:  # before Python ran any code: ended by the signal, silently
             assert out == err == "", (delay, out, err)
         else:
-            assert (status, out, err) == (EXIT_INTERRUPTED, "", "interrupted\n"), (delay, status, out, err)
+            # "interrupted", or what was done where the signal came after the loading (a busy machine at 0.5 s:
+            # "interrupted after 512 samples (4.1 s)")
+            assert (status, out) == (EXIT_INTERRUPTED, ""), (delay, status, out, err)
+            assert err == "interrupted\n" or (err.startswith("interrupted after ") and err.count("\n") == 1), err
             ours += 1
-    assert ours >= len(DELAYS) // 2  # most delays land in the loading, where the traceback used to be
+    # the later delays land in the loading, where the traceback used to be (Python's own start takes 10-40 ms on
+    # a quiet machine, up to 80 ms here under a load of 6)
+    assert ours >= 4
     assert len(LOST) <= 2, LOST  # a lost first Ctrl-C is rare (see interrupt_at); more would be a new fault
 
 

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pokerlab.cli.common import command
+from pokerlab.cli.entry import interrupt
 from pokerlab.errors import FileFormatError, InvalidArgumentError, whole_number
 
 
@@ -223,9 +224,11 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, the shell's convention for a process end
 class _Terminated(KeyboardInterrupt):
     """SIGTERM (``kill``): handled as Ctrl-C is (workers stopped, finished chunks kept), said as terminated."""
 
+    signum = signal.SIGTERM  # raised again by the command line's hook where a finalizer would drop it
+
 
 def _terminate(signum: int, frame: object) -> None:
-    raise _Terminated
+    interrupt(signum, frame, _Terminated)
 
 
 def _refuse_unused(mode: str, *, starting_stack: int | None, tournaments: int | None, continuations: int | None,
