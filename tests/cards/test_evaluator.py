@@ -196,9 +196,10 @@ def test_batch_validation_finds_the_first_bad_row_of_a_large_batch(dtype, bad_ro
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int64, np.uint64])
 def test_checked_batch_equals_unchecked_and_flags_exactly_the_bad_rows(width, dtype):
     """The check fused into the evaluation: every valid row gets the unchecked value, and each kind of bad card
-    (repeated, 52, 255, a value that wraps to a valid uint8, a negative) is refused whatever the dtype."""
+    (repeated, 52, 255, a value that wraps to a valid uint8, a negative) is refused whatever the dtype, read as it
+    is or narrowed to uint8 first (what ``evaluate_batch`` does with wide cards)."""
     from pokerlab.cards.evaluator import _checked_card_tables
-    from pokerlab.cards.kernels import evaluate_rows_checked
+    from pokerlab.cards.kernels import evaluate_rows_checked, narrow_cards
     from pokerlab.cards.tables import load_tables
 
     rng = np.random.default_rng(width)
@@ -218,6 +219,9 @@ def test_checked_batch_equals_unchecked_and_flags_exactly_the_bad_rows(width, dt
     assert np.flatnonzero(values == 0).tolist() == bad_rows
     good = np.setdiff1d(np.arange(len(hands)), bad_rows)
     assert values[good].tolist() == evaluate_batch(hands[good], validate=False).tolist()
+    narrowed = np.empty(typed.shape, dtype=np.uint8)
+    narrow_cards(typed.reshape(-1), narrowed.reshape(-1))
+    assert evaluate_rows_checked(narrowed, load_tables(), *_checked_card_tables())[0].tolist() == values.tolist()
     with pytest.raises((DuplicateCardError, InvalidCardError), match=f"hand {bad_rows[0]}"):
         evaluate_batch(typed)
 

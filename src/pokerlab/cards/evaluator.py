@@ -78,7 +78,7 @@ def evaluate_batch(hands: np.ndarray, *, validate: bool = True) -> np.ndarray:
     >>> evaluate_batch(np.array([[48, 44, 40, 36, 32], [0, 5, 10, 15, 21]])).tolist()
     [7462, 1]
     """
-    from pokerlab.cards.kernels import evaluate_rows, evaluate_rows_checked
+    from pokerlab.cards.kernels import evaluate_rows, evaluate_rows_checked, narrow_cards
 
     array = np.asarray(hands)
     if array.ndim != 2 or not 5 <= array.shape[1] <= 7:
@@ -88,7 +88,12 @@ def evaluate_batch(hands: np.ndarray, *, validate: bool = True) -> np.ndarray:
     if array.dtype.kind not in "iu":
         raise InvalidCardError(f"card indices must be integers, got an array of {array.dtype}")
     keys, bits = _checked_card_tables()
-    values, invalid = evaluate_rows_checked(np.ascontiguousarray(array), load_tables(), keys, bits)
+    cards = np.ascontiguousarray(array)
+    if cards.dtype != np.uint8:
+        narrowed = np.empty(cards.shape, dtype=np.uint8)
+        narrow_cards(cards.reshape(-1), narrowed.reshape(-1))
+        cards = narrowed
+    values, invalid = evaluate_rows_checked(cards, load_tables(), keys, bits)
     if invalid:
         row = int(np.flatnonzero(values == 0)[0])
         if array[row].min() < 0 or array[row].max() > 51:
