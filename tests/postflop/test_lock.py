@@ -255,3 +255,24 @@ def test_cli_locks_from_options_and_a_file(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and bad.output.count("\n") == 1 and "add up to 0.6, not 1" in bad.output
     other = runner.invoke(app, [*spot, "--no-baseline"])
     assert other.exit_code == 2 and "give --lock too" in other.output
+
+
+def test_web_api_takes_locks() -> None:
+    """``lock`` in ``POST /api/postflop``: the locked solve's lock block; a bad lock answers 422 with what to
+    change."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from fastapi.testclient import TestClient
+
+    from pokerlab.web.app import Limits, Settings, create_app
+
+    spot = {"board": "Kh9d5c2s2h", "oop": "QQ,99,AKo", "ip": "KK,JTs", "pot": 100, "stack": 150, "bets": "75%",
+            "raises": "a", "target": 0.5}
+    with TestClient(create_app(Settings(workers=1, max_queue=4, warm=False,
+                                        limits=Limits(job_seconds=30.0)))) as client:
+        answer = client.post("/api/postflop", json={**spot, "lock": ["line=check; strategy=check"]})
+        assert answer.status_code == 200, answer.text
+        data = answer.json()
+        assert data["lock"]["locks"] == ["line=check; strategy=check: 100%"]
+        assert data["lock"]["gain_over_equilibrium"]["OOP"] > 0
+        bad = client.post("/api/postflop", json={**spot, "lock": ["line=check; strategy=check: 40%"]})
+        assert bad.status_code == 422 and "add up to 0.4, not 1" in bad.json()["detail"]
