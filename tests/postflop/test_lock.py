@@ -192,6 +192,7 @@ def test_saved_locked_solve_loads_resumes_and_shows(tmp_path: Path) -> None:
     assert more.iterations == 80 and more.equilibrium == locked.equilibrium
     kk = more.node("check").hand("KsKc")["strategy"]
     assert kk["check"] == pytest.approx(0.5, abs=1e-7) and kk["bet 75"] == pytest.approx(0.5, abs=1e-7)
+    assert more.node("check").hand("KsKc")["locked"] and not more.node("check").hand("AsAc")["locked"]
     assert more.to_dict()["lock"]["locks"] == ["line=check; strategy=check: 50%, bet 75%: 50%; hands=KK"]
 
 
@@ -246,7 +247,8 @@ def test_cli_locks_from_options_and_a_file(tmp_path: Path) -> None:
     assert data["gain_over_equilibrium"]["OOP"] > 1.0  # IP never bets: OOP wins more than at the equilibrium
     shown = runner.invoke(app, ["postflop", "show", str(out), "--line", "bet 75%", "--hand", "JhTh"])
     assert shown.exit_code == 0 and "lock: line=check; strategy=check: 100%" in shown.output
-    assert "JhTh: fold: 30.0%  call: 70.0%" in shown.output
+    assert "JhTh: fold: 30.0%  call: 70.0%" in shown.output and "(locked)" in shown.output
+    assert "4 of " in shown.output and "hands here play a locked strategy" in shown.output
     base = tmp_path / "base.npz"
     assert runner.invoke(app, [*spot, "--out", str(base)]).exit_code == 0
     compared = runner.invoke(app, [*spot, "--lock-file", str(text), "--baseline", str(base)])

@@ -56,6 +56,8 @@ def _show(result: PostflopResult, line: str, hand: str | None, as_json: bool, pn
     node = view.to_dict()
     if view.actions:
         typer.echo("  " + "  ".join(f"{a}: {100 * f:.1f}%" for a, f in view.frequencies.items()))
+    if node["locked_hands"]:
+        typer.echo(f"  {node['locked_hands']} of {len(view.hands)} hands here play a locked strategy")
     if node["ev"] is not None:
         typer.echo(f"  {('OOP', 'IP')[view.player]} EV {node['ev']:.2f}, equity {100 * node['equity']:.1f}%")
     if hand:
@@ -63,7 +65,7 @@ def _show(result: PostflopResult, line: str, hand: str | None, as_json: bool, pn
         mix = "  ".join(f"{a}: {100 * p:.1f}%" for a, p in one["strategy"].items())
         ev = "n/a" if one["ev"] is None else f"{one['ev']:.2f}"
         eq = "n/a" if one["equity"] is None else f"{100 * one['equity']:.1f}%"
-        typer.echo(f"  {one['hand']}: {mix}  EV {ev}, equity {eq}")
+        typer.echo(f"  {one['hand']}: {mix}  EV {ev}, equity {eq}" + ("  (locked)" if one["locked"] else ""))
 
 
 def _show_locks(result: PostflopResult) -> None:

@@ -285,7 +285,14 @@ def _hand_rows(game: PostflopGame, lock: Lock, player: int) -> tuple[np.ndarray,
 
 def resolve_locks(game: PostflopGame, locks: Sequence[Lock]) -> ResolvedLocks:
     """Place ``locks`` on ``game`` (:class:`LockError` for a line, action, probability or hand that does not
-    fit, saying what to change)."""
+    fit, saying what to change).
+
+    >>> from pokerlab.postflop import build_game
+    >>> game, _ = build_game("Kh9d5c2s2h", "QQ, 99", "KK, JTs", pot=100, stack=150, bets="75%", raises="a")
+    >>> placed = resolve_locks(game, [parse_lock("line=check; strategy=check: 25%, bet 75%: 75%; hands=JTs")])
+    >>> placed.summary[0]["player"], placed.summary[0]["hands"], placed.rows[1][1][:, 0].tolist()
+    ('IP', 4, [0.25, 0.75, 0.0])
+    """
     fixed: dict[int, dict[int, np.ndarray]] = {}
     summary = []
     symmetric = True

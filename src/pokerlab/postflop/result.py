@@ -4,6 +4,7 @@ the line in plain words; saved and loaded through :mod:`pokerlab.solvers.archive
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from pokerlab.games.postflop.kernels import (
     showdown_shares,
     tree_values,
 )
+from pokerlab.postflop.lock import as_locks, resolve_locks
 from pokerlab.solvers.archive import check_format, read_archive, write_archive
 
 FORMAT = "pokerlab-postflop"
@@ -40,7 +42,7 @@ class NodeView:
     the node, ``reach`` the weight of each hand at the node and ``mass`` the opponent's weight it can face
     there (no shared card): a hand is dealt and reaches the node in proportion to ``reach * mass``, the weight
     of every aggregate (``frequencies``, the node's EV and equity, the grids). EV and equity are NaN where
-    the opponent cannot be at the node."""
+    the opponent cannot be at the node. ``locked``: which hands play a locked mix here (a locked solve)."""
 
     line: tuple[str, ...]
     description: str
@@ -54,6 +56,7 @@ class NodeView:
     reach: np.ndarray
     mass: np.ndarray
     pot: float
+    locked: np.ndarray | None = None
 
     @property
     def weight(self) -> np.ndarray:
@@ -92,7 +95,8 @@ class NodeView:
             raise InvalidArgumentError(f"{PLAYERS[self.player]} cannot hold {text} at this node")
         i = self.hands.index(name)
         return {"hand": name, "strategy": dict(zip(self.actions, self.strategy[i].tolist(), strict=True)),
-                "ev": _finite(self.ev[i]), "equity": _finite(self.equity[i])}
+                "ev": _finite(self.ev[i]), "equity": _finite(self.equity[i]),
+                "locked": self.locked is not None and bool(self.locked[i])}
 
     def grid(self, action: str | None = None) -> np.ndarray:
         """13x13 per-class frequency of ``action`` (default the first) weighted by reach, NaN where the class
@@ -128,10 +132,12 @@ class NodeView:
         out: dict[str, Any] = {"line": list(self.line), "description": self.description, "kind": self.kind,
                                "player": PLAYERS[self.player], "actions": list(self.actions),
                                "frequencies": self.frequencies, "pot": self.pot,
-                               "ev": self._mean(self.ev), "equity": self._mean(self.equity)}
+                               "ev": self._mean(self.ev), "equity": self._mean(self.equity),
+                               "locked_hands": 0 if self.locked is None else int(self.locked.sum())}
         if hands:
             out["hands"] = {h: {"strategy": self.strategy[i].tolist(), "ev": _finite(self.ev[i]),
-                                "equity": _finite(self.equity[i]), "reach": float(self.reach[i])}
+                                "equity": _finite(self.equity[i]), "reach": float(self.reach[i]),
+                                "locked": self.locked is not None and bool(self.locked[i])}
                             for i, h in enumerate(self.hands)}
         return out
 
@@ -166,6 +172,11 @@ class PostflopResult:
     def locks(self) -> list[str]:
         """The locks of the solve in their text form (:mod:`pokerlab.postflop.lock`); empty if none."""
         return list(self.spec.get("lock") or [])
+
+    @cached_property
+    def lock_rows(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        """The locked rows by node (:class:`~pokerlab.postflop.lock.ResolvedLocks`); empty if none."""
+        return resolve_locks(self.game, as_locks(self.locks)).rows if self.locks else {}
 
     def with_equilibrium(self, baseline: PostflopResult | dict[str, Any]) -> PostflopResult:
         """This locked solve with the EVs of the spot without locks: a solve of it or its ``equilibrium``."""
@@ -291,8 +302,14 @@ class PostflopResult:
         kinds = {0: "fold", 1: "showdown", 2: "decision", 3: "chance"}
         if kind == DECISION_NODE:
             description += f": {PLAYERS[player]} to act, pot {pot:g}"
+        locked = None
+        if self.locks:
+            locked = np.zeros(game.num_private_hands(player), dtype=bool)
+            if node in self.lock_rows:
+                locked[self.lock_rows[node][0]] = True
+            locked = locked[keep]
         return NodeView(tuple(words), description, kinds[kind], player, actions, tuple(names), strategy[keep],
-                        ev[keep], equity[keep], reach[player][keep], opp_mass[keep], pot)
+                        ev[keep], equity[keep], reach[player][keep], opp_mass[keep], pot, locked)
 
     @property
     def root(self) -> NodeView:

@@ -125,6 +125,10 @@ def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: f
     (True, 100.0)
     >>> r.node("bet 75%").actions
     ('fold', 'call', 'all-in 150')
+    >>> never_bets = solve("Kh9d5c2s2h", "QQ, 99, AKo", "KK, JTs", pot=100, stack=150, bets="75%", raises="a",
+    ...                    lock="line=check; strategy=check")
+    >>> never_bets.node("check").frequencies["check"], never_bets.gain_over_equilibrium["OOP"] > 0
+    (1.0, True)
     """
     locks = as_locks(lock)
 
