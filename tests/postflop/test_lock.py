@@ -188,6 +188,9 @@ def test_saved_locked_solve_loads_resumes_and_shows(tmp_path: Path) -> None:
                    target=None)
     back = load(locked.save(tmp_path / "locked.npz"))
     assert back.locks == locked.locks and back.gains == locked.gains and back.equilibrium == locked.equilibrium
+    third = parse_lock("line=; strategy=check: 0.1, bet 75: 0.6, all-in: 0.3")
+    assert parse_lock(third.text) == third and "check: 10%" in third.text
+    assert parse_lock(parse_lock(f"line=; strategy=check: {1 / 3!r}, bet 75: {2 / 3!r}").text).strategy[0][1] == 1 / 3
     more = resume(back, iterations=80)
     assert more.iterations == 80 and more.equilibrium == locked.equilibrium
     kk = more.node("check").hand("KsKc")["strategy"]
@@ -244,6 +247,7 @@ def test_cli_locks_from_options_and_a_file(tmp_path: Path) -> None:
     data = json.loads(solved.stdout)["lock"]
     assert data["locks"] == ["line=check; strategy=check: 100%", "line=bet 75%; strategy=fold: 30%, call: 70%; "
                              "hands=JTs"]
+    assert [(x["player"], x["nodes"], x["hands"]) for x in data["placed"]] == [("IP", 1, 11), ("IP", 1, 4)]
     assert data["gain_over_equilibrium"]["OOP"] > 1.0  # IP never bets: OOP wins more than at the equilibrium
     shown = runner.invoke(app, ["postflop", "show", str(out), "--line", "bet 75%", "--hand", "JhTh"])
     assert shown.exit_code == 0 and "lock: line=check; strategy=check: 100%" in shown.output

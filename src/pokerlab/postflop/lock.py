@@ -65,12 +65,18 @@ class Lock:
     @property
     def text(self) -> str:
         """The text form (parsed back by :func:`parse_lock`)."""
-        mix = ", ".join(f"{a}: {100 * p:g}%" for a, p in self.strategy)
+        mix = ", ".join(f"{a}: {_probability_text(p)}" for a, p in self.strategy)
         out = f"line={', '.join(self.line)}; strategy={mix}"
         return out + (f"; hands={self.hands}" if self.hands is not None else "")
 
     def to_dict(self) -> dict[str, Any]:
         return {"line": ", ".join(self.line), "strategy": dict(self.strategy), "hands": self.hands}
+
+
+def _probability_text(p: float) -> str:
+    """``30%`` where that reads back as ``p`` exactly, else ``p`` in full (``0.3333333333333333``)."""
+    percent = f"{100 * p:g}%"
+    return percent if float(percent[:-1]) / 100 == p else repr(p)
 
 
 def _line(value: object) -> tuple[str, ...]:

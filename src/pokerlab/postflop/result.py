@@ -25,7 +25,7 @@ from pokerlab.games.postflop.kernels import (
     showdown_shares,
     tree_values,
 )
-from pokerlab.postflop.lock import as_locks, resolve_locks
+from pokerlab.postflop.lock import ResolvedLocks, as_locks, resolve_locks
 from pokerlab.solvers.archive import check_format, read_archive, write_archive
 
 FORMAT = "pokerlab-postflop"
@@ -174,9 +174,14 @@ class PostflopResult:
         return list(self.spec.get("lock") or [])
 
     @cached_property
+    def placed_locks(self) -> ResolvedLocks | None:
+        """The locks placed on the game: locked rows by node, each lock's player, nodes and hands; None if none."""
+        return resolve_locks(self.game, as_locks(self.locks)) if self.locks else None
+
+    @property
     def lock_rows(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-        """The locked rows by node (:class:`~pokerlab.postflop.lock.ResolvedLocks`); empty if none."""
-        return resolve_locks(self.game, as_locks(self.locks)).rows if self.locks else {}
+        """The locked rows by node (the actor's hands, their mixes ``(actions, hands)``); empty if none."""
+        return {} if self.placed_locks is None else self.placed_locks.rows
 
     def with_equilibrium(self, baseline: PostflopResult | dict[str, Any]) -> PostflopResult:
         """This locked solve with the EVs of the spot without locks: a solve of it or its ``equilibrium``."""
@@ -323,6 +328,7 @@ class PostflopResult:
                "root": self.root.to_dict()}
         if self.locks:
             out["lock"] = {"locks": self.locks,
+                           "placed": [] if self.placed_locks is None else list(self.placed_locks.summary),
                            "gains": None if self.gains is None else dict(zip(PLAYERS, self.gains, strict=True)),
                            "equilibrium": self.equilibrium, "gain_over_equilibrium": self.gain_over_equilibrium}
         return out
