@@ -70,9 +70,11 @@ def _sequences(game: PostflopGame, player: int) -> tuple[dict[tuple[int, int], i
     return seq, parent_seq
 
 
-def lp_solution(game: PostflopGame) -> tuple[float, list[np.ndarray]]:
+def lp_solution(game: PostflopGame, fixed: dict[tuple[int, int], np.ndarray] | None = None,
+                ) -> tuple[float, list[np.ndarray]]:
     """Game value for OOP (chips per deal) and both players' behaviour strategies (node x hand x action
-    blocks as the solver stores them), from max_{x, q} f.q s.t. F'q <= A'x, E x = e, x >= 0."""
+    blocks as the solver stores them), from max_{x, q} f.q s.t. F'q <= A'x, E x = e, x >= 0; ``fixed``: OOP's
+    (node, hand) rows held to a mix (x of each action = mix times x of the parent sequence)."""
     seqs = [_sequences(game, p) for p in range(2)]
     hands = [game.num_private_hands(p) for p in range(2)]
     n = [hands[p] * (len(seqs[p][0]) + 1) for p in range(2)]  # per hand: the empty sequence, then the rest
@@ -107,6 +109,17 @@ def lp_solution(game: PostflopGame) -> tuple[float, list[np.ndarray]]:
         return rows, rhs
 
     e_matrix, e = constraints(0)
+    if fixed:  # rows x(v, a) - mix[a] x(parent of v) = 0, appended to E
+        seq, parent_seq = seqs[0]
+        locked = lil_matrix((sum(len(m) for m in fixed.values()), n[0]))
+        r = 0
+        for (v, h), mix in fixed.items():
+            for a, share in enumerate(mix):
+                locked[r, index(0, h, seq[(v, a)])] = 1.0
+                locked[r, index(0, h, parent_seq[v])] = -share
+                r += 1
+        e_matrix = lil_matrix(np.vstack([e_matrix.toarray(), locked.toarray()]))
+        e = np.concatenate([e, np.zeros(r)])
     f_matrix, f = constraints(1)
     # variables: x (n0, >= 0), q (rows of F, free); maximise f.q
     nq = f_matrix.shape[0]

@@ -51,10 +51,13 @@ def _show(result: PostflopResult, line: str, hand: str | None, as_json: bool, pn
     typer.echo(f"{spec['board']}  pot {spec['pot']}  stack {spec['stack']}{rake}  "
                f"{result.iterations} iterations, exploitability {result.exploitability_percent:.3f}% of the pot "
                f"({result.stop_reason}); EV OOP {result.ev[0]:.2f}, IP {result.ev[1]:.2f}")
+    _show_locks(result)
     typer.echo(view.description)
     node = view.to_dict()
     if view.actions:
         typer.echo("  " + "  ".join(f"{a}: {100 * f:.1f}%" for a, f in view.frequencies.items()))
+    if node["locked_hands"]:
+        typer.echo(f"  {node['locked_hands']} of {len(view.hands)} hands here play a locked strategy")
     if node["ev"] is not None:
         typer.echo(f"  {('OOP', 'IP')[view.player]} EV {node['ev']:.2f}, equity {100 * node['equity']:.1f}%")
     if hand:
@@ -62,7 +65,25 @@ def _show(result: PostflopResult, line: str, hand: str | None, as_json: bool, pn
         mix = "  ".join(f"{a}: {100 * p:.1f}%" for a, p in one["strategy"].items())
         ev = "n/a" if one["ev"] is None else f"{one['ev']:.2f}"
         eq = "n/a" if one["equity"] is None else f"{100 * one['equity']:.1f}%"
-        typer.echo(f"  {one['hand']}: {mix}  EV {ev}, equity {eq}")
+        typer.echo(f"  {one['hand']}: {mix}  EV {ev}, equity {eq}" + ("  (locked)" if one["locked"] else ""))
+
+
+def _show_locks(result: PostflopResult) -> None:
+    """The locks of a locked solve, each player's best-response gain keeping its locks, the EVs against the
+    spot's equilibrium without locks."""
+    if not result.locks:
+        return
+    for text in result.locks:
+        typer.echo(f"  lock: {text}")
+    if result.gains is not None:
+        typer.echo("  best-response gain keeping each player's locks: "
+                   f"OOP {result.gains[0]:.3f}, IP {result.gains[1]:.3f} chips")
+    gain = result.gain_over_equilibrium
+    if gain is not None and result.equilibrium is not None:
+        ev = result.equilibrium["ev"]
+        typer.echo(f"  unlocked equilibrium EV OOP {float(ev[0]):.2f}, IP {float(ev[1]):.2f} "
+                   f"({result.equilibrium['exploitability_percent']:.3f}% of the pot); gain over it "
+                   f"OOP {gain['OOP']:+.2f}, IP {gain['IP']:+.2f} (within {gain['within']:.2f})")
 
 
 def _grid_png(view: NodeView, path: Path) -> None:
@@ -101,16 +122,30 @@ def postflop_solve(
     target: str = typer.Option("0.5%", "--target", help="Stop at this exploitability (% of the pot)."),
     iterations: int = typer.Option(1000, "--iterations", help="Stop after this many iterations."),
     time_limit: float = typer.Option(None, "--time", help="Stop after this many seconds."),
+    lock: list[str] = typer.Option(None, "--lock", help="Fix a node's strategy, e.g. 'line=check, bet 75%; "
+                                                        "strategy=fold: 30%, call: 70%[; hands=KQs]' (* for every "
+                                                        "card; repeat for more)."),
+    lock_file: Path = typer.Option(None, "--lock-file", help="Locks from a file: JSON, or one --lock per line."),
+    baseline: Path = typer.Option(None, "--baseline", help="With locks: a saved solve of the same spot without "
+                                                          "locks to compare with (default: solved here too)."),
+    no_baseline: bool = typer.Option(False, "--no-baseline", help="With locks: no unlocked solve to compare with."),
     out: Path = typer.Option(None, "--out", help="Save the solve (.npz) for 'pokerlab postflop show'."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Solve a postflop spot by discounted CFR; report its exact exploitability, EVs and the root strategy."""
-    from pokerlab.errors import Interrupted
-    from pokerlab.postflop import build_game, solve
+    """Solve a postflop spot by discounted CFR; report its exact exploitability, EVs and the root strategy. With
+    --lock, the locked nodes keep their strategy and the rest is solved against them."""
+    from pokerlab.errors import Interrupted, InvalidArgumentError
+    from pokerlab.postflop import build_game, load, solve
+    from pokerlab.postflop.lock import as_locks, read_lock_file
     from pokerlab.postflop.solve import parse_target
 
     check_output(out, what="--out solve file")
     parse_target(target)
+    locks = (*as_locks(list(lock or [])), *(read_lock_file(lock_file) if lock_file is not None else ()))
+    if (baseline is not None or no_baseline) and not locks:
+        raise InvalidArgumentError("--baseline and --no-baseline compare a locked solve: give --lock too")
+    if baseline is not None and no_baseline:
+        raise InvalidArgumentError("give --baseline or --no-baseline, not both")
     # every input checked and the size estimated before any work (the tree is built once, by the solve)
     game, _ = build_game(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=not no_donk,
                          add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
@@ -118,6 +153,8 @@ def postflop_solve(
     console = stderr_console()
     console.print(f"{game.ranges[0].combo_count} x {game.ranges[1].combo_count} hands, about "
                   f"{game.memory_bytes / 2**20:,.1f} MiB of solver storage")
+    if locks and baseline is None and not no_baseline:
+        console.print(f"{len(locks)} lock(s): solved with them, then without them to compare (--no-baseline: not)")
 
     def progress(iteration: int, percent: float) -> None:
         console.print(f"iteration {iteration}: exploitability {percent:.3f}% of the pot")
@@ -126,7 +163,8 @@ def postflop_solve(
         result = solve(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=not no_donk,
                        add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
                        rake=rake, rake_cap=rake_cap, target=target, iterations=iterations, time_limit=time_limit,
-                       progress=None if as_json else progress)
+                       progress=None if as_json else progress, lock=locks or None,
+                       baseline=load(baseline) if baseline is not None else not no_baseline)
     except Interrupted as stop:
         partial = stop.partial
         if out is not None and partial is not None:

@@ -3,7 +3,8 @@ the line in plain words; saved and loaded through :mod:`pokerlab.solvers.archive
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from pokerlab.games.postflop.kernels import (
     showdown_shares,
     tree_values,
 )
+from pokerlab.postflop.lock import ResolvedLocks, as_locks, resolve_locks
 from pokerlab.solvers.archive import check_format, read_archive, write_archive
 
 FORMAT = "pokerlab-postflop"
@@ -40,7 +42,7 @@ class NodeView:
     the node, ``reach`` the weight of each hand at the node and ``mass`` the opponent's weight it can face
     there (no shared card): a hand is dealt and reaches the node in proportion to ``reach * mass``, the weight
     of every aggregate (``frequencies``, the node's EV and equity, the grids). EV and equity are NaN where
-    the opponent cannot be at the node."""
+    the opponent cannot be at the node. ``locked``: which hands play a locked mix here (a locked solve)."""
 
     line: tuple[str, ...]
     description: str
@@ -54,6 +56,7 @@ class NodeView:
     reach: np.ndarray
     mass: np.ndarray
     pot: float
+    locked: np.ndarray | None = None
 
     @property
     def weight(self) -> np.ndarray:
@@ -92,7 +95,8 @@ class NodeView:
             raise InvalidArgumentError(f"{PLAYERS[self.player]} cannot hold {text} at this node")
         i = self.hands.index(name)
         return {"hand": name, "strategy": dict(zip(self.actions, self.strategy[i].tolist(), strict=True)),
-                "ev": _finite(self.ev[i]), "equity": _finite(self.equity[i])}
+                "ev": _finite(self.ev[i]), "equity": _finite(self.equity[i]),
+                "locked": self.locked is not None and bool(self.locked[i])}
 
     def grid(self, action: str | None = None) -> np.ndarray:
         """13x13 per-class frequency of ``action`` (default the first) weighted by reach, NaN where the class
@@ -128,10 +132,12 @@ class NodeView:
         out: dict[str, Any] = {"line": list(self.line), "description": self.description, "kind": self.kind,
                                "player": PLAYERS[self.player], "actions": list(self.actions),
                                "frequencies": self.frequencies, "pot": self.pot,
-                               "ev": self._mean(self.ev), "equity": self._mean(self.equity)}
+                               "ev": self._mean(self.ev), "equity": self._mean(self.equity),
+                               "locked_hands": 0 if self.locked is None else int(self.locked.sum())}
         if hands:
             out["hands"] = {h: {"strategy": self.strategy[i].tolist(), "ev": _finite(self.ev[i]),
-                                "equity": _finite(self.equity[i]), "reach": float(self.reach[i])}
+                                "equity": _finite(self.equity[i]), "reach": float(self.reach[i]),
+                                "locked": self.locked is not None and bool(self.locked[i])}
                             for i, h in enumerate(self.hands)}
         return out
 
@@ -141,7 +147,12 @@ class PostflopResult:
     """A solved spot: the game, the average strategy (float32 cumulative sums), the solve's iterations, its
     exact exploitability (chips and % of the starting pot), both players' EVs at the root (chips, the pot
     share included: they add up to the pot), why it stopped and how long it took: ``elapsed_s`` the solve's
-    seconds less ``compile_s``, the first iteration's (where the kernels load or compile)."""
+    seconds less ``compile_s``, the first iteration's (where the kernels load or compile).
+
+    A locked solve (``spec["lock"]``) has ``gains``: each player's gain in chips from a best response that
+    keeps its own locks (the exploitability is their mean; a player without locks: how far its play is from
+    the best response to the locked play), and ``equilibrium``: the same spot solved without locks (``ev``,
+    ``exploitability``, ``iterations``), from which :attr:`gain_over_equilibrium` is read."""
 
     game: PostflopGame
     spec: dict[str, Any]
@@ -154,6 +165,42 @@ class PostflopResult:
     stop_reason: str
     elapsed_s: float
     compile_s: float = 0.0
+    gains: tuple[float, float] | None = None
+    equilibrium: dict[str, Any] | None = None
+
+    @property
+    def locks(self) -> list[str]:
+        """The locks of the solve in their text form (:mod:`pokerlab.postflop.lock`); empty if none."""
+        return list(self.spec.get("lock") or [])
+
+    @cached_property
+    def placed_locks(self) -> ResolvedLocks | None:
+        """The locks placed on the game: locked rows by node, each lock's player, nodes and hands; None if none."""
+        return resolve_locks(self.game, as_locks(self.locks)) if self.locks else None
+
+    @property
+    def lock_rows(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        """The locked rows by node (the actor's hands, their mixes ``(actions, hands)``); empty if none."""
+        return {} if self.placed_locks is None else self.placed_locks.rows
+
+    def with_equilibrium(self, baseline: PostflopResult | dict[str, Any]) -> PostflopResult:
+        """This locked solve with the EVs of the spot without locks: a solve of it or its ``equilibrium``."""
+        if isinstance(baseline, PostflopResult):
+            baseline = {"ev": list(baseline.ev), "exploitability": baseline.exploitability,
+                        "exploitability_percent": baseline.exploitability_percent,
+                        "iterations": baseline.iterations}
+        return replace(self, equilibrium=dict(baseline))
+
+    @property
+    def gain_over_equilibrium(self) -> dict[str, float] | None:
+        """Each player's EV in this locked solve less its EV at the spot's equilibrium without locks (chips), and
+        ``within``: the bound on the error of both from the two solves' exploitabilities (each EV is within
+        twice its solve's exploitability of the exact value, without rake); None without a baseline."""
+        if self.equilibrium is None:
+            return None
+        ev = self.equilibrium["ev"]
+        return {"OOP": self.ev[0] - float(ev[0]), "IP": self.ev[1] - float(ev[1]),
+                "within": 2 * (self.exploitability + float(self.equilibrium["exploitability"]))}
 
     def node(self, *line: str) -> NodeView:
         """The node after ``line``: actions as labelled (``check``, ``bet 150``) or as sizes (``bet 75%``, a
@@ -193,7 +240,7 @@ class PostflopResult:
                 continue
             if kind != DECISION_NODE:
                 raise InvalidArgumentError(f"the line ends at a terminal before {step!r}")
-            a = _match_action(game, node, step)
+            a = game.action_index(node, step)
             who = PLAYERS[int(tree.player[node])]
             words.append(f"{who} {game.labels[node][a]}")
             node = first + a
@@ -260,60 +307,44 @@ class PostflopResult:
         kinds = {0: "fold", 1: "showdown", 2: "decision", 3: "chance"}
         if kind == DECISION_NODE:
             description += f": {PLAYERS[player]} to act, pot {pot:g}"
+        locked = None
+        if self.locks:
+            locked = np.zeros(game.num_private_hands(player), dtype=bool)
+            if node in self.lock_rows:
+                locked[self.lock_rows[node][0]] = True
+            locked = locked[keep]
         return NodeView(tuple(words), description, kinds[kind], player, actions, tuple(names), strategy[keep],
-                        ev[keep], equity[keep], reach[player][keep], opp_mass[keep], pot)
+                        ev[keep], equity[keep], reach[player][keep], opp_mass[keep], pot, locked)
 
     @property
     def root(self) -> NodeView:
         return self.node()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"spot": self.spec, "iterations": self.iterations, "exploitability": self.exploitability,
-                "exploitability_percent": self.exploitability_percent, "ev": {"OOP": self.ev[0], "IP": self.ev[1]},
-                "stop_reason": self.stop_reason, "elapsed_s": self.elapsed_s, "compile_s": self.compile_s,
-                "decision_nodes": self.game.decision_count, "memory_bytes": self.game.memory_bytes,
-                "root": self.root.to_dict()}
+        out = {"spot": self.spec, "iterations": self.iterations, "exploitability": self.exploitability,
+               "exploitability_percent": self.exploitability_percent, "ev": {"OOP": self.ev[0], "IP": self.ev[1]},
+               "stop_reason": self.stop_reason, "elapsed_s": self.elapsed_s, "compile_s": self.compile_s,
+               "decision_nodes": self.game.decision_count, "memory_bytes": self.game.memory_bytes,
+               "root": self.root.to_dict()}
+        if self.locks:
+            out["lock"] = {"locks": self.locks,
+                           "placed": [] if self.placed_locks is None else list(self.placed_locks.summary),
+                           "gains": None if self.gains is None else dict(zip(PLAYERS, self.gains, strict=True)),
+                           "equilibrium": self.equilibrium, "gain_over_equilibrium": self.gain_over_equilibrium}
+        return out
 
     def save(self, path: str | Path) -> Path:
         """Write the solve (spot, strategy, regrets: a later solve resumes it) as a versioned ``.npz``."""
         meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "spot": self.spec,
                 "iterations": self.iterations, "exploitability": self.exploitability,
                 "exploitability_percent": self.exploitability_percent, "ev": list(self.ev),
-                "stop_reason": self.stop_reason, "elapsed_s": self.elapsed_s}
+                "stop_reason": self.stop_reason, "elapsed_s": self.elapsed_s,
+                "gains": None if self.gains is None else list(self.gains), "equilibrium": self.equilibrium}
         return write_archive(path, meta, {"cumulative": self.cumulative, "regrets": self.regrets})
 
 
 def _finite(x: float) -> float | None:
     return float(x) if np.isfinite(x) else None
-
-
-def _match_action(game: PostflopGame, node: int, step: str) -> int:
-    labels = game.labels[node]
-    text = " ".join(step.lower().replace("allin", "all-in").split())
-    if text in labels:
-        return labels.index(text)
-    if text in ("all-in", "a", "jam", "shove"):
-        hits = [i for i, label in enumerate(labels) if label.startswith("all-in")]
-        if hits:
-            return hits[0]
-    word, _, size = text.partition(" ")
-    if size.endswith("%"):
-        try:
-            fraction = float(size[:-1]) / 100
-        except ValueError:
-            fraction = -1.0
-        pot = game.config.pot + 2 * float(game.tree.amount[node])
-        best, gap = -1, 0.02
-        for i, label in enumerate(labels):
-            parts = label.rsplit(" ", 1)
-            if len(parts) == 2 and parts[0].split()[0] in (word, "all-in") and parts[1].isdigit():
-                chips = float(parts[1])
-                g = abs(chips / pot - fraction)
-                if g <= gap:
-                    best, gap = i, g
-        if best >= 0:
-            return best
-    raise InvalidArgumentError(f"no action {step!r} here: the actions are {', '.join(labels)}")
 
 
 def _compatible_mass(hands: HandArrays, p: int, opp: np.ndarray, dealt: tuple[int, ...]) -> np.ndarray:

@@ -1,5 +1,6 @@
 """``pokerlab.postflop.solve``: a no-limit hold'em river, turn or flop spot solved by discounted CFR, with its
-exact exploitability; ``load`` reads a saved solve back (and ``resume`` continues it)."""
+exact exploitability, nodes locked where asked (:mod:`pokerlab.postflop.lock`); ``load`` reads a saved solve
+back (and ``resume`` continues it)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,13 @@ from pokerlab.cards.ranges import Range
 from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, real_number, whole_number
 from pokerlab.games.postflop.bettree import STREETS, TreeConfig, parse_street_sizes, sizes_text
 from pokerlab.games.postflop.game import MAX_MEMORY, PostflopGame, parse_board
+from pokerlab.postflop.lock import Lock, ResolvedLocks, as_locks, resolve_locks
 from pokerlab.postflop.result import PostflopResult, load_meta
 from pokerlab.solvers.postflop_cfr import PostflopSolver
+
+SPOT_KEYS = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "donk", "add_allin", "force_allin", "merging",
+             "raise_cap", "rake", "rake_cap")
+"""The fields of a spot's description that make the game (a baseline must match them)."""
 
 
 def parse_target(value: float | str | None) -> float | None:
@@ -94,7 +100,8 @@ def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: f
           rake: float | str | None = None, rake_cap: float | None = None, target: float | str | None = 0.5,
           iterations: int | None = 1000, time_limit: float | None = None,
           isomorphism: bool = True, max_memory: int = MAX_MEMORY, check_every: int = 10,
-          progress: Callable[[int, float], None] | None = None) -> PostflopResult:
+          progress: Callable[[int, float], None] | None = None, lock: object = None,
+          baseline: bool | PostflopResult = True) -> PostflopResult:
     """Solve a postflop spot: ``board`` (3, 4 or 5 cards), OOP's and IP's ranges (pokerlab's range syntax,
     weights included), starting ``pot`` and effective ``stack`` in whole chips, the bet tree (``bets`` and
     ``raises`` in players' syntax, per street or for all: see :mod:`pokerlab.games.postflop.bettree`), the
@@ -106,22 +113,78 @@ def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: f
     ``iterations`` or ``time_limit`` seconds, whichever comes first. Ctrl-C stops between iterations and raises
     :class:`~pokerlab.errors.Interrupted` holding the result so far (``partial``).
 
+    ``lock``: nodes whose strategy is fixed, wholly or for some hands (a :class:`~pokerlab.postflop.lock.Lock`,
+    its text or JSON form, or a list of them: see :mod:`pokerlab.postflop.lock`); the rest is solved against
+    them. The exploitability is then that of the locked game (each best response keeps its player's locks;
+    ``gains`` per player), and ``equilibrium`` holds the EVs of the same spot unlocked: from ``baseline``, a
+    solve of the same spot without locks (``True``: solved here after the locked one, to the same stop rule;
+    ``False``: none). A lock that tells apart suits the game would merge turns the merging off for this solve.
+
     >>> r = solve("Kh9d5c2s2h", "QQ, 99, AKo", "KK, JTs", pot=100, stack=150, bets="75%", raises="a")
     >>> r.exploitability_percent <= 0.5, round(sum(r.ev), 6)
     (True, 100.0)
     >>> r.node("bet 75%").actions
     ('fold', 'call', 'all-in 150')
+    >>> never_bets = solve("Kh9d5c2s2h", "QQ, 99, AKo", "KK, JTs", pot=100, stack=150, bets="75%", raises="a",
+    ...                    lock="line=check; strategy=check")
+    >>> never_bets.node("check").frequencies["check"], never_bets.gain_over_equilibrium["OOP"] > 0
+    (1.0, True)
     """
-    game, spec = build_game(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=donk,
-                            add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
-                            rake=rake, rake_cap=rake_cap, isomorphism=isomorphism, max_memory=max_memory)
+    locks = as_locks(lock)
+
+    def build(merge: bool) -> tuple[PostflopGame, dict[str, Any]]:
+        return build_game(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=donk,
+                          add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
+                          rake=rake, rake_cap=rake_cap, isomorphism=merge, max_memory=max_memory)
+
+    game, spec, placed = locked_game(build, isomorphism, locks)
     target_percent = parse_target(target)
     if iterations is not None:
         iterations = whole_number(iterations, "iterations", low=1)
     if time_limit is not None and not real_number(time_limit, "time limit (seconds)") > 0:
         raise InvalidArgumentError(f"the time limit must be a positive number of seconds, got {time_limit!r}")
-    return run(PostflopSolver(game), spec, iterations=iterations, target_percent=target_percent,
-               time_limit=time_limit, check_every=check_every, progress=progress)
+    if isinstance(baseline, PostflopResult):
+        _check_baseline(baseline, spec)
+    elif not isinstance(baseline, bool):
+        raise InvalidArgumentError(f"baseline is True, False or an unlocked PostflopResult, got {baseline!r}")
+    result = run(PostflopSolver(game, locks=None if placed is None else placed.rows), spec, iterations=iterations,
+                 target_percent=target_percent, time_limit=time_limit, check_every=check_every, progress=progress)
+    if placed is None or baseline is False:
+        return result
+    if baseline is True:
+        try:
+            baseline = run(PostflopSolver(game), {**spec, "lock": None}, iterations=iterations,
+                           target_percent=target_percent, time_limit=time_limit, check_every=check_every,
+                           progress=progress)
+        except Interrupted:
+            raise Interrupted(f"interrupted while solving the unlocked spot (the locked solve is done, "
+                              f"{result.iterations} iterations)", partial=result) from None
+    return result.with_equilibrium(baseline)
+
+
+def locked_game(build: Callable[[bool], tuple[PostflopGame, dict[str, Any]]], isomorphism: bool,
+                locks: tuple[Lock, ...]) -> tuple[PostflopGame, dict[str, Any], ResolvedLocks | None]:
+    """The game ``build(isomorphism)`` makes with ``locks`` placed on it: built again without merging where a
+    lock tells apart suits the game merges (a specific merged card, hands not closed under the suit swaps);
+    the spot's description then says ``isomorphism: false`` and holds the locks."""
+    game, spec = build(isomorphism)
+    if not locks:
+        return game, spec, None
+    placed = resolve_locks(game, locks)
+    if not placed.symmetric:
+        game, spec = build(False)
+        placed = resolve_locks(game, locks)
+    spec["lock"] = [lock.text for lock in locks]
+    return game, spec, placed
+
+
+def _check_baseline(baseline: PostflopResult, spec: dict[str, Any]) -> None:
+    if baseline.spec.get("lock"):
+        raise InvalidArgumentError("the baseline must be a solve without locks")
+    differ = [k for k in SPOT_KEYS if baseline.spec.get(k) != spec.get(k)]
+    if differ:
+        raise InvalidArgumentError(f"the baseline is another spot ({', '.join(differ)} differ): solve the same spot "
+                                   "without locks")
 
 
 def run(solver: PostflopSolver, spec: dict[str, Any], *, iterations: int | None, target_percent: float | None,
@@ -147,10 +210,11 @@ def run(solver: PostflopSolver, spec: dict[str, Any], *, iterations: int | None,
 def _result(solver: PostflopSolver, spec: dict[str, Any], reason: str, elapsed: float,
             compile_s: float) -> PostflopResult:
     half = solver.game.half_pot
-    exploitability = solver.exploitability()
+    gains = solver.gains() if solver.locks else None
+    exploitability = 0.5 * sum(gains) if gains is not None else solver.exploitability()
     ev = (solver.value(0) + half, solver.value(1) + half)
     return PostflopResult(solver.game, spec, solver.cumulative, solver.regrets, solver.iteration, exploitability,
-                          100 * exploitability / solver.game.config.pot, ev, reason, elapsed, compile_s)
+                          100 * exploitability / solver.game.config.pot, ev, reason, elapsed, compile_s, gains)
 
 
 def load(path: str | Path) -> PostflopResult:
@@ -160,22 +224,36 @@ def load(path: str | Path) -> PostflopResult:
     spec = meta.get("spot")
     if not isinstance(spec, dict):
         raise FileFormatError(f"{path}: not a pokerlab postflop solve (no spot)")
-    game, _ = build_game(spec["board"], spec["oop"], spec["ip"], pot=spec["pot"], stack=spec["stack"],
-                         bets=spec["bets"], raises=spec["raises"], donk=spec["donk"], add_allin=spec["add_allin"],
-                         force_allin=spec["force_allin"], merging=spec["merging"], raise_cap=spec["raise_cap"],
-                         rake=spec.get("rake"), rake_cap=spec.get("rake_cap"), isomorphism=spec["isomorphism"])
+    game, _, _ = _rebuild(spec)
     cumulative = np.asarray(arrays["cumulative"], dtype=np.float32)
     regrets = np.asarray(arrays["regrets"], dtype=np.float32)
     if cumulative.shape != (game.storage_size,) or regrets.shape != cumulative.shape:
         raise FileFormatError(f"{path}: its strategy does not fit the spot it describes")
     ev = meta.get("ev", [0.0, 0.0])
+    gains = meta.get("gains")
     return PostflopResult(game, spec, cumulative, regrets, int(meta["iterations"]), float(meta["exploitability"]),
                           float(meta["exploitability_percent"]), (float(ev[0]), float(ev[1])),
-                          str(meta["stop_reason"]), float(meta["elapsed_s"]))
+                          str(meta["stop_reason"]), float(meta["elapsed_s"]),
+                          gains=None if gains is None else (float(gains[0]), float(gains[1])),
+                          equilibrium=meta.get("equilibrium"))
+
+
+def _rebuild(spec: dict[str, Any]) -> tuple[PostflopGame, dict[str, Any], ResolvedLocks | None]:
+    """The game (and its locks) a spot's description makes."""
+    game, _ = build_game(spec["board"], spec["oop"], spec["ip"], pot=spec["pot"], stack=spec["stack"],
+                         bets=spec["bets"], raises=spec["raises"], donk=spec["donk"], add_allin=spec["add_allin"],
+                         force_allin=spec["force_allin"], merging=spec["merging"], raise_cap=spec["raise_cap"],
+                         rake=spec.get("rake"), rake_cap=spec.get("rake_cap"), isomorphism=spec["isomorphism"])
+    locks = as_locks(spec.get("lock"))
+    return game, spec, resolve_locks(game, locks) if locks else None
 
 
 def resume(result: PostflopResult, *, iterations: int | None = None, target: float | str | None = None,
            time_limit: float | None = None) -> PostflopResult:
-    """Continue a solve (e.g. a loaded one) exactly where it stopped."""
-    solver = PostflopSolver(result.game, result.regrets.copy(), result.cumulative.copy(), result.iterations)
-    return run(solver, result.spec, iterations=iterations, target_percent=parse_target(target), time_limit=time_limit)
+    """Continue a solve (e.g. a loaded one) exactly where it stopped, its locks kept (its unlocked baseline
+    as it was)."""
+    placed = resolve_locks(result.game, as_locks(result.spec["lock"])) if result.spec.get("lock") else None
+    solver = PostflopSolver(result.game, result.regrets.copy(), result.cumulative.copy(), result.iterations,
+                            locks=None if placed is None else placed.rows)
+    out = run(solver, result.spec, iterations=iterations, target_percent=parse_target(target), time_limit=time_limit)
+    return out if result.equilibrium is None else out.with_equilibrium(result.equilibrium)

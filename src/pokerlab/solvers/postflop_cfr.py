@@ -9,6 +9,14 @@ the player's own reach. Exploitability is exact: both best responses to the aver
 whole tree, the mean of the two gains in chips (and in % of the starting pot); with rake each gain is over the
 player's value on the average strategies.
 
+Node locking (``locks``): some rows of the strategy (a node, some or all of the actor's hands) are fixed to
+given action probabilities. After each player's pass the locked rows of the regrets and of the cumulative
+strategy are overwritten with the locked mix: regret matching of a row of non-negative regrets proportional to
+the mix returns the mix (zero-probability actions exactly 0, a pure lock exactly 1), and the normalised
+cumulative row is the mix, whatever the discounts did in between; the rows stay free everywhere else. The
+locked mix is played to float32 precision (relative 6e-8). In a locked game a best response keeps its
+player's locks (:meth:`PostflopSolver.best_value`): the exploitability is that of the game the locks leave.
+
 >>> from pokerlab.games.postflop.bettree import TreeConfig, parse_street_sizes
 >>> from pokerlab.games.postflop.game import PostflopGame
 >>> config = TreeConfig(pot=100, stack=100, street=2, bets=parse_street_sizes("a"), raises=((), (), ()))
@@ -22,7 +30,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -30,6 +38,7 @@ from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.games.postflop.kernels import (
     AVERAGE,
     BEST,
+    CHANCE_NODE,
     UPDATE,
     Discount,
     chance_branches,
@@ -37,6 +46,10 @@ from pokerlab.games.postflop.kernels import (
     combine_branches,
     tree_values,
 )
+
+NodeLocks = Mapping[int, tuple[np.ndarray, np.ndarray]]
+"""Locked rows by decision node: the actor's hand indices ``(k,)`` and their fixed action probabilities
+``(actions, k)`` (each column sums to 1)."""
 
 
 def discount(iteration: int) -> Discount:
@@ -56,7 +69,7 @@ class PostflopSolver:
     """The solver state of one game: float32 regrets and cumulative strategy, the iteration count."""
 
     def __init__(self, game: PostflopGame, regrets: np.ndarray | None = None, cumulative: np.ndarray | None = None,
-                 iteration: int = 0) -> None:
+                 iteration: int = 0, locks: NodeLocks | None = None) -> None:
         self.game = game
         size = game.storage_size
         self.regrets = np.zeros(size, dtype=np.float32) if regrets is None else regrets
@@ -64,6 +77,38 @@ class PostflopSolver:
         self.iteration = iteration
         self._work = np.zeros(52)
         self._weights = [np.array(game.hands.weights[p, :game.hands.sizes[p]]) for p in range(2)]
+        # the mixes as played: float32, normalised in float64 as regret matching and the average do
+        self.locks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        for node, (hands, mix) in (locks or {}).items():
+            played = np.asarray(mix, dtype=np.float32).astype(np.float64)
+            self.locks[node] = (np.asarray(hands, dtype=np.int64), played / played.sum(axis=0))
+        tree = game.tree
+        index: list[np.ndarray] = []
+        value: list[np.ndarray] = []
+        # per player: the locked nodes and every node above one (the part a best response walks in Python)
+        self._lock_paths: tuple[set[int], set[int]] = (set(), set())
+        for node, (hands, mix) in (locks or {}).items():
+            rows = int(game.hands.sizes[int(tree.player[node])])
+            actions = np.arange(int(tree.num_children[node]))[:, None]
+            index.append((int(tree.offset[node]) + actions * rows + hands[None, :]).ravel())
+            value.append(np.asarray(mix, dtype=np.float32).ravel())
+            path = self._lock_paths[int(tree.player[node])]
+            up = node
+            while up >= 0 and up not in path:
+                path.add(up)
+                up = int(game.parent[up])
+        self._lock_index = np.concatenate(index) if index else np.zeros(0, dtype=np.int64)
+        self._lock_value = np.concatenate(value) if value else np.zeros(0, dtype=np.float32)
+        self._apply_locks()
+
+    def _apply_locks(self) -> None:
+        """Write the locked mixes into the regrets and the cumulative strategy (see the module docstring)."""
+        self.regrets[self._lock_index] = self._lock_value
+        self.cumulative[self._lock_index] = self._lock_value
+
+    def locked(self, player: int) -> bool:
+        """Whether some row of ``player``'s strategy is locked."""
+        return bool(self._lock_paths[player])
 
     def _pass(self, player: int, mode: int, params: Discount = Discount(1.0, 1.0, 1.0)) -> np.ndarray:
         """Root values of ``player``'s hands after one walk: the reaches at the top chance nodes, their
@@ -91,6 +136,8 @@ class PostflopSolver:
         params = discount(self.iteration)
         for player in (0, 1):
             self._pass(player, UPDATE, params)
+            if self._lock_index.size:
+                self._apply_locks()
         self.iteration += 1
 
     def counterfactual_values(self, player: int, best: bool = False) -> np.ndarray:
@@ -99,14 +146,72 @@ class PostflopSolver:
         return self._pass(player, BEST if best else AVERAGE)
 
     def value(self, player: int, best: bool = False) -> float:
-        """``player``'s expected value per deal in chips, net of its half of the starting pot."""
+        """``player``'s expected value per deal in chips, net of its half of the starting pot; ``best``: its
+        best response to the opponent's average strategy over every node, its locks ignored (see
+        :meth:`best_value`)."""
         values = self.counterfactual_values(player, best)
         return float(self._weights[player] @ values) / self.game.pairs_weight
+
+    def best_value(self, player: int) -> float:
+        """``player``'s best-response value (chips per deal, net of its half pot) to the opponent's average
+        strategy, keeping ``player``'s own locked rows: the compiled best response where it has none, else a
+        walk over the nodes above its locks (the compiled pass below every other node)."""
+        if not self.locked(player):
+            return self.value(player, True)
+        values = self._locked_best(0, player, self._weights[player], self._weights[1 - player])
+        return float(self._weights[player] @ values) / self.game.pairs_weight
+
+    def _locked_best(self, node: int, p: int, own: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        """:func:`tree_values` in ``BEST`` mode, but a locked row of ``p`` plays its mix (the same sums)."""
+        g = self.game
+        tree = g.tree
+        if node not in self._lock_paths[p]:
+            return tree_values(g.tree, g.hands, self.regrets, self.cumulative, node, p, own, opp, BEST,
+                               Discount(1.0, 1.0, 1.0), g.half_pot, self._work, g.chance_index,
+                               np.zeros((0, own.size)))
+        first = int(tree.first_child[node])
+        na = int(tree.num_children[node])
+        cards = g.hands.cards[p, :own.size]
+        if tree.kind[node] == CHANCE_NODE:
+            total = np.zeros(own.size)
+            theirs = g.hands.cards[1 - p, :opp.size]
+            for child in range(first, first + na):
+                card = int(tree.card[child])
+                holds = (cards == card).any(axis=1)
+                own_c = np.where(holds, 0.0, own)
+                opp_c = np.where((theirs == card).any(axis=1), 0.0, opp * tree.factor[node])
+                v = np.where(holds, 0.0, self._locked_best(child, p, own_c, opp_c))
+                total += v
+                for swap in tree.iso_swaps[tree.iso_start[child]:tree.iso_start[child] + tree.iso_count[child]]:
+                    total += v[g.hands.perm[swap, p, :own.size]]
+            return total
+        actor = int(tree.player[node])
+        lo = int(tree.offset[node])
+        if actor != p:
+            block = self.cumulative[lo:lo + na * opp.size].astype(np.float64).reshape(na, opp.size)
+            total = block.sum(axis=0)
+            sigma = np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / na)
+            return sum((self._locked_best(first + a, p, own, opp * sigma[a]) for a in range(na)),
+                       np.zeros(own.size))
+        values = np.array([self._locked_best(first + a, p, own, opp) for a in range(na)])
+        out: np.ndarray = values.max(axis=0)
+        if node in self.locks:
+            hands, mix = self.locks[node]
+            out[hands] = (mix * values[:, hands]).sum(axis=0)
+        return out
+
+    def gains(self) -> tuple[float, float]:
+        """Each player's gain from a best response that keeps its own locks (chips per deal): its
+        :meth:`best_value` less its value on the average strategies."""
+        return (self.best_value(0) - self.value(0), self.best_value(1) - self.value(1))
 
     def exploitability(self) -> float:
         """The mean of the two players' gains from a best response (chips per deal; 0 at an equilibrium): each
         best-response value less the player's value on the average strategies (in a zero-sum game, without rake,
-        those two values sum to 0 and are not computed), as postflop-solver measures it."""
+        those two values sum to 0 and are not computed), as postflop-solver measures it. With locks each best
+        response keeps its player's locks (:meth:`gains`)."""
+        if self._lock_index.size:
+            return 0.5 * sum(self.gains())
         gain = self.value(0, True) + self.value(1, True)
         if self.game.raked:
             gain -= self.value(0) + self.value(1)

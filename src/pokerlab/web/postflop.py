@@ -3,7 +3,7 @@ work budget, the root's node view and, when asked, one line's node (every hand).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -39,6 +39,8 @@ class PostflopRequest(BaseModel):
     iterations: int = 1000
     time: float | None = None
     line: str = Field(default="", max_length=500)
+    lock: list[Annotated[str, Field(max_length=500)]] = Field(default=[], max_length=50,
+                                                            description="pokerlab.postflop.lock's text form")
 
 
 def _spot(params: dict[str, Any]) -> dict[str, Any]:
@@ -72,7 +74,8 @@ def postflop_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
 
     result = solve(params["board"], params["oop"], params["ip"], **_spot(params), target=params.get("target"),
                    iterations=params["iterations"], time_limit=params.get("time"), max_memory=MAX_MEMORY,
-                   progress=lambda i, e: report({"iteration": i, "exploitability_percent": e}))
+                   progress=lambda i, e: report({"iteration": i, "exploitability_percent": e}),
+                   lock=params.get("lock") or None)
     data = result.to_dict()
     data["node"] = result.node(params["line"]).to_dict(hands=True) if params.get("line") else None
     return data

@@ -363,6 +363,37 @@ class PostflopGame(VectorGame):
         """Decision nodes of the materialised tree."""
         return int(np.count_nonzero(self.tree.kind == DECISION_NODE))
 
+    def action_index(self, node: int, text: str) -> int:
+        """The action of decision ``node`` that ``text`` names: its label (``bet 150``), a size in % of the pot
+        before the bet (``bet 75%``, nearest within 2%) or ``all-in`` (``a``, ``jam``);
+        :class:`~pokerlab.errors.InvalidArgumentError` naming the node's actions otherwise."""
+        labels = self.labels[node]
+        given = text
+        text = " ".join(text.lower().replace("allin", "all-in").split())
+        if text in labels:
+            return labels.index(text)
+        if text in ("all-in", "a", "jam", "shove"):
+            hits = [i for i, label in enumerate(labels) if label.startswith("all-in")]
+            if hits:
+                return hits[0]
+        word, _, size = text.partition(" ")
+        if size.endswith("%"):
+            try:
+                fraction = float(size[:-1]) / 100
+            except ValueError:
+                fraction = -1.0
+            pot = self.config.pot + 2 * float(self.tree.amount[node])
+            best, gap = -1, 0.02
+            for i, label in enumerate(labels):
+                parts = label.rsplit(" ", 1)
+                if len(parts) == 2 and parts[0].split()[0] in (word, "all-in") and parts[1].isdigit():
+                    g = abs(float(parts[1]) / pot - fraction)
+                    if g <= gap:
+                        best, gap = i, g
+            if best >= 0:
+                return best
+        raise InvalidArgumentError(f"no action {given!r} here: the actions are {', '.join(labels)}")
+
     def combos(self, player: int) -> np.ndarray:
         """The combo indices (see :data:`~pokerlab.cards.ranges.COMBOS`) of ``player``'s hands."""
         return self._combos[player]
