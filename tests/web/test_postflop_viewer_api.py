@@ -110,6 +110,8 @@ def test_browsing_does_not_solve_again(client: TestClient, river) -> None:
     assert first.status_code == again.status_code == 200
     assert again.headers["X-Pokerlab-Cache"] == "hit"
     assert first.json()["description"].startswith("OOP bet 75")
+    # a line as one text, comma-separated as the CLI takes it, is the same node
+    assert node(client, key, ["check, bet 75"])["hands"] == node(client, key, ["check", "bet 75"])["hands"]
 
 
 def test_a_turn_node_deals_a_river_card(client: TestClient) -> None:

@@ -17,6 +17,7 @@ import tempfile
 import weakref
 import zipfile
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -287,20 +288,44 @@ def postflop_load_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
     return data
 
 
+_VIEWS: OrderedDict[tuple[str, tuple[str, ...]], Any] = OrderedDict()
+"""Node views this worker computed last, by file and line (a view costs a pass over the node's subtree and, on
+the flop, an equity over every runout; the opponent's range at a node reads the view of its last action, which
+the page has usually just shown)."""
+VIEWS_KEPT = 64
+
+
 def postflop_node_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
-    """One node of a stored solve (``path``, ``line``): :func:`node_payload`."""
-    return node_payload(_stored(params["path"]), list(params["line"]))
+    """One node of a stored solve (``path``, ``line``): :func:`node_payload`, the views kept per worker."""
+    path = params["path"]
+    result = _stored(path)
+
+    def view_of(steps: list[str]) -> Any:
+        key = (path, tuple(steps))
+        if key in _VIEWS:
+            _VIEWS.move_to_end(key)
+            return _VIEWS[key]
+        view = _VIEWS[key] = result.node(*steps)
+        while len(_VIEWS) > VIEWS_KEPT:
+            _VIEWS.popitem(last=False)
+        return view
+
+    return node_payload(result, list(params["line"]), view_of)
 
 
-def node_payload(result: Any, steps: list[str]) -> dict[str, Any]:
+def node_payload(result: Any, steps: list[str],
+                 view_of: Callable[[list[str]], Any] | None = None) -> dict[str, Any]:
     """The page's view of the node after ``steps``: the node view (``NodeView.to_dict``), every hand of the
     player to act (``hands``: hand, class, weight, reach, strategy, EV, equity), the 13x13 classes (weight of the
     node's range, its action mix, EV and equity weighted by how likely each hand reaches the node), the
-    opponent's range there per class (``opponent``), and at a chance node the cards that may come (``deal``)."""
+    opponent's range there per class (``opponent``), and at a chance node the cards that may come (``deal``).
+    ``view_of(steps)``: the node view of a line (default ``result.node``)."""
     from pokerlab.cards.classes import CLASS_NAMES, CLASS_OF_COMBO, combo_index
     from pokerlab.cards.encoding import format_card, parse_card, parse_cards
 
-    view = result.node(*steps)
+    steps = [s.strip() for step in steps for s in step.split(",") if s.strip()]  # one step per word of the line
+    views: Callable[[list[str]], Any] = view_of or (lambda line: result.node(*line))
+    view = views(steps)
     data: dict[str, Any] = view.to_dict()
     data["steps"] = steps
     board = parse_cards(result.spec["board"])
@@ -340,12 +365,13 @@ def node_payload(result: Any, steps: list[str]) -> dict[str, Any]:
             "equity": t["equity"] / t["valued"] if t["valued"] > 0 else None}
     data["hands"] = rows
     data["classes"] = classes
-    data["opponent"] = _opponent(result, steps, view, gone, live)
+    data["opponent"] = _opponent(result, steps, view, gone, live, views)
     data["deal"] = ([format_card(c) for c in range(51, -1, -1) if c not in gone] if view.kind == "chance" else [])
     return data
 
 
-def _opponent(result: Any, steps: list[str], view: Any, gone: set[int], live: list[int]) -> dict[str, Any]:
+def _opponent(result: Any, steps: list[str], view: Any, gone: set[int], live: list[int],
+              view_of: Callable[[list[str]], Any]) -> dict[str, Any]:
     """The range of the player not to act at the node: each combo's weight in the dealt range times that
     player's action frequencies along the line, combos holding a card dealt since cut; per class, the mean
     weight of its live combos (0 to 1), and the number of combos."""
@@ -359,7 +385,7 @@ def _opponent(result: Any, steps: list[str], view: Any, gone: set[int], live: li
         weights[result.game.combos(other)] = result.game.initial_weights(other)
     else:  # their range after their last action on the line (cards and the other player's actions since leave
         # it as it was, less the combos a dealt card blocks)
-        before = result.node(*steps[:last])
+        before = view_of(steps[:last])
         action = view.line[last].split(" ", 1)[1]
         weights = np.asarray(before.range(action).weights, dtype=np.float64).copy()
     for combo in range(NUMBER_OF_COMBOS):
