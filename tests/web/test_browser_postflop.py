@@ -73,13 +73,19 @@ def test_set_up_solve_and_browse_a_river_spot(page, live_server, screenshot_dir)
     page.wait_for_selector("#pfl-actions .action[data-action='bet 75']")
 
 
-def test_a_share_link_restores_the_spot_and_the_line(page, live_server):
-    state = {"board": "Kh9d5c2s2h", "oop": "QQ, 99, AKo", "ip": "KK, JTs", "pot": "100", "stack": "150",
-             "bets": "75%", "raises": "a", "target": "0.5", "iterations": "1000", "time": "", "line": ["bet 75"]}
+def test_a_share_link_restores_the_spot_and_the_line_and_a_card_is_picked(page, live_server, screenshot_dir):
+    state = {"board": "Kh9d5c2s", "oop": "QQ, 99, AKo", "ip": "KK, JTs", "pot": "100", "stack": "100",
+             "bets": "33%", "raises": "a", "target": "1", "iterations": "300", "time": "", "line": ["check", "check"]}
     page.goto(f"{live_server.url}/#postflop:{encode_state(state)}")
-    page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 2")
-    assert page.locator("#pfl-node-title").inner_text().endswith("IP to act")
+    page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 3")
     assert page.locator("#pfl-oop").input_value() == "QQ, 99, AKo"
+    assert page.locator("#pfl-node-title").inner_text().endswith("a card is dealt")
+    assert page.locator("#pfl-deal-cards .card[data-card='Kh']").is_disabled()
+    page.screenshot(path=str(_image(screenshot_dir, "postflop-turn-card.png")))
+    page.locator("#pfl-deal-cards .card[data-card='Qc']").click()
+    page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 4")
+    assert page.locator("#pfl-node-title").inner_text().startswith("K♥ 9♦ 5♣ 2♠ Q♣")
+    assert page.locator("#pfl-crumbs .crumb").last.inner_text() == "river Qc"
 
 
 def encode_state(state: dict) -> str:

@@ -373,11 +373,12 @@ const postflopPage = (() => {
     field("node-numbers").textContent = node.kind === "chance" ? "" : `${node.player}'s range here: EV ${ev}, `
       + `equity ${equity} (weighted by how likely each hand is here)`;
     // a chance node: the card to deal, from the cards left
-    const deal = field("deal");
-    deal.hidden = node.kind !== "chance";
+    const deal = field("deal-cards");
+    field("deal").hidden = node.kind !== "chance";
     deal.replaceChildren();
     if (node.kind === "chance") {
-      deal.append(el("span", { class: "summary", text: "pick the card dealt: " }));
+      field("deal-street").textContent = `pick the ${node.board.length === 3 ? "turn" : "river"} card `
+        + "(cards on the board are greyed out):";
       const left = new Set(node.deal);
       for (const suit of "shdc") {
         for (const rank of RANKS) {
