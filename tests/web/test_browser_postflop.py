@@ -28,7 +28,7 @@ def test_set_up_solve_and_browse_a_river_spot(page, live_server, screenshot_dir)
     page.wait_for_function("document.querySelector('#pfl-oop').value.includes('AKo')")
     page.locator("#pfl-preset").select_option("one size 75%")
     assert page.locator("#pfl-bets").input_value() == "75%"
-    page.wait_for_function("document.querySelector('#pfl-estimate').textContent.includes('MiB of solver storage')")
+    page.wait_for_function("document.querySelector('#pfl-estimate').textContent.includes('iB of solver storage')")
     page.screenshot(path=str(_image(screenshot_dir, "postflop-setup.png")))
     page.locator("#pfl-solve").click()
     page.wait_for_selector(".pfl-summary-table")
@@ -81,7 +81,7 @@ def test_a_share_link_restores_the_spot_and_the_line_and_a_card_is_picked(page, 
     assert page.locator("#pfl-oop").input_value() == "QQ, 99, AKo"
     assert page.locator("#pfl-node-title").inner_text().endswith("a card is dealt")
     assert page.locator("#pfl-deal-cards .card[data-card='Kh']").is_disabled()
-    page.screenshot(path=str(_image(screenshot_dir, "postflop-turn-card.png")))
+    page.screenshot(path=str(_image(screenshot_dir, "postflop-turn-card.png")), full_page=True)
     page.locator("#pfl-deal-cards .card[data-card='Qc']").click()
     page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 4")
     assert page.locator("#pfl-node-title").inner_text().startswith("K♥ 9♦ 5♣ 2♠ Q♣")

@@ -25,6 +25,7 @@ const postflopPage = (() => {
   const gridCells = { range: [], strategy: [], opponent: [] };
 
   const field = (name) => $(`pfl-${name}`);
+  const size = (bytes) => (bytes < 2 ** 20 ? `${num(bytes / 1024, 1)} KiB` : `${num(bytes / 2 ** 20, 1)} MiB`);
   const cardsOf = (text) => (text.replace(/10/g, "T").match(/[2-9TJQKA][cdhs]/gi) || [])
     .map((c) => c[0].toUpperCase() + c[1].toLowerCase());
 
@@ -55,7 +56,7 @@ const postflopPage = (() => {
       const e = await postJSON("/api/postflop/estimate", spot());
       if (ticket !== estimateTicket) return;
       box.classList.toggle("bad", !e.within_budget);
-      box.textContent = `${e.street} spot on ${e.board}: about ${num(e.memory_bytes / 2 ** 20, 1)} MiB of solver `
+      box.textContent = `${e.street} spot on ${e.board}: about ${size(e.memory_bytes)} of solver `
         + `storage (this server's limit: ${num(e.max_memory_bytes / 2 ** 20, 0)} MiB); `
         + `${e.updates.toLocaleString("en-US")} updates for the iterations asked`
         + (e.within_budget ? "" : `, over the budget of ${e.max_updates.toLocaleString("en-US")}: ask for fewer`);
@@ -278,7 +279,7 @@ const postflopPage = (() => {
       ["~EV OOP / IP", `${num(r.ev.OOP, 2)} / ${num(r.ev.IP, 2)} chips`],
       ["~stopped on", `~${r.stop_reason}`],
       ["~time", `${num(r.elapsed_s, 2)} s`],
-      ["~memory", `${num(r.memory_bytes / 2 ** 20, 1)} MiB, ${r.decision_nodes.toLocaleString("en-US")} decision nodes`],
+      ["~memory", `${size(r.memory_bytes)}, ${r.decision_nodes.toLocaleString("en-US")} decision nodes`],
     ], "pfl-summary-table"));
     field("save").href = `/api/postflop/file/${r.id}`;
     field("save").hidden = false;
