@@ -223,3 +223,14 @@ def test_class_of_a_hand_row_is_its_combo_s_class(client: TestClient, river) -> 
         first, second = parse_cards(row["hand"])
         assert row["class"] == CLASS_NAMES[int(CLASS_OF_COMBO[combo_index(first, second)])]
         assert math.isclose(sum(row["strategy"]), 1.0, abs_tol=1e-12)
+
+
+def test_the_openapi_document_lists_the_postflop_endpoints(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/postflop", "/api/postflop/stream", "/api/postflop/estimate", "/api/postflop/node",
+                 "/api/postflop/load", "/api/postflop/file/{key}"):
+        assert path in paths
+    assert "application/x-ndjson" in paths["/api/postflop/stream"]["post"]["responses"]["200"]["content"]
+    assert "application/octet-stream" in paths["/api/postflop/load"]["post"]["requestBody"]["content"]
+    assert paths["/api/postflop/node"]["post"]["responses"]["422"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Problem"}
