@@ -19,6 +19,8 @@ def cell_center(page, grid: str, hand: str) -> tuple[float, float]:
 
 def test_set_up_solve_and_browse_a_river_spot(page, live_server, screenshot_dir):
     page.locator("#tabs a[data-tab='postflop']").click()
+    page.locator("#pfl-board").fill("Kh9d")  # a bad board: the library's sentence, before any solve
+    page.wait_for_function("document.querySelector('#pfl-estimate').textContent.includes('3, 4 or 5 cards, got 2')")
     page.locator("#pfl-board").fill("Kh9d5c2s2h")
     page.locator("#pfl-oop").fill("QQ, 99")
     page.locator("#pfl-ip").fill("KK, JTs")
@@ -86,6 +88,22 @@ def test_a_share_link_restores_the_spot_and_the_line_and_a_card_is_picked(page, 
     page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 4")
     assert page.locator("#pfl-node-title").inner_text().startswith("K♥ 9♦ 5♣ 2♠ Q♣")
     assert page.locator("#pfl-crumbs .crumb").last.inner_text() == "river Qc"
+
+
+def test_stop_ends_a_solve_and_keeps_nothing(page):
+    page.locator("#tabs a[data-tab='postflop']").click()
+    page.locator("#pfl-board").fill("Kh9d5c2s")
+    page.locator("#pfl-oop").fill("QQ+, AK, KQ, 99, 55")
+    page.locator("#pfl-ip").fill("KK, JTs, AK, T9s, 88+")
+    page.locator("#pfl-bets").fill("33%, 75%")
+    page.locator("#pfl-target").fill("0.001")
+    page.locator("#pfl-iterations").fill("4000")
+    page.locator("#pfl-time").fill("10")
+    page.locator("#pfl-solve").click()
+    page.wait_for_function("document.querySelector('#pfl-status').textContent.startsWith('iteration')")
+    page.locator("#pfl-stop").click()
+    page.wait_for_function("document.querySelector('#pfl-error').textContent.startsWith('stopped')")
+    assert page.locator("#pfl-solve").is_enabled() and page.locator("#pfl-browser").is_hidden()
 
 
 def encode_state(state: dict) -> str:
