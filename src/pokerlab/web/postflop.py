@@ -277,8 +277,9 @@ def postflop_load_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
                    force_allin=spec["force_allin"], merging=spec["merging"], raise_cap=spec["raise_cap"],
                    rake=spec.get("rake"), rake_cap=spec.get("rake_cap"), max_memory=MAX_MEMORY, build=False)
         result = _stored(path)
-    except PokerlabError as error:
-        raise type(error)(str(error).replace(str(path), "the uploaded file")) from None
+    except PokerlabError as error:  # the library's sentence, without the server's own folder in it
+        kind = FileFormatError if isinstance(error, FileFormatError) else InvalidArgumentError
+        raise kind(str(error).replace(str(path), "the uploaded file")) from None
     except (KeyError, TypeError, ValueError, IndexError):
         raise FileFormatError("the uploaded file is not a saved postflop solve (its spot is incomplete or "
                               "corrupt)") from None
