@@ -485,6 +485,7 @@ const postflopPage = (() => {
   }
 
   function restore(s) {
+    build();
     fill(s);
     pendingLine = Array.isArray(s.line) ? s.line.slice(0, 60).map(String) : null;
     solve();
@@ -495,10 +496,11 @@ const postflopPage = (() => {
     for (const name of Object.keys(PRESETS)) field("preset").append(el("option", { value: name, text: name }));
     field("preset").append(el("option", { value: "custom", text: "custom" }));
     field("preset").value = "one size 75%";
-    buildBoardPicker();
-    buildRangeGrid();
-    makeGrid(field("strategy-grid"), gridCells.strategy, showHand);
-    makeGrid(field("opponent-grid"), gridCells.opponent, null);
+    // the tab's grids and pickers (800 elements) are made when it is first shown: the page starts as fast as
+    // before, and the equity tab's grid stays the only one the page holds until then
+    const showing = () => { if (location.hash.startsWith("#postflop")) build(); };
+    window.addEventListener("hashchange", showing);
+    showing();
     field("preset").addEventListener("change", () => {
       const preset = PRESETS[field("preset").value];
       if (preset) { field("bets").value = preset.bets; field("raises").value = preset.raises; estimateSoon(); }
@@ -523,8 +525,19 @@ const postflopPage = (() => {
     field("stop").addEventListener("click", () => { if (running) running.abort(); });
     field("share").addEventListener("click", () => shareLink("postflop", state(), "pfl-share-link"));
     field("file").addEventListener("change", () => loadFile(field("file").files[0]));
-    boardChanged();
     drawCurve();
+  }
+
+  let built = false;
+
+  function build() {
+    if (built) return;
+    built = true;
+    buildBoardPicker();
+    buildRangeGrid();
+    makeGrid(field("strategy-grid"), gridCells.strategy, showHand);
+    makeGrid(field("opponent-grid"), gridCells.opponent, null);
+    boardChanged();
   }
 
   return { init, restore };
