@@ -327,14 +327,19 @@ const postflopPage = (() => {
     return actions.map((a) => COLOURS[a.split(" ")[0]] || AGGRESSIVE[Math.min(k++, AGGRESSIVE.length - 1)]);
   }
 
+  let goTicket = 0;
+
   async function go(steps) {
     if (!solved) return;
     showError("pfl-error", null);
+    const ticket = ++goTicket; // clicks faster than the answers: the last one wins
     try {
-      shown = await postJSON("/api/postflop/node", { id: solved.id, line: steps });
+      const answer = await postJSON("/api/postflop/node", { id: solved.id, line: steps });
+      if (ticket !== goTicket) return;
+      shown = answer;
       line = steps;
     } catch (error) {
-      showError("pfl-error", error);
+      if (ticket === goTicket) showError("pfl-error", error);
       return;
     }
     field("browser").hidden = false;
