@@ -515,7 +515,10 @@ const postflopPage = (() => {
     }
     for (const name of ["pot", "stack", "iterations"]) field(name).addEventListener("input", estimateSoon);
     let boardTimer = null;
-    field("board").addEventListener("input", () => { clearTimeout(boardTimer); boardTimer = setTimeout(boardChanged, 250); });
+    field("board").addEventListener("input", () => {
+      clearTimeout(boardTimer);
+      boardTimer = setTimeout(boardChanged, 250);
+    });
     for (const who of ["oop", "ip"]) {
       let timer = null;
       field(who).addEventListener("input", () => {
@@ -525,7 +528,9 @@ const postflopPage = (() => {
       field(who).addEventListener("focus", () => { editing = who; drawRangeGrid(); });
       field(`edit-${who}`).addEventListener("change", () => { editing = who; drawRangeGrid(); });
     }
-    field("weight").addEventListener("input", () => { field("weight-value").textContent = `${field("weight").value}%`; });
+    field("weight").addEventListener("input", () => {
+      field("weight-value").textContent = `${field("weight").value}%`;
+    });
     field("solve").addEventListener("click", solve);
     field("stop").addEventListener("click", () => { if (running) running.abort(); });
     field("share").addEventListener("click", () => shareLink("postflop", state(), "pfl-share-link"));
