@@ -560,7 +560,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/postflop/load", openapi_extra=upload_body)
     async def postflop_load(request: Request) -> Response:
-        """A saved solve (the bytes of what `pokerlab postflop solve --output` writes, at most `request_bytes`)
+        """A saved solve (the bytes of what `pokerlab postflop solve --out` writes, at most `request_bytes`)
         kept for browsing: the answer is the solve's, with its `id`; another format, version or a corrupt file
         is a 422."""
         data = await request.body()

@@ -5,7 +5,7 @@ browsed node by node without solving again (``/api/postflop/node``), a saved sol
 is solved (``/api/postflop/estimate``).
 
 The store lives in the server process: a private temporary folder of ``.npz`` files (the form
-``pokerlab postflop solve --output`` writes), at most :data:`STORE_SOLVES` of them and :data:`STORE_BYTES` bytes,
+``pokerlab postflop solve --out`` writes), at most :data:`STORE_SOLVES` of them and :data:`STORE_BYTES` bytes,
 the least recently used dropped first. A worker writes a solve there when it finishes; a node request names the
 solve by the id its answer gave, and a worker reads the file back (keeping the last one it read in memory)."""
 
@@ -198,7 +198,7 @@ def check_upload(data: bytes, limit: int) -> None:
             unpacked = sum(info.file_size for info in archive.infolist())
     except (zipfile.BadZipFile, OSError, ValueError):
         raise FileFormatError("the uploaded file is not a saved postflop solve (not a .npz archive); save one with "
-                              "`pokerlab postflop solve --output FILE.npz` or the page's Save button") from None
+                              "`pokerlab postflop solve --out FILE.npz` or the page's Save button") from None
     if unpacked > limit:
         raise ResourceLimitError(f"the uploaded solve unpacks to {unpacked / 2**20:,.0f} MiB, over this server's "
                                  f"limit of {limit / 2**20:,.0f} MiB")
