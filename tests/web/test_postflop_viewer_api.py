@@ -234,3 +234,13 @@ def test_the_openapi_document_lists_the_postflop_endpoints(client: TestClient) -
     assert "application/octet-stream" in paths["/api/postflop/load"]["post"]["requestBody"]["content"]
     assert paths["/api/postflop/node"]["post"]["responses"]["422"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/Problem"}
+
+
+def test_a_terminal_node_is_shown_with_its_values(client: TestClient, river) -> None:
+    key, result = river
+    data = node(client, key, ["bet 75", "fold"])
+    view = result.node("bet 75", "fold")
+    assert data["kind"] == view.kind == "fold" and data["actions"] == [] and data["frequencies"] == {}
+    assert data["deal"] == [] and data["opponent"]["player"] == "IP"
+    assert data["ev"] == pytest.approx(view.to_dict()["ev"], abs=1e-9)
+    assert all(cell["strategy"] == [] for cell in data["classes"].values())
