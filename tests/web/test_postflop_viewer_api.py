@@ -152,6 +152,9 @@ def test_an_upload_of_anything_else_is_refused_in_words(client: TestClient, tmp_
     other = write_archive(tmp_path / "other.npz", {"format": "pokerlab-solver", "format_version": 1},
                           {"cumulative": np.zeros(3), "regrets": np.zeros(3)})
     assert upload(other.read_bytes()).startswith("the uploaded file")
+    newer = write_archive(tmp_path / "newer.npz", {"format": "pokerlab-postflop", "format_version": 99},
+                          {"cumulative": np.zeros(3), "regrets": np.zeros(3)})
+    assert "version 99" in upload(newer.read_bytes())
     wrong = write_archive(tmp_path / "wrong.npz", {"format": "pokerlab-postflop", "format_version": 1,
                                                    "spot": {"board": "Kh9d"}},
                           {"cumulative": np.zeros(3), "regrets": np.zeros(3)})
