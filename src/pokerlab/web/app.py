@@ -31,7 +31,15 @@ from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, PokerlabE
 from pokerlab.web.guard import RequestGuard
 from pokerlab.web.jobs import JobFailedError, JobTimeoutError, QueueFullError, WorkerPool
 from pokerlab.web.messages import validation_message
-from pokerlab.web.postflop import PostflopRequest, postflop_limits
+from pokerlab.web.postflop import (
+    MAX_MEMORY,
+    PostflopNodeRequest,
+    PostflopRequest,
+    SolveStore,
+    check_upload,
+    postflop_estimate,
+    postflop_limits,
+)
 from pokerlab.web.prechecks import PRECHECKS, load_prechecks
 from pokerlab.web.schemas import (
     EquityRequest,
@@ -286,6 +294,8 @@ TIMEOUT_ADVICE = {
     "solve": "ask for fewer iterations or give a time limit",
     "two-round": "ask for fewer iterations or checks, or a smaller stack",
     "postflop": "give a time limit or a larger target, or a smaller tree",
+    "postflop-node": "browse a smaller spot (a flop node's equity runs over every turn and river)",
+    "postflop-load": "load a smaller solve",
 }
 
 
@@ -298,6 +308,8 @@ def _cacheable(task: str, params: dict[str, Any], result: dict[str, Any]) -> boo
     if task == "icm":  # sampled equities or sampled bounties (a field over 18 players) only when seeded
         sampled = "samples" in result or "samples" in (result.get("bounty") or {})
         return not sampled or (seeded and params.get("time") is None)
+    if task in ("postflop", "postflop-load"):  # the answer names a stored solve, which a later eviction drops
+        return False
     if task in ("pushfold", "two-round", "hand-equity"):
         return params.get("time") is None  # seeded by default
     return params.get("time") is None and (seeded or "mccfr" not in str(params.get("algo")))
@@ -506,8 +518,71 @@ def create_app(settings: Settings | None = None) -> FastAPI:
               "The two-round hold'em game trained by MCCFR, as `pokerlab two-round train --exploitability --json` "
               "(no file written), with the exact exploitability curve and the strategy per betting node.")
 
-    endpoints("postflop", PostflopRequest, lambda body, lim: postflop_limits(body, lim.solve_seconds),
-              "A no-limit hold'em postflop spot solved, as `pokerlab postflop solve --json`, within a work budget.")
+    # ---- the postflop tab: a solve kept in a bounded store (web/postflop.py), browsed without solving again ----
+    solves = SolveStore()
+    app.state.solves = solves
+
+    def postflop_job(body: PostflopRequest) -> tuple[dict[str, Any], float]:
+        """The solve's parameters (a place in the store for its file) and time limit, refused here when wrong."""
+        seconds = postflop_limits(body, limits.solve_seconds)
+        key = solves.reserve()
+        return body.model_dump() | {"store": {"id": key, "path": str(solves.path(key))}}, seconds
+
+    @app.post("/api/postflop", name="postflop")
+    async def postflop(request: Request, body: PostflopRequest) -> Response:
+        """A no-limit hold'em postflop spot solved, as `pokerlab postflop solve --json`, within a work budget,
+        plus `curve` (exploitability, % of the pot, after each check) and `id` (the solve kept for
+        `/api/postflop/node` and `/api/postflop/file/{id}`)."""
+        return await compute(request, "postflop", *postflop_job(body))
+
+    @app.post("/api/postflop/stream", name="postflop_stream")
+    async def postflop_stream(request: Request, body: PostflopRequest) -> Response:
+        """`/api/postflop` streamed: one JSON object per line, progress first, then the result."""
+        return await stream(request, "postflop", *postflop_job(body))
+
+    @app.post("/api/postflop/estimate")
+    def postflop_cost(body: PostflopRequest) -> dict[str, Any]:
+        """What a spot needs before it is solved: solver storage against this server's limit, and the updates of
+        the iterations asked for against its budget (a spot over the storage limit: 422, in words)."""
+        return postflop_estimate(body)
+
+    @app.post("/api/postflop/node")
+    async def postflop_node(request: Request, body: PostflopNodeRequest) -> Response:
+        """One node of a kept solve (no solving again): the node view, every hand of the player to act, the
+        13x13 classes, the opponent's range there and the cards a chance node deals; 422 when the solve is no
+        longer kept."""
+        path = solves.get(body.id)
+        return await compute(request, "postflop-node", {"path": str(path), "line": list(body.line)},
+                             limits.job_seconds)
+
+    upload_body = {"requestBody": {"required": True, "content": {"application/octet-stream": {
+        "schema": {"type": "string", "format": "binary"}}}}}
+
+    @app.post("/api/postflop/load", openapi_extra=upload_body)
+    async def postflop_load(request: Request) -> Response:
+        """A saved solve (the bytes of what `pokerlab postflop solve --out` writes, at most `request_bytes`)
+        kept for browsing: the answer is the solve's, with its `id`; another format, version or a corrupt file
+        is a 422."""
+        data = await request.body()
+        check_upload(data, MAX_MEMORY)
+        key = solves.reserve()
+        solves.path(key).write_bytes(data)
+        try:
+            response = await compute(request, "postflop-load", {"path": str(solves.path(key)), "id": key},
+                                     limits.job_seconds)
+        except BaseException:
+            solves.discard(key)
+            raise
+        if response.status_code != 200:
+            solves.discard(key)
+        return response
+
+    @app.get("/api/postflop/file/{key}")
+    async def postflop_file(key: str) -> FileResponse:
+        """A kept solve as the `.npz` file `pokerlab postflop load` (and `/api/postflop/load`) reads."""
+        return FileResponse(str(solves.get(key)), media_type="application/octet-stream",
+                            filename=f"pokerlab-postflop-{key[:8]}.npz")
+    # ---- end of the postflop tab ----
 
     @app.post("/api/range")
     def range_info(body: RangeRequest) -> dict[str, Any]:

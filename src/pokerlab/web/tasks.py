@@ -11,7 +11,7 @@ from typing import Any
 
 from pokerlab.limits import MULTIWAY_DEALS
 from pokerlab.web.hand_equity import hand_equity
-from pokerlab.web.postflop import postflop_task
+from pokerlab.web.postflop import postflop_load_task, postflop_node_task, postflop_task
 from pokerlab.web.solving import solve_with_curve, two_round_with_curve
 
 Report = Callable[..., None]
@@ -158,6 +158,8 @@ TASKS: dict[str, Callable[[dict[str, Any], Report], Any]] = {
     "pushfold": pushfold_task,
     "two-round": two_round_task,
     "postflop": postflop_task,
+    "postflop-node": postflop_node_task,
+    "postflop-load": postflop_load_task,
 }
 
 

@@ -1119,6 +1119,7 @@ pages.equity = equityPage;
 pages.icm = icmPage;
 pages.pushfold = pushfoldPage;
 pages.solve = solvePage;
+pages.postflop = postflopPage; // static/postflop.js
 
 equityPage.init();
 fetch("/api/info").then((r) => r.json()).then((info) => {
@@ -1126,6 +1127,7 @@ fetch("/api/info").then((r) => r.json()).then((info) => {
   icmPage.init(info);
   pushfoldPage.init();
   solvePage.init(info);
+  postflopPage.init(info);
   window.addEventListener("hashchange", route);
   route();
   document.body.dataset.ready = "1";

@@ -1,0 +1,554 @@
+// The Postflop tab: set up a spot (two ranges painted on 13x13 grids, a board, pot, stack, bet trees), see its
+// memory before solving, solve it with the exploitability curve and a Stop button, then browse the solve node
+// by node (the server keeps it: browsing never solves again). Loaded before app.js, whose helpers ($, el,
+// postJSON, streamJob, handName, pct, num, shareLink, showError) it calls only once the page has started.
+"use strict";
+
+const postflopPage = (() => {
+  const PRESETS = {
+    "one size 33%": { bets: "33%", raises: "a" },
+    "one size 75%": { bets: "75%", raises: "a" },
+    "33%, 75%, all-in / 2.5x, all-in": { bets: "33%,75%,a", raises: "2.5x,a" },
+    "pot, all-in / all-in": { bets: "100%,a", raises: "a" },
+  };
+  const FIELDS = ["board", "oop", "ip", "pot", "stack", "bets", "raises", "target", "iterations", "time"];
+  const ranges = { oop: { grid: null, ticket: 0 }, ip: { grid: null, ticket: 0 } };
+  let editing = "oop";
+  let paint = null; // {weight, cells: Map(hand -> weight)} while the mouse is down on the range grid
+  let running = null; // the AbortController of the solve in flight
+  let points = [];
+  let solved = null; // {id, result}
+  let line = []; // the steps from the root to the node shown
+  let shown = null; // the node's answer
+  let pendingLine = null; // a share link's line, followed once its solve is done
+  let maxUpload = 1000000;
+  const gridCells = { range: [], strategy: [], opponent: [] };
+
+  const field = (name) => $(`pfl-${name}`);
+  const size = (bytes) => (bytes < 2 ** 20 ? `${num(bytes / 1024, 1)} KiB` : `${num(bytes / 2 ** 20, 1)} MiB`);
+  const cardsOf = (text) => (text.replace(/10/g, "T").match(/[2-9TJQKA][cdhs]/gi) || [])
+    .map((c) => c[0].toUpperCase() + c[1].toLowerCase());
+
+  // ---- the spot ----------------------------------------------------------------------------------------
+
+  function spot() {
+    const body = { board: field("board").value.replace(/[\s,]/g, ""), oop: field("oop").value,
+      ip: field("ip").value, pot: Number(field("pot").value), stack: Number(field("stack").value),
+      bets: field("bets").value, raises: field("raises").value };
+    if (field("target").value !== "") body.target = Number(field("target").value);
+    if (field("iterations").value !== "") body.iterations = Number(field("iterations").value);
+    if (field("time").value !== "") body.time = Number(field("time").value);
+    return body;
+  }
+
+  let estimateTimer = null;
+  let estimateTicket = 0;
+
+  function estimateSoon() {
+    clearTimeout(estimateTimer);
+    estimateTimer = setTimeout(estimate, 250);
+  }
+
+  async function estimate() {
+    const ticket = ++estimateTicket;
+    const box = field("estimate");
+    try {
+      const e = await postJSON("/api/postflop/estimate", spot());
+      if (ticket !== estimateTicket) return;
+      box.classList.toggle("bad", !e.within_budget);
+      box.textContent = `${e.street} spot on ${e.board}: about ${size(e.memory_bytes)} of solver `
+        + `storage (this server's limit: ${num(e.max_memory_bytes / 2 ** 20, 0)} MiB); `
+        + `${e.updates.toLocaleString("en-US")} updates for the iterations asked`
+        + (e.within_budget ? "" : `, over the budget of ${e.max_updates.toLocaleString("en-US")}: ask for fewer`);
+    } catch (error) {
+      if (ticket !== estimateTicket) return;
+      box.classList.add("bad");
+      box.textContent = error.message;
+    }
+  }
+
+  function boardChanged() {
+    const board = cardsOf(field("board").value);
+    for (const node of document.querySelectorAll("#pfl-board-picker .card")) {
+      node.classList.toggle("board", board.includes(node.dataset.card));
+    }
+    updateRange("oop");
+    updateRange("ip");
+    estimateSoon();
+  }
+
+  function buildBoardPicker() {
+    const picker = field("board-picker");
+    for (const suit of "shdc") {
+      for (const rank of RANKS) {
+        const card = el("div", { class: `card s-${suit}`, "data-card": rank + suit, text: rank + SUIT_SYMBOL[suit] });
+        card.addEventListener("click", () => {
+          const board = cardsOf(field("board").value);
+          const at = board.indexOf(rank + suit);
+          if (at >= 0) board.splice(at, 1);
+          else if (board.length < 5) board.push(rank + suit);
+          field("board").value = board.join("");
+          boardChanged();
+        });
+        picker.append(card);
+      }
+    }
+  }
+
+  // ---- the two ranges: one 13x13 grid edits the chosen player's range, at the slider's weight --------------
+
+  function weight() { return Number(field("weight").value) / 100; }
+
+  async function updateRange(who, stroke = {}) {
+    const r = ranges[who];
+    const ticket = ++r.ticket;
+    try {
+      const data = await postJSON("/api/range", { text: field(who).value, paint: stroke,
+        board: field("board").value.replace(/[\s,]/g, "") });
+      if (r.ticket !== ticket) return;
+      r.grid = data.grid;
+      r.blocked = data.blocked;
+      if (Object.keys(stroke).length) { field(who).value = data.text; estimateSoon(); }
+      field(`${who}-count`).textContent = `${data.combos.toLocaleString("en-US")} combos `
+        + `(${num(data.weighted_combos, 1)} weighted)`;
+      field(`${who}-count`).classList.remove("bad");
+    } catch (error) {
+      if (r.ticket !== ticket) return;
+      field(`${who}-count`).textContent = error.message;
+      field(`${who}-count`).classList.add("bad");
+    }
+    if (who === editing) drawRangeGrid();
+  }
+
+  function makeGrid(box, cells, onCell) {
+    for (let r = 0; r < 13; r++) {
+      for (let c = 0; c < 13; c++) {
+        const kind = r === c ? "pair" : r < c ? "suited" : "offsuit";
+        const name = handName(r, c);
+        const cell = el("div", { class: `cell ${kind}`, role: "gridcell", "data-hand": name },
+          el("div", { class: "fill" }), el("div", { class: "block" }), el("span", { class: "label", text: name }),
+          el("span", { class: "w" }));
+        if (onCell) cell.addEventListener("click", () => onCell(name, cell));
+        cells.push(cell);
+        box.append(cell);
+      }
+    }
+  }
+
+  function drawRangeGrid() {
+    const r = ranges[editing];
+    for (const [who, id] of [["oop", "edit-oop"], ["ip", "edit-ip"]]) field(id).checked = who === editing;
+    gridCells.range.forEach((cell, i) => {
+      const row = Math.floor(i / 13), col = i % 13;
+      const name = cell.dataset.hand;
+      const w = paint && paint.cells.has(name) ? paint.cells.get(name) : r.grid ? r.grid[row][col] : 0;
+      const blocked = r.blocked ? r.blocked[row][col] : 0;
+      cell.querySelector(".fill").style.height = `${Math.round(100 * w * (1 - blocked))}%`;
+      cell.querySelector(".block").style.height = `${Math.round(100 * blocked)}%`;
+      cell.classList.toggle("on", w >= 0.995 && blocked < 0.5);
+      cell.dataset.weight = w.toFixed(4);
+      cell.querySelector(".w").textContent = w > 0 && w < 1 ? String(Math.round(100 * w)) : "";
+      cell.title = `${editing.toUpperCase()} ${name}: weight ${Math.round(100 * w)}%`;
+    });
+  }
+
+  function buildRangeGrid() {
+    const grid = field("range-grid");
+    makeGrid(grid, gridCells.range, null);
+    const cellAt = (event) => {
+      const target = document.elementFromPoint(event.clientX, event.clientY);
+      return target && target.closest ? target.closest("#pfl-range-grid .cell") : null;
+    };
+    grid.addEventListener("pointerdown", (event) => {
+      const cell = cellAt(event);
+      if (!cell || event.button !== 0) return;
+      event.preventDefault();
+      const current = Number(cell.dataset.weight);
+      paint = { weight: Math.abs(current - weight()) < 1e-9 ? 0 : weight(), cells: new Map() };
+      paint.cells.set(cell.dataset.hand, paint.weight);
+      drawRangeGrid();
+    });
+    grid.addEventListener("pointermove", (event) => {
+      const cell = paint && cellAt(event);
+      if (cell) { paint.cells.set(cell.dataset.hand, paint.weight); drawRangeGrid(); }
+    });
+    window.addEventListener("pointerup", () => {
+      if (!paint) return;
+      const stroke = Object.fromEntries(paint.cells);
+      paint = null;
+      updateRange(editing, stroke);
+    });
+  }
+
+  // ---- the solve -----------------------------------------------------------------------------------------
+
+  function drawCurve() {
+    const canvas = field("curve");
+    const ctx = canvas.getContext("2d");
+    const W = canvas.width, H = canvas.height, left = 56, bottom = 30, top = 10, right = 10;
+    ctx.clearRect(0, 0, W, H);
+    ctx.font = "11px system-ui, sans-serif";
+    ctx.strokeStyle = "#d9dde5";
+    ctx.fillStyle = "#6b7385";
+    ctx.strokeRect(left, top, W - left - right, H - top - bottom);
+    const valid = points.filter((p) => p.exploitability_percent > 0);
+    if (!valid.length) return;
+    const xs = valid.map((p) => Math.log10(p.iteration));
+    const ys = valid.map((p) => Math.log10(p.exploitability_percent));
+    const x0 = Math.min(...xs), x1 = Math.max(x0 + 1, ...xs);
+    const y0 = Math.floor(Math.min(...ys)), y1 = Math.ceil(Math.max(y0 + 1, ...ys));
+    const X = (x) => left + (W - left - right) * (x - x0) / (x1 - x0);
+    const Y = (y) => top + (H - top - bottom) * (1 - (y - y0) / (y1 - y0));
+    for (let e = y0; e <= y1; e++) {
+      ctx.fillText(`${10 ** e}%`.replace(/(\.\d*?)0+%$/, "$1%"), 6, Y(e) + 4);
+      ctx.beginPath(); ctx.moveTo(left, Y(e)); ctx.lineTo(W - right, Y(e)); ctx.stroke();
+    }
+    for (let e = Math.ceil(x0); e <= Math.floor(x1); e++) ctx.fillText(`${10 ** e}`, X(e) - 8, H - bottom + 14);
+    ctx.fillText("iterations (log scale); exploitability, % of the pot", W / 2 - 130, H - 3);
+    ctx.strokeStyle = "#1f6feb";
+    ctx.fillStyle = "#1f6feb";
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    xs.forEach((x, i) => (i ? ctx.lineTo(X(x), Y(ys[i])) : ctx.moveTo(X(x), Y(ys[i]))));
+    ctx.stroke();
+    if (valid.length < 30) xs.forEach((x, i) => ctx.fillRect(X(x) - 3, Y(ys[i]) - 3, 6, 6));
+    ctx.lineWidth = 1;
+  }
+
+  function busy(on) {
+    field("solve").disabled = on;
+    field("stop").disabled = !on;
+    field("file").disabled = on;
+    field("progress").hidden = !on;
+  }
+
+  async function solve() {
+    if (running) return;
+    showError("pfl-error", null);
+    const body = spot();
+    points = [];
+    drawCurve();
+    clearSolve();
+    const controller = new AbortController();
+    running = controller;
+    busy(true);
+    const target = body.target || 0;
+    field("status").textContent = "solving…";
+    try {
+      const result = await streamJob("/api/postflop/stream", body, (p) => {
+        points.push(p);
+        drawCurve();
+        field("status").textContent = `iteration ${p.iteration.toLocaleString("en-US")}: exploitability `
+          + `${num(p.exploitability_percent, 3)}% of the pot` + (target ? ` (target ${target}%)` : "");
+        if (target && p.exploitability_percent > 0) {
+          field("progress").value = Math.min(1, Math.max(0, Math.log(100 / p.exploitability_percent)
+            / Math.log(100 / target)));
+        }
+      }, controller.signal);
+      points = result.curve.length ? result.curve : points;
+      drawCurve();
+      await opened(result);
+    } catch (error) {
+      field("status").textContent = "";
+      showError("pfl-error", error.name === "AbortError" ? { message: "stopped: nothing was kept" } : error);
+    } finally {
+      running = null;
+      busy(false);
+    }
+  }
+
+  function clearSolve() {
+    solved = null;
+    shown = null;
+    line = [];
+    field("browser").hidden = true;
+    field("summary").replaceChildren();
+    field("save").hidden = true;
+  }
+
+  // a finished solve (or a loaded one): its summary, then its root
+  async function opened(result) {
+    solved = { id: result.id, result };
+    const r = result;
+    field("status").textContent = "";
+    field("summary").replaceChildren(table(["~", ""], [
+      ["~spot", `~${r.spot.street} ${r.spot.board}, pot ${r.spot.pot}, stack ${r.spot.stack}`],
+      ["~bets / raises", `~${r.spot.bets} / ${r.spot.raises}`],
+      ["~iterations", r.iterations.toLocaleString("en-US")],
+      ["~exploitability", `${num(r.exploitability_percent, 3)}% of the pot (${num(r.exploitability, 3)} chips)`],
+      ["~EV OOP / IP", `${num(r.ev.OOP, 2)} / ${num(r.ev.IP, 2)} chips`],
+      ["~stopped on", `~${r.stop_reason}`],
+      ["~time", `${num(r.elapsed_s, 2)} s`],
+      ["~memory", `${size(r.memory_bytes)}, ${r.decision_nodes.toLocaleString("en-US")} decision nodes`],
+    ], "pfl-summary-table"));
+    field("save").href = `/api/postflop/file/${r.id}`;
+    field("save").hidden = false;
+    const wanted = pendingLine || [];
+    pendingLine = null;
+    await go(wanted);
+  }
+
+  async function loadFile(file) {
+    if (!file || running) return;
+    showError("pfl-error", null);
+    if (file.size > maxUpload) {
+      showError("pfl-error", { message: `${file.name} is ${file.size.toLocaleString("en-US")} bytes, over this `
+        + `server's limit of ${maxUpload.toLocaleString("en-US")} bytes per request` });
+      return;
+    }
+    clearSolve();
+    busy(true);
+    field("status").textContent = `reading ${file.name}…`;
+    try {
+      const response = await fetch("/api/postflop/load", { method: "POST",
+        headers: { "Content-Type": "application/octet-stream" }, body: await file.arrayBuffer() });
+      const data = await response.json().catch(() => ({ detail: response.statusText }));
+      if (!response.ok) throw new ApiError(response.status, data.detail || response.statusText);
+      fill(data.spot);
+      points = [];
+      drawCurve();
+      await opened(data);
+    } catch (error) {
+      field("status").textContent = "";
+      showError("pfl-error", error);
+    } finally {
+      busy(false);
+      field("file").value = "";
+    }
+  }
+
+  // ---- browsing -----------------------------------------------------------------------------------------
+
+  const COLOURS = { fold: "#5b7fc7", check: "#2f9e66", call: "#2f9e66" };
+  const AGGRESSIVE = ["#f0a30a", "#e06c1f", "#c0392b", "#8e1b3a", "#5e1224"];
+
+  function colours(actions) {
+    let k = 0;
+    return actions.map((a) => COLOURS[a.split(" ")[0]] || AGGRESSIVE[Math.min(k++, AGGRESSIVE.length - 1)]);
+  }
+
+  let goTicket = 0;
+
+  async function go(steps) {
+    if (!solved) return;
+    showError("pfl-error", null);
+    const ticket = ++goTicket; // clicks faster than the answers: the last one wins
+    try {
+      const answer = await postJSON("/api/postflop/node", { id: solved.id, line: steps });
+      if (ticket !== goTicket) return;
+      shown = answer;
+      line = steps;
+    } catch (error) {
+      if (ticket === goTicket) showError("pfl-error", error);
+      return;
+    }
+    field("browser").hidden = false;
+    renderNode();
+  }
+
+  function renderNode() {
+    const node = shown;
+    const crumbs = field("crumbs");
+    crumbs.replaceChildren();
+    const root = el("button", { type: "button", class: "crumb", "data-depth": "0", text: "root" });
+    root.addEventListener("click", () => go([]));
+    crumbs.append(root);
+    node.line.forEach((word, i) => {
+      crumbs.append(el("span", { class: "sep", text: "›" }));
+      const button = el("button", { type: "button", class: "crumb", "data-depth": String(i + 1), text: word });
+      button.addEventListener("click", () => go(line.slice(0, i + 1)));
+      crumbs.append(button);
+    });
+    const board = node.board.map((c) => c[0] + SUIT_SYMBOL[c[1]]).join(" ");
+    const who = node.kind === "decision" ? `${node.player} to act` : node.kind === "chance" ? "a card is dealt"
+      : node.kind === "fold" ? "the hand ends on a fold" : "showdown";
+    field("node-title").textContent = `${board} · pot ${num(node.pot, 0)} · ${who}`;
+    const actions = field("actions");
+    actions.replaceChildren();
+    const palette = colours(node.actions);
+    node.actions.forEach((action, a) => {
+      const f = node.frequencies[action] ?? 0;
+      const button = el("button", { type: "button", class: "action", "data-action": action },
+        el("span", { class: "swatch", style: `background:${palette[a]}` }), ` ${action} `,
+        el("b", { text: pct(f, 1) }));
+      button.addEventListener("click", () => go([...line, action]));
+      actions.append(button);
+    });
+    const ev = node.ev === null ? "–" : `${num(node.ev, 2)} chips`;
+    const equity = node.equity === null ? "–" : pct(node.equity, 1);
+    field("node-numbers").textContent = node.kind === "chance" ? "" : `${node.player}'s range here: EV ${ev}, `
+      + `equity ${equity} (weighted by how likely each hand is here)`;
+    // a chance node: the card to deal, from the cards left
+    const deal = field("deal-cards");
+    field("deal").hidden = node.kind !== "chance";
+    deal.replaceChildren();
+    if (node.kind === "chance") {
+      field("deal-street").textContent = `pick the ${node.board.length === 3 ? "turn" : "river"} card `
+        + "(cards on the board are greyed out):";
+      const left = new Set(node.deal);
+      for (const suit of "shdc") {
+        for (const rank of RANKS) {
+          const card = rank + suit;
+          const button = el("button", { type: "button", class: `card s-${suit}`, "data-card": card,
+            text: rank + SUIT_SYMBOL[suit] });
+          if (!left.has(card)) button.disabled = true;
+          else button.addEventListener("click", () => go([...line, card]));
+          deal.append(button);
+        }
+      }
+    }
+    field("strategy-owner").textContent = node.kind === "decision" ? `${node.player}'s strategy`
+      : `${node.player}'s range`;
+    drawStrategy(palette);
+    drawOpponent();
+    field("hand-detail").replaceChildren();
+  }
+
+  function drawStrategy(palette) {
+    const node = shown;
+    gridCells.strategy.forEach((cell) => {
+      const name = cell.dataset.hand;
+      const c = node.classes[name];
+      const fill = cell.querySelector(".fill");
+      cell.classList.toggle("empty", !c || c.reach <= 0);
+      if (!c || c.reach <= 0) {
+        fill.style.height = "0";
+        cell.title = `${name}: not in ${node.player}'s range here`;
+        cell.dataset.mix = "";
+        return;
+      }
+      fill.style.height = `${Math.max(4, Math.round(100 * Math.min(1, c.reach)))}%`;
+      if (c.strategy && c.strategy.length) {
+        let at = 0;
+        const stops = c.strategy.map((p, a) => {
+          const from = at;
+          at += 100 * p;
+          return `${palette[a]} ${from.toFixed(2)}% ${at.toFixed(2)}%`;
+        });
+        fill.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
+      } else {
+        fill.style.background = "#9aa3b5";
+      }
+      const mix = c.strategy ? node.actions.map((a, i) => `${a} ${pct(c.strategy[i], 1)}`).join(", ") : "";
+      cell.dataset.mix = c.strategy ? c.strategy.map((p) => p.toFixed(4)).join(",") : "";
+      cell.title = `${name} (${Math.round(100 * c.reach)}% of its ${c.combos} combos here)${mix ? `: ${mix}` : ""}`
+        + `; EV ${c.ev === null ? "–" : num(c.ev, 2)}, equity ${c.equity === null ? "–" : pct(c.equity, 1)}`;
+    });
+  }
+
+  function drawOpponent() {
+    const node = shown;
+    field("opponent-owner").textContent = `${node.opponent.player}'s range here `
+      + `(${num(node.opponent.combos, 1)} weighted combos)`;
+    gridCells.opponent.forEach((cell) => {
+      const name = cell.dataset.hand;
+      const c = node.opponent.classes[name];
+      const w = c ? Math.min(1, c.reach) : 0;
+      cell.querySelector(".fill").style.height = `${Math.round(100 * w)}%`;
+      cell.classList.toggle("on", w >= 0.995);
+      cell.dataset.weight = w.toFixed(4);
+      cell.querySelector(".w").textContent = w > 0.005 && w < 0.995 ? String(Math.round(100 * w)) : "";
+      cell.title = `${name}: ${c ? `${num(c.combos, 2)} combos (${pct(w, 0)})` : "not in the range here"}`;
+    });
+  }
+
+  // a hand class clicked: its combos, each with its strategy, EV and equity
+  function showHand(name) {
+    if (!shown) return;
+    const node = shown;
+    const rows = node.hands.filter((h) => h.class === name);
+    const box = field("hand-detail");
+    if (!rows.length) {
+      box.replaceChildren(el("p", { class: "summary", text: `${name}: not in ${node.player}'s range here` }));
+      return;
+    }
+    const headers = ["~hand", "weight", ...node.actions, "EV", "equity"];
+    const body = rows.map((h) => [`~${h.hand.replace(/[cdhs]/g, (s) => SUIT_SYMBOL[s])}`, num(h.reach, 3),
+      ...h.strategy.map((p) => pct(p, 1)), h.ev === null ? "–" : num(h.ev, 2),
+      h.equity === null ? "–" : pct(h.equity, 1)]);
+    box.replaceChildren(el("p", { class: "summary", text: `${name}: each combo's weight in ${node.player}'s range `
+      + "here, its action frequencies, EV (chips) and equity" }), table(headers, body, "pfl-hand-table"));
+  }
+
+  // ---- state and start ----------------------------------------------------------------------------------
+
+  function fill(s) {
+    for (const name of FIELDS) {
+      if (s[name] !== undefined && s[name] !== null && field(name)) field(name).value = s[name];
+    }
+    if (s.target === null) field("target").value = "";
+    field("preset").value = Object.keys(PRESETS).find((k) => PRESETS[k].bets === field("bets").value
+      && PRESETS[k].raises === field("raises").value) || "custom";
+    boardChanged();
+  }
+
+  function state() {
+    const s = {};
+    for (const name of FIELDS) s[name] = field(name).value;
+    s.line = line;
+    return s;
+  }
+
+  function restore(s) {
+    build();
+    fill(s);
+    pendingLine = Array.isArray(s.line) ? s.line.slice(0, 60).map(String) : null;
+    solve();
+  }
+
+  function init(info) {
+    maxUpload = info.limits.request_bytes;
+    for (const name of Object.keys(PRESETS)) field("preset").append(el("option", { value: name, text: name }));
+    field("preset").append(el("option", { value: "custom", text: "custom" }));
+    field("preset").value = "one size 75%";
+    // the tab's grids and pickers (800 elements) are made when it is first shown: the page starts as fast as
+    // before, and the equity tab's grid stays the only one the page holds until then
+    const showing = () => { if (location.hash.startsWith("#postflop")) build(); };
+    window.addEventListener("hashchange", showing);
+    showing();
+    field("preset").addEventListener("change", () => {
+      const preset = PRESETS[field("preset").value];
+      if (preset) { field("bets").value = preset.bets; field("raises").value = preset.raises; estimateSoon(); }
+    });
+    for (const name of ["bets", "raises"]) {
+      field(name).addEventListener("input", () => { field("preset").value = "custom"; estimateSoon(); });
+    }
+    for (const name of ["pot", "stack", "iterations"]) field(name).addEventListener("input", estimateSoon);
+    let boardTimer = null;
+    field("board").addEventListener("input", () => {
+      clearTimeout(boardTimer);
+      boardTimer = setTimeout(boardChanged, 250);
+    });
+    for (const who of ["oop", "ip"]) {
+      let timer = null;
+      field(who).addEventListener("input", () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => { updateRange(who); estimateSoon(); }, 200);
+      });
+      field(who).addEventListener("focus", () => { editing = who; drawRangeGrid(); });
+      field(`edit-${who}`).addEventListener("change", () => { editing = who; drawRangeGrid(); });
+    }
+    field("weight").addEventListener("input", () => {
+      field("weight-value").textContent = `${field("weight").value}%`;
+    });
+    field("solve").addEventListener("click", solve);
+    field("stop").addEventListener("click", () => { if (running) running.abort(); });
+    field("share").addEventListener("click", () => shareLink("postflop", state(), "pfl-share-link"));
+    field("file").addEventListener("change", () => loadFile(field("file").files[0]));
+    drawCurve();
+  }
+
+  let built = false;
+
+  function build() {
+    if (built) return;
+    built = true;
+    buildBoardPicker();
+    buildRangeGrid();
+    makeGrid(field("strategy-grid"), gridCells.strategy, showHand);
+    makeGrid(field("opponent-grid"), gridCells.opponent, null);
+    boardChanged();
+  }
+
+  return { init, restore };
+})();

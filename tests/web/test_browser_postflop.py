@@ -1,0 +1,118 @@
+"""The Postflop tab in headless Chromium against a real ``pokerlab serve``: set up a small river spot (ranges
+typed and painted on the grid, a bet-tree preset), see its memory estimate, solve it, browse two actions deep
+through the action buttons and the breadcrumbs, and read one hand's strategy off the page, checked against the
+node the API answers for the same solve. Screenshots into docs/img/ with POKERLAB_SCREENSHOTS=docs."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import httpx
+
+
+def cell_center(page, grid: str, hand: str) -> tuple[float, float]:
+    box = page.locator(f"#{grid} .cell[data-hand='{hand}']").bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_set_up_solve_and_browse_a_river_spot(page, live_server, screenshot_dir):
+    page.locator("#tabs a[data-tab='postflop']").click()
+    page.locator("#pfl-board").fill("Kh9d")  # a bad board: the library's sentence, before any solve
+    page.wait_for_function("document.querySelector('#pfl-estimate').textContent.includes('3, 4 or 5 cards, got 2')")
+    page.locator("#pfl-board").fill("Kh9d5c2s2h")
+    page.locator("#pfl-oop").fill("QQ, 99")
+    page.locator("#pfl-ip").fill("KK, JTs")
+    page.wait_for_function("document.querySelector('#pfl-oop-count').textContent.startsWith('9 combos')")
+    page.locator("#pfl-oop").click()  # the grid edits OOP: paint AKo on it
+    page.mouse.click(*cell_center(page, "pfl-range-grid", "AKo"))
+    page.wait_for_function("document.querySelector('#pfl-oop').value.includes('AKo')")
+    page.locator("#pfl-preset").select_option("one size 75%")
+    assert page.locator("#pfl-bets").input_value() == "75%"
+    page.wait_for_function("document.querySelector('#pfl-estimate').textContent.includes('iB of solver storage')")
+    page.screenshot(path=str(_image(screenshot_dir, "postflop-setup.png")))
+    page.locator("#pfl-solve").click()
+    page.wait_for_selector(".pfl-summary-table")
+    page.wait_for_selector("#pfl-actions .action")
+    summary = page.locator(".pfl-summary-table").inner_text()
+    assert "river Kh9d5c2s2h" in summary
+    # two actions deep: OOP checks, IP bets 75
+    page.locator("#pfl-actions .action[data-action='check']").click()
+    page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 2")
+    page.locator("#pfl-actions .action[data-action='bet 75']").click()
+    page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 3")
+    assert page.locator("#pfl-crumbs").inner_text().split() == ["root", "›", "OOP", "check", "›", "IP", "bet", "75"]
+    assert "OOP to act" in page.locator("#pfl-node-title").inner_text()
+    assert page.locator("#pfl-opponent-owner").text_content().startswith("IP's range here")
+    # QQ's combos: each one's strategy as the API gives it for this solve
+    page.locator("#pfl-strategy-grid .cell[data-hand='QQ']").click()
+    page.wait_for_selector(".pfl-hand-table")
+    rows = page.locator(".pfl-hand-table tbody tr")
+    assert rows.count() == 6
+    table = [rows.nth(i).locator("td").all_inner_texts() for i in range(rows.count())]
+    first = next(row for row in table if row[0] == "Q♠Q♥")
+    share = page.evaluate("location.hash")  # nothing yet: the share button writes it
+    assert share in ("", "#postflop")
+    cell_mix = page.locator("#pfl-strategy-grid .cell[data-hand='QQ']").get_attribute("data-mix")
+    page.screenshot(path=str(_image(screenshot_dir, "postflop-browse.png")), full_page=True)
+    key = page.locator("#pfl-save").get_attribute("href").rsplit("/", 1)[1]
+    node = httpx.post(f"{live_server.url}/api/postflop/node", json={"id": key, "line": ["check", "bet 75"]}).json()
+    qsqh = next(row for row in node["hands"] if row["hand"] == "QsQh")
+    assert first[2:5] == [f"{100 * p:.1f}%" for p in qsqh["strategy"]]
+    assert cell_mix == ",".join(f"{p:.4f}" for p in node["classes"]["QQ"]["strategy"])
+    # back to the root through the breadcrumbs
+    page.locator("#pfl-crumbs .crumb[data-depth='0']").click()
+    page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 1")
+    assert "OOP to act" in page.locator("#pfl-node-title").inner_text()
+    # the saved solve loaded back from a file: the same spot, browsed at once
+    saved = httpx.get(f"{live_server.url}/api/postflop/file/{key}").content
+    page.locator("#pfl-board").fill("AsKsQs")
+    page.locator("#pfl-file").set_input_files(files=[{"name": "river.npz", "mimeType": "application/octet-stream",
+                                                      "buffer": saved}])
+    page.wait_for_function(f"!document.querySelector('#pfl-save').href.endsWith('{key}')"
+                           " && document.querySelector('#pfl-board').value === 'Kh9d5c2s2h'")
+    page.wait_for_selector("#pfl-actions .action[data-action='bet 75']")
+
+
+def test_a_share_link_restores_the_spot_and_the_line_and_a_card_is_picked(page, live_server, screenshot_dir):
+    state = {"board": "Kh9d5c2s", "oop": "QQ, 99, AKo", "ip": "KK, JTs", "pot": "100", "stack": "100",
+             "bets": "33%", "raises": "a", "target": "1", "iterations": "300", "time": "", "line": ["check", "check"]}
+    page.goto(f"{live_server.url}/#postflop:{encode_state(state)}")
+    page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 3")
+    assert page.locator("#pfl-oop").input_value() == "QQ, 99, AKo"
+    assert page.locator("#pfl-node-title").inner_text().endswith("a card is dealt")
+    assert page.locator("#pfl-deal-cards .card[data-card='Kh']").is_disabled()
+    page.screenshot(path=str(_image(screenshot_dir, "postflop-turn-card.png")), full_page=True)
+    page.locator("#pfl-deal-cards .card[data-card='Qc']").click()
+    page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 4")
+    assert page.locator("#pfl-node-title").inner_text().startswith("K♥ 9♦ 5♣ 2♠ Q♣")
+    assert page.locator("#pfl-crumbs .crumb").last.inner_text() == "river Qc"
+
+
+def test_stop_ends_a_solve_and_keeps_nothing(page):
+    page.locator("#tabs a[data-tab='postflop']").click()
+    page.locator("#pfl-board").fill("Kh9d5c2s")
+    page.locator("#pfl-oop").fill("QQ+, AK, KQ, 99, 55")
+    page.locator("#pfl-ip").fill("KK, JTs, AK, T9s, 88+")
+    page.locator("#pfl-bets").fill("33%, 75%")
+    page.locator("#pfl-target").fill("0.001")
+    page.locator("#pfl-iterations").fill("4000")
+    page.locator("#pfl-time").fill("10")
+    page.locator("#pfl-solve").click()
+    page.wait_for_function("document.querySelector('#pfl-status').textContent.startsWith('iteration')")
+    page.locator("#pfl-stop").click()
+    page.wait_for_function("document.querySelector('#pfl-error').textContent.startsWith('stopped')")
+    assert page.locator("#pfl-solve").is_enabled() and page.locator("#pfl-browser").is_hidden()
+
+
+def encode_state(state: dict) -> str:
+    """The page's URL state form: base64url of the JSON text, without padding."""
+    return base64.urlsafe_b64encode(json.dumps(state).encode()).decode().rstrip("=")
+
+
+def _image(folder, name: str):
+    path = folder / "img" / name
+    path.parent.mkdir(exist_ok=True)
+    return path
+
