@@ -178,6 +178,19 @@ def _score_board(
 
 
 @njit(cache=True, inline="always")
+def _add_two_way_counts(acc_int: np.ndarray, mult: int, valid: int, first: int, second: int, ties: int) -> None:
+    """Add one board's heads-up showdown counts, ``mult`` times (the board's orbit), to the integer accumulators:
+    showdowns, wins of each player, ties, and the equity shares in ``SHARE_UNITS``."""
+    acc_int[2, 0] += mult * valid
+    acc_int[0, 0] += mult * first
+    acc_int[1, 0] += mult * second
+    acc_int[0, 1] += mult * ties
+    acc_int[1, 1] += mult * ties
+    acc_int[0, 2] += mult * (SHARE_UNITS * first + SHARE_UNITS // 2 * ties)
+    acc_int[1, 2] += mult * (SHARE_UNITS * second + SHARE_UNITS // 2 * ties)
+
+
+@njit(cache=True, inline="always")
 def _score_board_heads_up(
     key: np.uint64, bits: np.uint64, bmask: np.uint64, mult: int, values: np.ndarray, combo_cards: np.ndarray,
     combo_masks: np.ndarray, tuple_index: np.ndarray, tuple_masks: np.ndarray, tuple_weights: np.ndarray,
@@ -213,14 +226,7 @@ def _score_board_heads_up(
                 wfirst += w
             elif second > first:
                 wsecond += w
-    ties = valid - first_wins - second_wins
-    acc_int[2, 0] += mult * valid
-    acc_int[0, 0] += mult * first_wins
-    acc_int[1, 0] += mult * second_wins
-    acc_int[0, 1] += mult * ties
-    acc_int[1, 1] += mult * ties
-    acc_int[0, 2] += mult * (SHARE_UNITS * first_wins + SHARE_UNITS // 2 * ties)
-    acc_int[1, 2] += mult * (SHARE_UNITS * second_wins + SHARE_UNITS // 2 * ties)
+    _add_two_way_counts(acc_int, mult, valid, first_wins, second_wins, valid - first_wins - second_wins)
     if weighted:
         wtie = wsum - wfirst - wsecond
         acc_float[2, 0] += mult * wsum
@@ -265,14 +271,7 @@ def _score_board_hero(
                 wwin += w
             elif v == hero:
                 wtie += w
-    losses = valid - wins - ties
-    acc_int[2, 0] += mult * valid
-    acc_int[0, 0] += mult * wins
-    acc_int[1, 0] += mult * losses
-    acc_int[0, 1] += mult * ties
-    acc_int[1, 1] += mult * ties
-    acc_int[0, 2] += mult * (SHARE_UNITS * wins + SHARE_UNITS // 2 * ties)
-    acc_int[1, 2] += mult * (SHARE_UNITS * losses + SHARE_UNITS // 2 * ties)
+    _add_two_way_counts(acc_int, mult, valid, wins, valid - wins - ties, ties)
     if weighted:
         acc_float[2, 0] += mult * wsum
         acc_float[0, 0] += mult * wwin
@@ -378,14 +377,7 @@ def _score_board_vs_random(
                     wins += v < hero  # type: ignore[assignment]  # numba: a bool counts as 0 or 1
                     ties += v == hero
     valid = n * (n - 1) // 2
-    losses = valid - wins - ties
-    acc_int[2, 0] += mult * valid
-    acc_int[0, 0] += mult * wins
-    acc_int[1, 0] += mult * losses
-    acc_int[0, 1] += mult * ties
-    acc_int[1, 1] += mult * ties
-    acc_int[0, 2] += mult * (SHARE_UNITS * wins + SHARE_UNITS // 2 * ties)
-    acc_int[1, 2] += mult * (SHARE_UNITS * losses + SHARE_UNITS // 2 * ties)
+    _add_two_way_counts(acc_int, mult, valid, wins, valid - wins - ties, ties)
 
 
 @njit(cache=True, inline="always")
