@@ -368,10 +368,10 @@ def _equity(game: PostflopGame, p: int, opp: np.ndarray, dealt: tuple[int, ...])
     base = game.hands
     padded = np.zeros(base.cards.shape[1])
     padded[:base.sizes[1 - p]] = opp
-    for runout in runouts:
-        order, strength, sorted_cards, valid = showdown_tables(base.cards, base.sizes, [board + runout])
-        tables = base._replace(order=order, strength=strength, sorted_cards=sorted_cards, valid=valid)
-        s, w = showdown_shares(tables, 0, p, padded)
+    order, strength, sorted_cards, valid = showdown_tables(base.cards, base.sizes, [board + r for r in runouts])
+    tables = base._replace(order=order, strength=strength, sorted_cards=sorted_cards, valid=valid)
+    for index in range(len(runouts)):
+        s, w = showdown_shares(tables, index, p, padded)
         share += s
         whole += w
     with np.errstate(invalid="ignore", divide="ignore"):

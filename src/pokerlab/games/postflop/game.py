@@ -61,24 +61,26 @@ def showdown_tables(cards: np.ndarray, counts: np.ndarray,
     ``strength``, ``sorted_cards``: the hand's two cards, ``valid``: how many), as :class:`HandArrays` holds
     them."""
     width = cards.shape[1]
+    full = np.array(boards, dtype=np.int64).reshape(len(boards), 5)
     order = np.zeros((len(boards), 2, width), dtype=np.int64)
     strength = np.zeros((len(boards), 2, width), dtype=np.int64)
     sorted_cards = np.zeros((len(boards), 2, width, 2), dtype=np.int64)
     valid = np.zeros((len(boards), 2), dtype=np.int64)
-    for b, full in enumerate(boards):
-        board = np.array(full, dtype=np.int64)
-        for p in range(2):
-            mine = cards[p, :counts[p]]
-            ok = np.flatnonzero(~np.isin(mine, board).any(axis=1))
-            rows = np.empty((len(ok), 7), dtype=np.uint8)
-            rows[:, :2] = mine[ok]
-            rows[:, 2:] = board
-            values = evaluate_batch(rows, validate=False).astype(np.int64)
-            sort = np.argsort(values, kind="stable")
-            valid[b, p] = len(ok)
-            order[b, p, :len(ok)] = ok[sort]
-            strength[b, p, :len(ok)] = values[sort]
-            sorted_cards[b, p, :len(ok)] = mine[ok[sort]]
+    for p in range(2):  # every board at once: one evaluation call (a flop's 1,081 runouts took 2,162 calls)
+        mine = cards[p, :counts[p]]
+        n = len(mine)
+        blocked = (mine[None, :, :, None] == full[:, None, None, :]).any(axis=(2, 3))
+        rows = np.empty((len(full), n, 7), dtype=np.uint8)
+        rows[:, :, :2] = mine[None]
+        rows[:, :, 2:] = full[:, None, :]
+        values = evaluate_batch(rows.reshape(-1, 7), validate=False).astype(np.int64).reshape(len(full), n)
+        values[blocked] = np.iinfo(np.int64).max  # after every real hand, in the stable sort, and cut below
+        sort = np.argsort(values, axis=1, kind="stable")
+        valid[:, p] = n - blocked.sum(axis=1)
+        kept = np.arange(n)[None, :] < valid[:, p, None]
+        order[:, p, :n] = np.where(kept, sort, 0)
+        strength[:, p, :n] = np.where(kept, np.take_along_axis(values, sort, axis=1), 0)
+        sorted_cards[:, p, :n] = np.where(kept[:, :, None], mine[sort], 0)
     return order, strength, sorted_cards, valid
 
 
