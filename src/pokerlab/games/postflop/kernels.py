@@ -86,21 +86,23 @@ def _compatible_add(hands: HandArrays, p: int, opp: np.ndarray, scale: float, ca
                     out: np.ndarray) -> None:
     """Add ``scale`` times the opponent's reach compatible with each hand of ``p`` to ``out``."""
     o = 1 - p
+    cards_o = hands.cards[o]
+    cards_p = hands.cards[p]
+    same = hands.same[p]
     card_sum[:] = 0.0
     total = 0.0
     for j in range(hands.sizes[o]):
         r = opp[j]
-        if r != 0.0:  # deep in the tree most of the opponent's hands have no reach
-            total += r
-            card_sum[hands.cards[o, j, 0]] += r
-            card_sum[hands.cards[o, j, 1]] += r
+        total += r
+        card_sum[np.uint64(cards_o[j, 0])] += r  # unsigned: no wrap of negative indices (see _showdown_into)
+        card_sum[np.uint64(cards_o[j, 1])] += r
     if total == 0.0:
         return
     for h in range(hands.sizes[p]):
-        s = total - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]]
-        k = hands.same[p, h]
+        s = total - card_sum[np.uint64(cards_p[h, 0])] - card_sum[np.uint64(cards_p[h, 1])]
+        k = same[h]
         if k >= 0:
-            s += opp[k]
+            s += opp[np.uint64(k)]
         out[h] += scale * s
 
 
@@ -134,30 +136,34 @@ def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payof
     cards_o = hands.sorted_cards[board, o]
     card_sum[:] = 0.0
     cum = 0.0
-    j = 0
+    # indices read from the tables are cast to unsigned: numba then drops its per-access wrap of negative
+    # indices (about a tenth of a whole iteration)
+    one = np.uint64(1)
+    j = np.uint64(0)
+    end = np.uint64(theirs)
     for i in range(mine):
         s = strength_p[i]
-        while j < theirs and strength_o[j] < s:
-            r = opp[order_o[j]]
-            if r != 0.0:
-                cum += r
-                card_sum[cards_o[j, 0]] += r
-                card_sum[cards_o[j, 1]] += r
-            j += 1
-        out[order_p[i]] = payoff * (cum - card_sum[cards_p[i, 0]] - card_sum[cards_p[i, 1]])
+        while j < end and strength_o[j] < s:
+            r = opp[np.uint64(order_o[j])]
+            cum += r
+            card_sum[np.uint64(cards_o[j, 0])] += r
+            card_sum[np.uint64(cards_o[j, 1])] += r
+            j += one
+        out[np.uint64(order_p[i])] = payoff * (cum - card_sum[np.uint64(cards_p[i, 0])]
+                                               - card_sum[np.uint64(cards_p[i, 1])])
     card_sum[:] = 0.0
     cum = 0.0
-    j = theirs - 1
+    j = end  # one past the next opponent hand to add, going down
     for i in range(mine - 1, -1, -1):
         s = strength_p[i]
-        while j >= 0 and strength_o[j] > s:
-            r = opp[order_o[j]]
-            if r != 0.0:
-                cum += r
-                card_sum[cards_o[j, 0]] += r
-                card_sum[cards_o[j, 1]] += r
-            j -= 1
-        out[order_p[i]] -= payoff * (cum - card_sum[cards_p[i, 0]] - card_sum[cards_p[i, 1]])
+        while j > 0 and strength_o[j - one] > s:
+            j -= one
+            r = opp[np.uint64(order_o[j])]
+            cum += r
+            card_sum[np.uint64(cards_o[j, 0])] += r
+            card_sum[np.uint64(cards_o[j, 1])] += r
+        out[np.uint64(order_p[i])] -= payoff * (cum - card_sum[np.uint64(cards_p[i, 0])]
+                                                - card_sum[np.uint64(cards_p[i, 1])])
 
 
 @njit(cache=True)
