@@ -120,6 +120,27 @@ def test_parallel_branches_equal_one_serial_walk() -> None:
         assert np.array_equal(whole, parallel.counterfactual_values(0, best=mode == BEST))
 
 
+def test_scratch_holds_every_level_and_action_of_the_walk() -> None:
+    """The walk keeps its rows in one slab per level, without bounds checks: the depth and the widest decision
+    that ``_shape_below`` sizes them by, against a plain recursion, at every node of a turn tree."""
+    from pokerlab.games.postflop.kernels import _shape_below
+
+    game, _ = build_game("Kd9s5c2h", OOP, IP, pot=100, stack=100, bets="50%, a", raises="a", isomorphism=False)
+    tree = game.tree
+
+    def shape(node: int) -> tuple[int, int]:
+        children = range(int(tree.first_child[node]), int(tree.first_child[node] + tree.num_children[node]))
+        if tree.kind[node] not in (DECISION_NODE, CHANCE_NODE):
+            return 1, 1
+        below = [shape(c) for c in children]
+        own = int(tree.num_children[node]) if tree.kind[node] == DECISION_NODE else 1
+        return 1 + max(d for d, _ in below), max([own] + [a for _, a in below])
+
+    for node in range(0, tree.kind.size, 7):
+        assert _shape_below(tree, node) == shape(node)
+    assert _shape_below(tree, 0)[0] >= 6  # two streets of actions and the river's deal
+
+
 def _merged_strategy_in_plain_tree(merged: PostflopGame, plain: PostflopGame, cumulative: np.ndarray) -> np.ndarray:
     """The plain tree's cumulative strategy playing ``merged``'s: each node of a twin card's branch plays the
     representative's node with the suits swapped (hands relabelled)."""

@@ -86,21 +86,23 @@ def _compatible_add(hands: HandArrays, p: int, opp: np.ndarray, scale: float, ca
                     out: np.ndarray) -> None:
     """Add ``scale`` times the opponent's reach compatible with each hand of ``p`` to ``out``."""
     o = 1 - p
+    cards_o = hands.cards[o]
+    cards_p = hands.cards[p]
+    same = hands.same[p]
     card_sum[:] = 0.0
     total = 0.0
     for j in range(hands.sizes[o]):
         r = opp[j]
-        if r != 0.0:  # deep in the tree most of the opponent's hands have no reach
-            total += r
-            card_sum[hands.cards[o, j, 0]] += r
-            card_sum[hands.cards[o, j, 1]] += r
+        total += r
+        card_sum[np.uint64(cards_o[j, 0])] += r  # unsigned: no wrap of negative indices (see _showdown_into)
+        card_sum[np.uint64(cards_o[j, 1])] += r
     if total == 0.0:
         return
     for h in range(hands.sizes[p]):
-        s = total - card_sum[hands.cards[p, h, 0]] - card_sum[hands.cards[p, h, 1]]
-        k = hands.same[p, h]
+        s = total - card_sum[np.uint64(cards_p[h, 0])] - card_sum[np.uint64(cards_p[h, 1])]
+        k = same[h]
         if k >= 0:
-            s += opp[k]
+            s += opp[np.uint64(k)]
         out[h] += scale * s
 
 
@@ -134,30 +136,34 @@ def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payof
     cards_o = hands.sorted_cards[board, o]
     card_sum[:] = 0.0
     cum = 0.0
-    j = 0
+    # indices read from the tables are cast to unsigned: numba then drops its per-access wrap of negative
+    # indices (about a tenth of a whole iteration)
+    one = np.uint64(1)
+    j = np.uint64(0)
+    end = np.uint64(theirs)
     for i in range(mine):
         s = strength_p[i]
-        while j < theirs and strength_o[j] < s:
-            r = opp[order_o[j]]
-            if r != 0.0:
-                cum += r
-                card_sum[cards_o[j, 0]] += r
-                card_sum[cards_o[j, 1]] += r
-            j += 1
-        out[order_p[i]] = payoff * (cum - card_sum[cards_p[i, 0]] - card_sum[cards_p[i, 1]])
+        while j < end and strength_o[j] < s:
+            r = opp[np.uint64(order_o[j])]
+            cum += r
+            card_sum[np.uint64(cards_o[j, 0])] += r
+            card_sum[np.uint64(cards_o[j, 1])] += r
+            j += one
+        out[np.uint64(order_p[i])] = payoff * (cum - card_sum[np.uint64(cards_p[i, 0])]
+                                               - card_sum[np.uint64(cards_p[i, 1])])
     card_sum[:] = 0.0
     cum = 0.0
-    j = theirs - 1
+    j = end  # one past the next opponent hand to add, going down
     for i in range(mine - 1, -1, -1):
         s = strength_p[i]
-        while j >= 0 and strength_o[j] > s:
-            r = opp[order_o[j]]
-            if r != 0.0:
-                cum += r
-                card_sum[cards_o[j, 0]] += r
-                card_sum[cards_o[j, 1]] += r
-            j -= 1
-        out[order_p[i]] -= payoff * (cum - card_sum[cards_p[i, 0]] - card_sum[cards_p[i, 1]])
+        while j > 0 and strength_o[j - one] > s:
+            j -= one
+            r = opp[np.uint64(order_o[j])]
+            cum += r
+            card_sum[np.uint64(cards_o[j, 0])] += r
+            card_sum[np.uint64(cards_o[j, 1])] += r
+        out[np.uint64(order_p[i])] -= payoff * (cum - card_sum[np.uint64(cards_p[i, 0])]
+                                                - card_sum[np.uint64(cards_p[i, 1])])
 
 
 @njit(cache=True)
@@ -215,43 +221,98 @@ def showdown_shares(hands: HandArrays, board: int, p: int, opp: np.ndarray) -> t
     return share, whole
 
 
+# Row kernels: each loop over a node's hands is its own function of distinct 1-D arrays (contiguous slices),
+# which LLVM vectorises; the same loop written over rows of one 2-D scratch array, or with an offset added to the
+# index (numba then wraps negative indices per element), compiles to scalar code at 2-4 times the cost.
+
+
 @njit(cache=True)
-def _strategy(block: np.ndarray, lo: int, rows: int, na: int) -> np.ndarray:
-    """Action probabilities ``(actions, rows)`` from a block stored action-major (``lo + a * rows + h``):
-    regret matching of regrets, or a normalised cumulative strategy (uniform where a row has no positive
-    entry). A true division, neither a product with a reciprocal nor fastmath (which allows one): a row with
-    one positive entry must give exactly 1, so that the played action's instantaneous regret is exactly 0. A
-    rounding residue of either sign there picks a pure or a uniform strategy for the next iteration (most
-    often after the second iteration, whose discount zeroes the positive regrets), and the solve needed
-    about 1.3 times the iterations to 1% of the pot on the benchmark's turn."""
-    sigma = np.empty((na, rows))
-    total = np.zeros(rows)
-    for a in range(na):
-        base = lo + a * rows
-        for h in range(rows):
-            x = max(np.float64(block[base + h]), 0.0)
-            sigma[a, h] = x
-            total[h] += x
-    uniform = 1.0 / na
-    for a in range(na):
-        for h in range(rows):
-            sigma[a, h] = sigma[a, h] / total[h] if total[h] > 0.0 else uniform
-    return sigma
+def _positive_into(src: np.ndarray, sigma: np.ndarray, total: np.ndarray, rows: int) -> None:
+    for h in range(rows):
+        x = max(np.float64(src[h]), 0.0)
+        sigma[h] = x
+        total[h] += x
+
+
+@njit(cache=True)
+def _normalise(sigma: np.ndarray, total: np.ndarray, rows: int, uniform: float) -> None:
+    for h in range(rows):
+        sigma[h] = sigma[h] / total[h] if total[h] > 0.0 else uniform
+
+
+@njit(cache=True)
+def _product_into(out: np.ndarray, x: np.ndarray, y: np.ndarray, rows: int) -> None:
+    for h in range(rows):
+        out[h] = x[h] * y[h]
+
+
+@njit(cache=True)
+def _scaled_into(out: np.ndarray, x: np.ndarray, scale: float, rows: int) -> None:
+    for h in range(rows):
+        out[h] = x[h] * scale
+
+
+@njit(cache=True)
+def _add_into(out: np.ndarray, x: np.ndarray, rows: int) -> None:
+    for h in range(rows):
+        out[h] += x[h]
+
+
+@njit(cache=True)
+def _add_product_into(out: np.ndarray, x: np.ndarray, y: np.ndarray, rows: int) -> None:
+    for h in range(rows):
+        out[h] += x[h] * y[h]
 
 
 @njit(cache=True, fastmath=True)
-def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, values: np.ndarray, out: np.ndarray,
-            sigma: np.ndarray, own: np.ndarray, discount: Discount) -> None:
-    """The DCFR update of one node's block: discounted regrets plus the instantaneous ones, the discounted
-    cumulative strategy plus the own-reach-weighted current one."""
-    na, rows = sigma.shape
+def _update_row(regrets: np.ndarray, cumulative: np.ndarray, values: np.ndarray, sigma: np.ndarray,
+                out: np.ndarray, own: np.ndarray, rows: int, discount: Discount) -> None:
+    alpha, beta, gamma = discount.alpha, discount.beta, discount.gamma
+    for h in range(rows):
+        r = np.float64(regrets[h])
+        r *= alpha if r > 0.0 else beta
+        regrets[h] = r + values[h] - out[h]
+        cumulative[h] = np.float64(cumulative[h]) * gamma + own[h] * sigma[h]
+
+
+@njit(cache=True)
+def _strategy_into(block: np.ndarray, lo: int, rows: int, na: int, slab: np.ndarray, first: int,
+                   total: np.ndarray) -> None:
+    """Action probabilities from a block stored action-major (``lo + a * rows + h``) into rows ``first`` to
+    ``first + na`` of ``slab`` (``total``: scratch, the row sums): regret matching of regrets, or a normalised
+    cumulative strategy (uniform where a row has no positive entry). A true division, neither a product with a
+    reciprocal nor fastmath (which allows one): a row with one positive entry must give exactly 1, so that the
+    played action's instantaneous regret is exactly 0. A rounding residue of either sign there picks a pure or
+    a uniform strategy for the next iteration (most often after the second iteration, whose discount zeroes
+    the positive regrets), and the solve needed about 1.3 times the iterations to 1% of the pot on the
+    benchmark's turn."""
+    total[:rows] = 0.0
     for a in range(na):
         base = lo + a * rows
-        for h in range(rows):
-            r = np.float64(regrets[base + h])
-            r *= discount.alpha if r > 0.0 else discount.beta
-            regrets[base + h] = r + values[a, h] - out[h]
-            cumulative[base + h] = np.float64(cumulative[base + h]) * discount.gamma + own[h] * sigma[a, h]
+        _positive_into(block[base:base + rows], slab[first + a], total, rows)
+    uniform = 1.0 / na
+    for a in range(na):
+        _normalise(slab[first + a], total, rows, uniform)
+
+
+@njit(cache=True)
+def _strategy(block: np.ndarray, lo: int, rows: int, na: int) -> np.ndarray:
+    """:func:`_strategy_into` as a new ``(actions, rows)`` array."""
+    sigma = np.empty((na, rows))
+    _strategy_into(block, lo, rows, na, sigma, 0, np.empty(rows))
+    return sigma
+
+
+@njit(cache=True)
+def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, slab: np.ndarray, first: int, na: int, rows: int,
+            out: np.ndarray, own: np.ndarray, discount: Discount) -> None:
+    """The DCFR update of one node's block (actions' values in rows ``0`` to ``na`` of ``slab``, the strategy
+    in rows ``first`` to ``first + na``): discounted regrets plus the instantaneous ones, the discounted
+    cumulative strategy plus the own-reach-weighted current one."""
+    for a in range(na):
+        base = lo + a * rows
+        _update_row(regrets[base:base + rows], cumulative[base:base + rows], slab[a], slab[first + a], out, own, rows,
+                    discount)
 
 
 @njit(cache=True)
@@ -281,6 +342,28 @@ def _without_card(hands: HandArrays, player: int, count: int, card: int, reach: 
 
 
 @njit(cache=True)
+def _shape_below(tree: TreeArrays, node: int) -> tuple[int, int]:
+    """The depth of the subtree below ``node`` (1 for a leaf) and the most actions of a decision node in it."""
+    if tree.kind[node] <= SHOWDOWN_NODE:
+        return 1, 1
+    depth = 0
+    actions = tree.num_children[node] if tree.kind[node] == DECISION_NODE else 1
+    for child in range(tree.first_child[node], tree.first_child[node] + tree.num_children[node]):
+        d, a = _shape_below(tree, child)
+        depth = max(depth, d)
+        actions = max(actions, a)
+    return depth + 1, actions
+
+
+@njit(cache=True)
+def _scratch(tree: TreeArrays, hands: HandArrays, node: int) -> np.ndarray:
+    """The rows one walk below ``node`` needs, one slab per depth (see :func:`_walk`): ``(depth, 2 * actions
+    + 4, hands)``, allocated once per walk instead of per node."""
+    depth, actions = _shape_below(tree, node)
+    return np.empty((depth, 2 * actions + 4, hands.weights.shape[1]))
+
+
+@njit(cache=True)
 def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
                 p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount,
                 half_pot: float, work: np.ndarray, chance_index: np.ndarray,
@@ -291,88 +374,107 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     scratch for per-card sums (52 floats). A chance node ``n`` with ``chance_index[n] = k`` below
     ``len(chance_values)`` is not walked: its values are ``chance_values[k]`` (solved in parallel before,
     :func:`chance_branches`); pass an empty ``chance_values`` to walk everything."""
+    buf = _scratch(tree, hands, node)
+    width = hands.weights.shape[1]
+    top_own = np.zeros(width)
+    top_opp = np.zeros(width)
+    top_own[:own.shape[0]] = own
+    top_opp[:opp.shape[0]] = opp
+    out = np.empty(width)
+    _walk(tree, hands, regrets, cumulative, node, p, top_own, top_opp, mode, discount, half_pot, work, chance_index,
+          chance_values, buf, buf.shape[0] - 1, out)
+    return out[:hands.sizes[p]].copy()
+
+
+@njit(cache=True)
+def _walk(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int, p: int,
+          own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount, half_pot: float, work: np.ndarray,
+          chance_index: np.ndarray, chance_values: np.ndarray, buf: np.ndarray, level: int,
+          out: np.ndarray) -> None:
+    """:func:`tree_values` into ``out`` (rows as wide as ``buf``'s), with no allocation: the node keeps its rows
+    in slab ``buf[level]`` (actions' values, then the strategy's rows, the strategy's row sums, a reach, a second
+    reach, a child's values) and hands each child a row of it to write into; its children use ``buf[level - 1]``.
+    ``level`` is not a literal at the top call (``buf.shape[0] - 1``): a second, literal-typed specialisation of
+    this recursive function crashes when numba loads both from its cache."""
     kind = tree.kind[node]
     mine = hands.sizes[p]
+    theirs = hands.sizes[1 - p]
     if kind <= SHOWDOWN_NODE:
-        out = np.empty(mine)
         _terminal_into(tree, hands, node, p, opp, half_pot, work, out)
-        return out
+        return
     first = tree.first_child[node]
     na = tree.num_children[node]
-    out = np.zeros(mine)
+    slab = buf[level]
+    actions = (slab.shape[0] - 4) // 2
+    total_row = 2 * actions
+    reach = slab[total_row + 1]
+    reach2 = slab[total_row + 2]
+    v = slab[total_row + 3]
+    out[:mine] = 0.0
     if kind == CHANCE_NODE:
         k = chance_index[node]
         if 0 <= k < chance_values.shape[0]:
-            out[:] = chance_values[k]
-            return out
+            out[:mine] = chance_values[k, :mine]
+            return
         o = 1 - p
+        factor = tree.factor[node]
         for a in range(na):
             child = first + a
             card = tree.card[child]
-            own_c = own.copy()
-            opp_c = opp * tree.factor[node]
-            _without_card(hands, p, mine, card, own_c)
-            _without_card(hands, o, hands.sizes[o], card, opp_c)
-            v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot,
-                            work, chance_index, chance_values)
+            reach[:mine] = own[:mine]
+            _scaled_into(reach2, opp, factor, theirs)
+            _without_card(hands, p, mine, card, reach)
+            _without_card(hands, o, theirs, card, reach2)
+            _walk(tree, hands, regrets, cumulative, child, p, reach, reach2, mode, discount, half_pot, work,
+                  chance_index, chance_values, buf, level - 1, v)
             for h in range(mine):
-                if own_c[h] == 0.0 and (hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card):
+                if reach[h] == 0.0 and (hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card):
                     v[h] = 0.0  # a hand holding the dealt card is not in this branch (folds would value it)
                 out[h] += v[h]
             for s in range(tree.iso_start[child], tree.iso_start[child] + tree.iso_count[child]):
                 swap = tree.iso_swaps[s]
                 for h in range(mine):
                     out[h] += v[hands.perm[swap, p, h]]
-        return out
+        return
     actor = tree.player[node]
     lo = tree.offset[node]
     rows = hands.sizes[actor]
-    sigma = _strategy(regrets if mode == UPDATE else cumulative, lo, rows, na)
+    _strategy_into(regrets if mode == UPDATE else cumulative, lo, rows, na, slab, actions, slab[total_row])
     if actor != p:
-        # one reach buffer for all actions (a child is done with it when it returns) and terminal children
-        # evaluated in place: no call, no allocation per child
-        opp_a = np.empty(opp.shape[0])
-        terminal = np.empty(mine)
+        # one reach row for all actions (a child is done with it when it returns); terminal children are
+        # evaluated in place, without a call
         for a in range(na):
             child = first + a
-            for h in range(opp.shape[0]):
-                opp_a[h] = opp[h] * sigma[a, h]
+            _product_into(reach, opp, slab[actions + a], theirs)
             if tree.kind[child] <= SHOWDOWN_NODE:
-                _terminal_into(tree, hands, child, p, opp_a, half_pot, work, terminal)
-                v = terminal
+                _terminal_into(tree, hands, child, p, reach, half_pot, work, v)
             else:
-                v = tree_values(tree, hands, regrets, cumulative, child, p, own, opp_a, mode, discount, half_pot,
-                                work, chance_index, chance_values)
-            for h in range(mine):
-                out[h] += v[h]
-        return out
-    values = np.empty((na, mine))
-    own_a = np.empty(mine)
+                _walk(tree, hands, regrets, cumulative, child, p, own, reach, mode, discount, half_pot, work,
+                      chance_index, chance_values, buf, level - 1, v)
+            _add_into(out, v, mine)
+        return
     for a in range(na):
         child = first + a
         if tree.kind[child] <= SHOWDOWN_NODE:
-            _terminal_into(tree, hands, child, p, opp, half_pot, work, values[a])
+            _terminal_into(tree, hands, child, p, opp, half_pot, work, slab[a])
         else:
             if mode == BEST:
-                own_a[:] = own
+                reach[:mine] = own[:mine]
             else:
-                for h in range(mine):
-                    own_a[h] = own[h] * sigma[a, h]
-            values[a] = tree_values(tree, hands, regrets, cumulative, child, p, own_a, opp, mode, discount, half_pot,
-                                    work, chance_index, chance_values)
+                _product_into(reach, own, slab[actions + a], mine)
+            _walk(tree, hands, regrets, cumulative, child, p, reach, opp, mode, discount, half_pot, work,
+                  chance_index, chance_values, buf, level - 1, slab[a])
     if mode == BEST:
         for h in range(mine):
-            best = values[0, h]
+            best = slab[0, h]
             for a in range(1, na):
-                best = max(best, values[a, h])
+                best = max(best, slab[a, h])
             out[h] = best
-        return out
+        return
     for a in range(na):
-        for h in range(mine):
-            out[h] += sigma[a, h] * values[a, h]
+        _add_product_into(out, slab[actions + a], slab[a], mine)
     if mode == UPDATE:
-        _update(regrets, cumulative, lo, values, out, sigma, own, discount)
-    return out
+        _update(regrets, cumulative, lo, slab, actions, na, mine, out, own, discount)
 
 
 @njit(cache=True)
