@@ -39,9 +39,14 @@ def _reach_down(tree: PublicTree, offsets: np.ndarray, hands: np.ndarray, sigma:
     """Every player's reach vector at every node, ``(nodes, players, max hands)`` (initial weight times the
     player's own action probabilities on the path), and the product of chance probabilities on the path."""
     nodes = tree.kind.shape[0]
-    reach = np.empty((nodes, weights.shape[0], weights.shape[1]))
+    players, width = weights.shape
+    reach = np.empty((nodes, players, width))
     chance = np.empty(nodes)
-    reach[0] = weights
+    # rows copied element by element: a row assigned whole compiles numba's shape-mismatch message (string code,
+    # seconds of a first run)
+    for p in range(players):
+        for h in range(width):
+            reach[0, p, h] = weights[p, h]
     chance[0] = 1.0
     for n in range(nodes):
         if tree.kind[n] == KIND_TERMINAL:
@@ -52,7 +57,9 @@ def _reach_down(tree: PublicTree, offsets: np.ndarray, hands: np.ndarray, sigma:
         lo = offsets[n]
         for a in range(na):
             c = first + a
-            reach[c] = reach[n]
+            for p in range(players):
+                for h in range(width):
+                    reach[c, p, h] = reach[n, p, h]
             chance[c] = chance[n] * tree.chance_prob[c]
             if tree.kind[n] == KIND_DECISION:
                 for h in range(hands[q]):

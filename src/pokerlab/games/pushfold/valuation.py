@@ -55,7 +55,6 @@ from pokerlab.games.pushfold.kernels import (
     DISJOINT_COMBOS,
     HEADS_UP,
     MULTIWAY,
-    NO_DEALS,
     SPECTATOR,
     Deals,
     PlayerTerminals,
@@ -68,6 +67,7 @@ from pokerlab.games.pushfold.kernels import (
     pot_weights,
     sample_outcomes,
     source_products,
+    two_seat_pot_values,
     usable_counts,
 )
 from pokerlab.games.pushfold.rules import Terminal
@@ -219,9 +219,11 @@ class MultiwayValuation:
         multiway = len(self.terminals[state].participants) > 2
         plans = self.player_terminals(states, player, multiway)
         out = np.empty((1, NUMBER_OF_CLASSES))
-        batched_values(plans, SourceProducts(sources[None, :], x, removal, win, tie),
-                       self.equity.class_size.astype(np.float64), self.deals() if multiway else NO_DEALS, player,
-                       out)
+        products = SourceProducts(sources[None, :], x, removal, win, tie)
+        if multiway:
+            batched_values(plans, products, self.equity.class_size.astype(np.float64), self.deals(), player, out)
+        else:
+            two_seat_pot_values(plans, products, self.equity.class_size.astype(np.float64), player, out)
         values: np.ndarray = out[0]
         return values
 
@@ -248,10 +250,12 @@ class MultiwayValuation:
         if plans is None:
             states = [tree.states[int(node)] for node in cache.terminals]
             plans = cache.players[player] = self.player_terminals(states, player, cache.multiway)
-        deals = self.deals() if cache.multiway else NO_DEALS
         out = np.empty((terminals.size, NUMBER_OF_CLASSES))
         sources = SourceProducts(cache.source, cache.x, cache.removal, cache.win, cache.tie)
-        batched_values(plans, sources, self.equity.class_size.astype(np.float64), deals, player, out)
+        if cache.multiway:
+            batched_values(plans, sources, self.equity.class_size.astype(np.float64), self.deals(), player, out)
+        else:
+            two_seat_pot_values(plans, sources, self.equity.class_size.astype(np.float64), player, out)
         return out
 
     def _source_cache(self, tree: CompiledPublicTree, terminals: np.ndarray) -> SourceCache:
