@@ -22,8 +22,10 @@ import numpy as np
 
 from _machine import best_time, machine_description
 from pokerlab.icm import icm
-from pokerlab.icm.local import local_field, outcome_equities
+from pokerlab.icm.local import LocalField, local_field, outcome_equities
 from pokerlab.icm.payouts import power_law
+
+CALLS = 200  # decisions per timed round
 
 
 def banded(players: int, pool: float = 1e6) -> np.ndarray:
@@ -64,27 +66,26 @@ def main() -> None:
             worst_level = worst_diff = 0.0
             exact_s = []
             decision_s = []
-            for pair in range(args.pairs):
+            for _ in range(args.pairs):
                 hero, villain = (int(v) for v in rng.choice(n, 2, replace=False))
                 a, b = stacks[hero], stacks[villain]
                 x = min(a, b)
                 after = np.array([[a, b], [a + x, b - x], [a - x, b + x]])
                 members = np.array([hero, villain])
                 out = np.empty(3)
-                calls = 200
-
-                def decide(members: np.ndarray = members, after: np.ndarray = after, out: np.ndarray = out) -> None:
-                    for _ in range(calls):
+                def decide(field: LocalField = field, members: np.ndarray = members, after: np.ndarray = after,
+                           out: np.ndarray = out) -> None:
+                    for _ in range(CALLS):
                         outcome_equities(field, members, after, out)
 
-                decision_s.append(best_time(decide, 5, time.process_time) / calls)
+                decision_s.append(best_time(decide, 5, time.process_time) / CALLS)
                 start = time.perf_counter()
                 exact = []
                 for row in after:
                     s = stacks.copy()
                     s[[hero, villain]] = row
                     exact.append(icm(s, pay).equity[hero])
-                exact_s.append((time.perf_counter() - start))
+                exact_s.append(time.perf_counter() - start)
                 err = np.abs(out - np.array(exact)) / fair
                 worst_level = max(worst_level, float(err.max()))
                 worst_diff = max(worst_diff, float(np.abs(np.diff(out) - np.diff(exact)).max() / fair))

@@ -45,7 +45,7 @@ PANEL_W = 0.75  # width of a quadrature panel in w = sqrt(mu(t)) + log(1 + t)
 SUBSET_PLAYERS = 10  # at most this many alive: exact ICM (subset recursion) per outcome
 EXACT_REST_PLAYERS = 64  # at most this many alive: the rest's count law exactly (Poisson-binomial recursion)
 MU_SWITCH = 30.0  # mean count of the rest up to which the Poisson-Charlier expansion is used, Edgeworth above
-MEMBERS_MAX = 3  # the most members (stacks a hand changes) the integration range is sized for
+MEMBERS_MAX = 10  # the most members (stacks a hand changes: a table) the integration range is sized for
 _GL_X = np.array([-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526])
 _GL_W = np.array([0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538])
 _SQRT2 = math.sqrt(2.0)
@@ -260,7 +260,7 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
                 s3 -= p * p * p
                 s4 -= p * p * p * p
         mu = max(s1, 0.0)
-        var = max(s1 - s2, 1e-300)
+        var = max(s1 - s2, 1e-12)  # ~0 once nearly everyone has rung: a point mass, the corrections off
         sigma = math.sqrt(var)
         span = 8.0 * sigma + 6.0
         lo = int(math.floor(mu - span))
@@ -280,8 +280,8 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
                 pcdf[c] = acc
         kappa3 = s1 - 3.0 * s2 + 2.0 * s3
         kappa4 = s1 - 7.0 * s2 + 12.0 * s3 - 6.0 * s4
-        g1 = kappa3 / (var * sigma)
-        g2 = kappa4 / (var * var)
+        g1 = kappa3 / (var * sigma) if var > 1e-6 else 0.0
+        g2 = kappa4 / (var * var) if var > 1e-6 else 0.0
         for m in range(m_count):
             # bands with c = e - 1 - m >= min(hi, rest_alive) count fully; those with c < max(lo, 0) not at all
             full_from = min(hi, rest_alive) + 1 + m
@@ -320,89 +320,100 @@ def _busted_share(pay: np.ndarray, alive: int, busted: int) -> float:
 
 
 @njit(cache=True)
+def rest_payoffs(field: LocalField, members: np.ndarray) -> np.ndarray:
+    """``payoff[q, m] = E[pay(1 + m + R(t_q))]`` for ``m < len(members)``: ``R`` the count of players rung by
+    ``t_q`` among those not in ``members`` (their law is the same in every outcome of a hand that changes only
+    the members' stacks; computed once, used by every :func:`member_equity` of the hand)."""
+    members_alive = 0
+    for r in range(members.size):
+        if field.stacks[members[r]] > 0:
+            members_alive += 1
+    payoff = np.empty((field.nodes.size, members.size))
+    if field.alive[0] <= SUBSET_PLAYERS or field.nodes.size == 0:
+        return payoff
+    top = field.band_end[field.band_end.size - 1] if field.band_end.size else 0
+    scratch = np.empty(max(2 * int(MU_SWITCH + 12.0 * math.sqrt(MU_SWITCH) + 24.0) + 4, top + 2))
+    _rest_payoffs(field, members, field.alive[0] - members_alive, members.size, payoff, scratch)
+    return payoff
+
+
+@njit(cache=True)
+def member_equity(field: LocalField, members: np.ndarray, row: np.ndarray, payoff: np.ndarray, hero: int) -> float:
+    """The ICM equity of ``members[hero]`` when the members' stacks become ``row`` (chips; 0: out) and every
+    other stack is as in ``field``; ``payoff`` from :func:`rest_payoffs` of the same members. Members knocked out
+    in the outcome share their places' money."""
+    r_count = members.size
+    pay = field.pay
+    busted = 0  # members out in this outcome who had chips
+    left = field.alive[0]  # players with chips after the outcome
+    for r in range(r_count):
+        before = field.stacks[members[r]] > 0
+        if before and row[r] <= 0:
+            busted += 1
+            left -= 1
+        elif not before and row[r] > 0:
+            left += 1  # a member all in from the blinds who wins chips back
+    if row[hero] <= 0:
+        return _busted_share(pay, left + busted, max(busted, 1))
+    if field.alive[0] <= SUBSET_PLAYERS or field.nodes.size == 0:
+        stacks = np.empty(left)
+        stacks[0] = row[hero]
+        i = 1
+        for r in range(r_count):
+            if r != hero and row[r] > 0:
+                stacks[i] = row[r]
+                i += 1
+        for j in range(field.stacks.size):
+            if field.stacks[j] <= 0:
+                continue
+            member = False
+            for r in range(r_count):
+                if members[r] == j:
+                    member = True
+            if not member:
+                stacks[i] = field.stacks[j]
+                i += 1
+        places = icm_subset(stacks / stacks.sum(), left)
+        value = 0.0
+        for m in range(left):
+            value += places[0, m] * pay[m]
+        return value
+    base = pay[left - 1]  # the last place still open; the integrand below pays what is above it
+    rate = row[hero] * field.scale
+    count = np.empty(r_count)
+    value = 0.0
+    for q in range(field.nodes.size):
+        t = field.nodes[q]
+        for m in range(r_count):
+            count[m] = 0.0
+        count[0] = 1.0
+        used = 0
+        for r in range(r_count):  # Poisson-binomial of the other members
+            x = row[r] * field.scale
+            if r == hero or x <= 0:
+                continue
+            p = -math.expm1(-x * t)
+            used += 1
+            for m in range(used, 0, -1):
+                count[m] = count[m] * (1.0 - p) + count[m - 1] * p
+            count[0] *= 1.0 - p
+        expected = 0.0
+        for m in range(used + 1):
+            expected += count[m] * payoff[q, m]
+        value += field.weights[q] * rate * math.exp(-rate * t) * (expected - base)
+    # past t_end the integrand is 0: the hero, if not rung yet, is past the paid places or in the last one
+    equity: float = base + value
+    return equity
+
+
+@njit(cache=True)
 def outcome_equities(field: LocalField, members: np.ndarray, after: np.ndarray, out: np.ndarray) -> None:
     """``out[o]``: the ICM equity of player ``members[0]`` (the hero) when the stacks of ``members`` (at most
     :data:`MEMBERS_MAX`, the players a hand changes; the others as in ``field``) become ``after[o]`` (chips; 0:
     out). Players knocked out in the same outcome share their places' money."""
-    n_alive = field.alive[0]
-    r_count = members.size
-    members_alive = 0
-    for r in range(r_count):
-        if field.stacks[members[r]] > 0:
-            members_alive += 1
-    rest_alive = n_alive - members_alive
-    pay = field.pay
-    o_count = after.shape[0]
-    if n_alive <= SUBSET_PLAYERS:
-        for o in range(o_count):
-            busted = 0
-            for r in range(r_count):
-                if field.stacks[members[r]] > 0 and after[o, r] <= 0:
-                    busted += 1
-            if after[o, 0] <= 0:
-                out[o] = _busted_share(pay, n_alive, busted)
-                continue
-            left = n_alive - busted
-            stacks = np.empty(left)
-            stacks[0] = after[o, 0]
-            i = 1
-            for r in range(1, r_count):
-                if after[o, r] > 0:
-                    stacks[i] = after[o, r]
-                    i += 1
-            for j in range(field.stacks.size):
-                if field.stacks[j] <= 0:
-                    continue
-                member = False
-                for r in range(r_count):
-                    if members[r] == j:
-                        member = True
-                if not member:
-                    stacks[i] = field.stacks[j]
-                    i += 1
-            places = icm_subset(stacks / stacks.sum(), left)
-            value = 0.0
-            for m in range(left):
-                value += places[0, m] * pay[m]
-            out[o] = value
-        return
-    q_count = field.nodes.size
-    payoff = np.empty((q_count, r_count))
-    top = field.band_end[field.band_end.size - 1] if field.band_end.size else 0
-    scratch = np.empty(max(2 * int(MU_SWITCH + 12.0 * math.sqrt(MU_SWITCH) + 24.0) + 4, top + 2))
-    _rest_payoffs(field, members, rest_alive, r_count, payoff, scratch)
-    count = np.empty(r_count)
-    for o in range(o_count):
-        busted = 0
-        for r in range(r_count):
-            if field.stacks[members[r]] > 0 and after[o, r] <= 0:
-                busted += 1
-        if after[o, 0] <= 0:
-            out[o] = _busted_share(pay, n_alive, busted)
-            continue
-        left = n_alive - busted
-        base = pay[left - 1]  # the last place still open; the integrand below pays what is above it
-        rate = after[o, 0] * field.scale
-        value = 0.0
-        for q in range(q_count):
-            t = field.nodes[q]
-            for m in range(r_count):
-                count[m] = 0.0
-            count[0] = 1.0
-            for r in range(1, r_count):  # Poisson-binomial of the other members
-                x = after[o, r] * field.scale
-                if x <= 0:
-                    continue
-                p = -math.expm1(-x * t)
-                for m in range(r_count - 1, 0, -1):
-                    count[m] = count[m] * (1.0 - p) + count[m - 1] * p
-                count[0] *= 1.0 - p
-            expected = 0.0
-            for m in range(r_count):
-                expected += count[m] * payoff[q, m]
-            value += field.weights[q] * rate * math.exp(-rate * t) * (expected - base)
-        # past t_end the integrand is 0: the hero, if not rung yet, is past the paid places or in the last one
-        out[o] = base + value
+    payoff = rest_payoffs(field, members)
+    for o in range(after.shape[0]):
+        out[o] = member_equity(field, members, after[o], payoff, 0)
 
 
 def equity_after(field: LocalField, members: Any, after: Any) -> np.ndarray:
