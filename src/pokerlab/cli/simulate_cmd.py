@@ -111,7 +111,8 @@ def simulate_command(
         ..., "--payouts", help="600,400 | power:a=1,pool=1000,paid=150 | flat:pool=100,paid=9 | file.csv"
     ),
     play: str = typer.Option(
-        "coinflip", "--play", help="coinflip | pushfold | rules | tight | a mix like rules:0.8,tight:0.2."
+        "coinflip", "--play", help="coinflip | pushfold | rules | tight | icm | chip-ev (decide every jam and "
+                                   "call by that model's value of the outcomes) | a mix like pushfold:0.8,icm:0.2."
     ),
     bet: str = typer.Option(None, "--bet", help="Coin flip stake: all-in (the smaller stack, the default) or "
                                                 "chips."),
