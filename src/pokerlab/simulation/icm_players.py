@@ -7,7 +7,7 @@ table's players as members, the rest of the field as its power-sum summary) comp
 - **jam first in**: ``sum_j P(j is the first to call) [e_j V(win against j) + (1 - e_j) V(lose to j)] +
   P(nobody calls) V(take the pot)`` against ``V(fold)``, where ``j`` runs over the players left to act in
   action order, each calling by his own model's call chart at the depth the simulator gives him
-  (``P(j first) = c_j prod_{i before j} (1 - c_j)``, ``c_j`` the share of his call range among the hands the
+  (``P(j first) = c_j prod_{i before j} (1 - c_i)``, ``c_j`` the share of his call range among the hands the
   hero's cards leave: the one-caller action of :data:`pokerlab.simulation.core.CALLERS`), and ``e_j`` the
   hero's all-in equity against that range (the preflop class tables, ties counted half, card removal by the
   hero's hand). Folding leaves the pot to the big blind (who would win it when everyone folds).
