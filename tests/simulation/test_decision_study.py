@@ -29,6 +29,7 @@ def test_a_best_response_beats_a_fixed_chart() -> None:
     assert comparison.low > 0.0 and comparison.separates
     payload = study.to_dict()
     assert payload["seed"] == 2 and payload["baseline"] == "tight"
+    assert set(payload["provenance"]["charts"]) == {"chip-ev", "tight"} and len(payload["provenance"]["code"]) == 16
 
 
 def test_refuses_bad_heroes() -> None:

@@ -21,6 +21,7 @@ import numpy as np
 from pokerlab.errors import InvalidArgumentError, whole_number
 from pokerlab.icm import icm
 from pokerlab.icm.alternatives import chip_proportional, malmuth_weitzman
+from pokerlab.provenance import sources_digest
 from pokerlab.simulation.core import SimulationResult, simulate
 from pokerlab.stats.paired import PairedComparison, paired_comparisons
 
@@ -120,10 +121,11 @@ class DecisionStudy:
     hero_share: float
     comparisons: list[PairedComparison]
     seed: int
+    provenance: dict[str, Any]  # the simulator's code digest and each model's run's chart-set hash
 
     def to_dict(self) -> dict[str, Any]:
         return {"tournaments": len(next(iter(self.prizes.values()))), "seed": self.seed, "field": self.field,
-                "hero_share": self.hero_share, "baseline": self.baseline,
+                "hero_share": self.hero_share, "baseline": self.baseline, "provenance": self.provenance,
                 "mean_prize": {name: float(values.mean()) for name, values in self.prizes.items()},
                 "comparisons": [c.to_dict() for c in self.comparisons]}
 
@@ -153,6 +155,7 @@ def decision_study(
         raise InvalidArgumentError(f"the heroes' models must differ from the field's ({field!r})")
     tournaments = whole_number(tournaments, "tournaments", low=2)
     prizes: dict[str, np.ndarray] = {}
+    charts: dict[str, str] = {}
     used_seed = seed
     for name in names:
         play = f"{field}:{1.0 - hero_share!r},{name}:{hero_share!r}"
@@ -160,6 +163,7 @@ def decision_study(
                           records=True, **simulation)
         used_seed = result.seed  # a drawn seed is kept for every model
         t = result.tournament
+        charts[name] = t.describe()["charts"]
         heroes = t.field.model == 1
         if not heroes.any():
             raise InvalidArgumentError(f"a hero share of {hero_share:g} of {heroes.size} players is no player")
@@ -169,5 +173,6 @@ def decision_study(
         if records is None:
             raise AssertionError("simulate(records=True) kept no records")  # pragma: no cover
         prizes[name] = pay[records["places"][:, heroes]].mean(axis=1)
+    provenance = {"code": sources_digest(["simulation", "icm", "games/pushfold", "pushfold"]), "charts": charts}
     return DecisionStudy(prizes, baseline, field, float(hero_share),
-                         paired_comparisons(prizes, baseline, confidence=confidence), int(used_seed or 0))
+                         paired_comparisons(prizes, baseline, confidence=confidence), int(used_seed or 0), provenance)
