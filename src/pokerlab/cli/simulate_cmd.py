@@ -112,7 +112,8 @@ def simulate_command(
         ..., "--payouts", help="600,400 | power:a=1,pool=1000,paid=150 | flat:pool=100,paid=9 | file.csv"
     ),
     play: str = typer.Option(
-        "coinflip", "--play", help="coinflip | pushfold | rules | tight | a mix like rules:0.8,tight:0.2."
+        "coinflip", "--play", help="coinflip | pushfold | rules | tight | icm | chip-ev (decide every jam and "
+                                   "call by that model's value of the outcomes) | a mix like pushfold:0.8,icm:0.2."
     ),
     bet: str = typer.Option(None, "--bet", help="Coin flip stake: all-in (the smaller stack, the default) or "
                                                 "chips."),
@@ -132,6 +133,11 @@ def simulate_command(
     output: str = typer.Option(
         None, "--output", help="Write tournaments.parquet, snapshots.parquet and summary.json here."
     ),
+    heroes: str = typer.Option(None, "--heroes", help="Decisions scored in money: hero models (icm, chip-ev or "
+                                                      "charts) against --baseline heroes on the same seeds, in a "
+                                                      "field playing --play."),
+    baseline: str = typer.Option("icm", "--baseline", help="With --heroes: the heroes' model compared against."),
+    hero_share: float = typer.Option(0.1, "--hero-share", help="With --heroes: the heroes' share of the field."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Simulate tournaments (coin flip, push/fold charts, simple rules) and compare equity models."""
@@ -165,8 +171,24 @@ def simulate_command(
             checkpoint = str(output_path / "checkpoint")
     bar = _Bar(not as_json, "continuations" if from_snapshot is not None else "tournaments")
     done_word = "continuations" if from_snapshot is not None else "tournaments"
+    if heroes is not None:
+        _refuse_with_heroes(from_snapshot=from_snapshot, output=output, checkpoint=checkpoint, ray=ray,
+                            snapshots=snapshots)
     previous_term = signal.signal(signal.SIGTERM, _terminate)
     try:
+        if heroes is not None:
+            from pokerlab.icm.lobby import parse_stacks
+            from pokerlab.simulation.study import decision_study
+
+            chips = None if stacks is None else parse_stacks(stacks).chips
+            study = decision_study(
+                chips, pay, players=players, starting_stack=starting_stack, table_size=table_size,
+                schedule=schedule, start_level=level or 0, field=play.strip(), baseline=baseline.strip(),
+                models=tuple(m.strip() for m in heroes.split(",") if m.strip()), hero_share=hero_share,
+                tournaments=100 if tournaments is None else tournaments, seed=seed, workers=workers,
+            )
+            _show_decisions(study, as_json)
+            return
         if from_snapshot is not None:
             snap = read_snapshot(from_snapshot)
             count = 10_000 if continuations is None else whole_number(continuations, "continuations", low=1,
@@ -243,6 +265,30 @@ def _refuse_unused(mode: str, *, starting_stack: int | None, tournaments: int | 
         raise InvalidArgumentError(f"--continuations applies to --from-snapshot only: with {mode} give --tournaments")
     if bet is not None and play.strip() != "coinflip":
         raise InvalidArgumentError(f"--bet is the coin flip stake: --play {play} plays by charts, without it")
+
+
+def _refuse_with_heroes(**given: object) -> None:
+    """Refuse the options a --heroes study does not use (it plays its own batches, in this process)."""
+    for name, value in given.items():
+        if value is not None:
+            raise InvalidArgumentError(f"--{name.replace('_', '-')} does not apply to --heroes (a decision study)")
+
+
+def _show_decisions(study: Any, as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps(study.to_dict()))
+        return
+    console = Console()
+    table = Table(title=f"heroes ({study.hero_share:g} of the field) in a {study.field} field, "
+                        f"{len(next(iter(study.prizes.values()))):,} paired tournaments, seed {study.seed}: "
+                        f"mean prize per hero minus the {study.baseline} heroes'")
+    for name in ("model", "mean prize", "difference", "95% interval", "p (Holm)"):
+        table.add_column(name, justify="right")
+    table.add_row(study.baseline, f"{study.prizes[study.baseline].mean():.4f}", "-", "-", "-")
+    for c in study.comparisons:
+        table.add_row(c.model, f"{study.prizes[c.model].mean():.4f}", f"{c.mean:+.4f}", f"{c.low:+.4f} - {c.high:+.4f}",
+                      f"{c.p_holm:.3g}")
+    console.print(table)
 
 
 ESTIMATE_WARNING_S = 600.0  # a run estimated longer than this is announced on stderr with its estimate

@@ -40,6 +40,7 @@ from pokerlab.provenance import sources_digest
 from pokerlab.simulation import kernels
 from pokerlab.simulation.batch import Checkpoint, run_chunks, stored_seed
 from pokerlab.simulation.charts import rules_chart, stack_charts, validate_charts
+from pokerlab.simulation.icm_players import RULES, Aware
 from pokerlab.simulation.kernels import Charts, Field, Schedule, Snapshots
 from pokerlab.simulation.schedule import default_schedule, schedule_to_dict
 from pokerlab.stats import validate_seed
@@ -48,9 +49,11 @@ from pokerlab.stats.rng import fresh_seed
 MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
 MAX_SEED = 2**64 - 1  # the kernels' random streams are keyed by a 64-bit seed
-CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1}
+CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1, "icm": 1, "chip-ev": 1}
 """The play models and each one's option: the most players who call a jam (1: the first caller closes the
-action, as charts that hold only calls of a lone jam need). A field of several models plays the smallest."""
+action, as charts that hold only calls of a lone jam need). A field of several models plays the smallest.
+``icm`` and ``chip-ev`` players decide every jam and call by that model's value of the hand's outcomes
+(:mod:`pokerlab.simulation.icm_players`); the others put them on the ``pushfold`` charts' ranges."""
 PLAY_MODELS = tuple(CALLERS)
 PLACE_CELLS = 200_000  # groups x tracked places per chunk (memory of a merge); past it fewer places are tracked
 
@@ -64,6 +67,7 @@ class Tournament:
     charts: Charts
     snapshots: Snapshots
     payouts: np.ndarray  # money per place, length <= players
+    aware: Aware  # the players who decide by a model (rule per chart, payouts, preflop class tables)
     group: np.ndarray  # int64[n]: statistics group of each player
     group_stack: np.ndarray  # float64[G]
     group_model: list[str]
@@ -82,6 +86,7 @@ class Tournament:
             "schedule": schedule_to_dict(self.schedule), "snapshots": self.snapshots.players_left.tolist(),
             "charts": hashlib.sha256(self.charts.jam.tobytes() + self.charts.call.tobytes()).hexdigest(),
             "models": self.model_names, "payouts": self.payouts.tolist(),
+            **({"rules": self.aware.rule.tolist()} if np.any(self.aware.rule) else {}),
         }
 
 
@@ -171,7 +176,7 @@ def pushfold_charts(depth: int = PUSHFOLD_DEPTH, target: float = 1e-3) -> Charts
 
 
 def _chart_for(name: str) -> Charts:
-    if name == "pushfold":
+    if name in ("pushfold", "icm", "chip-ev"):
         return pushfold_charts()
     return rules_chart(0.5 if name == "tight" else 1.0)
 
@@ -277,15 +282,34 @@ def prepare(
         group_stack = np.array([k[0] for k in keys], dtype=np.float64)
         group_model = [models[k[1]] for k in keys]
     group_size = np.bincount(group, minlength=group_stack.size).astype(np.int64)
+    aware = deciders(models, pay, n)
     # every place for small fields; else the first places, as many as the cell budget allows (paid ones first)
     tracked = n if group_stack.size * n <= PLACE_CELLS else max(1, min(pay.size, PLACE_CELLS // group_stack.size))
     return Tournament(
         field=Field(values, model, int(table_size), kernels.PLAY_COINFLIP if coinflip else kernels.PLAY_CHARTS,
                     int(bet), min(CALLERS[m] for m in models)),
         schedule=schedule, charts=chart_set, snapshots=Snapshots(np.array(snaps, dtype=np.int64)), payouts=pay,
-        group=group, group_stack=group_stack, group_model=group_model, group_size=group_size,
+        aware=aware, group=group, group_stack=group_stack, group_model=group_model, group_size=group_size,
         per_player=per_player, tracked_places=int(tracked), model_names=models, names=player_names,
     )
+
+
+def deciders(models: Sequence[str], payouts: np.ndarray, players: int) -> Aware:
+    """The :class:`~pokerlab.simulation.icm_players.Aware` bundle of a field of ``models`` (chart ``c`` is
+    ``models[c]``): each chart's rule, the payouts for places 1..``players``, and the preflop class tables when
+    some model decides by its value (else empty placeholders: nothing reads them)."""
+    rule = np.array([RULES.get(m, RULES["chart"]) for m in models], dtype=np.int64)
+    pay = np.zeros(players)
+    pay[: payouts.size] = payouts
+    if np.any(rule != RULES["chart"]):
+        from pokerlab.equity.preflop import preflop_tables
+
+        tables = preflop_tables()
+        win = np.ascontiguousarray(tables.class_win + 0.5 * tables.class_tie)
+        pairs = np.ascontiguousarray(tables.class_pairs, dtype=np.float64)
+    else:
+        win = pairs = np.zeros((1, 1))
+    return Aware(rule, pay, win, pairs, bool(np.any(rule == RULES["icm"])))
 
 
 @dataclass(frozen=True)
@@ -311,8 +335,8 @@ class ChunkTask:
         snap_info = np.zeros((count, s, 2), dtype=np.int64)
         hands = np.zeros(count, dtype=np.int64)
         checks = np.zeros((count, 4), dtype=np.int64)
-        kernels.play_chunk(t.field, t.schedule, t.charts, t.snapshots, load_tables(), self.seed, first, places,
-                           snap_stacks, snap_info, hands, checks)
+        kernels.play_chunk(t.field, t.schedule, t.charts, t.aware, t.snapshots, load_tables(), self.seed, first,
+                           places, snap_stacks, snap_info, hands, checks)
         return summarise(t, places, hands, checks, snap_stacks, snap_info, self.records)
 
 

@@ -33,6 +33,8 @@ from pokerlab.cards.classes import class_of_cards as _class_of_cards_python
 from pokerlab.cards.kernels import partial_hand, value_with_two
 from pokerlab.cards.tables import EvalTables
 from pokerlab.games.pushfold.rules import post_forced_bets, settle
+from pokerlab.icm.local import LocalField, build_field, rest_payoffs, update_stack
+from pokerlab.simulation.icm_players import DECIDE_CHART, Aware, call_margin, jam_margin
 from pokerlab.stats.rng import keyed_start, next_u64, substream_start
 
 PLAY_COINFLIP = 0
@@ -135,6 +137,10 @@ class HandScratch(NamedTuple):
     behind: np.ndarray  # int64[10]: deepest stack acting after each position in the action order
     board: np.ndarray  # int64[5]
     state: np.ndarray  # uint64[1]: the random stream
+    ranges: np.ndarray  # float64[10, 169]: the ranges a model-deciding player puts the others on
+    chips_now: np.ndarray  # float64[10]: chips behind (model-deciding players)
+    blinds: np.ndarray  # float64[10]: live chips in (model-deciding players)
+    row: np.ndarray  # float64[10]: an outcome's stacks (model-deciding players)
 
 
 @njit(cache=True)
@@ -147,7 +153,7 @@ def _scratch(counter: np.uint64) -> HandScratch:
         np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
         np.zeros(10, dtype=np.bool_), np.zeros(10, dtype=np.int64),
         np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
-        np.zeros(5, dtype=np.int64), state,
+        np.zeros(5, dtype=np.int64), state, np.zeros((10, CLASSES)), np.zeros(10), np.zeros(10), np.zeros(10),
     )
 
 
@@ -189,14 +195,59 @@ def _hole_cards(i: int, hole: np.ndarray, has_cards: np.ndarray, deck: np.ndarra
     return dealt + 2
 
 
+@njit(cache=True)
+def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, count: int, stack: np.ndarray,
+                model: np.ndarray, big_blind: int, charts: Charts, work: HandScratch, payoff: np.ndarray, dead: float,
+                k: int, bb: int, hero_class: int) -> float:
+    """:func:`pokerlab.simulation.icm_players.jam_margin` for the player at ``work.order[k]`` of a hand in
+    progress (the others put on their call charts at the depths :func:`chart_hand` gives them)."""
+    order = work.order
+    contrib = work.contrib
+    start = work.start
+    buckets = charts.call.shape[1]
+    i = order[k]
+    for kk in range(k + 1, count):
+        j = order[kk]
+        if contrib[j] >= contrib[i] + stack[seats[i]]:
+            work.ranges[j, :] = 1.0  # a blind covering the jam is in with any hand
+        else:
+            work.ranges[j, :] = charts.call[model[seats[j]], _bucket(min(start[j], start[i]), big_blind, buckets)]
+    for s in range(count):
+        work.chips_now[s] = stack[seats[s]]
+        work.blinds[s] = contrib[s]
+    margin: float = jam_margin(rule, aware, field, seats[:count], work.chips_now[:count], work.blinds[:count], dead,
+                               order[:count], k, bb, hero_class, work.ranges, payoff, work.row[:count])
+    return margin
+
+
+@njit(cache=True)
+def _model_calls(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, count: int, stack: np.ndarray,
+                 model: np.ndarray, big_blind: int, charts: Charts, work: HandScratch, payoff: np.ndarray,
+                 dead: float, caller: int, jammer: int, jammer_k: int, hero_class: int) -> float:
+    """:func:`pokerlab.simulation.icm_players.call_margin` for seat ``caller`` facing the all-in of seat
+    ``jammer`` (acting ``jammer_k``-th), the jammer put on his jam chart."""
+    buckets = charts.jam.shape[1]
+    for s in range(count):
+        work.chips_now[s] = stack[seats[s]]
+        work.blinds[s] = work.contrib[s]
+    jam_range = charts.jam[model[seats[jammer]],
+                           _bucket(min(work.start[jammer], work.behind[jammer_k]), big_blind, buckets)]
+    margin: float = call_margin(rule, aware, field, seats[:count], work.chips_now[:count], work.blinds[:count], dead,
+                                caller, jammer, hero_class, jam_range, payoff, work.row[:count])
+    return margin
+
+
 @njit(cache=True, inline="always")
 def chart_hand(
     seats: np.ndarray, count: int, button: int, stack: np.ndarray, model: np.ndarray, small_blind: int,
     big_blind: int, ante: int, big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables,
-    work: HandScratch, given: np.ndarray | None = None,
+    work: HandScratch, given: np.ndarray | None = None, aware: Aware | None = None, field: LocalField | None = None,
 ) -> None:
     """One push/fold hand at a table of ``count`` players (see the module docs); chips move in ``stack``.
-    ``given``: the cards of a replayed hand (see :func:`replay_hand`), else None (dealt from the stream)."""
+    ``given``: the cards of a replayed hand (see :func:`replay_hand`), else None (dealt from the stream).
+    ``aware``/``field``: players whose chart's rule is not ``DECIDE_CHART`` decide by a model
+    (:mod:`pokerlab.simulation.icm_players`); ``field`` is the local-ICM summary of the whole tournament, kept
+    in step with ``stack`` here when ``aware.icm`` (else None: every player plays his chart)."""
     state = work.state
     contrib = work.contrib
     folded = work.folded
@@ -224,6 +275,12 @@ def chart_hand(
     for k in range(count):
         stack[seats[k]] -= posted_dead[k] + contrib[k]
         dead += posted_dead[k]
+    payoff = np.empty((0, 0))
+    if aware is not None:  # noqa: SIM102 (numba prunes a None argument's branch on a lone `is not None` test only)
+        if field is not None and aware.icm:
+            for k in range(count):
+                update_stack(field, seats[k], float(stack[seats[k]]))
+            payoff = rest_payoffs(field, seats[:count])
     # action order: the seat after the big blind first, the big blind last; behind[k] is the deepest starting
     # stack of the players acting after order[k] (who could call a jam)
     behind = work.behind
@@ -234,6 +291,7 @@ def chart_hand(
         deepest = max(deepest, start[order[k]])
     dealt = 0
     jammer = -1
+    jammer_k = -1
     called = 0
     for k in range(count):
         i = order[k]
@@ -245,8 +303,18 @@ def chart_hand(
             dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, given)
             c = class_of_cards(hole[i, 0], hole[i, 1])
             p = charts.jam[model[seats[i]], _bucket(min(start[i], behind[k]), big_blind, buckets), c]
-            if p > 0.0 and (p >= 1.0 or _unit(state) < p):
+            rule = DECIDE_CHART
+            jams = False
+            if aware is not None:
+                rule = aware.rule[model[seats[i]]]
+                if field is not None and rule != DECIDE_CHART:
+                    jams = _model_jams(rule, aware, field, seats, count, stack, model, big_blind, charts, work, payoff,
+                                       float(dead), k, bb, c) > 0.0
+            if rule == DECIDE_CHART:
+                jams = p > 0.0 and (p >= 1.0 or _unit(state) < p)
+            if jams:
                 jammer = i
+                jammer_k = k
                 contrib[i] += stack[seats[i]]
                 stack[seats[i]] = 0
             else:
@@ -259,7 +327,16 @@ def chart_hand(
             dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, given)
             c = class_of_cards(hole[i, 0], hole[i, 1])
             p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
-            if p > 0.0 and (p >= 1.0 or _unit(state) < p):
+            rule = DECIDE_CHART
+            calls = False
+            if aware is not None:
+                rule = aware.rule[model[seats[i]]]
+                if field is not None and rule != DECIDE_CHART:
+                    calls = _model_calls(rule, aware, field, seats, count, stack, model, big_blind, charts, work,
+                                         payoff, float(dead), i, jammer, jammer_k, c) > 0.0
+            if rule == DECIDE_CHART:
+                calls = p > 0.0 and (p >= 1.0 or _unit(state) < p)
+            if calls:
                 called += 1  # all in: what nobody matches comes back in the settlement
                 contrib[i] += stack[seats[i]]
                 stack[seats[i]] = 0
@@ -292,6 +369,10 @@ def chart_hand(
     settle(chips, contrib, count, in_hand, dead, value, order, work.pot_chips, work.pot_seats, work.refunds)
     for k in range(count):
         stack[seats[k]] = chips[k]
+    if aware is not None:  # noqa: SIM102 (numba prunes a None argument's branch on a lone `is not None` test only)
+        if field is not None and aware.icm:
+            for k in range(count):
+                update_stack(field, seats[k], float(stack[seats[k]]))
 
 
 class TableState(NamedTuple):
@@ -403,15 +484,17 @@ def _spread(ts: TableState) -> int:
 
 @njit(cache=True)
 def play_tournament(
-    field: Field, schedule: Schedule, charts: Charts, snapshots: Snapshots, tables: EvalTables, counter: np.uint64,
-    places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray, checks: np.ndarray,
+    field: Field, schedule: Schedule, charts: Charts, aware: Aware, snapshots: Snapshots, tables: EvalTables,
+    counter: np.uint64, places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray, checks: np.ndarray,
 ) -> int:
     """Play one tournament to the end from the random stream at ``counter``; returns the hands played.
 
     Writes ``places[p]`` (1 = winner) for every player, ``snap_stacks[s, p]`` (chips; 0 = busted) and
     ``snap_info[s] = (hands played, level index)`` at each snapshot, and ``checks``: ``[0]`` the largest
     difference between two tables' counts after any rebalancing, ``[1]`` rounds whose chip total changed,
-    ``[2]`` rounds that ended with more tables than needed, ``[3]`` rounds played.
+    ``[2]`` rounds that ended with more tables than needed, ``[3]`` rounds played. ``aware``: the players who
+    decide by a model (when ``aware.icm``, a local-ICM summary of the field is kept and rebuilt each time a fifth
+    of the players left at its build have gone, so its nodes fit the field).
     """
     work = _scratch(counter)
     state = work.state
@@ -450,6 +533,8 @@ def play_tournament(
     busted = np.empty(n, dtype=np.int64)
     tiebreak = np.empty(n, dtype=np.float64)
     checks[:] = 0
+    summary = build_field(stack.astype(np.float64), aware.pay) if aware.icm else build_field(np.ones(2), np.zeros(2))
+    built_alive = n
     while True:
         for s in range(snapshots.players_left.size):
             if not taken[s] and alive <= snapshots.players_left[s]:
@@ -474,7 +559,7 @@ def play_tournament(
             else:
                 chart_hand(ts.seats[t], c, ts.button[t], stack, field.model, schedule.small_blind[level],
                            schedule.big_blind[level], schedule.ante[level], schedule.big_blind_ante, field.callers,
-                           charts, tables, work)
+                           charts, tables, work, None, aware, summary)
             ts.button[t] = (ts.button[t] + 1) % c
             hands += 1
         rounds += 1
@@ -507,6 +592,9 @@ def play_tournament(
             places[busted[i]] = next_place
             next_place -= 1
         alive -= n_busted
+        if aware.icm and alive >= 2 and 5 * alive < 4 * built_alive:
+            summary = build_field(stack.astype(np.float64), aware.pay)
+            built_alive = alive
         if alive >= 1:
             _rebalance(ts, alive, size, state)
             spread = _spread(ts)
@@ -525,15 +613,16 @@ def play_tournament(
 
 @njit(cache=True)
 def play_chunk(
-    field: Field, schedule: Schedule, charts: Charts, snapshots: Snapshots, tables: EvalTables, seed: int,
-    first: int, places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray, hands: np.ndarray,
+    field: Field, schedule: Schedule, charts: Charts, aware: Aware, snapshots: Snapshots, tables: EvalTables,
+    seed: int, first: int, places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray, hands: np.ndarray,
     checks: np.ndarray,
 ) -> None:
     """Tournaments ``first .. first + len(hands) - 1`` of the batch seeded ``seed``: row ``r`` of every output is
     tournament ``first + r`` (see :func:`play_tournament`)."""
     for r in range(hands.size):
-        hands[r] = play_tournament(field, schedule, charts, snapshots, tables, tournament_start(seed, first + r),
-                                   places[r], snap_stacks[r], snap_info[r], checks[r])
+        hands[r] = play_tournament(field, schedule, charts, aware, snapshots, tables,
+                                   tournament_start(seed, first + r), places[r], snap_stacks[r], snap_info[r],
+                                   checks[r])
 
 
 @njit(cache=True)

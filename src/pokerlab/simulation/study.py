@@ -21,6 +21,7 @@ import numpy as np
 from pokerlab.errors import InvalidArgumentError, whole_number
 from pokerlab.icm import icm
 from pokerlab.icm.alternatives import chip_proportional, malmuth_weitzman
+from pokerlab.provenance import sources_digest
 from pokerlab.simulation.core import SimulationResult, simulate
 from pokerlab.stats.paired import PairedComparison, paired_comparisons
 
@@ -105,3 +106,73 @@ def prediction_study(
     scores = snapshot_scores(result, chosen)
     return PredictionStudy(players_left, scores, baseline, paired_comparisons(scores, baseline,
                                                                              confidence=confidence), result.seed)
+
+
+@dataclass(frozen=True)
+class DecisionStudy:
+    """Decisions scored in money: ``prizes[model][r]`` is the mean prize of the heroes (the players of ``model``,
+    a ``hero_share`` of the field) in tournament ``r``, every model played on the same seeds (tournament ``r``
+    seats the field and starts its random stream the same way for every model); ``comparisons``: each model
+    minus ``baseline``, paired over the tournaments (positive: the model's heroes won more money)."""
+
+    prizes: dict[str, np.ndarray]
+    baseline: str
+    field: str
+    hero_share: float
+    comparisons: list[PairedComparison]
+    seed: int
+    provenance: dict[str, Any]  # the simulator's code digest and each model's run's chart-set hash
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tournaments": len(next(iter(self.prizes.values()))), "seed": self.seed, "field": self.field,
+                "hero_share": self.hero_share, "baseline": self.baseline, "provenance": self.provenance,
+                "mean_prize": {name: float(values.mean()) for name, values in self.prizes.items()},
+                "comparisons": [c.to_dict() for c in self.comparisons]}
+
+
+def decision_study(
+    stacks: Any = None, payouts: Any = None, *, models: tuple[str, ...] = ("chip-ev",), baseline: str = "icm",
+    field: str = "pushfold", hero_share: float = 0.1, tournaments: int = 100, confidence: float = 0.95,
+    seed: int | None = None, workers: int | None = 0, **simulation: Any,
+) -> DecisionStudy:
+    """Heroes deciding by each of ``models`` (play models of :func:`pokerlab.simulation.simulate`: ``icm``,
+    ``chip-ev`` or a chart model other than ``field``) against heroes deciding by ``baseline``, in a field of
+    ``field`` players, on the same ``tournaments`` seeds: the paired difference of the heroes' realised mean
+    prize per tournament, with Student-t intervals Holm-adjusted over the models
+    (:func:`pokerlab.stats.paired.paired_comparisons`). The heroes are the last ``hero_share`` of the players
+    (the last seats of given ``stacks``). Common random numbers: tournament ``r`` deals the same cards to the
+    same seats for every model until the heroes' decisions first differ (cards are dealt from the one stream).
+
+    >>> study = decision_study([1000, 1000], [1.0], models=("icm",), baseline="chip-ev", hero_share=0.5,
+    ...                        tournaments=20, seed=1)
+    >>> [(c.model, c.mean, c.stderr) for c in study.comparisons]  # winner-take-all heads-up: the same decisions
+    [('icm', 0.0, 0.0)]
+    """
+    names = list(dict.fromkeys([baseline, *models]))
+    if not (isinstance(hero_share, int | float) and 0.0 < hero_share < 1.0):
+        raise InvalidArgumentError(f"hero share must be a fraction of the field in (0, 1), got {hero_share!r}")
+    if field in names:
+        raise InvalidArgumentError(f"the heroes' models must differ from the field's ({field!r})")
+    tournaments = whole_number(tournaments, "tournaments", low=2)
+    prizes: dict[str, np.ndarray] = {}
+    charts: dict[str, str] = {}
+    used_seed = seed
+    for name in names:
+        play = f"{field}:{1.0 - hero_share!r},{name}:{hero_share!r}"
+        result = simulate(stacks, payouts, play=play, tournaments=tournaments, seed=used_seed, workers=workers,
+                          records=True, **simulation)
+        used_seed = result.seed  # a drawn seed is kept for every model
+        t = result.tournament
+        charts[name] = t.describe()["charts"]
+        heroes = t.field.model == 1
+        if not heroes.any():
+            raise InvalidArgumentError(f"a hero share of {hero_share:g} of {heroes.size} players is no player")
+        pay = np.zeros(heroes.size + 1)
+        pay[1: t.payouts.size + 1] = t.payouts
+        records = result.records
+        if records is None:
+            raise AssertionError("simulate(records=True) kept no records")  # pragma: no cover
+        prizes[name] = pay[records["places"][:, heroes]].mean(axis=1)
+    provenance = {"code": sources_digest(["simulation", "icm", "games/pushfold", "pushfold"]), "charts": charts}
+    return DecisionStudy(prizes, baseline, field, float(hero_share),
+                         paired_comparisons(prizes, baseline, confidence=confidence), int(used_seed or 0), provenance)

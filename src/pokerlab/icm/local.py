@@ -1,0 +1,436 @@
+"""Local ICM: one player's tournament equity after a hand that changes only a few stacks, from a summary of the
+rest of the field, fast enough to decide every hand of a 10,000-player tournament by ICM.
+
+ICM (Malmuth-Harville) is a race of exponential clocks: player ``j`` rings at rate ``x_j`` (his stack), the first
+to ring wins, and a player's place is one plus the number of others who rang before him. With
+``p_j(t) = 1 - exp(-x_j t)`` the hero's equity is
+
+    E_h = integral_0^inf x_h exp(-x_h t) E[pay(1 + N(t))] dt,   N(t) = sum_{j != h} Bernoulli(p_j(t)).
+
+A hand changes the stacks of a few *members* (the hero and the players in the pot); every other stack stays
+as it is. So ``N(t) = M(t) + R(t)``: ``M`` the other members (a handful of Bernoullis, exact), ``R`` the rest of
+the field, whose law is the same in every outcome of the hand. :class:`LocalField` keeps, at fixed quadrature
+nodes ``t_q`` (Gauss-Legendre panels of width :data:`PANEL_W` in the race variable ``w = sqrt(mu(t)) +
+log(1 + t)`` of :mod:`pokerlab.icm.race`, so each bump of the count distribution gets a few nodes), the power
+sums ``S_r(t_q) = sum_j p_j(t_q)^r`` (r = 1..4) of the whole field. They are additive: the rest's sums are the
+field's minus the members' (exact, no refit), and a stack that changes is an O(nodes) update
+(:func:`update_stack`). The rest's count law at each node is then
+
+- exact (the Poisson-binomial recursion over the rest) while at most :data:`EXACT_REST_PLAYERS` are alive,
+  and exact ICM by the subset recursion (:func:`pokerlab.icm.subset.icm_subset`) at most
+  :data:`SUBSET_PLAYERS` alive;
+- else a Poisson-Charlier expansion (Poisson with the ``S_2``, ``S_3`` and ``S_2^2`` corrections) where the
+  mean count is at most :data:`MU_SWITCH`, and a second-order Edgeworth expansion (skewness and kurtosis, the
+  lattice continuity correction) beyond.
+
+The payouts enter through their drops ``pay_e - pay_{e+1}`` at the places ``e`` where they change:
+``E[pay(1 + m + R)] = sum_e drop_e P(R <= e - 1 - m)``, and only the few drops within reach of the count's
+mean are evaluated per node (the rest are 0 or 1). The errors against exact ICM are measured in
+``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from pokerlab.errors import InvalidArgumentError
+from pokerlab.icm.race import race_variable, tail_time, time_of_w
+from pokerlab.icm.subset import icm_subset
+
+PANEL_W = 0.75  # width of a quadrature panel in w = sqrt(mu(t)) + log(1 + t)
+SUBSET_PLAYERS = 10  # at most this many alive: exact ICM (subset recursion) per outcome
+EXACT_REST_PLAYERS = 64  # at most this many alive: the rest's count law exactly (Poisson-binomial recursion)
+MU_SWITCH = 30.0  # mean count of the rest up to which the Poisson-Charlier expansion is used, Edgeworth above
+MEMBERS_MAX = 10  # the most members (stacks a hand changes: a table) the integration range is sized for
+_GL_X = np.array([-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526])
+_GL_W = np.array([0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538])
+_SQRT2 = math.sqrt(2.0)
+_INV_SQRT2PI = 1.0 / math.sqrt(2.0 * math.pi)
+
+
+class LocalField(NamedTuple):
+    """The field as local ICM sees it (build with :func:`local_field`; the kernels update it in place)."""
+
+    stacks: np.ndarray  # float64[n]: chips of every player, 0 for a player out
+    scale: float  # clock rate per chip (the field's stacks at the build, normalised to mean 1)
+    nodes: np.ndarray  # float64[Q]: times t_q of the race
+    weights: np.ndarray  # float64[Q]: quadrature weights in t
+    t_end: float  # end of the range: past it at least MEMBERS_MAX + the last paid place have rung (1 - 1e-18)
+    power: np.ndarray  # float64[4, Q]: sum over the players of p_j(t_q)^r, r = 1..4
+    alive: np.ndarray  # int64[1]: players with chips
+    pay: np.ndarray  # float64[n]: money for places 1..n (0 past the paid places)
+    band_end: np.ndarray  # int64[B]: the places e where the payout drops (pay_e > pay_{e+1})
+    band_drop: np.ndarray  # float64[B]: pay_e - pay_{e+1}
+    band_tail: np.ndarray  # float64[B + 1]: band_tail[b] = sum of band_drop[b:]
+
+
+@njit(cache=True)
+def _field_nodes(rates: np.ndarray, t_end: float) -> tuple[np.ndarray, np.ndarray]:
+    """Gauss-Legendre nodes (4 per panel of width ~PANEL_W in w) on [0, t_end] and their weights in t."""
+    w_end = race_variable(rates, t_end)[0]
+    panels = max(1, int(math.ceil(w_end / PANEL_W)))
+    width = w_end / panels
+    q = _GL_X.size
+    nodes = np.empty(panels * q)
+    weights = np.empty(panels * q)
+    guess = 1e-3
+    for p in range(panels):
+        for i in range(q):
+            w = (p + 0.5 * (_GL_X[i] + 1.0)) * width
+            t = time_of_w(rates, w, guess)
+            guess = t
+            slope = race_variable(rates, t)[1]
+            nodes[p * q + i] = t
+            weights[p * q + i] = 0.5 * width * _GL_W[i] / slope
+    return nodes, weights
+
+
+@njit(cache=True, inline="always")
+def _add_powers(power: np.ndarray, nodes: np.ndarray, rate: float, sign: float) -> None:
+    if rate <= 0.0:
+        return
+    for q in range(nodes.size):
+        p = -math.expm1(-rate * nodes[q])
+        p2 = p * p
+        power[0, q] += sign * p
+        power[1, q] += sign * p2
+        power[2, q] += sign * p2 * p
+        power[3, q] += sign * p2 * p2
+
+
+@njit(cache=True)
+def _power_sums(stacks: np.ndarray, scale: float, nodes: np.ndarray) -> np.ndarray:
+    power = np.zeros((4, nodes.size))
+    for j in range(stacks.size):
+        _add_powers(power, nodes, stacks[j] * scale, 1.0)
+    return power
+
+
+def local_field(stacks: Any, payouts: Any) -> LocalField:
+    """A :class:`LocalField` of ``stacks`` (chips of every player, 0 for one out) and ``payouts`` (money for
+    places 1, 2, ...): builds the nodes and the power sums (``O(n)`` per node; 10,000 players: ~400 nodes).
+
+    >>> field = local_field([5000, 3000, 2000, 1000], [50, 30, 20])
+    >>> int(field.alive[0]), int(field.band_end.size)
+    (4, 3)
+    """
+    from pokerlab.icm.core import validate
+
+    s, pay = validate(stacks, payouts)
+    if s.size > 10_000_000:
+        raise InvalidArgumentError(f"at most 10,000,000 players, got {s.size:,}")
+    full = np.zeros(s.size)
+    full[: pay.size] = pay
+    return build_field(s, full)
+
+
+@njit(cache=True)
+def build_field(stacks: np.ndarray, pay: np.ndarray) -> LocalField:
+    """The kernel of :func:`local_field` (``pay`` one entry per player); also rebuilds a field whose nodes no
+    longer fit it (after many players have gone)."""
+    alive = 0
+    total = 0.0
+    for s in stacks:
+        if s > 0:
+            alive += 1
+            total += s
+    scale = alive / total
+    rates = np.empty(alive)
+    i = 0
+    for s in stacks:
+        if s > 0:
+            rates[i] = s * scale
+            i += 1
+    ends = 0
+    for e in range(pay.size):
+        nxt = pay[e + 1] if e + 1 < pay.size else 0.0
+        if pay[e] != nxt:
+            ends += 1
+    band_end = np.empty(ends, dtype=np.int64)
+    band_drop = np.empty(ends)
+    b = 0
+    last_paid = 0
+    for e in range(pay.size):
+        nxt = pay[e + 1] if e + 1 < pay.size else 0.0
+        if pay[e] != nxt:
+            band_end[b] = e + 1
+            band_drop[b] = pay[e] - nxt
+            b += 1
+        if pay[e] > (pay[alive - 1] if alive <= pay.size else 0.0) and e < alive:
+            last_paid = e + 1
+    band_tail = np.zeros(ends + 1)
+    for b in range(ends - 1, -1, -1):
+        band_tail[b] = band_tail[b + 1] + band_drop[b]
+    if alive <= SUBSET_PLAYERS or last_paid == 0:
+        nodes = np.zeros(0)
+        weights = np.zeros(0)
+        t_end = 0.0
+    else:
+        t_end = tail_time(rates, min(last_paid + MEMBERS_MAX, alive - 1), math.log(1e-18))
+        nodes, weights = _field_nodes(rates, t_end)
+    power = _power_sums(stacks, scale, nodes)
+    return LocalField(stacks.astype(np.float64).copy(), scale, nodes, weights, t_end, power,
+                      np.full(1, alive, dtype=np.int64), pay.astype(np.float64).copy(), band_end, band_drop,
+                      band_tail)
+
+
+@njit(cache=True)
+def update_stack(field: LocalField, player: int, chips: float) -> None:
+    """Set ``player``'s stack to ``chips`` (0: out), updating the power sums and the alive count in place."""
+    old = field.stacks[player]
+    if old == chips:
+        return
+    _add_powers(field.power, field.nodes, old * field.scale, -1.0)
+    _add_powers(field.power, field.nodes, chips * field.scale, 1.0)
+    if old > 0 and chips <= 0:
+        field.alive[0] -= 1
+    elif old <= 0 and chips > 0:
+        field.alive[0] += 1
+    field.stacks[player] = chips
+
+
+@njit(cache=True, inline="always")
+def _normal_cdf(z: float) -> float:
+    return 0.5 * math.erfc(-z / _SQRT2)
+
+
+@njit(cache=True)
+def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_count: int, out: np.ndarray,
+                  scratch: np.ndarray) -> None:
+    """``out[q, m] = E[pay(1 + m + R(t_q))]`` for m < ``m_count``: R the count of the rest rung by ``t_q``."""
+    nodes = field.nodes
+    band_end = field.band_end
+    band_drop = field.band_drop
+    band_tail = field.band_tail
+    nb = band_end.size
+    exact = field.alive[0] <= EXACT_REST_PLAYERS
+    top = band_end[nb - 1] if nb else 0  # counts c >= top - 1 are never asked for
+    for q in range(nodes.size):
+        t = nodes[q]
+        cdf = scratch
+        if exact:  # Poisson-binomial recursion over the rest, counts 0..top-1
+            length = min(rest_alive, top) + 1
+            for c in range(length):
+                cdf[c] = 0.0
+            cdf[0] = 1.0
+            used = 1
+            for j in range(field.stacks.size):
+                s = field.stacks[j]
+                if s <= 0:
+                    continue
+                skip = False
+                for r in range(members.size):
+                    if members[r] == j:
+                        skip = True
+                if skip:
+                    continue
+                p = -math.expm1(-s * field.scale * t)
+                hi = min(used, length - 1)
+                for c in range(hi, 0, -1):
+                    cdf[c] = cdf[c] * (1.0 - p) + cdf[c - 1] * p
+                cdf[0] *= 1.0 - p
+                used = min(used + 1, length)
+            acc = 0.0
+            for c in range(length):
+                acc += cdf[c]
+                cdf[c] = acc
+            for m in range(m_count):
+                total = 0.0
+                for b in range(nb):
+                    c = band_end[b] - 1 - m
+                    if c < 0:
+                        continue
+                    total += band_drop[b] * (1.0 if c >= rest_alive else cdf[min(c, length - 1)])
+                out[q, m] = total
+            continue
+        s1 = field.power[0, q]
+        s2 = field.power[1, q]
+        s3 = field.power[2, q]
+        s4 = field.power[3, q]
+        for r in range(members.size):
+            x = field.stacks[members[r]] * field.scale
+            if x > 0:
+                p = -math.expm1(-x * t)
+                s1 -= p
+                s2 -= p * p
+                s3 -= p * p * p
+                s4 -= p * p * p * p
+        mu = max(s1, 0.0)
+        var = max(s1 - s2, 1e-12)  # ~0 once nearly everyone has rung: a point mass, the corrections off
+        sigma = math.sqrt(var)
+        span = 8.0 * sigma + 6.0
+        lo = int(math.floor(mu - span))
+        hi = int(math.ceil(mu + span))
+        poisson = mu <= MU_SWITCH
+        if poisson:  # Poisson pmf and cdf at 0..hi (scratch rows 0 and 1)
+            hi = min(hi, scratch.shape[0] // 2 - 1)
+            pmf = scratch[: hi + 1]
+            pcdf = scratch[hi + 1: 2 * hi + 2]
+            term = math.exp(-mu)
+            acc = 0.0
+            for c in range(hi + 1):
+                if c > 0:
+                    term *= mu / c
+                pmf[c] = term
+                acc += term
+                pcdf[c] = acc
+        kappa3 = s1 - 3.0 * s2 + 2.0 * s3
+        kappa4 = s1 - 7.0 * s2 + 12.0 * s3 - 6.0 * s4
+        g1 = kappa3 / (var * sigma) if var > 1e-6 else 0.0
+        g2 = kappa4 / (var * var) if var > 1e-6 else 0.0
+        for m in range(m_count):
+            # bands with c = e - 1 - m >= min(hi, rest_alive) count fully; those with c < max(lo, 0) not at all
+            full_from = min(hi, rest_alive) + 1 + m
+            first = np.searchsorted(band_end, max(lo, 0) + 1 + m)
+            last = np.searchsorted(band_end, full_from)
+            total = band_tail[last]
+            for b in range(first, last):
+                c = band_end[b] - 1 - m
+                if poisson:
+                    pc = pmf[c]
+                    p1 = pmf[c - 1] if c >= 1 else 0.0
+                    p2 = pmf[c - 2] if c >= 2 else 0.0
+                    p3 = pmf[c - 3] if c >= 3 else 0.0
+                    d1 = pc - p1
+                    d2 = pc - 2.0 * p1 + p2
+                    d3 = pc - 3.0 * p1 + 3.0 * p2 - p3
+                    f = pcdf[c] - 0.5 * s2 * d1 - s3 / 3.0 * d2 + 0.125 * s2 * s2 * d3
+                else:
+                    z = (c + 0.5 - mu) / sigma
+                    z2 = z * z
+                    density = _INV_SQRT2PI * math.exp(-0.5 * z2)
+                    f = _normal_cdf(z) - density * (g1 / 6.0 * (z2 - 1.0) + g2 / 24.0 * z * (z2 - 3.0)
+                                                    + g1 * g1 / 72.0 * z * (z2 * z2 - 10.0 * z2 + 15.0))
+                total += band_drop[b] * min(max(f, 0.0), 1.0)
+            out[q, m] = total
+
+
+@njit(cache=True)
+def _busted_share(pay: np.ndarray, alive: int, busted: int) -> float:
+    """Money of one of ``busted`` players knocked out together from ``alive``: the places alive-busted+1..alive
+    shared equally."""
+    total = 0.0
+    for place in range(alive - busted + 1, alive + 1):
+        total += pay[place - 1]
+    return total / busted
+
+
+@njit(cache=True)
+def rest_payoffs(field: LocalField, members: np.ndarray) -> np.ndarray:
+    """``payoff[q, m] = E[pay(1 + m + R(t_q))]`` for ``m < len(members)``: ``R`` the count of players rung by
+    ``t_q`` among those not in ``members`` (their law is the same in every outcome of a hand that changes only
+    the members' stacks; computed once, used by every :func:`member_equity` of the hand)."""
+    members_alive = 0
+    for r in range(members.size):
+        if field.stacks[members[r]] > 0:
+            members_alive += 1
+    payoff = np.empty((field.nodes.size, members.size))
+    if field.alive[0] <= SUBSET_PLAYERS or field.nodes.size == 0:
+        return payoff
+    top = field.band_end[field.band_end.size - 1] if field.band_end.size else 0
+    scratch = np.empty(max(2 * int(MU_SWITCH + 12.0 * math.sqrt(MU_SWITCH) + 24.0) + 4, top + 2))
+    _rest_payoffs(field, members, field.alive[0] - members_alive, members.size, payoff, scratch)
+    return payoff
+
+
+@njit(cache=True)
+def member_equity(field: LocalField, members: np.ndarray, row: np.ndarray, payoff: np.ndarray, hero: int) -> float:
+    """The ICM equity of ``members[hero]`` when the members' stacks become ``row`` (chips; 0: out) and every
+    other stack is as in ``field``; ``payoff`` from :func:`rest_payoffs` of the same members. Members knocked out
+    in the outcome share their places' money."""
+    r_count = members.size
+    pay = field.pay
+    busted = 0  # members out in this outcome who had chips
+    left = field.alive[0]  # players with chips after the outcome
+    for r in range(r_count):
+        before = field.stacks[members[r]] > 0
+        if before and row[r] <= 0:
+            busted += 1
+            left -= 1
+        elif not before and row[r] > 0:
+            left += 1  # a member all in from the blinds who wins chips back
+    if row[hero] <= 0:
+        return _busted_share(pay, left + busted, max(busted, 1))
+    if field.alive[0] <= SUBSET_PLAYERS or field.nodes.size == 0:
+        stacks = np.empty(left)
+        stacks[0] = row[hero]
+        i = 1
+        for r in range(r_count):
+            if r != hero and row[r] > 0:
+                stacks[i] = row[r]
+                i += 1
+        for j in range(field.stacks.size):
+            if field.stacks[j] <= 0:
+                continue
+            member = False
+            for r in range(r_count):
+                if members[r] == j:
+                    member = True
+            if not member:
+                stacks[i] = field.stacks[j]
+                i += 1
+        places = icm_subset(stacks / stacks.sum(), left)
+        value = 0.0
+        for m in range(left):
+            value += places[0, m] * pay[m]
+        return value
+    base = pay[left - 1]  # the last place still open; the integrand below pays what is above it
+    rate = row[hero] * field.scale
+    count = np.empty(r_count)
+    value = 0.0
+    for q in range(field.nodes.size):
+        t = field.nodes[q]
+        for m in range(r_count):
+            count[m] = 0.0
+        count[0] = 1.0
+        used = 0
+        for r in range(r_count):  # Poisson-binomial of the other members
+            x = row[r] * field.scale
+            if r == hero or x <= 0:
+                continue
+            p = -math.expm1(-x * t)
+            used += 1
+            for m in range(used, 0, -1):
+                count[m] = count[m] * (1.0 - p) + count[m - 1] * p
+            count[0] *= 1.0 - p
+        expected = 0.0
+        for m in range(used + 1):
+            expected += count[m] * payoff[q, m]
+        value += field.weights[q] * rate * math.exp(-rate * t) * (expected - base)
+    # past t_end the integrand is 0: the hero, if not rung yet, is past the paid places or in the last one
+    equity: float = base + value
+    return equity
+
+
+@njit(cache=True)
+def outcome_equities(field: LocalField, members: np.ndarray, after: np.ndarray, out: np.ndarray) -> None:
+    """``out[o]``: the ICM equity of player ``members[0]`` (the hero) when the stacks of ``members`` (at most
+    :data:`MEMBERS_MAX`, the players a hand changes; the others as in ``field``) become ``after[o]`` (chips; 0:
+    out). Players knocked out in the same outcome share their places' money."""
+    payoff = rest_payoffs(field, members)
+    for o in range(after.shape[0]):
+        out[o] = member_equity(field, members, after[o], payoff, 0)
+
+
+def equity_after(field: LocalField, members: Any, after: Any) -> np.ndarray:
+    """The hero's (``members[0]``) equity in each outcome row of ``after`` (chips of ``members``), by local ICM.
+
+    >>> field = local_field([5000, 3000, 2000, 1000], [50, 30, 20])
+    >>> [round(float(v), 6) for v in equity_after(field, [3, 0], [[1000, 5000], [2000, 4000]])]
+    [12.790404, 20.723665]
+    """
+    ids = np.asarray(members, dtype=np.int64)
+    rows = np.atleast_2d(np.asarray(after, dtype=np.float64))
+    if ids.ndim != 1 or not 1 <= ids.size <= MEMBERS_MAX:
+        raise InvalidArgumentError(f"give 1 to {MEMBERS_MAX} members (the players whose stacks the hand changes)")
+    if np.unique(ids).size != ids.size or ids.min() < 0 or ids.max() >= field.stacks.size:
+        raise InvalidArgumentError("members must be distinct player indices of the field")
+    if rows.shape[1] != ids.size or not np.all(np.isfinite(rows)) or np.any(rows < 0):
+        raise InvalidArgumentError("after must hold one row of chips (>= 0) per outcome, one per member")
+    out = np.empty(rows.shape[0])
+    outcome_equities(field, ids, np.ascontiguousarray(rows), out)
+    return out

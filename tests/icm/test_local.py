@@ -1,0 +1,114 @@
+"""Local ICM (pokerlab.icm.local) against exact ICM (pokerlab.icm.icm: the subset recursion and the exact
+quadrature): the hero's equity in each outcome of a hand that moves chips between two or three players."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.errors import InvalidArgumentError
+from pokerlab.icm import icm
+from pokerlab.icm.local import _power_sums, equity_after, local_field, update_stack
+from pokerlab.icm.payouts import power_law
+
+
+def _outcomes(stacks: np.ndarray, hero: int, villain: int) -> np.ndarray:
+    """Fold (nothing moves), double up, lose the all-in: the hero's and the villain's chips."""
+    a, b = stacks[hero], stacks[villain]
+    x = min(a, b)
+    return np.array([[a, b], [a + x, b - x], [a - x, b + x]])
+
+
+def _exact(stacks: np.ndarray, pay: np.ndarray, members: list[int], after: np.ndarray) -> np.ndarray:
+    values = []
+    for row in after:
+        s = stacks.copy()
+        s[members] = row
+        values.append(icm(s, pay).equity[members[0]])
+    return np.array(values)
+
+
+@pytest.mark.parametrize("n, paid", [(3, 2), (6, 3), (10, 4)])
+def test_small_fields_are_exact(n: int, paid: int) -> None:
+    rng = np.random.default_rng(n)
+    stacks = np.round(rng.uniform(100, 5000, n))
+    pay = power_law(paid, 1000.0)
+    after = _outcomes(stacks, 0, 1)
+    local = equity_after(local_field(stacks, pay), [0, 1], after)
+    assert np.allclose(local, _exact(stacks, pay, [0, 1], after), rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("n, paid", [(11, 11), (30, 5), (64, 9)])
+def test_medium_fields_exact_rest_within_1e_7_of_a_fair_share(n: int, paid: int) -> None:
+    rng = np.random.default_rng(n)
+    stacks = np.round(rng.gamma(2.0, 1000.0, n)) + 10
+    pay = power_law(paid, 1000.0)
+    for hero, villain in ((0, 1), (int(np.argmax(stacks)), int(np.argmin(stacks)))):
+        after = _outcomes(stacks, hero, villain)
+        local = equity_after(local_field(stacks, pay), [hero, villain], after)
+        error = np.abs(local - _exact(stacks, pay, [hero, villain], after)) / (pay.sum() / n)
+        assert error.max() < 1e-7
+
+
+@pytest.mark.parametrize("n, paid, bound", [(200, 30, 2e-4), (1000, 150, 1e-4)])
+def test_large_fields_within_stated_error(n: int, paid: int, bound: float) -> None:
+    """Beyond 64 players the rest of the field is an expansion (Poisson-Charlier, then Edgeworth): measured
+    errors 5e-5 (200 players) and 2e-5 (1,000) of a fair share, asserted at 2e-4 and 1e-4, on the levels and on
+    the differences a decision compares (double up - fold, lose - fold)."""
+    rng = np.random.default_rng(n)
+    stacks = np.round(rng.uniform(500, 3000, n))
+    pay = power_law(paid, 1000.0)
+    fair = pay.sum() / n
+    members = [1, 2, 3]  # three stacks change: 1 doubles through 2 while 3 loses a little to 1
+    base = stacks[members]
+    after = np.array([base, base + [base[2] * 0.5 + base[1], -base[1], -base[2] * 0.5],
+                      [0.0, base[1] + base[0] * 0.6, base[2] + base[0] * 0.4]])
+    local = equity_after(local_field(stacks, pay), members, after)
+    exact = _exact(stacks, pay, members, after)
+    assert local[2] == pay[n - 1] if n <= paid else local[2] == 0.0  # the hero is out: last place's money
+    assert np.abs(local - exact).max() / fair < bound
+    assert np.abs(np.diff(local) - np.diff(exact)).max() / fair < bound
+
+
+@pytest.mark.parametrize("n", [40, 300])
+def test_a_whole_table_as_members(n: int) -> None:
+    """Nine members (a table whose every stack a hand moves: antes, blinds, a pot): within 1e-7 (exact rest)
+    and 2e-4 (expansions) of a fair share."""
+    rng = np.random.default_rng(n)
+    stacks = np.round(rng.uniform(500, 3000, n))
+    pay = power_law(n // 6, 1000.0)
+    members = list(range(10, 19))
+    before = stacks[members]
+    after = np.array([before, before - 50 + np.eye(9)[3] * 450, before + np.eye(9)[0] * before[5] - np.eye(9)[5]
+                      * before[5]])
+    local = equity_after(local_field(stacks, pay), members, after)
+    bound = 1e-7 if n <= 64 else 2e-4
+    assert np.abs(local - _exact(stacks, pay, members, after)).max() / (pay.sum() / n) < bound
+
+
+def test_update_stack_matches_a_fresh_build() -> None:
+    rng = np.random.default_rng(5)
+    stacks = np.round(rng.uniform(500, 3000, 300))
+    pay = power_law(45, 1000.0)
+    field = local_field(stacks, pay)
+    moved = stacks.copy()
+    for player, chips in ((4, 0.0), (7, moved[7] + moved[4]), (9, 123.0)):
+        update_stack(field, player, chips)
+        moved[player] = chips
+    assert int(field.alive[0]) == 299
+    fresh = local_field(moved, pay)
+    # the nodes stay those of the first build: the power sums there as a fresh sum gives them, and the equities
+    assert np.allclose(field.power, _power_sums(moved, field.scale, field.nodes), rtol=1e-12, atol=1e-9)
+    after = _outcomes(moved, 7, 9)
+    values = equity_after(field, [7, 9], after)
+    assert np.allclose(values, equity_after(fresh, [7, 9], after), rtol=0, atol=1e-4 * pay.sum() / 300)
+
+
+def test_refuses_bad_members() -> None:
+    field = local_field([5000, 3000, 2000], [60, 40])
+    with pytest.raises(InvalidArgumentError, match="distinct player indices"):
+        equity_after(field, [0, 0], [[1, 2]])
+    with pytest.raises(InvalidArgumentError, match="one row of chips"):
+        equity_after(field, [0, 1], [[1, -2]])
+    with pytest.raises(InvalidArgumentError, match="1 to 10 members"):
+        equity_after(local_field([100] * 12, [60, 40]), list(range(11)), [[1] * 11])

@@ -1,0 +1,105 @@
+"""Players who decide by a tournament-equity model (pokerlab.simulation.icm_players) against oracles: the
+heads-up chip-EV Nash charts (a chip-EV decider is a best response to the other side's chart) and a brute-force
+ICM comparison of every outcome of a three-handed jam (exact ICM, pokerlab.icm.icm)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.cards.classes import class_index
+from pokerlab.equity.preflop import preflop_tables
+from pokerlab.icm import icm
+from pokerlab.icm.local import build_field, rest_payoffs
+from pokerlab.simulation import simulate
+from pokerlab.simulation.core import deciders, pushfold_charts
+from pokerlab.simulation.icm_players import DECIDE_CHIPS, DECIDE_ICM, call_margin, jam_margin
+
+
+@pytest.mark.parametrize("depth", [4, 10, 20])
+def test_chip_ev_decider_is_a_best_response_to_the_nash_chart(depth: int) -> None:
+    """Heads-up at ``depth`` bb (blinds 50/100): the small blind deciding by chip EV against the big blind's
+    Nash call chart jams the chart's pure jams and folds its pure folds, and the big blind deciding by chip EV
+    against the Nash jam chart calls as the chart calls (mixed classes, and classes within 0.01 bb of
+    indifference, the solver's tolerance, are skipped)."""
+    charts = pushfold_charts()
+    aware = deciders(["pushfold", "chip-ev"], np.array([1.0, 0.0]), 2)
+    field = build_field(np.ones(2), np.zeros(2))
+    chips = np.array([depth * 100.0 - 100.0, depth * 100.0 - 50.0])  # seat 0 big blind, seat 1 small blind
+    contrib = np.array([100.0, 50.0])
+    members = np.arange(2)
+    ranges = np.zeros((10, 169))
+    ranges[0] = charts.call[0, depth - 1]
+    checked = 0
+    for h in range(169):
+        margin = jam_margin(DECIDE_CHIPS, aware, field, members, chips, contrib, 0.0, np.array([1, 0]), 0, 0, h,
+                            ranges, np.empty((0, 0)), np.zeros(2))
+        chart = charts.jam[0, depth - 1, h]
+        if abs(margin) > 1.0 and (chart < 0.01 or chart > 0.99):
+            assert (margin > 0) == (chart > 0.99), (h, margin, chart)
+            checked += 1
+        jammed = np.array([0.0, depth * 100.0 - 50.0 + 50.0])
+        call = call_margin(DECIDE_CHIPS, aware, field, members, np.array([depth * 100.0 - 100.0, 0.0]),
+                           np.array([100.0, jammed[1]]), 0.0, 0, 1, h, charts.jam[0, depth - 1],
+                           np.empty((0, 0)), np.zeros(2))
+        chart = charts.call[0, depth - 1, h]
+        if abs(call) > 1.0 and (chart < 0.01 or chart > 0.99):
+            assert (call > 0) == (chart > 0.99), (h, call, chart)
+            checked += 1
+    assert checked > 250
+
+
+def test_icm_decider_matches_brute_force_icm_three_handed() -> None:
+    """Three left, 50/30/20: the button's jam margin by local ICM equals the exact-ICM value of every outcome
+    (fold: the pot to the big blind; nobody calls; the small blind calls first; the big blind calls) weighted by
+    the callers' charts, computed here from the preflop tables."""
+    charts = pushfold_charts()
+    pay = np.array([50.0, 30.0, 20.0])
+    aware = deciders(["pushfold", "icm"], pay, 3)
+    start = np.array([1500.0, 2600.0, 900.0])  # button (hero), small blind, big blind; blinds 50/100
+    contrib = np.array([0.0, 50.0, 100.0])
+    chips = start - contrib
+    field = build_field(chips.copy(), aware.pay)
+    members = np.arange(3)
+    payoff = rest_payoffs(field, members)
+    tables = preflop_tables()
+    for hand in ("AA", "A5s", "KTo", "87s", "Q3o", "72o"):
+        h = class_index(hand)
+        ranges = np.zeros((10, 169))
+        # callers by their charts at the depth the simulator gives them: min(own, hero's) start stack in bb
+        for seat in (1, 2):
+            ranges[seat] = charts.call[0, int(np.ceil(min(start[seat], start[0]) / 100)) - 1]
+        margin = jam_margin(DECIDE_ICM, aware, field, members, chips, contrib, 0.0, np.array([0, 1, 2]), 0, 2, h,
+                            ranges, payoff, np.zeros(3))
+
+        def value(stacks: np.ndarray) -> float:
+            return float(icm(stacks, pay).equity[0]) if stacks[0] > 0 else 20.0
+
+        pot = contrib.sum()
+        fold = value(chips + np.array([0.0, 0.0, pot]))
+        reach, jam = 1.0, 0.0
+        for seat in (1, 2):
+            weights = ranges[seat]
+            held = tables.class_pairs[h] @ weights
+            share = held / tables.class_pairs[h].sum()
+            equity = ((tables.class_win[h] + 0.5 * tables.class_tie[h]) @ weights) / held
+            mine, theirs = chips[0], chips[seat] + contrib[seat]
+            matched = min(mine, theirs)
+            rest = pot - contrib[seat]
+            win = chips.copy()
+            win[0], win[seat] = mine + matched + rest, theirs - matched
+            lose = chips.copy()
+            lose[0], lose[seat] = mine - matched, theirs + matched + rest
+            jam += reach * share * (equity * value(win) + (1 - equity) * value(lose))
+            reach *= 1 - share
+        jam += reach * value(chips + np.array([pot, 0.0, 0.0]))
+        assert margin == pytest.approx(jam - fold, abs=1e-9)
+
+
+def test_model_players_conserve_chips_and_money() -> None:
+    """A field of 60: half charts, half ICM deciders (a local-ICM summary kept in step with every hand, rebuilt
+    as the field shrinks): no chip error, every tournament pays the pool."""
+    result = simulate(players=60, payouts="power:paid=9", play="pushfold:0.5,icm:0.5", tournaments=3, seed=3,
+                      workers=0)
+    assert result.checks["chip_errors"] == 0
+    assert result.equity @ result.tournament.group_size == pytest.approx(result.tournament.payouts.sum())
