@@ -71,6 +71,26 @@ def _value(rule: int, field: LocalField, members: np.ndarray, row: np.ndarray, p
     return member_equity(field, members, row, payoff, hero)
 
 
+@njit(cache=True, inline="always")
+def _won_and_lost(rule: int, field: LocalField, members: np.ndarray, chips: np.ndarray, contrib: np.ndarray,
+                  pot: float, payoff: np.ndarray, row: np.ndarray, me: int, other: int) -> tuple[float, float]:
+    """The model value of ``me`` after winning and after losing an all-in against ``other`` (the rest of ``pot``
+    to the winner); ``row`` holds the stacks behind and is left as it was."""
+    mine = contrib[me] + chips[me]
+    theirs = contrib[other] + chips[other]
+    matched = min(mine, theirs)
+    rest = pot - contrib[me] - contrib[other]
+    row[me] = mine + matched + rest
+    row[other] = theirs - matched
+    won = _value(rule, field, members, row, payoff, me)
+    row[me] = mine - matched
+    row[other] = theirs + matched + rest
+    lost = _value(rule, field, members, row, payoff, me)
+    row[me] = chips[me]
+    row[other] = chips[other]
+    return won, lost
+
+
 @njit(cache=True)
 def jam_margin(rule: int, aware: Aware, field: LocalField, members: np.ndarray, chips: np.ndarray,
                contrib: np.ndarray, dead: float, order: np.ndarray, k: int, bb: int, hero_class: int,
@@ -89,7 +109,6 @@ def jam_margin(rule: int, aware: Aware, field: LocalField, members: np.ndarray, 
     row[bb] += pot
     fold = _value(rule, field, members, row, payoff, i)
     row[bb] -= pot
-    mine = contrib[i] + chips[i]
     reach = 1.0
     jam = 0.0
     for kk in range(k + 1, count):
@@ -99,17 +118,7 @@ def jam_margin(rule: int, aware: Aware, field: LocalField, members: np.ndarray, 
         share, equity = range_call(aware, hero_class, ranges[j])
         if share <= 0.0:
             continue
-        theirs = contrib[j] + chips[j]
-        matched = min(mine, theirs)
-        rest = pot - contrib[i] - contrib[j]
-        row[i] = mine + matched + rest
-        row[j] = theirs - matched
-        won = _value(rule, field, members, row, payoff, i)
-        row[i] = mine - matched
-        row[j] = theirs + matched + rest
-        lost = _value(rule, field, members, row, payoff, i)
-        row[i] = chips[i]
-        row[j] = chips[j]
+        won, lost = _won_and_lost(rule, field, members, chips, contrib, pot, payoff, row, i, j)
         jam += reach * share * (equity * won + (1.0 - equity) * lost)
         reach *= 1.0 - share
         if reach <= 0.0:
@@ -136,16 +145,5 @@ def call_margin(rule: int, aware: Aware, field: LocalField, members: np.ndarray,
     fold = _value(rule, field, members, row, payoff, caller)
     row[jammer] -= pot
     _, equity = range_call(aware, hero_class, jam_range)
-    mine = contrib[caller] + chips[caller]
-    theirs = contrib[jammer] + chips[jammer]
-    matched = min(mine, theirs)
-    rest = pot - contrib[caller] - contrib[jammer]
-    row[caller] = mine + matched + rest
-    row[jammer] = theirs - matched
-    won = _value(rule, field, members, row, payoff, caller)
-    row[caller] = mine - matched
-    row[jammer] = theirs + matched + rest
-    lost = _value(rule, field, members, row, payoff, caller)
-    row[caller] = chips[caller]
-    row[jammer] = chips[jammer]
+    won, lost = _won_and_lost(rule, field, members, chips, contrib, pot, payoff, row, caller, jammer)
     return equity * won + (1.0 - equity) * lost - fold
