@@ -548,14 +548,14 @@ const postflopPage = (() => {
       box.replaceChildren(el("p", { class: "summary", text: `${name}: not in ${node.player}'s range here` }));
       return;
     }
-    const headers = ["~hand", "weight", ...node.actions, "EV", "equity"];
-    const body = rows.map((h) => [`~${h.hand.replace(/[cdhs]/g, (s) => SUIT_SYMBOL[s])}${h.locked ? " 🔒" : ""}`,
-      num(h.reach, 3),
+    const locks = rows.some((h) => h.locked); // a locked column only where some combo here plays a locked mix
+    const headers = ["~hand", "weight", ...node.actions, "EV", "equity", ...(locks ? ["~locked"] : [])];
+    const body = rows.map((h) => [`~${h.hand.replace(/[cdhs]/g, (s) => SUIT_SYMBOL[s])}`, num(h.reach, 3),
       ...h.strategy.map((p) => pct(p, 1)), h.ev === null ? "–" : num(h.ev, 2),
-      h.equity === null ? "–" : pct(h.equity, 1)]);
+      h.equity === null ? "–" : pct(h.equity, 1), ...(locks ? [h.locked ? "~yes" : "~no"] : [])]);
     box.replaceChildren(el("p", { class: "summary", text: `${name}: each combo's weight in ${node.player}'s range `
-      + "here, its action frequencies, EV (chips) and equity" + (rows.some((h) => h.locked)
-      ? " (🔒: the combo plays a locked mix here)" : "") }), table(headers, body, "pfl-hand-table"));
+      + "here, its action frequencies, EV (chips) and equity" + (locks ? ", and whether a lock fixes its mix" : "")
+      }), table(headers, body, "pfl-hand-table"));
   }
 
   // ---- state and start ----------------------------------------------------------------------------------
