@@ -71,6 +71,9 @@ def test_lock_the_root_to_check_re_solve_and_read_the_gain(page, live_server, sc
     # a share link carries the locks
     page.locator("#pfl-share").click()
     assert decode_state(page.evaluate("location.hash"))["locks"] == [lock]
+    page.reload()  # the link opened: the spot solved again with its lock
+    page.wait_for_selector(".pfl-lock-table")
+    assert page.locator("#pfl-locks").input_value() == lock and page.locator("#pfl-resolve").is_visible()
     # a bad lock: the server's sentence where the page shows its errors
     page.locator("#pfl-locks").fill("line=; strategy=check: 50%, bet 75: 20%")
     page.locator("#pfl-resolve").click()
