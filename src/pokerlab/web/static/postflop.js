@@ -66,7 +66,7 @@ const postflopPage = (() => {
     estimateSoon();
   }
 
-  // the mix of the node shown, as whole tenths of a percent summing to exactly 100
+  // "Lock this node": the node's mix prefilled as tenths of a percent that sum to exactly 100, and a hands box
   function lockForm() {
     const node = shown;
     const box = field("lock-node");
@@ -340,11 +340,11 @@ const postflopPage = (() => {
 
   function clearSolve() {
     solved = null;
-    field("lock-result").replaceChildren();
     shown = null;
     line = [];
     field("browser").hidden = true;
     field("summary").replaceChildren();
+    field("lock-result").replaceChildren();
     field("save").hidden = true;
   }
 
