@@ -320,9 +320,10 @@ def postflop_node_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
 def node_payload(result: Any, steps: list[str],
                  view_of: Callable[[list[str]], Any] | None = None) -> dict[str, Any]:
     """The page's view of the node after ``steps``: the node view (``NodeView.to_dict``), every hand of the
-    player to act (``hands``: hand, class, weight, reach, strategy, EV, equity), the 13x13 classes (weight of the
-    node's range, its action mix, EV and equity weighted by how likely each hand reaches the node), the
-    opponent's range there per class (``opponent``), and at a chance node the cards that may come (``deal``).
+    player to act (``hands``: hand, class, weight, reach, strategy, EV, equity, whether it plays a locked mix),
+    the 13x13 classes (weight of the node's range, its action mix, EV and equity weighted by how likely each
+    hand reaches the node, how many of its combos are locked), the opponent's range there per class
+    (``opponent``), and at a chance node the cards that may come (``deal``).
     ``view_of(steps)``: the node view of a line (default ``result.node``)."""
     from pokerlab.cards.classes import CLASS_NAMES, CLASS_OF_COMBO, combo_index
     from pokerlab.cards.encoding import format_card, parse_card, parse_cards
@@ -349,10 +350,13 @@ def node_payload(result: Any, steps: list[str],
         k = class_of(hand)
         w = float(weight[i])
         strategy = view.strategy[i].tolist()
+        locked = view.locked is not None and bool(view.locked[i])
         rows.append({"hand": hand, "class": CLASS_NAMES[k], "weight": w, "reach": float(view.reach[i]),
-                     "strategy": strategy, "ev": _finite(view.ev[i]), "equity": _finite(view.equity[i])})
+                     "strategy": strategy, "ev": _finite(view.ev[i]), "equity": _finite(view.equity[i]),
+                     "locked": locked})
         t = totals.setdefault(k, {"reach": 0.0, "weight": 0.0, "mix": np.zeros(len(view.actions)), "ev": 0.0,
-                                  "equity": 0.0, "valued": 0.0})
+                                  "equity": 0.0, "valued": 0.0, "locked": 0})
+        t["locked"] += locked
         t["reach"] += float(view.reach[i])
         t["weight"] += w
         t["mix"] += w * view.strategy[i]
@@ -366,7 +370,7 @@ def node_payload(result: Any, steps: list[str],
             "combos": live[k], "reach": t["reach"] / live[k] if live[k] else 0.0, "weight": t["weight"],
             "strategy": (t["mix"] / t["weight"]).tolist() if t["weight"] > 0 else None,
             "ev": t["ev"] / t["valued"] if t["valued"] > 0 else None,
-            "equity": t["equity"] / t["valued"] if t["valued"] > 0 else None}
+            "equity": t["equity"] / t["valued"] if t["valued"] > 0 else None, "locked": t["locked"]}
     data["hands"] = rows
     data["classes"] = classes
     data["opponent"] = _opponent(result, steps, view, gone, live, views)

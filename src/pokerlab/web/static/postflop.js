@@ -38,7 +38,86 @@ const postflopPage = (() => {
     if (field("target").value !== "") body.target = Number(field("target").value);
     if (field("iterations").value !== "") body.iterations = Number(field("iterations").value);
     if (field("time").value !== "") body.time = Number(field("time").value);
+    const locks = lockLines();
+    if (locks.length) body.lock = locks;
     return body;
+  }
+
+  // ---- node locks: one lock per line of the text box (pokerlab.postflop.lock's text form), also shown as a
+  // list with a remove button each; the server parses them and answers a bad one with its sentence ----------
+
+  function lockLines() {
+    return field("locks").value.split("\n").map((t) => t.trim()).filter((t) => t);
+  }
+
+  function setLocks(lines) {
+    field("locks").value = lines.join("\n");
+    locksChanged();
+  }
+
+  function locksChanged() {
+    const lines = lockLines();
+    field("lock-list").replaceChildren(...lines.map((text, i) => {
+      const remove = el("button", { type: "button", class: "remove", title: "remove this lock", text: "×" });
+      remove.addEventListener("click", () => setLocks(lines.filter((_, j) => j !== i)));
+      return el("li", { "data-lock": text }, el("code", { text }), remove);
+    }));
+    field("resolve").hidden = !lines.length;
+    estimateSoon();
+  }
+
+  // "Lock this node": the node's mix prefilled as tenths of a percent that sum to exactly 100, and a hands box
+  function lockForm() {
+    const node = shown;
+    const box = field("lock-node");
+    box.hidden = node.kind !== "decision" || !node.actions.length;
+    if (box.hidden) return;
+    const tenths = node.actions.map((a) => Math.round(1000 * (node.frequencies[a] ?? 0)));
+    const largest = tenths.indexOf(Math.max(...tenths));
+    tenths[largest] += 1000 - tenths.reduce((x, y) => x + y, 0);
+    field("lock-what").textContent = `${node.player}'s mix at ${line.length ? line.join(", ") : "the root"} (%):`;
+    field("lock-mix").replaceChildren(...node.actions.map((action, a) => el("label", {}, `${action} `,
+      el("input", { type: "number", min: "0", max: "100", step: "0.1", "data-action": action,
+        value: String(tenths[a] / 10) }))));
+    for (const input of field("lock-mix").querySelectorAll("input")) input.addEventListener("input", lockSum);
+    field("lock-hands").value = "";
+    lockSum();
+  }
+
+  function lockMix() {
+    return [...field("lock-mix").querySelectorAll("input")].map((input) => [input.dataset.action,
+      Number(input.value)]);
+  }
+
+  function lockSum() {
+    const total = lockMix().reduce((sum, [, p]) => sum + p, 0);
+    const good = Math.abs(total - 100) < 0.05 && lockMix().every(([, p]) => p >= 0);
+    field("lock-sum").textContent = good ? "" : `the mix sums to ${num(total, 1)}%: it must sum to 100%`;
+    field("lock-add").disabled = !good;
+  }
+
+  function addLock() {
+    const mix = lockMix().filter(([, p]) => p > 0).map(([a, p]) => `${a}: ${Number(p.toFixed(1))}%`);
+    const hands = field("lock-hands").value.trim().replace(/;/g, ",");
+    const text = `line=${line.join(", ")}; strategy=${mix.join(", ")}` + (hands ? `; hands=${hands}` : "");
+    setLocks([...lockLines().filter((t) => t !== text), text]);
+  }
+
+  // a locked solve: its EVs, the same spot's EVs without locks, and the gain with its error bound
+  function lockReport(r) {
+    const box = field("lock-result");
+    if (!r.lock) { box.replaceChildren(); return; }
+    const eq = r.lock.equilibrium;
+    const gain = r.lock.gain_over_equilibrium;
+    const rows = [["~locked solve", num(r.ev.OOP, 2), num(r.ev.IP, 2)]];
+    if (eq) rows.push(["~equilibrium (no locks)", num(eq.ev[0], 2), num(eq.ev[1], 2)]);
+    if (gain) rows.push(["~gain over equilibrium", `${num(gain.OOP, 2)} ± ${num(gain.within, 2)}`,
+      `${num(gain.IP, 2)} ± ${num(gain.within, 2)}`]);
+    const placed = r.lock.placed.map((p) => `${p.player}: ${p.nodes} node${p.nodes === 1 ? "" : "s"}, `
+      + `${p.hands} hands (${p.lock})`);
+    box.replaceChildren(table(["~EV (chips)", "OOP", "IP"], rows, "pfl-lock-table"),
+      el("p", { class: "summary", text: `Locks placed: ${placed.join("; ")}. Each gain is the player's EV here `
+        + "less its EV at the equilibrium, within the bound from both solves' exploitabilities." }));
   }
 
   let estimateTimer = null;
@@ -217,6 +296,7 @@ const postflopPage = (() => {
 
   function busy(on) {
     field("solve").disabled = on;
+    field("resolve").disabled = on;
     field("stop").disabled = !on;
     field("file").disabled = on;
     field("progress").hidden = !on;
@@ -250,6 +330,7 @@ const postflopPage = (() => {
       await opened(result);
     } catch (error) {
       field("status").textContent = "";
+      pendingLine = null;
       showError("pfl-error", error.name === "AbortError" ? { message: "stopped: nothing was kept" } : error);
     } finally {
       running = null;
@@ -263,6 +344,7 @@ const postflopPage = (() => {
     line = [];
     field("browser").hidden = true;
     field("summary").replaceChildren();
+    field("lock-result").replaceChildren();
     field("save").hidden = true;
   }
 
@@ -281,6 +363,7 @@ const postflopPage = (() => {
       ["~time", `${num(r.elapsed_s, 2)} s`],
       ["~memory", `${size(r.memory_bytes)}, ${r.decision_nodes.toLocaleString("en-US")} decision nodes`],
     ], "pfl-summary-table"));
+    lockReport(r);
     field("save").href = `/api/postflop/file/${r.id}`;
     field("save").hidden = false;
     const wanted = pendingLine || [];
@@ -401,6 +484,7 @@ const postflopPage = (() => {
       : `${node.player}'s range`;
     drawStrategy(palette);
     drawOpponent();
+    lockForm();
     field("hand-detail").replaceChildren();
   }
 
@@ -411,6 +495,7 @@ const postflopPage = (() => {
       const c = node.classes[name];
       const fill = cell.querySelector(".fill");
       cell.classList.toggle("empty", !c || c.reach <= 0);
+      cell.classList.toggle("locked", Boolean(c && c.locked));
       if (!c || c.reach <= 0) {
         fill.style.height = "0";
         cell.title = `${name}: not in ${node.player}'s range here`;
@@ -432,6 +517,7 @@ const postflopPage = (() => {
       const mix = c.strategy ? node.actions.map((a, i) => `${a} ${pct(c.strategy[i], 1)}`).join(", ") : "";
       cell.dataset.mix = c.strategy ? c.strategy.map((p) => p.toFixed(4)).join(",") : "";
       cell.title = `${name} (${Math.round(100 * c.reach)}% of its ${c.combos} combos here)${mix ? `: ${mix}` : ""}`
+        + (c.locked ? ` (locked: ${c.locked} combo${c.locked === 1 ? "" : "s"})` : "")
         + `; EV ${c.ev === null ? "–" : num(c.ev, 2)}, equity ${c.equity === null ? "–" : pct(c.equity, 1)}`;
     });
   }
@@ -462,12 +548,14 @@ const postflopPage = (() => {
       box.replaceChildren(el("p", { class: "summary", text: `${name}: not in ${node.player}'s range here` }));
       return;
     }
-    const headers = ["~hand", "weight", ...node.actions, "EV", "equity"];
+    const locks = rows.some((h) => h.locked); // a locked column only where some combo here plays a locked mix
+    const headers = ["~hand", "weight", ...node.actions, "EV", "equity", ...(locks ? ["~locked"] : [])];
     const body = rows.map((h) => [`~${h.hand.replace(/[cdhs]/g, (s) => SUIT_SYMBOL[s])}`, num(h.reach, 3),
       ...h.strategy.map((p) => pct(p, 1)), h.ev === null ? "–" : num(h.ev, 2),
-      h.equity === null ? "–" : pct(h.equity, 1)]);
+      h.equity === null ? "–" : pct(h.equity, 1), ...(locks ? [h.locked ? "~yes" : "~no"] : [])]);
     box.replaceChildren(el("p", { class: "summary", text: `${name}: each combo's weight in ${node.player}'s range `
-      + "here, its action frequencies, EV (chips) and equity" }), table(headers, body, "pfl-hand-table"));
+      + "here, its action frequencies, EV (chips) and equity" + (locks ? ", and whether a lock fixes its mix" : "")
+      }), table(headers, body, "pfl-hand-table"));
   }
 
   // ---- state and start ----------------------------------------------------------------------------------
@@ -477,6 +565,11 @@ const postflopPage = (() => {
       if (s[name] !== undefined && s[name] !== null && field(name)) field(name).value = s[name];
     }
     if (s.target === null) field("target").value = "";
+    // a share link's locks (text lines) or a loaded solve's (its spot's lock list)
+    const locks = s.locks !== undefined ? s.locks : s.lock;
+    if (Array.isArray(locks)) setLocks(locks.map(String).slice(0, 50));
+    else if (typeof locks === "string") setLocks(locks.split("\n"));
+    else setLocks([]);
     field("preset").value = Object.keys(PRESETS).find((k) => PRESETS[k].bets === field("bets").value
       && PRESETS[k].raises === field("raises").value) || "custom";
     boardChanged();
@@ -485,6 +578,7 @@ const postflopPage = (() => {
   function state() {
     const s = {};
     for (const name of FIELDS) s[name] = field(name).value;
+    s.locks = lockLines();
     s.line = line;
     return s;
   }
@@ -532,6 +626,9 @@ const postflopPage = (() => {
       field("weight-value").textContent = `${field("weight").value}%`;
     });
     field("solve").addEventListener("click", solve);
+    field("resolve").addEventListener("click", () => { pendingLine = solved ? line : null; solve(); });
+    field("locks").addEventListener("input", locksChanged);
+    field("lock-add").addEventListener("click", addLock);
     field("stop").addEventListener("click", () => { if (running) running.abort(); });
     field("share").addEventListener("click", () => shareLink("postflop", state(), "pfl-share-link"));
     field("file").addEventListener("change", () => loadFile(field("file").files[0]));
