@@ -73,8 +73,10 @@ def showdown_tables(cards: np.ndarray, counts: np.ndarray,
         rows = np.empty((len(full), n, 7), dtype=np.uint8)
         rows[:, :, :2] = mine[None]
         rows[:, :, 2:] = full[:, None, :]
-        values = evaluate_batch(rows.reshape(-1, 7), validate=False).astype(np.int64).reshape(len(full), n)
-        values[blocked] = np.iinfo(np.int64).max  # after every real hand, in the stable sort, and cut below
+        # only the hands that miss the board are evaluated: a card held twice is no hand, and the unchecked
+        # evaluator's tables are not built for one (it read outside them)
+        values = np.full((len(full), n), np.iinfo(np.int64).max)  # after every real hand, and cut below
+        values[~blocked] = evaluate_batch(rows[~blocked], validate=False)
         sort = np.argsort(values, axis=1, kind="stable")
         valid[:, p] = n - blocked.sum(axis=1)
         kept = np.arange(n)[None, :] < valid[:, p, None]
