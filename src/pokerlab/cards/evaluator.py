@@ -71,8 +71,9 @@ def evaluate_batch(hands: np.ndarray, *, validate: bool = True) -> np.ndarray:
 
     ``k`` is 5, 6 or 7; the result is a ``uint16`` array of ``N`` values. With ``validate`` (the default) the
     cards (any integer dtype) are checked to be in 0..51 and distinct within each row, in the same compiled pass
-    as the evaluation; ``validate=False`` skips the check (invalid cards then give undefined values) and casts to
-    ``uint8``.
+    as the evaluation; ``validate=False`` skips the check and casts to ``uint8``: invalid cards (a card out of
+    range, or held twice) then give undefined values and may read outside the evaluator's tables, so use it only
+    on cards known to be valid.
 
     >>> import numpy as np
     >>> evaluate_batch(np.array([[48, 44, 40, 36, 32], [0, 5, 10, 15, 21]])).tolist()
