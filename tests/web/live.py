@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -93,3 +94,17 @@ def wait_until_idle(url: str, timeout: float = 900.0) -> dict:
         if response.status_code == 200:
             return response.json()
     raise RuntimeError("the server's workers did not become ready")
+
+
+def kill_if_running(process: subprocess.Popen[str]) -> None:
+    """Kill a server started in its own session (``start_new_session``), workers included, unless it ended."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def assert_stopped_in_one_line(process: subprocess.Popen[str], stderr: str) -> None:
+    """A server stopped by Ctrl-C: exit status 130, its banner and then the one line ``stopped``."""
+    lines = stderr.strip().splitlines()
+    assert process.returncode == 130, stderr
+    assert lines[-1] == "stopped" and len(lines) == 2, stderr  # the banner, then the one line of Ctrl-C

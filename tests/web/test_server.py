@@ -48,7 +48,7 @@ def test_ctrl_c_to_the_process_group_while_workers_start_is_one_line(delay, to, 
     starts is never lost."""
     import os
 
-    from web.live import free_port, wait_for_answer
+    from web.live import assert_stopped_in_one_line, free_port, kill_if_running, wait_for_answer
 
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "pokerlab.cli.main", "serve", "--port", str(port)],
@@ -62,12 +62,8 @@ def test_ctrl_c_to_the_process_group_while_workers_start_is_one_line(delay, to, 
             process.send_signal(getattr(signal, stop))
         _, stderr = process.communicate(timeout=30)
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-    lines = stderr.strip().splitlines()
-    assert process.returncode == 130, stderr
-    assert lines[-1] == "stopped" and len(lines) == 2, stderr  # the banner, then the one line of Ctrl-C
+        kill_if_running(process)
+    assert_stopped_in_one_line(process, stderr)
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
 
 

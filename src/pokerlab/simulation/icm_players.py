@@ -72,6 +72,21 @@ def _value(rule: int, field: LocalField, members: np.ndarray, row: np.ndarray, p
 
 
 @njit(cache=True, inline="always")
+def _pot_and_fold(rule: int, field: LocalField, members: np.ndarray, chips: np.ndarray, contrib: np.ndarray,
+                  dead: float, payoff: np.ndarray, row: np.ndarray, taker: int, hero: int) -> tuple[float, float]:
+    """The pot (``dead`` plus every seat's blinds) and ``hero``'s model value when ``hero`` folds and ``taker``
+    takes it; ``row`` is left holding the stacks behind."""
+    pot = dead
+    for s in range(members.size):
+        pot += contrib[s]
+        row[s] = chips[s]
+    row[taker] += pot
+    fold = _value(rule, field, members, row, payoff, hero)
+    row[taker] -= pot
+    return pot, fold
+
+
+@njit(cache=True, inline="always")
 def _won_and_lost(rule: int, field: LocalField, members: np.ndarray, chips: np.ndarray, contrib: np.ndarray,
                   pot: float, payoff: np.ndarray, row: np.ndarray, me: int, other: int) -> tuple[float, float]:
     """The model value of ``me`` after winning and after losing an all-in against ``other`` (the rest of ``pot``
@@ -102,13 +117,7 @@ def jam_margin(rule: int, aware: Aware, field: LocalField, members: np.ndarray, 
     :func:`pokerlab.icm.local.rest_payoffs` of ``members`` (ICM only); ``row`` scratch of ``count``."""
     count = members.size
     i = order[k]
-    pot = dead
-    for s in range(count):
-        pot += contrib[s]
-        row[s] = chips[s]
-    row[bb] += pot
-    fold = _value(rule, field, members, row, payoff, i)
-    row[bb] -= pot
+    pot, fold = _pot_and_fold(rule, field, members, chips, contrib, dead, payoff, row, bb, i)
     reach = 1.0
     jam = 0.0
     for kk in range(k + 1, count):
@@ -136,14 +145,7 @@ def call_margin(rule: int, aware: Aware, field: LocalField, members: np.ndarray,
                 payoff: np.ndarray, row: np.ndarray) -> float:
     """Model value of calling the all-in of seat ``jammer`` minus that of folding, for seat ``caller`` (the
     arguments as :func:`jam_margin`'s; ``jam_range`` the jammer's range)."""
-    count = members.size
-    pot = dead
-    for s in range(count):
-        pot += contrib[s]
-        row[s] = chips[s]
-    row[jammer] += pot
-    fold = _value(rule, field, members, row, payoff, caller)
-    row[jammer] -= pot
+    pot, fold = _pot_and_fold(rule, field, members, chips, contrib, dead, payoff, row, jammer, caller)
     _, equity = range_call(aware, hero_class, jam_range)
     won, lost = _won_and_lost(rule, field, members, chips, contrib, pot, payoff, row, caller, jammer)
     return equity * won + (1.0 - equity) * lost - fold
