@@ -59,21 +59,22 @@ print("ADDED", json.dumps(ADDED))
 FACADE_CASES = [
     ([], 'equity(["AhAs", "KdKc"])'),  # two known hands preflop: the shipped table, no kernel at all
     (["equity-known-hands"], 'equity(["AhAs", "KdKc"], method="exact")'),
-    (["equity-known-hands"], 'equity(["AsAh", "QdQc", "9c3d"], board="2h7d8c")'),
+    (["equity-known-hands"], 'equity(["AsAh", "QdQc", "9c3d"], dead="2h7d8c")'),
+    ([], 'equity(["AsAh", "QdQc", "9c3d"], board="2h7d8c")'),  # a small problem on a flop: plain numpy
     (["equity-exact"], 'equity(["AhAs", "KdKc"], method="exact")'),
     (["equity-exact"], 'equity(["AsAh", "QdQc", "9c3d"], method="exact")'),
     (["equity-exact"], 'equity(["QQ+, AKs", "TT+, AQs+"], method="exact")'),
     (["equity-exact"], 'equity(["AA", "random"], method="exact")'),
-    (["equity-exact"], 'equity(["AsKs", "AcJc"], board="Js8s5d")'),
+    (["equity-exact"], 'equity(["AsKs", "AcJc"], dead="Js8s5d")'),
     # a route's own group: the one board-walk kernel that route runs
     (["equity-exact-hand-vs-random"], 'equity(["AA", "random"], method="exact")'),
-    (["equity-exact-hand-vs-random"], 'equity(["AsKs", "random"], board="Js8s5d")'),
-    (["equity-exact-hand-vs-random", "equity-known-hands"],  # the demo's exact calls
+    (["equity-exact-hand-vs-random"], 'equity(["AsKs", "random"], dead="Js8s5d")'),
+    (["equity-exact-hand-vs-random"],  # the demo's exact calls (the one on a flop is plain numpy)
      '(equity(["AsKs", "random"], method="exact"), equity(["AsKs", "AcJc"], board="Js8s5d"))'),
-    (["equity-exact-hand-vs-range"], 'equity(["AsKs", "QQ+:0.5, AKs"], board="Js8s5d")'),
-    (["equity-exact-hand-vs-range"], 'equity(["QQ+:0.5, AKs", "AsKs"], board="Js8s5d")'),  # enumerated mirrored
-    (["equity-exact-heads-up"], 'equity(["QQ+:0.5, AKs", "TT+, AQs+"], board="Js8s5d")'),
-    (["equity-exact-multiway"], 'equity(["AK:0.5", "QQ", "T9s"], board="Js8s5d")'),
+    (["equity-exact-hand-vs-range"], 'equity(["AsKs", "QQ+:0.5, AKs"], dead="Js8s5d")'),
+    (["equity-exact-hand-vs-range"], 'equity(["QQ+:0.5, AKs", "AsKs"], dead="Js8s5d")'),  # enumerated mirrored
+    (["equity-exact-heads-up"], 'equity(["JJ+:0.5, AK", "88+, ATs+"], board="Js8s5d")'),
+    (["equity-exact-multiway"], 'equity(["AK:0.5", "QQ, JJ", "T9s, 98s"], board="Js8s5d")'),
     (["equity-montecarlo"], 'equity(["AhAs", "random", "random", "random"], method="montecarlo", trials=50_000, '
                             'seed=2)'),
     (["equity-vs-random"], 'equity_vs_random("AhAs", max_opponents=9, trials=100_000, seed=1)'),
@@ -263,14 +264,16 @@ def test_warmup_command_is_listed_and_every_group_has_a_description():
     (["AsKs:0.5", "QdQc"], "", "exact", False, []),
     (["AA", "random"], "", "auto", False, []),
     (["QQ+, AKs", "TT+, AQs+"], "", "auto", False, []),
-    (["AsKs", "QdQc"], "2c7d9h", "auto", False, ["equity-known-hands"]),
+    (["AsKs", "QdQc"], "2c7d9h", "auto", False, []),  # small on a flop: plain numpy, no kernel
+    (["AsKs:0.5", "QQ+"], "2c7d9h", "exact", False, []),
     (["AsKs", "QdQc", "JhTh"], "", "exact", False, ["equity-known-hands"]),
-    (["AsKs:0.5", "QdQc"], "2c7d9h", "exact", False, ["equity-exact-hand-vs-range"]),  # a weight: the board walk
-    (["QdQc", "AsKs:0.5"], "2c7d9h", "exact", False, ["equity-exact-hand-vs-range"]),
-    (["QQ+:0.5", "AKs"], "2c7d9h", "exact", False, ["equity-exact-heads-up"]),
-    (["QQ+:0.5", "AKs", "T9s"], "Js8s5d", "exact", False, ["equity-exact-multiway"]),
-    (["AsKs", "random"], "Js8s5d", "auto", False, ["equity-exact-hand-vs-random"]),
-    (["AA", "random"], "2c3d4h5s", "auto", False, ["equity-exact"]),  # no symmetry left: orbits of matchups
+    (["AsKs:0.5", "random"], "2c7d9h", "exact", False, ["equity-exact-hand-vs-range"]),  # a weight: the board walk
+    (["random", "AsKs:0.5"], "2c7d9h", "exact", False, ["equity-exact-hand-vs-range"]),
+    (["JJ+:0.5, AK", "88+, ATs+"], "2c7d9h", "exact", False, ["equity-exact-heads-up"]),
+    (["AK:0.5", "QQ, JJ", "T9s, 98s"], "Js8s5d", "exact", False, ["equity-exact-multiway"]),
+    (["AsKs", "random"], "", "auto", False, []),  # heads-up preflop: the table
+    (["AsKs", "random"], "Js8s5d", "auto", False, ["equity-exact-hand-vs-random"]),  # 2.5 M values: the kernel
+    (["AA, KK", "random"], "2c3d4h", "auto", False, ["equity-exact"]),  # orbits of matchups
     (["AsKs", "QdQc"], "", "auto", True, ["equity-montecarlo"]),  # a Monte Carlo limit was given
     (["AsKs", "QdQc"], "", "exact", True, []),  # refused by the engine before any kernel
     (["random"] * 9 + ["AsKs"], "", "auto", False, ["equity-montecarlo"]),  # too big to enumerate

@@ -124,8 +124,7 @@ def equity_section(console: Console) -> None:
     from pokerlab.equity import equity, equity_vs_random
     from pokerlab.equity.display import equity_table
 
-    # the exact routes shown: a hand against a random hand, and known hands (not every exact kernel)
-    prepare(["equity-exact-hand-vs-random", "equity-known-hands", "equity-montecarlo", "equity-vs-random"])
+    prepare(["equity-montecarlo", "equity-vs-random"])  # the exact calls below need no kernel (table, plain numpy)
     console.print(equity_table(equity(["AsKs", "random"], method="exact")))
     console.print(equity_table(equity(["QQ+, AKs", "TT+, AQs+:0.5", "random"], method="montecarlo",
                                        target_stderr=5e-4, seed=1)))
@@ -225,8 +224,8 @@ def sections() -> list[tuple[str, Callable[[Console], None]]]:
 
 
 #: The kernel groups the sections prepare (tests/test_warmup.py checks this against the sections' calls).
-DEMO_GROUPS = ("all-hands", "equity-exact-hand-vs-random", "equity-known-hands", "equity-montecarlo",
-               "equity-vs-random", "icm", "icm-montecarlo", "solvers", "matches", "pushfold", "simulation")
+DEMO_GROUPS = ("all-hands", "equity-montecarlo", "equity-vs-random", "icm", "icm-montecarlo", "solvers", "matches",
+               "pushfold", "simulation")
 
 
 def compile_demo_kernels() -> None:

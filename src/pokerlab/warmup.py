@@ -57,21 +57,28 @@ def _all_seven_card_hands() -> None:
 TURN = "2c3d4h5s"  # one card to come: an exact route's kernels compile on 44-46 boards
 
 
-def _equity_known_hands() -> None:
-    from pokerlab.equity import equity
+def _enumerate(players: list[str], board: str = TURN) -> None:
+    """Exact equity of ``players`` on ``board`` by the compiled routes (the route, and so the kernel, that a real
+    call of the same kind of players takes when it is too big for the plain-numpy route of small problems)."""
+    from pokerlab.equity.exact import plan_exact, solve_exact
+    from pokerlab.equity.problem import prepare_problem
 
+    problem = prepare_problem(players, board, "")
+    plan = plan_exact(problem)
+    assert plan is not None
+    solve_exact(problem, plan, False, None)
+
+
+def _equity_known_hands() -> None:
     for players in (["AsKs", "QdQc"], ["AsKs", "QdQc", "JhTh"]):
-        equity(players, board=TURN, method="exact")
+        _enumerate(players)
 
 
 def _exact_workload(*players: str) -> Callable[[], None]:
-    """An exact equity run on :data:`TURN` of ``players`` (the route, and so the kernel, that a real call of
-    the same kind of players takes)."""
+    """An exact run on :data:`TURN` of ``players`` by the compiled routes (see :func:`_enumerate`)."""
 
     def run() -> None:
-        from pokerlab.equity import equity
-
-        equity(list(players), board=TURN, method="exact")
+        _enumerate(list(players))
 
     return run
 
@@ -85,13 +92,11 @@ _exact_multiway = _exact_workload("AK:0.5", "QQ", "T9s")
 
 
 def _equity_exact() -> None:
-    from pokerlab.equity import equity
-
     _equity_known_hands()
     for route in (_exact_hand_vs_random, _exact_hand_vs_range, _exact_heads_up, _exact_multiway):
         route()
     for players in (["AA", "KK"], ["QQ+, AKs", "TT+, AQs+"], ["AA", "random"]):
-        equity(players, board=TURN, method="exact")
+        _enumerate(players)
 
 
 def _equity_montecarlo() -> None:
@@ -313,7 +318,7 @@ def compile_first(workloads: Iterable[Callable[[], object]], *, quiet: bool = Fa
 def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_asked: bool) -> list[str]:
     """The kernel groups that :func:`pokerlab.equity.equity` with these arguments will use (the route that
     ``method="auto"`` chooses); bad input raises the error the façade would."""
-    from pokerlab.equity.core import METHODS, choose_method, from_table
+    from pokerlab.equity.core import METHODS, choose_method, from_few_boards, from_table
     from pokerlab.equity.problem import prepare_problem
 
     if method not in METHODS or (method == "exact" and sampling_asked):
@@ -323,6 +328,8 @@ def equity_groups(players: Any, board: Any, dead: Any, method: str, sampling_ask
         return ["equity-montecarlo"]  # no exact plan needed (planning big ranges takes up to a second)
     if from_table(problem, method, sampling_asked, breakdown=False):
         return []  # answered from the shipped heads-up preflop table: no kernel runs, numba is not even imported
+    if from_few_boards(problem, method, sampling_asked, breakdown=False):
+        return []  # a small problem on a flop, turn or river, enumerated in plain numpy: no kernel either
     from pokerlab.equity.exact import only_against_random
 
     chosen, plan = choose_method(problem, method, sampling_asked)

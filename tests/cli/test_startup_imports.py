@@ -35,6 +35,7 @@ def loaded(args: list[str]) -> tuple[list[str], str]:
     ["range", "QQ+,AKs", "--grid"],
     ["equity", "AsKs", "random", "--json"],
     ["equity", "AsKs", "QdQc", "--json"],
+    ["equity", "AsKs", "QdQc", "--board", "2c7d9h", "--json"],  # small on a flop: plain numpy
     ["equity", "QQ+,AKs", "TT+,AQs+:0.5", "--json"],
     ["icm", "--stacks", "5000,3000,2000", "--payouts", "50,30,20", "--json"],
     ["icm", "--stacks", ",".join(["1000"] * 10), "--payouts", "50,30,20", "--places", "--json"],
@@ -47,7 +48,7 @@ def test_small_problems_load_neither_numba_nor_scipy(args):
 
 
 @pytest.mark.parametrize("args", [
-    ["equity", "AsKs", "QdQc", "--board", "2c7d9h", "--json"],  # a board: the enumeration kernels
+    ["equity", "AsKs", "QdQc", "--dead", "3c", "--json"],  # preflop with a dead card: the enumeration kernels
     ["icm", "--stacks", ",".join(["1000"] * 11), "--payouts", "50,30,20", "--json"],  # over 10 players: quadrature
 ])
 def test_problems_that_need_a_kernel_still_load_numba(args):

@@ -22,7 +22,7 @@ def _cases():
 
 
 @pytest.mark.parametrize("exact_case", list(_cases()))
-def test_oracle_case(exact_case):
+def test_oracle_case(exact_case, either_route):
     result = equity(exact_case["players"], board=exact_case["board"], dead=exact_case["dead"], method="exact")
     assert result.method == "exact" and result.stderr is None
     assert result.showdowns == exact_case["showdowns"]
@@ -77,7 +77,7 @@ def _brute_force(players: list[str], board: str, dead: str = "") -> tuple[list[F
         (["22+:0.3, A2s+", "KQo, 76s"], "8d7d6c5s4h", ""),
     ],
 )
-def test_matches_brute_force_with_reference_evaluator(players, board, dead):
+def test_matches_brute_force_with_reference_evaluator(players, board, dead, either_route):
     expected, showdowns = _brute_force(players, board, dead)
     result = equity(players, board=board, dead=dead, method="exact")
     assert result.showdowns == showdowns
@@ -102,7 +102,7 @@ def test_auto_picks_exact_when_affordable_and_montecarlo_otherwise():
 
 @pytest.mark.parametrize("hand, board", [("AsKh", "Js8s5d"), ("7c2d", "Js8s5s"), ("QhQd", "Js8s5s2s"),
                                          ("2c3d", "Js8s5s2s3s"), ("AsTs", "Ks9s4s3h")])
-def test_rank_pair_counting_against_the_generic_loop(hand, board):
+def test_rank_pair_counting_against_the_generic_loop(hand, board, kernels_only):
     """Hand vs random uses a rank-pair counting loop; breakdown=True forces the generic matchup loop."""
     fast = equity([hand, "random"], board=board, method="exact")
     generic = equity([hand, "random"], board=board, method="exact", breakdown=True)

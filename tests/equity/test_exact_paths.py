@@ -12,6 +12,8 @@ from pokerlab.equity.exact import ChunkedWork, _fixed_hands, _headsup_preflop
 from pokerlab.equity.problem import prepare_problem
 from pokerlab.equity.symmetry import ALL_SUIT_PERMUTATIONS, combo_orbits, symmetry_group
 
+pytestmark = pytest.mark.usefixtures("kernels_only")  # the compiled routes, even for small problems
+
 
 @pytest.mark.parametrize(
     "players, board, dead",

@@ -13,7 +13,7 @@ import numpy as np
 
 from pokerlab.cards.encoding import cards_to_mask, format_cards, parse_cards
 from pokerlab.cards.tables import load_tables
-from pokerlab.equity import headsup_table
+from pokerlab.equity import few_boards, headsup_table
 from pokerlab.equity.montecarlo import MC_CHUNKS, max_batch, run_monte_carlo, stopping_rule
 from pokerlab.equity.problem import EquityProblem, PlayerLike, Progress, prepare_problem
 from pokerlab.equity.result import EquityResult, VersusRandomResult, category_breakdown
@@ -88,6 +88,10 @@ def equity(
         chosen, outcome = "exact", headsup_table.headsup_preflop_outcome(problem)
         if progress is not None:
             progress(1.0)
+    elif from_few_boards(problem, method, sampling_asked, breakdown):
+        chosen, outcome = "exact", few_boards.few_boards_outcome(problem)
+        if progress is not None:
+            progress(1.0)
     else:
         chosen, plan = choose_method(problem, method, sampling_asked)
         if chosen == "exact":
@@ -129,6 +133,13 @@ def from_table(problem: EquityProblem, method: str, sampling_asked: bool, breakd
     (:mod:`pokerlab.equity.headsup_table`: two players, no board, no dead card), with no kernel: the exact
     method (``"auto"`` included, a table lookup being the cheapest route) without a hand-category breakdown."""
     return method != "montecarlo" and not sampling_asked and not breakdown and headsup_table.answers(problem)
+
+
+def from_few_boards(problem: EquityProblem, method: str, sampling_asked: bool, breakdown: bool) -> bool:
+    """Whether :func:`equity` enumerates ``problem`` in plain numpy (:mod:`pokerlab.equity.few_boards`: at most
+    two board cards to come and few joint combos), with no kernel: the exact method (``"auto"`` included)
+    without a hand-category breakdown."""
+    return method != "montecarlo" and not sampling_asked and not breakdown and few_boards.answers(problem)
 
 
 def choose_method(problem: EquityProblem, method: str, sampling_asked: bool) -> tuple[str, ExactPlan | None]:

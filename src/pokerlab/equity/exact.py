@@ -25,14 +25,20 @@ from pokerlab.cards.kernels import partial_hand
 from pokerlab.cards.ranges import Range
 from pokerlab.cards.tables import load_tables
 from pokerlab.equity.kernels import (
-    SHARE_UNITS,
     ExactInputs,
     FixedHandsInputs,
     exact_enumeration,
     fixed_hands_enumeration,
 )
 from pokerlab.equity.preflop import BOARDS, headsup_counts
-from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem, Progress, category_of_value, is_uniform_random
+from pokerlab.equity.problem import (
+    NO_JOINT_COMBO,
+    SHARE_UNITS,
+    EquityProblem,
+    Progress,
+    category_of_value,
+    is_uniform_random,
+)
 from pokerlab.equity.symmetry import combo_images, combo_orbits, symmetry_group
 from pokerlab.errors import Interrupted, InvalidRangeError
 from pokerlab.progress import deferred_interrupts

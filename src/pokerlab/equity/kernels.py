@@ -18,6 +18,7 @@ from numba import njit, prange
 
 from pokerlab.cards.kernels import rank_only_value, value_of_key, value_with_two_cards
 from pokerlab.cards.tables import RANK_KEY_MASK, ROW_MASK, ROW_SHIFT, EvalTables
+from pokerlab.equity.problem import SHARE_UNITS
 from pokerlab.stats.rng import GOLDEN, mix64, stream_seed
 
 
@@ -74,7 +75,6 @@ class VersusRandomInputs(NamedTuple):
     opponents: int
 
 
-SHARE_UNITS = 2520
 MC_REJECTION_LIMIT = 1_000_000  # consecutive rejected joint draws before a Monte Carlo run gives up
 _PLANE = np.uint64(sum(1 << (4 * rank) for rank in range(13)))
 _ZERO = np.uint64(0)

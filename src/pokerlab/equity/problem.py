@@ -18,6 +18,7 @@ from pokerlab.errors import DuplicateCardError, InvalidArgumentError, InvalidHan
 PlayerLike = str | Range
 Progress = Callable[[float], None]
 NO_JOINT_COMBO = "the ranges cannot all be dealt at once: every joint combo shares a card"
+SHARE_UNITS = 2520  # a pot split k ways for k <= 10 is a whole number of these: exact integer equity shares
 
 
 @lru_cache(maxsize=1)
