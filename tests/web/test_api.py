@@ -442,7 +442,7 @@ def test_time_limit_stops_the_job_and_the_worker_comes_back():
     from pokerlab.web.app import Limits, Settings, create_app
 
     with TestClient(create_app(Settings(workers=1, limits=Limits(job_seconds=1.0)))) as client:
-        client.post("/api/equity", json={"players": ["AA", "KK"], "board": "2c3d4h"})  # worker warm
+        client.post("/api/equity", json={"players": ["AA", "KK"], "board": "2c3d4h"})  # the worker is up (milliseconds)
         # exact enumeration of two ranges and a random hand preflop: about a minute, far beyond a second
         response = client.post("/api/equity", json={"players": ["JJ+, AK", "TT+, AQ", "random"], "method": "exact"})
         assert response.status_code == 422
