@@ -69,7 +69,11 @@ def compiling(started: bool) -> None:
     :func:`deferred_interrupts` stops at once (:func:`pokerlab.warmup.compile_first` reports numba's compile
     events here). Only a real compilation counts: loading a cached kernel or running one keeps the hold.
 
-    >>> compiling(True); compiling(False)
+    >>> import pokerlab.progress as progress
+    >>> compiling(True); progress._compilations
+    1
+    >>> compiling(False); compiling(False); progress._compilations  # never below zero
+    0
     """
     global _compilations
     _compilations = max(0, _compilations + (1 if started else -1))
