@@ -16,12 +16,13 @@ const postflopPage = (() => {
   let editing = "oop";
   let paint = null; // {weight, cells: Map(hand -> weight)} while the mouse is down on the range grid
   let running = null; // the AbortController of the solve in flight
+  let runningId = null; // its id on the server, once the solve has started (what Stop names)
   let points = [];
   let solved = null; // {id, result}
   let line = []; // the steps from the root to the node shown
   let shown = null; // the node's answer
   let pendingLine = null; // a share link's line, followed once its solve is done
-  let maxUpload = 1000000;
+  let maxUpload = 256 * 2 ** 20;
   const gridCells = { range: [], strategy: [], opponent: [] };
 
   const field = (name) => $(`pfl-${name}`);
@@ -298,24 +299,30 @@ const postflopPage = (() => {
     field("solve").disabled = on;
     field("resolve").disabled = on;
     field("stop").disabled = !on;
+    field("stop").textContent = "Stop";
     field("file").disabled = on;
     field("progress").hidden = !on;
   }
 
-  async function solve() {
+  // a solve with its curve; Stop asks the server to end it where it is (it is kept and browsed, its summary
+  // saying it stopped early); before the solve has started, Stop drops the request and nothing is kept
+  async function solve(note = "") {
     if (running) return;
     showError("pfl-error", null);
+    showNote(note);
     const body = spot();
     points = [];
     drawCurve();
     clearSolve();
     const controller = new AbortController();
     running = controller;
+    runningId = null;
     busy(true);
     const target = body.target || 0;
     field("status").textContent = "solving…";
     try {
       const result = await streamJob("/api/postflop/stream", body, (p) => {
+        if (p.id !== undefined) { runningId = p.id; return; }
         points.push(p);
         drawCurve();
         field("status").textContent = `iteration ${p.iteration.toLocaleString("en-US")}: exploitability `
@@ -331,11 +338,50 @@ const postflopPage = (() => {
     } catch (error) {
       field("status").textContent = "";
       pendingLine = null;
-      showError("pfl-error", error.name === "AbortError" ? { message: "stopped: nothing was kept" } : error);
+      showError("pfl-error", error.name === "AbortError"
+        ? { message: "stopped before the solve started: nothing was kept" } : error);
     } finally {
       running = null;
+      runningId = null;
       busy(false);
     }
+  }
+
+  async function stop() {
+    if (!running) return;
+    if (!runningId) { running.abort(); return; }
+    field("stop").disabled = true;
+    field("stop").textContent = "Stopping…";
+    try {
+      await postJSON("/api/postflop/stop", { id: runningId });
+    } catch (error) {
+      // finished meanwhile: its answer is on its way
+    }
+  }
+
+  function showNote(text) {
+    field("note").textContent = text;
+    field("note").hidden = !text;
+  }
+
+  // a share link with a solve's id: the server's kept solve when it still holds it and it is of the link's
+  // spot (the server checks), else the spot solved again, saying why
+  async function reopen(id) {
+    showError("pfl-error", null);
+    clearSolve();
+    field("status").textContent = "opening the solve the link names…";
+    let answer;
+    try {
+      answer = await postJSON("/api/postflop/open", { id, spot: spot() });
+    } catch (error) {
+      field("status").textContent = "";
+      solve(`the link's solve was not reopened (${error.message}); solving the spot again`);
+      return;
+    }
+    showNote("the link's solve, as the server kept it (not solved again)");
+    points = answer.curve || [];
+    drawCurve();
+    await opened(answer);
   }
 
   function clearSolve() {
@@ -344,6 +390,7 @@ const postflopPage = (() => {
     line = [];
     field("browser").hidden = true;
     field("summary").replaceChildren();
+    field("early").hidden = true;
     field("lock-result").replaceChildren();
     field("save").hidden = true;
   }
@@ -359,10 +406,12 @@ const postflopPage = (() => {
       ["~iterations", r.iterations.toLocaleString("en-US")],
       ["~exploitability", `${num(r.exploitability_percent, 3)}% of the pot (${num(r.exploitability, 3)} chips)`],
       ["~EV OOP / IP", `${num(r.ev.OOP, 2)} / ${num(r.ev.IP, 2)} chips`],
-      ["~stopped on", `~${r.stop_reason}`],
+      ["~stopped on", r.early ? `~${r.stop_reason} (early: ${r.early.reason})` : `~${r.stop_reason}`],
       ["~time", `${num(r.elapsed_s, 2)} s`],
       ["~memory", `${size(r.memory_bytes)}, ${r.decision_nodes.toLocaleString("en-US")} decision nodes`],
     ], "pfl-summary-table"));
+    field("early").textContent = r.early ? r.early.message : "";
+    field("early").hidden = !r.early;
     lockReport(r);
     field("save").href = `/api/postflop/file/${r.id}`;
     field("save").hidden = false;
@@ -376,15 +425,17 @@ const postflopPage = (() => {
     showError("pfl-error", null);
     if (file.size > maxUpload) {
       showError("pfl-error", { message: `${file.name} is ${file.size.toLocaleString("en-US")} bytes, over this `
-        + `server's limit of ${maxUpload.toLocaleString("en-US")} bytes per request` });
+        + `server's limit of ${maxUpload.toLocaleString("en-US")} bytes per upload; browse it with `
+        + "`pokerlab postflop show FILE` instead" });
       return;
     }
     clearSolve();
+    showNote("");
     busy(true);
     field("status").textContent = `reading ${file.name}…`;
     try {
       const response = await fetch("/api/postflop/load", { method: "POST",
-        headers: { "Content-Type": "application/octet-stream" }, body: await file.arrayBuffer() });
+        headers: { "Content-Type": "application/octet-stream" }, body: file });
       const data = await response.json().catch(() => ({ detail: response.statusText }));
       if (!response.ok) throw new ApiError(response.status, data.detail || response.statusText);
       fill(data.spot);
@@ -580,6 +631,7 @@ const postflopPage = (() => {
     for (const name of FIELDS) s[name] = field(name).value;
     s.locks = lockLines();
     s.line = line;
+    if (solved) s.id = solved.id; // the server's kept solve, reopened while it holds it
     return s;
   }
 
@@ -587,11 +639,12 @@ const postflopPage = (() => {
     build();
     fill(s);
     pendingLine = Array.isArray(s.line) ? s.line.slice(0, 60).map(String) : null;
-    solve();
+    if (typeof s.id === "string" && s.id) reopen(s.id.slice(0, 64));
+    else solve();
   }
 
   function init(info) {
-    maxUpload = info.limits.request_bytes;
+    maxUpload = info.limits.upload_bytes || info.limits.request_bytes;
     for (const name of Object.keys(PRESETS)) field("preset").append(el("option", { value: name, text: name }));
     field("preset").append(el("option", { value: "custom", text: "custom" }));
     field("preset").value = "one size 75%";
@@ -625,11 +678,11 @@ const postflopPage = (() => {
     field("weight").addEventListener("input", () => {
       field("weight-value").textContent = `${field("weight").value}%`;
     });
-    field("solve").addEventListener("click", solve);
+    field("solve").addEventListener("click", () => solve());
     field("resolve").addEventListener("click", () => { pendingLine = solved ? line : null; solve(); });
     field("locks").addEventListener("input", locksChanged);
     field("lock-add").addEventListener("click", addLock);
-    field("stop").addEventListener("click", () => { if (running) running.abort(); });
+    field("stop").addEventListener("click", stop);
     field("share").addEventListener("click", () => shareLink("postflop", state(), "pfl-share-link"));
     field("file").addEventListener("change", () => loadFile(field("file").files[0]));
     drawCurve();
