@@ -192,3 +192,38 @@ def test_an_upload_over_its_limit_is_refused_before_it_is_all_read(tmp_path: Pat
     assert not any(folder.iterdir())  # nothing kept of either
     app.state.solves.close()
 
+
+
+REPORT = {"oop": "QQ, AKo", "ip": "KK, JTs", "pot": 100, "stack": 100, "flops": "7h7d2c", "bets": "75%",
+          "raises": "a", "target": 1.0, "iterations": 30}
+
+
+def test_a_report_over_a_few_flops_is_the_library_s_report(client: TestClient) -> None:
+    from pokerlab.postflop.report import flop_report
+
+    answer = client.post("/api/postflop/report", json=REPORT)
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    expected = flop_report(REPORT["oop"], REPORT["ip"], pot=100, stack=100, flops=REPORT["flops"], bets="75%",
+                           raises="a", target=1.0, iterations=30, workers=0).to_dict()
+    assert data["early"] is None and data["complete"] and data["finished"] == 1
+    assert data["by_texture"]["pairing"]["paired"]["flops"] == 1
+    strip = ("seconds",)
+    assert [{k: v for k, v in row.items() if k not in strip} for row in data["rows"]] \
+        == [{k: v for k, v in row.items() if k not in strip} for row in expected["rows"]]
+    assert data["by_texture"] == expected["by_texture"] and data["all"] == expected["all"]
+    for body, words in [({"flops": "13"}, "over this server's limit of 12 per report"),
+                        ({"iterations": 10**9}, "over this server's budget"),
+                        ({"flops": "AsKd"}, "")]:
+        refused = client.post("/api/postflop/report", json={**REPORT, **body})
+        assert refused.status_code == 422 and words in refused.json()["detail"], refused.text
+
+
+def test_the_time_budget_ends_a_report_between_flops_keeping_the_finished_ones() -> None:
+    from pokerlab.web.postflop import postflop_report_task
+
+    seen: list[dict[str, Any]] = []
+    params = {**REPORT, "flops": "7h7d2c AsKd2c", "donk": True, "budget_s": 0.0}
+    data = postflop_report_task(params, lambda message, force=False: seen.append(message))
+    assert seen == [{"flops_done": 1, "flops": 2}] and data["finished"] == 1 and not data["complete"]
+    assert data["early"].startswith("stopped early: the server's time budget of 0 s ended the report after 1 of 2")

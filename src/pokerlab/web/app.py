@@ -37,12 +37,14 @@ from pokerlab.web.postflop import (
     PostflopKeyRequest,
     PostflopNodeRequest,
     PostflopOpenRequest,
+    PostflopReportRequest,
     PostflopRequest,
     SolveStore,
     check_upload,
     postflop_estimate,
     postflop_limits,
     receive_upload,
+    report_limits,
     requested_spot_hash,
     upload_too_large,
 )
@@ -304,6 +306,7 @@ TIMEOUT_ADVICE = {
     "postflop": "give a time limit or a larger target, or a smaller tree",
     "postflop-node": "browse a smaller spot (a flop node's equity runs over every turn and river)",
     "postflop-load": "load a smaller solve",
+    "postflop-report": "give fewer flops or iterations, a larger target, or narrower ranges",
 }
 
 
@@ -318,6 +321,8 @@ def _cacheable(task: str, params: dict[str, Any], result: dict[str, Any]) -> boo
         return not sampled or (seeded and params.get("time") is None)
     if task in ("postflop", "postflop-load"):  # the answer names a stored solve, which a later eviction drops
         return False
+    if task == "postflop-report":  # deterministic, unless the time budget ended it early
+        return not result.get("early")
     if task in ("pushfold", "two-round", "hand-equity"):
         return params.get("time") is None  # seeded by default
     return params.get("time") is None and (seeded or "mccfr" not in str(params.get("algo")))
@@ -567,6 +572,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise InvalidArgumentError(f"the solve {body.id[:12]!r} is of another spot than the one sent (board, "
                                        "ranges, sizes or locks differ): solve the spot again")
         return answer
+
+    def report_job(body: PostflopReportRequest) -> tuple[dict[str, Any], float]:
+        return body.model_dump() | {"budget_s": limits.solve_seconds}, report_limits(body, limits.solve_seconds)
+
+    @app.post("/api/postflop/report", name="postflop_report")
+    async def postflop_report(request: Request, body: PostflopReportRequest) -> Response:
+        """`pokerlab postflop report --json` on a few flops (at most 12) within the work budget: per flop and by
+        texture, OOP's first-action frequencies, EVs, equity; `early` when the time budget ended it between two
+        flops (the finished flops kept)."""
+        return await compute(request, "postflop-report", *report_job(body))
+
+    @app.post("/api/postflop/report/stream", name="postflop_report_stream")
+    async def postflop_report_stream(request: Request, body: PostflopReportRequest) -> Response:
+        """`/api/postflop/report` streamed: `{"flops_done", "flops"}` after each flop, then the result."""
+        return await stream(request, "postflop-report", *report_job(body))
 
     @app.post("/api/postflop/estimate")
     def postflop_cost(body: PostflopRequest) -> dict[str, Any]:

@@ -178,6 +178,84 @@ def requested_spot_hash(body: PostflopRequest) -> str:
     return spot_hash({**spec, "lock": [lock.text for lock in as_locks(body.lock or None)]})
 
 
+class PostflopReportRequest(BaseModel):
+    """``pokerlab postflop report`` on a few flops: the spot without a board, and ``flops`` (a list such as
+    ``"AsKd2c 7h7d2c"`` or a subset size such as ``"5"``, at most :data:`REPORT_FLOPS` flops)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    oop: str = Field(max_length=2000)
+    ip: str = Field(max_length=2000)
+    pot: int
+    stack: int
+    flops: str = Field(max_length=400, examples=["AsKd2c 7h7d2c QhJh9h"])
+    bets: str = Field(default="75%", max_length=200)
+    raises: str = Field(default="a", max_length=200)
+    donk: bool = True
+    target: float | None = 1.0
+    iterations: int = 200
+
+
+REPORT_FLOPS = 12
+"""Most flops one web report may solve (the CLI's ``pokerlab postflop report`` takes any set, resumable)."""
+
+
+def report_limits(body: PostflopReportRequest, seconds: float) -> float:
+    """Refuse (422) a report over the budget before any work: more than :data:`REPORT_FLOPS` flops, or its
+    updates (the first flop's storage times iterations times flops) over :data:`MAX_UPDATES`; the seconds the job
+    may run (the report ends itself between two flops after ``seconds``, kept so far; one flop may run past)."""
+    from pokerlab.postflop import build_game
+    from pokerlab.postflop.flops import flop_name, parse_flops
+
+    flops = parse_flops(body.flops)
+    count = len(flops.weights)
+    if count > REPORT_FLOPS:
+        raise ResourceLimitError(f"{count:,} flops are over this server's limit of {REPORT_FLOPS} per report; give "
+                                 "fewer, or run `pokerlab postflop report` (any set, on every core, resumable)")
+    if body.iterations < 1:
+        raise ResourceLimitError(f"iterations must be at least 1, got {body.iterations}")
+    game, _ = build_game(flop_name(flops.cards[0]), body.oop, body.ip, pot=body.pot, stack=body.stack, bets=body.bets,
+                         raises=body.raises, donk=body.donk, max_memory=MAX_MEMORY, build=False)
+    updates = game.memory_bytes // 8 * body.iterations * count
+    if updates > MAX_UPDATES:
+        raise ResourceLimitError(f"{body.iterations:,} iterations on {count} flops are {updates:,} updates, over "
+                                 f"this server's budget of {MAX_UPDATES:,}; ask for fewer iterations or flops, a "
+                                 "smaller tree or narrower ranges")
+    return seconds + 120.0
+
+
+def postflop_report_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
+    """``pokerlab postflop report --json`` on the flops asked, in this worker, one flop after another;
+    ``{"flops_done", "flops"}`` progress after each; after ``budget_s`` seconds the report ends between two
+    flops with the flops finished (``early`` says so), as Ctrl-C ends the CLI's."""
+    import time
+
+    from pokerlab.errors import Interrupted
+    from pokerlab.postflop.report import FlopReport, flop_report
+
+    start = time.monotonic()
+    budget = float(params["budget_s"])
+
+    def progress(done: int, total: int) -> None:
+        report({"flops_done": done, "flops": total}, force=True)
+        if done < total and time.monotonic() - start > budget:
+            raise KeyboardInterrupt  # between two flops: the report of the finished ones is kept
+
+    early = None
+    try:
+        result = flop_report(params["oop"], params["ip"], pot=params["pot"], stack=params["stack"],
+                             flops=params["flops"], bets=params["bets"], raises=params["raises"],
+                             donk=params["donk"], target=params.get("target"), iterations=params["iterations"],
+                             workers=0, progress=progress)
+    except Interrupted as stopped:
+        result = cast("FlopReport", stopped.partial)
+        early = (f"stopped early: the server's time budget of {budget:g} s ended the report after "
+                 f"{len(result.rows)} of {len(result.flops.weights)} flops; the tables hold the flops finished")
+    data = result.to_dict()
+    data["early"] = early
+    return data
+
+
 # ---- the store (server process) ------------------------------------------------------------------------------
 
 class SolveStore:
