@@ -161,3 +161,27 @@ def _image(folder, name: str):
     path.parent.mkdir(exist_ok=True)
     return path
 
+
+
+def test_a_report_over_a_few_flops_from_the_page(page, live_server, screenshot_dir):
+    page.locator("#tabs a[data-tab='postflop']").click()
+    page.locator("#pfl-oop").fill("QQ, AKo")
+    page.locator("#pfl-ip").fill("KK, JTs")
+    page.locator("#pfl-stack").fill("100")
+    page.locator("#pfl-report summary").click()
+    page.locator("#pfl-report-flops").fill("7h7d2c QhJh9h")
+    page.locator("#pfl-report-iterations").fill("30")
+    page.locator("#pfl-report-run").click()
+    page.wait_for_selector(".pfl-report-textures")
+    assert page.locator("#pfl-report-status").inner_text() == "2 flops solved"
+    rows = [r.locator("td").all_inner_texts() for r in page.locator(".pfl-report-flops tbody tr").all()]
+    assert [r[0] for r in rows] == ["7h7d2c", "QhJh9h"]
+    assert rows[1][1] == "monotone, unpaired, Q high, connected"
+    answer = httpx.post(f"{live_server.url}/api/postflop/report", timeout=120, json={
+        "oop": "QQ, AKo", "ip": "KK, JTs", "pot": 100, "stack": 100, "bets": "75%", "raises": "a",
+        "flops": "7h7d2c QhJh9h", "target": 1, "iterations": 30}).json()  # the server's cached answer
+    check = answer["rows"][0]["frequencies"]["check"]
+    assert rows[0][2] == f"{100 * check:.1f}%"
+    groups = [r.locator("td").first.inner_text() for r in page.locator(".pfl-report-textures tbody tr").all()]
+    assert groups[:3] == ["all flops", "suits: monotone", "suits: rainbow"]
+    page.locator("#pfl-report").screenshot(path=str(_image(screenshot_dir, "postflop-report.png")))

@@ -451,6 +451,55 @@ const postflopPage = (() => {
     }
   }
 
+  // ---- a report over a few flops: the spot's ranges, pot, stack and tree on each, within the server's budget --
+
+  async function runReport() {
+    showError("pfl-report-error", null);
+    const body = { oop: field("oop").value, ip: field("ip").value, pot: Number(field("pot").value),
+      stack: Number(field("stack").value), bets: field("bets").value, raises: field("raises").value,
+      flops: field("report-flops").value };
+    if (field("report-target").value !== "") body.target = Number(field("report-target").value);
+    else body.target = null;
+    if (field("report-iterations").value !== "") body.iterations = Number(field("report-iterations").value);
+    field("report-run").disabled = true;
+    field("report-progress").hidden = false;
+    field("report-progress").value = 0;
+    field("report-status").textContent = "solving the first flop…";
+    field("report-tables").replaceChildren();
+    try {
+      const result = await streamJob("/api/postflop/report/stream", body, (p) => {
+        field("report-progress").value = p.flops_done / p.flops;
+        field("report-status").textContent = `${p.flops_done} of ${p.flops} flops solved`;
+      });
+      field("report-status").textContent = result.early || `${result.finished} flops solved`;
+      reportTables(result);
+    } catch (error) {
+      field("report-status").textContent = "";
+      showError("pfl-report-error", error);
+    } finally {
+      field("report-run").disabled = false;
+      field("report-progress").hidden = true;
+    }
+  }
+
+  function reportTables(r) {
+    const actions = r.actions;
+    const cells = (g) => [...actions.map((a) => pct(g.frequencies[a], 1)), num(g.oop_ev, 2), num(g.ip_ev, 2),
+      pct(g.oop_equity, 1)];
+    const perFlop = table(["~flop", "~texture", ...actions, "EV OOP", "EV IP", "OOP equity", "exploitability"],
+      r.rows.map((row) => [`~${row.flop}`, `~${row.suits}, ${row.pairing}, ${row.high} high, ${row.connectedness}`,
+        ...cells(row), `${num(row.exploitability_percent, 3)}%`]), "pfl-report-flops");
+    const groups = [];
+    if (r.all) groups.push(["~all flops", r.all]);
+    for (const [name, values] of Object.entries(r.by_texture)) {
+      for (const [value, g] of Object.entries(values)) groups.push([`~${name}: ${value}`, g]);
+    }
+    const byTexture = table(["~group", "flops", ...actions, "EV OOP", "EV IP", "OOP equity"],
+      groups.map(([name, g]) => [name, g.flops, ...cells(g)]), "pfl-report-textures");
+    field("report-tables").replaceChildren(el("h3", { text: "per flop (OOP's first action)" }), perFlop,
+      el("h3", { text: "by texture (weighted means)" }), byTexture);
+  }
+
   // ---- browsing -----------------------------------------------------------------------------------------
 
   const COLOURS = { fold: "#5b7fc7", check: "#2f9e66", call: "#2f9e66" };
@@ -685,6 +734,7 @@ const postflopPage = (() => {
     field("stop").addEventListener("click", stop);
     field("share").addEventListener("click", () => shareLink("postflop", state(), "pfl-share-link"));
     field("file").addEventListener("change", () => loadFile(field("file").files[0]));
+    field("report-run").addEventListener("click", runReport);
     drawCurve();
   }
 
