@@ -614,10 +614,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         file or one unpacking to more than 256 MiB is a 422."""
         key = solves.reserve()
         upload = solves.folder / f".{key}-upload"
-        if not await receive_upload(request.stream(), upload, limits.upload_bytes):
-            solves.discard(key)
-            return _error_response(413, upload_too_large(None, limits.upload_bytes))
         try:
+            if not await receive_upload(request.stream(), upload, limits.upload_bytes):
+                solves.discard(key)
+                return _error_response(413, upload_too_large(None, limits.upload_bytes))
             check_upload(upload, MAX_MEMORY)
             size = upload.stat().st_size
             upload.rename(solves.path(key))
