@@ -60,6 +60,23 @@ def test_stop_keeps_the_solve_at_its_computed_exploitability(tmp_path: Path) -> 
     assert answer["early"] == data["early"] and answer["spot_hash"] == data["spot_hash"]
 
 
+def test_stop_during_the_unlocked_twin_keeps_the_locked_solve_without_the_gain(tmp_path: Path) -> None:
+    params = task_params({**ENDLESS, "iterations": 20}, tmp_path, lock=["line=check; strategy=check"])
+    checks: list[int] = []
+
+    def report(message: dict[str, Any], force: bool = False) -> None:
+        if "iteration" in message:
+            checks.append(message["iteration"])
+            if len(checks) == 3:  # the locked solve's checks at 10 and 20, then the unlocked one's first
+                Path(params["store"]["stop"]).touch()
+
+    data = postflop_task(params, report)
+    assert checks == [10, 20, 10] and data["iterations"] == 20 and data["early"]["reason"] == "stop"
+    assert data["early"]["message"].startswith("stopped early: Stop ended the unlocked solve")
+    assert data["lock"]["equilibrium"] is None and data["lock"]["gain_over_equilibrium"] is None
+    assert data["early"]["exploitability_percent"] == pytest.approx(recomputed(params["store"]["path"]), rel=1e-9)
+
+
 def test_the_server_s_time_budget_ends_a_solve_and_keeps_it(tmp_path: Path) -> None:
     params = task_params(ENDLESS, tmp_path, budget_s=0.3)
     data = postflop_task(params, lambda message, force=False: None)

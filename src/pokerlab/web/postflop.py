@@ -309,7 +309,7 @@ class SolveStore:
 
     def answer_path(self, key: str) -> Path:
         """The answer solve ``key`` gave (JSON), written before its file."""
-        return self.folder / f".{key}-answer.json"
+        return answer_file(self.path(key))
 
     def stop_path(self, key: str) -> Path:
         return self.folder / f".{key}-stop"
@@ -466,9 +466,9 @@ def postflop_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
     except Interrupted as stopped:  # the Stop button: what was solved is kept
         result = cast("PostflopResult", stopped.partial)
         early = ("stop", f"Stop ended it after {result.iterations:,} iterations")
-        if result.locks and result.equilibrium is None:
-            early = ("stop", early[1] + " of the locked spot (the unlocked solve, for the gain over equilibrium, "
-                                        "did not finish)")
+        if str(stopped).startswith("interrupted while solving the unlocked spot"):
+            early = ("stop", f"Stop ended the unlocked solve (for the gain over equilibrium, not shown) before it "
+                             f"finished; the locked solve had run its {result.iterations:,} iterations")
     data = result.to_dict()
     data["node"] = result.node(params["line"]).to_dict(hands=True) if params.get("line") else None
     data["curve"] = curve
@@ -492,11 +492,16 @@ def _early(reason: str, why: str, result: Any, asked: str) -> dict[str, Any]:
                        f"the pot (computed; {asked}). The strategy shown is the average so far, not an equilibrium"}
 
 
+def answer_file(path: Path) -> Path:
+    """Where the answer of the solve kept in ``path`` (``ID.npz``) is kept: ``.ID-answer.json`` beside it."""
+    return path.with_name(f".{path.stem}-answer.json")
+
+
 def _write_answer(path: Path, data: dict[str, Any]) -> None:
     """The answer a kept solve gave, next to its file (a share link reopens it), written atomically."""
     answer = {k: v for k, v in data.items() if k not in ("node", "id")}
-    target = path.with_name(f".{path.stem}-answer.json")
-    part = path.with_name(f".{path.stem}-answer.part")
+    target = answer_file(path)
+    part = target.with_suffix(".part")
     part.write_text(json.dumps(answer))
     os.replace(part, target)
 
