@@ -231,7 +231,8 @@ def test_class_of_a_hand_row_is_its_combo_s_class(client: TestClient, river) -> 
 def test_the_openapi_document_lists_the_postflop_endpoints(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     for path in ("/api/postflop", "/api/postflop/stream", "/api/postflop/estimate", "/api/postflop/node",
-                 "/api/postflop/load", "/api/postflop/file/{key}"):
+                 "/api/postflop/load", "/api/postflop/file/{key}", "/api/postflop/stop", "/api/postflop/open",
+                 "/api/postflop/report", "/api/postflop/report/stream"):
         assert path in paths
     assert "application/x-ndjson" in paths["/api/postflop/stream"]["post"]["responses"]["200"]["content"]
     assert "application/octet-stream" in paths["/api/postflop/load"]["post"]["requestBody"]["content"]
