@@ -72,6 +72,7 @@ def test_stop_during_the_unlocked_twin_keeps_the_locked_solve_without_the_gain(t
 
     data = postflop_task(params, report)
     assert checks == [10, 20, 10] and data["iterations"] == 20 and data["early"]["reason"] == "stop"
+    assert [point["iteration"] for point in data["curve"]] == [10, 20]  # the locked solve's, not its twin's
     assert data["early"]["message"].startswith("stopped early: Stop ended the unlocked solve")
     assert data["lock"]["equilibrium"] is None and data["lock"]["gain_over_equilibrium"] is None
     assert data["early"]["exploitability_percent"] == pytest.approx(recomputed(params["store"]["path"]), rel=1e-9)

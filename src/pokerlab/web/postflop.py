@@ -429,7 +429,8 @@ def _stored(path: str) -> Any:
 
 def postflop_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
     """Solve the spot; the result's ``to_dict()`` plus ``node`` (the line's node, every hand), ``curve`` (the
-    exploitability after each check, % of the pot), ``spot_hash`` and ``early`` (None, or why the solve ended
+    exploitability after each check, % of the pot; a locked spot's, not its unlocked twin's: those progress
+    lines say ``unlocked``), ``spot_hash`` and ``early`` (None, or why the solve ended
     before its own stopping rules and at what exploitability). Runs to the server's ``budget_s`` seconds at most
     when the spot asks for no time. When the server gave a place in its store (``store``: ``{"id", "path",
     "stop"}``), the solve is written there with its answer, and ``id`` is its name; its first progress line is
@@ -444,11 +445,15 @@ def postflop_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
     if store:
         report({"id": store["id"]}, force=True)
 
+    twin = [False]  # a locked spot is solved again without locks (its equilibrium): not the curve's solve
+
     def progress(iteration: int, exploitability: float) -> None:
-        curve.append({"iteration": iteration, "exploitability_percent": exploitability})
-        if len(curve) > CURVE_POINTS:
-            del curve[1::2]
-        report({"iteration": iteration, "exploitability_percent": exploitability})
+        twin[0] = twin[0] or bool(curve) and iteration <= curve[-1]["iteration"]
+        if not twin[0]:
+            curve.append({"iteration": iteration, "exploitability_percent": exploitability})
+            if len(curve) > CURVE_POINTS:
+                del curve[1::2]
+        report({"iteration": iteration, "exploitability_percent": exploitability, "unlocked": twin[0]})
         if stop is not None and stop.exists():
             raise KeyboardInterrupt  # between two iterations: the solve wraps its state as it is
 

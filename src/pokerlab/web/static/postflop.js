@@ -272,7 +272,14 @@ const postflopPage = (() => {
     ctx.fillStyle = "#6b7385";
     ctx.strokeRect(left, top, W - left - right, H - top - bottom);
     const valid = points.filter((p) => p.exploitability_percent > 0);
-    if (!valid.length) return;
+    if (!valid.length) {
+      const exact = points.find((p) => p.exploitability_percent === 0);
+      if (exact) {
+        ctx.fillText(`exploitability 0 at iteration ${exact.iteration.toLocaleString("en-US")}: nothing to draw `
+          + "on a log scale", left + 12, top + 20);
+      }
+      return;
+    }
     const xs = valid.map((p) => Math.log10(p.iteration));
     const ys = valid.map((p) => Math.log10(p.exploitability_percent));
     const x0 = Math.min(...xs), x1 = Math.max(x0 + 1, ...xs);
@@ -323,6 +330,11 @@ const postflopPage = (() => {
     try {
       const result = await streamJob("/api/postflop/stream", body, (p) => {
         if (p.id !== undefined) { runningId = p.id; return; }
+        if (p.unlocked) {
+          field("status").textContent = `solving the spot without locks, for the gain over equilibrium: iteration `
+            + `${p.iteration.toLocaleString("en-US")}, exploitability ${num(p.exploitability_percent, 3)}% of the pot`;
+          return;
+        }
         points.push(p);
         drawCurve();
         field("status").textContent = `iteration ${p.iteration.toLocaleString("en-US")}: exploitability `
