@@ -1,7 +1,8 @@
 """The Postflop tab in headless Chromium against a real ``pokerlab serve``: set up a small river spot (ranges
 typed and painted on the grid, a bet-tree preset), see its memory estimate, solve it, browse two actions deep
 through the action buttons and the breadcrumbs, and read one hand's strategy off the page, checked against the
-node the API answers for the same solve. Screenshots into docs/img/ with POKERLAB_SCREENSHOTS=docs."""
+node the API answers for the same solve; Stop keeps what was solved and says at what exploitability; a share link
+reopens the kept solve, or solves again saying why. Screenshots into docs/img/ with POKERLAB_SCREENSHOTS=docs."""
 
 from __future__ import annotations
 
@@ -90,7 +91,7 @@ def test_a_share_link_restores_the_spot_and_the_line_and_a_card_is_picked(page, 
     assert page.locator("#pfl-crumbs .crumb").last.inner_text() == "river Qc"
 
 
-def test_stop_ends_a_solve_and_keeps_nothing(page):
+def test_stop_keeps_what_was_solved_and_says_so(page, live_server, screenshot_dir):
     page.locator("#tabs a[data-tab='postflop']").click()
     page.locator("#pfl-board").fill("Kh9d5c2s")
     page.locator("#pfl-oop").fill("QQ+, AK, KQ, 99, 55")
@@ -102,8 +103,52 @@ def test_stop_ends_a_solve_and_keeps_nothing(page):
     page.locator("#pfl-solve").click()
     page.wait_for_function("document.querySelector('#pfl-status').textContent.startsWith('iteration')")
     page.locator("#pfl-stop").click()
-    page.wait_for_function("document.querySelector('#pfl-error').textContent.startsWith('stopped')")
-    assert page.locator("#pfl-solve").is_enabled() and page.locator("#pfl-browser").is_hidden()
+    page.wait_for_selector(".pfl-summary-table")
+    page.wait_for_selector("#pfl-actions .action")  # kept and browsed
+    early = page.locator("#pfl-early").inner_text()
+    assert early.startswith("stopped early: Stop ended it after") and "(computed; the target was 0.001%)" in early
+    summary = page.locator(".pfl-summary-table").inner_text()
+    assert "interrupted (early: stop)" in summary
+    key = page.locator("#pfl-save").get_attribute("href").rsplit("/", 1)[1]
+    kept = httpx.post(f"{live_server.url}/api/postflop/node", json={"id": key, "line": []})
+    assert kept.status_code == 200
+    page.screenshot(path=str(_image(screenshot_dir, "postflop-stopped.png")), full_page=True)
+    assert page.locator("#pfl-solve").is_enabled() and page.locator("#pfl-stop").is_disabled()
+
+
+def test_a_share_link_reopens_the_kept_solve_or_solves_again_saying_why(page, live_server):
+    page.locator("#tabs a[data-tab='postflop']").click()
+    page.locator("#pfl-solve").click()
+    page.wait_for_selector("#pfl-actions .action[data-action='check']")
+    page.locator("#pfl-actions .action[data-action='check']").click()
+    page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 2")
+    key = page.locator("#pfl-save").get_attribute("href").rsplit("/", 1)[1]
+    page.locator("#pfl-share").click()
+    state = decode_state(page.evaluate("location.hash"))
+    assert state["id"] == key and state["line"] == ["check"]
+    page.reload()  # the link opened: the server still holds the solve, shown as kept at the link's node
+    page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 2")
+    assert page.locator("#pfl-note").inner_text() == "the link's solve, as the server kept it (not solved again)"
+    assert page.locator("#pfl-save").get_attribute("href").endswith(key)
+    # a link whose solve the server no longer holds: solved again, and the page says why
+    page.goto(f"{live_server.url}/#postflop:{encode_state({**state, 'id': '0' * 24})}")
+    page.reload()
+    page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 2")
+    note = page.locator("#pfl-note").inner_text()
+    assert note.startswith("the link's solve was not reopened (this server no longer holds the solve")
+    assert note.endswith("solving the spot again")
+    assert not page.locator("#pfl-save").get_attribute("href").endswith(key)
+    # a link whose spot is not the kept solve's: never shown as that spot
+    page.goto(f"{live_server.url}/#postflop:{encode_state({**state, 'pot': '90'})}")
+    page.reload()
+    page.wait_for_function("document.querySelectorAll('#pfl-crumbs .crumb').length === 2")
+    assert "is of another spot than the one sent" in page.locator("#pfl-note").inner_text()
+    assert "pot 90" in page.locator(".pfl-summary-table").inner_text()
+
+
+def decode_state(share: str) -> dict:
+    text = share.split(":", 1)[1]
+    return json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
 
 
 def encode_state(state: dict) -> str:
@@ -116,3 +161,27 @@ def _image(folder, name: str):
     path.parent.mkdir(exist_ok=True)
     return path
 
+
+
+def test_a_report_over_a_few_flops_from_the_page(page, live_server, screenshot_dir):
+    page.locator("#tabs a[data-tab='postflop']").click()
+    page.locator("#pfl-oop").fill("QQ, AKo")
+    page.locator("#pfl-ip").fill("KK, JTs")
+    page.locator("#pfl-stack").fill("100")
+    page.locator("#pfl-report summary").click()
+    page.locator("#pfl-report-flops").fill("7h7d2c QhJh9h")
+    page.locator("#pfl-report-iterations").fill("30")
+    page.locator("#pfl-report-run").click()
+    page.wait_for_selector(".pfl-report-textures")
+    assert page.locator("#pfl-report-status").inner_text() == "2 flops solved"
+    rows = [r.locator("td").all_inner_texts() for r in page.locator(".pfl-report-flops tbody tr").all()]
+    assert [r[0] for r in rows] == ["7h7d2c", "QhJh9h"]
+    assert rows[1][1] == "monotone, unpaired, Q high, connected"
+    answer = httpx.post(f"{live_server.url}/api/postflop/report", timeout=120, json={
+        "oop": "QQ, AKo", "ip": "KK, JTs", "pot": 100, "stack": 100, "bets": "75%", "raises": "a",
+        "flops": "7h7d2c QhJh9h", "target": 1, "iterations": 30}).json()  # the server's cached answer
+    check = answer["rows"][0]["frequencies"]["check"]
+    assert rows[0][2] == f"{100 * check:.1f}%"
+    groups = [r.locator("td").first.inner_text() for r in page.locator(".pfl-report-textures tbody tr").all()]
+    assert groups[:3] == ["all flops", "suits: monotone", "suits: rainbow"]
+    page.locator("#pfl-report").screenshot(path=str(_image(screenshot_dir, "postflop-report.png")))

@@ -33,12 +33,20 @@ from pokerlab.web.jobs import JobFailedError, JobTimeoutError, QueueFullError, W
 from pokerlab.web.messages import validation_message
 from pokerlab.web.postflop import (
     MAX_MEMORY,
+    UPLOAD_BYTES,
+    PostflopKeyRequest,
     PostflopNodeRequest,
+    PostflopOpenRequest,
+    PostflopReportRequest,
     PostflopRequest,
     SolveStore,
     check_upload,
     postflop_estimate,
     postflop_limits,
+    receive_upload,
+    report_limits,
+    requested_spot_hash,
+    upload_too_large,
 )
 from pokerlab.web.prechecks import PRECHECKS, load_prechecks
 from pokerlab.web.schemas import (
@@ -75,6 +83,7 @@ class Limits:
     two_round_node_boards: int = 12_500_000
     two_round_node_boards_per_second: float = 150_000.0  # a slow rate (a loaded core), for the time limit only
     request_bytes: int = 1_000_000  # a body: 20,000 stacks as JSON take about 200 KB
+    upload_bytes: int = UPLOAD_BYTES  # a saved postflop solve uploaded (streamed to disk, not parsed)
 
 
 @dataclass(frozen=True)
@@ -221,6 +230,7 @@ LIMIT_WORDS = {
     "two_round_node_boards": "node-boards of exact best response per two-round request",
     "two_round_node_boards_per_second": "the rate the two-round time limit assumes",
     "request_bytes": "bytes of a request body",
+    "upload_bytes": "bytes of a saved postflop solve uploaded to `/api/postflop/load`",
 }
 
 
@@ -296,6 +306,7 @@ TIMEOUT_ADVICE = {
     "postflop": "give a time limit or a larger target, or a smaller tree",
     "postflop-node": "browse a smaller spot (a flop node's equity runs over every turn and river)",
     "postflop-load": "load a smaller solve",
+    "postflop-report": "give fewer flops or iterations, a larger target, or narrower ranges",
 }
 
 
@@ -310,6 +321,8 @@ def _cacheable(task: str, params: dict[str, Any], result: dict[str, Any]) -> boo
         return not sampled or (seeded and params.get("time") is None)
     if task in ("postflop", "postflop-load"):  # the answer names a stored solve, which a later eviction drops
         return False
+    if task == "postflop-report":  # deterministic, unless the time budget ended it early
+        return not result.get("early")
     if task in ("pushfold", "two-round", "hand-equity"):
         return params.get("time") is None  # seeded by default
     return params.get("time") is None and (seeded or "mccfr" not in str(params.get("algo")))
@@ -523,22 +536,57 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.solves = solves
 
     def postflop_job(body: PostflopRequest) -> tuple[dict[str, Any], float]:
-        """The solve's parameters (a place in the store for its file) and time limit, refused here when wrong."""
+        """The solve's parameters (a place in the store for its file, the time budget it ends itself at) and
+        time limit, refused here when wrong."""
         seconds = postflop_limits(body, limits.solve_seconds)
         key = solves.reserve()
-        return body.model_dump() | {"store": {"id": key, "path": str(solves.path(key))}}, seconds
+        store = {"id": key, "path": str(solves.path(key)), "stop": str(solves.stop_path(key))}
+        return body.model_dump() | {"store": store, "budget_s": limits.solve_seconds}, seconds
 
     @app.post("/api/postflop", name="postflop")
     async def postflop(request: Request, body: PostflopRequest) -> Response:
         """A no-limit hold'em postflop spot solved, as `pokerlab postflop solve --json`, within a work budget,
-        plus `curve` (exploitability, % of the pot, after each check) and `id` (the solve kept for
-        `/api/postflop/node` and `/api/postflop/file/{id}`)."""
+        plus `curve` (exploitability, % of the pot, after each check), `id` (the solve kept for
+        `/api/postflop/node` and `/api/postflop/file/{id}`), `spot_hash` and `early` (null, or why it ended
+        before its own stopping rules: Stop or the server's time budget, and its exploitability then)."""
         return await compute(request, "postflop", *postflop_job(body))
 
     @app.post("/api/postflop/stream", name="postflop_stream")
     async def postflop_stream(request: Request, body: PostflopRequest) -> Response:
-        """`/api/postflop` streamed: one JSON object per line, progress first, then the result."""
+        """`/api/postflop` streamed: one JSON object per line, progress first (the first from the solve is
+        `{"id"}`, what `/api/postflop/stop` names), then the result."""
         return await stream(request, "postflop", *postflop_job(body))
+
+    @app.post("/api/postflop/stop")
+    def postflop_stop(body: PostflopKeyRequest) -> dict[str, Any]:
+        """Stop a running solve where it is: it ends at its next exploitability check (every 10 iterations) and
+        is kept and answered like a finished one, its `early` saying so. `stopping`: false when it had finished."""
+        return {"id": body.id, "stopping": solves.stop(body.id)}
+
+    @app.post("/api/postflop/open")
+    def postflop_open(body: PostflopOpenRequest) -> dict[str, Any]:
+        """A kept solve reopened (a share link): the answer its solve gave, when the spot sent is the spot it
+        solved (by `spot_hash`); 422 when the server no longer holds it or it is of another spot."""
+        answer = solves.answer(body.id)
+        if answer.get("spot_hash") != requested_spot_hash(body.spot):
+            raise InvalidArgumentError(f"the solve {body.id[:12]!r} is of another spot than the one sent (board, "
+                                       "ranges, sizes or locks differ): solve the spot again")
+        return answer
+
+    def report_job(body: PostflopReportRequest) -> tuple[dict[str, Any], float]:
+        return body.model_dump() | {"budget_s": limits.solve_seconds}, report_limits(body, limits.solve_seconds)
+
+    @app.post("/api/postflop/report", name="postflop_report")
+    async def postflop_report(request: Request, body: PostflopReportRequest) -> Response:
+        """`pokerlab postflop report --json` on a few flops (at most 12) within the work budget: per flop and by
+        texture, OOP's first-action frequencies, EVs, equity; `early` when the time budget ended it between two
+        flops (the finished flops kept)."""
+        return await compute(request, "postflop-report", *report_job(body))
+
+    @app.post("/api/postflop/report/stream", name="postflop_report_stream")
+    async def postflop_report_stream(request: Request, body: PostflopReportRequest) -> Response:
+        """`/api/postflop/report` streamed: `{"flops_done", "flops"}` after each flop, then the result."""
+        return await stream(request, "postflop-report", *report_job(body))
 
     @app.post("/api/postflop/estimate")
     def postflop_cost(body: PostflopRequest) -> dict[str, Any]:
@@ -560,16 +608,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/postflop/load", openapi_extra=upload_body)
     async def postflop_load(request: Request) -> Response:
-        """A saved solve (the bytes of what `pokerlab postflop solve --out` writes, at most `request_bytes`)
-        kept for browsing: the answer is the solve's, with its `id`; another format, version or a corrupt file
-        is a 422."""
-        data = await request.body()
-        check_upload(data, MAX_MEMORY)
+        """A saved solve (the bytes of what `pokerlab postflop solve --out` writes, at most `upload_bytes`,
+        streamed to disk) kept for browsing: the answer is the solve's, with its `id`; 413 over `upload_bytes`
+        (by Content-Length before a byte is read, or as soon as more came); another format, version, a corrupt
+        file or one unpacking to more than 256 MiB is a 422."""
         key = solves.reserve()
-        solves.path(key).write_bytes(data)
+        upload = solves.folder / f".{key}-upload"
         try:
+            if not await receive_upload(request.stream(), upload, limits.upload_bytes):
+                solves.discard(key)
+                return _error_response(413, upload_too_large(None, limits.upload_bytes))
+            check_upload(upload, MAX_MEMORY)
+            size = upload.stat().st_size
+            upload.rename(solves.path(key))
             response = await compute(request, "postflop-load", {"path": str(solves.path(key)), "id": key},
-                                     limits.job_seconds)
+                                     limits.job_seconds + size / 20e6)
         except BaseException:
             solves.discard(key)
             raise
@@ -634,7 +687,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         answering()
         return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
 
-    app.add_middleware(RequestGuard, max_body=limits.request_bytes, allowed_hosts=settings.allowed_hosts)
+    uploads = {"/api/postflop/load": (limits.upload_bytes, lambda size: upload_too_large(size, limits.upload_bytes))}
+    app.add_middleware(RequestGuard, max_body=limits.request_bytes, allowed_hosts=settings.allowed_hosts,
+                       uploads=uploads)
     app.state.settings = settings
     app.state.jobs = state
     return app

@@ -41,12 +41,16 @@ async def _answer(send: Send, status: int, message: str) -> None:
 
 class RequestGuard:
     """ASGI middleware: 400 for a ``Host`` not in ``allowed_hosts`` (empty: any host), 413 for a body over
-    ``max_body`` bytes (by its ``Content-Length``, or counted as it arrives when it has none)."""
+    ``max_body`` bytes (by its ``Content-Length``, or counted as it arrives when it has none). ``uploads``: paths
+    whose body may be larger (path -> bytes, with the 413's sentence): refused by ``Content-Length`` here, else
+    passed on unread, for the endpoint to stream and count."""
 
-    def __init__(self, app: ASGIApp, max_body: int, allowed_hosts: tuple[str, ...] = ()) -> None:
+    def __init__(self, app: ASGIApp, max_body: int, allowed_hosts: tuple[str, ...] = (),
+                 uploads: dict[str, tuple[int, Callable[[int], str]]] | None = None) -> None:
         self.app = app
         self.max_body = max_body
         self.allowed_hosts = frozenset(host.lower().strip("[]") for host in allowed_hosts)
+        self.uploads = uploads or {}
 
     def _too_large(self, size: int | None) -> str:
         shown = "more than" if size is None else f"{size:,} bytes,"
@@ -64,6 +68,15 @@ class RequestGuard:
                                      "to serve that name")
             return
         length = headers.get("content-length")
+        upload = self.uploads.get(scope.get("path", ""))
+        if upload is not None:
+            most, sentence = upload
+            if length is not None and length.strip().isdigit() and int(length) > most:
+                await _drain(receive, DRAIN_BYTES)
+                await _answer(send, 413, sentence(int(length)))
+                return
+            await self.app(scope, receive, send)
+            return
         if length is not None and length.strip().isdigit() and int(length) > self.max_body:
             await _drain(receive, DRAIN_BYTES)
             await _answer(send, 413, self._too_large(int(length)))

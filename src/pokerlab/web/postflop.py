@@ -1,8 +1,9 @@
 """The postflop endpoints: a spot solved as ``pokerlab postflop solve --json`` within a work budget
 (``POST /api/postflop``, streamed at ``/api/postflop/stream``), kept in a bounded store of finished solves and
-browsed node by node without solving again (``/api/postflop/node``), a saved solve uploaded
-(``/api/postflop/load``) or downloaded (``/api/postflop/file/{id}``), and the memory a spot needs, told before it
-is solved (``/api/postflop/estimate``).
+browsed node by node without solving again (``/api/postflop/node``), stopped early and kept as far as it went
+(``/api/postflop/stop``), reopened from a share link (``/api/postflop/open``), a saved solve uploaded
+(``/api/postflop/load``, streamed to disk) or downloaded (``/api/postflop/file/{id}``), and the memory a spot
+needs, told before it is solved (``/api/postflop/estimate``).
 
 The store lives in the server process: a private temporary folder of ``.npz`` files (the form
 ``pokerlab postflop solve --out`` writes), at most :data:`STORE_SOLVES` of them and :data:`STORE_BYTES` bytes,
@@ -11,15 +12,18 @@ solve by the id its answer gave, and a worker reads the file back (keeping the l
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import secrets
 import shutil
 import tempfile
 import weakref
 import zipfile
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -39,6 +43,11 @@ SAVE_BYTES_PER_SECOND = 20e6
 """A slow rate of writing a compressed solve, for the job's time limit only."""
 CURVE_POINTS = 400
 """Most points of the exploitability curve an answer carries (thinned evenly beyond it)."""
+UPLOAD_BYTES = 256 * 2**20
+"""Bytes of a saved solve one upload may send (streamed to disk; the request body limit does not apply)."""
+CHECK_TARGET = 1e-9
+"""The target (% of the pot) a solve asked for without one runs to: the exploitability is still checked every
+10 iterations, for the curve and so that Stop is seen (a spot solved that exactly stops there, as it should)."""
 
 
 class PostflopRequest(BaseModel):
@@ -81,6 +90,24 @@ class PostflopNodeRequest(BaseModel):
     line: list[Step] = Field(default_factory=list, max_length=60, examples=[["check", "bet 75"]])
 
 
+class PostflopKeyRequest(BaseModel):
+    """A kept or running solve, by the id its answer (or its first progress line) gave."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    id: str = Field(min_length=1, max_length=64, examples=["3f2a9c0d1e4b5a6c7d8e9f00"])
+
+
+class PostflopOpenRequest(BaseModel):
+    """A share link's solve: its ``id`` and the spot the link describes (the solve is shown only if it is of
+    that spot)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, max_length=64, examples=["3f2a9c0d1e4b5a6c7d8e9f00"])
+    spot: PostflopRequest
+
+
 def _spot(params: dict[str, Any]) -> dict[str, Any]:
     keys = ("pot", "stack", "bets", "raises", "add_allin", "force_allin", "merging", "raise_cap", "donk", "rake",
             "rake_cap")
@@ -118,7 +145,117 @@ def postflop_limits(body: PostflopRequest, seconds: float) -> float:
                                  f"of {MAX_UPDATES:,}; ask for fewer iterations, a smaller tree or narrower ranges")
     if body.time is not None and not 0 < body.time <= seconds:
         raise ResourceLimitError(f"time {body.time} is outside this server's range of (0, {seconds:g}] seconds")
-    return solves * seconds + 5.0 + game.memory_bytes / SAVE_BYTES_PER_SECOND
+    # each solve ends itself at ``seconds`` of iterations (kept, its answer says so); the rest: the first
+    # iteration (kernels compiled or loaded in a fresh worker), the last exploitability, the line's node
+    return solves * seconds + 30.0 + game.memory_bytes / SAVE_BYTES_PER_SECOND
+
+
+def spot_hash(spec: dict[str, Any]) -> str:
+    """The hash of what makes a spot's game (:data:`~pokerlab.postflop.solve.SPOT_KEYS`) and its locks: two
+    solves of one hash browse the same tree (how far each was solved may differ).
+
+    >>> spot = {"board": "Kh9d5c2s2h", "oop": "QQ", "ip": "KK", "pot": 100, "stack": 150, "lock": []}
+    >>> spot_hash(spot) == spot_hash({**spot, "lock": None}), spot_hash(spot) == spot_hash({**spot, "pot": 90})
+    (True, False)
+    """
+    from pokerlab.cards.ranges import parse_range
+    from pokerlab.postflop.solve import SPOT_KEYS
+
+    game = {k: spec.get(k) for k in SPOT_KEYS} | {"lock": list(spec.get("lock") or [])}
+    for player in ("oop", "ip"):  # ranges as their canonical text ("QQ, 99" and "99,QQ" are one range)
+        game[player] = parse_range(str(game[player])).text
+    return hashlib.sha256(json.dumps(game, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def requested_spot_hash(body: PostflopRequest) -> str:
+    """:func:`spot_hash` of the spot a request describes, as its solve would describe it (ranges, sizes and
+    locks in their canonical text)."""
+    from pokerlab.postflop import build_game
+    from pokerlab.postflop.lock import as_locks
+
+    _, spec = build_game(body.board, body.oop, body.ip, **_spot(body.model_dump()), max_memory=MAX_MEMORY,
+                         build=False)
+    return spot_hash({**spec, "lock": [lock.text for lock in as_locks(body.lock or None)]})
+
+
+class PostflopReportRequest(BaseModel):
+    """``pokerlab postflop report`` on a few flops: the spot without a board, and ``flops`` (a list such as
+    ``"AsKd2c 7h7d2c"`` or a subset size such as ``"5"``, at most :data:`REPORT_FLOPS` flops)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    oop: str = Field(max_length=2000)
+    ip: str = Field(max_length=2000)
+    pot: int
+    stack: int
+    flops: str = Field(max_length=400, examples=["AsKd2c 7h7d2c QhJh9h"])
+    bets: str = Field(default="75%", max_length=200)
+    raises: str = Field(default="a", max_length=200)
+    donk: bool = True
+    target: float | None = 1.0
+    iterations: int = 200
+
+
+REPORT_FLOPS = 12
+"""Most flops one web report may solve (the CLI's ``pokerlab postflop report`` takes any set, resumable)."""
+
+
+def report_limits(body: PostflopReportRequest, seconds: float) -> float:
+    """Refuse (422) a report over the budget before any work: more than :data:`REPORT_FLOPS` flops, or its
+    updates (the first flop's storage times iterations times flops) over :data:`MAX_UPDATES`; the seconds the job
+    may run (the report ends itself between two flops after ``seconds``, kept so far; one flop may run past)."""
+    from pokerlab.postflop import build_game
+    from pokerlab.postflop.flops import flop_name, parse_flops
+
+    flops = parse_flops(body.flops)
+    count = len(flops.weights)
+    if count > REPORT_FLOPS:
+        raise ResourceLimitError(f"{count:,} flops are over this server's limit of {REPORT_FLOPS} per report; give "
+                                 "fewer, or run `pokerlab postflop report` (any set, on every core, resumable)")
+    if body.iterations < 1:
+        raise ResourceLimitError(f"iterations must be at least 1, got {body.iterations}")
+    game, _ = build_game(flop_name(flops.cards[0]), body.oop, body.ip, pot=body.pot, stack=body.stack, bets=body.bets,
+                         raises=body.raises, donk=body.donk, max_memory=MAX_MEMORY, build=False)
+    # the first flop's storage for every flop (an estimate: flops differ by their suit classes; estimating each
+    # here would hold the server's event loop, 1.6 s for 12 flops of a wide spot on a loaded core)
+    updates = game.memory_bytes // 8 * body.iterations * count
+    if updates > MAX_UPDATES:
+        raise ResourceLimitError(f"{body.iterations:,} iterations on {count} flops are {updates:,} updates, over "
+                                 f"this server's budget of {MAX_UPDATES:,}; ask for fewer iterations or flops, a "
+                                 "smaller tree or narrower ranges")
+    return seconds + 120.0
+
+
+def postflop_report_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
+    """``pokerlab postflop report --json`` on the flops asked, in this worker, one flop after another;
+    ``{"flops_done", "flops"}`` progress after each; after ``budget_s`` seconds the report ends between two
+    flops with the flops finished (``early`` says so), as Ctrl-C ends the CLI's."""
+    import time
+
+    from pokerlab.errors import Interrupted
+    from pokerlab.postflop.report import FlopReport, flop_report
+
+    start = time.monotonic()
+    budget = float(params["budget_s"])
+
+    def progress(done: int, total: int) -> None:
+        report({"flops_done": done, "flops": total}, force=True)
+        if done < total and time.monotonic() - start > budget:
+            raise KeyboardInterrupt  # between two flops: the report of the finished ones is kept
+
+    early = None
+    try:
+        result = flop_report(params["oop"], params["ip"], pot=params["pot"], stack=params["stack"],
+                             flops=params["flops"], bets=params["bets"], raises=params["raises"],
+                             donk=params["donk"], target=params.get("target"), iterations=params["iterations"],
+                             workers=0, progress=progress)
+    except Interrupted as stopped:
+        result = cast("FlopReport", stopped.partial)
+        early = (f"stopped early: the server's time budget of {budget:g} s ended the report after "
+                 f"{len(result.rows)} of {len(result.flops.weights)} flops; the tables hold the flops finished")
+    data = result.to_dict()
+    data["early"] = early
+    return data
 
 
 # ---- the store (server process) ------------------------------------------------------------------------------
@@ -170,6 +307,36 @@ class SolveStore:
         self.kept.move_to_end(key)
         return self.path(key)
 
+    def answer_path(self, key: str) -> Path:
+        """The answer solve ``key`` gave (JSON), written before its file."""
+        return answer_file(self.path(key))
+
+    def stop_path(self, key: str) -> Path:
+        return self.folder / f".{key}-stop"
+
+    def stop(self, key: str) -> bool:
+        """Ask the running solve ``key`` to stop where it is (it is then kept, and its answer says so): True;
+        False when it has finished already; a 422 sentence when no solve of that id runs or is kept."""
+        self._collect()
+        if key in self.kept:
+            return False
+        if key not in self.pending:
+            raise InvalidArgumentError(f"this server runs no solve {key[:12]!r} (it finished and was dropped, or "
+                                       "the id is wrong)")
+        self.stop_path(key).touch()
+        return True
+
+    def answer(self, key: str) -> dict[str, Any]:
+        """The answer kept solve ``key`` gave, now the most recently used; a 422 sentence when not kept."""
+        self.get(key)
+        try:
+            answer: dict[str, Any] = json.loads(self.answer_path(key).read_text())
+        except (OSError, ValueError):
+            raise InvalidArgumentError(f"this server holds no answer for the solve {key[:12]!r}: solve the spot "
+                                       "again, or load the saved file") from None
+        answer["id"] = key
+        return answer
+
     def discard(self, key: str) -> None:
         """Forget ``key`` and delete its file (and a temporary file a stopped write left)."""
         self.pending.pop(key, None)
@@ -191,13 +358,11 @@ class SolveStore:
         self._remove()
 
 
-def check_upload(data: bytes, limit: int) -> None:
-    """Refuse (422) an upload that is not a zip archive or that would unpack to more than ``limit`` bytes of
-    arrays (a small file of zeros may unpack to gigabytes)."""
-    import io
-
+def check_upload(path: Path, limit: int) -> None:
+    """Refuse (422) an upload (the file ``path``) that is not a zip archive or that would unpack to more than
+    ``limit`` bytes of arrays (a small file of zeros may unpack to gigabytes)."""
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        with zipfile.ZipFile(path) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
     except (zipfile.BadZipFile, OSError, ValueError):
         raise FileFormatError("the uploaded file is not a saved postflop solve (not a .npz archive); save one with "
@@ -205,6 +370,33 @@ def check_upload(data: bytes, limit: int) -> None:
     if unpacked > limit:
         raise ResourceLimitError(f"the uploaded solve unpacks to {unpacked / 2**20:,.0f} MiB, over this server's "
                                  f"limit of {limit / 2**20:,.0f} MiB")
+
+
+def upload_too_large(size: int | None, limit: int = UPLOAD_BYTES) -> str:
+    """The sentence a refused upload gets (``size``: its Content-Length, None when counted as it came)."""
+    shown = "more than" if size is None else f"{size:,} bytes,"
+    return (f"the uploaded solve is {shown} over this server's limit of {limit:,} bytes ({limit / 2**20:,.0f} MiB); "
+            "browse it with `pokerlab postflop show FILE` instead")
+
+
+async def receive_upload(chunks: AsyncIterator[bytes], path: Path, limit: int = UPLOAD_BYTES) -> bool:
+    """Write the body ``chunks`` to ``path`` as they arrive; False (and no file) as soon as more than ``limit``
+    bytes came, before the rest is read."""
+    size = 0
+    try:
+        with path.open("wb") as out:
+            async for chunk in chunks:
+                size += len(chunk)
+                if size > limit:
+                    break
+                out.write(chunk)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+    if size > limit:
+        path.unlink(missing_ok=True)
+        return False
+    return True
 
 
 # ---- the tasks (worker processes) ----------------------------------------------------------------------------
@@ -237,30 +429,86 @@ def _stored(path: str) -> Any:
 
 def postflop_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
     """Solve the spot; the result's ``to_dict()`` plus ``node`` (the line's node, every hand), ``curve`` (the
-    exploitability after each check, % of the pot) and, when the server gave a place in its store
-    (``store``: ``{"id", "path"}``), the solve written there and its ``id``."""
-    from pokerlab.postflop import solve
+    exploitability after each check, % of the pot; a locked spot's, not its unlocked twin's: those progress
+    lines say ``unlocked``), ``spot_hash`` and ``early`` (None, or why the solve ended
+    before its own stopping rules and at what exploitability). Runs to the server's ``budget_s`` seconds at most
+    when the spot asks for no time. When the server gave a place in its store (``store``: ``{"id", "path",
+    "stop"}``), the solve is written there with its answer, and ``id`` is its name; its first progress line is
+    ``{"id"}`` (what a Stop names), and a file at ``stop`` ends the solve where it is, kept like a finished
+    one."""
+    from pokerlab.errors import Interrupted
+    from pokerlab.postflop import PostflopResult, solve
 
     curve: list[dict[str, float]] = []
+    store = params.get("store")
+    stop = Path(store["stop"]) if store else None
+    if store:
+        report({"id": store["id"]}, force=True)
+
+    twin = [False]  # a locked spot is solved again without locks (its equilibrium): not the curve's solve
 
     def progress(iteration: int, exploitability: float) -> None:
-        curve.append({"iteration": iteration, "exploitability_percent": exploitability})
-        if len(curve) > CURVE_POINTS:
-            del curve[1::2]
-        report({"iteration": iteration, "exploitability_percent": exploitability})
+        twin[0] = twin[0] or bool(curve) and iteration <= curve[-1]["iteration"]
+        if not twin[0]:
+            curve.append({"iteration": iteration, "exploitability_percent": exploitability})
+            if len(curve) > CURVE_POINTS:
+                del curve[1::2]
+        report({"iteration": iteration, "exploitability_percent": exploitability, "unlocked": twin[0]})
+        if stop is not None and stop.exists():
+            raise KeyboardInterrupt  # between two iterations: the solve wraps its state as it is
 
-    result = solve(params["board"], params["oop"], params["ip"], **_spot(params), target=params.get("target"),
-                   iterations=params["iterations"], time_limit=params.get("time"), max_memory=MAX_MEMORY,
-                   progress=progress, lock=params.get("lock") or None)
+    budget = params.get("budget_s")
+    seconds = params.get("time") or budget
+    target = params.get("target")
+    early: tuple[str, str] | None = None
+    try:
+        result = solve(params["board"], params["oop"], params["ip"], **_spot(params),
+                       target=CHECK_TARGET if target is None else target, iterations=params["iterations"],
+                       time_limit=seconds, max_memory=MAX_MEMORY, progress=progress, lock=params.get("lock") or None)
+        if result.stop_reason == "time" and not params.get("time"):
+            early = ("budget", f"the server's time budget of {seconds:g} s per solve ended it after "
+                               f"{result.iterations:,} iterations")
+    except Interrupted as stopped:  # the Stop button: what was solved is kept
+        result = cast("PostflopResult", stopped.partial)
+        early = ("stop", f"Stop ended it after {result.iterations:,} iterations")
+        if str(stopped).startswith("interrupted while solving the unlocked spot"):
+            early = ("stop", f"Stop ended the unlocked solve (for the gain over equilibrium, not shown) before it "
+                             f"finished; the locked solve had run its {result.iterations:,} iterations")
     data = result.to_dict()
     data["node"] = result.node(params["line"]).to_dict(hands=True) if params.get("line") else None
     data["curve"] = curve
-    store = params.get("store")
+    data["spot_hash"] = spot_hash(result.spec)
+    asked = "no target" if target is None else f"the target was {target:g}%"
+    data["early"] = None if early is None else _early(early[0], early[1], result, asked)
     if store:
+        Path(store["stop"]).unlink(missing_ok=True)
+        _write_answer(Path(store["path"]), data)
         result.save(store["path"])
         _remember(store["path"], result)
         data["id"] = store["id"]
     return data
+
+
+def _early(reason: str, why: str, result: Any, asked: str) -> dict[str, Any]:
+    """How a solve that ended before its own stopping rules is described: ``reason`` (``stop``, ``budget`` or
+    ``file``) and a sentence with its exploitability, computed when it stopped."""
+    return {"reason": reason, "exploitability_percent": result.exploitability_percent,
+            "message": f"stopped early: {why}, at an exploitability of {result.exploitability_percent:.4g}% of "
+                       f"the pot (computed; {asked}). The strategy shown is the average so far, not an equilibrium"}
+
+
+def answer_file(path: Path) -> Path:
+    """Where the answer of the solve kept in ``path`` (``ID.npz``) is kept: ``.ID-answer.json`` beside it."""
+    return path.with_name(f".{path.stem}-answer.json")
+
+
+def _write_answer(path: Path, data: dict[str, Any]) -> None:
+    """The answer a kept solve gave, next to its file (a share link reopens it), written atomically."""
+    answer = {k: v for k, v in data.items() if k not in ("node", "id")}
+    target = answer_file(path)
+    part = target.with_suffix(".part")
+    part.write_text(json.dumps(answer))
+    os.replace(part, target)
 
 
 def postflop_load_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
@@ -288,6 +536,12 @@ def postflop_load_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
                               "corrupt)") from None
     data: dict[str, Any] = result.to_dict()
     data["curve"] = []
+    data["spot_hash"] = spot_hash(result.spec)
+    data["early"] = None
+    if result.stop_reason == "interrupted":  # saved after a Stop or Ctrl-C
+        data["early"] = _early("file", f"the saved solve was interrupted after {result.iterations:,} iterations",
+                               result, "its target is not in the file")
+    _write_answer(Path(path), data)
     data["id"] = params["id"]
     return data
 

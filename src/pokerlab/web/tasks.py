@@ -11,7 +11,7 @@ from typing import Any
 
 from pokerlab.limits import MULTIWAY_DEALS
 from pokerlab.web.hand_equity import hand_equity
-from pokerlab.web.postflop import postflop_load_task, postflop_node_task, postflop_task
+from pokerlab.web.postflop import postflop_load_task, postflop_node_task, postflop_report_task, postflop_task
 from pokerlab.web.solving import solve_with_curve, two_round_with_curve
 
 Report = Callable[..., None]
@@ -160,6 +160,7 @@ TASKS: dict[str, Callable[[dict[str, Any], Report], Any]] = {
     "postflop": postflop_task,
     "postflop-node": postflop_node_task,
     "postflop-load": postflop_load_task,
+    "postflop-report": postflop_report_task,
 }
 
 

@@ -16,12 +16,13 @@ const postflopPage = (() => {
   let editing = "oop";
   let paint = null; // {weight, cells: Map(hand -> weight)} while the mouse is down on the range grid
   let running = null; // the AbortController of the solve in flight
+  let runningId = null; // its id on the server, once the solve has started (what Stop names)
   let points = [];
   let solved = null; // {id, result}
   let line = []; // the steps from the root to the node shown
   let shown = null; // the node's answer
   let pendingLine = null; // a share link's line, followed once its solve is done
-  let maxUpload = 1000000;
+  let maxUpload = 256 * 2 ** 20;
   const gridCells = { range: [], strategy: [], opponent: [] };
 
   const field = (name) => $(`pfl-${name}`);
@@ -271,7 +272,14 @@ const postflopPage = (() => {
     ctx.fillStyle = "#6b7385";
     ctx.strokeRect(left, top, W - left - right, H - top - bottom);
     const valid = points.filter((p) => p.exploitability_percent > 0);
-    if (!valid.length) return;
+    if (!valid.length) {
+      const exact = points.find((p) => p.exploitability_percent === 0);
+      if (exact) {
+        ctx.fillText(`exploitability 0 at iteration ${exact.iteration.toLocaleString("en-US")}: nothing to draw `
+          + "on a log scale", left + 12, top + 20);
+      }
+      return;
+    }
     const xs = valid.map((p) => Math.log10(p.iteration));
     const ys = valid.map((p) => Math.log10(p.exploitability_percent));
     const x0 = Math.min(...xs), x1 = Math.max(x0 + 1, ...xs);
@@ -298,24 +306,35 @@ const postflopPage = (() => {
     field("solve").disabled = on;
     field("resolve").disabled = on;
     field("stop").disabled = !on;
+    field("stop").textContent = "Stop";
     field("file").disabled = on;
     field("progress").hidden = !on;
   }
 
-  async function solve() {
+  // a solve with its curve; Stop asks the server to end it where it is (it is kept and browsed, its summary
+  // saying it stopped early); before the solve has started, Stop drops the request and nothing is kept
+  async function solve(note = "") {
     if (running) return;
     showError("pfl-error", null);
+    showNote(note);
     const body = spot();
     points = [];
     drawCurve();
     clearSolve();
     const controller = new AbortController();
     running = controller;
+    runningId = null;
     busy(true);
     const target = body.target || 0;
     field("status").textContent = "solving…";
     try {
       const result = await streamJob("/api/postflop/stream", body, (p) => {
+        if (p.id !== undefined) { runningId = p.id; return; }
+        if (p.unlocked) {
+          field("status").textContent = `solving the spot without locks, for the gain over equilibrium: iteration `
+            + `${p.iteration.toLocaleString("en-US")}, exploitability ${num(p.exploitability_percent, 3)}% of the pot`;
+          return;
+        }
         points.push(p);
         drawCurve();
         field("status").textContent = `iteration ${p.iteration.toLocaleString("en-US")}: exploitability `
@@ -331,11 +350,50 @@ const postflopPage = (() => {
     } catch (error) {
       field("status").textContent = "";
       pendingLine = null;
-      showError("pfl-error", error.name === "AbortError" ? { message: "stopped: nothing was kept" } : error);
+      showError("pfl-error", error.name === "AbortError"
+        ? { message: "stopped before the solve started: nothing was kept" } : error);
     } finally {
       running = null;
+      runningId = null;
       busy(false);
     }
+  }
+
+  async function stop() {
+    if (!running) return;
+    if (!runningId) { running.abort(); return; }
+    field("stop").disabled = true;
+    field("stop").textContent = "Stopping…";
+    try {
+      await postJSON("/api/postflop/stop", { id: runningId });
+    } catch (error) {
+      // finished meanwhile: its answer is on its way
+    }
+  }
+
+  function showNote(text) {
+    field("note").textContent = text;
+    field("note").hidden = !text;
+  }
+
+  // a share link with a solve's id: the server's kept solve when it still holds it and it is of the link's
+  // spot (the server checks), else the spot solved again, saying why
+  async function reopen(id) {
+    showError("pfl-error", null);
+    clearSolve();
+    field("status").textContent = "opening the solve the link names…";
+    let answer;
+    try {
+      answer = await postJSON("/api/postflop/open", { id, spot: spot() });
+    } catch (error) {
+      field("status").textContent = "";
+      solve(`the link's solve was not reopened (${error.message}); solving the spot again`);
+      return;
+    }
+    showNote("the link's solve, as the server kept it (not solved again)");
+    points = answer.curve || [];
+    drawCurve();
+    await opened(answer);
   }
 
   function clearSolve() {
@@ -344,6 +402,7 @@ const postflopPage = (() => {
     line = [];
     field("browser").hidden = true;
     field("summary").replaceChildren();
+    field("early").hidden = true;
     field("lock-result").replaceChildren();
     field("save").hidden = true;
   }
@@ -359,10 +418,12 @@ const postflopPage = (() => {
       ["~iterations", r.iterations.toLocaleString("en-US")],
       ["~exploitability", `${num(r.exploitability_percent, 3)}% of the pot (${num(r.exploitability, 3)} chips)`],
       ["~EV OOP / IP", `${num(r.ev.OOP, 2)} / ${num(r.ev.IP, 2)} chips`],
-      ["~stopped on", `~${r.stop_reason}`],
+      ["~stopped on", r.early ? `~${r.stop_reason} (early: ${r.early.reason})` : `~${r.stop_reason}`],
       ["~time", `${num(r.elapsed_s, 2)} s`],
       ["~memory", `${size(r.memory_bytes)}, ${r.decision_nodes.toLocaleString("en-US")} decision nodes`],
     ], "pfl-summary-table"));
+    field("early").textContent = r.early ? r.early.message : "";
+    field("early").hidden = !r.early;
     lockReport(r);
     field("save").href = `/api/postflop/file/${r.id}`;
     field("save").hidden = false;
@@ -376,15 +437,17 @@ const postflopPage = (() => {
     showError("pfl-error", null);
     if (file.size > maxUpload) {
       showError("pfl-error", { message: `${file.name} is ${file.size.toLocaleString("en-US")} bytes, over this `
-        + `server's limit of ${maxUpload.toLocaleString("en-US")} bytes per request` });
+        + `server's limit of ${maxUpload.toLocaleString("en-US")} bytes per upload; browse it with `
+        + "`pokerlab postflop show FILE` instead" });
       return;
     }
     clearSolve();
+    showNote("");
     busy(true);
     field("status").textContent = `reading ${file.name}…`;
     try {
       const response = await fetch("/api/postflop/load", { method: "POST",
-        headers: { "Content-Type": "application/octet-stream" }, body: await file.arrayBuffer() });
+        headers: { "Content-Type": "application/octet-stream" }, body: file });
       const data = await response.json().catch(() => ({ detail: response.statusText }));
       if (!response.ok) throw new ApiError(response.status, data.detail || response.statusText);
       fill(data.spot);
@@ -398,6 +461,55 @@ const postflopPage = (() => {
       busy(false);
       field("file").value = "";
     }
+  }
+
+  // ---- a report over a few flops: the spot's ranges, pot, stack and tree on each, within the server's budget --
+
+  async function runReport() {
+    showError("pfl-report-error", null);
+    const body = { oop: field("oop").value, ip: field("ip").value, pot: Number(field("pot").value),
+      stack: Number(field("stack").value), bets: field("bets").value, raises: field("raises").value,
+      flops: field("report-flops").value };
+    if (field("report-target").value !== "") body.target = Number(field("report-target").value);
+    else body.target = null;
+    if (field("report-iterations").value !== "") body.iterations = Number(field("report-iterations").value);
+    field("report-run").disabled = true;
+    field("report-progress").hidden = false;
+    field("report-progress").value = 0;
+    field("report-status").textContent = "solving the first flop…";
+    field("report-tables").replaceChildren();
+    try {
+      const result = await streamJob("/api/postflop/report/stream", body, (p) => {
+        field("report-progress").value = p.flops_done / p.flops;
+        field("report-status").textContent = `${p.flops_done} of ${p.flops} flops solved`;
+      });
+      field("report-status").textContent = result.early || `${result.finished} flops solved`;
+      reportTables(result);
+    } catch (error) {
+      field("report-status").textContent = "";
+      showError("pfl-report-error", error);
+    } finally {
+      field("report-run").disabled = false;
+      field("report-progress").hidden = true;
+    }
+  }
+
+  function reportTables(r) {
+    const actions = r.actions;
+    const cells = (g) => [...actions.map((a) => pct(g.frequencies[a], 1)), num(g.oop_ev, 2), num(g.ip_ev, 2),
+      pct(g.oop_equity, 1)];
+    const perFlop = table(["~flop", "~texture", ...actions, "EV OOP", "EV IP", "OOP equity", "exploitability"],
+      r.rows.map((row) => [`~${row.flop}`, `~${row.suits}, ${row.pairing}, ${row.high} high, ${row.connectedness}`,
+        ...cells(row), `${num(row.exploitability_percent, 3)}%`]), "pfl-report-flops");
+    const groups = [];
+    if (r.all) groups.push(["~all flops", r.all]);
+    for (const [name, values] of Object.entries(r.by_texture)) {
+      for (const [value, g] of Object.entries(values)) groups.push([`~${name}: ${value}`, g]);
+    }
+    const byTexture = table(["~group", "flops", ...actions, "EV OOP", "EV IP", "OOP equity"],
+      groups.map(([name, g]) => [name, g.flops, ...cells(g)]), "pfl-report-textures");
+    field("report-tables").replaceChildren(el("h3", { text: "per flop (OOP's first action)" }), perFlop,
+      el("h3", { text: "by texture (weighted means)" }), byTexture);
   }
 
   // ---- browsing -----------------------------------------------------------------------------------------
@@ -580,6 +692,7 @@ const postflopPage = (() => {
     for (const name of FIELDS) s[name] = field(name).value;
     s.locks = lockLines();
     s.line = line;
+    if (solved) s.id = solved.id; // the server's kept solve, reopened while it holds it
     return s;
   }
 
@@ -587,11 +700,12 @@ const postflopPage = (() => {
     build();
     fill(s);
     pendingLine = Array.isArray(s.line) ? s.line.slice(0, 60).map(String) : null;
-    solve();
+    if (typeof s.id === "string" && s.id) reopen(s.id.slice(0, 64));
+    else solve();
   }
 
   function init(info) {
-    maxUpload = info.limits.request_bytes;
+    maxUpload = info.limits.upload_bytes || info.limits.request_bytes;
     for (const name of Object.keys(PRESETS)) field("preset").append(el("option", { value: name, text: name }));
     field("preset").append(el("option", { value: "custom", text: "custom" }));
     field("preset").value = "one size 75%";
@@ -625,13 +739,14 @@ const postflopPage = (() => {
     field("weight").addEventListener("input", () => {
       field("weight-value").textContent = `${field("weight").value}%`;
     });
-    field("solve").addEventListener("click", solve);
+    field("solve").addEventListener("click", () => solve());
     field("resolve").addEventListener("click", () => { pendingLine = solved ? line : null; solve(); });
     field("locks").addEventListener("input", locksChanged);
     field("lock-add").addEventListener("click", addLock);
-    field("stop").addEventListener("click", () => { if (running) running.abort(); });
+    field("stop").addEventListener("click", stop);
     field("share").addEventListener("click", () => shareLink("postflop", state(), "pfl-share-link"));
     field("file").addEventListener("change", () => loadFile(field("file").files[0]));
+    field("report-run").addEventListener("click", runReport);
     drawCurve();
   }
 
