@@ -83,16 +83,24 @@ def fold_values(hands: HandArrays, p: int, opp: np.ndarray, payoff: float) -> np
 
 @njit(cache=True, inline="always")
 def _card_sums(hands: HandArrays, o: int, opp: np.ndarray, card_sum: np.ndarray) -> float:
-    """The per-card sums of ``o``'s reach ``opp`` into ``card_sum``; returns the whole reach."""
+    """The per-card sums of ``o``'s reach ``opp`` into ``card_sum``; returns the whole reach, half their sum
+    (four partial sums: no chain of dependent additions through the hands' loop)."""
     cards_o = hands.cards[o]
     card_sum[:] = 0.0
-    total = 0.0
     for j in range(hands.sizes[o]):
         r = opp[j]
-        total += r
         card_sum[np.uint64(cards_o[j, 0])] += r  # unsigned: no wrap of negative indices (see _showdown_into)
         card_sum[np.uint64(cards_o[j, 1])] += r
-    return total
+    t0 = 0.0
+    t1 = 0.0
+    t2 = 0.0
+    t3 = 0.0
+    for c in range(0, 52, 4):
+        t0 += card_sum[c]
+        t1 += card_sum[c + 1]
+        t2 += card_sum[c + 2]
+        t3 += card_sum[c + 3]
+    return 0.5 * ((t0 + t1) + (t2 + t3))
 
 
 @njit(cache=True, inline="always")
