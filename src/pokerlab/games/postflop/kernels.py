@@ -137,7 +137,7 @@ def showdown_values(hands: HandArrays, board: int, p: int, opp: np.ndarray, payo
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payoff: float, whole: float,
                    card_sum: np.ndarray, out: np.ndarray) -> float:
     """``payoff`` times (compatible reach beaten minus compatible reach that beats) plus ``whole`` times the
@@ -354,7 +354,7 @@ def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, slab: np.ndarr
                     discount)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _terminal_into(tree: TreeArrays, hands: HandArrays, node: int, p: int, opp: np.ndarray, half_pot: float,
                    work: np.ndarray, out: np.ndarray) -> float:
     """``p``'s values at fold or showdown ``node`` into ``out``. With rake ``r`` a showdown pays the winner
