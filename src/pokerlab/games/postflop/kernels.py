@@ -81,53 +81,75 @@ def fold_values(hands: HandArrays, p: int, opp: np.ndarray, payoff: float) -> np
     return out
 
 
-@njit(cache=True)
-def _compatible_add(hands: HandArrays, p: int, opp: np.ndarray, scale: float, card_sum: np.ndarray,
-                    out: np.ndarray) -> None:
-    """Add ``scale`` times the opponent's reach compatible with each hand of ``p`` to ``out``."""
-    o = 1 - p
+@njit(cache=True, inline="always")
+def _card_sums(hands: HandArrays, o: int, opp: np.ndarray, card_sum: np.ndarray) -> float:
+    """The per-card sums of ``o``'s reach ``opp`` into ``card_sum``; returns the whole reach, half their sum
+    (four partial sums: no chain of dependent additions through the hands' loop)."""
     cards_o = hands.cards[o]
-    cards_p = hands.cards[p]
-    same = hands.same[p]
     card_sum[:] = 0.0
-    total = 0.0
     for j in range(hands.sizes[o]):
         r = opp[j]
-        total += r
         card_sum[np.uint64(cards_o[j, 0])] += r  # unsigned: no wrap of negative indices (see _showdown_into)
         card_sum[np.uint64(cards_o[j, 1])] += r
+    t0 = 0.0
+    t1 = 0.0
+    t2 = 0.0
+    t3 = 0.0
+    for c in range(0, 52, 4):
+        t0 += card_sum[c]
+        t1 += card_sum[c + 1]
+        t2 += card_sum[c + 2]
+        t3 += card_sum[c + 3]
+    return 0.5 * ((t0 + t1) + (t2 + t3))
+
+
+@njit(cache=True, inline="always")
+def _fold_from_sums(hands: HandArrays, p: int, opp: np.ndarray, total: float, card_sum: np.ndarray,
+                    payoff: float, out: np.ndarray) -> None:
+    """``payoff`` times the opponent's reach compatible with each hand of ``p``, into ``out``, from the whole
+    reach ``total`` and its per-card sums: the total less both cards' sums plus the identical combo."""
+    mine = hands.sizes[p]
     if total == 0.0:
+        out[:mine] = 0.0
         return
-    for h in range(hands.sizes[p]):
+    cards_p = hands.cards[p]
+    same = hands.same[p]
+    for h in range(mine):
         s = total - card_sum[np.uint64(cards_p[h, 0])] - card_sum[np.uint64(cards_p[h, 1])]
         k = same[h]
         if k >= 0:
             s += opp[np.uint64(k)]
-        out[h] += scale * s
+        out[h] = payoff * s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fold_into(hands: HandArrays, p: int, opp: np.ndarray, payoff: float, card_sum: np.ndarray,
                out: np.ndarray) -> None:
-    out[:] = 0.0
-    _compatible_add(hands, p, opp, payoff, card_sum, out)
+    _fold_from_sums(hands, p, opp, _card_sums(hands, 1 - p, opp, card_sum), card_sum, payoff, out)
 
 
 @njit(cache=True)
 def showdown_values(hands: HandArrays, board: int, p: int, opp: np.ndarray, payoff: float) -> np.ndarray:
     """``payoff`` times (compatible opponent reach beaten minus compatible reach that beats), per hand of
-    ``p`` on showdown board ``board``; hands blocked by the board get 0. Two sweeps over the sorted hands."""
+    ``p`` on showdown board ``board``; hands blocked by the board get 0. One sweep over the sorted hands."""
     out = np.zeros(hands.sizes[p])
-    _showdown_into(hands, board, p, opp, payoff, np.zeros(52), out)
+    _showdown_into(hands, board, p, opp, payoff, 0.0, np.zeros(52), out)
     return out
 
 
 @njit(cache=True)
-def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payoff: float, card_sum: np.ndarray,
-                   out: np.ndarray) -> None:
+def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payoff: float, whole: float,
+                   card_sum: np.ndarray, out: np.ndarray) -> float:
+    """``payoff`` times (compatible reach beaten minus compatible reach that beats) plus ``whole`` times the
+    whole compatible reach, into the rows of ``p``'s hands that miss the board. One sweep up the opponent's
+    hands: a hand of strength ``s`` reads the compatible reach below ``s`` before the opponent's hands of
+    strength ``s`` are added and the reach up to ``s`` after; what beats it is the whole compatible reach (the
+    per-card sums at the end) less the reach up to ``s``, so each opponent hand is added once (postflop-solver
+    sweeps twice, from each end). The identical combo, counted -1 times in both the reach up to ``s`` and the
+    whole reach, cancels there; the ``whole`` term adds it back. Returns the opponent's whole reach; its
+    per-card sums are left in ``card_sum``."""
     o = 1 - p
     mine = hands.valid[board, p]
-    theirs = hands.valid[board, o]
     strength_p = hands.strength[board, p]
     strength_o = hands.strength[board, o]
     order_p = hands.order[board, p]
@@ -140,8 +162,10 @@ def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payof
     # indices (about a tenth of a whole iteration)
     one = np.uint64(1)
     j = np.uint64(0)
-    end = np.uint64(theirs)
-    for i in range(mine):
+    end = np.uint64(hands.valid[board, o])
+    i = np.uint64(0)
+    stop = np.uint64(mine)
+    while i < stop:
         s = strength_p[i]
         while j < end and strength_o[j] < s:
             r = opp[np.uint64(order_o[j])]
@@ -149,21 +173,36 @@ def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payof
             card_sum[np.uint64(cards_o[j, 0])] += r
             card_sum[np.uint64(cards_o[j, 1])] += r
             j += one
-        out[np.uint64(order_p[i])] = payoff * (cum - card_sum[np.uint64(cards_p[i, 0])]
-                                               - card_sum[np.uint64(cards_p[i, 1])])
-    card_sum[:] = 0.0
-    cum = 0.0
-    j = end  # one past the next opponent hand to add, going down
-    for i in range(mine - 1, -1, -1):
-        s = strength_p[i]
-        while j > 0 and strength_o[j - one] > s:
-            j -= one
+        tie_end = i
+        while tie_end < stop and strength_p[tie_end] == s:
+            out[np.uint64(order_p[tie_end])] = (cum - card_sum[np.uint64(cards_p[tie_end, 0])]
+                                                - card_sum[np.uint64(cards_p[tie_end, 1])])
+            tie_end += one
+        while j < end and strength_o[j] == s:
             r = opp[np.uint64(order_o[j])]
             cum += r
             card_sum[np.uint64(cards_o[j, 0])] += r
             card_sum[np.uint64(cards_o[j, 1])] += r
-        out[np.uint64(order_p[i])] -= payoff * (cum - card_sum[np.uint64(cards_p[i, 0])]
-                                                - card_sum[np.uint64(cards_p[i, 1])])
+            j += one
+        while i < tie_end:
+            out[np.uint64(order_p[i])] += (cum - card_sum[np.uint64(cards_p[i, 0])]
+                                           - card_sum[np.uint64(cards_p[i, 1])])
+            i += one
+    while j < end:
+        r = opp[np.uint64(order_o[j])]
+        cum += r
+        card_sum[np.uint64(cards_o[j, 0])] += r
+        card_sum[np.uint64(cards_o[j, 1])] += r
+        j += one
+    same = hands.same[p]
+    for k in range(mine):
+        h = np.uint64(order_p[k])
+        up_to_all = cum - card_sum[np.uint64(cards_p[k, 0])] - card_sum[np.uint64(cards_p[k, 1])]
+        out[h] = payoff * (out[h] - up_to_all)
+        if whole != 0.0:
+            twin = same[h]
+            out[h] += whole * (up_to_all + opp[np.uint64(twin)] if twin >= 0 else up_to_all)
+    return cum
 
 
 @njit(cache=True)
@@ -317,20 +356,18 @@ def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, slab: np.ndarr
 
 @njit(cache=True)
 def _terminal_into(tree: TreeArrays, hands: HandArrays, node: int, p: int, opp: np.ndarray, half_pot: float,
-                   work: np.ndarray, out: np.ndarray) -> None:
+                   work: np.ndarray, out: np.ndarray) -> float:
     """``p``'s values at fold or showdown ``node`` into ``out``. With rake ``r`` a showdown pays the winner
     ``stake - r``, the loser ``-stake`` and each of a tie ``-r / 2``: ``(stake - r / 2)`` times (reach beaten
-    minus reach that beats) plus ``-r / 2`` times the whole compatible reach."""
+    minus reach that beats) plus ``-r / 2`` times the whole compatible reach. Returns the opponent's whole reach
+    at a showdown (its per-card sums left in ``work``), 0 at a fold."""
     stake = half_pot + tree.amount[node]
     rake = tree.rake[node]
     if tree.kind[node] == FOLD_NODE:
         _fold_into(hands, p, opp, -stake if tree.player[node] == p else stake - rake, work, out)
-        return
+        return 0.0
     out[:] = 0.0
-    _showdown_into(hands, tree.board[node], p, opp, stake - 0.5 * rake, work, out)
-    if rake > 0.0:
-        _compatible_add(hands, p, opp, -0.5 * rake, work, out)
-
+    return _showdown_into(hands, tree.board[node], p, opp, stake - 0.5 * rake, -0.5 * rake, work, out)
 
 
 @njit(cache=True, inline="always")
@@ -455,8 +492,15 @@ def _walk(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: 
         return
     for a in range(na):
         child = first + a
-        if tree.kind[child] <= SHOWDOWN_NODE:
-            _terminal_into(tree, hands, child, p, opp, half_pot, work, slab[a])
+        kind = tree.kind[child]
+        if kind == FOLD_NODE and a + 1 < na and tree.kind[child + 1] == SHOWDOWN_NODE:
+            continue  # valued after the showdown, from its sums (below)
+        if kind <= SHOWDOWN_NODE:
+            whole = _terminal_into(tree, hands, child, p, opp, half_pot, work, slab[a])
+            if kind == SHOWDOWN_NODE and a > 0 and tree.kind[child - 1] == FOLD_NODE:
+                # p's fold beside a call to showdown: the same opponent reach, whose whole and per-card sums the
+                # showdown's sweep leaves behind, so the fold costs one pass over p's hands
+                _fold_from_sums(hands, p, opp, whole, work, -(half_pot + tree.amount[child - 1]), slab[a - 1])
         else:
             if mode == BEST:
                 reach[:mine] = own[:mine]
