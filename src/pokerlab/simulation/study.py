@@ -213,19 +213,19 @@ def decision_study(
     for name in names:
         parse_play(_play(field, name, hero_share))
     if stage == "early":
-        starts = [(stacks, dict(simulation))]
+        starts = [(stacks, payouts, dict(simulation))]
         replicate_seeds = [seed]
     else:
         starts, replicate_seeds = _stage_starts(stacks, payouts, field, stage, snapshots, seed, workers, ray,
                                                 None if checkpoint is None else Path(checkpoint) / "snapshots",
                                                 simulation)
     for name in names:  # every model's field is valid before the heroes play
-        prepare(stacks=starts[0][0], payouts=payouts, play=_play(field, name, hero_share), **starts[0][1])
+        prepare(stacks=starts[0][0], payouts=starts[0][1], play=_play(field, name, hero_share), **starts[0][2])
     total = len(names) * len(starts) * tournaments
     done = 0
     prizes: dict[str, list[np.ndarray]] = {name: [] for name in names}
     charts: dict[str, str] = {}
-    for k, ((chips, rest), start_seed) in enumerate(zip(starts, replicate_seeds, strict=True)):
+    for k, ((chips, pay, rest), start_seed) in enumerate(zip(starts, replicate_seeds, strict=True)):
         for name in names:
             folder = None if checkpoint is None else Path(checkpoint) / (f"snapshot-{k}" if stage != "early"
                                                                         else ".") / name
@@ -235,7 +235,7 @@ def decision_study(
                 if progress is not None:
                     progress(base + finished, total)
 
-            result = simulate(chips, payouts, play=_play(field, name, hero_share), tournaments=tournaments,
+            result = simulate(chips, pay, play=_play(field, name, hero_share), tournaments=tournaments,
                               seed=start_seed, workers=workers, ray=ray, checkpoint=folder, records=True,
                               progress=tick, **rest)
             done += tournaments
@@ -259,9 +259,10 @@ def _play(field: str, hero: str, share: float) -> str:
 
 def _stage_starts(stacks: Any, payouts: Any, field: str, stage: str, snapshots: int, seed: int,
                   workers: int | None, ray: str | None, checkpoint: Path | None,
-                  simulation: dict[str, Any]) -> tuple[list[tuple[Any, dict[str, Any]]], list[int]]:
-    """The stacks and blind level of ``snapshots`` field-only tournaments at ``stage`` (each continuation keeps
-    the field's schedule and table size), and a seed for each one's continuations."""
+                  simulation: dict[str, Any]) -> tuple[list[tuple[Any, Any, dict[str, Any]]], list[int]]:
+    """The stacks, the payouts of the places still open and the blind level of ``snapshots`` field-only
+    tournaments at ``stage`` (each continuation keeps the field's schedule and table size), and a seed for each
+    one's continuations."""
     played = simulate(stacks, payouts, play=field, tournaments=snapshots, seed=seed, workers=workers, ray=ray,
                       checkpoint=checkpoint, snapshots=[stage], records=True, **simulation)
     records = played.records
@@ -277,7 +278,7 @@ def _stage_starts(stacks: Any, payouts: Any, field: str, stage: str, snapshots: 
         chips = chips[chips > 0]
         if chips.size < 2:
             raise InvalidArgumentError(f"snapshot {r} at the {stage} has {chips.size} player left: nothing to decide")
-        starts.append((chips, {**rest, "schedule": t.schedule, "table_size": t.field.table_size,
+        starts.append((chips, t.payouts[: chips.size], {**rest, "schedule": t.schedule, "table_size": t.field.table_size,
                                "start_level": int(records["snap_info"][r, 0, 1])}))
         seeds.append(int(keyed_start(np.uint64(seed), np.uint64(r + 1))) >> 1)  # the kernels take 63 bits
     return starts, seeds
