@@ -386,6 +386,10 @@ def member_equity(field: LocalField, members: np.ndarray, row: np.ndarray, payof
     left, busted = members_left(field, members, row)
     if row[hero] <= 0:
         return busted_share(pay, left + busted, max(busted, 1))
+    if field.nodes.size == 0 and field.alive[0] > SUBSET_PLAYERS:
+        # built with every open place paying the same (no nodes needed): the equity is that prize
+        flat: float = field.pay[:left].sum() / left
+        return flat
     if field.alive[0] <= SUBSET_PLAYERS or field.nodes.size == 0:
         stacks = outcome_stacks(field, members, row, hero, left)
         places = icm_subset(stacks / stacks.sum(), left)
