@@ -484,9 +484,14 @@ def chunk_size(tournaments: int, players: int) -> int:
     return max(1, min(math.ceil(tournaments / 64), max(1, 100_000 // players)))
 
 
+SIMULATOR_SOURCES = ("simulation", "icm", "games/pushfold", "cards/kernels.py", "stats/rng.py")
+"""The code that plays a tournament: its digest keys the checkpoints (chunks of other code are not resumed)."""
+
+
 def fingerprint(t: Tournament, seed: int, tournaments: int, size: int, records: bool) -> str:
+    """The checkpoint key of a batch: every input and the code that plays it."""
     text = json.dumps({"tournament": t.describe(), "seed": seed, "tournaments": tournaments, "chunk": size,
-                       "records": records, "format": 1}, sort_keys=True)
+                       "records": records, "format": 1, "code": sources_digest(SIMULATOR_SOURCES)}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -24,7 +24,14 @@ from pokerlab.errors import InvalidArgumentError, optional_callback, whole_numbe
 from pokerlab.icm import icm
 from pokerlab.icm.alternatives import chip_proportional, malmuth_weitzman
 from pokerlab.provenance import PACKAGE_ROOT, sources_digest
-from pokerlab.simulation.core import SimulationResult, check_seed, parse_play, prepare, simulate
+from pokerlab.simulation.core import (
+    SIMULATOR_SOURCES,
+    SimulationResult,
+    check_seed,
+    parse_play,
+    prepare,
+    simulate,
+)
 from pokerlab.stats.paired import PairedComparison, paired_comparisons
 from pokerlab.stats.rng import fresh_seed, keyed_start
 
@@ -246,8 +253,8 @@ def decision_study(
             won = _hero_prizes(result)
             prizes[name].append(won if stage == "early" else np.array([won.mean()]))
     joined = {name: np.concatenate(values) for name, values in prizes.items()}
-    provenance = {"commit": source_commit(), "code": sources_digest(["simulation", "icm", "games/pushfold",
-                                                                     "pushfold"]), "charts": charts}
+    provenance = {"commit": source_commit(), "code": sources_digest([*SIMULATOR_SOURCES, "pushfold"]),
+                  "charts": charts}
     return DecisionStudy(joined, baseline, field, float(hero_share),
                          paired_comparisons(joined, baseline, confidence=confidence), int(seed), provenance, stage,
                          len(starts) * tournaments)
@@ -278,7 +285,8 @@ def _stage_starts(stacks: Any, payouts: Any, field: str, stage: str, snapshots: 
         chips = chips[chips > 0]
         if chips.size < 2:
             raise InvalidArgumentError(f"snapshot {r} at the {stage} has {chips.size} player left: nothing to decide")
-        starts.append((chips, t.payouts[: chips.size], {**rest, "schedule": t.schedule, "table_size": t.field.table_size,
-                               "start_level": int(records["snap_info"][r, 0, 1])}))
+        starts.append((chips, t.payouts[: chips.size], {**rest, "schedule": t.schedule,
+                                                         "table_size": t.field.table_size,
+                                                         "start_level": int(records["snap_info"][r, 0, 1])}))
         seeds.append(int(keyed_start(np.uint64(seed), np.uint64(r + 1))) >> 1)  # the kernels take 63 bits
     return starts, seeds
