@@ -34,7 +34,7 @@ from pokerlab.cards.kernels import partial_hand, value_with_two
 from pokerlab.cards.tables import EvalTables
 from pokerlab.games.pushfold.rules import post_forced_bets, settle
 from pokerlab.icm.local import LocalField, build_field, rest_payoffs, update_stack
-from pokerlab.simulation.icm_players import DECIDE_CHART, Aware, call_margin, jam_margin
+from pokerlab.simulation.icm_players import DECIDE_CHART, DECIDE_ICM, Aware, call_margin, jam_margin
 from pokerlab.stats.rng import keyed_start, next_u64, substream_start
 
 PLAY_COINFLIP = 0
@@ -289,9 +289,12 @@ def chart_hand(
     payoff = np.empty((0, 0))
     if aware is not None:  # noqa: SIM102 (numba prunes a None argument's branch on a lone `is not None` test only)
         if field is not None and aware.keeps_field:
+            local = False  # an ICM decider sits here: the rest of the field's payoffs (else nobody reads them)
             for k in range(count):
                 update_stack(field, seats[k], float(stack[seats[k]]) ** aware.exponent)
-            payoff = rest_payoffs(field, seats[:count])
+                local = local or aware.rule[model[seats[k]]] == DECIDE_ICM
+            if local:
+                payoff = rest_payoffs(field, seats[:count])
     # action order: the seat after the big blind first, the big blind last; behind[k] is the deepest starting
     # stack of the players acting after order[k] (who could call a jam)
     behind = work.behind
