@@ -61,6 +61,10 @@ def test_refuses_deciders_it_cannot_build() -> None:
         decision_study(players=9, payouts="power:paid=3", models=("power-icm",), tournaments=2, seed=1)
     with pytest.raises(InvalidArgumentError, match=r"exponent must be in \(0, 4\]"):
         decision_study(players=9, payouts="power:paid=3", models=("harville@0",), tournaments=2, seed=1)
+    with pytest.raises(InvalidArgumentError, match="is no player"):
+        decision_study(players=9, payouts="power:paid=3", models=("chip-ev",), hero_share=0.1, tournaments=2, seed=1)
+    with pytest.raises(InvalidArgumentError, match="unknown stage"):
+        decision_study(players=9, payouts="power:paid=3", stage="river", tournaments=2, seed=1)
     with pytest.raises(InvalidArgumentError, match="takes no exponent"):
         decision_study(players=9, payouts="power:paid=3", models=("icm@2",), baseline="chip-ev", tournaments=2,
                        seed=1)

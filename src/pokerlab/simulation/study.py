@@ -226,8 +226,11 @@ def decision_study(
         starts, replicate_seeds = _stage_starts(stacks, payouts, field, stage, snapshots, seed, workers, ray,
                                                 None if checkpoint is None else Path(checkpoint) / "snapshots",
                                                 simulation)
-    for name in names:  # every model's field is valid before the heroes play
-        prepare(stacks=starts[0][0], payouts=starts[0][1], play=_play(field, name, hero_share), **starts[0][2])
+    for name in names:  # every model's field is valid, and holds a hero, before the heroes play
+        model = prepare(stacks=starts[0][0], payouts=starts[0][1], play=_play(field, name, hero_share),
+                        **starts[0][2]).field.model
+        if not (model == 1).any():
+            raise InvalidArgumentError(f"a hero share of {hero_share:g} of {model.size} players is no player")
     total = len(names) * len(starts) * tournaments
     done = 0
     prizes: dict[str, list[np.ndarray]] = {name: [] for name in names}
@@ -247,9 +250,6 @@ def decision_study(
                               progress=tick, **rest)
             done += tournaments
             charts[name] = result.tournament.describe()["charts"]
-            if not (result.tournament.field.model == 1).any():
-                raise InvalidArgumentError(f"a hero share of {hero_share:g} of {result.tournament.field.model.size} "
-                                           f"players is no player")
             won = _hero_prizes(result)
             prizes[name].append(won if stage == "early" else np.array([won.mean()]))
     joined = {name: np.concatenate(values) for name, values in prizes.items()}
