@@ -43,12 +43,12 @@ def test_malmuth_weitzman_exact_matches_brute_force(stacks, payouts):
 
 
 def test_malmuth_weitzman_monte_carlo_matches_exact():
-    from pokerlab.icm.alternatives import _mw_exact, _mw_sample
+    from pokerlab.icm.alternatives import _mw_sample, mw_exact
 
     stacks = np.array([5, 3, 2, 7, 1, 4, 6, 2, 3, 9, 5, 1], dtype=float)
     pay = np.zeros(12)
     pay[:3] = [50, 30, 20]
-    exact = _mw_exact(stacks, pay)
+    exact = mw_exact(stacks, pay)
     samples = 100_000
     total, squares = _mw_sample(stacks, pay, samples, np.uint64(3))
     mean = total / samples

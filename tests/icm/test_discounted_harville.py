@@ -11,7 +11,7 @@ import pytest
 
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.icm import icm
-from pokerlab.icm.alternatives import _dh_exact, _dh_sample, discounted_harville, fit_discount
+from pokerlab.icm.alternatives import _dh_sample, dh_exact, discounted_harville, fit_discount
 
 
 def brute_force(stacks, payouts, exponents):
@@ -58,7 +58,7 @@ def test_the_sampled_orders_match_the_exact_recursion():
     rng = np.random.default_rng(5)
     weights = rng.uniform(0.05, 1.0, size=10)
     pay = np.array([40.0, 25, 15, 12, 8, 0, 0, 0, 0, 0])
-    exact = _dh_exact(weights, pay, np.array([1.0] + [0.7] * 9), 5)
+    exact = dh_exact(weights, pay, np.array([1.0] + [0.7] * 9), 5)
     samples = 200_000
     total, squares = _dh_sample(weights, pay, 0.7, 5, samples, np.uint64(11))
     mean = total / samples

@@ -104,6 +104,17 @@ def test_update_stack_matches_a_fresh_build() -> None:
     assert np.allclose(values, equity_after(fresh, [7, 9], after), rtol=0, atol=1e-4 * pay.sum() / 300)
 
 
+def test_every_open_place_paying_the_same() -> None:
+    """200 left, every place paid the same (past the bubble of a flat payout): ICM gives every survivor that
+    prize and a player knocked out it too; no subset recursion over the 200 (2^200 sets)."""
+    rng = np.random.default_rng(3)
+    stacks = np.round(rng.uniform(500, 3000, 200))
+    field = local_field(stacks, np.full(200, 5.0))
+    assert field.nodes.size == 0
+    assert equity_after(field, [0, 1], [[stacks[0] + stacks[1], 0.0], [0.0, stacks[0] + stacks[1]]]).tolist() == [
+        5.0, 5.0]
+
+
 def test_refuses_bad_members() -> None:
     field = local_field([5000, 3000, 2000], [60, 40])
     with pytest.raises(InvalidArgumentError, match="distinct player indices"):

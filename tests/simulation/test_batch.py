@@ -110,3 +110,13 @@ def test_ray_local_cluster_gives_the_local_batch_bit_for_bit():
         ray.shutdown()
     _same(local, on_ray)
     assert np.array_equal(local.records["places"], on_ray.records["places"])
+
+
+def test_the_checkpoint_key_holds_the_simulators_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks played by other code are not resumed: the fingerprint changes with the simulator's sources."""
+    from pokerlab.simulation import core
+
+    t = core.prepare(players=18, payouts=[60, 40], play="pushfold")
+    before = core.fingerprint(t, 1, 10, 5, False)
+    monkeypatch.setattr(core, "sources_digest", lambda names: "other code")
+    assert core.fingerprint(t, 1, 10, 5, False) != before

@@ -26,6 +26,10 @@ def test_heroes_json_pairs_the_models_on_the_same_seeds() -> None:
 
 def test_heroes_refuse_options_they_do_not_use() -> None:
     result = runner.invoke(app, ["simulate", "--stacks", "1000,1000", "--payouts", "1", "--play", "pushfold",
-                                 "--heroes", "chip-ev", "--checkpoint", "somewhere"])
+                                 "--heroes", "chip-ev", "--output", "somewhere"])
     assert result.exit_code == 2
-    assert "--checkpoint does not apply to --heroes" in result.output
+    assert "--output does not apply to --heroes" in result.output
+    result = runner.invoke(app, ["simulate", "--stacks", "1000,1000", "--payouts", "1", "--play", "pushfold",
+                                 "--stage", "final"])
+    assert result.exit_code == 2
+    assert "--stage and --stage-snapshots apply to --heroes only" in result.output

@@ -10,10 +10,11 @@ import pytest
 from pokerlab.cards.classes import class_index
 from pokerlab.equity.preflop import preflop_tables
 from pokerlab.icm import icm
+from pokerlab.icm.alternatives import discounted_harville, malmuth_weitzman, power_icm
 from pokerlab.icm.local import build_field, rest_payoffs
 from pokerlab.simulation import simulate
 from pokerlab.simulation.core import deciders, pushfold_charts
-from pokerlab.simulation.icm_players import DECIDE_CHIPS, DECIDE_ICM, call_margin, jam_margin
+from pokerlab.simulation.icm_players import DECIDE_CHIPS, call_margin, jam_margin
 
 
 @pytest.mark.parametrize("depth", [4, 10, 20])
@@ -32,14 +33,14 @@ def test_chip_ev_decider_is_a_best_response_to_the_nash_chart(depth: int) -> Non
     ranges[0] = charts.call[0, depth - 1]
     checked = 0
     for h in range(169):
-        margin = jam_margin(DECIDE_CHIPS, aware, field, members, chips, contrib, 0.0, np.array([1, 0]), 0, 0, h,
+        margin = jam_margin(DECIDE_CHIPS, 1.0, aware, field, members, chips, contrib, 0.0, np.array([1, 0]), 0, 0, h,
                             ranges, np.empty((0, 0)), np.zeros(2))
         chart = charts.jam[0, depth - 1, h]
         if abs(margin) > 1.0 and (chart < 0.01 or chart > 0.99):
             assert (margin > 0) == (chart > 0.99), (h, margin, chart)
             checked += 1
         jammed = np.array([0.0, depth * 100.0 - 50.0 + 50.0])
-        call = call_margin(DECIDE_CHIPS, aware, field, members, np.array([depth * 100.0 - 100.0, 0.0]),
+        call = call_margin(DECIDE_CHIPS, 1.0, aware, field, members, np.array([depth * 100.0 - 100.0, 0.0]),
                            np.array([100.0, jammed[1]]), 0.0, 0, 1, h, charts.jam[0, depth - 1],
                            np.empty((0, 0)), np.zeros(2))
         chart = charts.call[0, depth - 1, h]
@@ -49,17 +50,29 @@ def test_chip_ev_decider_is_a_best_response_to_the_nash_chart(depth: int) -> Non
     assert checked > 250
 
 
-def test_icm_decider_matches_brute_force_icm_three_handed() -> None:
-    """Three left, 50/30/20: the button's jam margin by local ICM equals the exact-ICM value of every outcome
-    (fold: the pot to the big blind; nobody calls; the small blind calls first; the big blind calls) weighted by
-    the callers' charts, computed here from the preflop tables."""
+ORACLES = {  # model name -> exact equity of the players still in (all stacks > 0), every one by brute force
+    "icm": lambda s, pay: icm(s, pay).equity,
+    "power-icm@0.6": lambda s, pay: power_icm(s, pay, 0.6).equity,
+    "harville@0.5": lambda s, pay: discounted_harville(s, pay, 0.5).equity,
+    "malmuth-weitzman": lambda s, pay: malmuth_weitzman(s, pay).equity,
+}
+
+
+@pytest.mark.parametrize("model", list(ORACLES))
+def test_decider_matches_its_model_on_every_outcome_three_handed(model: str) -> None:
+    """Three left, 50/30/20: the button's jam margin by each decider (ICM and power ICM by local ICM on the
+    powered stacks; discounted Harville and Malmuth-Weitzman by their exact recursions) equals the model's exact
+    value (pokerlab.icm) of every outcome (fold: the pot to the big blind; nobody calls; the small blind calls
+    first; the big blind calls, a player knocked out taking third) weighted by the callers' charts, computed
+    here from the preflop tables."""
     charts = pushfold_charts()
     pay = np.array([50.0, 30.0, 20.0])
-    aware = deciders(["pushfold", "icm"], pay, 3)
+    aware = deciders(["pushfold", model], pay, 3)
+    rule, param = int(aware.rule[1]), float(aware.param[1])
     start = np.array([1500.0, 2600.0, 900.0])  # button (hero), small blind, big blind; blinds 50/100
     contrib = np.array([0.0, 50.0, 100.0])
     chips = start - contrib
-    field = build_field(chips.copy(), aware.pay)
+    field = build_field(chips.copy() ** aware.exponent, aware.pay)
     members = np.arange(3)
     payoff = rest_payoffs(field, members)
     tables = preflop_tables()
@@ -69,11 +82,14 @@ def test_icm_decider_matches_brute_force_icm_three_handed() -> None:
         # callers by their charts at the depth the simulator gives them: min(own, hero's) start stack in bb
         for seat in (1, 2):
             ranges[seat] = charts.call[0, int(np.ceil(min(start[seat], start[0]) / 100)) - 1]
-        margin = jam_margin(DECIDE_ICM, aware, field, members, chips, contrib, 0.0, np.array([0, 1, 2]), 0, 2, h,
+        margin = jam_margin(rule, param, aware, field, members, chips, contrib, 0.0, np.array([0, 1, 2]), 0, 2, h,
                             ranges, payoff, np.zeros(3))
 
         def value(stacks: np.ndarray) -> float:
-            return float(icm(stacks, pay).equity[0]) if stacks[0] > 0 else 20.0
+            if stacks[0] <= 0:
+                return 20.0
+            alive = stacks > 0
+            return float(ORACLES[model](stacks[alive], pay[: int(alive.sum())])[0])
 
         pot = contrib.sum()
         fold = value(chips + np.array([0.0, 0.0, pot]))

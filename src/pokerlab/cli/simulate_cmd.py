@@ -112,8 +112,10 @@ def simulate_command(
         ..., "--payouts", help="600,400 | power:a=1,pool=1000,paid=150 | flat:pool=100,paid=9 | file.csv"
     ),
     play: str = typer.Option(
-        "coinflip", "--play", help="coinflip | pushfold | rules | tight | icm | chip-ev (decide every jam and "
-                                   "call by that model's value of the outcomes) | a mix like pushfold:0.8,icm:0.2."
+        "coinflip", "--play", help="coinflip | pushfold | rules | tight | icm | chip-ev | power-icm@ALPHA | "
+                                   "harville@DISCOUNT | malmuth-weitzman (decide every jam and call by that "
+                                   "model's value of the outcomes; the last two at most 10 players) | a mix like "
+                                   "pushfold:0.8,icm:0.2."
     ),
     bet: str = typer.Option(None, "--bet", help="Coin flip stake: all-in (the smaller stack, the default) or "
                                                 "chips."),
@@ -133,11 +135,15 @@ def simulate_command(
     output: str = typer.Option(
         None, "--output", help="Write tournaments.parquet, snapshots.parquet and summary.json here."
     ),
-    heroes: str = typer.Option(None, "--heroes", help="Decisions scored in money: hero models (icm, chip-ev or "
-                                                      "charts) against --baseline heroes on the same seeds, in a "
-                                                      "field playing --play."),
+    heroes: str = typer.Option(None, "--heroes", help="Decisions scored in money: hero models (deciders as in "
+                                                      "--play, or charts) against --baseline heroes on the same "
+                                                      "seeds, in a field playing --play."),
     baseline: str = typer.Option("icm", "--baseline", help="With --heroes: the heroes' model compared against."),
     hero_share: float = typer.Option(0.1, "--hero-share", help="With --heroes: the heroes' share of the field."),
+    stage: str = typer.Option("early", "--stage", help="With --heroes: early (whole tournaments) | bubble | final "
+                                                       "(continuations of --stage-snapshots field snapshots)."),
+    stage_snapshots: int = typer.Option(10, "--stage-snapshots", help="With --heroes --stage bubble|final: field "
+                                                                      "snapshots, each one replicate."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Simulate tournaments (coin flip, push/fold charts, simple rules) and compare equity models."""
@@ -172,8 +178,9 @@ def simulate_command(
     bar = _Bar(not as_json, "continuations" if from_snapshot is not None else "tournaments")
     done_word = "continuations" if from_snapshot is not None else "tournaments"
     if heroes is not None:
-        _refuse_with_heroes(from_snapshot=from_snapshot, output=output, checkpoint=checkpoint, ray=ray,
-                            snapshots=snapshots)
+        _refuse_with_heroes(from_snapshot=from_snapshot, output=output, snapshots=snapshots)
+    elif stage != "early" or stage_snapshots != 10:
+        raise InvalidArgumentError("--stage and --stage-snapshots apply to --heroes only (a decision study)")
     previous_term = signal.signal(signal.SIGTERM, _terminate)
     try:
         if heroes is not None:
@@ -185,8 +192,10 @@ def simulate_command(
                 chips, pay, players=players, starting_stack=starting_stack, table_size=table_size,
                 schedule=schedule, start_level=level or 0, field=play.strip(), baseline=baseline.strip(),
                 models=tuple(m.strip() for m in heroes.split(",") if m.strip()), hero_share=hero_share,
-                tournaments=100 if tournaments is None else tournaments, seed=seed, workers=workers,
+                tournaments=100 if tournaments is None else tournaments, stage=stage.strip(),
+                snapshots=stage_snapshots, seed=seed, workers=workers, ray=ray, checkpoint=checkpoint, progress=bar,
             )
+            bar.close()
             _show_decisions(study, as_json)
             return
         if from_snapshot is not None:
@@ -268,7 +277,7 @@ def _refuse_unused(mode: str, *, starting_stack: int | None, tournaments: int | 
 
 
 def _refuse_with_heroes(**given: object) -> None:
-    """Refuse the options a --heroes study does not use (it plays its own batches, in this process)."""
+    """Refuse the options a --heroes study does not use (it plays its own batches)."""
     for name, value in given.items():
         if value is not None:
             raise InvalidArgumentError(f"--{name.replace('_', '-')} does not apply to --heroes (a decision study)")

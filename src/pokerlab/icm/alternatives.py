@@ -98,7 +98,7 @@ def malmuth_weitzman(stacks: Any, payouts: Any, *, samples: int = 20_000, seed: 
     """
     s, pay = _validated(stacks, payouts)
     if s.size <= MW_EXACT_MAX:
-        return ModelEquity("malmuth-weitzman", _mw_exact(s, pay))
+        return ModelEquity("malmuth-weitzman", mw_exact(s, pay))
     samples = whole_number(samples, "samples", low=2)
     seed = validate_seed(seed)
     if seed is None:
@@ -110,7 +110,7 @@ def malmuth_weitzman(stacks: Any, payouts: Any, *, samples: int = 20_000, seed: 
 
 
 @njit(cache=True)
-def _mw_exact(stacks: np.ndarray, pay: np.ndarray) -> np.ndarray:
+def mw_exact(stacks: np.ndarray, pay: np.ndarray) -> np.ndarray:
     n = stacks.size
     full = (1 << n) - 1
     reach = np.zeros(1 << n)
@@ -208,7 +208,7 @@ def discounted_harville(stacks: Any, payouts: Any, discount: float | Any, *, sam
     per_place[1:] = exponents[np.minimum(np.arange(s.size - 1), exponents.size - 1)]
     weights = s / s.max()
     if s.size <= DH_EXACT_MAX:
-        return ModelEquity(name, _dh_exact(weights, pay, per_place, places))
+        return ModelEquity(name, dh_exact(weights, pay, per_place, places))
     if exponents.size > 1 and np.any(per_place[2:places] != per_place[1]):
         raise InvalidArgumentError(f"past {DH_EXACT_MAX} players discounted Harville takes one exponent for every "
                                    f"later place, got {exponents.size}")
@@ -223,7 +223,7 @@ def discounted_harville(stacks: Any, payouts: Any, discount: float | Any, *, sam
 
 
 @njit(cache=True)
-def _dh_exact(weights: np.ndarray, pay: np.ndarray, per_place: np.ndarray, places: int) -> np.ndarray:
+def dh_exact(weights: np.ndarray, pay: np.ndarray, per_place: np.ndarray, places: int) -> np.ndarray:
     """The recursion over the sets of players placed: ``reach[mask]`` is the chance that exactly ``mask``
     took places 1..|mask|, for sets smaller than the paid places."""
     n = weights.size

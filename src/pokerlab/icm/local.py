@@ -310,16 +310,6 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
 
 
 @njit(cache=True)
-def _busted_share(pay: np.ndarray, alive: int, busted: int) -> float:
-    """Money of one of ``busted`` players knocked out together from ``alive``: the places alive-busted+1..alive
-    shared equally."""
-    total = 0.0
-    for place in range(alive - busted + 1, alive + 1):
-        total += pay[place - 1]
-    return total / busted
-
-
-@njit(cache=True)
 def rest_payoffs(field: LocalField, members: np.ndarray) -> np.ndarray:
     """``payoff[q, m] = E[pay(1 + m + R(t_q))]`` for ``m < len(members)``: ``R`` the count of players rung by
     ``t_q`` among those not in ``members`` (their law is the same in every outcome of a hand that changes only
@@ -338,41 +328,70 @@ def rest_payoffs(field: LocalField, members: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def member_equity(field: LocalField, members: np.ndarray, row: np.ndarray, payoff: np.ndarray, hero: int) -> float:
-    """The ICM equity of ``members[hero]`` when the members' stacks become ``row`` (chips; 0: out) and every
-    other stack is as in ``field``; ``payoff`` from :func:`rest_payoffs` of the same members. Members knocked out
-    in the outcome share their places' money."""
-    r_count = members.size
-    pay = field.pay
+def members_left(field: LocalField, members: np.ndarray, row: np.ndarray) -> tuple[int, int]:
+    """(players with chips, members knocked out) when the members' stacks become ``row`` (chips; 0: out)."""
     busted = 0  # members out in this outcome who had chips
-    left = field.alive[0]  # players with chips after the outcome
-    for r in range(r_count):
+    left = field.alive[0]
+    for r in range(members.size):
         before = field.stacks[members[r]] > 0
         if before and row[r] <= 0:
             busted += 1
             left -= 1
         elif not before and row[r] > 0:
             left += 1  # a member all in from the blinds who wins chips back
+    return left, busted
+
+
+@njit(cache=True)
+def outcome_stacks(field: LocalField, members: np.ndarray, row: np.ndarray, hero: int, left: int) -> np.ndarray:
+    """The ``left`` stacks with chips when the members' stacks become ``row`` and every other stack is as in
+    ``field``: ``members[hero]``'s first, then the other members', then the rest of the field's."""
+    stacks = np.empty(left)
+    stacks[0] = row[hero]
+    i = 1
+    for r in range(members.size):
+        if r != hero and row[r] > 0:
+            stacks[i] = row[r]
+            i += 1
+    for j in range(field.stacks.size):
+        if field.stacks[j] <= 0:
+            continue
+        member = False
+        for r in range(members.size):
+            if members[r] == j:
+                member = True
+        if not member:
+            stacks[i] = field.stacks[j]
+            i += 1
+    return stacks
+
+
+@njit(cache=True)
+def busted_share(pay: np.ndarray, alive: int, busted: int) -> float:
+    """Money of one of ``busted`` players knocked out together from ``alive``: the places alive-busted+1..alive
+    shared equally."""
+    total = 0.0
+    for place in range(alive - busted + 1, alive + 1):
+        total += pay[place - 1]
+    return total / busted
+
+
+@njit(cache=True)
+def member_equity(field: LocalField, members: np.ndarray, row: np.ndarray, payoff: np.ndarray, hero: int) -> float:
+    """The ICM equity of ``members[hero]`` when the members' stacks become ``row`` (chips; 0: out) and every
+    other stack is as in ``field``; ``payoff`` from :func:`rest_payoffs` of the same members. Members knocked out
+    in the outcome share their places' money."""
+    r_count = members.size
+    pay = field.pay
+    left, busted = members_left(field, members, row)
     if row[hero] <= 0:
-        return _busted_share(pay, left + busted, max(busted, 1))
+        return busted_share(pay, left + busted, max(busted, 1))
+    if field.nodes.size == 0 and field.alive[0] > SUBSET_PLAYERS:
+        # built with every open place paying the same (no nodes needed): the equity is that prize
+        flat: float = field.pay[:left].sum() / left
+        return flat
     if field.alive[0] <= SUBSET_PLAYERS or field.nodes.size == 0:
-        stacks = np.empty(left)
-        stacks[0] = row[hero]
-        i = 1
-        for r in range(r_count):
-            if r != hero and row[r] > 0:
-                stacks[i] = row[r]
-                i += 1
-        for j in range(field.stacks.size):
-            if field.stacks[j] <= 0:
-                continue
-            member = False
-            for r in range(r_count):
-                if members[r] == j:
-                    member = True
-            if not member:
-                stacks[i] = field.stacks[j]
-                i += 1
+        stacks = outcome_stacks(field, members, row, hero, left)
         places = icm_subset(stacks / stacks.sum(), left)
         value = 0.0
         for m in range(left):

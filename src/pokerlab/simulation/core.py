@@ -40,7 +40,14 @@ from pokerlab.provenance import sources_digest
 from pokerlab.simulation import kernels
 from pokerlab.simulation.batch import Checkpoint, run_chunks, stored_seed
 from pokerlab.simulation.charts import rules_chart, stack_charts, validate_charts
-from pokerlab.simulation.icm_players import RULES, Aware
+from pokerlab.simulation.icm_players import (
+    DECIDE_HARVILLE,
+    DECIDE_ICM,
+    DECIDE_MW,
+    FINAL_TABLE_PLAYERS,
+    RULES,
+    Aware,
+)
 from pokerlab.simulation.kernels import Charts, Field, Schedule, Snapshots
 from pokerlab.simulation.schedule import default_schedule, schedule_to_dict
 from pokerlab.stats import validate_seed
@@ -49,12 +56,44 @@ from pokerlab.stats.rng import fresh_seed
 MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
 MAX_SEED = 2**64 - 1  # the kernels' random streams are keyed by a 64-bit seed
-CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1, "icm": 1, "chip-ev": 1}
+CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1, "icm": 1, "chip-ev": 1, "power-icm": 1,
+           "harville": 1, "malmuth-weitzman": 1}
 """The play models and each one's option: the most players who call a jam (1: the first caller closes the
 action, as charts that hold only calls of a lone jam need). A field of several models plays the smallest.
-``icm`` and ``chip-ev`` players decide every jam and call by that model's value of the hand's outcomes
-(:mod:`pokerlab.simulation.icm_players`); the others put them on the ``pushfold`` charts' ranges."""
+``icm``, ``chip-ev``, ``power-icm@ALPHA`` (ICM on ``stacks ** ALPHA``), ``harville@DISCOUNT`` (discounted
+Harville) and ``malmuth-weitzman`` players decide every jam and call by that model's value of the hand's
+outcomes (:mod:`pokerlab.simulation.icm_players`; the last two in fields of at most
+:data:`~pokerlab.simulation.icm_players.FINAL_TABLE_PLAYERS` players); the others put them on the ``pushfold``
+charts' ranges."""
 PLAY_MODELS = tuple(CALLERS)
+EXPONENT_MODELS = ("power-icm", "harville")  # deciders named with their exponent: power-icm@0.8
+
+
+def model_parts(name: str) -> tuple[str, float]:
+    """(play model, exponent) of a play model's name: ``'power-icm@0.8'`` is ``('power-icm', 0.8)``, a model
+    without an exponent has 1.
+
+    >>> model_parts('harville@0.7'), model_parts('icm')
+    (('harville', 0.7), ('icm', 1.0))
+    """
+    base, sep, text = name.partition("@")
+    base = base.strip()
+    if base not in PLAY_MODELS:
+        raise InvalidArgumentError(f"unknown play model {base!r}; use one of {', '.join(PLAY_MODELS)} (power-icm and "
+                                   f"harville with their exponent: power-icm@0.8)")
+    if base not in EXPONENT_MODELS:
+        if sep:
+            raise InvalidArgumentError(f"play model {base!r} takes no exponent, got {name!r}")
+        return base, 1.0
+    if not sep:
+        raise InvalidArgumentError(f"{base} needs its exponent, e.g. {base}@0.8")
+    try:
+        value = float(text)
+    except ValueError as error:
+        raise InvalidArgumentError(f"{base}'s exponent must be a number, got {text!r}") from error
+    if not (math.isfinite(value) and 0.0 < value <= 4.0):
+        raise InvalidArgumentError(f"{base}'s exponent must be in (0, 4], got {text!r}")
+    return base, value
 PLACE_CELLS = 200_000  # groups x tracked places per chunk (memory of a merge); past it fewer places are tracked
 
 
@@ -111,8 +150,7 @@ def parse_play(spec: str) -> list[tuple[str, float]]:
     for part in parts:
         name, sep, share = part.partition(":")
         name = name.strip()
-        if name not in PLAY_MODELS:
-            raise InvalidArgumentError(f"unknown play model {name!r}; use one of {', '.join(PLAY_MODELS)}")
+        model_parts(name)
         try:
             value = float(share) if sep else 1.0
         except ValueError as error:
@@ -176,7 +214,7 @@ def pushfold_charts(depth: int = PUSHFOLD_DEPTH, target: float = 1e-3) -> Charts
 
 
 def _chart_for(name: str) -> Charts:
-    if name in ("pushfold", "icm", "chip-ev"):
+    if model_parts(name)[0] in ("pushfold", "icm", "chip-ev", "power-icm", "harville", "malmuth-weitzman"):
         return pushfold_charts()
     return rules_chart(0.5 if name == "tight" else 1.0)
 
@@ -287,7 +325,7 @@ def prepare(
     tracked = n if group_stack.size * n <= PLACE_CELLS else max(1, min(pay.size, PLACE_CELLS // group_stack.size))
     return Tournament(
         field=Field(values, model, int(table_size), kernels.PLAY_COINFLIP if coinflip else kernels.PLAY_CHARTS,
-                    int(bet), min(CALLERS[m] for m in models)),
+                    int(bet), min(CALLERS[model_parts(m)[0]] for m in models)),
         schedule=schedule, charts=chart_set, snapshots=Snapshots(np.array(snaps, dtype=np.int64)), payouts=pay,
         aware=aware, group=group, group_stack=group_stack, group_model=group_model, group_size=group_size,
         per_player=per_player, tracked_places=int(tracked), model_names=models, names=player_names,
@@ -298,7 +336,20 @@ def deciders(models: Sequence[str], payouts: np.ndarray, players: int) -> Aware:
     """The :class:`~pokerlab.simulation.icm_players.Aware` bundle of a field of ``models`` (chart ``c`` is
     ``models[c]``): each chart's rule, the payouts for places 1..``players``, and the preflop class tables when
     some model decides by its value (else empty placeholders: nothing reads them)."""
-    rule = np.array([RULES.get(m, RULES["chart"]) for m in models], dtype=np.int64)
+    parts = [model_parts(m) for m in models]
+    rule = np.array([RULES.get(base, RULES["chart"]) for base, _ in parts], dtype=np.int64)
+    param = np.array([value for _, value in parts])
+    small = [m for m, r in zip(models, rule, strict=True) if r in (DECIDE_HARVILLE, DECIDE_MW)]
+    if small and players > FINAL_TABLE_PLAYERS:
+        raise InvalidArgumentError(f"{' and '.join(small)} deciders take at most {FINAL_TABLE_PLAYERS} players (an "
+                                   f"exact recursion per decision; none is built for bigger fields), got {players}: "
+                                   f"start from a final table's stacks")
+    exponents = sorted({value for (base, value) in parts if base == "power-icm"} | ({1.0} if small or any(
+        base == "icm" for base, _ in parts) else set()))
+    if len(exponents) > 1:
+        raise InvalidArgumentError(f"one tournament keeps its field's stacks at one power: power-icm deciders "
+                                   f"mix with icm, harville or malmuth-weitzman ones only at power-icm@1, got "
+                                   f"{', '.join(models)}")
     pay = np.zeros(players)
     pay[: payouts.size] = payouts
     if np.any(rule != RULES["chart"]):
@@ -309,7 +360,8 @@ def deciders(models: Sequence[str], payouts: np.ndarray, players: int) -> Aware:
         pairs = np.ascontiguousarray(tables.class_pairs, dtype=np.float64)
     else:
         win = pairs = np.zeros((1, 1))
-    return Aware(rule, pay, win, pairs, bool(np.any(rule == RULES["icm"])))
+    keeps = bool(np.any((rule == DECIDE_ICM) | (rule == DECIDE_HARVILLE) | (rule == DECIDE_MW)))
+    return Aware(rule, param, pay, win, pairs, keeps, exponents[0] if exponents else 1.0)
 
 
 @dataclass(frozen=True)
@@ -432,9 +484,14 @@ def chunk_size(tournaments: int, players: int) -> int:
     return max(1, min(math.ceil(tournaments / 64), max(1, 100_000 // players)))
 
 
+SIMULATOR_SOURCES = ("simulation", "icm", "games/pushfold", "cards/kernels.py", "stats/rng.py")
+"""The code that plays a tournament: its digest keys the checkpoints (chunks of other code are not resumed)."""
+
+
 def fingerprint(t: Tournament, seed: int, tournaments: int, size: int, records: bool) -> str:
+    """The checkpoint key of a batch: every input and the code that plays it."""
     text = json.dumps({"tournament": t.describe(), "seed": seed, "tournaments": tournaments, "chunk": size,
-                       "records": records, "format": 1}, sort_keys=True)
+                       "records": records, "format": 1, "code": sources_digest(SIMULATOR_SOURCES)}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 

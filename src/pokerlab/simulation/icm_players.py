@@ -1,8 +1,9 @@
 """Players who decide by a tournament-equity model: jam or fold first in, call or fold a jam, by the value under
 model M of each outcome of the hand.
 
-A player of rule ``DECIDE_CHIPS`` (M = chip EV) or ``DECIDE_ICM`` (M = ICM, by :mod:`pokerlab.icm.local`: the
-table's players as members, the rest of the field as its power-sum summary) compares, for his hand class,
+A player of rule ``DECIDE_CHIPS`` (M = chip EV), ``DECIDE_ICM`` (M = ICM or power ICM, by
+:mod:`pokerlab.icm.local`: the table's players as members, the rest of the field as its power-sum summary),
+``DECIDE_HARVILLE`` or ``DECIDE_MW`` compares, for his hand class,
 
 - **jam first in**: ``sum_j P(j is the first to call) [e_j V(win against j) + (1 - e_j) V(lose to j)] +
   P(nobody calls) V(take the pot)`` against ``V(fold)``, where ``j`` runs over the players left to act in
@@ -14,10 +15,13 @@ table's players as members, the rest of the field as its power-sum summary) comp
 - **call a jam**: ``e V(win) + (1 - e) V(lose)`` against ``V(fold)`` (the jammer takes the pot), ``e`` against
   the jammer's range by his jam chart.
 
-``V`` is the player's chips (chip EV) or his ICM equity of the table's stacks after the outcome with the rest
-of the field as it is. He jams (calls) when that is worth strictly more than folding. Simplifications, each
-the same under every model: a player put all in by the blinds is not counted among the callers, a blind that
-covers a short jam calls it with any hand, and a tie is valued as half a win and half a loss.
+``V`` is the player's chips (chip EV) or his equity under M of the stacks after the outcome with the rest of
+the field as it is: ICM and power ICM (ICM on ``stacks ** alpha``: the local summary is kept on the powered
+stacks) by local ICM at every field size; discounted Harville and Malmuth-Weitzman by their exact recursions
+over the players left, which bounds their tournaments to :data:`FINAL_TABLE_PLAYERS` players. He jams (calls)
+when that is worth strictly more than folding. Simplifications, each the same under every model: a player put
+all in by the blinds is not counted among the callers, a blind that covers a short jam calls it with any hand,
+and a tie is valued as half a win and half a loss.
 """
 
 from __future__ import annotations
@@ -27,22 +31,32 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from pokerlab.icm.local import LocalField, member_equity
+from pokerlab.icm.alternatives import dh_exact, mw_exact
+from pokerlab.icm.local import LocalField, busted_share, member_equity, members_left, outcome_stacks
 
 DECIDE_CHART = 0  # play the chart's probabilities
 DECIDE_CHIPS = 1  # jam/call by chip EV
-DECIDE_ICM = 2  # jam/call by ICM (local evaluation)
-RULES = {"chart": DECIDE_CHART, "chip-ev": DECIDE_CHIPS, "icm": DECIDE_ICM}
+DECIDE_ICM = 2  # jam/call by ICM on stacks ** exponent (local evaluation; exponent 1: ICM, else power ICM)
+DECIDE_HARVILLE = 3  # jam/call by discounted Harville (exact, final tables)
+DECIDE_MW = 4  # jam/call by Malmuth-Weitzman (exact, final tables)
+RULES = {"chart": DECIDE_CHART, "chip-ev": DECIDE_CHIPS, "icm": DECIDE_ICM, "power-icm": DECIDE_ICM,
+         "harville": DECIDE_HARVILLE, "malmuth-weitzman": DECIDE_MW}
+FINAL_TABLE_PLAYERS = 10
+"""The most players a discounted-Harville or Malmuth-Weitzman decider's tournament may hold: each decision is
+the exact recursion over the subsets of the players left (``2^n n`` per outcome; no local evaluation of these
+models for big fields is built)."""
 
 
 class Aware(NamedTuple):
     """What model-deciding players need besides the charts (one per tournament)."""
 
-    rule: np.ndarray  # int64[C]: per chart, DECIDE_CHART, DECIDE_CHIPS or DECIDE_ICM
+    rule: np.ndarray  # int64[C]: per chart, one of the DECIDE_* rules
+    param: np.ndarray  # float64[C]: per chart, the model's exponent (power ICM's alpha, Harville's discount)
     pay: np.ndarray  # float64[n]: money for places 1..n (0 past the paid places)
     win: np.ndarray  # float64[169, 169]: class_win + class_tie / 2 of the preflop tables (summed over B's combos)
     pairs: np.ndarray  # float64[169, 169]: combos of class B one combo of class A leaves
-    icm: bool  # some chart decides by ICM: the tournament keeps a local-ICM summary of the field
+    keeps_field: bool  # some chart decides by a model of the whole field: the tournament keeps a local summary
+    exponent: float  # the summary holds stacks ** exponent (the power-ICM deciders' alpha; 1 for every other)
 
 
 @njit(cache=True)
@@ -62,18 +76,51 @@ def range_call(aware: Aware, hero_class: int, weights: np.ndarray) -> tuple[floa
     return held / total, won / held
 
 
-@njit(cache=True, inline="always")
-def _value(rule: int, field: LocalField, members: np.ndarray, row: np.ndarray, payoff: np.ndarray,
-           hero: int) -> float:
+@njit(cache=True)
+def final_table_equity(rule: int, param: float, field: LocalField, members: np.ndarray, row: np.ndarray,
+                       hero: int) -> float:
+    """The discounted-Harville (``param`` its discount) or Malmuth-Weitzman equity of ``members[hero]`` when the
+    members' stacks become ``row`` and every other stack is as in ``field`` (raw chips), exact over the players
+    left; members knocked out share their places' money."""
+    left, busted = members_left(field, members, row)
+    if row[hero] <= 0:
+        return busted_share(field.pay, left + busted, max(busted, 1))
+    stacks = outcome_stacks(field, members, row, hero, left)
+    stacks /= stacks.max()
+    pay = field.pay[:left]
+    if rule == DECIDE_MW:
+        equity: float = mw_exact(stacks, pay)[0]
+        return equity
+    per_place = np.full(left, param)
+    per_place[0] = 1.0
+    places = 0
+    for k in range(left):
+        if pay[k] > 0.0:
+            places = k + 1
+    if places == 0:
+        return 0.0
+    harville: float = dh_exact(stacks, pay, per_place, places)[0]
+    return harville
+
+
+@njit(cache=True)
+def _value(rule: int, param: float, field: LocalField, members: np.ndarray, row: np.ndarray,
+           payoff: np.ndarray, hero: int) -> float:
+    """``members[hero]``'s value by ``rule`` when the members' stacks become ``row`` (chips)."""
     if rule == DECIDE_CHIPS:
         chips: float = row[hero]
         return chips
-    return member_equity(field, members, row, payoff, hero)
+    if rule == DECIDE_ICM:
+        if param == 1.0:
+            return member_equity(field, members, row, payoff, hero)
+        return member_equity(field, members, row**param, payoff, hero)  # the summary holds stacks ** param
+    return final_table_equity(rule, param, field, members, row, hero)
 
 
 @njit(cache=True, inline="always")
-def _pot_and_fold(rule: int, field: LocalField, members: np.ndarray, chips: np.ndarray, contrib: np.ndarray,
-                  dead: float, payoff: np.ndarray, row: np.ndarray, taker: int, hero: int) -> tuple[float, float]:
+def _pot_and_fold(rule: int, param: float, field: LocalField, members: np.ndarray, chips: np.ndarray,
+                  contrib: np.ndarray, dead: float, payoff: np.ndarray, row: np.ndarray, taker: int,
+                  hero: int) -> tuple[float, float]:
     """The pot (``dead`` plus every seat's blinds) and ``hero``'s model value when ``hero`` folds and ``taker``
     takes it; ``row`` is left holding the stacks behind."""
     pot = dead
@@ -81,14 +128,15 @@ def _pot_and_fold(rule: int, field: LocalField, members: np.ndarray, chips: np.n
         pot += contrib[s]
         row[s] = chips[s]
     row[taker] += pot
-    fold = _value(rule, field, members, row, payoff, hero)
+    fold = _value(rule, param, field, members, row, payoff, hero)
     row[taker] -= pot
     return pot, fold
 
 
 @njit(cache=True, inline="always")
-def _won_and_lost(rule: int, field: LocalField, members: np.ndarray, chips: np.ndarray, contrib: np.ndarray,
-                  pot: float, payoff: np.ndarray, row: np.ndarray, me: int, other: int) -> tuple[float, float]:
+def _won_and_lost(rule: int, param: float, field: LocalField, members: np.ndarray, chips: np.ndarray,
+                  contrib: np.ndarray, pot: float, payoff: np.ndarray, row: np.ndarray, me: int,
+                  other: int) -> tuple[float, float]:
     """The model value of ``me`` after winning and after losing an all-in against ``other`` (the rest of ``pot``
     to the winner); ``row`` holds the stacks behind and is left as it was."""
     mine = contrib[me] + chips[me]
@@ -97,27 +145,28 @@ def _won_and_lost(rule: int, field: LocalField, members: np.ndarray, chips: np.n
     rest = pot - contrib[me] - contrib[other]
     row[me] = mine + matched + rest
     row[other] = theirs - matched
-    won = _value(rule, field, members, row, payoff, me)
+    won = _value(rule, param, field, members, row, payoff, me)
     row[me] = mine - matched
     row[other] = theirs + matched + rest
-    lost = _value(rule, field, members, row, payoff, me)
+    lost = _value(rule, param, field, members, row, payoff, me)
     row[me] = chips[me]
     row[other] = chips[other]
     return won, lost
 
 
 @njit(cache=True)
-def jam_margin(rule: int, aware: Aware, field: LocalField, members: np.ndarray, chips: np.ndarray,
+def jam_margin(rule: int, param: float, aware: Aware, field: LocalField, members: np.ndarray, chips: np.ndarray,
                contrib: np.ndarray, dead: float, order: np.ndarray, k: int, bb: int, hero_class: int,
                ranges: np.ndarray, payoff: np.ndarray, row: np.ndarray) -> float:
     """Model value of jamming minus that of folding for the player at ``order[k]`` (first in), in chips (chip
-    EV) or money (ICM). Seats ``0..count-1`` (``count = members.size``): ``members`` the players, ``chips``
-    their chips behind after the forced bets, ``contrib`` their blinds; ``dead`` the antes; ``ranges[j]`` seat
-    ``j``'s call range against this jam (rows of the players after ``k`` are read); ``payoff`` from
-    :func:`pokerlab.icm.local.rest_payoffs` of ``members`` (ICM only); ``row`` scratch of ``count``."""
+    EV) or money (the other models; ``param`` the model's exponent, ``aware.param`` of his chart). Seats
+    ``0..count-1`` (``count = members.size``): ``members`` the players, ``chips`` their chips behind after the
+    forced bets, ``contrib`` their blinds; ``dead`` the antes; ``ranges[j]`` seat ``j``'s call range against this
+    jam (rows of the players after ``k`` are read); ``payoff`` from :func:`pokerlab.icm.local.rest_payoffs` of
+    ``members`` (ICM only); ``row`` scratch of ``count``."""
     count = members.size
     i = order[k]
-    pot, fold = _pot_and_fold(rule, field, members, chips, contrib, dead, payoff, row, bb, i)
+    pot, fold = _pot_and_fold(rule, param, field, members, chips, contrib, dead, payoff, row, bb, i)
     reach = 1.0
     jam = 0.0
     for kk in range(k + 1, count):
@@ -127,25 +176,25 @@ def jam_margin(rule: int, aware: Aware, field: LocalField, members: np.ndarray, 
         share, equity = range_call(aware, hero_class, ranges[j])
         if share <= 0.0:
             continue
-        won, lost = _won_and_lost(rule, field, members, chips, contrib, pot, payoff, row, i, j)
+        won, lost = _won_and_lost(rule, param, field, members, chips, contrib, pot, payoff, row, i, j)
         jam += reach * share * (equity * won + (1.0 - equity) * lost)
         reach *= 1.0 - share
         if reach <= 0.0:
             break
     if reach > 0.0:
         row[i] = chips[i] + pot
-        jam += reach * _value(rule, field, members, row, payoff, i)
+        jam += reach * _value(rule, param, field, members, row, payoff, i)
         row[i] = chips[i]
     return jam - fold
 
 
 @njit(cache=True)
-def call_margin(rule: int, aware: Aware, field: LocalField, members: np.ndarray, chips: np.ndarray,
+def call_margin(rule: int, param: float, aware: Aware, field: LocalField, members: np.ndarray, chips: np.ndarray,
                 contrib: np.ndarray, dead: float, caller: int, jammer: int, hero_class: int, jam_range: np.ndarray,
                 payoff: np.ndarray, row: np.ndarray) -> float:
     """Model value of calling the all-in of seat ``jammer`` minus that of folding, for seat ``caller`` (the
     arguments as :func:`jam_margin`'s; ``jam_range`` the jammer's range)."""
-    pot, fold = _pot_and_fold(rule, field, members, chips, contrib, dead, payoff, row, jammer, caller)
+    pot, fold = _pot_and_fold(rule, param, field, members, chips, contrib, dead, payoff, row, jammer, caller)
     _, equity = range_call(aware, hero_class, jam_range)
-    won, lost = _won_and_lost(rule, field, members, chips, contrib, pot, payoff, row, caller, jammer)
+    won, lost = _won_and_lost(rule, param, field, members, chips, contrib, pot, payoff, row, caller, jammer)
     return equity * won + (1.0 - equity) * lost - fold

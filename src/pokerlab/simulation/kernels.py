@@ -34,7 +34,7 @@ from pokerlab.cards.kernels import partial_hand, value_with_two
 from pokerlab.cards.tables import EvalTables
 from pokerlab.games.pushfold.rules import post_forced_bets, settle
 from pokerlab.icm.local import LocalField, build_field, rest_payoffs, update_stack
-from pokerlab.simulation.icm_players import DECIDE_CHART, Aware, call_margin, jam_margin
+from pokerlab.simulation.icm_players import DECIDE_CHART, DECIDE_ICM, Aware, call_margin, jam_margin
 from pokerlab.stats.rng import keyed_start, next_u64, substream_start
 
 PLAY_COINFLIP = 0
@@ -195,6 +195,16 @@ def _hole_cards(i: int, hole: np.ndarray, has_cards: np.ndarray, deck: np.ndarra
     return dealt + 2
 
 
+@njit(cache=True, inline="always")
+def opponent_range(charts: Charts, jams: bool, chart: int, effective: int, big_blind: int) -> np.ndarray:
+    """The range (probability per hand class) a model-deciding player puts an opponent of ``chart`` on: his jam
+    range (``jams``) or call range at an effective stack of ``effective`` chips. The one place the deciders
+    read the opponents' play (the charts of the field; full-ring charts by position plug in here)."""
+    table = charts.jam if jams else charts.call
+    row: np.ndarray = table[chart, _bucket(effective, big_blind, table.shape[1])]
+    return row
+
+
 @njit(cache=True)
 def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, count: int, stack: np.ndarray,
                 model: np.ndarray, big_blind: int, charts: Charts, work: HandScratch, payoff: np.ndarray, dead: float,
@@ -204,19 +214,19 @@ def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, c
     order = work.order
     contrib = work.contrib
     start = work.start
-    buckets = charts.call.shape[1]
     i = order[k]
     for kk in range(k + 1, count):
         j = order[kk]
         if contrib[j] >= contrib[i] + stack[seats[i]]:
             work.ranges[j, :] = 1.0  # a blind covering the jam is in with any hand
         else:
-            work.ranges[j, :] = charts.call[model[seats[j]], _bucket(min(start[j], start[i]), big_blind, buckets)]
+            work.ranges[j, :] = opponent_range(charts, False, model[seats[j]], min(start[j], start[i]), big_blind)
     for s in range(count):
         work.chips_now[s] = stack[seats[s]]
         work.blinds[s] = contrib[s]
-    margin: float = jam_margin(rule, aware, field, seats[:count], work.chips_now[:count], work.blinds[:count], dead,
-                               order[:count], k, bb, hero_class, work.ranges, payoff, work.row[:count])
+    margin: float = jam_margin(rule, aware.param[model[seats[i]]], aware, field, seats[:count],
+                               work.chips_now[:count], work.blinds[:count], dead, order[:count], k, bb, hero_class,
+                               work.ranges, payoff, work.row[:count])
     return margin
 
 
@@ -226,14 +236,14 @@ def _model_calls(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, 
                  dead: float, caller: int, jammer: int, jammer_k: int, hero_class: int) -> float:
     """:func:`pokerlab.simulation.icm_players.call_margin` for seat ``caller`` facing the all-in of seat
     ``jammer`` (acting ``jammer_k``-th), the jammer put on his jam chart."""
-    buckets = charts.jam.shape[1]
     for s in range(count):
         work.chips_now[s] = stack[seats[s]]
         work.blinds[s] = work.contrib[s]
-    jam_range = charts.jam[model[seats[jammer]],
-                           _bucket(min(work.start[jammer], work.behind[jammer_k]), big_blind, buckets)]
-    margin: float = call_margin(rule, aware, field, seats[:count], work.chips_now[:count], work.blinds[:count], dead,
-                                caller, jammer, hero_class, jam_range, payoff, work.row[:count])
+    jam_range = opponent_range(charts, True, model[seats[jammer]], min(work.start[jammer], work.behind[jammer_k]),
+                               big_blind)
+    margin: float = call_margin(rule, aware.param[model[seats[caller]]], aware, field, seats[:count],
+                                work.chips_now[:count], work.blinds[:count], dead, caller, jammer, hero_class,
+                                jam_range, payoff, work.row[:count])
     return margin
 
 
@@ -247,7 +257,8 @@ def chart_hand(
     ``given``: the cards of a replayed hand (see :func:`replay_hand`), else None (dealt from the stream).
     ``aware``/``field``: players whose chart's rule is not ``DECIDE_CHART`` decide by a model
     (:mod:`pokerlab.simulation.icm_players`); ``field`` is the local-ICM summary of the whole tournament, kept
-    in step with ``stack`` here when ``aware.icm`` (else None: every player plays his chart)."""
+    in step with ``stack ** aware.exponent`` here when ``aware.keeps_field`` (else None: every player plays his
+    chart)."""
     state = work.state
     contrib = work.contrib
     folded = work.folded
@@ -277,10 +288,13 @@ def chart_hand(
         dead += posted_dead[k]
     payoff = np.empty((0, 0))
     if aware is not None:  # noqa: SIM102 (numba prunes a None argument's branch on a lone `is not None` test only)
-        if field is not None and aware.icm:
+        if field is not None and aware.keeps_field:
+            local = False  # an ICM decider sits here: the rest of the field's payoffs (else nobody reads them)
             for k in range(count):
-                update_stack(field, seats[k], float(stack[seats[k]]))
-            payoff = rest_payoffs(field, seats[:count])
+                update_stack(field, seats[k], float(stack[seats[k]]) ** aware.exponent)
+                local = local or aware.rule[model[seats[k]]] == DECIDE_ICM
+            if local:
+                payoff = rest_payoffs(field, seats[:count])
     # action order: the seat after the big blind first, the big blind last; behind[k] is the deepest starting
     # stack of the players acting after order[k] (who could call a jam)
     behind = work.behind
@@ -370,9 +384,9 @@ def chart_hand(
     for k in range(count):
         stack[seats[k]] = chips[k]
     if aware is not None:  # noqa: SIM102 (numba prunes a None argument's branch on a lone `is not None` test only)
-        if field is not None and aware.icm:
+        if field is not None and aware.keeps_field:
             for k in range(count):
-                update_stack(field, seats[k], float(stack[seats[k]]))
+                update_stack(field, seats[k], float(stack[seats[k]]) ** aware.exponent)
 
 
 class TableState(NamedTuple):
@@ -493,8 +507,8 @@ def play_tournament(
     ``snap_info[s] = (hands played, level index)`` at each snapshot, and ``checks``: ``[0]`` the largest
     difference between two tables' counts after any rebalancing, ``[1]`` rounds whose chip total changed,
     ``[2]`` rounds that ended with more tables than needed, ``[3]`` rounds played. ``aware``: the players who
-    decide by a model (when ``aware.icm``, a local-ICM summary of the field is kept and rebuilt each time a fifth
-    of the players left at its build have gone, so its nodes fit the field).
+    decide by a model (when ``aware.keeps_field``, a local-ICM summary of the field is kept and rebuilt each time a
+    fifth of the players left at its build have gone, so its nodes fit the field).
     """
     work = _scratch(counter)
     state = work.state
@@ -533,7 +547,8 @@ def play_tournament(
     busted = np.empty(n, dtype=np.int64)
     tiebreak = np.empty(n, dtype=np.float64)
     checks[:] = 0
-    summary = build_field(stack.astype(np.float64), aware.pay) if aware.icm else build_field(np.ones(2), np.zeros(2))
+    summary = (build_field(stack.astype(np.float64) ** aware.exponent, aware.pay) if aware.keeps_field
+               else build_field(np.ones(2), np.zeros(2)))
     built_alive = n
     while True:
         for s in range(snapshots.players_left.size):
@@ -592,8 +607,8 @@ def play_tournament(
             places[busted[i]] = next_place
             next_place -= 1
         alive -= n_busted
-        if aware.icm and alive >= 2 and 5 * alive < 4 * built_alive:
-            summary = build_field(stack.astype(np.float64), aware.pay)
+        if aware.keeps_field and alive >= 2 and 5 * alive < 4 * built_alive:
+            summary = build_field(stack.astype(np.float64) ** aware.exponent, aware.pay)
             built_alive = alive
         if alive >= 1:
             _rebalance(ts, alive, size, state)

@@ -12,18 +12,28 @@ differences into intervals and Holm-adjusted p-values (the mean difference with 
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import InvalidArgumentError, whole_number
+from pokerlab.errors import InvalidArgumentError, optional_callback, whole_number
 from pokerlab.icm import icm
 from pokerlab.icm.alternatives import chip_proportional, malmuth_weitzman
-from pokerlab.provenance import sources_digest
-from pokerlab.simulation.core import SimulationResult, simulate
+from pokerlab.provenance import PACKAGE_ROOT, sources_digest
+from pokerlab.simulation.core import (
+    SIMULATOR_SOURCES,
+    SimulationResult,
+    check_seed,
+    parse_play,
+    prepare,
+    simulate,
+)
 from pokerlab.stats.paired import PairedComparison, paired_comparisons
+from pokerlab.stats.rng import fresh_seed, keyed_start
 
 #: ``model(stacks of the players still in, payouts for places 1..len(stacks))``: money per player.
 Model = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -108,12 +118,32 @@ def prediction_study(
                                                                              confidence=confidence), result.seed)
 
 
+def source_commit() -> str | None:
+    """The git commit of the checkout this package runs from (``+dirty`` when its tracked files differ from
+    it), or None outside a git checkout: named in every study's JSON beside its seeds and hashes."""
+    root = PACKAGE_ROOT.parent.parent
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return f"{head}+dirty" if dirty else head
+
+
+STAGES = ("early", "bubble", "final")
+"""Where the heroes start deciding: ``early`` the whole tournament from the first hand; ``bubble`` (one player
+from the money) and ``final`` (the final table) the continuations of a field-only tournament's snapshot."""
+
+
 @dataclass(frozen=True)
 class DecisionStudy:
     """Decisions scored in money: ``prizes[model][r]`` is the mean prize of the heroes (the players of ``model``,
-    a ``hero_share`` of the field) in tournament ``r``, every model played on the same seeds (tournament ``r``
+    a ``hero_share`` of the field) in replicate ``r``, every model played on the same seeds (tournament ``r``
     seats the field and starts its random stream the same way for every model); ``comparisons``: each model
-    minus ``baseline``, paired over the tournaments (positive: the model's heroes won more money)."""
+    minus ``baseline``, paired over the replicates (positive: the model's heroes won more money). A replicate is
+    one tournament (stage ``early``) or one snapshot's ``tournaments`` continuations (``bubble``, ``final``)."""
 
     prizes: dict[str, np.ndarray]
     baseline: str
@@ -121,27 +151,53 @@ class DecisionStudy:
     hero_share: float
     comparisons: list[PairedComparison]
     seed: int
-    provenance: dict[str, Any]  # the simulator's code digest and each model's run's chart-set hash
+    provenance: dict[str, Any]  # git commit, the simulator's code digest and each model's runs' chart-set hashes
+    stage: str = "early"
+    tournaments: int = 0  # tournaments played per model (all replicates)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tournaments": len(next(iter(self.prizes.values()))), "seed": self.seed, "field": self.field,
-                "hero_share": self.hero_share, "baseline": self.baseline, "provenance": self.provenance,
+        return {"replicates": len(next(iter(self.prizes.values()))), "tournaments": self.tournaments,
+                "stage": self.stage, "seed": self.seed, "field": self.field, "hero_share": self.hero_share,
+                "baseline": self.baseline, "provenance": self.provenance,
                 "mean_prize": {name: float(values.mean()) for name, values in self.prizes.items()},
                 "comparisons": [c.to_dict() for c in self.comparisons]}
 
 
+def _hero_prizes(result: SimulationResult) -> np.ndarray:
+    """Each tournament's mean prize of the heroes (the players of the field's second play model)."""
+    t = result.tournament
+    heroes = t.field.model == 1
+    pay = np.zeros(heroes.size + 1)
+    pay[1: t.payouts.size + 1] = t.payouts
+    records = result.records
+    if records is None:
+        raise AssertionError("simulate(records=True) kept no records")  # pragma: no cover
+    prizes: np.ndarray = pay[records["places"][:, heroes]].mean(axis=1)
+    return prizes
+
+
 def decision_study(
     stacks: Any = None, payouts: Any = None, *, models: tuple[str, ...] = ("chip-ev",), baseline: str = "icm",
-    field: str = "pushfold", hero_share: float = 0.1, tournaments: int = 100, confidence: float = 0.95,
-    seed: int | None = None, workers: int | None = 0, **simulation: Any,
+    field: str = "pushfold", hero_share: float = 0.1, tournaments: int = 100, stage: str = "early",
+    snapshots: int = 10, confidence: float = 0.95, seed: int | None = None, workers: int | None = 0,
+    ray: str | None = None, checkpoint: str | Path | None = None,
+    progress: Callable[[int, int], None] | None = None, **simulation: Any,
 ) -> DecisionStudy:
     """Heroes deciding by each of ``models`` (play models of :func:`pokerlab.simulation.simulate`: ``icm``,
-    ``chip-ev`` or a chart model other than ``field``) against heroes deciding by ``baseline``, in a field of
-    ``field`` players, on the same ``tournaments`` seeds: the paired difference of the heroes' realised mean
-    prize per tournament, with Student-t intervals Holm-adjusted over the models
-    (:func:`pokerlab.stats.paired.paired_comparisons`). The heroes are the last ``hero_share`` of the players
-    (the last seats of given ``stacks``). Common random numbers: tournament ``r`` deals the same cards to the
-    same seats for every model until the heroes' decisions first differ (cards are dealt from the one stream).
+    ``chip-ev``, ``power-icm@ALPHA``, ``harville@DISCOUNT``, ``malmuth-weitzman`` or a chart model other than
+    ``field``) against heroes deciding by ``baseline``, in a field of ``field`` players, on the same seeds: the
+    paired difference of the heroes' realised mean prize per replicate, with Student-t intervals Holm-adjusted
+    over the models (:func:`pokerlab.stats.paired.paired_comparisons`). The heroes are the last ``hero_share``
+    of the players (the last seats of given ``stacks``; seating is random). Common random numbers: tournament
+    ``r`` draws everything (seating, cards, the charts' mixing, tie-breaks) from one stream of the seed, so it
+    deals the same cards to the same seats for every model until the heroes' decisions first differ.
+
+    ``stage`` ``early``: ``tournaments`` whole tournaments, one replicate each. ``bubble`` / ``final``:
+    ``snapshots`` field-only tournaments (``field`` everywhere) are played to that point; from each snapshot
+    (its stacks and blind level) the heroes play ``tournaments`` continuations; a replicate is a snapshot (the
+    heroes' mean prize over its continuations), so the interval holds over snapshots. ``ray``, ``checkpoint``
+    (a directory: one sub-directory per snapshot and model, finished chunks kept, a rerun resumes exactly) and
+    ``progress(done, total)`` (tournaments, over every model) as :func:`pokerlab.simulation.simulate`'s.
 
     >>> study = decision_study([1000, 1000], [1.0], models=("icm",), baseline="chip-ev", hero_share=0.5,
     ...                        tournaments=20, seed=1)
@@ -153,26 +209,84 @@ def decision_study(
         raise InvalidArgumentError(f"hero share must be a fraction of the field in (0, 1), got {hero_share!r}")
     if field in names:
         raise InvalidArgumentError(f"the heroes' models must differ from the field's ({field!r})")
-    tournaments = whole_number(tournaments, "tournaments", low=2)
-    prizes: dict[str, np.ndarray] = {}
-    charts: dict[str, str] = {}
-    used_seed = seed
+    if stage not in STAGES:
+        raise InvalidArgumentError(f"unknown stage {stage!r}; use one of {', '.join(STAGES)}")
+    tournaments = whole_number(tournaments, "tournaments", low=1 if stage != "early" else 2)
+    snapshots = whole_number(snapshots, "snapshots", low=2)
+    optional_callback(progress, "progress", "(done, total)")
+    seed = check_seed(seed)
+    if seed is None:
+        seed = fresh_seed()
     for name in names:
-        play = f"{field}:{1.0 - hero_share!r},{name}:{hero_share!r}"
-        result = simulate(stacks, payouts, play=play, tournaments=tournaments, seed=used_seed, workers=workers,
-                          records=True, **simulation)
-        used_seed = result.seed  # a drawn seed is kept for every model
-        t = result.tournament
-        charts[name] = t.describe()["charts"]
-        heroes = t.field.model == 1
-        if not heroes.any():
-            raise InvalidArgumentError(f"a hero share of {hero_share:g} of {heroes.size} players is no player")
-        pay = np.zeros(heroes.size + 1)
-        pay[1: t.payouts.size + 1] = t.payouts
-        records = result.records
-        if records is None:
-            raise AssertionError("simulate(records=True) kept no records")  # pragma: no cover
-        prizes[name] = pay[records["places"][:, heroes]].mean(axis=1)
-    provenance = {"code": sources_digest(["simulation", "icm", "games/pushfold", "pushfold"]), "charts": charts}
-    return DecisionStudy(prizes, baseline, field, float(hero_share),
-                         paired_comparisons(prizes, baseline, confidence=confidence), int(used_seed or 0), provenance)
+        parse_play(_play(field, name, hero_share))
+    if stage == "early":
+        starts = [(stacks, payouts, dict(simulation))]
+        replicate_seeds = [seed]
+    else:
+        starts, replicate_seeds = _stage_starts(stacks, payouts, field, stage, snapshots, seed, workers, ray,
+                                                None if checkpoint is None else Path(checkpoint) / "snapshots",
+                                                simulation)
+    for name in names:  # every model's field is valid, and holds a hero, before the heroes play
+        model = prepare(stacks=starts[0][0], payouts=starts[0][1], play=_play(field, name, hero_share),
+                        **starts[0][2]).field.model
+        if not (model == 1).any():
+            raise InvalidArgumentError(f"a hero share of {hero_share:g} of {model.size} players is no player")
+    total = len(names) * len(starts) * tournaments
+    done = 0
+    prizes: dict[str, list[np.ndarray]] = {name: [] for name in names}
+    charts: dict[str, str] = {}
+    for k, ((chips, pay, rest), start_seed) in enumerate(zip(starts, replicate_seeds, strict=True)):
+        for name in names:
+            folder = None if checkpoint is None else Path(checkpoint) / (f"snapshot-{k}" if stage != "early"
+                                                                        else ".") / name
+            base = done
+
+            def tick(finished: int, _: int, base: int = base) -> None:
+                if progress is not None:
+                    progress(base + finished, total)
+
+            result = simulate(chips, pay, play=_play(field, name, hero_share), tournaments=tournaments,
+                              seed=start_seed, workers=workers, ray=ray, checkpoint=folder, records=True,
+                              progress=tick, **rest)
+            done += tournaments
+            charts[name] = result.tournament.describe()["charts"]
+            won = _hero_prizes(result)
+            prizes[name].append(won if stage == "early" else np.array([won.mean()]))
+    joined = {name: np.concatenate(values) for name, values in prizes.items()}
+    provenance = {"commit": source_commit(), "code": sources_digest([*SIMULATOR_SOURCES, "pushfold"]),
+                  "charts": charts}
+    return DecisionStudy(joined, baseline, field, float(hero_share),
+                         paired_comparisons(joined, baseline, confidence=confidence), int(seed), provenance, stage,
+                         len(starts) * tournaments)
+
+
+def _play(field: str, hero: str, share: float) -> str:
+    return f"{field}:{1.0 - share!r},{hero}:{share!r}"
+
+
+def _stage_starts(stacks: Any, payouts: Any, field: str, stage: str, snapshots: int, seed: int,
+                  workers: int | None, ray: str | None, checkpoint: Path | None,
+                  simulation: dict[str, Any]) -> tuple[list[tuple[Any, Any, dict[str, Any]]], list[int]]:
+    """The stacks, the payouts of the places still open and the blind level of ``snapshots`` field-only
+    tournaments at ``stage`` (each continuation keeps the field's schedule and table size), and a seed for each
+    one's continuations."""
+    played = simulate(stacks, payouts, play=field, tournaments=snapshots, seed=seed, workers=workers, ray=ray,
+                      checkpoint=checkpoint, snapshots=[stage], records=True, **simulation)
+    records = played.records
+    if records is None:
+        raise AssertionError("simulate(records=True) kept no records")  # pragma: no cover
+    t = played.tournament
+    rest = {key: value for key, value in simulation.items() if key not in ("players", "starting_stack", "start_level",
+                                                                             "table_size", "schedule", "names")}
+    starts = []
+    seeds = []
+    for r in range(snapshots):
+        chips = records["snap_stacks"][r, 0]
+        chips = chips[chips > 0]
+        if chips.size < 2:
+            raise InvalidArgumentError(f"snapshot {r} at the {stage} has {chips.size} player left: nothing to decide")
+        starts.append((chips, t.payouts[: chips.size], {**rest, "schedule": t.schedule,
+                                                         "table_size": t.field.table_size,
+                                                         "start_level": int(records["snap_info"][r, 0, 1])}))
+        seeds.append(int(keyed_start(np.uint64(seed), np.uint64(r + 1))) >> 1)  # the kernels take 63 bits
+    return starts, seeds

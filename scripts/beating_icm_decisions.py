@@ -1,0 +1,149 @@
+"""The decisions table of "Beating ICM": heroes deciding by each model against the same heroes deciding by ICM,
+on the same seeds, per field size, payout shape and stage; the paired difference of their realised prize with
+Student-t intervals, Holm-adjusted over the models of each case (:func:`pokerlab.simulation.study.decision_study`).
+
+Run: ``python scripts/beating_icm_decisions.py [--fields 100,1000,10000] [--scale 1] [--ray local]``. Every case:
+a field of ``--field`` players (push/fold charts by default), 15% paid, pool 1,000, payouts ``flat`` (equal),
+``standard`` (power law, exponent 1) or ``top-heavy`` (power law, exponent 1.5); a ``--hero-share`` of the field
+decides by each model. Stages: ``early`` (whole tournaments, one replicate each), ``bubble`` and ``final``
+(continuations of ``snapshots`` field snapshots, one replicate each). Models: ``chip-ev``, ``power-icm@ALPHA``
+(``--alpha``: an exponent fitted elsewhere, given here), ``harville@DISCOUNT`` and ``malmuth-weitzman`` (the last
+two decide by exact recursions over the players left: final tables only). Writes ``--output`` (JSON: the commit,
+every case's seed, code digest and chart hashes, the per-replicate prizes) and prints the table as markdown.
+``--checkpoint DIR`` keeps every finished chunk (one folder per case, snapshot and model): rerun the same command
+to resume exactly; Ctrl-C stops with one line and exit 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from pokerlab.errors import PokerlabError
+from pokerlab.icm import flat, power_law
+from pokerlab.simulation.study import STAGES, decision_study, source_commit
+
+SHAPES = {"flat": lambda paid: flat(paid, 1000.0), "standard": lambda paid: power_law(paid, 1000.0, 1.0),
+          "top-heavy": lambda paid: power_law(paid, 1000.0, 1.5)}
+TOURNAMENTS = {"early": {100: 40, 1_000: 8, 10_000: 2}, "bubble": {100: 20, 1_000: 10, 10_000: 4},
+               "final": {100: 40, 1_000: 40, 10_000: 40}}  # per replicate (early: replicates) at --scale 1
+SNAPSHOTS = {100: 10, 1_000: 6, 10_000: 3}  # field snapshots per case at --scale 1 (bubble, final)
+
+
+def models_for(stage: str, alpha: float, discount: float) -> tuple[str, ...]:
+    """The heroes' models of a stage (discounted Harville and Malmuth-Weitzman decide on final tables only)."""
+    models = ("chip-ev", f"power-icm@{alpha:g}")
+    return (*models, f"harville@{discount:g}", "malmuth-weitzman") if stage == "final" else models
+
+
+def one_case(players: int, shape: str, stage: str, args: argparse.Namespace, seed: int,
+             progress: Any) -> dict[str, Any]:
+    paid = max(2, players * 15 // 100)
+    payouts = SHAPES[shape](paid)
+    early = stage == "early"
+    tournaments = max(2 if early else 1, round(TOURNAMENTS[stage][players] * args.scale))
+    snapshots = max(2, round(SNAPSHOTS[players] * args.scale))
+    start = time.perf_counter()
+    study = decision_study(
+        None, payouts, players=players, models=models_for(stage, args.alpha, args.discount), baseline="icm",
+        field=args.field, hero_share=args.hero_share if stage != "final" else max(args.hero_share, 0.2),
+        tournaments=tournaments, stage=stage, snapshots=snapshots, seed=seed, workers=args.workers, ray=args.ray,
+        checkpoint=None if args.checkpoint is None else Path(args.checkpoint) / f"{players}-{shape}-{stage}",
+        progress=progress,
+    )
+    return {"players": players, "payouts": shape, "stage": stage, "paid": paid, **study.to_dict(),
+            "prizes": {name: values.tolist() for name, values in study.prizes.items()},
+            "elapsed_s": time.perf_counter() - start}
+
+
+def table(cases: list[dict[str, Any]]) -> str:
+    """The decisions table: per case and model, the mean prize per hero minus the ICM heroes', its 95% interval
+    and Holm-adjusted p-value (``*``: the interval excludes 0 after Holm)."""
+    lines = ["| field | payouts | stage | replicates | model | minus ICM (prize per hero) | 95% interval | p (Holm) |",
+             "|---:|---|---|---:|---|---:|---|---:|"]
+    for case in cases:
+        for c in case["comparisons"]:
+            mark = " *" if c["separates"] else ""
+            lines.append(f"| {case['players']:,} | {case['payouts']} | {case['stage']} | {case['replicates']} | "
+                         f"{c['model']} | {c['mean']:+.3f}{mark} | [{c['low']:+.3f}, {c['high']:+.3f}] | "
+                         f"{c['p_holm']:.3g} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fields", default="100,1000,10000", help="field sizes (comma separated)")
+    parser.add_argument("--payouts", default="flat,standard,top-heavy", help=f"shapes: {', '.join(SHAPES)}")
+    parser.add_argument("--stages", default="early,bubble,final", help=f"stages: {', '.join(STAGES)}")
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every tournament and snapshot count")
+    parser.add_argument("--field", default="pushfold", help="the field's play model")
+    parser.add_argument("--hero-share", type=float, default=0.1, help="heroes' share of the field (final: >= 0.2)")
+    parser.add_argument("--alpha", type=float, default=0.8, help="power ICM's exponent (fitted elsewhere)")
+    parser.add_argument("--discount", type=float, default=0.8, help="discounted Harville's exponent")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--workers", type=int, default=0, help="local processes (0: this process)")
+    parser.add_argument("--ray", default=None, help="Ray address (local, HOST:PORT)")
+    parser.add_argument("--checkpoint", default=None, help="folder for finished chunks (rerun to resume)")
+    parser.add_argument("--output", default="beating-icm-decisions.json", help="JSON output file")
+    args = parser.parse_args()
+    try:
+        fields = [int(f) for f in args.fields.split(",")]
+        shapes = args.payouts.split(",")
+        stages = args.stages.split(",")
+        unknown = [f for f in fields if f not in SNAPSHOTS] + [s for s in shapes if s not in SHAPES] + [
+            s for s in stages if s not in STAGES]
+        if unknown or not args.scale > 0:
+            raise ValueError(f"unknown field size, payout shape or stage (or a scale <= 0): {unknown}")
+        output = Path(args.output)
+        if not output.parent.is_dir():
+            raise ValueError(f"no folder {output.parent} for --output")
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    start = time.perf_counter()
+    cases: list[dict[str, Any]] = []
+    done = [0]
+
+    def progress(finished: int, total: int) -> None:
+        if sys.stderr.isatty():
+            elapsed = time.perf_counter() - case_start[0]
+            eta = elapsed / max(finished, 1) * (total - finished)
+            print(f"\rcase {len(cases) + 1}: {finished}/{total} tournaments, ETA {eta:.0f} s", end="",
+                  file=sys.stderr, flush=True)
+        done[0] = finished
+
+    case_start = [time.perf_counter()]
+    try:
+        for k, (players, shape, stage) in enumerate((p, s, g) for p in fields for s in shapes for g in stages):
+            case_start[0] = time.perf_counter()
+            cases.append(one_case(players, shape, stage, args, args.seed + k, progress))
+            print(f"\r{players:,} {shape} {stage}: done in {cases[-1]['elapsed_s']:.0f} s" + " " * 20,
+                  file=sys.stderr)
+    except KeyboardInterrupt:
+        kept = f"finished chunks are in {args.checkpoint}: rerun to resume" if args.checkpoint else "nothing kept"
+        print(f"\ninterrupted after {len(cases)} cases and {done[0]} tournaments of the next; {kept}",
+              file=sys.stderr)
+        raise SystemExit(130) from None
+    except PokerlabError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    elapsed = time.perf_counter() - start
+    command = "python scripts/beating_icm_decisions.py " + " ".join(sys.argv[1:])
+    meta = {"command": command, "commit": source_commit(), "elapsed_s": elapsed, "cores": os.cpu_count(),
+            "machine": platform.machine(), "load_average": os.getloadavg()[0], "seed": args.seed}
+    output.write_text(json.dumps({**meta, "cases": cases}, indent=None, separators=(",", ":")) + "\n",
+                      encoding="utf-8")
+    print(f"`{command}`: {elapsed / 60:.1f} min on {os.cpu_count()} cores (load average "
+          f"{meta['load_average']:.1f} at the end), commit {meta['commit']}\n")
+    print(table(cases))
+    print(f"\n{len(cases)} cases; the JSON is {output}")
+
+
+if __name__ == "__main__":
+    main()
