@@ -8,9 +8,9 @@ player's *share* of the pot is 1 for the best hand, ``1/t`` each for ``t`` tied 
   times the summed share of the first hand there (integers: the sums are exact; ``PotTables.triple_count``
   holds ``count``). With ``N = 6 * deals`` ordered samples, ``1326 / (size(A) * N) * count[A, B, C]``
   estimates, unbiased, the probability that one given combo of ``A`` meets a combo of ``B`` and then one of
-  ``C`` that avoid it and each other (``n(A, B, C) / (size(A) * 1225 * 1081)``), and the same with ``share6 / 6`` the share it takes: the
-  counterfactual value of a class against two opponents' per-class strategies is a contraction of these with
-  the strategies (:mod:`pokerlab.games.pushfold.joint`).
+  ``C`` that avoid it and each other (``n(A, B, C) / (size(A) * 1225 * 1081)``), and the same with
+  ``share6 / 6`` the share it takes: the counterfactual value of a class against two opponents' per-class
+  strategies is a contraction of these with the strategies (:mod:`pokerlab.games.pushfold.joint`).
 - **Four- to ten-way pots**: a fixed bank of ``BANK_DEALS`` deals per pot size (classes and shares per slot):
   rare pots at a chart's equilibrium, valued by the bank's mean (unbiased, coarse).
 
