@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.errors import PokerlabError
-from pokerlab.pushfold.fullring import ANTES, CHART_TARGET, MAX_ITERATIONS, ChartSpot, check_spot, solve_spot
+from pokerlab.pushfold.fullring import ANTES, ChartSpot, check_spot, solve_spot
 from pokerlab.pushfold.fullring_charts import CHART_FILE, code_version, write_charts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,7 +86,7 @@ def load_spot(path: Path, version: str) -> ChartSpot | None:
         return None
 
 
-def _solve(job: tuple[int, float, str, float, int, str]) -> tuple[int, float, str, float]:
+def _solve(job: tuple[int, float, str, float | None, int | None, str]) -> tuple[int, float, str, float]:
     seats, depth, ante, target, iterations, work = job
     spot = solve_spot(seats, depth, ante, target=target, max_iterations=iterations)
     save_spot(checkpoint_path(Path(work), seats, depth, ante), spot, code_version())
@@ -101,8 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "fullring-charts")
     parser.add_argument("--output", type=Path, default=CHART_FILE)
-    parser.add_argument("--target", type=float, default=CHART_TARGET)
-    parser.add_argument("--max-iterations", type=int, default=MAX_ITERATIONS)
+    parser.add_argument("--target", type=float, default=None, help="default: 1e-5 bb heads-up, else 2e-3 bb")
+    parser.add_argument("--max-iterations", type=int, default=None)
     parser.add_argument("--assemble-only", action="store_true", help="write --output from the checkpoints only")
     args = parser.parse_args(argv)
     try:

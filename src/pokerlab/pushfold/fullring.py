@@ -34,10 +34,18 @@ ANTES: dict[str, tuple[float, float]] = {"none": (0.0, 0.0), "10": (0.1, 0.0), "
                                           "bb": (0.0, 1.0)}
 """Ante rules of the charts: name -> (ante per seat, big-blind ante), in big blinds."""
 CHART_TARGET = 2e-3
-"""The gain (bb) every seat of a shipped spot is solved to, in the chart model (discounted CFR reaches 1e-3 at
-six seats only after hundreds of iterations; docs/benchmarks.md)."""
+"""The gain (bb) every seat of a shipped spot of 3+ seats is solved to, in the chart model (discounted CFR
+reaches 1e-3 at six seats only after hundreds of iterations; docs/benchmarks.md)."""
+HEADS_UP_CHART_TARGET = 1e-5
+"""The same heads-up (the model is the exact game there, and 1e-5 costs milliseconds)."""
 MAX_ITERATIONS = 512
-"""A spot still above its target after this many iterations is shipped with its gains (they are stored)."""
+"""A spot of 3+ seats still above its target after this many iterations is shipped with its gains (stored)."""
+HEADS_UP_MAX_ITERATIONS = 20_000
+
+
+def default_target(seats: int) -> float:
+    """The target gain (bb) of a shipped spot of ``seats`` seats."""
+    return HEADS_UP_CHART_TARGET if seats == 2 else CHART_TARGET
 
 
 @dataclass(frozen=True)
@@ -92,13 +100,17 @@ def spot_game(seats: int, depth_bb: float, ante: str) -> JointPotGame:
     return JointPotGame(table, lambda final: np.asarray(final, dtype=np.float64) - stacks)
 
 
-def solve_spot(seats: int, depth_bb: float, ante: str = "none", *, target: float = CHART_TARGET,
-               max_iterations: int = MAX_ITERATIONS, algorithm: str = "dcfr",
+def solve_spot(seats: int, depth_bb: float, ante: str = "none", *, target: float | None = None,
+               max_iterations: int | None = None, algorithm: str = "dcfr",
                progress: Callable[[int, float], None] | None = None) -> ChartSpot:
     """Solve one spot in the chart model by discounted CFR until every seat's exact best-response gain is at most
-    ``target`` bb (checked after 16 iterations, then every quarter of those done) or ``max_iterations``; the
-    better of the average and the current strategy is kept. ``progress(iterations, max gain)`` after each check.
+    ``target`` bb (default :func:`default_target`; checked after 16 iterations, then every quarter of those done)
+    or ``max_iterations`` (default :data:`MAX_ITERATIONS`, heads-up :data:`HEADS_UP_MAX_ITERATIONS`); the better
+    of the average and the current strategy is kept. ``progress(iterations, max gain)`` after each check.
     """
+    target = default_target(int(seats)) if target is None else float(target)
+    if max_iterations is None:
+        max_iterations = HEADS_UP_MAX_ITERATIONS if seats == 2 else MAX_ITERATIONS
     cpu = time.process_time()
     game = spot_game(seats, depth_bb, ante)
     tree = compile_public_tree(game)

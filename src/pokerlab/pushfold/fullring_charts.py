@@ -29,7 +29,7 @@ from pokerlab.errors import FileFormatError, InvalidArgumentError
 from pokerlab.games.pushfold import seat_names
 from pokerlab.games.pushfold.pot_tables import BANK_DEALS, TABLE_SEED, TRIPLE_DEALS
 from pokerlab.provenance import sources_digest
-from pokerlab.pushfold.fullring import ANTES, CHART_TARGET, ChartSpot
+from pokerlab.pushfold.fullring import ANTES, CHART_TARGET, HEADS_UP_CHART_TARGET, ChartSpot
 
 CHART_FORMAT = "pokerlab-fullring-charts-v1"
 CHART_FILE = Path(__file__).resolve().parent.parent / "data" / "fullring_charts.npz"
@@ -99,8 +99,8 @@ def write_charts(spots: Iterable[ChartSpot], path: Path = CHART_FILE) -> dict[st
     arrays: dict[str, np.ndarray] = {"key": key, "jam": jam, "call": call, "gains": gains, "values": values,
                                      "iterations": iterations, "cpu_s": cpu}
     header = {"format": CHART_FORMAT, "code_version": code_version(), "content_sha256": _content_hash(arrays),
-              "target_bb": CHART_TARGET, "triple_deals": TRIPLE_DEALS, "bank_deals": BANK_DEALS,
-              "tables_seed": TABLE_SEED, "antes": list(ANTES), "spots": count,
+              "target_bb": {"heads_up": HEADS_UP_CHART_TARGET, "multiway": CHART_TARGET},
+              "triple_deals": TRIPLE_DEALS, "bank_deals": BANK_DEALS, "tables_seed": TABLE_SEED, "antes": list(ANTES), "spots": count,
               "model": "chip EV; card removal joint among the players in the pot, folded hands ignored"}
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".partial.npz")
