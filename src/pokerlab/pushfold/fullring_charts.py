@@ -100,7 +100,8 @@ def write_charts(spots: Iterable[ChartSpot], path: Path = CHART_FILE) -> dict[st
                                      "iterations": iterations, "cpu_s": cpu}
     header = {"format": CHART_FORMAT, "code_version": code_version(), "content_sha256": _content_hash(arrays),
               "target_bb": {"heads_up": HEADS_UP_CHART_TARGET, "multiway": CHART_TARGET},
-              "triple_deals": TRIPLE_DEALS, "bank_deals": BANK_DEALS, "tables_seed": TABLE_SEED, "antes": list(ANTES), "spots": count,
+              "triple_deals": TRIPLE_DEALS, "bank_deals": BANK_DEALS, "tables_seed": TABLE_SEED,
+              "antes": list(ANTES), "spots": count,
               "model": "chip EV; card removal joint among the players in the pot, folded hands ignored"}
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".partial.npz")
