@@ -5,7 +5,8 @@ cases, nine equal stacks and plain chip EV, up to two minutes each); ``--fullrin
 full-ring chart spots (equal 10 bb stacks, chip EV, no ante) in the chart model against
 ``pokerlab.pushfold``'s solver on the same spots, interleaved, process CPU seconds (default seats 3 6). Kernels,
 the preflop tables and the ICM engine are warmed before any timed region (compile time is never reported as
-run time). Times are wall seconds of ``pokerlab.pushfold(...)`` including building the game (every outcome's ICM), as a user sees them.
+run time). Times are wall seconds of ``pokerlab.pushfold(...)`` including building the game (every outcome's
+ICM), as a user sees them.
 """
 
 from __future__ import annotations

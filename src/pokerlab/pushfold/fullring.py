@@ -74,7 +74,8 @@ class ChartSpot:
 
 def check_spot(seats: object, depth_bb: object, ante: object) -> tuple[int, float, str]:
     """``(seats, depth, ante)`` checked: 2-10 seats, a depth the model takes (nobody all in by posting, at
-    most 1,000 bb), an ante rule of :data:`ANTES`; else :class:`~pokerlab.errors.InvalidArgumentError`."""
+    most 1,000 bb), an ante rule of :data:`ANTES` (the big-blind ante heads-up only); else
+    :class:`~pokerlab.errors.InvalidArgumentError`."""
     if not isinstance(seats, int | np.integer) or isinstance(seats, bool) or not 2 <= int(seats) <= 10:
         raise InvalidArgumentError(f"full-ring charts have 2 to 10 seats, got {seats!r}")
     if ante not in ANTES:
@@ -84,6 +85,11 @@ def check_spot(seats: object, depth_bb: object, ante: object) -> tuple[int, floa
     except (TypeError, ValueError):
         raise InvalidArgumentError(f"depth must be a number of big blinds, got {depth_bb!r}") from None
     each, bb_ante = ANTES[str(ante)]
+    if bb_ante > 0 and int(seats) > 2:
+        raise InvalidArgumentError(
+            "full-ring charts with a big-blind ante are heads-up only: the big blind's ante is dead money, so a "
+            "3+ way all-in has a side pot, which the chart model does not value (solve such a table with "
+            "pokerlab.pushfold.pushfold)")
     if not np.isfinite(depth) or depth > 1000 or depth <= 1.0 + bb_ante + each:
         raise InvalidArgumentError(
             f"depth {depth_bb} bb: the chart model needs every seat to cover its blind and ante "

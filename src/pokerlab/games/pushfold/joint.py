@@ -2,8 +2,8 @@
 
 The model (as HoldemResources Calculator's): at a terminal, the hands of the seats in the pot are dealt jointly
 (no two share a card), and every other seat's hand is independent of them and of each other, with the class
-weights ``combos / 1,326``. It holds for a table whose every showdown is one pot (no side pots: equal stacks,
-nobody all in by posting) and payoffs linear in the pot share (chip EV); :class:`JointPotGame` refuses others.
+weights ``combos / 1,326``. It holds for a table whose every showdown is one contested pot (no side pots: equal
+stacks, nobody all in by posting; chips of one seat that nobody matches go back to it) and payoffs linear in the pot share (chip EV); :class:`JointPotGame` refuses others.
 
 - one seat in the pot (everyone else folded): its payoff is constant;
 - two seats: exact, from the class tables of :mod:`pokerlab.equity.preflop` (wins and ties summed over the
@@ -227,9 +227,10 @@ class JointPotGame(PushFoldGame):
         super().__init__(table, payoff, multiway_samples=1, seed=0, equity=equity)
         self.pots = pots if pots is not None else pot_tables()
         for state, terminal in self.terminals.items():
-            if len(terminal.participants) > 1 and terminal.pot_eligible.size != 1:
+            contested = sum(bin(int(mask)).count("1") > 1 for mask in terminal.pot_eligible)
+            if len(terminal.participants) > 1 and contested != 1:
                 raise InvalidGameError(
-                    f"the joint-pot model needs one pot per showdown; {state} has {terminal.pot_eligible.size} "
+                    f"the joint-pot model needs one pot per showdown; {state} has {contested} "
                     "(a seat is all in by posting or the stacks differ): solve it with pokerlab.pushfold.pushfold")
         sizes = self.equity.class_size.astype(np.float64)
         bank_deals = self.pots.bank_deals
@@ -269,8 +270,12 @@ class JointPotGame(PushFoldGame):
                 if m == 2:
                     win[t, i], lose[t, i], tie[t, i] = u[r, i], u[1 - r, i], u[2, i]
                     continue
-                if not np.array_equal(terminal.keys, np.asarray(seats)):
+                # one row per winner of the contested pot, the first (a pot above it, one seat's own chips,
+                # goes back to that seat whoever wins)
+                winners = [int(key) % n for key in terminal.keys]
+                if sorted(winners) != list(seats):
                     raise InvalidGameError("the joint-pot model needs one pot per showdown")  # pragma: no cover
+                r = winners.index(i)
                 others = [u[k, i] for k in range(m) if k != r]
                 if not np.allclose(others, others[0], rtol=0, atol=1e-9 * max(1.0, abs(others[0]))):
                     raise InvalidGameError("the joint-pot model needs a payoff linear in the pot share (chip EV)")
