@@ -3,7 +3,8 @@
 The model (as HoldemResources Calculator's): at a terminal, the hands of the seats in the pot are dealt jointly
 (no two share a card), and every other seat's hand is independent of them and of each other, with the class
 weights ``combos / 1,326``. It holds for a table whose every showdown is one contested pot (no side pots: equal
-stacks, nobody all in by posting; chips of one seat that nobody matches go back to it) and payoffs linear in the pot share (chip EV); :class:`JointPotGame` refuses others.
+stacks, nobody all in by posting; chips of one seat that nobody matches go back to it) and payoffs linear in
+the pot share (chip EV); :class:`JointPotGame` refuses others.
 
 - one seat in the pot (everyone else folded): its payoff is constant;
 - two seats: exact, from the class tables of :mod:`pokerlab.equity.preflop` (wins and ties summed over the
