@@ -6,7 +6,8 @@ weights ``combos / 1,326``. It holds for a table whose every showdown is one con
 stacks, nobody all in by posting; chips of one seat that nobody matches go back to it) and payoffs linear in
 the pot share (chip EV); :class:`JointPotGame` refuses others.
 
-- one seat in the pot (everyone else folded): its payoff is constant;
+- one seat in the pot (everyone else folded): its payoff is constant (heads-up, the two hands are still dealt
+  jointly: the chart model is the exact game with two seats);
 - two seats: exact, from the class tables of :mod:`pokerlab.equity.preflop` (wins and ties summed over the
   disjoint combo pairs);
 - three seats: the sampled three-way table of :mod:`pokerlab.games.pushfold.pot_tables` (unbiased; the same
@@ -168,6 +169,11 @@ def joint_pot_values(plans: JointPlans, reaches: np.ndarray, player: int, tables
         for j in range(m):
             xs[j] = reaches[t, inside[j]] / w
         row = out[t]
+        if seats == 2 and m == 1:  # heads-up, a fold: the two hands are dealt jointly (the exact game)
+            other = reaches[t, 1 - player] / w
+            for h in range(NUMBER_OF_CLASSES):
+                row[h] = plans.fixed[t, player] * _dot(tables.pairs[h], other) / DISJOINT_COMBOS
+            continue
         if hero_slot < 0:  # a spectator (or the lone winner's opponents): its payoff is fixed
             if m == 1:
                 mass = reaches[t, inside[0]].sum()
