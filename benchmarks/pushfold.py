@@ -1,9 +1,12 @@
 """Push/fold benchmark: the issue's speed targets, the preflop table, and the effect of sampling 3+ way pots.
 
 Run: ``python benchmarks/pushfold.py [--skip-field] [--skip-hard]`` (``--skip-hard``: leave out two nine-seat
-cases, nine equal stacks and plain chip EV, up to two minutes each). Kernels, the preflop tables and the ICM engine
-are warmed before any timed region (compile time is never reported as run time). Times are wall seconds of
-``pokerlab.pushfold(...)`` including building the game (every outcome's ICM), as a user sees them.
+cases, nine equal stacks and plain chip EV, up to two minutes each); ``--fullring [SEATS...]``: only the
+full-ring chart spots (equal 10 bb stacks, chip EV, no ante) in the chart model against
+``pokerlab.pushfold``'s solver on the same spots, interleaved, process CPU seconds (default seats 3 6). Kernels,
+the preflop tables and the ICM engine are warmed before any timed region (compile time is never reported as
+run time). Times are wall seconds of ``pokerlab.pushfold(...)`` including building the game (every outcome's
+ICM), as a user sees them.
 """
 
 from __future__ import annotations
@@ -80,8 +83,29 @@ def multiway_effect() -> None:
               f"(seats {', '.join(f'{d:.2f}' for d in diffs)})")
 
 
+def fullring(seats: list[int]) -> None:
+    """Chart spots: the chart model's solve (pokerlab.pushfold.fullring, to its chart target) and
+    pokerlab.pushfold's (to 1e-3 bb, no sampling check), interleaved per seat count, CPU seconds."""
+    from pokerlab.pushfold.fullring import solve_spot
+
+    solve_spot(3, 10.0, "none")  # compile and the sampled pot tables, outside the timed regions
+    pushfold([10.0] * 3, (0.5, 1), iterations=8, check_sampling=False)
+    for n in seats:
+        spot = solve_spot(n, 10.0, "none")
+        print(f"  chart model, {n} seats 10 bb chip EV: {spot.cpu_s:8.1f} s CPU {spot.iterations:5d} it  max gain "
+              f"{spot.max_gain:.2e} bb (load {os.getloadavg()[0]:.1f})", flush=True)
+        cpu = time.process_time()
+        result = pushfold([10.0] * n, (0.5, 1), target=1e-3, check_sampling=False)
+        print(f"  pokerlab.pushfold, {n} seats 10 bb chip EV: {time.process_time() - cpu:8.1f} s CPU "
+              f"{result.iterations:5d} it  max gain {result.max_gain:.2e} bb (load {os.getloadavg()[0]:.1f})",
+              flush=True)
+
+
 def main() -> None:
     header()
+    if "--fullring" in sys.argv:
+        fullring([int(a) for a in sys.argv[sys.argv.index("--fullring") + 1:] if a.isdigit()] or [3, 6])
+        return
     start = time.perf_counter()
     preflop_tables.cache_clear()
     preflop_tables()

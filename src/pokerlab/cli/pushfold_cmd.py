@@ -47,7 +47,8 @@ def pushfold_command(
     stacks: str = typer.Option(None, "--stacks", help="Chips per seat in acting order (UTG .. BB), as for icm: 10,10 "
                                                       "or '5,000 3,000'; names as 'alice:5,000 bob:3,000'."),
     blinds: str = typer.Option("0.5,1", "--blinds", help="Small and big blind in chips: 0.5,1 or 50/100."),
-    ante: float = typer.Option(0.0, "--ante", help="Ante per seat (chips)."),
+    ante: str = typer.Option("0", "--ante", help="Ante per seat (chips); with --chart full-ring the ante rule: none, "
+                             "10 or 12.5 (percent of the big blind from every seat) or bb (a big-blind ante)."),
     bb_ante: float = typer.Option(0.0, "--bb-ante", help="Big-blind ante (chips, paid by the big blind)."),
     payouts: str = typer.Option(None, "--payouts", help="Payouts per place (ICM) as for icm: 50,30,20 | a split of "
                                 "--pool 70/30, 50%,30%,20% | power:a=1,pool=1000,paid=40 | file.csv"),
@@ -60,8 +61,12 @@ def pushfold_command(
     iterations: int = typer.Option(None, "--iterations", help="Stop after this many solver iterations."),
     time_limit: float = typer.Option(None, "--time", help="Stop after this many seconds."),
     samples: int = typer.Option(MULTIWAY_DEALS, "--multiway-samples", help="Deals evaluating each 3+ way all-in."),
-    chart: str = typer.Option(None, "--chart", help="'heads-up': the heads-up chip-EV table over --depths."),
-    depths: str = typer.Option("1-20", "--depths", help="Depths (bb) of --chart heads-up, e.g. 1-20."),
+    chart: str = typer.Option(None, "--chart", help="'heads-up': the heads-up chip-EV table over --depths; "
+                              "'full-ring': the shipped equal-stack chip-EV charts of --seats seats."),
+    depths: str = typer.Option("1-20", "--depths", help="Depths (bb) of --chart, e.g. 1-20 (full-ring: the nearest "
+                               "shipped depths)."),
+    seats: int = typer.Option(9, "--seats", help="Seats of --chart full-ring (2-10)."),
+    csv_path: Path = typer.Option(None, "--csv", help="With --chart full-ring: write the charts as CSV here."),
     png: Path = typer.Option(None, "--png", help="Write PNG charts into this directory."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     # knockout bounties (pokerlab.pushfold.situation.BountyPayoff)
@@ -84,8 +89,11 @@ def pushfold_command(
         png.mkdir(exist_ok=True)  # not its parents: a mistyped path is refused, not made
     console = Console(stderr=True)
     if chart is not None:
+        if chart == "full-ring":
+            _full_ring(seats, ante, parse_depths(depths), png, as_json, csv_path)
+            return
         if chart != "heads-up":
-            raise InvalidArgumentError(f"unknown chart {chart!r}: use --chart heads-up")
+            raise InvalidArgumentError(f"unknown chart {chart!r}: use --chart heads-up or --chart full-ring")
         _heads_up(parse_depths(depths), target if target is not None else HEADS_UP_TARGET, png, as_json)
         return
     if stacks is None:
@@ -97,6 +105,7 @@ def pushfold_command(
     from pokerlab.warmup import compile_first
 
     players = parse_stacks(stacks)
+    ante_chips = _ante_chips(ante)
     # knockout bounties: checked here (the façade checks the values)
     from pokerlab.icm.bounty import parse_bounties
 
@@ -122,8 +131,8 @@ def pushfold_command(
     if target is None:
         target = HEADS_UP_TARGET if len(stack_list) == 2 else MULTIWAY_TARGET
     # compile first (one iteration of the same game), so that the time shown is the solve's own
-    compile_first([lambda: pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante, payouts=pay, field=field,
-                                    iterations=1, multiway_samples=min(samples, 20), real_game_deals=200,
+    compile_first([lambda: pushfold(stack_list, blind_list, ante=ante_chips, bb_ante=bb_ante, payouts=pay,
+                                    field=field, iterations=1, multiway_samples=min(samples, 20), real_game_deals=200,
                                     fgs_depth=min(fgs_depth, 1), **knockout)],
                   quiet=as_json)
     with Progress(TextColumn("pushfold"), BarColumn(), TextColumn("{task.description}"),
@@ -138,7 +147,7 @@ def pushfold_command(
             bar.update(task, completed=min(1.0, max(0.0, fraction)),
                        description=f"{done:,} it, max gain {gain:.2e}")
 
-        result = pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante,
+        result = pushfold(stack_list, blind_list, ante=ante_chips, bb_ante=bb_ante,
                           payouts=pay, field=field, target=target, iterations=iterations,
                           time_limit=time_limit, multiway_samples=samples, progress=progress, fgs_depth=fgs_depth,
                           **knockout)
@@ -156,7 +165,7 @@ def pushfold_command(
     if fgs_depth > 0 and not stopped:  # FGS against ICM: the same table solved under ICM, its charts compared
         from pokerlab.pushfold.solve import chart_changes
 
-        icm_result = pushfold(stack_list, blind_list, ante=ante, bb_ante=bb_ante, payouts=pay, target=target,
+        icm_result = pushfold(stack_list, blind_list, ante=ante_chips, bb_ante=bb_ante, payouts=pay, target=target,
                               iterations=iterations, time_limit=time_limit, multiway_samples=samples)
         if icm_result.stop_reason != "interrupted":
             fgs_changes = chart_changes(icm_result, result)
@@ -310,6 +319,66 @@ def _chip_ev_charts(result: PushFoldResult) -> _ChipCharts | None:
         return None
     executor.shutdown(wait=True)
     return None if solved is None else _ChipCharts(solved[0], solved[1], result.class_sizes)
+
+
+def _ante_chips(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise InvalidArgumentError(f"--ante takes chips per seat (e.g. 0.1), got {text!r}; the ante rules "
+                                   "none/10/12.5/bb are for --chart full-ring") from None
+
+
+def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_json: bool,
+               csv_path: Path | None) -> None:
+    import csv
+
+    from pokerlab.pushfold.charts import grid_text, save_depth_png
+    from pokerlab.pushfold.fullring_charts import full_ring_table
+
+    rule = {"0": "none", "0.0": "none"}.get(ante, ante)
+    if csv_path is not None:
+        check_output(csv_path, what="--csv file")
+    table = full_ring_table(seats, rule, depths)
+    names = table.charts[0].seats
+    top = max(table.depths)
+    written = []
+    if png is not None:
+        for s, name in enumerate(names):
+            if not np.isnan(table.jam_depth[s, 0]):
+                written.append(save_depth_png(table.jam_depth[s], f"{name} jams first in up to (bb)",
+                                              png / f"full-ring-{seats}-{rule}-jam-{name}.png", top))
+        big_blind = len(names) - 1
+        for j, name in enumerate(names):
+            if not np.isnan(table.call_depth[big_blind, j, 0]):
+                written.append(save_depth_png(table.call_depth[big_blind, j], f"BB calls a {name} jam up to (bb)",
+                                              png / f"full-ring-{seats}-{rule}-BB-calls-{name}.png", top))
+    if csv_path is not None:
+        with csv_path.open("w", newline="") as handle:
+            out_csv = csv.writer(handle)
+            out_csv.writerow(["seat", "action", "depth_bb", "class", "probability"])
+            out_csv.writerows(table.csv_rows())
+        written.append(csv_path)
+    if as_json:
+        typer.echo(json.dumps(table.to_dict()))
+        return
+    out = Console()
+    model = table.to_dict()["model"]
+    out.print(f"full-ring push/fold, {seats} seats, ante rule {rule}, chip EV; shipped depths "
+              f"{', '.join(f'{d:g}' for d in table.depths)} bb (nearest to those asked); {model['model']}; "
+              f"largest gain {max(float(np.nanmax(c.gains)) for c in table.charts):.1e} bb "
+              f"(code {model['code_version']})", highlight=False)
+    for s, name in enumerate(names):
+        if not np.isnan(table.jam_depth[s, 0]):
+            out.print(f"{name} jams first in up to this many bb (0: never):")
+            out.print(grid_text(table.jam_depth[s], "{:3g}"), highlight=False)
+    for c, caller in enumerate(names):
+        for j, jammer in enumerate(names):
+            if not np.isnan(table.call_depth[c, j, 0]):
+                out.print(f"{caller} calls a lone {jammer} jam up to this many bb (0: never):")
+                out.print(grid_text(table.call_depth[c, j], "{:3g}"), highlight=False)
+    for path in written:
+        out.print(f"wrote {path}")
 
 
 def _heads_up(depths: list[float], target: float, png: Path | None, as_json: bool) -> None:

@@ -1,0 +1,156 @@
+"""Solve the full-ring push/fold chart grid and write it as package data (src/pokerlab/data/fullring_charts.npz).
+
+Each spot (seats, depth, ante rule) is solved in the chart model (pokerlab.pushfold.fullring.solve_spot) and
+checkpointed atomically in its own file under --work; a rerun skips the spots already there (of the same code
+version), so an interrupted build resumes exactly. At the end every checkpoint of this code version in --work
+is written to --output with the code version and a content hash (pokerlab.pushfold.fullring_charts).
+
+    nice -n 10 .venv/bin/python scripts/build_fullring_charts.py --seats 2-10 --depths 5,10,15,20 --antes none,bb
+
+Depths: a list (``5,7.5,10``) and/or ranges (``1-40`` = every 0.5 bb to 20, every bb beyond, the issue's grid);
+depths where a seat would be all in by posting are left out (the chart model needs one pot per showdown).
+Ctrl-C stops after the spot in progress is abandoned, prints one line and exits 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+import numpy as np
+
+from pokerlab.errors import PokerlabError
+from pokerlab.pushfold.fullring import ANTES, ChartSpot, check_spot, solve_spot
+from pokerlab.pushfold.fullring_charts import CHART_FILE, code_version, write_charts
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def chart_depths(text: str) -> list[float]:
+    """Depths from ``5,7.5,10`` and ranges ``a-b`` (every 0.5 bb up to 20, every bb beyond)."""
+    out: set[float] = set()
+    for part in text.split(","):
+        if "-" in part:
+            low, high = (float(x) for x in part.split("-"))
+            depth = low
+            while depth <= high + 1e-9:
+                out.add(round(depth, 2))
+                depth += 0.5 if depth < 20 - 1e-9 else 1.0
+        else:
+            out.add(float(part))
+    return sorted(out)
+
+
+def seat_counts(text: str) -> list[int]:
+    out: set[int] = set()
+    for part in text.split(","):
+        if "-" in part:
+            low, high = (int(x) for x in part.split("-"))
+            out.update(range(low, high + 1))
+        else:
+            out.add(int(part))
+    return sorted(out)
+
+
+def checkpoint_path(work: Path, seats: int, depth: float, ante: str) -> Path:
+    return work / f"{seats:02d}-{ante}-{depth:06.2f}.npz"
+
+
+def save_spot(path: Path, spot: ChartSpot, version: str) -> None:
+    """One spot's checkpoint, written atomically."""
+    header = {"code_version": version, "seats": spot.seats, "depth_bb": spot.depth_bb, "ante": spot.ante,
+              "iterations": spot.iterations, "cpu_s": spot.cpu_s}
+    temporary = path.with_name(path.name + f".{os.getpid()}.partial.npz")
+    np.savez(temporary, header=np.array(json.dumps(header)), jam=spot.jam, call=spot.call,
+             gains=np.array(spot.gains), values=np.array(spot.values))
+    temporary.replace(path)
+
+
+def load_spot(path: Path, version: str) -> ChartSpot | None:
+    """A checkpoint of this code version, else None."""
+    try:
+        with np.load(path) as stored:
+            header = json.loads(str(stored["header"]))
+            if header["code_version"] != version:
+                return None
+            return ChartSpot(int(header["seats"]), float(header["depth_bb"]), str(header["ante"]),
+                             stored["jam"], stored["call"], tuple(float(g) for g in stored["gains"]),
+                             tuple(float(v) for v in stored["values"]), int(header["iterations"]),
+                             float(header["cpu_s"]))
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def _solve(job: tuple[int, float, str, float | None, int | None, str]) -> tuple[int, float, str, float]:
+    seats, depth, ante, target, iterations, work = job
+    spot = solve_spot(seats, depth, ante, target=target, max_iterations=iterations)
+    save_spot(checkpoint_path(Path(work), seats, depth, ante), spot, code_version())
+    return seats, depth, ante, spot.cpu_s
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seats", default="2-10")
+    parser.add_argument("--depths", default="1-40")
+    parser.add_argument("--antes", default=",".join(ANTES))
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--work", type=Path, default=ROOT / "build" / "fullring-charts")
+    parser.add_argument("--output", type=Path, default=CHART_FILE)
+    parser.add_argument("--target", type=float, default=None, help="default: 1e-5 bb heads-up, else 2e-3 bb")
+    parser.add_argument("--max-iterations", type=int, default=None)
+    parser.add_argument("--assemble-only", action="store_true", help="write --output from the checkpoints only")
+    args = parser.parse_args(argv)
+    try:
+        antes = args.antes.split(",")
+        jobs = []
+        for seats in seat_counts(args.seats):
+            for ante in antes:
+                for depth in chart_depths(args.depths):
+                    try:
+                        check_spot(seats, depth, ante)
+                    except PokerlabError:
+                        continue  # a seat all in by posting: not a spot of the chart model
+                    jobs.append((seats, depth, ante))
+    except (ValueError, PokerlabError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if not args.output.parent.is_dir():
+        print(f"error: the output folder {args.output.parent} does not exist", file=sys.stderr)
+        return 2
+    version = code_version()
+    args.work.mkdir(parents=True, exist_ok=True)
+    todo = [j for j in jobs if load_spot(checkpoint_path(args.work, *j), version) is None]
+    print(f"{len(jobs)} spots asked, {len(jobs) - len(todo)} already checkpointed, {len(todo)} to solve "
+          f"(code version {version}, {args.workers} worker(s))", flush=True)
+    start = time.perf_counter()
+    done = 0
+    if not args.assemble_only and todo:
+        work = [(s, d, a, args.target, args.max_iterations, str(args.work)) for s, d, a in todo]
+        try:
+            with ProcessPoolExecutor(max_workers=args.workers) as pool:
+                futures = [pool.submit(_solve, job) for job in work]
+                for future in as_completed(futures):
+                    seats, depth, ante, cpu = future.result()
+                    done += 1
+                    elapsed = time.perf_counter() - start
+                    eta = elapsed / done * (len(todo) - done)
+                    print(f"[{done}/{len(todo)}] {seats} seats {depth:g} bb ante {ante}: {cpu:.1f} s CPU; "
+                          f"elapsed {elapsed:.0f} s, ETA {eta:.0f} s", flush=True)
+        except KeyboardInterrupt:
+            print(f"interrupted: {done} of {len(todo)} spots solved and checkpointed in {args.work}; rerun to "
+                  "resume", file=sys.stderr)
+            return 130
+    spots = [s for s in (load_spot(p, version) for p in sorted(args.work.glob("*.npz"))) if s is not None]
+    header = write_charts(spots, args.output)
+    print(f"wrote {args.output}: {header['spots']} spots, code version {header['code_version']}, "
+          f"content sha256 {header['content_sha256'][:16]}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,283 @@
+"""The shipped full-ring charts: their file (package data), its version check, and reading a chart.
+
+The file (``data/fullring_charts.npz``, built by ``scripts/build_fullring_charts.py``) holds every solved spot
+of :mod:`pokerlab.pushfold.fullring` with jam and call probabilities quantised to ``1 / 200`` (uint8; 255 where
+the seat has no such decision), each seat's best-response gain and chip EV (float32, bb), the iterations and
+CPU seconds, and a JSON header: the format, the code version (:data:`CODE_VERSION`: the digest of the chart
+model's sources), the target, the sampled tables' sizes and seed, and the SHA-256 of the arrays (the content
+hash). A file of another format or code version is refused (:class:`ChartVersionError`), never read silently.
+
+>>> chart = full_ring_chart(3, 10, "none")
+>>> chart.depth_bb, chart.jam.shape, chart.seats
+(10.0, (3, 169), ('BTN', 'SB', 'BB'))
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerlab.cards.classes import NUMBER_OF_CLASSES
+from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.games.pushfold import seat_names
+from pokerlab.games.pushfold.pot_tables import BANK_DEALS, TABLE_SEED, TRIPLE_DEALS
+from pokerlab.provenance import sources_digest
+from pokerlab.pushfold.fullring import ANTES, CHART_TARGET, HEADS_UP_CHART_TARGET, ChartSpot
+
+CHART_FORMAT = "pokerlab-fullring-charts-v1"
+CHART_FILE = Path(__file__).resolve().parent.parent / "data" / "fullring_charts.npz"
+MODEL_SOURCES = ("pushfold/fullring.py", "games/pushfold/joint.py", "games/pushfold/pot_tables.py",
+                 "games/pushfold/game.py", "games/pushfold/rules.py")
+"""The sources that define a chart's game and its solve (the generic vector-form solver is held to the same
+charts by the test that solves sampled spots afresh)."""
+LEVELS = 200
+NO_DECISION = 255
+MAX_SEATS = 10
+
+
+class ChartVersionError(FileFormatError):
+    """A chart file of another format or code version than this pokerlab's."""
+
+
+def code_version() -> str:
+    """The digest of :data:`MODEL_SOURCES` (16 hex digits)."""
+    return sources_digest(MODEL_SOURCES)
+
+
+def quantise(probabilities: np.ndarray) -> np.ndarray:
+    """Probabilities (NaN: no decision) as uint8 steps of ``1 / 200`` (255 for NaN).
+
+    >>> quantise(np.array([0.0, 0.5, 1.0, np.nan])).tolist()
+    [0, 100, 200, 255]
+    """
+    out = np.full(probabilities.shape, NO_DECISION, dtype=np.uint8)
+    known = ~np.isnan(probabilities)
+    out[known] = np.rint(np.clip(probabilities[known], 0.0, 1.0) * LEVELS).astype(np.uint8)
+    return out
+
+
+def dequantise(steps: np.ndarray) -> np.ndarray:
+    """The inverse of :func:`quantise` (within ``1 / 400``)."""
+    return np.where(steps == NO_DECISION, np.nan, steps.astype(np.float64) / LEVELS)
+
+
+def _content_hash(arrays: dict[str, np.ndarray]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(arrays):
+        digest.update(name.encode())
+        digest.update(np.ascontiguousarray(arrays[name]).tobytes())
+    return digest.hexdigest()
+
+
+def write_charts(spots: Iterable[ChartSpot], path: Path = CHART_FILE) -> dict[str, Any]:
+    """Write ``spots`` as a chart file (atomically, compressed) and return its header."""
+    ordered = sorted(spots, key=lambda s: (s.seats, list(ANTES).index(s.ante), s.depth_bb))
+    count = len(ordered)
+    key = np.zeros((count, 3), dtype=np.float64)
+    jam = np.full((count, MAX_SEATS, NUMBER_OF_CLASSES), NO_DECISION, dtype=np.uint8)
+    call = np.full((count, MAX_SEATS, MAX_SEATS, NUMBER_OF_CLASSES), NO_DECISION, dtype=np.uint8)
+    gains = np.zeros((count, MAX_SEATS), dtype=np.float32)
+    values = np.zeros((count, MAX_SEATS), dtype=np.float32)
+    iterations = np.zeros(count, dtype=np.int32)
+    cpu = np.zeros(count, dtype=np.float32)
+    for i, spot in enumerate(ordered):
+        n = spot.seats
+        key[i] = (n, spot.depth_bb, list(ANTES).index(spot.ante))
+        jam[i, :n] = quantise(spot.jam)
+        call[i, :n, :n] = quantise(spot.call)
+        gains[i, :n] = spot.gains
+        values[i, :n] = spot.values
+        iterations[i] = spot.iterations
+        cpu[i] = spot.cpu_s
+    arrays: dict[str, np.ndarray] = {"key": key, "jam": jam, "call": call, "gains": gains, "values": values,
+                                     "iterations": iterations, "cpu_s": cpu}
+    header = {"format": CHART_FORMAT, "code_version": code_version(), "content_sha256": _content_hash(arrays),
+              "target_bb": {"heads_up": HEADS_UP_CHART_TARGET, "multiway": CHART_TARGET},
+              "triple_deals": TRIPLE_DEALS, "bank_deals": BANK_DEALS, "tables_seed": TABLE_SEED,
+              "antes": list(ANTES), "spots": count,
+              "model": "chip EV; card removal joint among the players in the pot, folded hands ignored"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".partial.npz")
+    np.savez_compressed(temporary, header=np.array(json.dumps(header, sort_keys=True)), **arrays)  # type: ignore[arg-type]
+    temporary.replace(path)
+    return header
+
+
+@dataclass(frozen=True)
+class ChartFile:
+    """A chart file read and checked (see the module docstring)."""
+
+    header: dict[str, Any]
+    key: np.ndarray
+    jam: np.ndarray
+    call: np.ndarray
+    gains: np.ndarray
+    values: np.ndarray
+    iterations: np.ndarray
+    cpu_s: np.ndarray
+
+
+def read_charts(path: Path = CHART_FILE) -> ChartFile:
+    """Read a chart file; :class:`ChartVersionError` if it is of another format or code version (or its content
+    hash does not match), :class:`~pokerlab.errors.FileFormatError` if it cannot be read."""
+    try:
+        with np.load(path) as stored:
+            header = json.loads(str(stored["header"]))
+            arrays = {name: stored[name] for name in ("key", "jam", "call", "gains", "values", "iterations",
+                                                       "cpu_s")}
+    except (OSError, KeyError, ValueError) as error:
+        raise FileFormatError(f"cannot read the full-ring chart file {path}: {error}") from None
+    if header.get("format") != CHART_FORMAT:
+        raise ChartVersionError(f"{path} is a chart file of format {header.get('format')!r}, this pokerlab reads "
+                                f"{CHART_FORMAT!r}: rebuild it with scripts/build_fullring_charts.py")
+    if header.get("code_version") != code_version():
+        raise ChartVersionError(f"{path} was built by chart code {header.get('code_version')}, this pokerlab's is "
+                                f"{code_version()}: rebuild it with scripts/build_fullring_charts.py")
+    if header.get("content_sha256") != _content_hash(arrays):
+        raise ChartVersionError(f"{path}: its content hash does not match its header (a damaged or edited file): "
+                                "rebuild it with scripts/build_fullring_charts.py")
+    return ChartFile(header, **arrays)
+
+
+@lru_cache(maxsize=1)
+def shipped_charts() -> ChartFile:
+    """The package's chart file, read and checked once per process."""
+    return read_charts(CHART_FILE)
+
+
+@dataclass(frozen=True)
+class FullRingChart:
+    """One spot's chart: ``jam[seat]`` first-in jam and ``call[caller, jammer]`` lone-jam call probabilities per
+    class (NaN where the seat has no such decision); ``depth_bb`` the shipped depth used, ``asked_bb`` the
+    depth asked (the nearest shipped depth is used; ``exact`` when they are equal); ``gains`` each seat's
+    best-response gain (bb) in the chart model, ``values`` its chip EV (bb)."""
+
+    seats: tuple[str, ...]
+    ante: str
+    depth_bb: float
+    asked_bb: float
+    jam: np.ndarray
+    call: np.ndarray
+    gains: np.ndarray
+    values: np.ndarray
+
+    @property
+    def exact(self) -> bool:
+        return self.depth_bb == self.asked_bb
+
+    def to_dict(self) -> dict[str, Any]:
+        from pokerlab.cards.classes import CLASS_NAMES  # noqa: PLC0415 (a constant of a lower layer)
+
+        def by_class(p: np.ndarray) -> dict[str, float]:
+            return {name: round(float(x), 4) for name, x in zip(CLASS_NAMES, p, strict=True)}
+
+        n = len(self.seats)
+        return {"seats": list(self.seats), "ante": self.ante, "depth_bb": self.depth_bb, "asked_bb": self.asked_bb,
+                "jam": {self.seats[s]: by_class(self.jam[s]) for s in range(n) if not np.isnan(self.jam[s, 0])},
+                "call": {f"{self.seats[c]} vs {self.seats[j]}": by_class(self.call[c, j])
+                         for c in range(n) for j in range(n) if not np.isnan(self.call[c, j, 0])},
+                "gains_bb": [float(g) for g in self.gains], "values_bb": [float(v) for v in self.values]}
+
+
+def available_depths(seats: int, ante: str, charts: ChartFile | None = None) -> np.ndarray:
+    """The shipped depths (bb, increasing) of ``seats`` seats with ante rule ``ante``."""
+    charts = charts if charts is not None else shipped_charts()
+    rows = (charts.key[:, 0] == seats) & (charts.key[:, 2] == list(ANTES).index(ante))
+    return np.sort(charts.key[rows, 1])
+
+
+def full_ring_chart(seats: int, depth_bb: float, ante: str = "none", charts: ChartFile | None = None
+                    ) -> FullRingChart:
+    """The shipped chart of ``seats`` (2-10) equal stacks of ``depth_bb`` big blinds with ante rule ``ante``
+    (``none``, ``10``, ``12.5``, ``bb``: see :data:`~pokerlab.pushfold.fullring.ANTES`), at the nearest shipped
+    depth (the deeper one on a tie; ``depth_bb`` and ``asked_bb`` say which). Raises
+    :class:`~pokerlab.errors.InvalidArgumentError` for seats or an ante rule with no shipped chart."""
+    if ante not in ANTES:
+        raise InvalidArgumentError(f"ante rule must be one of {', '.join(ANTES)}, got {ante!r}")
+    if not isinstance(seats, int | np.integer) or not 2 <= int(seats) <= MAX_SEATS:
+        raise InvalidArgumentError(f"full-ring charts have 2 to 10 seats, got {seats!r}")
+    asked = float(depth_bb)
+    if not np.isfinite(asked) or asked <= 0:
+        raise InvalidArgumentError(f"depth must be a positive number of big blinds, got {depth_bb!r}")
+    charts = charts if charts is not None else shipped_charts()
+    depths = available_depths(int(seats), ante, charts)
+    if depths.size == 0:
+        raise InvalidArgumentError(f"no shipped full-ring chart for {seats} seats with ante rule {ante}")
+    nearest = float(depths[np.argmin(np.abs(depths - asked) - 1e-9 * depths)])
+    row = int(np.flatnonzero((charts.key[:, 0] == seats) & (charts.key[:, 1] == nearest)
+                             & (charts.key[:, 2] == list(ANTES).index(ante)))[0])
+    n = int(seats)
+    return FullRingChart(seat_names(n), ante, nearest, asked, dequantise(charts.jam[row, :n]),
+                         dequantise(charts.call[row, :n, :n]), charts.gains[row, :n].astype(np.float64),
+                         charts.values[row, :n].astype(np.float64))
+
+
+@dataclass(frozen=True)
+class FullRingTable:
+    """Charts of one seat count and ante rule over several shipped depths: ``charts`` in increasing depth;
+    ``jam_depth[seat]``: per class the largest of those depths at which the seat jams first in with probability
+    at least 1/2 (0: at none; NaN: the seat never has the decision); ``call_depth[caller, jammer]`` the same for
+    calling a lone jam."""
+
+    charts: tuple[FullRingChart, ...]
+    jam_depth: np.ndarray
+    call_depth: np.ndarray
+
+    @property
+    def depths(self) -> tuple[float, ...]:
+        return tuple(c.depth_bb for c in self.charts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"model": shipped_model(), "charts": [c.to_dict() for c in self.charts]}
+
+    def csv_rows(self) -> list[tuple[str, str, float, str, float]]:
+        """``(seat, action, depth, class, probability)`` rows: action ``jam`` or ``call <jammer>``."""
+        from pokerlab.cards.classes import CLASS_NAMES  # noqa: PLC0415 (a constant of a lower layer)
+
+        rows = []
+        for chart in self.charts:
+            n = len(chart.seats)
+            for s in range(n):
+                if not np.isnan(chart.jam[s, 0]):
+                    rows += [(chart.seats[s], "jam", chart.depth_bb, name, float(p))
+                             for name, p in zip(CLASS_NAMES, chart.jam[s], strict=True)]
+                for j in range(n):
+                    if not np.isnan(chart.call[s, j, 0]):
+                        rows += [(chart.seats[s], f"call {chart.seats[j]}", chart.depth_bb, name, float(p))
+                                 for name, p in zip(CLASS_NAMES, chart.call[s, j], strict=True)]
+        return rows
+
+
+def shipped_model() -> dict[str, Any]:
+    """What the shipped charts are: the file's header (model, code version, content hash, target)."""
+    return dict(shipped_charts().header)
+
+
+def full_ring_table(seats: int, ante: str, depths: Iterable[float], charts: ChartFile | None = None
+                    ) -> FullRingTable:
+    """The shipped charts nearest to each of ``depths`` (each shipped depth once), with the largest depths at
+    which each class jams or calls (see :class:`FullRingTable`)."""
+    charts = charts if charts is not None else shipped_charts()
+    chosen: dict[float, FullRingChart] = {}
+    for depth in depths:
+        chart = full_ring_chart(seats, depth, ante, charts)
+        chosen[chart.depth_bb] = chart
+    ordered = tuple(chosen[d] for d in sorted(chosen))
+    jam = np.stack([c.jam for c in ordered])
+    call = np.stack([c.call for c in ordered])
+    levels = np.array([c.depth_bb for c in ordered])
+
+    def largest(probabilities: np.ndarray) -> np.ndarray:
+        # probabilities: (depths, ..., 169) -> (..., 169)
+        playing = probabilities >= 0.5
+        at = np.where(playing, levels.reshape((-1,) + (1,) * (probabilities.ndim - 1)), 0.0).max(axis=0)
+        return np.where(np.isnan(probabilities).all(axis=0), np.nan, at)
+
+    return FullRingTable(ordered, largest(jam), largest(call))
