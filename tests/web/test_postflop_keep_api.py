@@ -188,7 +188,10 @@ def asgi_post(app: Any, path: str, chunk: bytes, chunks: int, length: int | None
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
              "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": headers,
              "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 80)}
-    asyncio.run(app(scope, receive, send))
+    # in a thread of its own: an event loop another test left registered in this thread cannot get in the way
+    runner = threading.Thread(target=lambda: asyncio.run(app(scope, receive, send)))
+    runner.start()
+    runner.join()
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return status, json.loads(body)["detail"], read
