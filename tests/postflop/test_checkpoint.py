@@ -151,3 +151,28 @@ def test_a_killed_command_resumes_to_the_straight_answer(tmp_path: Path) -> None
     same(straight, load(path))
     assert data["iterations"] == 60 and data["exploitability"] == straight.exploitability
     assert (data["ev"]["OOP"], data["ev"]["IP"]) == straight.ev
+
+
+def test_a_checkpoint_is_synced_to_disk_before_it_replaces_the_last(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The write of a checkpoint: a temporary file in the same folder, fsync, rename over the last one, fsync
+    of the folder (so a power cut, not only a kill, leaves one whole checkpoint)."""
+    import pokerlab.io
+
+    events: list[str] = []
+    fsync, replace = os.fsync, os.replace
+
+    def record_fsync(fd: int) -> None:
+        events.append("fsync folder" if os.path.isdir(f"/proc/self/fd/{fd}") else "fsync file")
+        fsync(fd)
+
+    def record_replace(source: str | Path, target: str | Path) -> None:
+        assert Path(source).parent == Path(target).parent == tmp_path
+        events.append("rename")
+        replace(source, target)
+
+    monkeypatch.setattr(pokerlab.io.os, "fsync", record_fsync)
+    monkeypatch.setattr(pokerlab.io.os, "replace", record_replace)
+    solve(**RIVER, target=None, iterations=9, checkpoint=tmp_path / "c.npz", checkpoint_iterations=4)
+    assert events == ["fsync file", "rename", "fsync folder"] * 3  # after 4 and 8 iterations, and at the end
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.npz"]
