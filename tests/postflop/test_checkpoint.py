@@ -67,6 +67,17 @@ def test_a_solve_stopped_at_its_target_is_not_continued(tmp_path: Path) -> None:
     same(solve(**RIVER, target=0.2, iterations=5000), further)
 
 
+def test_the_time_limit_counts_the_checkpoints_seconds(tmp_path: Path) -> None:
+    """A checkpoint that has solved for 100 s (its ``elapsed_s``) and a rerun with --time 50: no more
+    iterations, stopped for time, the seconds carried on."""
+    path = tmp_path / "river.npz"
+    solve(**RIVER, target=None, iterations=10, checkpoint=path)
+    meta, arrays = read_archive(path, "solve")
+    write_archive(path, {**meta, "elapsed_s": 100.0}, arrays)
+    again = solve(**RIVER, target=None, iterations=None, time_limit=50, checkpoint=path)
+    assert again.stop_reason == "time" and again.iterations == 10 and again.elapsed_s >= 100.0
+
+
 def test_ctrl_c_writes_a_checkpoint_that_resumes_exactly(tmp_path: Path) -> None:
     path = tmp_path / "river.npz"
 
@@ -79,6 +90,29 @@ def test_ctrl_c_writes_a_checkpoint_that_resumes_exactly(tmp_path: Path) -> None
     saved = read_archive(path, "solve")[0]
     assert saved["iterations"] == 30 and saved["stop_reason"] == "interrupted"
     same(solve(**RIVER, target=None, iterations=70), solve(**RIVER, target=None, iterations=70, checkpoint=path))
+
+
+def test_a_real_sigint_mid_iteration_lands_on_an_iteration_boundary(tmp_path: Path) -> None:
+    """SIGINT sent to this process while the turn spot's kernels run is held until the iteration ends: the
+    checkpoint then resumes to the uninterrupted solve's arrays (half an iteration would not)."""
+    import threading
+
+    path = tmp_path / "turn.npz"
+    timers = []
+
+    def soon(iteration: int, _: float) -> None:
+        if iteration == 10:
+            timers.append(threading.Timer(0.02, os.kill, (os.getpid(), signal.SIGINT)))
+            timers[0].start()
+
+    with pytest.raises(Interrupted) as caught:
+        solve(**TURN, target=1e-9, iterations=10_000, progress=soon, checkpoint=path)
+    timers[0].join()
+    stopped = caught.value.partial
+    assert stopped is not None and 10 <= stopped.iterations < 10_000
+    total = stopped.iterations + 3
+    same(solve(**TURN, target=None, iterations=total),
+         solve(**TURN, target=None, iterations=total, checkpoint=path))
 
 
 def test_a_locked_solve_checkpoints_its_baseline_beside_it(tmp_path: Path) -> None:
