@@ -115,6 +115,30 @@ def test_a_real_sigint_mid_iteration_lands_on_an_iteration_boundary(tmp_path: Pa
          solve(**TURN, target=None, iterations=total, checkpoint=path))
 
 
+def test_an_iteration_broken_off_half_way_is_never_checkpointed(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second Ctrl-C raises at once, possibly between OOP's and IP's pass: the checkpoint keeps the last whole
+    iteration (written after each one here), and resumes to the uninterrupted solve."""
+    from pokerlab.games.postflop.kernels import UPDATE
+    from pokerlab.solvers.postflop_cfr import PostflopSolver, discount
+
+    path = tmp_path / "river.npz"
+    step = PostflopSolver.step
+
+    def broken_at_12(self: PostflopSolver) -> None:
+        if self.iteration == 12:
+            self._pass(0, UPDATE, discount(self.iteration))  # OOP's half of the iteration only
+            raise KeyboardInterrupt
+        step(self)
+
+    monkeypatch.setattr(PostflopSolver, "step", broken_at_12)
+    with pytest.raises(Interrupted):
+        solve(**RIVER, target=None, iterations=40, checkpoint=path, checkpoint_iterations=1)
+    monkeypatch.setattr(PostflopSolver, "step", step)
+    assert read_archive(path, "solve")[0]["iterations"] == 12
+    same(solve(**RIVER, target=None, iterations=40), solve(**RIVER, target=None, iterations=40, checkpoint=path))
+
+
 def test_a_locked_solve_checkpoints_its_baseline_beside_it(tmp_path: Path) -> None:
     path = tmp_path / "locked.npz"
     lock = "line=check; strategy=check"

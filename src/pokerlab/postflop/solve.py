@@ -31,6 +31,7 @@ SPOT_KEYS = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "donk", "ad
              "raise_cap", "rake", "rake_cap")
 """The fields of a spot's description that make the game (a baseline must match them)."""
 
+
 class Checkpoint:
     """Where and how often a solve writes its state: ``path`` (a saved solve, :meth:`PostflopResult.save`'s
     format, written atomically), every ``seconds`` of solving or, if given, every ``iterations`` iterations;
@@ -275,11 +276,12 @@ def resumed_solver(checkpoint: Checkpoint | None, game: PostflopGame, spec: dict
     regrets = np.asarray(arrays["regrets"])
     cumulative = np.asarray(arrays["cumulative"])
     size = game.storage_size
-    iteration = meta.get("iterations")
+    iteration, elapsed = meta.get("iterations"), meta.get("elapsed_s")
     if (regrets.dtype != np.float32 or cumulative.dtype != np.float32 or regrets.shape != (size,)
-            or cumulative.shape != (size,) or not isinstance(iteration, int) or iteration < 0):
+            or cumulative.shape != (size,) or not isinstance(iteration, int) or iteration < 0
+            or not isinstance(elapsed, int | float) or not elapsed >= 0):
         raise FileFormatError(f"{path}: its arrays do not fit the spot it describes")
-    return PostflopSolver(game, regrets.copy(), cumulative.copy(), iteration, locks=locks), float(meta["elapsed_s"])
+    return PostflopSolver(game, regrets.copy(), cumulative.copy(), iteration, locks=locks), float(elapsed)
 
 
 @contextlib.contextmanager
@@ -333,14 +335,16 @@ def run(solver: PostflopSolver, spec: dict[str, Any], *, iterations: int | None,
     def spent() -> float:
         return elapsed + time.perf_counter() - start - compile_s
 
+    whole = True  # False while an iteration runs: a second Ctrl-C there leaves half of one, never checkpointed
+
     def state(why: str) -> PostflopResult:
         result = _result(solver, spec, why, spent(), compile_s)
-        if checkpoint is not None:
+        if checkpoint is not None and whole:
             result.save(checkpoint.path)
         return result
 
     def iterate(boundary: Callable[[], None]) -> str:
-        nonlocal compile_s
+        nonlocal compile_s, whole
         if target_percent is not None and solver.iteration > 0 and solver.iteration % check_every == 0 \
                 and solver.exploitability_percent() <= target_percent:  # a resumed solve that had stopped there
             return "target"
@@ -351,7 +355,9 @@ def run(solver: PostflopSolver, spec: dict[str, Any], *, iterations: int | None,
             if time_limit is not None and spent() >= time_limit:
                 return "time"
             began = time.perf_counter()
+            whole = False
             solver.step()
+            whole = True
             boundary()
             if first:
                 compile_s, first = time.perf_counter() - began, False
