@@ -35,7 +35,15 @@ SPOT_KEYS = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "donk", "ad
 class Checkpoint:
     """Where and how often a solve writes its state: ``path`` (a saved solve, :meth:`PostflopResult.save`'s
     format, written atomically), every ``seconds`` of solving or, if given, every ``iterations`` iterations;
-    always when the solve stops (its stop rule, Ctrl-C)."""
+    always when the solve stops (its stop rule, Ctrl-C). The seconds count from the end of the last write and
+    are at least 9 times that write's (a flop's state is hundreds of MiB to compress): writing then takes at
+    most a tenth of the solve.
+
+    >>> import tempfile
+    >>> every = Checkpoint(f"{tempfile.mkdtemp()}/spot.npz", seconds=60)
+    >>> every.wrote(10, 20.0); every.due(11)  # a 20 s write: the next one after 180 s, not 60 s
+    False
+    """
 
     def __init__(self, path: str | Path, seconds: float | None = 60.0, iterations: int | None = None) -> None:
         self.path = check_output_path(path, "checkpoint file")
@@ -47,16 +55,17 @@ class Checkpoint:
         self.iterations = iterations
         self._last_iteration = 0
         self._last_time = time.monotonic()
+        self._write_s = 0.0
 
     def due(self, iteration: int) -> bool:
-        """Whether a checkpoint is due after ``iteration``; if so, the period restarts now."""
+        """Whether a checkpoint is due after ``iteration``."""
         if self.iterations is not None:
-            ready = iteration - self._last_iteration >= self.iterations
-        else:
-            ready = time.monotonic() - self._last_time >= (self.seconds or 0.0)
-        if ready:
-            self._last_iteration, self._last_time = iteration, time.monotonic()
-        return ready
+            return iteration - self._last_iteration >= self.iterations
+        return time.monotonic() - self._last_time >= max(self.seconds or 0.0, 9 * self._write_s)
+
+    def wrote(self, iteration: int, seconds: float) -> None:
+        """A checkpoint of ``iteration`` was written in ``seconds``: the period restarts now."""
+        self._last_iteration, self._last_time, self._write_s = iteration, time.monotonic(), seconds
 
     def sibling(self, name: str) -> Checkpoint:
         """The checkpoint of a second solve of the same run (``spot.npz`` -> ``spot.baseline.npz``)."""
@@ -368,7 +377,9 @@ def run(solver: PostflopSolver, spec: dict[str, Any], *, iterations: int | None,
                 if now <= target_percent:
                     return "target"
             if checkpoint is not None and checkpoint.due(solver.iteration):
+                began = time.perf_counter()
                 state("checkpoint")
+                checkpoint.wrote(solver.iteration, time.perf_counter() - began)
 
     result: PostflopResult | None = None
     try:
