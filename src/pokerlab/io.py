@@ -54,8 +54,9 @@ def check_output_path(path: str | os.PathLike[str], what: str = "output file") -
 
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str]) -> Iterator[Path]:
-    """Yield a temporary path next to ``path``; when the block ends normally, the temporary file replaces
-    ``path`` in one rename, else it is removed and ``path`` keeps its old content.
+    """Yield a temporary path next to ``path``; when the block ends normally, the temporary file is flushed to
+    disk (fsync) and replaces ``path`` in one rename (the folder then synced too), else it is removed and
+    ``path`` keeps its old content: a crash, a kill or a power cut leaves the old file or the new one, whole.
 
     The temporary name keeps the suffix of ``path`` (``np.savez`` and matplotlib choose formats by suffix).
 
@@ -72,9 +73,26 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[Path]:
     try:
         yield temporary
         os.chmod(temporary, _mode_for(target))  # mkstemp's 0600 would hide the file from the user's group
+        _sync(temporary)
         os.replace(temporary, target)
+        _sync(target.parent)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def _sync(path: Path) -> None:
+    """Flush a file's or a folder's data to disk (a rename is durable once its folder is synced); a folder that
+    cannot be opened for it (some file systems) is left to the system."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _mode_for(target: Path) -> int:

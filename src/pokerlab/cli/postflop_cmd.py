@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from pokerlab.cli.common import (
+    Checkpoints,
     check_output,
     command,
     command_group,
@@ -130,16 +131,25 @@ def postflop_solve(
                                                           "locks to compare with (default: solved here too)."),
     no_baseline: bool = typer.Option(False, "--no-baseline", help="With locks: no unlocked solve to compare with."),
     out: Path = typer.Option(None, "--out", help="Save the solve (.npz) for 'pokerlab postflop show'."),
+    checkpoint: Path = typer.Option(None, "--checkpoint", help="Keep the solver state in this file (.npz) while it "
+                                                               "runs; rerun the same command to continue it."),
+    checkpoint_every: str = typer.Option("60s", "--checkpoint-every", help="With --checkpoint: write it every so "
+                                                                           "long ('60s', '10m') or every N "
+                                                                           "iterations ('500'), and at the end."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Solve a postflop spot by discounted CFR; report its exact exploitability, EVs and the root strategy. With
-    --lock, the locked nodes keep their strategy and the rest is solved against them."""
+    --lock, the locked nodes keep their strategy and the rest is solved against them. With --checkpoint the
+    state is saved as it runs, and the same command continues it after a crash or Ctrl-C: the answer is that of
+    one uninterrupted solve, bit for bit."""
     from pokerlab.errors import Interrupted, InvalidArgumentError
     from pokerlab.postflop import build_game, load, solve
     from pokerlab.postflop.lock import as_locks, read_lock_file
     from pokerlab.postflop.solve import parse_target
 
     check_output(out, what="--out solve file")
+    check_output(checkpoint, what="--checkpoint file")
+    every = Checkpoints.parse(checkpoint_every)
     parse_target(target)
     locks = (*as_locks(list(lock or [])), *(read_lock_file(lock_file) if lock_file is not None else ()))
     if (baseline is not None or no_baseline) and not locks:
@@ -155,6 +165,8 @@ def postflop_solve(
                   f"{game.memory_bytes / 2**20:,.1f} MiB of solver storage")
     if locks and baseline is None and not no_baseline:
         console.print(f"{len(locks)} lock(s): solved with them, then without them to compare (--no-baseline: not)")
+    if checkpoint is not None and checkpoint.exists():
+        console.print(f"continuing the checkpoint {checkpoint}", soft_wrap=True)
 
     def progress(iteration: int, percent: float) -> None:
         console.print(f"iteration {iteration}: exploitability {percent:.3f}% of the pot")
@@ -164,13 +176,15 @@ def postflop_solve(
                        add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
                        rake=rake, rake_cap=rake_cap, target=target, iterations=iterations, time_limit=time_limit,
                        progress=None if as_json else progress, lock=locks or None,
-                       baseline=load(baseline) if baseline is not None else not no_baseline)
+                       baseline=load(baseline) if baseline is not None else not no_baseline,
+                       checkpoint=checkpoint, checkpoint_every=every.seconds, checkpoint_iterations=every.iterations)
     except Interrupted as stop:
         partial = stop.partial
         if out is not None and partial is not None:
             partial.save(out)  # type: ignore[attr-defined]
         interrupted(f"after {getattr(partial, 'iterations', 0)} iterations"
-                    + (f", saved to {out}" if out is not None and partial is not None else ""))
+                    + (f", saved to {out}" if out is not None and partial is not None else "")
+                    + (f"; rerun with --checkpoint {checkpoint} to continue" if checkpoint is not None else ""))
     if out is not None:
         result.save(out)
     _show(result, "", None, as_json, None)

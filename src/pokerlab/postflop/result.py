@@ -4,7 +4,7 @@ the line in plain words; saved and loaded through :mod:`pokerlab.solvers.archive
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +26,21 @@ from pokerlab.games.postflop.kernels import (
     tree_values,
 )
 from pokerlab.postflop.lock import ResolvedLocks, as_locks, resolve_locks
+from pokerlab.provenance import sources_digest
 from pokerlab.solvers.archive import check_format, read_archive, write_archive
 
 FORMAT = "pokerlab-postflop"
 FORMAT_VERSION = 1
 PLAYERS = ("OOP", "IP")
+SOLVER_SOURCES = ("cards", "games/postflop", "solvers/postflop_cfr.py", "postflop/lock.py", "postflop/solve.py")
+"""The code a solve's arrays come from: a saved solve names its digest (``code``), and a checkpoint made by
+other code is not resumed (its iterates would not continue those of one uninterrupted solve)."""
+
+
+@cache
+def solver_code() -> str:
+    """The digest of :data:`SOLVER_SOURCES` (16 hex digits), as this process runs them."""
+    return sources_digest(SOLVER_SOURCES)
 
 
 @dataclass(frozen=True)
@@ -334,8 +344,9 @@ class PostflopResult:
         return out
 
     def save(self, path: str | Path) -> Path:
-        """Write the solve (spot, strategy, regrets: a later solve resumes it) as a versioned ``.npz``."""
-        meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "spot": self.spec,
+        """Write the solve (spot, strategy, regrets: a later solve resumes it) as a versioned ``.npz``, atomically,
+        with the digest of the solver code that made it (``code``)."""
+        meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "code": solver_code(), "spot": self.spec,
                 "iterations": self.iterations, "exploitability": self.exploitability,
                 "exploitability_percent": self.exploitability_percent, "ev": list(self.ev),
                 "stop_reason": self.stop_reason, "elapsed_s": self.elapsed_s,

@@ -1,12 +1,18 @@
 """``pokerlab.postflop.solve``: a no-limit hold'em river, turn or flop spot solved by discounted CFR, with its
-exact exploitability, nodes locked where asked (:mod:`pokerlab.postflop.lock`); ``load`` reads a saved solve
+exact exploitability, nodes locked where asked (:mod:`pokerlab.postflop.lock`), checkpointed while it runs
+(``checkpoint=PATH``: a rerun continues it, bit for bit as an uninterrupted solve); ``load`` reads a saved solve
 back (and ``resume`` continues it)."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -16,13 +22,55 @@ from pokerlab.cards.ranges import Range
 from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, real_number, whole_number
 from pokerlab.games.postflop.bettree import STREETS, TreeConfig, parse_street_sizes, sizes_text
 from pokerlab.games.postflop.game import MAX_MEMORY, PostflopGame, parse_board
+from pokerlab.io import check_output_path
 from pokerlab.postflop.lock import Lock, ResolvedLocks, as_locks, resolve_locks
-from pokerlab.postflop.result import PostflopResult, load_meta
+from pokerlab.postflop.result import PostflopResult, load_meta, solver_code
 from pokerlab.solvers.postflop_cfr import PostflopSolver
 
 SPOT_KEYS = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "donk", "add_allin", "force_allin", "merging",
              "raise_cap", "rake", "rake_cap")
 """The fields of a spot's description that make the game (a baseline must match them)."""
+
+
+class Checkpoint:
+    """Where and how often a solve writes its state: ``path`` (a saved solve, :meth:`PostflopResult.save`'s
+    format, written atomically), every ``seconds`` of solving or, if given, every ``iterations`` iterations;
+    always when the solve stops (its stop rule, Ctrl-C). The seconds count from the end of the last write and
+    are at least 9 times that write's (a flop's state is hundreds of MiB to compress): writing then takes at
+    most a tenth of the solve.
+
+    >>> import tempfile
+    >>> every = Checkpoint(f"{tempfile.mkdtemp()}/spot.npz", seconds=60)
+    >>> every.wrote(10, 20.0); every.due(11)  # a 20 s write: the next one after 180 s, not 60 s
+    False
+    """
+
+    def __init__(self, path: str | Path, seconds: float | None = 60.0, iterations: int | None = None) -> None:
+        self.path = check_output_path(path, "checkpoint file")
+        if iterations is not None:
+            iterations = whole_number(iterations, "checkpoint_iterations", low=1)
+        elif seconds is None or not real_number(seconds, "checkpoint_every (seconds)") > 0:
+            raise InvalidArgumentError(f"checkpoint_every must be a positive number of seconds, got {seconds!r}")
+        self.seconds = seconds
+        self.iterations = iterations
+        self._last_iteration = 0
+        self._last_time = time.monotonic()
+        self._write_s = 0.0
+
+    def due(self, iteration: int) -> bool:
+        """Whether a checkpoint is due after ``iteration``."""
+        if self.iterations is not None:
+            return iteration - self._last_iteration >= self.iterations
+        return time.monotonic() - self._last_time >= max(self.seconds or 0.0, 9 * self._write_s)
+
+    def wrote(self, iteration: int, seconds: float) -> None:
+        """A checkpoint of ``iteration`` was written in ``seconds``: the period restarts now."""
+        self._last_iteration, self._last_time, self._write_s = iteration, time.monotonic(), seconds
+
+    def sibling(self, name: str) -> Checkpoint:
+        """The checkpoint of a second solve of the same run (``spot.npz`` -> ``spot.baseline.npz``)."""
+        return Checkpoint(self.path.with_name(f"{self.path.stem}.{name}{self.path.suffix}"), self.seconds,
+                          self.iterations)
 
 
 def parse_target(value: float | str | None) -> float | None:
@@ -101,7 +149,8 @@ def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: f
           iterations: int | None = 1000, time_limit: float | None = None,
           isomorphism: bool = True, max_memory: int = MAX_MEMORY, check_every: int = 10,
           progress: Callable[[int, float], None] | None = None, lock: object = None,
-          baseline: bool | PostflopResult = True) -> PostflopResult:
+          baseline: bool | PostflopResult = True, checkpoint: str | Path | None = None,
+          checkpoint_every: float | None = 60.0, checkpoint_iterations: int | None = None) -> PostflopResult:
     """Solve a postflop spot: ``board`` (3, 4 or 5 cards), OOP's and IP's ranges (pokerlab's range syntax,
     weights included), starting ``pot`` and effective ``stack`` in whole chips, the bet tree (``bets`` and
     ``raises`` in players' syntax, per street or for all: see :mod:`pokerlab.games.postflop.bettree`), the
@@ -120,6 +169,15 @@ def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: f
     solve of the same spot without locks (``True``: solved here after the locked one, to the same stop rule;
     ``False``: none). A lock that tells apart suits the game would merge turns the merging off for this solve.
 
+    ``checkpoint``: a file the solver state is written to, atomically, every ``checkpoint_every`` seconds of
+    solving (or every ``checkpoint_iterations`` iterations) and when the solve stops, Ctrl-C included; a
+    :meth:`PostflopResult.save` file (``load`` and ``pokerlab postflop show`` read it). If the file exists the
+    solve continues from it, and its stop rule counts the checkpoint's iterations and seconds: the arrays,
+    EVs and exploitability then equal those of one uninterrupted solve bit for bit. A checkpoint of another
+    spot (locks included), of other solver code or of another format is refused
+    (:class:`~pokerlab.errors.FileFormatError`), never used. A locked solve's baseline is checkpointed beside
+    it (``spot.npz``: ``spot.baseline.npz``).
+
     >>> r = solve("Kh9d5c2s2h", "QQ, 99, AKo", "KK, JTs", pot=100, stack=150, bets="75%", raises="a")
     >>> r.exploitability_percent <= 0.5, round(sum(r.ev), 6)
     (True, 100.0)
@@ -129,6 +187,19 @@ def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: f
     ...                    lock="line=check; strategy=check")
     >>> never_bets.node("check").frequencies["check"], never_bets.gain_over_equilibrium["OOP"] > 0
     (1.0, True)
+
+    Half a solve kept in a checkpoint, then continued by the same call with more iterations: the arrays of one
+    uninterrupted solve, bit for bit.
+
+    >>> import pathlib, tempfile
+    >>> spot = dict(board="Kh9d5c2s2h", oop="QQ, 99, AKo", ip="KK, JTs", pot=100, stack=150, bets="75%", raises="a")
+    >>> keep = pathlib.Path(tempfile.mkdtemp()) / "spot.npz"
+    >>> solve(**spot, target=None, iterations=50, checkpoint=keep).iterations
+    50
+    >>> resumed = solve(**spot, target=None, iterations=100, checkpoint=keep)
+    >>> straight = solve(**spot, target=None, iterations=100)
+    >>> bool((resumed.regrets == straight.regrets).all()), resumed.exploitability == straight.exploitability
+    (True, True)
     """
     locks = as_locks(lock)
 
@@ -137,6 +208,8 @@ def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: f
                           add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
                           rake=rake, rake_cap=rake_cap, isomorphism=merge, max_memory=max_memory)
 
+    keep = None if checkpoint is None else Checkpoint(checkpoint, checkpoint_every, checkpoint_iterations)
+    keep_baseline = None if keep is None or not locks or baseline is not True else keep.sibling("baseline")
     game, spec, placed = locked_game(build, isomorphism, locks)
     target_percent = parse_target(target)
     if iterations is not None:
@@ -147,15 +220,19 @@ def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: f
         _check_baseline(baseline, spec)
     elif not isinstance(baseline, bool):
         raise InvalidArgumentError(f"baseline is True, False or an unlocked PostflopResult, got {baseline!r}")
-    result = run(PostflopSolver(game, locks=None if placed is None else placed.rows), spec, iterations=iterations,
-                 target_percent=target_percent, time_limit=time_limit, check_every=check_every, progress=progress)
+    rows = None if placed is None else placed.rows
+    solver, elapsed = resumed_solver(keep, game, spec, rows)
+    result = run(solver, spec, iterations=iterations, target_percent=target_percent, time_limit=time_limit,
+                 check_every=check_every, progress=progress, checkpoint=keep, elapsed=elapsed)
     if placed is None or baseline is False:
         return result
     if baseline is True:
+        unlocked = {**spec, "lock": None}
         try:
-            baseline = run(PostflopSolver(game), {**spec, "lock": None}, iterations=iterations,
-                           target_percent=target_percent, time_limit=time_limit, check_every=check_every,
-                           progress=progress)
+            solver, elapsed = resumed_solver(keep_baseline, game, unlocked, None)
+            baseline = run(solver, unlocked, iterations=iterations, target_percent=target_percent,
+                           time_limit=time_limit, check_every=check_every, progress=progress,
+                           checkpoint=keep_baseline, elapsed=elapsed)
         except Interrupted:
             raise Interrupted(f"interrupted while solving the unlocked spot (the locked solve is done, "
                               f"{result.iterations} iterations)", partial=result) from None
@@ -187,24 +264,132 @@ def _check_baseline(baseline: PostflopResult, spec: dict[str, Any]) -> None:
                                    "without locks")
 
 
+def resumed_solver(checkpoint: Checkpoint | None, game: PostflopGame, spec: dict[str, Any],
+                   locks: dict[int, tuple[np.ndarray, np.ndarray]] | None) -> tuple[PostflopSolver, float]:
+    """A solver of ``game`` and the seconds already spent: from the ``checkpoint`` file if there is one (its
+    spot, code and arrays checked first: :class:`~pokerlab.errors.FileFormatError` in one line otherwise), else
+    a fresh one and 0."""
+    path = None if checkpoint is None else checkpoint.path
+    if path is None or not path.exists():
+        return PostflopSolver(game, locks=locks), 0.0
+    meta, arrays = load_meta(path)
+    saved = meta.get("spot")
+    if saved != json.loads(json.dumps(spec)):
+        differ = sorted(k for k in {*spec, *(saved if isinstance(saved, dict) else {})}
+                        if not isinstance(saved, dict) or saved.get(k) != json.loads(json.dumps(spec.get(k))))
+        raise FileFormatError(f"{path}: a checkpoint of another spot ({', '.join(differ) or 'spot'} differ): use "
+                              "another checkpoint file, or solve the spot it holds")
+    if meta.get("code") != solver_code():
+        raise FileFormatError(f"{path}: a checkpoint made by other solver code (code {meta.get('code')!r}, this "
+                              f"pokerlab {solver_code()!r}): resuming it would not be exact; solve it anew")
+    regrets = np.asarray(arrays["regrets"])
+    cumulative = np.asarray(arrays["cumulative"])
+    size = game.storage_size
+    iteration, elapsed = meta.get("iterations"), meta.get("elapsed_s")
+    if (regrets.dtype != np.float32 or cumulative.dtype != np.float32 or regrets.shape != (size,)
+            or cumulative.shape != (size,) or not isinstance(iteration, int) or iteration < 0
+            or not isinstance(elapsed, int | float) or not elapsed >= 0):
+        raise FileFormatError(f"{path}: its arrays do not fit the spot it describes")
+    return PostflopSolver(game, regrets.copy(), cumulative.copy(), iteration, locks=locks), float(elapsed)
+
+
+@contextlib.contextmanager
+def held_interrupts() -> Iterator[Callable[[], None]]:
+    """Hold Ctrl-C (SIGINT) while the block runs and raise it (``KeyboardInterrupt``) where the block calls the
+    function it yields, an iteration boundary (a Ctrl-C between OOP's and IP's pass would leave half an
+    iteration), or when the block ends; a second Ctrl-C raises at once. The same as
+    :func:`pokerlab.progress.deferred_interrupts` around each iteration, with one handler for the whole loop
+    (two handler swaps an iteration cost about 5% of a small river spot's). Where Ctrl-C is not the default
+    ``KeyboardInterrupt`` (ignored, another handler) or outside the main thread it changes nothing.
+
+    >>> with held_interrupts() as boundary:
+    ...     boundary()
+    """
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield lambda: None
+        return
+    received: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        if received:
+            raise KeyboardInterrupt
+        received.append(signum)
+
+    def boundary() -> None:
+        if received:
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, hold)
+    try:
+        yield boundary
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    boundary()
+
+
 def run(solver: PostflopSolver, spec: dict[str, Any], *, iterations: int | None, target_percent: float | None,
-        time_limit: float | None, check_every: int = 10,
-        progress: Callable[[int, float], None] | None = None) -> PostflopResult:
-    """Iterate ``solver`` and wrap the state in a :class:`PostflopResult` (on Ctrl-C too)."""
+        time_limit: float | None, check_every: int = 10, progress: Callable[[int, float], None] | None = None,
+        checkpoint: Checkpoint | None = None, elapsed: float = 0.0) -> PostflopResult:
+    """Iterate ``solver`` and wrap the state in a :class:`PostflopResult` (on Ctrl-C too): the stop rule of
+    :meth:`PostflopSolver.run`, counting ``elapsed`` seconds already spent (a resumed checkpoint's); each
+    iteration whole (Ctrl-C lands between iterations); the state written to ``checkpoint`` when due and at the
+    end. The first iteration of the call is timed apart as ``compile_s`` (where the kernels compile or load)."""
+    if iterations is None and target_percent is None and time_limit is None:
+        iterations = 1000
     start = time.perf_counter()
     compile_s = 0.0
-    if solver.iteration == 0:  # the first iteration compiles the kernels (or loads them from the cache)
-        solver.step()
-        compile_s = time.perf_counter() - start
     reason = "interrupted"
+
+    def spent() -> float:
+        return elapsed + time.perf_counter() - start - compile_s
+
+    whole = True  # False while an iteration runs: a second Ctrl-C there leaves half of one, never checkpointed
+
+    def state(why: str) -> PostflopResult:
+        result = _result(solver, spec, why, spent(), compile_s)
+        if checkpoint is not None and whole:
+            result.save(checkpoint.path)
+        return result
+
+    def iterate(boundary: Callable[[], None]) -> str:
+        nonlocal compile_s, whole
+        if target_percent is not None and solver.iteration > 0 and solver.iteration % check_every == 0 \
+                and solver.exploitability_percent() <= target_percent:  # a resumed solve that had stopped there
+            return "target"
+        first = True
+        while True:
+            if iterations is not None and solver.iteration >= iterations:
+                return "iterations"
+            if time_limit is not None and spent() >= time_limit:
+                return "time"
+            began = time.perf_counter()
+            whole = False
+            solver.step()
+            whole = True
+            boundary()
+            if first:
+                compile_s, first = time.perf_counter() - began, False
+            if target_percent is not None and solver.iteration % check_every == 0:
+                now = solver.exploitability_percent()
+                if progress is not None:
+                    progress(solver.iteration, now)
+                if now <= target_percent:
+                    return "target"
+            if checkpoint is not None and checkpoint.due(solver.iteration):
+                began = time.perf_counter()
+                state("checkpoint")
+                checkpoint.wrote(solver.iteration, time.perf_counter() - began)
+
+    result: PostflopResult | None = None
     try:
-        reason = solver.run(iterations=iterations, target_percent=target_percent, time_limit=time_limit,
-                            check_every=check_every, progress=progress)
+        with held_interrupts() as boundary:
+            reason = iterate(boundary)
+            result = state(reason)
+            return result
     except KeyboardInterrupt:
-        raise Interrupted(f"interrupted after {solver.iteration} iterations",
-                          partial=_result(solver, spec, reason, time.perf_counter() - start - compile_s,
-                                          compile_s)) from None
-    return _result(solver, spec, reason, time.perf_counter() - start - compile_s, compile_s)
+        partial = result if result is not None else state(reason)
+        raise Interrupted(f"interrupted after {solver.iteration} iterations", partial=partial) from None
 
 
 def _result(solver: PostflopSolver, spec: dict[str, Any], reason: str, elapsed: float,
@@ -251,7 +436,7 @@ def _rebuild(spec: dict[str, Any]) -> tuple[PostflopGame, dict[str, Any], Resolv
 def resume(result: PostflopResult, *, iterations: int | None = None, target: float | str | None = None,
            time_limit: float | None = None) -> PostflopResult:
     """Continue a solve (e.g. a loaded one) exactly where it stopped, its locks kept (its unlocked baseline
-    as it was)."""
+    as it was); ``time_limit`` counts this call's seconds only."""
     placed = resolve_locks(result.game, as_locks(result.spec["lock"])) if result.spec.get("lock") else None
     solver = PostflopSolver(result.game, result.regrets.copy(), result.cumulative.copy(), result.iterations,
                             locks=None if placed is None else placed.rows)
