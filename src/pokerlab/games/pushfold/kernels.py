@@ -448,58 +448,38 @@ def batched_values(
 ) -> None:
     """Every terminal's value for ``player`` (rows of ``out``) from the sources' products (see
     :meth:`pokerlab.games.pushfold.valuation.MultiwayValuation.evaluate_terminals`)."""
-    source, x, removal, win, tie = sources
-    seats = source.shape[1]
+    source, x, removal, _, _ = sources
     for t in prange(plans.kind.shape[0]):
-        value = np.full(NUMBER_OF_CLASSES, plans.scale[t])
-        for j in range(seats):
-            q = plans.folders[t, j]
-            if q < 0:
-                break
-            value *= removal[source[t, q]]
-        u = plans.utilities[t]
+        value = _folders_removal(plans, removal, source, t)
         kind = plans.kind[t]
-        if kind == CONSTANT:
-            out[t] = value * u[0]
-        elif kind == HEADS_UP:
-            o = source[t, plans.inside[t, 0] if plans.inside[t, 0] != player else plans.inside[t, 1]]
-            for h in range(NUMBER_OF_CLASSES):
-                lose = removal[o, h] - win[o, h] - tie[o, h]
-                out[t, h] = value[h] * (u[0] * win[o, h] + u[1] * lose + u[2] * tie[o, h]) / DISJOINT_COMBOS
-        else:  # spectator or 3+ way hero: reach in the pot times the centre, plus the correction
-            m = 0
-            while m < seats and plans.inside[t, m] >= 0:
-                m += 1
-            pot = plans.inside[t, :m]
-            reach_in_pot = np.ones(NUMBER_OF_CLASSES)
+        if kind in (CONSTANT, HEADS_UP):
+            _heads_up_into(out, t, value, plans, sources, player)
+            continue
+        # spectator or 3+ way hero: reach in the pot times the centre, plus the correction
+        pot, reach_in_pot = _pot_reach(plans, removal, source, t)
+        m = pot.shape[0]
+        centre = plans.centre[t]
+        if kind == SPECTATOR and m == 2:
+            correction = _spectator_pair(plans, sources, class_size, t, pot)
+        else:
+            sig = np.empty((m, NUMBER_OF_CLASSES))
             for j in range(m):
-                reach_in_pot *= removal[source[t, pot[j]]] / DISJOINT_COMBOS
-            centre = plans.centre[t]
-            if kind == SPECTATOR and m == 2:
-                a, b = source[t, pot[0]], source[t, pot[1]]
-                d0, d1, d2 = u[0] - centre[0], u[1] - centre[0], u[2] - centre[0]
-                acc = 0.0
-                for o in range(NUMBER_OF_CLASSES):
-                    lose = removal[b, o] - win[b, o] - tie[b, o]
-                    acc += x[a, o] * class_size[o] * (d0 * win[b, o] + d1 * lose + d2 * tie[b, o])
-                correction = np.full(NUMBER_OF_CLASSES, acc / (1326.0 * DISJOINT_COMBOS))
+                sig[j] = x[source[t, pot[j]]]
+            r = plans.deal_row[t]
+            deals = Deals(samples.deal_class[r], samples.deal_key[r], samples.deal_mask[r],
+                          samples.hero_key, samples.hero_low, samples.hero_high, samples.deal_ratio[r])
+            if kind == SPECTATOR:
+                row = plans.spectator_row[t]
+                correction = np.full(NUMBER_OF_CLASSES, spectator_sum(
+                    deals.deal_class, pot, sig, plans.sample_outcomes[row], plans.utilities[t], centre[0],
+                    plans.pot_weights[row]))
             else:
-                sig = np.empty((m, NUMBER_OF_CLASSES))
-                for j in range(m):
-                    sig[j] = x[source[t, pot[j]]]
-                r = plans.deal_row[t]
-                deals = Deals(samples.deal_class[r], samples.deal_key[r], samples.deal_mask[r],
-                                         samples.hero_key, samples.hero_low, samples.hero_high, samples.deal_ratio[r])
-                if kind == SPECTATOR:
-                    row = plans.spectator_row[t]
-                    correction = np.full(NUMBER_OF_CLASSES, spectator_sum(
-                        deals.deal_class, pot, sig, plans.sample_outcomes[row], u, centre[0], plans.pot_weights[row]))
-                else:
-                    count = deals.deal_class.shape[0]
-                    at = plans.position_at[t]
-                    by_position = plans.positions[at:at + count * (m + 1)].reshape(count, m + 1)
-                    correction = hero_correction(deals, player, pot, sig, by_position, u, centre) / plans.counts[t]
-            out[t] = value * (reach_in_pot * centre + correction)
+                count = deals.deal_class.shape[0]
+                at = plans.position_at[t]
+                by_position = plans.positions[at:at + count * (m + 1)].reshape(count, m + 1)
+                correction = hero_correction(deals, player, pot, sig, by_position, plans.utilities[t],
+                                             centre) / plans.counts[t]
+        _pot_row_into(out, t, value, reach_in_pot, centre, correction)
 
 
 @njit(cache=True, parallel=True)
@@ -507,9 +487,7 @@ def two_seat_pot_values(plans: PlayerTerminals, sources: SourceProducts, class_s
                         out: np.ndarray) -> None:
     """:func:`batched_values` of a game whose pots hold at most two seats (every table without a 3+ way pot,
     heads-up included): the same values, with none of the sampled 3+ way code to compile (a first heads-up solve
-    compiled it for 6 of its 11 seconds). Its steps are inline functions; :func:`batched_values`, the path of
-    every multiway solve and of its benchmarks, keeps its own loop as measured (built from these functions, its
-    four-seat timings could not be told apart from a slowdown: runs of the same code there take 4 s or 6.6 s)."""
+    compiled it for 6 of its 11 seconds). Both are built from the same inline steps."""
     source, x, removal, win, tie = sources
     for t in prange(plans.kind.shape[0]):
         value = _folders_removal(plans, removal, source, t)
