@@ -93,6 +93,9 @@ def wait_until_idle(url: str, timeout: float = 900.0) -> dict:
                               timeout=timeout)
         if response.status_code == 200:
             return response.json()
+        # a full line of waiting jobs is the only answer that means "not yet"; any other is a fault to report
+        assert response.status_code == 503, f"{response.status_code}: {response.text}"
+        time.sleep(0.1)
     raise RuntimeError("the server's workers did not become ready")
 
 

@@ -33,7 +33,7 @@ def test_serve_starts_answers_and_stops_on_ctrl_c(live_server):
     wait_until_idle(server.url, timeout=120)
     assert stop_server(server) == 130
     lines = server.log.read_text().strip().splitlines()
-    assert lines[-1] == "stopped" and all("Traceback" not in line for line in lines)
+    assert lines[-1] == "stopped" and all("Traceback" not in line for line in lines), server.log_tail()
 
 
 @pytest.mark.parametrize(("delay", "to", "stop"), [
