@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+import pokerlab.equity.few_boards as few_boards
+import pokerlab.equity.headsup_table as headsup_table
 from pokerlab.cards.encoding import cards_to_mask, format_cards, parse_cards
 from pokerlab.cards.tables import load_tables
-from pokerlab.equity import few_boards, headsup_table
 from pokerlab.equity.montecarlo import MC_CHUNKS, max_batch, run_monte_carlo, stopping_rule
 from pokerlab.equity.problem import EquityProblem, PlayerLike, Progress, prepare_problem
 from pokerlab.equity.result import EquityResult, VersusRandomResult, category_breakdown

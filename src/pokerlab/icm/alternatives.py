@@ -80,7 +80,7 @@ def power_icm(stacks: Any, payouts: Any, alpha: float) -> ModelEquity:
     >>> round(float(power_icm([5, 3, 2], [60, 40], 1.0).equity[0]), 6)  # alpha = 1 is ICM
     43.571429
     """
-    from pokerlab.icm import icm
+    from pokerlab.icm.core import icm
 
     if not (np.isfinite(alpha) and 0 < alpha <= 4):
         raise InvalidArgumentError(f"alpha must be in (0, 4], got {alpha}")

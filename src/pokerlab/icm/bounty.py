@@ -36,8 +36,8 @@ from typing import Any
 
 import numpy as np
 
+import pokerlab.icm.small_field as small_field
 from pokerlab.errors import InvalidArgumentError, InvalidStacksError, excerpt, real_number, whole_number
-from pokerlab.icm import small_field
 from pokerlab.icm.lobby import amounts, is_amount, parse_amount, split_amounts
 from pokerlab.limits import check_work
 from pokerlab.stats import validate_seed

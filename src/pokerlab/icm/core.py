@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+import pokerlab.icm.small_field as small_field
 from pokerlab.errors import (
     Interrupted,
     InvalidArgumentError,
@@ -34,7 +35,6 @@ from pokerlab.errors import (
     real_number,
     whole_number,
 )
-from pokerlab.icm import small_field
 from pokerlab.icm.lobby import amounts
 from pokerlab.icm.payouts import check_finite_pool, not_rising
 from pokerlab.limits import MEMORY_SHARE, available_memory, check_work, format_bytes
@@ -493,7 +493,9 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float,
     on how the work is split), ``progress`` told the estimated fraction done after each. ``first_work``: the
     first call's work (default :data:`QUADRATURE_FIRST_WORK`; the warm-up passes a tiny one to compile the
     short calls of big fields on a small one)."""
-    from pokerlab.icm import banded, gauss_kronrod, race
+    import pokerlab.icm.banded as banded
+    import pokerlab.icm.gauss_kronrod as gauss_kronrod
+    import pokerlab.icm.race as race
 
     gk_nodes, gk_kronrod, gk_gauss = gk15()
     n = s.size
@@ -570,7 +572,8 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float,
                        progress: Callable[[float], None] | None = None) -> np.ndarray:
     """Finish-place matrix ``(n, k)`` of live players by the race, adaptively integrated in calls of about a tenth
     of a second (Ctrl-C is seen between them), ``progress`` told the estimated fraction done."""
-    from pokerlab.icm import gauss_kronrod, race
+    import pokerlab.icm.gauss_kronrod as gauss_kronrod
+    import pokerlab.icm.race as race
 
     gk_nodes, gk_kronrod, gk_gauss = gk15()
     n = s.size
@@ -634,7 +637,8 @@ def _monte_carlo(s: np.ndarray, pay: np.ndarray, k: int, samples: object, half_w
     None)``; ``n_places > 0`` counts the first ``n_places`` finishing places (plain sampling only)."""
     import numba
 
-    from pokerlab.icm import sampling, sobol
+    import pokerlab.icm.sampling as sampling
+    import pokerlab.icm.sobol as sobol
     from pokerlab.stats.rng import batch_seed, mixed_seed, numpy_generators
 
     check_variance_reduction(vr)

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+import pokerlab.simulation.kernels as kernels
 from pokerlab.errors import (
     InvalidArgumentError,
     InvalidPayoutsError,
@@ -37,7 +38,6 @@ from pokerlab.errors import (
 )
 from pokerlab.io import atomic_write
 from pokerlab.provenance import sources_digest
-from pokerlab.simulation import kernels
 from pokerlab.simulation.batch import Checkpoint, run_chunks, stored_seed
 from pokerlab.simulation.charts import rules_chart, stack_charts, validate_charts
 from pokerlab.simulation.icm_players import (

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+import pokerlab.solvers.kernels as kernels
 from pokerlab.errors import (
     FileFormatError,
     Interrupted,
@@ -24,7 +25,6 @@ from pokerlab.games.compiler import CompiledGame
 from pokerlab.games.registry import compiled, game_from_spec, rebuildable
 from pokerlab.limits import check_work
 from pokerlab.progress import deferred_interrupts
-from pokerlab.solvers import kernels
 from pokerlab.solvers.archive import check_format, read_archive, write_archive
 from pokerlab.solvers.policy import Exploitability, Policy, exploitability
 from pokerlab.solvers.strategy import register_reader

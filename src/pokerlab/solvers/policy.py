@@ -9,11 +9,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+import pokerlab.solvers.kernels as kernels
 from pokerlab.errors import InvalidArgumentError, InvalidGameError
 from pokerlab.games.base import Game
 from pokerlab.games.compiler import CompiledGame
 from pokerlab.games.registry import compiled
-from pokerlab.solvers import kernels
 from pokerlab.solvers.strategy import Distribution, Strategy, float_array, same_spec, save_strategy, strategy_kind
 
 MBB_PER_CHIP = 1000.0  # milli-big-blinds per chip, taking the ante (1 chip) as the big blind

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
+import pokerlab.solvers.kernels as kernels
 from pokerlab.errors import Interrupted, InvalidArgumentError, whole_number
 from pokerlab.games.matrix import MatrixGame
 from pokerlab.progress import ProgressCallback, deferred_interrupts
-from pokerlab.solvers import kernels
 
 
 @dataclass(frozen=True, eq=False)

@@ -17,11 +17,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+import pokerlab.solvers.two_round_kernels as K
 from pokerlab.errors import FileFormatError, Interrupted, InvalidArgumentError, InvalidGameError, PokerlabError
 from pokerlab.games.base import Game
 from pokerlab.games.two_round import NODE_DECISION, TwoRoundHoldem, TwoRoundSpec, TwoRoundState
 from pokerlab.progress import deferred_interrupts
-from pokerlab.solvers import two_round_kernels as K
 from pokerlab.solvers.archive import check_format, read_archive, write_archive
 from pokerlab.solvers.strategy import Distribution, Strategy, float_array, register_reader, save_strategy, strategy_kind
 from pokerlab.solvers.two_round_tables import TwoRoundTables, two_round_tables

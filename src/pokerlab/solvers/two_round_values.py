@@ -10,12 +10,12 @@ from typing import Any
 
 import numpy as np
 
+import pokerlab.solvers.two_round_kernels as K
 from pokerlab.errors import Interrupted, InvalidArgumentError
 from pokerlab.games.base import FOLD
 from pokerlab.games.compiler import freeze_arrays
 from pokerlab.games.two_round import NODE_DECISION, NODE_FLOP, BettingTree, TwoRoundSpec, betting_tree
 from pokerlab.progress import ProgressCallback, deferred_interrupts
-from pokerlab.solvers import two_round_kernels as K
 from pokerlab.solvers.policy import MBB_PER_CHIP
 from pokerlab.solvers.two_round_tables import two_round_tables
 
