@@ -6,7 +6,8 @@ waited for that ``__init__`` to finish. With two threads importing at once (the 
 a thread while a request imports the equity façade) each held the lock the other wanted, and Python broke the
 deadlock by handing one of them a half-initialised module: ``ImportError: cannot import name 'equity' from
 partially initialized module 'pokerlab.equity.core'``, a 500 on a server's first request (in 6 of 233 server
-logs on this machine). ``import pokerlab.equity.few_boards as few_boards`` takes no package lock.
+logs on this machine). ``from pokerlab.equity.few_boards import answers`` takes no package lock (``import
+pokerlab.equity.few_boards as few_boards`` would not do: the attribute ``pokerlab.equity`` is the function).
 (``../shared/tools/import_cycles.py`` maps ``from P import m`` to the module ``P.m`` and so does not see these.)"""
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ def lock_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_no_cycle_of_import_locks_in_pokerlab():
-    assert lock_cycles(lock_graph(SOURCE)) == [], "import siblings by full path: import pokerlab.p.m as m"
+    assert lock_cycles(lock_graph(SOURCE)) == [], "import from the module itself: from pokerlab.p.m import name"
 
 
 def test_the_check_finds_the_cycle_that_failed(tmp_path):

@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-import pokerlab.equity.few_boards as few_boards
-import pokerlab.equity.headsup_table as headsup_table
 from pokerlab.cards.encoding import cards_to_mask, format_cards, parse_cards
 from pokerlab.cards.tables import load_tables
+from pokerlab.equity.few_boards import answers as few_boards_answers
+from pokerlab.equity.few_boards import few_boards_outcome
+from pokerlab.equity.headsup_table import answers as headsup_table_answers
+from pokerlab.equity.headsup_table import headsup_preflop_outcome
 from pokerlab.equity.montecarlo import MC_CHUNKS, max_batch, run_monte_carlo, stopping_rule
 from pokerlab.equity.problem import EquityProblem, PlayerLike, Progress, prepare_problem
 from pokerlab.equity.result import EquityResult, VersusRandomResult, category_breakdown
@@ -86,11 +88,11 @@ def equity(
                                    "method='exact' enumerates every board (use method='montecarlo' or 'auto')")
     rule = stopping_rule(trials, time_limit, target_stderr, confidence) if method != "exact" else None
     if from_table(problem, method, sampling_asked, breakdown):
-        chosen, outcome = "exact", headsup_table.headsup_preflop_outcome(problem)
+        chosen, outcome = "exact", headsup_preflop_outcome(problem)
         if progress is not None:
             progress(1.0)
     elif from_few_boards(problem, method, sampling_asked, breakdown):
-        chosen, outcome = "exact", few_boards.few_boards_outcome(problem)
+        chosen, outcome = "exact", few_boards_outcome(problem)
         if progress is not None:
             progress(1.0)
     else:
@@ -133,14 +135,14 @@ def from_table(problem: EquityProblem, method: str, sampling_asked: bool, breakd
     """Whether :func:`equity` answers ``problem`` exactly from the shipped heads-up preflop table
     (:mod:`pokerlab.equity.headsup_table`: two players, no board, no dead card), with no kernel: the exact
     method (``"auto"`` included, a table lookup being the cheapest route) without a hand-category breakdown."""
-    return method != "montecarlo" and not sampling_asked and not breakdown and headsup_table.answers(problem)
+    return method != "montecarlo" and not sampling_asked and not breakdown and headsup_table_answers(problem)
 
 
 def from_few_boards(problem: EquityProblem, method: str, sampling_asked: bool, breakdown: bool) -> bool:
     """Whether :func:`equity` enumerates ``problem`` in plain numpy (:mod:`pokerlab.equity.few_boards`: at most
     two board cards to come and few joint combos), with no kernel: the exact method (``"auto"`` included)
     without a hand-category breakdown."""
-    return method != "montecarlo" and not sampling_asked and not breakdown and few_boards.answers(problem)
+    return method != "montecarlo" and not sampling_asked and not breakdown and few_boards_answers(problem)
 
 
 def choose_method(problem: EquityProblem, method: str, sampling_asked: bool) -> tuple[str, ExactPlan | None]:

@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-import pokerlab.icm.small_field as small_field
 from pokerlab.errors import InvalidArgumentError, InvalidStacksError, excerpt, real_number, whole_number
 from pokerlab.icm.lobby import amounts, is_amount, parse_amount, split_amounts
+from pokerlab.icm.small_field import PLAIN_MAX_PLAYERS
 from pokerlab.limits import check_work
 from pokerlab.stats import validate_seed
 
@@ -242,7 +242,7 @@ def bounty_equity(stacks: Any, bounties: Any, *, share: Any = 1.0, method: str =
     stacks_live = s[live] / s[live].max()
     if chosen == "exact":
         # "auto" answers a final table in plain numpy (no numba to load: a CLI run stays under a second)
-        plain = method == "auto" and live.size <= small_field.PLAIN_MAX_PLAYERS
+        plain = method == "auto" and live.size <= PLAIN_MAX_PLAYERS
         equity[live] = exact_bounty_equity(stacks_live, b[live], rate, compiled=not plain)
     else:
         count = (max(MIN_DEFAULT_SAMPLES, min(DEFAULT_SAMPLES, DEFAULT_SAMPLE_WORK // live.size)) if samples is None
@@ -278,8 +278,8 @@ def exact_bounty_equity(stacks: np.ndarray, bounties: np.ndarray, share: float, 
 
 def plain_bounty_subset(stacks: np.ndarray, bounties: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """:func:`~pokerlab.icm.bounty_kernels.bounty_subset` in plain numpy, one place at a time for all sets of
-    that size at once (as :func:`pokerlab.icm.small_field.finish_places`); for up to about
-    :data:`~pokerlab.icm.small_field.PLAIN_MAX_PLAYERS` players."""
+    that size at once (as :func:`pokerlab.icm.finish_places`); for up to about
+    :data:`~pokerlab.icm.PLAIN_MAX_PLAYERS` players."""
     n = stacks.size
     masks = np.arange(1 << n, dtype=np.int64)
     bits = (masks[:, None] >> np.arange(n)) & 1  # (2^n, n): who holds the first places

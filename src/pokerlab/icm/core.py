@@ -5,7 +5,7 @@ Methods:
 - ``"subset"``: exact subset recursion (``n <= 24``), the oracle;
 - ``"exact"``: exact exponential-race quadrature, any field size, error below ``rtol`` of each equity;
 - ``"montecarlo"``: Streib's exponential clocks with a stopping rule from :mod:`pokerlab.stats`;
-- ``"auto"``: ``"exact"``; up to ``small_field.PLAIN_MAX_PLAYERS`` (10) live players the subset recursion in plain
+- ``"auto"``: ``"exact"``; up to ``PLAIN_MAX_PLAYERS`` (10) live players the subset recursion in plain
   numpy (:mod:`pokerlab.icm.small_field`, under a millisecond, with no compiled code to load), else the quadrature.
 
 Busted players: a stack of exactly 0 is a player already eliminated. The live players (stack > 0) play for
@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 
-import pokerlab.icm.small_field as small_field
 from pokerlab.errors import (
     Interrupted,
     InvalidArgumentError,
@@ -37,6 +36,7 @@ from pokerlab.errors import (
 )
 from pokerlab.icm.lobby import amounts
 from pokerlab.icm.payouts import check_finite_pool, not_rising
+from pokerlab.icm.small_field import PLAIN_MAX_PLAYERS, finish_places
 from pokerlab.limits import MEMORY_SHARE, available_memory, check_work, format_bytes
 from pokerlab.progress import deferred_interrupts, stop_if_interrupted
 from pokerlab.stats import StoppingRule, run_until, validate_seed
@@ -161,7 +161,7 @@ def validate(stacks: Any, payouts: Any, allow_rising: bool = False) -> tuple[np.
 
 def exact_uses_kernels(stacks: Any, method: str) -> bool:
     """Whether :func:`icm` with an exact ``method`` (``auto``, ``exact``, ``subset``) runs a compiled kernel on
-    these stacks: not for ``auto`` on a field of at most :data:`small_field.PLAIN_MAX_PLAYERS` live players (a
+    these stacks: not for ``auto`` on a field of at most :data:`PLAIN_MAX_PLAYERS` live players (a
     warm-up then has nothing to compile, and numba is not imported). Stacks that fail validation count as a
     small field: the façade refuses them before any kernel runs.
 
@@ -174,7 +174,7 @@ def exact_uses_kernels(stacks: Any, method: str) -> bool:
         live = int(np.count_nonzero(np.asarray(stacks, dtype=np.float64) > 0))
     except (TypeError, ValueError):
         return False
-    return live > small_field.PLAIN_MAX_PLAYERS
+    return live > PLAIN_MAX_PLAYERS
 
 
 def chip_share(stacks: np.ndarray) -> np.ndarray:
@@ -281,7 +281,7 @@ def icm(
     nodes = 0
     if chosen in ("subset", "exact"):
         # "auto" answers a small field by the subset recursion in plain numpy: exact too, with no kernel to load
-        route = "small field" if method == "auto" and n_live <= small_field.PLAIN_MAX_PLAYERS else chosen
+        route = "small field" if method == "auto" and n_live <= PLAIN_MAX_PLAYERS else chosen
         if chosen == "subset" and n_live > SUBSET_MAX_PLAYERS:
             raise InvalidArgumentError(
                 f"the subset recursion takes 2^n memory: at most {SUBSET_MAX_PLAYERS} live players, got {n_live}"
@@ -417,7 +417,7 @@ def _exact(stacks: np.ndarray, pay: np.ndarray, n_places: int, method: str, plac
 
             by_place = icm_subset(stacks, max(k, n_places, 1))
         else:
-            by_place = small_field.finish_places(stacks, max(k, n_places, 1))
+            by_place = finish_places(stacks, max(k, n_places, 1))
         equity = by_place[:, :k] @ pay[:k] if k else np.zeros(n)
         return equity, (by_place[:, :n_places] if places else None), 0
     # the equity's share of the work: a node costs about n sqrt(k) steps, one of the place matrix n k^2 / 2
@@ -493,9 +493,7 @@ def _quadrature_equity(s: np.ndarray, pay: np.ndarray, k: int, rtol: float,
     on how the work is split), ``progress`` told the estimated fraction done after each. ``first_work``: the
     first call's work (default :data:`QUADRATURE_FIRST_WORK`; the warm-up passes a tiny one to compile the
     short calls of big fields on a small one)."""
-    import pokerlab.icm.banded as banded
-    import pokerlab.icm.gauss_kronrod as gauss_kronrod
-    import pokerlab.icm.race as race
+    from pokerlab.icm import banded, gauss_kronrod, race
 
     gk_nodes, gk_kronrod, gk_gauss = gk15()
     n = s.size
@@ -572,8 +570,7 @@ def _quadrature_places(s: np.ndarray, k: int, rtol: float,
                        progress: Callable[[float], None] | None = None) -> np.ndarray:
     """Finish-place matrix ``(n, k)`` of live players by the race, adaptively integrated in calls of about a tenth
     of a second (Ctrl-C is seen between them), ``progress`` told the estimated fraction done."""
-    import pokerlab.icm.gauss_kronrod as gauss_kronrod
-    import pokerlab.icm.race as race
+    from pokerlab.icm import gauss_kronrod, race
 
     gk_nodes, gk_kronrod, gk_gauss = gk15()
     n = s.size
@@ -637,8 +634,7 @@ def _monte_carlo(s: np.ndarray, pay: np.ndarray, k: int, samples: object, half_w
     None)``; ``n_places > 0`` counts the first ``n_places`` finishing places (plain sampling only)."""
     import numba
 
-    import pokerlab.icm.sampling as sampling
-    import pokerlab.icm.sobol as sobol
+    from pokerlab.icm import sampling, sobol
     from pokerlab.stats.rng import batch_seed, mixed_seed, numpy_generators
 
     check_variance_reduction(vr)
