@@ -466,6 +466,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             headers={"X-Pokerlab-Cache": "miss"})
 
         async def lines() -> AsyncIterator[str]:
+            getter: asyncio.Future[dict[str, Any]] | None = None
             try:
                 yield json.dumps({"progress": first.result()}) + "\n"
                 while True:
@@ -487,6 +488,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         yield json.dumps({"error": error.message, "status": error.status}) + "\n"
                     return
             finally:  # the client closed the connection (Stop button, closed tab) or the job ended
+                if getter is not None:  # else left pending: "Task was destroyed but it is pending!" at exit
+                    getter.cancel()
                 if not job.done():
                     job.cancel()
                     with contextlib.suppress(asyncio.CancelledError, Exception):
