@@ -77,6 +77,8 @@ class PostflopSolver:
         self.iteration = iteration
         self._work = np.zeros(52)
         self._weights = [np.array(game.hands.weights[p, :game.hands.sizes[p]]) for p in range(2)]
+        # the updates' walk in float32 rows (see the module docstring), the values' walks in float64
+        self._weights32 = [w.astype(np.float32) for w in self._weights]
         # the mixes as played: float32, normalised in float64 as regret matching and the average do
         self.locks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         for node, (hands, mix) in (locks or {}).items():
@@ -115,15 +117,16 @@ class PostflopSolver:
         branches in parallel (numba's threads), then the part above them (the same sums in the same order as
         one serial walk: the results do not depend on the threads)."""
         g = self.game
-        own, opp = self._weights[player], self._weights[1 - player]
+        weights = self._weights32 if mode == UPDATE else self._weights
+        own, opp = weights[player], weights[1 - player]
         args = (g.tree, g.hands, self.regrets, self.cumulative)
         top = g.top_chance
         if top.size == 0:
             return tree_values(*args, 0, player, own, opp, mode, params, g.half_pot, self._work, g.chance_index,
                                np.zeros((0, own.size)))
         width = g.hands.weights.shape[1]
-        own_at = np.zeros((top.size, width))
-        opp_at = np.zeros((top.size, width))
+        own_at = np.zeros((top.size, width), own.dtype)
+        opp_at = np.zeros((top.size, width), own.dtype)
         chance_reaches(*args, 0, player, own, opp, mode, g.chance_index, own_at, opp_at)
         branches = chance_branches(*args, top, g.branch_node, g.branch_child, player, own_at, opp_at, mode, params,
                                    g.half_pot, g.chance_index)
