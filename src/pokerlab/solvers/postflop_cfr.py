@@ -87,7 +87,6 @@ class PostflopSolver:
         self.regrets = np.zeros(size, dtype=np.float32) if regrets is None else regrets
         self.cumulative = np.zeros(size, dtype=np.float32) if cumulative is None else cumulative
         self.iteration = iteration
-        self._work = np.zeros(52)
         self._weights = [np.array(game.hands.weights[p, :game.hands.sizes[p]]) for p in range(2)]
         # the updates' walk in float32 rows (see the module docstring), the values' walks in float64
         self._weights32 = [w.astype(np.float32) for w in self._weights]
@@ -134,7 +133,7 @@ class PostflopSolver:
         args = (g.tree, g.hands, self.regrets, self.cumulative)
         top = g.top_chance
         if top.size == 0:
-            return tree_values(*args, 0, player, own, opp, mode, params, g.half_pot, self._work, g.chance_index,
+            return tree_values(*args, 0, player, own, opp, mode, params, g.half_pot, g.chance_index,
                                np.zeros((0, own.size)))
         width = g.hands.weights.shape[1]
         own_at = np.zeros((top.size, width), own.dtype)
@@ -143,7 +142,7 @@ class PostflopSolver:
         branches = chance_branches(*args, top, g.branch_node, g.branch_child, player, own_at, opp_at, mode, params,
                                    g.half_pot, g.chance_index)
         at_chance = combine_branches(g.tree, g.hands, player, top.size, g.branch_node, g.branch_child, branches)
-        return tree_values(*args, 0, player, own, opp, mode, params, g.half_pot, self._work, g.chance_index,
+        return tree_values(*args, 0, player, own, opp, mode, params, g.half_pot, g.chance_index,
                            at_chance)
 
     def step(self) -> None:
@@ -182,7 +181,7 @@ class PostflopSolver:
         tree = g.tree
         if node not in self._lock_paths[p]:
             return tree_values(g.tree, g.hands, self.regrets, self.cumulative, node, p, own, opp, BEST,
-                               Discount(1.0, 1.0, 1.0), g.half_pot, self._work, g.chance_index,
+                               Discount(1.0, 1.0, 1.0), g.half_pot, g.chance_index,
                                np.zeros((0, own.size)))
         first = int(tree.first_child[node])
         na = int(tree.num_children[node])

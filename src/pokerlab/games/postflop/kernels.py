@@ -86,7 +86,7 @@ def _card_sums(cards: np.ndarray, sizes: np.ndarray, o: int, opp: np.ndarray, ca
     """The per-card sums of ``o``'s reach ``opp`` into ``card_sum``; returns the whole reach, half their sum
     (four partial sums: no chain of dependent additions through the hands' loop)."""
     cards_o = cards[o]
-    card_sum[:] = 0.0
+    card_sum[:52] = 0.0
     for j in range(sizes[o]):
         r = opp[j]
         card_sum[np.uint64(cards_o[j, 0])] += r  # unsigned: no wrap of negative indices (see _showdown_into)
@@ -135,23 +135,24 @@ def showdown_values(hands: HandArrays, board: int, p: int, opp: np.ndarray, payo
     ``p`` on showdown board ``board``; hands blocked by the board get 0. One sweep over the sorted hands."""
     out = np.zeros(hands.sizes[p])
     _showdown_into(hands.valid, hands.strength, hands.order, hands.sorted_cards, hands.same, board, p, opp, payoff,
-                   0.0, np.zeros(52), out)
+                   0.0, np.zeros(52 + hands.weights.shape[1]), out)
     return out
 
 
 @njit(cache=True)
 def _showdown_into(valid: np.ndarray, strength: np.ndarray, order: np.ndarray, sorted_cards: np.ndarray,
                    same_all: np.ndarray, board: int, p: int, opp: np.ndarray, payoff: float, whole: float,
-                   card_sum: np.ndarray, out: np.ndarray) -> float:
+                   work: np.ndarray, out: np.ndarray) -> float:
     """``payoff`` times (compatible reach beaten minus compatible reach that beats) plus ``whole`` times the
     whole compatible reach, into the rows of ``p``'s hands that miss the board. One sweep up the opponent's
     hands: a hand of strength ``s`` reads the compatible reach below ``s`` before the opponent's hands of
     strength ``s`` are added and the reach up to ``s`` after; what beats it is the whole compatible reach (the
     per-card sums at the end) less the reach up to ``s``, so each opponent hand is added once (postflop-solver
     sweeps twice, from each end). The identical combo, counted -1 times in both the reach up to ``s`` and the
-    whole reach, cancels there; the ``whole`` term adds it back. Returns the opponent's whole reach; its
-    per-card sums are left in ``card_sum``. The tables are :class:`HandArrays`' fields, passed one by one (see
-    :func:`_walk`)."""
+    whole reach, cancels there; the ``whole`` term adds it back. ``work``: the per-card sums (52 floats), then
+    one float64 per hand of ``p`` in strength order for the partial sums (contiguous, and not rounded to the
+    rows' type), so that ``out`` is written once per hand. Returns the opponent's whole reach; its per-card sums
+    are left in ``work[:52]``. The tables are :class:`HandArrays`' fields, passed one by one (see :func:`_walk`)."""
     o = 1 - p
     mine = valid[board, p]
     strength_p = strength[board, p]
@@ -160,11 +161,12 @@ def _showdown_into(valid: np.ndarray, strength: np.ndarray, order: np.ndarray, s
     order_o = order[board, o]
     cards_p = sorted_cards[board, p]
     cards_o = sorted_cards[board, o]
-    card_sum[:] = 0.0
+    work[:52] = 0.0
     cum = 0.0
     # indices read from the tables are cast to unsigned: numba then drops its per-access wrap of negative
     # indices (about a tenth of a whole iteration)
     one = np.uint64(1)
+    at = np.uint64(52)  # the partial sums' first index in work
     j = np.uint64(0)
     end = np.uint64(valid[board, o])
     i = np.uint64(0)
@@ -174,38 +176,38 @@ def _showdown_into(valid: np.ndarray, strength: np.ndarray, order: np.ndarray, s
         while j < end and strength_o[j] < s:
             r = opp[np.uint64(order_o[j])]
             cum += r
-            card_sum[np.uint64(cards_o[j, 0])] += r
-            card_sum[np.uint64(cards_o[j, 1])] += r
+            work[np.uint64(cards_o[j, 0])] += r
+            work[np.uint64(cards_o[j, 1])] += r
             j += one
         tie_end = i
         while tie_end < stop and strength_p[tie_end] == s:
-            out[np.uint64(order_p[tie_end])] = (cum - card_sum[np.uint64(cards_p[tie_end, 0])]
-                                                - card_sum[np.uint64(cards_p[tie_end, 1])])
+            work[at + tie_end] = cum - work[np.uint64(cards_p[tie_end, 0])] - work[np.uint64(cards_p[tie_end, 1])]
             tie_end += one
         while j < end and strength_o[j] == s:
             r = opp[np.uint64(order_o[j])]
             cum += r
-            card_sum[np.uint64(cards_o[j, 0])] += r
-            card_sum[np.uint64(cards_o[j, 1])] += r
+            work[np.uint64(cards_o[j, 0])] += r
+            work[np.uint64(cards_o[j, 1])] += r
             j += one
         while i < tie_end:
-            out[np.uint64(order_p[i])] += (cum - card_sum[np.uint64(cards_p[i, 0])]
-                                           - card_sum[np.uint64(cards_p[i, 1])])
+            work[at + i] += cum - work[np.uint64(cards_p[i, 0])] - work[np.uint64(cards_p[i, 1])]
             i += one
     while j < end:
         r = opp[np.uint64(order_o[j])]
         cum += r
-        card_sum[np.uint64(cards_o[j, 0])] += r
-        card_sum[np.uint64(cards_o[j, 1])] += r
+        work[np.uint64(cards_o[j, 0])] += r
+        work[np.uint64(cards_o[j, 1])] += r
         j += one
     same = same_all[p]
     for k in range(mine):
-        h = np.uint64(order_p[k])
-        up_to_all = cum - card_sum[np.uint64(cards_p[k, 0])] - card_sum[np.uint64(cards_p[k, 1])]
-        out[h] = payoff * (out[h] - up_to_all)
+        kk = np.uint64(k)
+        h = np.uint64(order_p[kk])
+        up_to_all = cum - work[np.uint64(cards_p[kk, 0])] - work[np.uint64(cards_p[kk, 1])]
+        value = payoff * (work[at + kk] - up_to_all)
         if whole != 0.0:
             twin = same[h]
-            out[h] += whole * (up_to_all + opp[np.uint64(twin)] if twin >= 0 else up_to_all)
+            value += whole * (up_to_all + opp[np.uint64(twin)] if twin >= 0 else up_to_all)
+        out[h] = value
     return cum
 
 
@@ -366,8 +368,8 @@ def _terminal_into(kind: np.ndarray, player: np.ndarray, amount: np.ndarray, boa
     """``p``'s values at fold or showdown ``node`` into ``out`` (the tree's and hands' fields one by one, see
     :func:`_walk`). With rake ``r`` a showdown pays the winner ``stake - r``, the loser ``-stake`` and each of a
     tie ``-r / 2``: ``(stake - r / 2)`` times (reach beaten minus reach that beats) plus ``-r / 2`` times the whole
-    compatible reach. Returns the opponent's whole reach at a showdown (its per-card sums left in ``work``), 0
-    at a fold."""
+    compatible reach. Returns the opponent's whole reach at a showdown (its per-card sums left in ``work[:52]``),
+    0 at a fold."""
     stake = half_pot + amount[node]
     raked = rake[node]
     if kind[node] == FOLD_NODE:
@@ -414,16 +416,16 @@ def _scratch(tree: TreeArrays, hands: HandArrays, node: int, like: np.ndarray) -
 @njit(cache=True)
 def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
                 p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount,
-                half_pot: float, work: np.ndarray, chance_index: np.ndarray,
-                chance_values: np.ndarray) -> np.ndarray:
+                half_pot: float, chance_index: np.ndarray, chance_values: np.ndarray) -> np.ndarray:
     """Counterfactual values of ``p``'s hands at ``node`` given ``p``'s reach ``own`` and the opponent's
     ``opp`` (both initial weights times strategies times chance factors), recursively; in ``UPDATE`` mode
-    ``p``'s regrets and cumulative strategy below ``node`` are updated (DCFR, ``discount``). ``work`` is
-    scratch for per-card sums (52 floats). A chance node ``n`` with ``chance_index[n] = k`` below
-    ``len(chance_values)`` is not walked: its values are ``chance_values[k]`` (solved in parallel before,
-    :func:`chance_branches`); pass an empty ``chance_values`` to walk everything. The walk's rows (reaches,
-    values, strategies) have ``own``'s type: float32 for the updates, float64 for values and best responses;
-    every sum across hands or chance branches is float64, and so are the returned values."""
+    ``p``'s regrets and cumulative strategy below ``node`` are updated (DCFR, ``discount``). A chance node
+    ``n`` with ``chance_index[n] = k`` below ``len(chance_values)`` is not walked: its values are
+    ``chance_values[k]`` (solved in parallel before, :func:`chance_branches`); pass an empty ``chance_values``
+    to walk everything. The walk's rows (reaches, values, strategies) have ``own``'s type: float32 for the
+    updates (as postflop-solver's), float64 for values and best responses. Whatever the rows' type, the
+    sweeps' sums over the opponent's hands, a chance node's sum over its branches, the DCFR update's
+    arithmetic and the returned values are float64; a node's sum over its actions is in the rows' type."""
     buf = _scratch(tree, hands, node, own)
     width = hands.weights.shape[1]
     top_own = np.zeros(width, own.dtype)
@@ -431,6 +433,7 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     top_own[:own.shape[0]] = own
     top_opp[:opp.shape[0]] = opp
     out = np.empty(width, own.dtype)
+    work = np.empty(52 + width)  # per-card sums and a showdown's partial sums (see _showdown_into)
     _walk(tree.kind, tree.player, tree.first_child, tree.num_children, tree.amount, tree.board, tree.card,
           tree.offset, tree.iso_start, tree.iso_count, tree.iso_swaps, tree.factor, tree.rake, hands.cards,
           hands.sizes, hands.same, hands.perm, hands.order, hands.strength, hands.sorted_cards, hands.valid,
@@ -604,7 +607,7 @@ def chance_branches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cu
         _without_card(hands.cards, p, mine, card, own_c)
         _without_card(hands.cards, o, hands.sizes[o], card, opp_c)
         v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot,
-                        np.zeros(52), chance_index, np.zeros((0, mine)))
+                        chance_index, np.zeros((0, mine)))
         for h in range(mine):
             if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
                 v[h] = 0.0
