@@ -108,8 +108,8 @@ def test_parallel_branches_equal_one_serial_walk() -> None:
     parallel.run(iterations=12)
     for t in range(12):
         for p in (0, 1):
-            tree_values(game.tree, game.hands, serial.regrets, serial.cumulative, 0, p, serial._weights32[p],
-                        serial._weights32[1 - p], UPDATE, discount(t), game.half_pot,
+            tree_values(game.tree, game.hands, serial.regrets, serial.cumulative, 0, p, serial._weights[p],
+                        serial._weights[1 - p], UPDATE, discount(t), game.half_pot,
                         game.chance_index, np.zeros((0, 1)))
     assert np.array_equal(parallel.regrets, serial.regrets)
     assert np.array_equal(parallel.cumulative, serial.cumulative)

@@ -88,8 +88,6 @@ class PostflopSolver:
         self.cumulative = np.zeros(size, dtype=np.float32) if cumulative is None else cumulative
         self.iteration = iteration
         self._weights = [np.array(game.hands.weights[p, :game.hands.sizes[p]]) for p in range(2)]
-        # the updates' walk in float32 rows (see the module docstring), the values' walks in float64
-        self._weights32 = [w.astype(np.float32) for w in self._weights]
         # the mixes as played: float32, normalised in float64 as regret matching and the average do
         self.locks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         for node, (hands, mix) in (locks or {}).items():
@@ -128,8 +126,7 @@ class PostflopSolver:
         branches in parallel (numba's threads), then the part above them (the same sums in the same order as
         one serial walk: the results do not depend on the threads)."""
         g = self.game
-        weights = self._weights32 if mode == UPDATE else self._weights
-        own, opp = weights[player], weights[1 - player]
+        own, opp = self._weights[player], self._weights[1 - player]
         args = (g.tree, g.hands, self.regrets, self.cumulative)
         top = g.top_chance
         if top.size == 0:
