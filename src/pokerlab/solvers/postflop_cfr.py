@@ -57,10 +57,10 @@ NodeLocks = Mapping[int, tuple[np.ndarray, np.ndarray]]
 LAST_RESET = 16
 """The last iteration at which the cumulative strategy restarts (``gamma`` = 0). postflop-solver restarts it at
 every power of 4 (1, 4, 16, 64, 256, ...): each restart leaves the average as only the current strategies from
-there, so its exploitability jumps (the issue's turn spot: 1.11% of the pot after 64 iterations, 4.77% after 65,
-1.0% again only after about 100; postflop-solver's own curve 1.34% -> 6.06% there). Without the restarts from 64
-on the solves reach 1% / 0.5% / 0.3% of the pot in as many or fewer iterations on the benchmark's river and turn
-spots, each range scaled by 1.0 to 0.6 (turn 70/140/170 instead of 110/140/170 at 1.0; docs/benchmarks.md)."""
+there, so its exploitability jumps (the issue's turn spot: 1.19% of the pot after 64 iterations, 9.11% after 65,
+under 1% again only after 99; postflop-solver's own curve 1.34% -> 6.06% there). Without the restarts from 64 on
+the solves reach 1% / 0.5% / 0.3% of the pot in as many or fewer iterations on the benchmark's river and turn
+spots over five scalings of the ranges' weights (docs/benchmarks.md)."""
 
 
 def discount(iteration: int) -> Discount:
