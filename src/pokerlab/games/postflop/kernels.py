@@ -566,7 +566,7 @@ def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cum
                    own_at: np.ndarray, opp_at: np.ndarray) -> None:
     """Both reach vectors at every top chance node (``chance_index`` >= 0) below ``node``, top-down with the
     strategies :func:`tree_values` plays in ``mode``: rows of ``own_at`` and ``opp_at``, computed in ``own``'s type
-    as the walk computes them (float32 products of float32 strategies for the updates: the same bits)."""
+    as the walk computes them (a float32 walk's strategies and products would round the same way)."""
     kind = tree.kind[node]
     if kind == CHANCE_NODE:
         k = chance_index[node]
