@@ -1,10 +1,10 @@
 """Postflop benchmark: pokerlab's solver against postflop-solver, built from source (benchmarks/
 build_postflop_solver.sh), on the issue's river and turn spots; one core each, CPU seconds, interleaved.
 
-Run: ``python benchmarks/postflop.py PEER_BINARY [--rounds N] [--flop]`` (PEER_BINARY: what the build script
-prints). Each round runs every (spot, target) once for each solver, alternating which goes first; the table
-reports the median CPU seconds of the solve loop (and our wall seconds: with ``NUMBA_NUM_THREADS=2`` the
-2-thread figure) (exploitability checked every 10 iterations by both; the tree
+Run: ``python benchmarks/postflop.py PEER_BINARY [--rounds N] [--flop] [--only SPOT] [--targets 1,0.5]``
+(PEER_BINARY: what the build script prints). Each round runs every (spot, target) once for each solver,
+alternating which goes first; the table reports the median CPU seconds of the solve loop (and our wall seconds:
+with ``NUMBA_NUM_THREADS=2`` the 2-thread figure) (exploitability checked every 10 iterations by both; the tree
 and memory set-up apart, compilation apart: our kernels are warmed before any timed region) and the ratio
 peer / ours (above 1: we are faster). Both EVs and the exploitability reached are printed beside the times.
 """
@@ -63,16 +63,20 @@ def main() -> None:
     parser.add_argument("peer", help="the postflop-solver bench binary")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--flop", action="store_true", help="the flop spot too (minutes per solve)")
+    parser.add_argument("--only", choices=sorted(SPOTS), help="this spot alone")
+    parser.add_argument("--targets", default=",".join(map(str, TARGETS)),
+                        help="exploitability targets in %% of the pot, comma-separated")
     args = parser.parse_args()
+    targets = [float(t) for t in args.targets.split(",")]
     threads = os.environ["NUMBA_NUM_THREADS"]
     print(f"machine: {machine_description()}; pokerlab on NUMBA_NUM_THREADS={threads}, postflop-solver on 1")
     start = time.perf_counter()
     solve("Td9d6hQc2s", "AA,KK", "QQ,JJ", pot=100, stack=100, bets="a", raises="", iterations=2, target=None)
     solve("Td9d6hQc", "AA,KK", "QQ,JJ", pot=100, stack=100, bets="a", raises="", iterations=2, target=None)
     print(f"warm-up (kernels from the cache or compiled): {time.perf_counter() - start:.1f} s")
-    spots = ["river", "turn"] + (["flop"] if args.flop else [])
+    spots = [args.only] if args.only else ["river", "turn"] + (["flop"] if args.flop else [])
     for spot in spots:
-        for target in TARGETS:
+        for target in targets:
             mine: list[dict[str, Any]] = []
             theirs: list[dict[str, Any]] = []
             for r in range(args.rounds):

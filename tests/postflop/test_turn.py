@@ -109,13 +109,13 @@ def test_parallel_branches_equal_one_serial_walk() -> None:
     for t in range(12):
         for p in (0, 1):
             tree_values(game.tree, game.hands, serial.regrets, serial.cumulative, 0, p, serial._weights[p],
-                        serial._weights[1 - p], UPDATE, discount(t), game.half_pot, np.zeros(52),
+                        serial._weights[1 - p], UPDATE, discount(t), game.half_pot,
                         game.chance_index, np.zeros((0, 1)))
     assert np.array_equal(parallel.regrets, serial.regrets)
     assert np.array_equal(parallel.cumulative, serial.cumulative)
     for mode in (AVERAGE, BEST):
         whole = tree_values(game.tree, game.hands, serial.regrets, serial.cumulative, 0, 0, serial._weights[0],
-                            serial._weights[1], mode, Discount(1.0, 1.0, 1.0), game.half_pot, np.zeros(52),
+                            serial._weights[1], mode, Discount(1.0, 1.0, 1.0), game.half_pot,
                             game.chance_index, np.zeros((0, 1)))
         assert np.array_equal(whole, parallel.counterfactual_values(0, best=mode == BEST))
 

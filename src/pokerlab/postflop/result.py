@@ -296,7 +296,7 @@ class PostflopResult:
         reach = self._reaches(node)
         other = 1 - player
         values = tree_values(tree, game.hands, self.regrets, self.cumulative, node, player, reach[player],
-                             reach[other], AVERAGE, Discount(1.0, 1.0, 1.0), game.half_pot, np.zeros(52),
+                             reach[other], AVERAGE, Discount(1.0, 1.0, 1.0), game.half_pot,
                              game.chance_index, np.zeros((0, 1)))
         opp_mass = _compatible_mass(game.hands, player, reach[other], game.dealt[node])
         with np.errstate(invalid="ignore", divide="ignore"):

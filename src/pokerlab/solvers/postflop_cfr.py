@@ -4,7 +4,9 @@ The postflop game's own compiled pass (:func:`~pokerlab.games.postflop.kernels.t
 street, the showdown linear in the hands, merged cards) in place of the generic vector-form traversal, whose
 reach-per-node storage does not fit a turn or flop tree. Alternating updates; the discounts of
 postflop-solver (positive regrets times ``t^1.5 / (t^1.5 + 1)``, negative times 1/2, the cumulative strategy
-times ``(t' / (t' + 1))^3`` where ``t'`` counts from the last power of 4), the average strategy weighted by
+times ``(t' / (t' + 1))^3`` where ``t'`` counts from the last of iterations 1, 4 and 16; postflop-solver's
+``t'`` restarts at every power of 4, and at 64 that threw away an average of good strategies for a few
+current ones: see :data:`LAST_RESET`), the average strategy weighted by
 the player's own reach. Exploitability is exact: both best responses to the average strategy, each over the
 whole tree, the mean of the two gains in chips (and in % of the starting pot); with rake each gain is over the
 player's value on the average strategies.
@@ -52,13 +54,23 @@ NodeLocks = Mapping[int, tuple[np.ndarray, np.ndarray]]
 ``(actions, k)`` (each column sums to 1)."""
 
 
-def discount(iteration: int) -> Discount:
-    """DCFR factors of ``iteration`` (0-based), as postflop-solver's ``DiscountParams``.
+LAST_RESET = 16
+"""The last iteration at which the cumulative strategy restarts (``gamma`` = 0). postflop-solver restarts it at
+every power of 4 (1, 4, 16, 64, 256, ...): each restart leaves the average as only the current strategies from
+there, so its exploitability jumps (the issue's turn spot: 1.19% of the pot after 64 iterations, 9.11% after 65,
+under 1% again only after 99; postflop-solver's own curve 1.34% -> 6.06% there). Without the restarts from 64 on
+the solves reach 1% / 0.5% / 0.3% of the pot in as many or fewer iterations on the benchmark's river and turn
+spots over five scalings of the ranges' weights (docs/benchmarks.md)."""
 
-    >>> discount(0).gamma, discount(2).alpha
-    (0.0, 0.5)
+
+def discount(iteration: int) -> Discount:
+    """DCFR factors of ``iteration`` (0-based): postflop-solver's ``DiscountParams`` but for the restarts of the
+    cumulative strategy, which stop after :data:`LAST_RESET`.
+
+    >>> discount(0).gamma, discount(2).alpha, discount(16).gamma, discount(64).gamma == (48 / 49) ** 3
+    (0.0, 0.5, 0.0, True)
     """
-    lower_power_of_4 = 0 if iteration == 0 else 1 << ((iteration.bit_length() - 1) & ~1)
+    lower_power_of_4 = 0 if iteration == 0 else min(1 << ((iteration.bit_length() - 1) & ~1), LAST_RESET)
     t_alpha = max(iteration - 1, 0)
     t_gamma = iteration - lower_power_of_4
     pow_alpha = t_alpha**1.5
@@ -75,7 +87,6 @@ class PostflopSolver:
         self.regrets = np.zeros(size, dtype=np.float32) if regrets is None else regrets
         self.cumulative = np.zeros(size, dtype=np.float32) if cumulative is None else cumulative
         self.iteration = iteration
-        self._work = np.zeros(52)
         self._weights = [np.array(game.hands.weights[p, :game.hands.sizes[p]]) for p in range(2)]
         # the mixes as played: float32, normalised in float64 as regret matching and the average do
         self.locks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -119,16 +130,16 @@ class PostflopSolver:
         args = (g.tree, g.hands, self.regrets, self.cumulative)
         top = g.top_chance
         if top.size == 0:
-            return tree_values(*args, 0, player, own, opp, mode, params, g.half_pot, self._work, g.chance_index,
+            return tree_values(*args, 0, player, own, opp, mode, params, g.half_pot, g.chance_index,
                                np.zeros((0, own.size)))
         width = g.hands.weights.shape[1]
-        own_at = np.zeros((top.size, width))
-        opp_at = np.zeros((top.size, width))
+        own_at = np.zeros((top.size, width), own.dtype)
+        opp_at = np.zeros((top.size, width), own.dtype)
         chance_reaches(*args, 0, player, own, opp, mode, g.chance_index, own_at, opp_at)
         branches = chance_branches(*args, top, g.branch_node, g.branch_child, player, own_at, opp_at, mode, params,
                                    g.half_pot, g.chance_index)
         at_chance = combine_branches(g.tree, g.hands, player, top.size, g.branch_node, g.branch_child, branches)
-        return tree_values(*args, 0, player, own, opp, mode, params, g.half_pot, self._work, g.chance_index,
+        return tree_values(*args, 0, player, own, opp, mode, params, g.half_pot, g.chance_index,
                            at_chance)
 
     def step(self) -> None:
@@ -167,7 +178,7 @@ class PostflopSolver:
         tree = g.tree
         if node not in self._lock_paths[p]:
             return tree_values(g.tree, g.hands, self.regrets, self.cumulative, node, p, own, opp, BEST,
-                               Discount(1.0, 1.0, 1.0), g.half_pot, self._work, g.chance_index,
+                               Discount(1.0, 1.0, 1.0), g.half_pot, g.chance_index,
                                np.zeros((0, own.size)))
         first = int(tree.first_child[node])
         na = int(tree.num_children[node])

@@ -77,17 +77,17 @@ class Discount(NamedTuple):
 def fold_values(hands: HandArrays, p: int, opp: np.ndarray, payoff: float) -> np.ndarray:
     """``payoff`` times the opponent's compatible reach, for each of ``p``'s hands."""
     out = np.empty(hands.sizes[p])
-    _fold_into(hands, p, opp, payoff, np.zeros(52), out)
+    _fold_into(hands.cards, hands.sizes, hands.same, p, opp, payoff, np.zeros(52), out)
     return out
 
 
 @njit(cache=True, inline="always")
-def _card_sums(hands: HandArrays, o: int, opp: np.ndarray, card_sum: np.ndarray) -> float:
+def _card_sums(cards: np.ndarray, sizes: np.ndarray, o: int, opp: np.ndarray, card_sum: np.ndarray) -> float:
     """The per-card sums of ``o``'s reach ``opp`` into ``card_sum``; returns the whole reach, half their sum
     (four partial sums: no chain of dependent additions through the hands' loop)."""
-    cards_o = hands.cards[o]
-    card_sum[:] = 0.0
-    for j in range(hands.sizes[o]):
+    cards_o = cards[o]
+    card_sum[:52] = 0.0
+    for j in range(sizes[o]):
         r = opp[j]
         card_sum[np.uint64(cards_o[j, 0])] += r  # unsigned: no wrap of negative indices (see _showdown_into)
         card_sum[np.uint64(cards_o[j, 1])] += r
@@ -104,16 +104,16 @@ def _card_sums(hands: HandArrays, o: int, opp: np.ndarray, card_sum: np.ndarray)
 
 
 @njit(cache=True, inline="always")
-def _fold_from_sums(hands: HandArrays, p: int, opp: np.ndarray, total: float, card_sum: np.ndarray,
-                    payoff: float, out: np.ndarray) -> None:
+def _fold_from_sums(cards: np.ndarray, sizes: np.ndarray, same_all: np.ndarray, p: int, opp: np.ndarray,
+                    total: float, card_sum: np.ndarray, payoff: float, out: np.ndarray) -> None:
     """``payoff`` times the opponent's reach compatible with each hand of ``p``, into ``out``, from the whole
     reach ``total`` and its per-card sums: the total less both cards' sums plus the identical combo."""
-    mine = hands.sizes[p]
+    mine = sizes[p]
     if total == 0.0:
         out[:mine] = 0.0
         return
-    cards_p = hands.cards[p]
-    same = hands.same[p]
+    cards_p = cards[p]
+    same = same_all[p]
     for h in range(mine):
         s = total - card_sum[np.uint64(cards_p[h, 0])] - card_sum[np.uint64(cards_p[h, 1])]
         k = same[h]
@@ -123,9 +123,10 @@ def _fold_from_sums(hands: HandArrays, p: int, opp: np.ndarray, total: float, ca
 
 
 @njit(cache=True, inline="always")
-def _fold_into(hands: HandArrays, p: int, opp: np.ndarray, payoff: float, card_sum: np.ndarray,
-               out: np.ndarray) -> None:
-    _fold_from_sums(hands, p, opp, _card_sums(hands, 1 - p, opp, card_sum), card_sum, payoff, out)
+def _fold_into(cards: np.ndarray, sizes: np.ndarray, same: np.ndarray, p: int, opp: np.ndarray, payoff: float,
+               card_sum: np.ndarray, out: np.ndarray) -> None:
+    _fold_from_sums(cards, sizes, same, p, opp, _card_sums(cards, sizes, 1 - p, opp, card_sum), card_sum, payoff,
+                    out)
 
 
 @njit(cache=True)
@@ -133,36 +134,41 @@ def showdown_values(hands: HandArrays, board: int, p: int, opp: np.ndarray, payo
     """``payoff`` times (compatible opponent reach beaten minus compatible reach that beats), per hand of
     ``p`` on showdown board ``board``; hands blocked by the board get 0. One sweep over the sorted hands."""
     out = np.zeros(hands.sizes[p])
-    _showdown_into(hands, board, p, opp, payoff, 0.0, np.zeros(52), out)
+    _showdown_into(hands.valid, hands.strength, hands.order, hands.sorted_cards, hands.same, board, p, opp, payoff,
+                   0.0, np.zeros(52 + hands.weights.shape[1]), out)
     return out
 
 
 @njit(cache=True)
-def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payoff: float, whole: float,
-                   card_sum: np.ndarray, out: np.ndarray) -> float:
+def _showdown_into(valid: np.ndarray, strength: np.ndarray, order: np.ndarray, sorted_cards: np.ndarray,
+                   same_all: np.ndarray, board: int, p: int, opp: np.ndarray, payoff: float, whole: float,
+                   work: np.ndarray, out: np.ndarray) -> float:
     """``payoff`` times (compatible reach beaten minus compatible reach that beats) plus ``whole`` times the
     whole compatible reach, into the rows of ``p``'s hands that miss the board. One sweep up the opponent's
     hands: a hand of strength ``s`` reads the compatible reach below ``s`` before the opponent's hands of
     strength ``s`` are added and the reach up to ``s`` after; what beats it is the whole compatible reach (the
     per-card sums at the end) less the reach up to ``s``, so each opponent hand is added once (postflop-solver
     sweeps twice, from each end). The identical combo, counted -1 times in both the reach up to ``s`` and the
-    whole reach, cancels there; the ``whole`` term adds it back. Returns the opponent's whole reach; its
-    per-card sums are left in ``card_sum``."""
+    whole reach, cancels there; the ``whole`` term adds it back. ``work``: the per-card sums (52 floats), then
+    one float64 per hand of ``p`` in strength order for the partial sums (contiguous, and not rounded to the
+    rows' type), so that ``out`` is written once per hand. Returns the opponent's whole reach; its per-card sums
+    are left in ``work[:52]``. The tables are :class:`HandArrays`' fields, passed one by one (see :func:`_walk`)."""
     o = 1 - p
-    mine = hands.valid[board, p]
-    strength_p = hands.strength[board, p]
-    strength_o = hands.strength[board, o]
-    order_p = hands.order[board, p]
-    order_o = hands.order[board, o]
-    cards_p = hands.sorted_cards[board, p]
-    cards_o = hands.sorted_cards[board, o]
-    card_sum[:] = 0.0
+    mine = valid[board, p]
+    strength_p = strength[board, p]
+    strength_o = strength[board, o]
+    order_p = order[board, p]
+    order_o = order[board, o]
+    cards_p = sorted_cards[board, p]
+    cards_o = sorted_cards[board, o]
+    work[:52] = 0.0
     cum = 0.0
     # indices read from the tables are cast to unsigned: numba then drops its per-access wrap of negative
     # indices (about a tenth of a whole iteration)
     one = np.uint64(1)
+    at = np.uint64(52)  # the partial sums' first index in work
     j = np.uint64(0)
-    end = np.uint64(hands.valid[board, o])
+    end = np.uint64(valid[board, o])
     i = np.uint64(0)
     stop = np.uint64(mine)
     while i < stop:
@@ -170,38 +176,38 @@ def _showdown_into(hands: HandArrays, board: int, p: int, opp: np.ndarray, payof
         while j < end and strength_o[j] < s:
             r = opp[np.uint64(order_o[j])]
             cum += r
-            card_sum[np.uint64(cards_o[j, 0])] += r
-            card_sum[np.uint64(cards_o[j, 1])] += r
+            work[np.uint64(cards_o[j, 0])] += r
+            work[np.uint64(cards_o[j, 1])] += r
             j += one
         tie_end = i
         while tie_end < stop and strength_p[tie_end] == s:
-            out[np.uint64(order_p[tie_end])] = (cum - card_sum[np.uint64(cards_p[tie_end, 0])]
-                                                - card_sum[np.uint64(cards_p[tie_end, 1])])
+            work[at + tie_end] = cum - work[np.uint64(cards_p[tie_end, 0])] - work[np.uint64(cards_p[tie_end, 1])]
             tie_end += one
         while j < end and strength_o[j] == s:
             r = opp[np.uint64(order_o[j])]
             cum += r
-            card_sum[np.uint64(cards_o[j, 0])] += r
-            card_sum[np.uint64(cards_o[j, 1])] += r
+            work[np.uint64(cards_o[j, 0])] += r
+            work[np.uint64(cards_o[j, 1])] += r
             j += one
         while i < tie_end:
-            out[np.uint64(order_p[i])] += (cum - card_sum[np.uint64(cards_p[i, 0])]
-                                           - card_sum[np.uint64(cards_p[i, 1])])
+            work[at + i] += cum - work[np.uint64(cards_p[i, 0])] - work[np.uint64(cards_p[i, 1])]
             i += one
     while j < end:
         r = opp[np.uint64(order_o[j])]
         cum += r
-        card_sum[np.uint64(cards_o[j, 0])] += r
-        card_sum[np.uint64(cards_o[j, 1])] += r
+        work[np.uint64(cards_o[j, 0])] += r
+        work[np.uint64(cards_o[j, 1])] += r
         j += one
-    same = hands.same[p]
+    same = same_all[p]
     for k in range(mine):
-        h = np.uint64(order_p[k])
-        up_to_all = cum - card_sum[np.uint64(cards_p[k, 0])] - card_sum[np.uint64(cards_p[k, 1])]
-        out[h] = payoff * (out[h] - up_to_all)
+        kk = np.uint64(k)
+        h = np.uint64(order_p[kk])
+        up_to_all = cum - work[np.uint64(cards_p[kk, 0])] - work[np.uint64(cards_p[kk, 1])]
+        value = payoff * (work[at + kk] - up_to_all)
         if whole != 0.0:
             twin = same[h]
-            out[h] += whole * (up_to_all + opp[np.uint64(twin)] if twin >= 0 else up_to_all)
+            value += whole * (up_to_all + opp[np.uint64(twin)] if twin >= 0 else up_to_all)
+        out[h] = value
     return cum
 
 
@@ -335,10 +341,10 @@ def _strategy_into(block: np.ndarray, lo: int, rows: int, na: int, slab: np.ndar
 
 
 @njit(cache=True)
-def _strategy(block: np.ndarray, lo: int, rows: int, na: int) -> np.ndarray:
-    """:func:`_strategy_into` as a new ``(actions, rows)`` array."""
-    sigma = np.empty((na, rows))
-    _strategy_into(block, lo, rows, na, sigma, 0, np.empty(rows))
+def _strategy(block: np.ndarray, lo: int, rows: int, na: int, like: np.ndarray) -> np.ndarray:
+    """:func:`_strategy_into` as a new ``(actions, rows)`` array of ``like``'s type."""
+    sigma = np.empty((na, rows), like.dtype)
+    _strategy_into(block, lo, rows, na, sigma, 0, np.empty(rows, like.dtype))
     return sigma
 
 
@@ -355,37 +361,44 @@ def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, slab: np.ndarr
 
 
 @njit(cache=True)
-def _terminal_into(tree: TreeArrays, hands: HandArrays, node: int, p: int, opp: np.ndarray, half_pot: float,
-                   work: np.ndarray, out: np.ndarray) -> float:
-    """``p``'s values at fold or showdown ``node`` into ``out``. With rake ``r`` a showdown pays the winner
-    ``stake - r``, the loser ``-stake`` and each of a tie ``-r / 2``: ``(stake - r / 2)`` times (reach beaten
-    minus reach that beats) plus ``-r / 2`` times the whole compatible reach. Returns the opponent's whole reach
-    at a showdown (its per-card sums left in ``work``), 0 at a fold."""
-    stake = half_pot + tree.amount[node]
-    rake = tree.rake[node]
-    if tree.kind[node] == FOLD_NODE:
-        _fold_into(hands, p, opp, -stake if tree.player[node] == p else stake - rake, work, out)
+def _terminal_into(kind: np.ndarray, player: np.ndarray, amount: np.ndarray, board: np.ndarray, rake: np.ndarray,
+                   cards: np.ndarray, sizes: np.ndarray, same: np.ndarray, valid: np.ndarray, strength: np.ndarray,
+                   order: np.ndarray, sorted_cards: np.ndarray, node: int, p: int, opp: np.ndarray,
+                   half_pot: float, work: np.ndarray, out: np.ndarray) -> float:
+    """``p``'s values at fold or showdown ``node`` into ``out`` (the tree's and hands' fields one by one, see
+    :func:`_walk`). With rake ``r`` a showdown pays the winner ``stake - r``, the loser ``-stake`` and each of a
+    tie ``-r / 2``: ``(stake - r / 2)`` times (reach beaten minus reach that beats) plus ``-r / 2`` times the whole
+    compatible reach. Returns the opponent's whole reach at a showdown (its per-card sums left in ``work[:52]``),
+    0 at a fold."""
+    stake = half_pot + amount[node]
+    raked = rake[node]
+    if kind[node] == FOLD_NODE:
+        _fold_into(cards, sizes, same, p, opp, -stake if player[node] == p else stake - raked, work, out)
         return 0.0
     out[:] = 0.0
-    return _showdown_into(hands, tree.board[node], p, opp, stake - 0.5 * rake, -0.5 * rake, work, out)
+    return _showdown_into(valid, strength, order, sorted_cards, same, board[node], p, opp, stake - 0.5 * raked,
+                          -0.5 * raked, work, out)
 
 
 @njit(cache=True, inline="always")
-def _without_card(hands: HandArrays, player: int, count: int, card: int, reach: np.ndarray) -> None:
+def _without_card(cards: np.ndarray, player: int, count: int, card: int, reach: np.ndarray) -> None:
     """Zero ``reach`` of ``player``'s first ``count`` hands that hold ``card`` (the card chance just dealt)."""
     for h in range(count):
-        if hands.cards[player, h, 0] == card or hands.cards[player, h, 1] == card:
+        if cards[player, h, 0] == card or cards[player, h, 1] == card:
             reach[h] = 0.0
 
 
 @njit(cache=True)
 def _shape_below(tree: TreeArrays, node: int) -> tuple[int, int]:
-    """The depth of the subtree below ``node`` (1 for a leaf) and the most actions of a decision node in it."""
+    """The depth of the subtree below ``node`` (1 for a leaf) and the most actions of a decision node in it.
+    A chance node's children are the same action tree under different cards: its first child stands for all
+    (so this walks one runout, not every one, for each walk of the tree)."""
     if tree.kind[node] <= SHOWDOWN_NODE:
         return 1, 1
     depth = 0
     actions = tree.num_children[node] if tree.kind[node] == DECISION_NODE else 1
-    for child in range(tree.first_child[node], tree.first_child[node] + tree.num_children[node]):
+    last = tree.first_child[node] + (tree.num_children[node] if tree.kind[node] == DECISION_NODE else 1)
+    for child in range(tree.first_child[node], last):
         d, a = _shape_below(tree, child)
         depth = max(depth, d)
         actions = max(actions, a)
@@ -393,54 +406,70 @@ def _shape_below(tree: TreeArrays, node: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _scratch(tree: TreeArrays, hands: HandArrays, node: int) -> np.ndarray:
+def _scratch(tree: TreeArrays, hands: HandArrays, node: int, like: np.ndarray) -> np.ndarray:
     """The rows one walk below ``node`` needs, one slab per depth (see :func:`_walk`): ``(depth, 2 * actions
-    + 4, hands)``, allocated once per walk instead of per node."""
+    + 4, hands)`` of ``like``'s type, allocated once per walk instead of per node."""
     depth, actions = _shape_below(tree, node)
-    return np.empty((depth, 2 * actions + 4, hands.weights.shape[1]))
+    return np.empty((depth, 2 * actions + 4, hands.weights.shape[1]), like.dtype)
 
 
 @njit(cache=True)
 def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
                 p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount,
-                half_pot: float, work: np.ndarray, chance_index: np.ndarray,
-                chance_values: np.ndarray) -> np.ndarray:
+                half_pot: float, chance_index: np.ndarray, chance_values: np.ndarray) -> np.ndarray:
     """Counterfactual values of ``p``'s hands at ``node`` given ``p``'s reach ``own`` and the opponent's
     ``opp`` (both initial weights times strategies times chance factors), recursively; in ``UPDATE`` mode
-    ``p``'s regrets and cumulative strategy below ``node`` are updated (DCFR, ``discount``). ``work`` is
-    scratch for per-card sums (52 floats). A chance node ``n`` with ``chance_index[n] = k`` below
-    ``len(chance_values)`` is not walked: its values are ``chance_values[k]`` (solved in parallel before,
-    :func:`chance_branches`); pass an empty ``chance_values`` to walk everything."""
-    buf = _scratch(tree, hands, node)
+    ``p``'s regrets and cumulative strategy below ``node`` are updated (DCFR, ``discount``). A chance node
+    ``n`` with ``chance_index[n] = k`` below ``len(chance_values)`` is not walked: its values are
+    ``chance_values[k]`` (solved in parallel before, :func:`chance_branches`); pass an empty ``chance_values``
+    to walk everything. The walk's rows (reaches, values, strategies) have ``own``'s type, and the solver
+    passes float64 for every walk: a float32 walk for the updates (postflop-solver's rows; the sweeps', chance
+    nodes' and the update's sums still float64) was about 7% faster an iteration on the benchmark's turn, but its
+    second compiled specialisation of the walk took a cold first solve's compilation from 24 to 42 CPU seconds,
+    over the 30 the issue allows."""
+    buf = _scratch(tree, hands, node, own)
     width = hands.weights.shape[1]
-    top_own = np.zeros(width)
-    top_opp = np.zeros(width)
+    top_own = np.zeros(width, own.dtype)
+    top_opp = np.zeros(width, own.dtype)
     top_own[:own.shape[0]] = own
     top_opp[:opp.shape[0]] = opp
-    out = np.empty(width)
-    _walk(tree, hands, regrets, cumulative, node, p, top_own, top_opp, mode, discount, half_pot, work, chance_index,
+    out = np.empty(width, own.dtype)
+    work = np.empty(52 + width)  # per-card sums and a showdown's partial sums (see _showdown_into)
+    _walk(tree.kind, tree.player, tree.first_child, tree.num_children, tree.amount, tree.board, tree.card,
+          tree.offset, tree.iso_start, tree.iso_count, tree.iso_swaps, tree.factor, tree.rake, hands.cards,
+          hands.sizes, hands.same, hands.perm, hands.order, hands.strength, hands.sorted_cards, hands.valid,
+          regrets, cumulative, node, p, top_own, top_opp, mode, discount, half_pot, work, chance_index,
           chance_values, buf, buf.shape[0] - 1, out)
-    return out[:hands.sizes[p]].copy()
+    return out[:hands.sizes[p]].astype(np.float64)
 
 
 @njit(cache=True)
-def _walk(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int, p: int,
-          own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount, half_pot: float, work: np.ndarray,
-          chance_index: np.ndarray, chance_values: np.ndarray, buf: np.ndarray, level: int,
+def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_children: np.ndarray,
+          amount: np.ndarray, board: np.ndarray, card: np.ndarray, offset: np.ndarray, iso_start: np.ndarray,
+          iso_count: np.ndarray, iso_swaps: np.ndarray, factor: np.ndarray, rake: np.ndarray, cards: np.ndarray,
+          sizes: np.ndarray, same: np.ndarray, perm: np.ndarray, order: np.ndarray, strength: np.ndarray,
+          sorted_cards: np.ndarray, valid: np.ndarray, regrets: np.ndarray, cumulative: np.ndarray, node: int,
+          p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount, half_pot: float,
+          work: np.ndarray, chance_index: np.ndarray, chance_values: np.ndarray, buf: np.ndarray, level: int,
           out: np.ndarray) -> None:
     """:func:`tree_values` into ``out`` (rows as wide as ``buf``'s), with no allocation: the node keeps its rows
     in slab ``buf[level]`` (actions' values, then the strategy's rows, the strategy's row sums, a reach, a second
     reach, a child's values) and hands each child a row of it to write into; its children use ``buf[level - 1]``.
     ``level`` is not a literal at the top call (``buf.shape[0] - 1``): a second, literal-typed specialisation of
-    this recursive function crashes when numba loads both from its cache."""
-    kind = tree.kind[node]
-    mine = hands.sizes[p]
-    theirs = hands.sizes[1 - p]
-    if kind <= SHOWDOWN_NODE:
-        _terminal_into(tree, hands, node, p, opp, half_pot, work, out)
+    this recursive function crashes when numba loads both from its cache. The tree's and hands' fields come one
+    by one, not as their bundles: numba takes a reference to every array of a tuple passed to a call that is not
+    inlined (an atomic increment and decrement each): in a recursive walk that does nothing else, about 130 ns
+    a call for the two bundles, whether the callee reads the arrays or not, against about 1 ns for an unused
+    array argument."""
+    node_kind = kind[node]
+    mine = sizes[p]
+    theirs = sizes[1 - p]
+    if node_kind <= SHOWDOWN_NODE:
+        _terminal_into(kind, player, amount, board, rake, cards, sizes, same, valid, strength, order, sorted_cards,
+                       node, p, opp, half_pot, work, out)
         return
-    first = tree.first_child[node]
-    na = tree.num_children[node]
+    first = first_child[node]
+    na = num_children[node]
     slab = buf[level]
     actions = (slab.shape[0] - 4) // 2
     total_row = 2 * actions
@@ -448,66 +477,77 @@ def _walk(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: 
     reach2 = slab[total_row + 2]
     v = slab[total_row + 3]
     out[:mine] = 0.0
-    if kind == CHANCE_NODE:
+    if node_kind == CHANCE_NODE:
         k = chance_index[node]
         if 0 <= k < chance_values.shape[0]:
             out[:mine] = chance_values[k, :mine]
             return
         o = 1 - p
-        factor = tree.factor[node]
+        total = np.zeros(mine)  # the branches' sum in float64 whatever the rows' type
         for a in range(na):
             child = first + a
-            card = tree.card[child]
+            dealt = card[child]
             reach[:mine] = own[:mine]
-            _scaled_into(reach2, opp, factor, theirs)
-            _without_card(hands, p, mine, card, reach)
-            _without_card(hands, o, theirs, card, reach2)
-            _walk(tree, hands, regrets, cumulative, child, p, reach, reach2, mode, discount, half_pot, work,
-                  chance_index, chance_values, buf, level - 1, v)
+            _scaled_into(reach2, opp, factor[node], theirs)
+            _without_card(cards, p, mine, dealt, reach)
+            _without_card(cards, o, theirs, dealt, reach2)
+            _walk(kind, player, first_child, num_children, amount, board, card, offset, iso_start, iso_count,
+                  iso_swaps, factor, rake, cards, sizes, same, perm, order, strength, sorted_cards, valid, regrets,
+                  cumulative, child, p, reach, reach2, mode, discount, half_pot, work, chance_index, chance_values,
+                  buf, level - 1, v)
             for h in range(mine):
-                if reach[h] == 0.0 and (hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card):
+                if reach[h] == 0.0 and (cards[p, h, 0] == dealt or cards[p, h, 1] == dealt):
                     v[h] = 0.0  # a hand holding the dealt card is not in this branch (folds would value it)
-                out[h] += v[h]
-            for s in range(tree.iso_start[child], tree.iso_start[child] + tree.iso_count[child]):
-                swap = tree.iso_swaps[s]
+                total[h] += v[h]
+            for s in range(iso_start[child], iso_start[child] + iso_count[child]):
+                swap = iso_swaps[s]
                 for h in range(mine):
-                    out[h] += v[hands.perm[swap, p, h]]
+                    total[h] += v[perm[swap, p, h]]
+        out[:mine] = total
         return
-    actor = tree.player[node]
-    lo = tree.offset[node]
-    rows = hands.sizes[actor]
-    _strategy_into(regrets if mode == UPDATE else cumulative, lo, rows, na, slab, actions, slab[total_row])
+    actor = player[node]
+    lo = offset[node]
+    if mode != BEST or actor != p:  # a best response does not read its own strategy
+        _strategy_into(regrets if mode == UPDATE else cumulative, lo, sizes[actor], na, slab, actions,
+                       slab[total_row])
     if actor != p:
         # one reach row for all actions (a child is done with it when it returns); terminal children are
         # evaluated in place, without a call
         for a in range(na):
             child = first + a
             _product_into(reach, opp, slab[actions + a], theirs)
-            if tree.kind[child] <= SHOWDOWN_NODE:
-                _terminal_into(tree, hands, child, p, reach, half_pot, work, v)
+            if kind[child] <= SHOWDOWN_NODE:
+                _terminal_into(kind, player, amount, board, rake, cards, sizes, same, valid, strength, order,
+                               sorted_cards, child, p, reach, half_pot, work, v)
             else:
-                _walk(tree, hands, regrets, cumulative, child, p, own, reach, mode, discount, half_pot, work,
-                      chance_index, chance_values, buf, level - 1, v)
+                _walk(kind, player, first_child, num_children, amount, board, card, offset, iso_start, iso_count,
+                      iso_swaps, factor, rake, cards, sizes, same, perm, order, strength, sorted_cards, valid,
+                      regrets, cumulative, child, p, own, reach, mode, discount, half_pot, work, chance_index,
+                      chance_values, buf, level - 1, v)
             _add_into(out, v, mine)
         return
     for a in range(na):
         child = first + a
-        kind = tree.kind[child]
-        if kind == FOLD_NODE and a + 1 < na and tree.kind[child + 1] == SHOWDOWN_NODE:
+        child_kind = kind[child]
+        if child_kind == FOLD_NODE and a + 1 < na and kind[child + 1] == SHOWDOWN_NODE:
             continue  # valued after the showdown, from its sums (below)
-        if kind <= SHOWDOWN_NODE:
-            whole = _terminal_into(tree, hands, child, p, opp, half_pot, work, slab[a])
-            if kind == SHOWDOWN_NODE and a > 0 and tree.kind[child - 1] == FOLD_NODE:
+        if child_kind <= SHOWDOWN_NODE:
+            whole = _terminal_into(kind, player, amount, board, rake, cards, sizes, same, valid, strength, order,
+                                   sorted_cards, child, p, opp, half_pot, work, slab[a])
+            if child_kind == SHOWDOWN_NODE and a > 0 and kind[child - 1] == FOLD_NODE:
                 # p's fold beside a call to showdown: the same opponent reach, whose whole and per-card sums the
                 # showdown's sweep leaves behind, so the fold costs one pass over p's hands
-                _fold_from_sums(hands, p, opp, whole, work, -(half_pot + tree.amount[child - 1]), slab[a - 1])
+                _fold_from_sums(cards, sizes, same, p, opp, whole, work, -(half_pot + amount[child - 1]),
+                                slab[a - 1])
         else:
             if mode == BEST:
                 reach[:mine] = own[:mine]
             else:
                 _product_into(reach, own, slab[actions + a], mine)
-            _walk(tree, hands, regrets, cumulative, child, p, reach, opp, mode, discount, half_pot, work,
-                  chance_index, chance_values, buf, level - 1, slab[a])
+            _walk(kind, player, first_child, num_children, amount, board, card, offset, iso_start, iso_count,
+                  iso_swaps, factor, rake, cards, sizes, same, perm, order, strength, sorted_cards, valid, regrets,
+                  cumulative, child, p, reach, opp, mode, discount, half_pot, work, chance_index, chance_values,
+                  buf, level - 1, slab[a])
     if mode == BEST:
         for h in range(mine):
             best = slab[0, h]
@@ -520,13 +560,13 @@ def _walk(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: 
     if mode == UPDATE:
         _update(regrets, cumulative, lo, slab, actions, na, mine, out, own, discount)
 
-
 @njit(cache=True)
 def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
                    p: int, own: np.ndarray, opp: np.ndarray, mode: int, chance_index: np.ndarray,
                    own_at: np.ndarray, opp_at: np.ndarray) -> None:
     """Both reach vectors at every top chance node (``chance_index`` >= 0) below ``node``, top-down with the
-    strategies :func:`tree_values` plays in ``mode``: rows of ``own_at`` and ``opp_at``."""
+    strategies :func:`tree_values` plays in ``mode``: rows of ``own_at`` and ``opp_at``, computed in ``own``'s type
+    as the walk computes them (a float32 walk's strategies and products would round the same way)."""
     kind = tree.kind[node]
     if kind == CHANCE_NODE:
         k = chance_index[node]
@@ -538,7 +578,7 @@ def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cum
     first = tree.first_child[node]
     na = tree.num_children[node]
     actor = tree.player[node]
-    sigma = _strategy(regrets if mode == UPDATE else cumulative, tree.offset[node], hands.sizes[actor], na)
+    sigma = _strategy(regrets if mode == UPDATE else cumulative, tree.offset[node], hands.sizes[actor], na, own)
     for a in range(na):
         if actor != p:
             chance_reaches(tree, hands, regrets, cumulative, first + a, p, own, opp * sigma[a], mode, chance_index,
@@ -564,11 +604,12 @@ def chance_branches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cu
         child = branch_child[i]
         card = tree.card[child]
         own_c = own_at[k, :mine].copy()
-        opp_c = opp_at[k, :hands.sizes[o]] * tree.factor[node]
-        _without_card(hands, p, mine, card, own_c)
-        _without_card(hands, o, hands.sizes[o], card, opp_c)
+        opp_c = opp_at[k, :hands.sizes[o]].copy()
+        _scaled_into(opp_c, opp_c, tree.factor[node], hands.sizes[o])
+        _without_card(hands.cards, p, mine, card, own_c)
+        _without_card(hands.cards, o, hands.sizes[o], card, opp_c)
         v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot,
-                        np.zeros(52), chance_index, np.zeros((0, mine)))
+                        chance_index, np.zeros((0, mine)))
         for h in range(mine):
             if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
                 v[h] = 0.0
