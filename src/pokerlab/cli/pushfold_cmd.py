@@ -125,16 +125,19 @@ def pushfold_command(
     from pokerlab.limits import check_multiway_deals
 
     check_multiway_deals(len(stack_list), samples)  # before the warm-up solve, which samples fewer
-    from pokerlab.pushfold.solve import check_fgs
+    from pokerlab.pushfold.solve import check_fgs, needs_kernels
 
     fgs_depth = check_fgs(fgs_depth, len(stack_list), pay, field)
     if target is None:
         target = HEADS_UP_TARGET if len(stack_list) == 2 else MULTIWAY_TARGET
-    # compile first (one iteration of the same game), so that the time shown is the solve's own
-    compile_first([lambda: pushfold(stack_list, blind_list, ante=ante_chips, bb_ante=bb_ante, payouts=pay,
-                                    field=field, iterations=1, multiway_samples=min(samples, 20), real_game_deals=200,
-                                    fgs_depth=min(fgs_depth, 1), **knockout)],
-                  quiet=as_json)
+    # compile first (one iteration of the same game), so that the time shown is the solve's own; a heads-up table
+    # solved in plain numpy has no kernel to compile
+    if needs_kernels(stack_list, blind_list, ante=ante_chips, bb_ante=bb_ante, payouts=pay, field=field,
+                     fgs_depth=fgs_depth, **knockout):
+        compile_first([lambda: pushfold(stack_list, blind_list, ante=ante_chips, bb_ante=bb_ante, payouts=pay,
+                                        field=field, iterations=1, multiway_samples=min(samples, 20),
+                                        real_game_deals=200, fgs_depth=min(fgs_depth, 1), **knockout)],
+                      quiet=as_json)
     with Progress(TextColumn("pushfold"), BarColumn(), TextColumn("{task.description}"),
                   TimeElapsedColumn(), console=console, disable=not show, transient=True) as bar:
         task = bar.add_task("", total=1.0)
