@@ -291,13 +291,15 @@ class _ChipCharts:
 
 
 def _solve_chip_ev(stacks: list[float], blinds: tuple[float, float], ante: float, bb_ante: float, iterations: int,
-                   samples: int) -> tuple[np.ndarray, dict[tuple[int, int], np.ndarray]] | None:
-    """In the comparison's process: the chip EV charts of the table (None if it was stopped)."""
+                   samples: int, in_process: bool = False
+                   ) -> tuple[np.ndarray, dict[tuple[int, int], np.ndarray]] | None:
+    """In the comparison's process (or in this one): the chip EV charts of the table (None if it was stopped)."""
     import signal
 
     from pokerlab.pushfold import pushfold
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C, by ending this process
+    if not in_process:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C, by ending this process
     chip = pushfold(stacks, blinds, ante=ante, bb_ante=bb_ante, target=1e-3, iterations=iterations,
                     multiway_samples=samples, check_sampling=False)
     return None if chip.stop_reason == "interrupted" else (chip.jam, chip.call)
@@ -310,7 +312,17 @@ def _chip_ev_charts(result: PushFoldResult) -> _ChipCharts | None:
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
-    table = result.game.table
+    from pokerlab.pushfold.solve import needs_kernels
+
+    table = result.table
+    blinds = (table.small_blind, table.big_blind)
+    if not needs_kernels(list(result.stacks), blinds, ante=table.ante, bb_ante=table.bb_ante):
+        try:  # heads-up in plain numpy: milliseconds, and Ctrl-C stops it at once, in this process
+            solved = _solve_chip_ev(list(result.stacks), blinds, table.ante, table.bb_ante, result.iterations,
+                                    result.multiway_samples, in_process=True)
+        except KeyboardInterrupt:
+            return None
+        return None if solved is None else _ChipCharts(solved[0], solved[1], result.class_sizes)
     executor = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
     try:
         solved = executor.submit(_solve_chip_ev, list(result.stacks), (table.small_blind, table.big_blind),

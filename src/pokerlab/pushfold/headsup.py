@@ -337,7 +337,7 @@ def solve_heads_up(request: TableRequest, payouts: np.ndarray | None, field: np.
     nan = np.full(jam.shape[0], np.nan)
     model = "chipev" if payouts is None else "icm"
     return PushFoldResult(
-        seats=SEATS, stacks=request.stacks, big_blind=request.big_blind, model=model,
+        seats=SEATS, stacks=request.stacks, big_blind=request.big_blind, table=request, model=model,
         gain_unit="bb" if payouts is None else "money", jam=np.stack([jam[:, 1].copy(), nan]),
         call={(1, 0): call[:, 1].copy()}, ev_jam=np.stack([jam_value / divisor, nan]),
         ev_fold=np.stack([fold_value / divisor, nan]), gains=gains.gains, iterations=solver.iteration,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from pokerlab.cards.classes import CLASS_NAMES, CLASS_SIZES
+from pokerlab.pushfold.request import TableRequest
 
 if TYPE_CHECKING:  # pragma: no cover
     from pokerlab.games.pushfold import PushFoldGame
@@ -60,7 +61,7 @@ class Solved:
 
 @dataclass(frozen=True)
 class PushFoldResult:
-    """A solved push/fold table.
+    """A solved push/fold table (``table``: its stacks, blinds and antes in chips).
 
     ``jam[seat]``: probability of jamming first in (everyone before folded) per class (169, grid order,
     :data:`~pokerlab.cards.classes.CLASS_NAMES`), ``NaN`` for a seat without that decision.
@@ -84,6 +85,7 @@ class PushFoldResult:
     seats: tuple[str, ...]
     stacks: tuple[float, ...]
     big_blind: float
+    table: TableRequest
     model: str
     gain_unit: str
     jam: np.ndarray

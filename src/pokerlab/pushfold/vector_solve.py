@@ -151,7 +151,7 @@ def solve_table(request: TableRequest, payout_array: np.ndarray | None, field_ar
                          "only), not measured in the real game")
     fgs = icm_payoff if isinstance(icm_payoff, FGSPayoff) else None
     return PushFoldResult(
-        seats=seat_names(table.seats), stacks=table.stacks, big_blind=table.big_blind,
+        seats=seat_names(table.seats), stacks=table.stacks, big_blind=table.big_blind, table=request,
         model=model if fgs is None else "fgs",
         gain_unit="bb" if model == "chipev" else "money", jam=jam, call=call, ev_jam=ev_jam, ev_fold=ev_fold,
         gains=tuple(float(g) for g in gains.gains), iterations=solver.iteration,
