@@ -1,6 +1,6 @@
 """Small problems answer without numba or scipy: a heads-up preflop equity from the shipped table, a final
-table's ICM by the plain-numpy subset recursion, a hand's value, a range, heads-up push/fold. Each command runs in a fresh
-interpreter (as from the shell) and reports which heavy modules it loaded; a problem that needs a compiled
+table's ICM by the plain-numpy subset recursion, a hand's value, a range, heads-up push/fold. Each command runs in
+a fresh interpreter (as from the shell) and reports which heavy modules it loaded; a problem that needs a compiled
 kernel still loads numba (so the probe can see it)."""
 
 from __future__ import annotations
