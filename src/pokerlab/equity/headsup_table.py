@@ -18,15 +18,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from pokerlab.cards.classes import CLASS_OF_COMBO, COMBO_MASKS, NUMBER_OF_CLASSES, NUMBER_OF_COMBOS
 from pokerlab.cards.tables import cached_arrays
-from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem
 from pokerlab.equity.symmetry import _tables as suit_tables
 from pokerlab.errors import FileFormatError, InvalidRangeError
+
+if TYPE_CHECKING:  # the problem's module parses ranges: push/fold's class tables need none of it
+    from pokerlab.equity.problem import EquityProblem
 
 BOARDS = 1_712_304  # C(48, 5): the boards of one heads-up preflop matchup
 TABLE_FILE = "preflop_headsup.npz"
@@ -93,6 +95,8 @@ def headsup_preflop_outcome(problem: EquityProblem) -> dict[str, Any]:
     fits = (COMBO_MASKS[a][:, None] & COMBO_MASKS[b][None, :]) == 0
     rows, cols = np.nonzero(fits)
     if len(rows) == 0:
+        from pokerlab.equity.problem import NO_JOINT_COMBO
+
         raise InvalidRangeError(NO_JOINT_COMBO)
     first, second = a[rows], b[cols]
     wins, ties = matchup_counts(first, second)
