@@ -5,8 +5,9 @@ on small problems.
 Usage: python benchmarks/startup.py [--runs N] [--cold] [--before SRC] [--threads]
 
 - warm: each command run ``--runs`` times as a fresh process (``python -m pokerlab ...``, what the ``pokerlab``
-  script runs), median wall time and median CPU time (user + sys of the child); CPU time is the figure to
-  compare on a shared machine, wall time what a person waits.
+  script runs; and one-shot scripts through the Python API, ``python -c ...``), median wall time and median CPU
+  time (user + sys of the child); CPU time is the figure to compare on a shared machine, wall time what a person
+  waits.
 - ``--cold``: one run of each command with ``NUMBA_CACHE_DIR`` and ``POKERLAB_CACHE_DIR`` pointing at empty
   folders (what a first run after ``pip install`` meets: every kernel it uses compiled, every table built).
 - ``--before SRC``: the same rows for another checkout's ``src`` folder (a ``git worktree`` of the commit to
@@ -49,7 +50,21 @@ COMMANDS: list[tuple[str, list[str]]] = [
                                      "--payouts", "40,25,15,10,6,4"]),
     ("equity AsKs QdQc on a flop", ["equity", "AsKs", "QdQc", "--board", "2c7d9h"]),
     ("pushfold heads-up 10 bb", ["pushfold", "--stacks", "10,10"]),
+    ("pushfold heads-up ICM 12/8 bb, 70/30", ["pushfold", "--stacks", "12,8", "--payouts", "70,30"]),
 ]
+"""Commands run as ``python -m pokerlab ...``."""
+
+SCRIPTS: list[tuple[str, str]] = [
+    ("API: pushfold([10, 10]) (python -c)", "from pokerlab import pushfold; pushfold([10, 10])"),
+]
+"""One-shot scripts through the Python API, run as ``python -c ...`` beside the commands."""
+
+
+def workloads() -> list[tuple[str, list[str]]]:
+    """Every row's label and its interpreter arguments."""
+    return ([(label, ["-m", "pokerlab", *args]) for label, args in COMMANDS]
+            + [(label, ["-c", script]) for label, script in SCRIPTS])
+
 
 ICM_C = r"""
 #include <stdio.h>
@@ -96,13 +111,13 @@ def warm_rows(trees: dict[str, Path], runs: int) -> None:
     names = list(trees)
     print("| command | " + " | ".join(f"{name} wall | {name} CPU" for name in names) + " |")
     print("|---|" + "---|---|" * len(names))
-    for label, args in COMMANDS:
+    for label, args in workloads():
         samples: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
         for name in names:  # once each, untimed: every kernel of the command in the cache
-            timed([sys.executable, "-m", "pokerlab", *args], pokerlab_env(trees[name]))
+            timed([sys.executable, *args], pokerlab_env(trees[name]))
         for _ in range(runs):
             for name in names:  # interleaved: both trees see the same load
-                samples[name].append(timed([sys.executable, "-m", "pokerlab", *args], pokerlab_env(trees[name])))
+                samples[name].append(timed([sys.executable, *args], pokerlab_env(trees[name])))
         cells = []
         for name in names:
             wall = statistics.median(w for w, _ in samples[name])
@@ -116,12 +131,12 @@ def cold_rows(trees: dict[str, Path]) -> None:
     names = list(trees)
     print("| command | " + " | ".join(f"{name} wall | {name} CPU" for name in names) + " |")
     print("|---|" + "---|---|" * len(names))
-    for label, args in COMMANDS:
+    for label, args in workloads():
         cells = []
         for name in names:
             with tempfile.TemporaryDirectory() as numba_cache, tempfile.TemporaryDirectory() as tables:
                 env = pokerlab_env(trees[name], NUMBA_CACHE_DIR=numba_cache, POKERLAB_CACHE_DIR=tables)
-                wall, cpu = timed([sys.executable, "-m", "pokerlab", *args], env)
+                wall, cpu = timed([sys.executable, *args], env)
             cells.append(f"{wall:.1f} s | {cpu:.1f} s")
         print(f"| `{label}` | " + " | ".join(cells) + f" |  (load {os.getloadavg()[0]:.1f})", flush=True)
 

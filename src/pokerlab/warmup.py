@@ -156,7 +156,7 @@ def _solvers() -> None:
 def _pushfold() -> None:
     from pokerlab.pushfold import pushfold
 
-    pushfold([10, 10], (0.5, 1), target=0.5)
+    pushfold([10, 10], (0.5, 1), target=0.5, bounty=1.0)  # heads-up on the kernels (plain: no kernel to warm)
     pushfold([12, 8, 10], (0.5, 1), target=0.5, multiway_samples=20, real_game_deals=200)
     pushfold([12, 8, 10], (0.5, 1), payouts=[50, 30, 20], target=0.5, multiway_samples=20, real_game_deals=200)
 

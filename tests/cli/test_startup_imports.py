@@ -1,6 +1,6 @@
 """Small problems answer without numba or scipy: a heads-up preflop equity from the shipped table, a final
-table's ICM by the plain-numpy subset recursion, a hand's value, a range. Each command runs in a fresh
-interpreter (as from the shell) and reports which heavy modules it loaded; a problem that needs a compiled
+table's ICM by the plain-numpy subset recursion, a hand's value, a range, heads-up push/fold. Each command runs in
+a fresh interpreter (as from the shell) and reports which heavy modules it loaded; a problem that needs a compiled
 kernel still loads numba (so the probe can see it)."""
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ def loaded(args: list[str]) -> tuple[list[str], str]:
     ["equity", "QQ+,AKs", "TT+,AQs+:0.5", "--json"],
     ["icm", "--stacks", "5000,3000,2000", "--payouts", "50,30,20", "--json"],
     ["icm", "--stacks", ",".join(["1000"] * 10), "--payouts", "50,30,20", "--places", "--json"],
+    ["pushfold", "--stacks", "10,10"],  # heads-up push/fold: plain numpy
+    ["pushfold", "--stacks", "12,8", "--payouts", "70,30", "--target", "1e-3"],
 ])
 def test_small_problems_load_neither_numba_nor_scipy(args):
     modules, output = loaded(args)
@@ -50,6 +52,7 @@ def test_small_problems_load_neither_numba_nor_scipy(args):
 @pytest.mark.parametrize("args", [
     ["equity", "AsKs", "QdQc", "--dead", "3c", "--json"],  # preflop with a dead card: the enumeration kernels
     ["icm", "--stacks", ",".join(["1000"] * 11), "--payouts", "50,30,20", "--json"],  # over 10 players: quadrature
+    ["pushfold", "--stacks", "10,10", "--bounty", "1", "--iterations", "8"],  # bounties: the compiled solver
 ])
 def test_problems_that_need_a_kernel_still_load_numba(args):
     modules, _ = loaded(args)

@@ -11,7 +11,7 @@ from tests.pushfold.reference_valuation import reference_evaluate, reference_val
 from pokerlab.games.pushfold import PushFoldGame, Table
 from pokerlab.games.vector import VectorGame, compile_public_tree
 from pokerlab.pushfold.situation import build_game
-from pokerlab.pushfold.solve import multiway_ranges
+from pokerlab.pushfold.vector_solve import multiway_ranges
 from pokerlab.solvers.vector import VectorSolver
 from pokerlab.solvers.vector_strategy import VectorStrategy
 from pokerlab.solvers.vector_traversal import Traversal

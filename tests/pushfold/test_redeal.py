@@ -17,7 +17,7 @@ from pokerlab.games.pushfold.kernels import hero_correction, hero_sums, pot_weig
 from pokerlab.games.vector import compile_public_tree
 from pokerlab.pushfold import pushfold
 from pokerlab.pushfold.situation import build_game
-from pokerlab.pushfold.solve import multiway_ranges
+from pokerlab.pushfold.vector_solve import multiway_ranges
 from pokerlab.solvers.vector_traversal import Traversal
 
 SIX = [12.0, 8.0, 15.0, 10.0, 9.0, 11.0]

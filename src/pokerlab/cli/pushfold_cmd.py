@@ -125,16 +125,19 @@ def pushfold_command(
     from pokerlab.limits import check_multiway_deals
 
     check_multiway_deals(len(stack_list), samples)  # before the warm-up solve, which samples fewer
-    from pokerlab.pushfold.solve import check_fgs
+    from pokerlab.pushfold.solve import check_fgs, needs_kernels
 
     fgs_depth = check_fgs(fgs_depth, len(stack_list), pay, field)
     if target is None:
         target = HEADS_UP_TARGET if len(stack_list) == 2 else MULTIWAY_TARGET
-    # compile first (one iteration of the same game), so that the time shown is the solve's own
-    compile_first([lambda: pushfold(stack_list, blind_list, ante=ante_chips, bb_ante=bb_ante, payouts=pay,
-                                    field=field, iterations=1, multiway_samples=min(samples, 20), real_game_deals=200,
-                                    fgs_depth=min(fgs_depth, 1), **knockout)],
-                  quiet=as_json)
+    # compile first (one iteration of the same game), so that the time shown is the solve's own; a heads-up table
+    # solved in plain numpy has no kernel to compile
+    if needs_kernels(stack_list, blind_list, ante=ante_chips, bb_ante=bb_ante, payouts=pay, field=field,
+                     fgs_depth=fgs_depth, **knockout):
+        compile_first([lambda: pushfold(stack_list, blind_list, ante=ante_chips, bb_ante=bb_ante, payouts=pay,
+                                        field=field, iterations=1, multiway_samples=min(samples, 20),
+                                        real_game_deals=200, fgs_depth=min(fgs_depth, 1), **knockout)],
+                      quiet=as_json)
     with Progress(TextColumn("pushfold"), BarColumn(), TextColumn("{task.description}"),
                   TimeElapsedColumn(), console=console, disable=not show, transient=True) as bar:
         task = bar.add_task("", total=1.0)
@@ -288,13 +291,15 @@ class _ChipCharts:
 
 
 def _solve_chip_ev(stacks: list[float], blinds: tuple[float, float], ante: float, bb_ante: float, iterations: int,
-                   samples: int) -> tuple[np.ndarray, dict[tuple[int, int], np.ndarray]] | None:
-    """In the comparison's process: the chip EV charts of the table (None if it was stopped)."""
+                   samples: int, in_process: bool = False
+                   ) -> tuple[np.ndarray, dict[tuple[int, int], np.ndarray]] | None:
+    """In the comparison's process (or in this one): the chip EV charts of the table (None if it was stopped)."""
     import signal
 
     from pokerlab.pushfold import pushfold
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C, by ending this process
+    if not in_process:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C, by ending this process
     chip = pushfold(stacks, blinds, ante=ante, bb_ante=bb_ante, target=1e-3, iterations=iterations,
                     multiway_samples=samples, check_sampling=False)
     return None if chip.stop_reason == "interrupted" else (chip.jam, chip.call)
@@ -307,7 +312,17 @@ def _chip_ev_charts(result: PushFoldResult) -> _ChipCharts | None:
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
-    table = result.game.table
+    from pokerlab.pushfold.solve import needs_kernels
+
+    table = result.table
+    blinds = (table.small_blind, table.big_blind)
+    if not needs_kernels(list(result.stacks), blinds, ante=table.ante, bb_ante=table.bb_ante):
+        try:  # heads-up in plain numpy: milliseconds, and Ctrl-C stops it at once, in this process
+            solved = _solve_chip_ev(list(result.stacks), blinds, table.ante, table.bb_ante, result.iterations,
+                                    result.multiway_samples, in_process=True)
+        except KeyboardInterrupt:
+            return None
+        return None if solved is None else _ChipCharts(solved[0], solved[1], result.class_sizes)
     executor = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
     try:
         solved = executor.submit(_solve_chip_ev, list(result.stacks), (table.small_blind, table.big_blind),
@@ -384,9 +399,12 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
 def _heads_up(depths: list[float], target: float, png: Path | None, as_json: bool) -> None:
     from pokerlab.pushfold import pushfold
     from pokerlab.pushfold.charts import grid_text, heads_up_chart, save_depth_png
+    from pokerlab.pushfold.solve import needs_kernels
     from pokerlab.warmup import compile_first
 
-    compile_first([lambda: pushfold([10.0, 10.0], (0.5, 1.0), iterations=1)], quiet=as_json)  # time the solves
+    compiled = [depth for depth in depths if needs_kernels([depth, depth])]  # a 1 bb big blind is all in posting
+    if compiled:  # the solves then time no compilation
+        compile_first([lambda: pushfold([compiled[0], compiled[0]], (0.5, 1.0), iterations=1)], quiet=as_json)
     chart = heads_up_chart(depths, target=target)
     written = []
     if png is not None:

@@ -18,14 +18,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from pokerlab.cards.classes import COMBO_MASKS, NUMBER_OF_COMBOS
-from pokerlab.equity.problem import NO_JOINT_COMBO, EquityProblem
+from pokerlab.cards.classes import CLASS_OF_COMBO, COMBO_MASKS, NUMBER_OF_CLASSES, NUMBER_OF_COMBOS
+from pokerlab.cards.tables import cached_arrays
 from pokerlab.equity.symmetry import _tables as suit_tables
 from pokerlab.errors import FileFormatError, InvalidRangeError
+
+if TYPE_CHECKING:  # the problem's module parses ranges: push/fold's class tables need none of it
+    from pokerlab.equity.problem import EquityProblem
 
 BOARDS = 1_712_304  # C(48, 5): the boards of one heads-up preflop matchup
 TABLE_FILE = "preflop_headsup.npz"
@@ -92,6 +95,8 @@ def headsup_preflop_outcome(problem: EquityProblem) -> dict[str, Any]:
     fits = (COMBO_MASKS[a][:, None] & COMBO_MASKS[b][None, :]) == 0
     rows, cols = np.nonzero(fits)
     if len(rows) == 0:
+        from pokerlab.equity.problem import NO_JOINT_COMBO
+
         raise InvalidRangeError(NO_JOINT_COMBO)
     first, second = a[rows], b[cols]
     wins, ties = matchup_counts(first, second)
@@ -110,3 +115,44 @@ def headsup_preflop_outcome(problem: EquityProblem) -> dict[str, Any]:
             "win": np.array([won_w, lost_w]) / total, "tie": np.array([tied_w, tied_w]) / total,
             "stderr": None, "showdowns": showdowns, "wins": None, "ties": None, "categories": None,
             "stop_reason": None}
+
+
+class ClassTables(NamedTuple):
+    """The 169 x 169 class tables of heads-up preflop all-ins (the fields of the same names of
+    :class:`pokerlab.equity.preflop.PreflopTables`, computed by the same formula from the same counts):
+    ``class_pairs[A, B]`` the combos of class B that one combo of class A leaves, ``class_win``/``class_tie[A, B]``
+    the mean over A's combos of the summed win / tie probabilities against B's combos."""
+
+    class_pairs: np.ndarray
+    class_win: np.ndarray
+    class_tie: np.ndarray
+
+
+@lru_cache(maxsize=1)
+def class_tables() -> ClassTables:
+    """The class tables in plain numpy (what a heads-up push/fold solve reads; no compiled kernel): built from the
+    shipped table on first use (about a second) and cached under the user cache directory (then milliseconds).
+
+    >>> from pokerlab.cards.classes import class_index
+    >>> tables = class_tables()
+    >>> round(float(tables.class_win[class_index("AA"), class_index("KK")] / 6), 6)  # AA's win share against KK
+    0.817147
+    """
+    return cached_arrays(f"preflop-classes-v{TABLE_FORMAT_VERSION}.npz", ClassTables, _class_tables)
+
+
+def _class_tables() -> ClassTables:
+    """Every ordered pair's wins and ties from the shipped table (:func:`matchup_counts`), averaged over classes
+    as :func:`pokerlab.equity.preflop.preflop_tables` averages its expanded table."""
+    first, second = np.nonzero((COMBO_MASKS[:, None] & COMBO_MASKS[None, :]) == 0)
+    wins = np.zeros((NUMBER_OF_COMBOS, NUMBER_OF_COMBOS), dtype=np.int64)
+    ties = np.zeros_like(wins)
+    wins[first, second], ties[first, second] = matchup_counts(first, second)
+    sizes = np.bincount(CLASS_OF_COMBO, minlength=NUMBER_OF_CLASSES).astype(np.float64)
+    member = np.zeros((NUMBER_OF_COMBOS, NUMBER_OF_CLASSES))
+    member[np.arange(NUMBER_OF_COMBOS), CLASS_OF_COMBO] = 1.0
+    average = member.T / sizes[:, None]
+    disjoint = np.zeros((NUMBER_OF_COMBOS, NUMBER_OF_COMBOS))
+    disjoint[first, second] = 1.0
+    return ClassTables(average @ disjoint @ member, average @ (wins / BOARDS) @ member,
+                       average @ (ties / BOARDS) @ member)
