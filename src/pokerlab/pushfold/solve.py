@@ -26,7 +26,9 @@ from pokerlab.errors import (
     whole_number,
 )
 from pokerlab.limits import HEADS_UP_TARGET, MULTIWAY_DEALS, MULTIWAY_TARGET, check_multiway_deals
-from pokerlab.pushfold import headsup
+from pokerlab.pushfold.headsup import ALGORITHM as HEADS_UP_ALGORITHM
+from pokerlab.pushfold.headsup import answers as heads_up_answers
+from pokerlab.pushfold.headsup import solve_heads_up
 from pokerlab.pushfold.request import TableRequest, checked_prizes, checked_table
 from pokerlab.pushfold.result import PushFoldResult
 
@@ -118,9 +120,9 @@ def pushfold(
         raise InvalidArgumentError("FGS with knockout bounties is not offered (future bounties follow ICM's "
                                    "finishing order): leave out the FGS depth or the bounties")
     uniform = multiway_samples if multiway_proposal_share == 0 else min(multiway_samples, UNIFORM_DEALS)
-    if headsup.answers(table, payout_array, field_array, bounties=bounties is not None, fgs_depth=depth,
+    if heads_up_answers(table, payout_array, field_array, bounties=bounties is not None, fgs_depth=depth,
                        algorithm=algorithm):
-        return headsup.solve_heads_up(table, payout_array, field_array, target=target, iterations=iterations,
+        return solve_heads_up(table, payout_array, field_array, target=target, iterations=iterations,
                                       time_limit=time_limit, uniform_deals=uniform, seed=seed, progress=progress)
     from pokerlab.pushfold.vector_solve import solve_table  # loads the compiled kernels
 
@@ -133,7 +135,7 @@ def pushfold(
 
 def needs_kernels(stacks: Any, blinds: Any = (0.5, 1.0), *, ante: Any = 0.0, bb_ante: Any = 0.0, payouts: Any = None,
                   field: Any = None, bounty: Any = None, pko: Any = False, fgs_depth: Any = 0,
-                  algorithm: Any = headsup.ALGORITHM) -> bool:
+                  algorithm: Any = HEADS_UP_ALGORITHM) -> bool:
     """Whether :func:`pushfold` solves this table on the compiled solver (a caller compiles or loads its kernels
     first, :func:`pokerlab.warmup.compile_first`); False where the plain-numpy heads-up route answers, or where
     the request is refused before any work.
@@ -150,7 +152,7 @@ def needs_kernels(stacks: Any, blinds: Any = (0.5, 1.0), *, ante: Any = 0.0, bb_
     except ValueError:
         return False
     given = bounty is not None or pko is not False
-    return not headsup.answers(table, pay, field_stacks, bounties=given, fgs_depth=depth, algorithm=algorithm)
+    return not heads_up_answers(table, pay, field_stacks, bounties=given, fgs_depth=depth, algorithm=algorithm)
 
 
 # FGS: the outcomes valued with more hands played out (pokerlab.pushfold.fgs) -------------------------------
