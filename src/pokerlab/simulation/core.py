@@ -13,12 +13,14 @@ merged in chunk order.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import os
+import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -35,7 +37,9 @@ from pokerlab.errors import (
     true_or_false,
     whole_number,
 )
+from pokerlab.icm.local import build_field
 from pokerlab.io import atomic_write
+from pokerlab.progress import deferred_interrupts
 from pokerlab.provenance import sources_digest
 from pokerlab.simulation import kernels
 from pokerlab.simulation.batch import Checkpoint, run_chunks, stored_seed
@@ -387,9 +391,49 @@ class ChunkTask:
         snap_info = np.zeros((count, s, 2), dtype=np.int64)
         hands = np.zeros(count, dtype=np.int64)
         checks = np.zeros((count, 4), dtype=np.int64)
-        kernels.play_chunk(t.field, t.schedule, t.charts, t.aware, t.snapshots, load_tables(), self.seed, first,
-                           places, snap_stacks, snap_info, hands, checks)
+        tables = load_tables()
+        run = kernels.new_run(t.field, t.snapshots)
+        summary = build_field(np.ones(2), np.zeros(2))  # a placeholder: each tournament's start makes its own
+        cursor = np.zeros(2, dtype=np.int64)
+        budget = FIRST_CALL_HANDS
+        while cursor[0] < count:
+            with _held_interrupts():  # a call runs whole: Ctrl-C lands between calls
+                start = time.perf_counter()
+                summary = kernels.play_chunk(t.field, t.schedule, t.charts, t.aware, t.snapshots, tables, self.seed,
+                                             first, places, snap_stacks, snap_info, hands, checks, run, summary,
+                                             cursor, budget)
+                budget = next_call_hands(budget, time.perf_counter() - start)
         return summarise(t, places, hands, checks, snap_stacks, snap_info, self.records)
+
+
+CALL_SECONDS = 0.1
+"""The target length of one kernel call of a chunk: Ctrl-C is seen between calls, so it waits about this long
+(a call stops between two tables' hands, whatever the field size)."""
+FIRST_CALL_HANDS = 64
+
+
+def next_call_hands(hands: int, seconds: float) -> int:
+    """The hands of the next kernel call, from the last call's ``hands`` and ``seconds``: aimed at
+    :data:`CALL_SECONDS`, growing at most fourfold a call (the first calls may have compiled or loaded kernels).
+    The tournaments do not depend on it.
+
+    >>> next_call_hands(64, 0.001), next_call_hands(1000, 1.0), next_call_hands(10, 100.0)
+    (256, 100, 1)
+    """
+    if seconds <= 0.0:
+        return 4 * hands
+    return max(1, min(4 * hands, int(hands * CALL_SECONDS / seconds)))
+
+
+@contextlib.contextmanager
+def _held_interrupts() -> Iterator[None]:
+    """:func:`pokerlab.progress.deferred_interrupts` where Ctrl-C is ours to handle; nothing in a worker process,
+    which ignores it (its parent stops it)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+    with deferred_interrupts():
+        yield
 
 
 def summarise(t: Tournament, places: np.ndarray, hands: np.ndarray, checks: np.ndarray, snap_stacks: np.ndarray,
