@@ -41,6 +41,7 @@ from pokerlab.icm.local import build_field
 from pokerlab.io import atomic_write
 from pokerlab.progress import deferred_interrupts
 from pokerlab.provenance import sources_digest
+from pokerlab.pushfold.fullring_charts import ChartFile
 from pokerlab.simulation import kernels
 from pokerlab.simulation.batch import Checkpoint, run_chunks, stored_seed
 from pokerlab.simulation.charts import rules_chart, stack_charts, validate_charts
@@ -53,6 +54,7 @@ from pokerlab.simulation.icm_players import (
     Aware,
 )
 from pokerlab.simulation.kernels import Charts, Field, Schedule, Snapshots
+from pokerlab.simulation.ring import RING_MODEL, RingCharts, chart_record, ring_charts, with_fresh_uses
 from pokerlab.simulation.schedule import default_schedule, schedule_to_dict
 from pokerlab.stats import validate_seed
 from pokerlab.stats.rng import fresh_seed
@@ -60,10 +62,13 @@ from pokerlab.stats.rng import fresh_seed
 MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
 MAX_SEED = 2**64 - 1  # the kernels' random streams are keyed by a 64-bit seed
-CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1, "icm": 1, "chip-ev": 1, "power-icm": 1,
-           "harville": 1, "malmuth-weitzman": 1}
+CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1, "fullring": 9, "icm": 1, "chip-ev": 1,
+           "power-icm": 1, "harville": 1, "malmuth-weitzman": 1}
 """The play models and each one's option: the most players who call a jam (1: the first caller closes the
-action, as charts that hold only calls of a lone jam need). A field of several models plays the smallest.
+action, as charts that hold only calls of a lone jam need; ``fullring``: every player after the jam decides,
+:mod:`pokerlab.simulation.ring`). A field of several models plays the smallest of its chart models' (the
+deciders' own count applies to a field of deciders only). ``fullring`` players play the shipped full-ring
+charts by position (:mod:`pokerlab.simulation.ring`).
 ``icm``, ``chip-ev``, ``power-icm@ALPHA`` (ICM on ``stacks ** ALPHA``), ``harville@DISCOUNT`` (discounted
 Harville) and ``malmuth-weitzman`` players decide every jam and call by that model's value of the hand's
 outcomes (:mod:`pokerlab.simulation.icm_players`; the last two in fields of at most
@@ -111,6 +116,7 @@ class Tournament:
     snapshots: Snapshots
     payouts: np.ndarray  # money per place, length <= players
     aware: Aware  # the players who decide by a model (rule per chart, payouts, preflop class tables)
+    ring: RingCharts  # the full-ring charts of the fullring players (an empty bundle without them)
     group: np.ndarray  # int64[n]: statistics group of each player
     group_stack: np.ndarray  # float64[G]
     group_model: list[str]
@@ -119,6 +125,7 @@ class Tournament:
     tracked_places: int
     model_names: list[str]
     names: tuple[str, ...] | None = None  # the players' names (given stacks only), shown with their rows
+    ring_file: ChartFile | None = None  # the full-ring chart file the ring players read (None: no ring player)
 
     def describe(self) -> dict[str, Any]:
         """Everything that determines the tournaments (the checkpoint fingerprint hashes it)."""
@@ -130,6 +137,8 @@ class Tournament:
             "charts": hashlib.sha256(self.charts.jam.tobytes() + self.charts.call.tobytes()).hexdigest(),
             "models": self.model_names, "payouts": self.payouts.tolist(),
             **({"rules": self.aware.rule.tolist()} if np.any(self.aware.rule) else {}),
+            **({"fullring_charts": self.ring_file.header["content_sha256"], "ring_players": self.ring.plays.tolist()}
+               if self.ring_file is not None else {}),
         }
 
 
@@ -218,6 +227,8 @@ def pushfold_charts(depth: int = PUSHFOLD_DEPTH, target: float = 1e-3) -> Charts
 
 
 def _chart_for(name: str) -> Charts:
+    if name == RING_MODEL:
+        return rules_chart(buckets=1)  # unread: a full-ring player's every decision reads the full-ring charts
     if model_parts(name)[0] in ("pushfold", "icm", "chip-ev", "power-icm", "harville", "malmuth-weitzman"):
         return pushfold_charts()
     return rules_chart(0.5 if name == "tight" else 1.0)
@@ -228,7 +239,7 @@ def prepare(
     starting_stack: int | None = None, table_size: int | None = None, payouts: Any,
     play: str = "coinflip", bet: int | None = None, schedule: Schedule | None = None, start_level: int = 0,
     snapshots: Sequence[int | str] = (), charts: dict[str, Charts] | None = None,
-    names: Sequence[str] | None = None,
+    names: Sequence[str] | None = None, chart_file: str | Path | None = None,
 ) -> Tournament:
     """Validate a tournament (see :func:`simulate` for the arguments)."""
     from pokerlab.icm import parse_payouts
@@ -325,13 +336,20 @@ def prepare(
         group_model = [models[k[1]] for k in keys]
     group_size = np.bincount(group, minlength=group_stack.size).astype(np.int64)
     aware = deciders(models, pay, n)
+    if chart_file is not None and RING_MODEL not in models:
+        raise InvalidArgumentError(f"a full-ring chart file applies to {RING_MODEL} play only, got play {play!r}")
+    ring, ring_file = ring_charts(models, chart_file)
+    if ring_file is not None:  # deciders in a full-ring field: the others put them on the full-ring ranges
+        ring = ring._replace(plays=ring.plays | (aware.rule != RULES["chart"]))
+    chart_bases = [model_parts(m)[0] for m in models if model_parts(m)[0] not in RULES]
     # every place for small fields; else the first places, as many as the cell budget allows (paid ones first)
     tracked = n if group_stack.size * n <= PLACE_CELLS else max(1, min(pay.size, PLACE_CELLS // group_stack.size))
     return Tournament(
         field=Field(values, model, int(table_size), kernels.PLAY_COINFLIP if coinflip else kernels.PLAY_CHARTS,
-                    int(bet), min(CALLERS[model_parts(m)[0]] for m in models)),
+                    int(bet), min(CALLERS[base] for base in chart_bases or [model_parts(m)[0] for m in models])),
         schedule=schedule, charts=chart_set, snapshots=Snapshots(np.array(snaps, dtype=np.int64)), payouts=pay,
-        aware=aware, group=group, group_stack=group_stack, group_model=group_model, group_size=group_size,
+        aware=aware, ring=ring, ring_file=ring_file, group=group, group_stack=group_stack, group_model=group_model,
+        group_size=group_size,
         per_player=per_player, tracked_places=int(tracked), model_names=models, names=player_names,
     )
 
@@ -394,16 +412,17 @@ class ChunkTask:
         tables = load_tables()
         run = kernels.new_run(t.field, t.snapshots)
         summary = build_field(np.ones(2), np.zeros(2))  # a placeholder: each tournament's start makes its own
+        ring = with_fresh_uses(t.ring)
         cursor = np.zeros(2, dtype=np.int64)
         budget = FIRST_CALL_HANDS
         while cursor[0] < count:
             with _held_interrupts():  # a call runs whole: Ctrl-C lands between calls
                 start = time.perf_counter()
-                summary = kernels.play_chunk(t.field, t.schedule, t.charts, t.aware, t.snapshots, tables, self.seed,
-                                             first, places, snap_stacks, snap_info, hands, checks, run, summary,
-                                             cursor, budget)
+                summary = kernels.play_chunk(t.field, t.schedule, t.charts, ring, t.aware, t.snapshots, tables,
+                                             self.seed, first, places, snap_stacks, snap_info, hands, checks, run,
+                                             summary, cursor, budget)
                 budget = next_call_hands(budget, time.perf_counter() - start)
-        return summarise(t, places, hands, checks, snap_stacks, snap_info, self.records)
+        return {**summarise(t, places, hands, checks, snap_stacks, snap_info, self.records), "ring_uses": ring.uses}
 
 
 CALL_SECONDS = 0.1
@@ -493,6 +512,13 @@ class SimulationResult:
     seed: int = 0
     block_prize: np.ndarray | None = field(default=None, repr=False)  # (chunks, G): sums of mean prizes per chunk
     block_count: np.ndarray | None = field(default=None, repr=False)  # (chunks,): tournaments per chunk
+    chart_uses: np.ndarray | None = field(default=None, repr=False)  # per full-ring spot: decisions and reads
+
+    @property
+    def fullring_charts(self) -> dict[str, Any] | None:
+        """The full-ring chart file's content hash and every spot used with its count (None: no ring player)."""
+        uses = self.chart_uses if self.chart_uses is not None else np.zeros(0, dtype=np.int64)
+        return chart_record(self.tournament.ring_file, uses)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"players": [{"stack", "places", "places_stderr", "equity", "equity_stderr", "icm",
@@ -519,6 +545,7 @@ class SimulationResult:
             "summary": "per player" if t.per_player else "per starting stack and play model (members pooled)",
             "tournaments": int(self.tournaments), "hands": int(self.hands), "elapsed_s": float(self.elapsed_s),
             "seed": int(self.seed),
+            **({"fullring_charts": self.fullring_charts} if self.tournament.ring_file is not None else {}),
         }
 
 
@@ -677,7 +704,8 @@ def merge(t: Tournament, chunks: list[dict[str, np.ndarray]], elapsed: float, se
     return SimulationResult(t, total, sum(int(c["hands"]) for c in chunks), places, places_stderr, equity,
                             equity_stderr, icm_values, elapsed, checks, kept, seed,
                             np.array([c["prize_sum"] for c in chunks]),
-                            np.array([int(c["tournaments"]) for c in chunks]))
+                            np.array([int(c["tournaments"]) for c in chunks]),
+                            sum((c["ring_uses"] for c in chunks), np.zeros_like(t.ring.uses)))
 
 
 ICM_MAX_PLAYERS = 20_000
@@ -704,7 +732,7 @@ def simulate(
     bet: int | None = None, schedule: Schedule | None = None, start_level: int = 0, tournaments: int = 1000,
     seed: int | None = None, snapshots: Sequence[int | str] = (), workers: int | None = None, ray: str | None = None,
     checkpoint: str | Path | None = None, records: bool = False, charts: dict[str, Charts] | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    chart_file: str | Path | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> SimulationResult:
     """Simulate ``tournaments`` tournaments and return finishing places and prize equity with standard errors.
 
@@ -713,8 +741,9 @@ def simulate(
     ``payouts``: money per place (anything :func:`pokerlab.icm.parse_payouts` returns). ``play``: ``coinflip``
     (each hand a random pair at each table flips a fair coin for ``bet`` chips, 0 or ``None`` = all in),
     ``pushfold`` (the push/fold engine's charts), ``rules`` (:func:`pokerlab.simulation.charts.rules_chart`),
-    ``tight`` (the rules at half the aggression) or a mix ``'pushfold:0.8,rules:0.2'``; ``charts`` overrides a
-    model's charts by name. ``schedule``: blind levels (default
+    ``tight`` (the rules at half the aggression), ``fullring`` (the shipped full-ring charts by position, several
+    callers: :mod:`pokerlab.simulation.ring`; ``chart_file`` another chart file of this version) or a mix
+    ``'pushfold:0.8,rules:0.2'``; ``charts`` overrides a model's charts by name. ``schedule``: blind levels (default
     :func:`pokerlab.simulation.schedule.default_schedule`), starting at ``start_level``.
     ``snapshots``: players-left counts (or ``'bubble'``: one more than the paid places; ``'final'``: a table
     size) at which to record stacks (kept with ``records=True``, as is every
@@ -730,6 +759,6 @@ def simulate(
         raise InvalidPayoutsError("give the payouts (money per place)")
     t = prepare(stacks=stacks, players=players, starting_stack=starting_stack, table_size=table_size,
                 payouts=payouts, play=play, bet=bet, schedule=schedule, start_level=start_level,
-                snapshots=snapshots, charts=charts)
+                snapshots=snapshots, charts=charts, chart_file=chart_file)
     return run(t, tournaments, seed=seed, workers=workers, ray=ray, checkpoint=checkpoint, records=records,
                progress=progress)

@@ -35,6 +35,15 @@ from pokerlab.cards.tables import EvalTables
 from pokerlab.games.pushfold.rules import post_forced_bets, settle
 from pokerlab.icm.local import LocalField, build_field, rest_payoffs, update_stack
 from pokerlab.simulation.icm_players import DECIDE_CHART, DECIDE_ICM, Aware, call_margin, jam_margin
+from pokerlab.simulation.ring import (
+    RingCharts,
+    position,
+    ring_call_row,
+    ring_jam_row,
+    ring_probability,
+    ring_rule,
+    ring_spot,
+)
 from pokerlab.stats.rng import keyed_start, next_u64, substream_start
 
 PLAY_COINFLIP = 0
@@ -141,6 +150,7 @@ class HandScratch(NamedTuple):
     chips_now: np.ndarray  # float64[10]: chips behind (model-deciding players)
     blinds: np.ndarray  # float64[10]: live chips in (model-deciding players)
     row: np.ndarray  # float64[10]: an outcome's stacks (model-deciding players)
+    range_row: np.ndarray  # float64[169]: a full-ring opponent's range (model-deciding players)
 
 
 @njit(cache=True)
@@ -154,6 +164,7 @@ def _scratch(counter: np.uint64) -> HandScratch:
         np.zeros(10, dtype=np.bool_), np.zeros(10, dtype=np.int64),
         np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
         np.zeros(5, dtype=np.int64), state, np.zeros((10, CLASSES)), np.zeros(10), np.zeros(10), np.zeros(10),
+        np.zeros(CLASSES),
     )
 
 
@@ -196,10 +207,17 @@ def _hole_cards(i: int, hole: np.ndarray, has_cards: np.ndarray, deck: np.ndarra
 
 
 @njit(cache=True, inline="always")
-def opponent_range(charts: Charts, jams: bool, chart: int, effective: int, big_blind: int) -> np.ndarray:
+def opponent_range(charts: Charts, ring: RingCharts | None, ring_rule_index: int, jams: bool, chart: int,
+                   effective: int, big_blind: int, seats: int, at: int, against: int, out: np.ndarray) -> np.ndarray:
     """The range (probability per hand class) a model-deciding player puts an opponent of ``chart`` on: his jam
     range (``jams``) or call range at an effective stack of ``effective`` chips. The one place the deciders
-    read the opponents' play (the charts of the field; full-ring charts by position plug in here)."""
+    read the opponents' play: the field's charts, or for a full-ring player the chart of his position ``at``
+    at a table of ``seats`` (calling the jam of position ``against``), written into ``out``."""
+    if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
+        if ring.plays[chart]:
+            if jams:
+                return ring_jam_row(ring, ring_rule_index, seats, effective, big_blind, at, out)
+            return ring_call_row(ring, ring_rule_index, seats, effective, big_blind, at, against, out)
     table = charts.jam if jams else charts.call
     row: np.ndarray = table[chart, _bucket(effective, big_blind, table.shape[1])]
     return row
@@ -207,8 +225,8 @@ def opponent_range(charts: Charts, jams: bool, chart: int, effective: int, big_b
 
 @njit(cache=True)
 def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, count: int, stack: np.ndarray,
-                model: np.ndarray, big_blind: int, charts: Charts, work: HandScratch, payoff: np.ndarray, dead: float,
-                k: int, bb: int, hero_class: int) -> float:
+                model: np.ndarray, big_blind: int, charts: Charts, ring: RingCharts | None, ring_rule_index: int,
+                sb: int, work: HandScratch, payoff: np.ndarray, dead: float, k: int, bb: int, hero_class: int) -> float:
     """:func:`pokerlab.simulation.icm_players.jam_margin` for the player at ``work.order[k]`` of a hand in
     progress (the others put on their call charts at the depths :func:`chart_hand` gives them)."""
     order = work.order
@@ -220,7 +238,9 @@ def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, c
         if contrib[j] >= contrib[i] + stack[seats[i]]:
             work.ranges[j, :] = 1.0  # a blind covering the jam is in with any hand
         else:
-            work.ranges[j, :] = opponent_range(charts, False, model[seats[j]], min(start[j], start[i]), big_blind)
+            work.ranges[j, :] = opponent_range(charts, ring, ring_rule_index, False, model[seats[j]],
+                                               min(start[j], start[i]), big_blind, count, position(j, sb, count),
+                                               position(i, sb, count), work.range_row)
     for s in range(count):
         work.chips_now[s] = stack[seats[s]]
         work.blinds[s] = contrib[s]
@@ -232,15 +252,17 @@ def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, c
 
 @njit(cache=True)
 def _model_calls(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, count: int, stack: np.ndarray,
-                 model: np.ndarray, big_blind: int, charts: Charts, work: HandScratch, payoff: np.ndarray,
-                 dead: float, caller: int, jammer: int, jammer_k: int, hero_class: int) -> float:
+                 model: np.ndarray, big_blind: int, charts: Charts, ring: RingCharts | None, ring_rule_index: int,
+                 sb: int, work: HandScratch, payoff: np.ndarray, dead: float, caller: int, jammer: int, jammer_k: int,
+                 hero_class: int) -> float:
     """:func:`pokerlab.simulation.icm_players.call_margin` for seat ``caller`` facing the all-in of seat
     ``jammer`` (acting ``jammer_k``-th), the jammer put on his jam chart."""
     for s in range(count):
         work.chips_now[s] = stack[seats[s]]
         work.blinds[s] = work.contrib[s]
-    jam_range = opponent_range(charts, True, model[seats[jammer]], min(work.start[jammer], work.behind[jammer_k]),
-                               big_blind)
+    jam_range = opponent_range(charts, ring, ring_rule_index, True, model[seats[jammer]],
+                               min(work.start[jammer], work.behind[jammer_k]), big_blind, count,
+                               position(jammer, sb, count), 0, work.range_row)
     margin: float = call_margin(rule, aware.param[model[seats[caller]]], aware, field, seats[:count],
                                 work.chips_now[:count], work.blinds[:count], dead, caller, jammer, hero_class,
                                 jam_range, payoff, work.row[:count])
@@ -252,6 +274,7 @@ def chart_hand(
     seats: np.ndarray, count: int, button: int, stack: np.ndarray, model: np.ndarray, small_blind: int,
     big_blind: int, ante: int, big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables,
     work: HandScratch, given: np.ndarray | None = None, aware: Aware | None = None, field: LocalField | None = None,
+    ring: RingCharts | None = None,
 ) -> None:
     """One push/fold hand at a table of ``count`` players (see the module docs); chips move in ``stack``.
     ``given``: the cards of a replayed hand (see :func:`replay_hand`), else None (dealt from the stream).
@@ -280,6 +303,9 @@ def chart_hand(
     else:
         sb = (button + 1) % count
         bb = (button + 2) % count
+    ring_rule_index = -1
+    if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
+        ring_rule_index = ring_rule(ring, count, ante, big_blind, big_blind_ante)
     post_forced_bets(start, count, sb, bb, small_blind, big_blind, 0 if big_blind_ante else ante,
                      ante if big_blind_ante else 0, posted_dead, contrib)
     dead = 0
@@ -317,13 +343,17 @@ def chart_hand(
             dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, given)
             c = class_of_cards(hole[i, 0], hole[i, 1])
             p = charts.jam[model[seats[i]], _bucket(min(start[i], behind[k]), big_blind, buckets), c]
+            if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
+                if ring.plays[model[seats[i]]]:
+                    p = ring_probability(ring.jam[ring_spot(ring, ring_rule_index, count, min(start[i], behind[k]),
+                                                            big_blind), position(i, sb, count), c])
             rule = DECIDE_CHART
             jams = False
             if aware is not None:
                 rule = aware.rule[model[seats[i]]]
                 if field is not None and rule != DECIDE_CHART:
-                    jams = _model_jams(rule, aware, field, seats, count, stack, model, big_blind, charts, work, payoff,
-                                       float(dead), k, bb, c) > 0.0
+                    jams = _model_jams(rule, aware, field, seats, count, stack, model, big_blind, charts, ring,
+                                       ring_rule_index, sb, work, payoff, float(dead), k, bb, c) > 0.0
             if rule == DECIDE_CHART:
                 jams = p > 0.0 and (p >= 1.0 or _unit(state) < p)
             if jams:
@@ -341,13 +371,19 @@ def chart_hand(
             dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, given)
             c = class_of_cards(hole[i, 0], hole[i, 1])
             p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
+            if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
+                if ring.plays[model[seats[i]]]:
+                    p = ring_probability(ring.call[ring_spot(ring, ring_rule_index, count, min(start[i], start[jammer]),
+                                                             big_blind), position(i, sb, count),
+                                                   position(jammer, sb, count), c])
             rule = DECIDE_CHART
             calls = False
             if aware is not None:
                 rule = aware.rule[model[seats[i]]]
                 if field is not None and rule != DECIDE_CHART:
-                    calls = _model_calls(rule, aware, field, seats, count, stack, model, big_blind, charts, work,
-                                         payoff, float(dead), i, jammer, jammer_k, c) > 0.0
+                    calls = _model_calls(rule, aware, field, seats, count, stack, model, big_blind, charts, ring,
+                                         ring_rule_index, sb, work, payoff, float(dead), i, jammer, jammer_k,
+                                         c) > 0.0
             if rule == DECIDE_CHART:
                 calls = p > 0.0 and (p >= 1.0 or _unit(state) < p)
             if calls:
@@ -556,6 +592,7 @@ def _reset_scratch(work: HandScratch, counter: np.uint64) -> None:
     work.chips_now[:] = 0.0
     work.blinds[:] = 0.0
     work.row[:] = 0.0
+    work.range_row[:] = 0.0
 
 
 @njit(cache=True)
@@ -608,9 +645,9 @@ def start_tournament(field: Field, schedule: Schedule, aware: Aware, run: Tourna
 
 @njit(cache=True)
 def play_rounds(
-    field: Field, schedule: Schedule, charts: Charts, aware: Aware, snapshots: Snapshots, tables: EvalTables,
-    run: TournamentRun, summary: LocalField, places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray,
-    checks: np.ndarray, budget: int,
+    field: Field, schedule: Schedule, charts: Charts, ring: RingCharts, aware: Aware, snapshots: Snapshots,
+    tables: EvalTables, run: TournamentRun, summary: LocalField, places: np.ndarray, snap_stacks: np.ndarray,
+    snap_info: np.ndarray, checks: np.ndarray, budget: int,
 ) -> tuple[LocalField, int]:
     """Play the tournament in ``run`` on, hand by hand, until it ends (``run.clock[FINISHED]``) or ``budget``
     hands (at least one) are played; returns the local-ICM summary (rebuilt as the field shrinks) and the hands
@@ -669,7 +706,7 @@ def play_rounds(
             else:
                 chart_hand(ts.seats[t], c, ts.button[t], stack, field.model, schedule.small_blind[level],
                            schedule.big_blind[level], schedule.ante[level], schedule.big_blind_ante, field.callers,
-                           charts, tables, work, None, aware, summary)
+                           charts, tables, work, None, aware, summary, ring)
             ts.button[t] = (ts.button[t] + 1) % c
             clock[HANDS] += 1
             used += 1
@@ -723,9 +760,9 @@ def play_rounds(
 
 @njit(cache=True)
 def play_chunk(
-    field: Field, schedule: Schedule, charts: Charts, aware: Aware, snapshots: Snapshots, tables: EvalTables,
-    seed: int, first: int, places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray, hands: np.ndarray,
-    checks: np.ndarray, run: TournamentRun, summary: LocalField, cursor: np.ndarray, budget: int,
+    field: Field, schedule: Schedule, charts: Charts, ring: RingCharts, aware: Aware, snapshots: Snapshots,
+    tables: EvalTables, seed: int, first: int, places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray,
+    hands: np.ndarray, checks: np.ndarray, run: TournamentRun, summary: LocalField, cursor: np.ndarray, budget: int,
 ) -> LocalField:
     """Tournaments ``first .. first + len(hands) - 1`` of the batch seeded ``seed`` (row ``r`` of every output is
     tournament ``first + r``: see :func:`play_rounds`), played on from where the last call stopped for at most
@@ -738,7 +775,7 @@ def play_chunk(
             summary = start_tournament(field, schedule, aware, run, tournament_start(seed, first + r), places[r],
                                        checks[r])
             cursor[1] = 1
-        summary, played = play_rounds(field, schedule, charts, aware, snapshots, tables, run, summary, places[r],
+        summary, played = play_rounds(field, schedule, charts, ring, aware, snapshots, tables, run, summary, places[r],
                                       snap_stacks[r], snap_info[r], checks[r], budget - used)
         used += played
         if run.clock[FINISHED]:
@@ -752,7 +789,7 @@ def play_chunk(
 def play_hands(
     stacks: np.ndarray, model: np.ndarray, button: int, small_blind: int, big_blind: int, ante: int,
     big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables, seed: int, hands: int,
-    delta_sum: np.ndarray, delta_sq: np.ndarray,
+    delta_sum: np.ndarray, delta_sq: np.ndarray, ring: RingCharts | None = None,
 ) -> None:
     """Play ``hands`` independent push/fold hands at one table, each from the same ``stacks`` and ``button``,
     and accumulate each seat's chip result (sum and sum of squares): the EV of the charts' strategies."""
@@ -764,7 +801,7 @@ def play_hands(
         for k in range(count):
             stack[k] = stacks[k]
         chart_hand(seats, count, button, stack, model, small_blind, big_blind, ante, big_blind_ante, callers,
-                   charts, tables, work)
+                   charts, tables, work, None, None, None, ring)
         for k in range(count):
             d = float(stack[k] - stacks[k])
             delta_sum[k] += d
@@ -775,6 +812,7 @@ def play_hands(
 def replay_hand(
     stacks: np.ndarray, model: np.ndarray, button: int, small_blind: int, big_blind: int, ante: int,
     big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables, cards: np.ndarray,
+    ring: RingCharts | None = None,
 ) -> np.ndarray:
     """The chips after one push/fold hand dealt ``cards`` (seat ``k`` holds ``cards[2k], cards[2k + 1]``, the board
     is ``cards[20:25]``), played as :func:`play_tournament` plays a hand (charts of 0 and 1 script the actions)."""
@@ -782,5 +820,5 @@ def replay_hand(
     count = stacks.size
     stack = stacks.copy()
     chart_hand(np.arange(count, dtype=np.int64), count, button, stack, model, small_blind, big_blind, ante,
-               big_blind_ante, callers, charts, tables, work, cards)
+               big_blind_ante, callers, charts, tables, work, cards, None, None, ring)
     return stack
