@@ -31,7 +31,7 @@ def test_the_tournaments_do_not_depend_on_the_kernel_calls(monkeypatch, setup):
 
 
 def _step(t, run, summary, places, snaps, info, checks):
-    return kernels.play_rounds(t.field, t.schedule, t.charts, t.aware, t.snapshots, load_tables(), run, summary,
+    return kernels.play_rounds(t.field, t.schedule, t.charts, t.ring, t.aware, t.snapshots, load_tables(), run, summary,
                                places, snaps, info, checks, 1)
 
 

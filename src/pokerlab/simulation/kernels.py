@@ -342,11 +342,6 @@ def chart_hand(
                 continue  # everyone folded to the big blind, who checks
             dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, given)
             c = class_of_cards(hole[i, 0], hole[i, 1])
-            p = charts.jam[model[seats[i]], _bucket(min(start[i], behind[k]), big_blind, buckets), c]
-            if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
-                if ring.plays[model[seats[i]]]:
-                    p = ring_probability(ring.jam[ring_spot(ring, ring_rule_index, count, min(start[i], behind[k]),
-                                                            big_blind), position(i, sb, count), c])
             rule = DECIDE_CHART
             jams = False
             if aware is not None:
@@ -355,6 +350,12 @@ def chart_hand(
                     jams = _model_jams(rule, aware, field, seats, count, stack, model, big_blind, charts, ring,
                                        ring_rule_index, sb, work, payoff, float(dead), k, bb, c) > 0.0
             if rule == DECIDE_CHART:
+                p = charts.jam[model[seats[i]], _bucket(min(start[i], behind[k]), big_blind, buckets), c]
+                if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
+                    if ring.plays[model[seats[i]]]:
+                        p = ring_probability(ring.jam[ring_spot(ring, ring_rule_index, count,
+                                                                min(start[i], behind[k]), big_blind),
+                                                      position(i, sb, count), c])
                 jams = p > 0.0 and (p >= 1.0 or _unit(state) < p)
             if jams:
                 jammer = i
@@ -370,12 +371,6 @@ def chart_hand(
         else:
             dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, given)
             c = class_of_cards(hole[i, 0], hole[i, 1])
-            p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
-            if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
-                if ring.plays[model[seats[i]]]:
-                    p = ring_probability(ring.call[ring_spot(ring, ring_rule_index, count, min(start[i], start[jammer]),
-                                                             big_blind), position(i, sb, count),
-                                                   position(jammer, sb, count), c])
             rule = DECIDE_CHART
             calls = False
             if aware is not None:
@@ -385,6 +380,12 @@ def chart_hand(
                                          ring_rule_index, sb, work, payoff, float(dead), i, jammer, jammer_k,
                                          c) > 0.0
             if rule == DECIDE_CHART:
+                p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
+                if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
+                    if ring.plays[model[seats[i]]]:
+                        p = ring_probability(ring.call[ring_spot(ring, ring_rule_index, count,
+                                                                 min(start[i], start[jammer]), big_blind),
+                                                       position(i, sb, count), position(jammer, sb, count), c])
                 calls = p > 0.0 and (p >= 1.0 or _unit(state) < p)
             if calls:
                 called += 1  # all in: what nobody matches comes back in the settlement

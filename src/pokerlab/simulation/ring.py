@@ -13,8 +13,8 @@ for ``n`` seats. He jams first in by his position's chart (``jam[position]``) an
 the charts' seat order: ``UTG .. BTN, SB, BB`` (heads-up ``SB, BB``).
 
 The kernels read the file's quantised probabilities as they are (steps of ``1 / 200``) and count, per spot, the
-decisions and range reads made from it (``RingCharts.uses``): every result that used a chart names the file's
-content hash and each spot it used with its count.
+chart players' decisions and the deciders' range reads made from it (``RingCharts.uses``): every result that
+used a chart names the file's content hash and each spot it used with its count.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab.cards.classes import NUMBER_OF_CLASSES
+from pokerlab.errors import InvalidArgumentError
 from pokerlab.pushfold.fullring import ANTES
 from pokerlab.pushfold.fullring_charts import LEVELS, MAX_SEATS, NO_DECISION, ChartFile, read_charts, shipped_charts
 
@@ -68,6 +69,10 @@ def ring_charts(models: Sequence[str], chart_file: str | Path | None = None) -> 
         return no_ring(len(models)), None
     charts = shipped_charts() if chart_file is None else read_charts(Path(chart_file))
     key = charts.key
+    missing = [seats for seats in range(2, MAX_SEATS + 1) if not np.any(key[:, 0] == seats)]
+    if missing:
+        raise InvalidArgumentError(f"the full-ring chart file has no chart of {', '.join(map(str, missing))} seats: "
+                                   f"fullring players need one for every table size from 2 to {MAX_SEATS}")
     rules = len(ANTES)
     per = np.zeros((rules, MAX_SEATS + 1), dtype=np.int64)
     for seats, _, rule in key:
