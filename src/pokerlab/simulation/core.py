@@ -395,6 +395,9 @@ class ChunkTask:
     tournaments: int
     size: int
     records: bool
+    call_hands: list[int] = field(default_factory=lambda: [FIRST_CALL_HANDS], compare=False)
+    """The hands of the next kernel call, learnt by the last chunk this process played of the batch (the
+    tournaments do not depend on it)."""
 
     def __call__(self, index: int) -> dict[str, np.ndarray]:
         from pokerlab.cards.tables import load_tables
@@ -414,7 +417,7 @@ class ChunkTask:
         summary = build_field(np.ones(2), np.zeros(2))  # a placeholder: each tournament's start makes its own
         ring = with_fresh_uses(t.ring)
         cursor = np.zeros(2, dtype=np.int64)
-        budget = FIRST_CALL_HANDS
+        budget = self.call_hands[0]
         while cursor[0] < count:
             with _held_interrupts():  # a call runs whole: Ctrl-C lands between calls
                 start = time.perf_counter()
@@ -422,6 +425,7 @@ class ChunkTask:
                                              self.seed, first, places, snap_stacks, snap_info, hands, checks, run,
                                              summary, cursor, budget)
                 budget = next_call_hands(budget, time.perf_counter() - start)
+        self.call_hands[0] = budget
         return {**summarise(t, places, hands, checks, snap_stacks, snap_info, self.records), "ring_uses": ring.uses}
 
 
@@ -429,19 +433,20 @@ CALL_SECONDS = 0.1
 """The target length of one kernel call of a chunk: Ctrl-C is seen between calls, so it waits about this long
 (a call stops between two tables' hands, whatever the field size)."""
 FIRST_CALL_HANDS = 64
+MAX_CALL_HANDS = 2**40  # a chunk that ends before its budget makes the next budget grow: capped well in int64
 
 
 def next_call_hands(hands: int, seconds: float) -> int:
     """The hands of the next kernel call, from the last call's ``hands`` and ``seconds``: aimed at
-    :data:`CALL_SECONDS`, growing at most fourfold a call (the first calls may have compiled or loaded kernels).
-    The tournaments do not depend on it.
+    :data:`CALL_SECONDS`, growing at most fourfold a call (the first calls may have compiled or loaded kernels),
+    at most :data:`MAX_CALL_HANDS`. The tournaments do not depend on it.
 
     >>> next_call_hands(64, 0.001), next_call_hands(1000, 1.0), next_call_hands(10, 100.0)
     (256, 100, 1)
     """
     if seconds <= 0.0:
-        return 4 * hands
-    return max(1, min(4 * hands, int(hands * CALL_SECONDS / seconds)))
+        return min(MAX_CALL_HANDS, 4 * hands)
+    return max(1, min(MAX_CALL_HANDS, 4 * hands, int(hands * CALL_SECONDS / seconds)))
 
 
 @contextlib.contextmanager
