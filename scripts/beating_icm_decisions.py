@@ -3,13 +3,15 @@ on the same seeds, per field size, payout shape and stage; the paired difference
 Student-t intervals, Holm-adjusted over the models of each case (:func:`pokerlab.simulation.study.decision_study`).
 
 Run: ``python scripts/beating_icm_decisions.py [--fields 100,1000,10000] [--scale 1] [--ray local]``. Every case:
-a field of ``--field`` players (push/fold charts by default), 15% paid, pool 1,000, payouts ``flat`` (equal),
+a field of ``--field`` players (``fullring``: the shipped full-ring charts by position, the default; ``pushfold``:
+the heads-up charts at every table), 15% paid, pool 1,000, payouts ``flat`` (equal),
 ``standard`` (power law, exponent 1) or ``top-heavy`` (power law, exponent 1.5); a ``--hero-share`` of the field
 decides by each model. Stages: ``early`` (whole tournaments, one replicate each), ``bubble`` and ``final``
 (continuations of ``snapshots`` field snapshots, one replicate each). Models: ``chip-ev``, ``power-icm@ALPHA``
 (``--alpha``: an exponent fitted elsewhere, given here), ``harville@DISCOUNT`` and ``malmuth-weitzman`` (the last
 two decide by exact recursions over the players left: final tables only). Writes ``--output`` (JSON: the commit,
-every case's seed, code digest and chart hashes, the per-replicate prizes) and prints the table as markdown.
+every case's seed, code digest and chart hashes (the full-ring chart file's content hash and every spot each
+model's runs used), the per-replicate prizes) and prints the table as markdown.
 ``--checkpoint DIR`` keeps every finished chunk (one folder per case, snapshot and model): rerun the same command
 to resume exactly; Ctrl-C stops with one line and exit 130.
 """
@@ -55,7 +57,7 @@ def one_case(players: int, shape: str, stage: str, args: argparse.Namespace, see
         field=args.field, hero_share=args.hero_share if stage != "final" else max(args.hero_share, 0.2),
         tournaments=tournaments, stage=stage, snapshots=snapshots, seed=seed, workers=args.workers, ray=args.ray,
         checkpoint=None if args.checkpoint is None else Path(args.checkpoint) / f"{players}-{shape}-{stage}",
-        progress=progress,
+        progress=progress, **({"chart_file": args.chart_file} if args.chart_file else {}),
     )
     return {"players": players, "payouts": shape, "stage": stage, "paid": paid, **study.to_dict(),
             "prizes": {name: values.tolist() for name, values in study.prizes.items()},
@@ -82,7 +84,8 @@ def main() -> None:
     parser.add_argument("--payouts", default="flat,standard,top-heavy", help=f"shapes: {', '.join(SHAPES)}")
     parser.add_argument("--stages", default="early,bubble,final", help=f"stages: {', '.join(STAGES)}")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every tournament and snapshot count")
-    parser.add_argument("--field", default="pushfold", help="the field's play model")
+    parser.add_argument("--field", default="fullring", help="the field's play model")
+    parser.add_argument("--chart-file", default=None, help="a full-ring chart file (default: the shipped one)")
     parser.add_argument("--hero-share", type=float, default=0.1, help="heroes' share of the field (final: >= 0.2)")
     parser.add_argument("--alpha", type=float, default=0.8, help="power ICM's exponent (fitted elsewhere)")
     parser.add_argument("--discount", type=float, default=0.8, help="discounted Harville's exponent")
@@ -136,7 +139,13 @@ def main() -> None:
     elapsed = time.perf_counter() - start
     command = "python scripts/beating_icm_decisions.py " + " ".join(sys.argv[1:])
     meta = {"command": command, "commit": source_commit(), "elapsed_s": elapsed, "cores": os.cpu_count(),
-            "machine": platform.machine(), "load_average": os.getloadavg()[0], "seed": args.seed}
+            "machine": platform.machine(), "load_average": os.getloadavg()[0], "seed": args.seed,
+            "field": args.field}
+    if args.field == "fullring":
+        from pokerlab.pushfold.fullring_charts import read_charts, shipped_charts
+
+        charts = read_charts(Path(args.chart_file)) if args.chart_file else shipped_charts()
+        meta["fullring_charts"] = {key: charts.header[key] for key in ("content_sha256", "format", "code_version")}
     output.write_text(json.dumps({**meta, "cases": cases}, indent=None, separators=(",", ":")) + "\n",
                       encoding="utf-8")
     print(f"`{command}`: {elapsed / 60:.1f} min on {os.cpu_count()} cores (load average "

@@ -112,3 +112,29 @@ def test_ctrl_c_stops_with_one_line_and_exit_130(tmp_path):
     assert process.returncode == 130, err
     assert err.count("\n") == 1 and "interrupted after" in err and "resume" in err
     assert list(ck.glob("chunk-*.npz"))
+
+
+def test_ctrl_c_stops_within_a_chunk_played_in_this_process(tmp_path):
+    """``--workers 0``: a chunk of 100 tournaments (about 20 s here) runs in this process, in kernel calls of about
+    0.1 s; Ctrl-C, sent once the batch has started (its checkpoint's manifest is written), stops it within a few
+    seconds, not at the end of the chunk."""
+    ck = tmp_path / "ck"
+    cli = Path(sys.executable).with_name("pokerlab")
+    process = subprocess.Popen(
+        [str(cli), "simulate", "--players", "200", "--payouts", "power:paid=30", "--play", "pushfold:0.9,icm:0.1",
+         "--tournaments", "6400", "--seed", "1", "--workers", "0", "--checkpoint", str(ck)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "100"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 120
+    while not (ck / "manifest.json").exists() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    out, err = process.communicate(timeout=60)
+    waited = time.monotonic() - sent
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("interrupted after 0 tournaments; ")
+    assert waited < 8, waited  # the chunk alone takes about 20 s here (60 s on a CI machine)
+    assert not list(ck.glob("chunk-*.npz"))

@@ -112,11 +112,14 @@ def simulate_command(
         ..., "--payouts", help="600,400 | power:a=1,pool=1000,paid=150 | flat:pool=100,paid=9 | file.csv"
     ),
     play: str = typer.Option(
-        "coinflip", "--play", help="coinflip | pushfold | rules | tight | icm | chip-ev | power-icm@ALPHA | "
+        "coinflip", "--play", help="coinflip | pushfold | rules | tight | fullring (the shipped full-ring charts by "
+                                   "position) | icm | chip-ev | power-icm@ALPHA | "
                                    "harville@DISCOUNT | malmuth-weitzman (decide every jam and call by that "
                                    "model's value of the outcomes; the last two at most 10 players) | a mix like "
                                    "pushfold:0.8,icm:0.2."
     ),
+    chart_file: Path = typer.Option(None, "--chart-file", help="With --play fullring: a full-ring chart file of "
+                                                                 "this version (default: the shipped one)."),
     bet: str = typer.Option(None, "--bet", help="Coin flip stake: all-in (the smaller stack, the default) or "
                                                 "chips."),
     tournaments: int = typer.Option(None, "--tournaments", help="Tournaments to play (default 1,000)."),
@@ -194,6 +197,7 @@ def simulate_command(
                 models=tuple(m.strip() for m in heroes.split(",") if m.strip()), hero_share=hero_share,
                 tournaments=100 if tournaments is None else tournaments, stage=stage.strip(),
                 snapshots=stage_snapshots, seed=seed, workers=workers, ray=ray, checkpoint=checkpoint, progress=bar,
+                chart_file=chart_file,
             )
             bar.close()
             _show_decisions(study, as_json)
@@ -204,12 +208,12 @@ def simulate_command(
                                                                       high=MAX_TOURNAMENTS)
             start_level = snap["level"] if level is None else level
             pilot = prepare(stacks=snap["stacks"], payouts=pay, play=play, bet=stake, schedule=schedule,
-                            start_level=start_level, table_size=table_size, names=snap["names"])
+                            start_level=start_level, table_size=table_size, names=snap["names"], chart_file=chart_file)
             _estimate(pilot, count, workers, ray, "continuations", as_json)
             comparison = compare_models(
                 snap["stacks"], pay, continuations=count, play=play, bet=stake, schedule=schedule,
                 start_level=start_level, table_size=table_size, seed=seed,
-                workers=workers, ray=ray, checkpoint=checkpoint, progress=bar,
+                workers=workers, ray=ray, checkpoint=checkpoint, progress=bar, chart_file=chart_file,
             )
             bar.close()
             _show_comparison(comparison, as_json)
@@ -224,7 +228,7 @@ def simulate_command(
             stacks=None if parsed is None else parsed.chips, players=players,
             starting_stack=starting_stack, table_size=table_size, payouts=pay,
             play=play, bet=stake, schedule=schedule, start_level=level or 0, snapshots=_parse_counts(snapshots),
-            names=parsed.names if parsed is not None and parsed.named else None,
+            names=parsed.names if parsed is not None and parsed.named else None, chart_file=chart_file,
         )
         count = 1000 if tournaments is None else whole_number(tournaments, "tournaments", low=1,
                                                               high=MAX_TOURNAMENTS)

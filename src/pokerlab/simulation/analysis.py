@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -138,7 +139,7 @@ def compare_models(
     bet: int | None = None, schedule: Schedule | None = None, start_level: int = 0, table_size: int | None = None,
     alpha: float | None = None, seed: int | None = None, workers: int | None = None, ray: str | None = None,
     charts: dict[str, Charts] | None = None, checkpoint: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, chart_file: str | Path | None = None,
 ) -> ModelComparison:
     """Simulate ``continuations`` of a snapshot (the stacks of the players still in; ``payouts`` for places
     1, 2, ...) and measure every model against them. ``alpha``: the power-ICM exponent; ``None`` fits it to
@@ -153,7 +154,7 @@ def compare_models(
     continuations = whole_number(continuations, "continuations", low=1, high=MAX_TOURNAMENTS)
     result = simulate(stacks, payouts, play=play, bet=bet, schedule=schedule, start_level=start_level,
                       table_size=table_size, tournaments=continuations, seed=seed, workers=workers, ray=ray,
-                      charts=charts, checkpoint=checkpoint, progress=progress)
+                      charts=charts, checkpoint=checkpoint, progress=progress, chart_file=chart_file)
     s = result.tournament.field.stacks.astype(np.float64)
     pay = result.tournament.payouts
     full_pay = np.zeros(s.size)

@@ -13,12 +13,14 @@ merged in chunk order.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import os
+import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -36,8 +38,11 @@ from pokerlab.errors import (
     true_or_false,
     whole_number,
 )
+from pokerlab.icm.local import build_field
 from pokerlab.io import atomic_write
+from pokerlab.progress import deferred_interrupts
 from pokerlab.provenance import sources_digest
+from pokerlab.pushfold.fullring_charts import ChartFile
 from pokerlab.simulation.batch import Checkpoint, run_chunks, stored_seed
 from pokerlab.simulation.charts import rules_chart, stack_charts, validate_charts
 from pokerlab.simulation.icm_players import (
@@ -49,6 +54,7 @@ from pokerlab.simulation.icm_players import (
     Aware,
 )
 from pokerlab.simulation.kernels import Charts, Field, Schedule, Snapshots
+from pokerlab.simulation.ring import RING_MODEL, RingCharts, chart_record, ring_charts, with_fresh_uses
 from pokerlab.simulation.schedule import default_schedule, schedule_to_dict
 from pokerlab.stats import validate_seed
 from pokerlab.stats.rng import fresh_seed
@@ -56,10 +62,13 @@ from pokerlab.stats.rng import fresh_seed
 MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
 MAX_SEED = 2**64 - 1  # the kernels' random streams are keyed by a 64-bit seed
-CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1, "icm": 1, "chip-ev": 1, "power-icm": 1,
-           "harville": 1, "malmuth-weitzman": 1}
+CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1, "fullring": 9, "icm": 1, "chip-ev": 1,
+           "power-icm": 1, "harville": 1, "malmuth-weitzman": 1}
 """The play models and each one's option: the most players who call a jam (1: the first caller closes the
-action, as charts that hold only calls of a lone jam need). A field of several models plays the smallest.
+action, as charts that hold only calls of a lone jam need; ``fullring``: every player after the jam decides,
+:mod:`pokerlab.simulation.ring`). A field of several models plays the smallest of its chart models' (the
+deciders' own count applies to a field of deciders only). ``fullring`` players play the shipped full-ring
+charts by position (:mod:`pokerlab.simulation.ring`).
 ``icm``, ``chip-ev``, ``power-icm@ALPHA`` (ICM on ``stacks ** ALPHA``), ``harville@DISCOUNT`` (discounted
 Harville) and ``malmuth-weitzman`` players decide every jam and call by that model's value of the hand's
 outcomes (:mod:`pokerlab.simulation.icm_players`; the last two in fields of at most
@@ -107,6 +116,7 @@ class Tournament:
     snapshots: Snapshots
     payouts: np.ndarray  # money per place, length <= players
     aware: Aware  # the players who decide by a model (rule per chart, payouts, preflop class tables)
+    ring: RingCharts  # the full-ring charts of the fullring players (an empty bundle without them)
     group: np.ndarray  # int64[n]: statistics group of each player
     group_stack: np.ndarray  # float64[G]
     group_model: list[str]
@@ -115,6 +125,7 @@ class Tournament:
     tracked_places: int
     model_names: list[str]
     names: tuple[str, ...] | None = None  # the players' names (given stacks only), shown with their rows
+    ring_file: ChartFile | None = None  # the full-ring chart file the ring players read (None: no ring player)
 
     def describe(self) -> dict[str, Any]:
         """Everything that determines the tournaments (the checkpoint fingerprint hashes it)."""
@@ -126,6 +137,8 @@ class Tournament:
             "charts": hashlib.sha256(self.charts.jam.tobytes() + self.charts.call.tobytes()).hexdigest(),
             "models": self.model_names, "payouts": self.payouts.tolist(),
             **({"rules": self.aware.rule.tolist()} if np.any(self.aware.rule) else {}),
+            **({"fullring_charts": self.ring_file.header["content_sha256"], "ring_players": self.ring.plays.tolist()}
+               if self.ring_file is not None else {}),
         }
 
 
@@ -173,7 +186,8 @@ def parse_play(spec: str) -> list[tuple[str, float]]:
 PUSHFOLD_DEPTH = 30  # big blinds: the deepest bucket of the push/fold charts (deeper stacks play it too)
 
 
-CHARTS_SOURCES = ("games/pushfold", "pushfold", "solvers/vector.py", "equity/preflop.py", "cards/classes.py")
+CHARTS_SOURCES = ("games/pushfold", "pushfold", "solvers/vector.py", "equity/preflop.py", "equity/headsup_table.py",
+                  "cards/classes.py")
 """The code that makes the push/fold charts (its hash keys their cache: a change of the solver solves again)."""
 
 
@@ -214,6 +228,8 @@ def pushfold_charts(depth: int = PUSHFOLD_DEPTH, target: float = 1e-3) -> Charts
 
 
 def _chart_for(name: str) -> Charts:
+    if name == RING_MODEL:
+        return rules_chart(buckets=1)  # unread: a full-ring player's every decision reads the full-ring charts
     if model_parts(name)[0] in ("pushfold", "icm", "chip-ev", "power-icm", "harville", "malmuth-weitzman"):
         return pushfold_charts()
     return rules_chart(0.5 if name == "tight" else 1.0)
@@ -224,7 +240,7 @@ def prepare(
     starting_stack: int | None = None, table_size: int | None = None, payouts: Any,
     play: str = "coinflip", bet: int | None = None, schedule: Schedule | None = None, start_level: int = 0,
     snapshots: Sequence[int | str] = (), charts: dict[str, Charts] | None = None,
-    names: Sequence[str] | None = None,
+    names: Sequence[str] | None = None, chart_file: str | Path | None = None,
 ) -> Tournament:
     """Validate a tournament (see :func:`simulate` for the arguments)."""
     from pokerlab.icm import parse_payouts
@@ -321,13 +337,20 @@ def prepare(
         group_model = [models[k[1]] for k in keys]
     group_size = np.bincount(group, minlength=group_stack.size).astype(np.int64)
     aware = deciders(models, pay, n)
+    if chart_file is not None and RING_MODEL not in models:
+        raise InvalidArgumentError(f"a full-ring chart file applies to {RING_MODEL} play only, got play {play!r}")
+    ring, ring_file = ring_charts(models, chart_file)
+    if ring_file is not None:  # deciders in a full-ring field: the others put them on the full-ring ranges
+        ring = ring._replace(plays=ring.plays | (aware.rule != RULES["chart"]))
+    chart_bases = [model_parts(m)[0] for m in models if model_parts(m)[0] not in RULES]
     # every place for small fields; else the first places, as many as the cell budget allows (paid ones first)
     tracked = n if group_stack.size * n <= PLACE_CELLS else max(1, min(pay.size, PLACE_CELLS // group_stack.size))
     return Tournament(
         field=Field(values, model, int(table_size), kernels.PLAY_COINFLIP if coinflip else kernels.PLAY_CHARTS,
-                    int(bet), min(CALLERS[model_parts(m)[0]] for m in models)),
+                    int(bet), min(CALLERS[base] for base in chart_bases or [model_parts(m)[0] for m in models])),
         schedule=schedule, charts=chart_set, snapshots=Snapshots(np.array(snaps, dtype=np.int64)), payouts=pay,
-        aware=aware, group=group, group_stack=group_stack, group_model=group_model, group_size=group_size,
+        aware=aware, ring=ring, ring_file=ring_file, group=group, group_stack=group_stack, group_model=group_model,
+        group_size=group_size,
         per_player=per_player, tracked_places=int(tracked), model_names=models, names=player_names,
     )
 
@@ -373,6 +396,9 @@ class ChunkTask:
     tournaments: int
     size: int
     records: bool
+    call_hands: list[int] = field(default_factory=lambda: [FIRST_CALL_HANDS], compare=False)
+    """The hands of the next kernel call, learnt by the last chunk this process played of the batch (the
+    tournaments do not depend on it)."""
 
     def __call__(self, index: int) -> dict[str, np.ndarray]:
         from pokerlab.cards.tables import load_tables
@@ -387,9 +413,52 @@ class ChunkTask:
         snap_info = np.zeros((count, s, 2), dtype=np.int64)
         hands = np.zeros(count, dtype=np.int64)
         checks = np.zeros((count, 4), dtype=np.int64)
-        kernels.play_chunk(t.field, t.schedule, t.charts, t.aware, t.snapshots, load_tables(), self.seed, first,
-                           places, snap_stacks, snap_info, hands, checks)
-        return summarise(t, places, hands, checks, snap_stacks, snap_info, self.records)
+        tables = load_tables()
+        run = kernels.new_run(t.field, t.snapshots)
+        summary = build_field(np.ones(2), np.zeros(2))  # a placeholder: each tournament's start makes its own
+        ring = with_fresh_uses(t.ring)
+        cursor = np.zeros(2, dtype=np.int64)
+        budget = self.call_hands[0]
+        while cursor[0] < count:
+            with _held_interrupts():  # a call runs whole: Ctrl-C lands between calls
+                start = time.perf_counter()
+                summary = kernels.play_chunk(t.field, t.schedule, t.charts, ring, t.aware, t.snapshots, tables,
+                                             self.seed, first, places, snap_stacks, snap_info, hands, checks, run,
+                                             summary, cursor, budget)
+                budget = next_call_hands(budget, time.perf_counter() - start)
+        self.call_hands[0] = budget
+        return {**summarise(t, places, hands, checks, snap_stacks, snap_info, self.records), "ring_uses": ring.uses}
+
+
+CALL_SECONDS = 0.1
+"""The target length of one kernel call of a chunk: Ctrl-C is seen between calls, so it waits about this long
+(a call stops between two tables' hands, whatever the field size)."""
+FIRST_CALL_HANDS = 64
+MAX_CALL_HANDS = 2**40  # a chunk that ends before its budget makes the next budget grow: capped well in int64
+
+
+def next_call_hands(hands: int, seconds: float) -> int:
+    """The hands of the next kernel call, from the last call's ``hands`` and ``seconds``: aimed at
+    :data:`CALL_SECONDS`, growing at most fourfold a call (the first calls may have compiled or loaded kernels),
+    at most :data:`MAX_CALL_HANDS`. The tournaments do not depend on it.
+
+    >>> next_call_hands(64, 0.001), next_call_hands(1000, 1.0), next_call_hands(10, 100.0)
+    (256, 100, 1)
+    """
+    if seconds <= 0.0:
+        return min(MAX_CALL_HANDS, 4 * hands)
+    return max(1, min(MAX_CALL_HANDS, 4 * hands, int(hands * CALL_SECONDS / seconds)))
+
+
+@contextlib.contextmanager
+def _held_interrupts() -> Iterator[None]:
+    """:func:`pokerlab.progress.deferred_interrupts` where Ctrl-C is ours to handle; nothing in a worker process,
+    which ignores it (its parent stops it)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+    with deferred_interrupts():
+        yield
 
 
 def summarise(t: Tournament, places: np.ndarray, hands: np.ndarray, checks: np.ndarray, snap_stacks: np.ndarray,
@@ -449,6 +518,13 @@ class SimulationResult:
     seed: int = 0
     block_prize: np.ndarray | None = field(default=None, repr=False)  # (chunks, G): sums of mean prizes per chunk
     block_count: np.ndarray | None = field(default=None, repr=False)  # (chunks,): tournaments per chunk
+    chart_uses: np.ndarray | None = field(default=None, repr=False)  # per full-ring spot: decisions and reads
+
+    @property
+    def fullring_charts(self) -> dict[str, Any] | None:
+        """The full-ring chart file's content hash and every spot used with its count (None: no ring player)."""
+        uses = self.chart_uses if self.chart_uses is not None else np.zeros(0, dtype=np.int64)
+        return chart_record(self.tournament.ring_file, uses)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"players": [{"stack", "places", "places_stderr", "equity", "equity_stderr", "icm",
@@ -475,6 +551,7 @@ class SimulationResult:
             "summary": "per player" if t.per_player else "per starting stack and play model (members pooled)",
             "tournaments": int(self.tournaments), "hands": int(self.hands), "elapsed_s": float(self.elapsed_s),
             "seed": int(self.seed),
+            **({"fullring_charts": self.fullring_charts} if self.tournament.ring_file is not None else {}),
         }
 
 
@@ -633,7 +710,8 @@ def merge(t: Tournament, chunks: list[dict[str, np.ndarray]], elapsed: float, se
     return SimulationResult(t, total, sum(int(c["hands"]) for c in chunks), places, places_stderr, equity,
                             equity_stderr, icm_values, elapsed, checks, kept, seed,
                             np.array([c["prize_sum"] for c in chunks]),
-                            np.array([int(c["tournaments"]) for c in chunks]))
+                            np.array([int(c["tournaments"]) for c in chunks]),
+                            sum((c["ring_uses"] for c in chunks), np.zeros_like(t.ring.uses)))
 
 
 ICM_MAX_PLAYERS = 20_000
@@ -660,7 +738,7 @@ def simulate(
     bet: int | None = None, schedule: Schedule | None = None, start_level: int = 0, tournaments: int = 1000,
     seed: int | None = None, snapshots: Sequence[int | str] = (), workers: int | None = None, ray: str | None = None,
     checkpoint: str | Path | None = None, records: bool = False, charts: dict[str, Charts] | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    chart_file: str | Path | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> SimulationResult:
     """Simulate ``tournaments`` tournaments and return finishing places and prize equity with standard errors.
 
@@ -669,8 +747,9 @@ def simulate(
     ``payouts``: money per place (anything :func:`pokerlab.icm.parse_payouts` returns). ``play``: ``coinflip``
     (each hand a random pair at each table flips a fair coin for ``bet`` chips, 0 or ``None`` = all in),
     ``pushfold`` (the push/fold engine's charts), ``rules`` (:func:`pokerlab.simulation.charts.rules_chart`),
-    ``tight`` (the rules at half the aggression) or a mix ``'pushfold:0.8,rules:0.2'``; ``charts`` overrides a
-    model's charts by name. ``schedule``: blind levels (default
+    ``tight`` (the rules at half the aggression), ``fullring`` (the shipped full-ring charts by position, several
+    callers: :mod:`pokerlab.simulation.ring`; ``chart_file`` another chart file of this version) or a mix
+    ``'pushfold:0.8,rules:0.2'``; ``charts`` overrides a model's charts by name. ``schedule``: blind levels (default
     :func:`pokerlab.simulation.schedule.default_schedule`), starting at ``start_level``.
     ``snapshots``: players-left counts (or ``'bubble'``: one more than the paid places; ``'final'``: a table
     size) at which to record stacks (kept with ``records=True``, as is every
@@ -686,6 +765,6 @@ def simulate(
         raise InvalidPayoutsError("give the payouts (money per place)")
     t = prepare(stacks=stacks, players=players, starting_stack=starting_stack, table_size=table_size,
                 payouts=payouts, play=play, bet=bet, schedule=schedule, start_level=start_level,
-                snapshots=snapshots, charts=charts)
+                snapshots=snapshots, charts=charts, chart_file=chart_file)
     return run(t, tournaments, seed=seed, workers=workers, ray=ray, checkpoint=checkpoint, records=records,
                progress=progress)

@@ -35,6 +35,15 @@ from pokerlab.cards.tables import EvalTables
 from pokerlab.games.pushfold.rules import post_forced_bets, settle
 from pokerlab.icm.local import LocalField, build_field, rest_payoffs, update_stack
 from pokerlab.simulation.icm_players import DECIDE_CHART, DECIDE_ICM, Aware, call_margin, jam_margin
+from pokerlab.simulation.ring import (
+    RingCharts,
+    position,
+    ring_call_row,
+    ring_jam_row,
+    ring_probability,
+    ring_rule,
+    ring_spot,
+)
 from pokerlab.stats.rng import keyed_start, next_u64, substream_start
 
 PLAY_COINFLIP = 0
@@ -141,6 +150,7 @@ class HandScratch(NamedTuple):
     chips_now: np.ndarray  # float64[10]: chips behind (model-deciding players)
     blinds: np.ndarray  # float64[10]: live chips in (model-deciding players)
     row: np.ndarray  # float64[10]: an outcome's stacks (model-deciding players)
+    range_row: np.ndarray  # float64[169]: a full-ring opponent's range (model-deciding players)
 
 
 @njit(cache=True)
@@ -154,6 +164,7 @@ def _scratch(counter: np.uint64) -> HandScratch:
         np.zeros(10, dtype=np.bool_), np.zeros(10, dtype=np.int64),
         np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
         np.zeros(5, dtype=np.int64), state, np.zeros((10, CLASSES)), np.zeros(10), np.zeros(10), np.zeros(10),
+        np.zeros(CLASSES),
     )
 
 
@@ -196,10 +207,17 @@ def _hole_cards(i: int, hole: np.ndarray, has_cards: np.ndarray, deck: np.ndarra
 
 
 @njit(cache=True, inline="always")
-def opponent_range(charts: Charts, jams: bool, chart: int, effective: int, big_blind: int) -> np.ndarray:
+def opponent_range(charts: Charts, ring: RingCharts | None, ring_rule_index: int, jams: bool, chart: int,
+                   effective: int, big_blind: int, seats: int, at: int, against: int, out: np.ndarray) -> np.ndarray:
     """The range (probability per hand class) a model-deciding player puts an opponent of ``chart`` on: his jam
     range (``jams``) or call range at an effective stack of ``effective`` chips. The one place the deciders
-    read the opponents' play (the charts of the field; full-ring charts by position plug in here)."""
+    read the opponents' play: the field's charts, or for a full-ring player the chart of his position ``at``
+    at a table of ``seats`` (calling the jam of position ``against``), written into ``out``."""
+    if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
+        if ring.plays[chart]:
+            if jams:
+                return ring_jam_row(ring, ring_rule_index, seats, effective, big_blind, at, out)
+            return ring_call_row(ring, ring_rule_index, seats, effective, big_blind, at, against, out)
     table = charts.jam if jams else charts.call
     row: np.ndarray = table[chart, _bucket(effective, big_blind, table.shape[1])]
     return row
@@ -207,8 +225,8 @@ def opponent_range(charts: Charts, jams: bool, chart: int, effective: int, big_b
 
 @njit(cache=True)
 def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, count: int, stack: np.ndarray,
-                model: np.ndarray, big_blind: int, charts: Charts, work: HandScratch, payoff: np.ndarray, dead: float,
-                k: int, bb: int, hero_class: int) -> float:
+                model: np.ndarray, big_blind: int, charts: Charts, ring: RingCharts | None, ring_rule_index: int,
+                sb: int, work: HandScratch, payoff: np.ndarray, dead: float, k: int, bb: int, hero_class: int) -> float:
     """:func:`pokerlab.simulation.icm_players.jam_margin` for the player at ``work.order[k]`` of a hand in
     progress (the others put on their call charts at the depths :func:`chart_hand` gives them)."""
     order = work.order
@@ -220,7 +238,9 @@ def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, c
         if contrib[j] >= contrib[i] + stack[seats[i]]:
             work.ranges[j, :] = 1.0  # a blind covering the jam is in with any hand
         else:
-            work.ranges[j, :] = opponent_range(charts, False, model[seats[j]], min(start[j], start[i]), big_blind)
+            work.ranges[j, :] = opponent_range(charts, ring, ring_rule_index, False, model[seats[j]],
+                                               min(start[j], start[i]), big_blind, count, position(j, sb, count),
+                                               position(i, sb, count), work.range_row)
     for s in range(count):
         work.chips_now[s] = stack[seats[s]]
         work.blinds[s] = contrib[s]
@@ -232,15 +252,17 @@ def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, c
 
 @njit(cache=True)
 def _model_calls(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, count: int, stack: np.ndarray,
-                 model: np.ndarray, big_blind: int, charts: Charts, work: HandScratch, payoff: np.ndarray,
-                 dead: float, caller: int, jammer: int, jammer_k: int, hero_class: int) -> float:
+                 model: np.ndarray, big_blind: int, charts: Charts, ring: RingCharts | None, ring_rule_index: int,
+                 sb: int, work: HandScratch, payoff: np.ndarray, dead: float, caller: int, jammer: int, jammer_k: int,
+                 hero_class: int) -> float:
     """:func:`pokerlab.simulation.icm_players.call_margin` for seat ``caller`` facing the all-in of seat
     ``jammer`` (acting ``jammer_k``-th), the jammer put on his jam chart."""
     for s in range(count):
         work.chips_now[s] = stack[seats[s]]
         work.blinds[s] = work.contrib[s]
-    jam_range = opponent_range(charts, True, model[seats[jammer]], min(work.start[jammer], work.behind[jammer_k]),
-                               big_blind)
+    jam_range = opponent_range(charts, ring, ring_rule_index, True, model[seats[jammer]],
+                               min(work.start[jammer], work.behind[jammer_k]), big_blind, count,
+                               position(jammer, sb, count), 0, work.range_row)
     margin: float = call_margin(rule, aware.param[model[seats[caller]]], aware, field, seats[:count],
                                 work.chips_now[:count], work.blinds[:count], dead, caller, jammer, hero_class,
                                 jam_range, payoff, work.row[:count])
@@ -252,6 +274,7 @@ def chart_hand(
     seats: np.ndarray, count: int, button: int, stack: np.ndarray, model: np.ndarray, small_blind: int,
     big_blind: int, ante: int, big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables,
     work: HandScratch, given: np.ndarray | None = None, aware: Aware | None = None, field: LocalField | None = None,
+    ring: RingCharts | None = None,
 ) -> None:
     """One push/fold hand at a table of ``count`` players (see the module docs); chips move in ``stack``.
     ``given``: the cards of a replayed hand (see :func:`replay_hand`), else None (dealt from the stream).
@@ -280,6 +303,9 @@ def chart_hand(
     else:
         sb = (button + 1) % count
         bb = (button + 2) % count
+    ring_rule_index = -1
+    if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
+        ring_rule_index = ring_rule(ring, count, ante, big_blind, big_blind_ante)
     post_forced_bets(start, count, sb, bb, small_blind, big_blind, 0 if big_blind_ante else ante,
                      ante if big_blind_ante else 0, posted_dead, contrib)
     dead = 0
@@ -316,15 +342,20 @@ def chart_hand(
                 continue  # everyone folded to the big blind, who checks
             dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, given)
             c = class_of_cards(hole[i, 0], hole[i, 1])
-            p = charts.jam[model[seats[i]], _bucket(min(start[i], behind[k]), big_blind, buckets), c]
             rule = DECIDE_CHART
             jams = False
             if aware is not None:
                 rule = aware.rule[model[seats[i]]]
                 if field is not None and rule != DECIDE_CHART:
-                    jams = _model_jams(rule, aware, field, seats, count, stack, model, big_blind, charts, work, payoff,
-                                       float(dead), k, bb, c) > 0.0
+                    jams = _model_jams(rule, aware, field, seats, count, stack, model, big_blind, charts, ring,
+                                       ring_rule_index, sb, work, payoff, float(dead), k, bb, c) > 0.0
             if rule == DECIDE_CHART:
+                p = charts.jam[model[seats[i]], _bucket(min(start[i], behind[k]), big_blind, buckets), c]
+                if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
+                    if ring.plays[model[seats[i]]]:
+                        p = ring_probability(ring.jam[ring_spot(ring, ring_rule_index, count,
+                                                                min(start[i], behind[k]), big_blind),
+                                                      position(i, sb, count), c])
                 jams = p > 0.0 and (p >= 1.0 or _unit(state) < p)
             if jams:
                 jammer = i
@@ -340,15 +371,21 @@ def chart_hand(
         else:
             dealt = _hole_cards(i, hole, has_cards, deck, dealt, state, given)
             c = class_of_cards(hole[i, 0], hole[i, 1])
-            p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
             rule = DECIDE_CHART
             calls = False
             if aware is not None:
                 rule = aware.rule[model[seats[i]]]
                 if field is not None and rule != DECIDE_CHART:
-                    calls = _model_calls(rule, aware, field, seats, count, stack, model, big_blind, charts, work,
-                                         payoff, float(dead), i, jammer, jammer_k, c) > 0.0
+                    calls = _model_calls(rule, aware, field, seats, count, stack, model, big_blind, charts, ring,
+                                         ring_rule_index, sb, work, payoff, float(dead), i, jammer, jammer_k,
+                                         c) > 0.0
             if rule == DECIDE_CHART:
+                p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
+                if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
+                    if ring.plays[model[seats[i]]]:
+                        p = ring_probability(ring.call[ring_spot(ring, ring_rule_index, count,
+                                                                 min(start[i], start[jammer]), big_blind),
+                                                       position(i, sb, count), position(jammer, sb, count), c])
                 calls = p > 0.0 and (p >= 1.0 or _unit(state) < p)
             if calls:
                 called += 1  # all in: what nobody matches comes back in the settlement
@@ -496,33 +533,91 @@ def _spread(ts: TableState) -> int:
     return spread
 
 
-@njit(cache=True)
-def play_tournament(
-    field: Field, schedule: Schedule, charts: Charts, aware: Aware, snapshots: Snapshots, tables: EvalTables,
-    counter: np.uint64, places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray, checks: np.ndarray,
-) -> int:
-    """Play one tournament to the end from the random stream at ``counter``; returns the hands played.
+class TournamentRun(NamedTuple):
+    """A tournament in progress: everything :func:`play_rounds` carries from one call to the next, so a tournament
+    played in many calls (Ctrl-C is seen between them) is the same, bit for bit, as one played in one call."""
 
-    Writes ``places[p]`` (1 = winner) for every player, ``snap_stacks[s, p]`` (chips; 0 = busted) and
-    ``snap_info[s] = (hands played, level index)`` at each snapshot, and ``checks``: ``[0]`` the largest
-    difference between two tables' counts after any rebalancing, ``[1]`` rounds whose chip total changed,
-    ``[2]`` rounds that ended with more tables than needed, ``[3]`` rounds played. ``aware``: the players who
-    decide by a model (when ``aware.keeps_field``, a local-ICM summary of the field is kept and rebuilt each time a
-    fifth of the players left at its build have gone, so its nodes fit the field).
-    """
-    work = _scratch(counter)
-    state = work.state
+    stack: np.ndarray  # int64[n]: chips per player
+    tables: TableState
+    taken: np.ndarray  # bool[S]: snapshots taken
+    clock: np.ndarray  # int64[CLOCK_SIZE]: the counters below
+    start_stack: np.ndarray  # int64[n]: chips at the start of the round's hand (simultaneous busts)
+    busted: np.ndarray  # int64[n]: scratch of the busts of a round
+    tiebreak: np.ndarray  # float64[n]: scratch of the busts of a round
+    work: HandScratch  # the hand's work arrays and the random stream
+
+
+# the counters of TournamentRun.clock
+LEVEL, LEVEL_END, ROUNDS, HANDS, ALIVE, NEXT_PLACE, BUILT_ALIVE, NEXT_TABLE, IN_ROUND, FINISHED = range(10)
+CLOCK_SIZE = 10
+
+
+@njit(cache=True)
+def new_run(field: Field, snapshots: Snapshots) -> TournamentRun:
+    """The arrays of a tournament of ``field`` (reset by :func:`start_tournament` for each tournament)."""
     n = field.stacks.size
     size = field.table_size
     n_tables = (n + size - 1) // size
-    stack = field.stacks.copy()
-    total = stack.sum()
     ts = TableState(
         np.full((n_tables, size), -1, dtype=np.int64), np.zeros(n_tables, dtype=np.int64),
         np.zeros(n_tables, dtype=np.int64), np.arange(n_tables, dtype=np.int64),
         np.full(1, n_tables, dtype=np.int64), np.zeros((size + 1, n_tables), dtype=np.int64),
         np.zeros(size + 1, dtype=np.int64), np.zeros(n_tables, dtype=np.int64),
     )
+    return TournamentRun(field.stacks.copy(), ts, np.zeros(snapshots.players_left.size, dtype=np.bool_),
+                         np.zeros(CLOCK_SIZE, dtype=np.int64), np.empty(n, dtype=np.int64),
+                         np.empty(n, dtype=np.int64), np.empty(n, dtype=np.float64), _scratch(np.uint64(0)))
+
+
+@njit(cache=True)
+def _reset_scratch(work: HandScratch, counter: np.uint64) -> None:
+    """``work`` as :func:`_scratch` makes it (a fresh deck, the stream at ``counter``)."""
+    for c in range(52):
+        work.deck[c] = c
+    work.hole[:] = 0
+    work.has_cards[:] = False
+    work.contrib[:] = 0
+    work.posted_dead[:] = 0
+    work.chips[:] = 0
+    work.pot_chips[:] = 0
+    work.pot_seats[:] = 0
+    work.refunds[:] = 0
+    work.folded[:] = False
+    work.value[:] = 0
+    work.order[:] = 0
+    work.start[:] = 0
+    work.behind[:] = 0
+    work.board[:] = 0
+    work.state[0] = counter
+    work.ranges[:] = 0.0
+    work.chips_now[:] = 0.0
+    work.blinds[:] = 0.0
+    work.row[:] = 0.0
+    work.range_row[:] = 0.0
+
+
+@njit(cache=True)
+def start_tournament(field: Field, schedule: Schedule, aware: Aware, run: TournamentRun, counter: np.uint64,
+                     places: np.ndarray, checks: np.ndarray) -> LocalField:
+    """Seat a new tournament in ``run`` (random seating and buttons from the stream at ``counter``); returns the
+    local-ICM summary of its field (a placeholder when no player decides by a model of the whole field)."""
+    work = run.work
+    _reset_scratch(work, counter)
+    state = work.state
+    ts = run.tables
+    n = field.stacks.size
+    n_tables = ts.counts.size
+    stack = run.stack
+    stack[:] = field.stacks
+    ts.seats[:] = -1
+    ts.counts[:] = 0
+    ts.button[:] = 0
+    for t in range(n_tables):
+        ts.active[t] = t
+    ts.n_active[0] = n_tables
+    ts.by_count[:] = 0
+    ts.bucket_len[:] = 0
+    ts.where[:] = 0
     # random seating: a shuffled field dealt round the tables
     perm = np.arange(n, dtype=np.int64)
     for i in range(n - 1, 0, -1):
@@ -534,52 +629,94 @@ def play_tournament(
         _seat_player(ts, i % n_tables, perm[i])
     for t in range(n_tables):
         ts.button[t] = _below(state, ts.counts[t])
-    alive = n
-    next_place = n
     for p in range(n):
         places[p] = 0
-    taken = np.zeros(snapshots.players_left.size, dtype=np.bool_)
-    level = 0
-    level_end = schedule.hands[0]
-    rounds = 0
-    hands = 0
-    start_stack = np.empty(n, dtype=np.int64)
-    busted = np.empty(n, dtype=np.int64)
-    tiebreak = np.empty(n, dtype=np.float64)
+    run.taken[:] = False
+    clock = run.clock
+    clock[:] = 0
+    clock[LEVEL_END] = schedule.hands[0]
+    clock[ALIVE] = n
+    clock[NEXT_PLACE] = n
+    clock[BUILT_ALIVE] = n
     checks[:] = 0
-    summary = (build_field(stack.astype(np.float64) ** aware.exponent, aware.pay) if aware.keeps_field
-               else build_field(np.ones(2), np.zeros(2)))
-    built_alive = n
+    if aware.keeps_field:
+        return build_field(stack.astype(np.float64) ** aware.exponent, aware.pay)
+    return build_field(np.ones(2), np.zeros(2))
+
+
+@njit(cache=True)
+def play_rounds(
+    field: Field, schedule: Schedule, charts: Charts, ring: RingCharts, aware: Aware, snapshots: Snapshots,
+    tables: EvalTables, run: TournamentRun, summary: LocalField, places: np.ndarray, snap_stacks: np.ndarray,
+    snap_info: np.ndarray, checks: np.ndarray, budget: int,
+) -> tuple[LocalField, int]:
+    """Play the tournament in ``run`` on, hand by hand, until it ends (``run.clock[FINISHED]``) or ``budget``
+    hands (at least one) are played; returns the local-ICM summary (rebuilt as the field shrinks) and the hands
+    played. Calls may stop between any two tables' hands: the tournament does not depend on where.
+
+    Writes ``places[p]`` (1 = winner) for every player, ``snap_stacks[s, p]`` (chips; 0 = busted) and
+    ``snap_info[s] = (hands played, level index)`` at each snapshot, and ``checks``: ``[0]`` the largest
+    difference between two tables' counts after any rebalancing, ``[1]`` rounds whose chip total changed,
+    ``[2]`` rounds that ended with more tables than needed, ``[3]`` rounds played. ``aware``: the players who
+    decide by a model (when ``aware.keeps_field``, a local-ICM summary of the field is kept and rebuilt each time a
+    fifth of the players left at its build have gone, so its nodes fit the field).
+    """
+    work = run.work
+    state = work.state
+    ts = run.tables
+    stack = run.stack
+    clock = run.clock
+    n = field.stacks.size
+    size = field.table_size
+    total = field.stacks.sum()
+    used = 0
     while True:
-        for s in range(snapshots.players_left.size):
-            if not taken[s] and alive <= snapshots.players_left[s]:
-                taken[s] = True
-                snap_stacks[s, :] = stack
-                snap_info[s, 0] = hands
-                snap_info[s, 1] = level
-        if alive <= 1:
-            break
-        if rounds >= level_end and level + 1 < schedule.hands.size:
-            level += 1
-            level_end += schedule.hands[level]
-        for a in range(ts.n_active[0]):
-            t = ts.active[a]
+        if clock[IN_ROUND] == 0:
+            alive = clock[ALIVE]
+            for s in range(snapshots.players_left.size):
+                if not run.taken[s] and alive <= snapshots.players_left[s]:
+                    run.taken[s] = True
+                    snap_stacks[s, :] = stack
+                    snap_info[s, 0] = clock[HANDS]
+                    snap_info[s, 1] = clock[LEVEL]
+            if alive <= 1:
+                for p in range(n):
+                    if places[p] == 0:
+                        places[p] = 1
+                checks[3] = clock[ROUNDS]
+                clock[FINISHED] = 1
+                return summary, used
+            if clock[ROUNDS] >= clock[LEVEL_END] and clock[LEVEL] + 1 < schedule.hands.size:
+                clock[LEVEL] += 1
+                clock[LEVEL_END] += schedule.hands[clock[LEVEL]]
+            clock[IN_ROUND] = 1
+            clock[NEXT_TABLE] = 0
+        level = clock[LEVEL]
+        while clock[NEXT_TABLE] < ts.n_active[0]:
+            if used >= budget:
+                return summary, used
+            t = ts.active[clock[NEXT_TABLE]]
+            clock[NEXT_TABLE] += 1
             c = ts.counts[t]
             if c < 2:
                 continue
             for k in range(c):
-                start_stack[ts.seats[t, k]] = stack[ts.seats[t, k]]
+                run.start_stack[ts.seats[t, k]] = stack[ts.seats[t, k]]
             if field.play == PLAY_COINFLIP:
                 coinflip_hand(ts.seats[t], c, stack, field.bet, state)
             else:
                 chart_hand(ts.seats[t], c, ts.button[t], stack, field.model, schedule.small_blind[level],
                            schedule.big_blind[level], schedule.ante[level], schedule.big_blind_ante, field.callers,
-                           charts, tables, work, None, aware, summary)
+                           charts, tables, work, None, aware, summary, ring)
             ts.button[t] = (ts.button[t] + 1) % c
-            hands += 1
-        rounds += 1
+            clock[HANDS] += 1
+            used += 1
+        clock[IN_ROUND] = 0
+        clock[ROUNDS] += 1
         # remove the busted; simultaneous busts: the bigger stack at the start of the hand finishes higher,
         # equal stacks in random order
+        busted = run.busted
+        tiebreak = run.tiebreak
         n_busted = 0
         for a in range(ts.n_active[0]):
             t = ts.active[a]
@@ -588,7 +725,7 @@ def play_tournament(
                 p = ts.seats[t, k]
                 if stack[p] == 0:
                     busted[n_busted] = p
-                    tiebreak[n_busted] = start_stack[p] + _unit(state)
+                    tiebreak[n_busted] = run.start_stack[p] + _unit(state)
                     n_busted += 1
                     _unseat(ts, t, k)
                 else:
@@ -604,12 +741,13 @@ def play_tournament(
             busted[j + 1] = p
             tiebreak[j + 1] = key
         for i in range(n_busted):
-            places[busted[i]] = next_place
-            next_place -= 1
-        alive -= n_busted
-        if aware.keeps_field and alive >= 2 and 5 * alive < 4 * built_alive:
+            places[busted[i]] = clock[NEXT_PLACE]
+            clock[NEXT_PLACE] -= 1
+        clock[ALIVE] -= n_busted
+        alive = clock[ALIVE]
+        if aware.keeps_field and alive >= 2 and 5 * alive < 4 * clock[BUILT_ALIVE]:
             summary = build_field(stack.astype(np.float64) ** aware.exponent, aware.pay)
-            built_alive = alive
+            clock[BUILT_ALIVE] = alive
         if alive >= 1:
             _rebalance(ts, alive, size, state)
             spread = _spread(ts)
@@ -619,32 +757,40 @@ def play_tournament(
                 checks[2] += 1
         if stack.sum() != total:
             checks[1] += 1
-    for p in range(n):
-        if places[p] == 0:
-            places[p] = 1
-    checks[3] = rounds
-    return hands
 
 
 @njit(cache=True)
 def play_chunk(
-    field: Field, schedule: Schedule, charts: Charts, aware: Aware, snapshots: Snapshots, tables: EvalTables,
-    seed: int, first: int, places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray, hands: np.ndarray,
-    checks: np.ndarray,
-) -> None:
-    """Tournaments ``first .. first + len(hands) - 1`` of the batch seeded ``seed``: row ``r`` of every output is
-    tournament ``first + r`` (see :func:`play_tournament`)."""
-    for r in range(hands.size):
-        hands[r] = play_tournament(field, schedule, charts, aware, snapshots, tables,
-                                   tournament_start(seed, first + r), places[r], snap_stacks[r], snap_info[r],
-                                   checks[r])
+    field: Field, schedule: Schedule, charts: Charts, ring: RingCharts, aware: Aware, snapshots: Snapshots,
+    tables: EvalTables, seed: int, first: int, places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray,
+    hands: np.ndarray, checks: np.ndarray, run: TournamentRun, summary: LocalField, cursor: np.ndarray, budget: int,
+) -> LocalField:
+    """Tournaments ``first .. first + len(hands) - 1`` of the batch seeded ``seed`` (row ``r`` of every output is
+    tournament ``first + r``: see :func:`play_rounds`), played on from where the last call stopped for at most
+    ``budget`` hands (at least one): ``cursor[0]`` is the row in play, ``cursor[1]`` whether it has started
+    (``run`` and ``summary`` hold it). Done when ``cursor[0] == len(hands)``; returns the summary to pass on."""
+    used = 0
+    while cursor[0] < hands.size and used < budget:
+        r = cursor[0]
+        if cursor[1] == 0:
+            summary = start_tournament(field, schedule, aware, run, tournament_start(seed, first + r), places[r],
+                                       checks[r])
+            cursor[1] = 1
+        summary, played = play_rounds(field, schedule, charts, ring, aware, snapshots, tables, run, summary, places[r],
+                                      snap_stacks[r], snap_info[r], checks[r], budget - used)
+        used += played
+        if run.clock[FINISHED]:
+            hands[r] = run.clock[HANDS]
+            cursor[0] += 1
+            cursor[1] = 0
+    return summary
 
 
 @njit(cache=True)
 def play_hands(
     stacks: np.ndarray, model: np.ndarray, button: int, small_blind: int, big_blind: int, ante: int,
     big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables, seed: int, hands: int,
-    delta_sum: np.ndarray, delta_sq: np.ndarray,
+    delta_sum: np.ndarray, delta_sq: np.ndarray, ring: RingCharts | None = None,
 ) -> None:
     """Play ``hands`` independent push/fold hands at one table, each from the same ``stacks`` and ``button``,
     and accumulate each seat's chip result (sum and sum of squares): the EV of the charts' strategies."""
@@ -656,7 +802,7 @@ def play_hands(
         for k in range(count):
             stack[k] = stacks[k]
         chart_hand(seats, count, button, stack, model, small_blind, big_blind, ante, big_blind_ante, callers,
-                   charts, tables, work)
+                   charts, tables, work, None, None, None, ring)
         for k in range(count):
             d = float(stack[k] - stacks[k])
             delta_sum[k] += d
@@ -667,6 +813,7 @@ def play_hands(
 def replay_hand(
     stacks: np.ndarray, model: np.ndarray, button: int, small_blind: int, big_blind: int, ante: int,
     big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables, cards: np.ndarray,
+    ring: RingCharts | None = None,
 ) -> np.ndarray:
     """The chips after one push/fold hand dealt ``cards`` (seat ``k`` holds ``cards[2k], cards[2k + 1]``, the board
     is ``cards[20:25]``), played as :func:`play_tournament` plays a hand (charts of 0 and 1 script the actions)."""
@@ -674,5 +821,5 @@ def replay_hand(
     count = stacks.size
     stack = stacks.copy()
     chart_hand(np.arange(count, dtype=np.int64), count, button, stack, model, small_blind, big_blind, ante,
-               big_blind_ante, callers, charts, tables, work, cards)
+               big_blind_ante, callers, charts, tables, work, cards, None, None, ring)
     return stack

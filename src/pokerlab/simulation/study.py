@@ -32,6 +32,7 @@ from pokerlab.simulation.core import (
     prepare,
     simulate,
 )
+from pokerlab.simulation.ring import chart_record
 from pokerlab.stats.paired import PairedComparison, paired_comparisons
 from pokerlab.stats.rng import fresh_seed, keyed_start
 
@@ -235,6 +236,8 @@ def decision_study(
     done = 0
     prizes: dict[str, list[np.ndarray]] = {name: [] for name in names}
     charts: dict[str, str] = {}
+    ring_uses: dict[str, np.ndarray] = {}
+    ring_file = None
     for k, ((chips, pay, rest), start_seed) in enumerate(zip(starts, replicate_seeds, strict=True)):
         for name in names:
             folder = None if checkpoint is None else Path(checkpoint) / (f"snapshot-{k}" if stage != "early"
@@ -250,11 +253,16 @@ def decision_study(
                               progress=tick, **rest)
             done += tournaments
             charts[name] = result.tournament.describe()["charts"]
+            if result.chart_uses is not None and result.tournament.ring_file is not None:
+                ring_file = result.tournament.ring_file
+                ring_uses[name] = ring_uses.get(name, 0) + result.chart_uses
             won = _hero_prizes(result)
             prizes[name].append(won if stage == "early" else np.array([won.mean()]))
     joined = {name: np.concatenate(values) for name, values in prizes.items()}
-    provenance = {"commit": source_commit(), "code": sources_digest([*SIMULATOR_SOURCES, "pushfold"]),
-                  "charts": charts}
+    provenance: dict[str, Any] = {"commit": source_commit(), "code": sources_digest([*SIMULATOR_SOURCES, "pushfold"]),
+                                  "charts": charts}
+    if ring_file is not None:  # the full-ring chart file's hash and, per model's runs, every spot used
+        provenance["fullring_charts"] = {name: chart_record(ring_file, uses) for name, uses in ring_uses.items()}
     return DecisionStudy(joined, baseline, field, float(hero_share),
                          paired_comparisons(joined, baseline, confidence=confidence), int(seed), provenance, stage,
                          len(starts) * tournaments)

@@ -1,0 +1,171 @@
+"""Full-ring players: the shipped full-ring push/fold charts (:mod:`pokerlab.pushfold.fullring_charts`) played by
+position in the simulator.
+
+A player of the ``fullring`` play model, at a table of ``n`` players (2-10), plays the chart of ``n`` seats
+whose depth is nearest his effective stack in big blinds (first in: against the deepest player still to act;
+calling: against the jammer; the deeper shipped depth on a tie, as
+:func:`~pokerlab.pushfold.fullring_charts.full_ring_chart`) and whose ante rule is nearest the hand's dead
+money per seat in big blinds (an ante per player ``a``: ``a / bb``; a big-blind ante ``a``: ``a / (n bb)``;
+the charts' ``none`` 0, ``10`` 0.1, ``12.5`` 0.125, and the heads-up ``bb`` rule 0.5), among the rules shipped
+for ``n`` seats. He jams first in by his position's chart (``jam[position]``) and calls a jam by
+``call[position, jammer's position]``; a later player facing a jam and calls calls by the same lone-jam chart
+(the charts hold no over-call ranges), so several players may call (the model's ``CALLERS``). Positions are
+the charts' seat order: ``UTG .. BTN, SB, BB`` (heads-up ``SB, BB``).
+
+The kernels read the file's quantised probabilities as they are (steps of ``1 / 200``) and count, per spot, the
+chart players' decisions and the deciders' range reads made from it (``RingCharts.uses``): every result that
+used a chart names the file's content hash and each spot it used with its count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from pokerlab.cards.classes import NUMBER_OF_CLASSES
+from pokerlab.errors import InvalidArgumentError
+from pokerlab.pushfold.fullring import ANTES
+from pokerlab.pushfold.fullring_charts import LEVELS, MAX_SEATS, NO_DECISION, ChartFile, read_charts, shipped_charts
+
+RING_MODEL = "fullring"
+ANTE_PER_SEAT = np.array([ANTES[rule][0] + ANTES[rule][1] / 2.0 for rule in ANTES])
+"""Dead money per seat (big blinds) of each ante rule of the charts, in :data:`~pokerlab.pushfold.fullring.ANTES`
+order (the big-blind ante rule is heads-up only: one big blind over two seats)."""
+
+
+class RingCharts(NamedTuple):
+    """The full-ring charts as the kernels read them (one per tournament; ``uses`` one per chunk)."""
+
+    plays: np.ndarray  # bool[C]: chart c of the field plays the full-ring charts
+    jam: np.ndarray  # uint8[K, 10, 169]: spot k's first-in jam probability per position, in 1/200 (255: none)
+    call: np.ndarray  # uint8[K, 10, 10, 169]: spot k's call of a lone jam per (caller, jammer) position
+    depths: np.ndarray  # float64[R, 11, D]: shipped depths (bb) per (ante rule, seats), increasing, inf padded
+    spot: np.ndarray  # int64[R, 11, D]: the spot of each of those depths
+    shipped: np.ndarray  # int64[R, 11]: how many depths are shipped per (ante rule, seats)
+    ante: np.ndarray  # float64[R]: each rule's dead money per seat (bb), ANTE_PER_SEAT
+    uses: np.ndarray  # int64[K]: decisions and range reads made from each spot (counted by the kernels)
+
+
+def no_ring(charts: int) -> RingCharts:
+    """The bundle of a field without full-ring players (``charts`` chart models, none of them ``fullring``)."""
+    return RingCharts(np.zeros(charts, dtype=np.bool_), np.zeros((1, MAX_SEATS, NUMBER_OF_CLASSES), dtype=np.uint8),
+                      np.zeros((1, MAX_SEATS, MAX_SEATS, NUMBER_OF_CLASSES), dtype=np.uint8),
+                      np.full((len(ANTES), MAX_SEATS + 1, 1), np.inf), np.zeros((len(ANTES), MAX_SEATS + 1, 1),
+                                                                                dtype=np.int64),
+                      np.zeros((len(ANTES), MAX_SEATS + 1), dtype=np.int64), ANTE_PER_SEAT.copy(),
+                      np.zeros(1, dtype=np.int64))
+
+
+def ring_charts(models: Sequence[str], chart_file: str | Path | None = None) -> tuple[RingCharts, ChartFile | None]:
+    """The bundle of a field of ``models`` (chart ``c`` is ``models[c]``) and the chart file it reads (None when
+    no model is ``fullring``): the shipped file, or ``chart_file`` (read and checked: a file of another format or
+    code version is :class:`~pokerlab.pushfold.fullring_charts.ChartVersionError`)."""
+    plays = np.array([m == RING_MODEL for m in models], dtype=np.bool_)
+    if not plays.any():
+        return no_ring(len(models)), None
+    charts = shipped_charts() if chart_file is None else read_charts(Path(chart_file))
+    key = charts.key
+    missing = [seats for seats in range(2, MAX_SEATS + 1) if not np.any(key[:, 0] == seats)]
+    if missing:
+        raise InvalidArgumentError(f"the full-ring chart file has no chart of {', '.join(map(str, missing))} seats: "
+                                   f"fullring players need one for every table size from 2 to {MAX_SEATS}")
+    rules = len(ANTES)
+    per = np.zeros((rules, MAX_SEATS + 1), dtype=np.int64)
+    for seats, _, rule in key:
+        per[int(rule), int(seats)] += 1
+    width = max(1, int(per.max()))
+    depths = np.full((rules, MAX_SEATS + 1, width), np.inf)
+    spot = np.zeros((rules, MAX_SEATS + 1, width), dtype=np.int64)
+    for rule in range(rules):
+        for seats in range(2, MAX_SEATS + 1):
+            rows = np.flatnonzero((key[:, 0] == seats) & (key[:, 2] == rule))
+            rows = rows[np.argsort(key[rows, 1], kind="stable")]
+            depths[rule, seats, : rows.size] = key[rows, 1]
+            spot[rule, seats, : rows.size] = rows
+    return RingCharts(plays, np.ascontiguousarray(charts.jam), np.ascontiguousarray(charts.call), depths, spot, per,
+                      ANTE_PER_SEAT.copy(), np.zeros(key.shape[0], dtype=np.int64)), charts
+
+
+def with_fresh_uses(ring: RingCharts) -> RingCharts:
+    """``ring`` with a zeroed use count (each chunk counts its own; the counts are merged in chunk order)."""
+    return ring._replace(uses=np.zeros_like(ring.uses))
+
+
+def chart_record(charts: ChartFile | None, uses: np.ndarray) -> dict[str, Any] | None:
+    """What a result names of the charts it used: the file's content hash, format and code version, and every
+    spot used (seats, depth in bb, ante rule) with its count of decisions and range reads."""
+    if charts is None:
+        return None
+    rules = list(ANTES)
+    spots = [{"seats": int(charts.key[k, 0]), "depth_bb": float(charts.key[k, 1]),
+              "ante": rules[int(charts.key[k, 2])], "uses": int(uses[k])} for k in np.flatnonzero(uses)]
+    return {"content_sha256": charts.header["content_sha256"], "format": charts.header["format"],
+            "code_version": charts.header["code_version"], "spots": spots}
+
+
+@njit(cache=True)
+def ring_rule(ring: RingCharts, seats: int, ante: int, big_blind: int, big_blind_ante: bool) -> int:
+    """The ante rule nearest the hand's dead money per seat among those shipped for ``seats`` (see the module
+    docs); the first shipped one on a tie."""
+    per_seat = ante / (big_blind * seats) if big_blind_ante else ante / big_blind
+    best = -1
+    gap = np.inf
+    for rule in range(ring.ante.size):
+        if ring.shipped[rule, seats] > 0 and abs(ring.ante[rule] - per_seat) < gap:
+            gap = abs(ring.ante[rule] - per_seat)
+            best = rule
+    return best
+
+
+@njit(cache=True)
+def ring_spot(ring: RingCharts, rule: int, seats: int, effective: int, big_blind: int) -> int:
+    """The spot of ``seats`` seats and ante ``rule`` whose depth is nearest ``effective`` chips in big blinds (the
+    deeper on a tie); its use is counted."""
+    depth = effective / big_blind
+    best = 0
+    gap = np.inf
+    for d in range(ring.shipped[rule, seats]):
+        if abs(ring.depths[rule, seats, d] - depth) <= gap:  # increasing depths: the deeper wins a tie
+            gap = abs(ring.depths[rule, seats, d] - depth)
+            best = d
+    k: int = ring.spot[rule, seats, best]
+    ring.uses[k] += 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def position(seat: int, small_blind: int, seats: int) -> int:
+    """The charts' position (``UTG .. BTN, SB, BB``; heads-up ``SB, BB``) of table seat ``seat``."""
+    return (seat - small_blind + seats - 2) % seats
+
+
+@njit(cache=True)
+def ring_probability(steps: int) -> float:
+    """A chart's quantised probability (``1 / 200`` steps; no decision: 0)."""
+    if steps == NO_DECISION:
+        return 0.0
+    return steps / LEVELS
+
+
+@njit(cache=True)
+def ring_jam_row(ring: RingCharts, rule: int, seats: int, effective: int, big_blind: int, at: int,
+                 out: np.ndarray) -> np.ndarray:
+    """Position ``at``'s first-in jam range (probability per class) at ``effective`` chips, into ``out``."""
+    k = ring_spot(ring, rule, seats, effective, big_blind)
+    for h in range(out.size):
+        out[h] = ring_probability(ring.jam[k, at, h])
+    return out
+
+
+@njit(cache=True)
+def ring_call_row(ring: RingCharts, rule: int, seats: int, effective: int, big_blind: int, at: int, jammer: int,
+                  out: np.ndarray) -> np.ndarray:
+    """Position ``at``'s range calling a lone jam of position ``jammer`` at ``effective`` chips, into ``out``."""
+    k = ring_spot(ring, rule, seats, effective, big_blind)
+    for h in range(out.size):
+        out[h] = ring_probability(ring.call[k, at, jammer, h])
+    return out

@@ -1,0 +1,116 @@
+"""Full-ring players (:mod:`pokerlab.simulation.ring`): the simulator plays the shipped charts by position with
+several callers, by the one set of hand rules, and its EV of a fixed full-table profile is the real game's
+(valued independently, on joint deals, by :func:`pokerlab.pushfold.real_game.real_game_check`); a chart file
+of another version is refused in one line; every result names the charts it used."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pokerlab.cards.tables import load_tables
+from pokerlab.games.pushfold import JAM, PushFoldGame, Table
+from pokerlab.games.vector import compile_public_tree
+from pokerlab.pushfold.fullring_charts import CHART_FILE, full_ring_chart, shipped_charts
+from pokerlab.pushfold.real_game import real_game_check
+from pokerlab.simulation import simulate
+from pokerlab.simulation.kernels import Charts, play_hands
+from pokerlab.simulation.ring import position, ring_charts
+from pokerlab.solvers.vector_strategy import VectorStrategy
+
+SEATS = 4
+DEPTH_BB = 5  # calls are wide at 5 bb: pots of two and three callers are frequent
+BIG_BLIND = 100
+
+
+def chart_profile(game: PushFoldGame, tree, jam: np.ndarray, call: np.ndarray) -> VectorStrategy:
+    """The full-ring players' profile in the game: first in by ``jam[seat]``, after a jam (alone or called) by
+    ``call[seat, first jammer]``."""
+    strategy = VectorStrategy.uniform(tree)
+    for node in tree.decision_nodes():
+        state = tree.states[int(node)]
+        seat = game.decision_seats[len(state)]
+        jams = [game.decision_seats[k] for k, action in enumerate(state) if action == JAM]
+        p = jam[seat] if not jams else call[seat, jams[0]]
+        block = strategy.block(int(node))
+        block[:, 1] = p
+        block[:, 0] = 1.0 - p
+    return strategy
+
+
+def test_positions_are_the_charts_seat_order():
+    # UTG .. BTN, SB, BB from the small blind's table seat; heads-up the small blind (the button) is SB
+    assert [position(seat, 0, 5) for seat in range(5)] == [3, 4, 0, 1, 2]
+    assert [position(seat, 1, 2) for seat in range(2)] == [1, 0]
+
+
+def test_the_simulator_plays_a_full_table_chart_at_the_real_games_ev():
+    """Four seats at 5 bb, no ante: every player plays the shipped chart of his position and over-calls by his
+    lone-jam call chart, so pots of several callers are frequent. The simulator's mean chip result per seat
+    (400,000 hands) matches the real game's value of the same profile (100,000 joint deals, an independent
+    implementation) within 4 combined standard errors (about 0.04 bb). The check has power: with the first
+    caller closing the action (``callers=1``) the big blind is 8 standard errors off, with the button one seat
+    off 80."""
+    chart = full_ring_chart(SEATS, DEPTH_BB, "none")
+    assert chart.depth_bb == DEPTH_BB
+    game = PushFoldGame(Table((float(DEPTH_BB),) * SEATS, 0.5, 1.0), lambda final: final - DEPTH_BB)
+    tree = compile_public_tree(game)
+    check = real_game_check(game, tree, chart_profile(game, tree, chart.jam, chart.call), deals=100_000, seed=5)
+    ring, _ = ring_charts(["fullring"])
+    hands = 400_000
+    total = np.zeros(SEATS)
+    square = np.zeros(SEATS)
+    stacks = np.full(SEATS, DEPTH_BB * BIG_BLIND, dtype=np.int64)
+    unused = Charts(np.zeros((1, 1, 169)), np.zeros((1, 1, 169)))
+    # button at table seat SEATS - 3: the simulator's seats are the game's (UTG, BTN, SB, BB)
+    play_hands(stacks, np.zeros(SEATS, dtype=np.int64), SEATS - 3, BIG_BLIND // 2, BIG_BLIND, 0, False, SEATS - 1,
+               unused, load_tables(), 11, hands, total, square, ring)
+    assert total.sum() == 0  # chips are conserved on every hand
+    simulated = total / hands / BIG_BLIND
+    simulated_error = np.sqrt((square / hands / BIG_BLIND**2 - simulated**2) / hands)
+    tolerance = 4 * np.hypot(simulated_error, np.array(check.value_errors))
+    assert np.all(np.abs(simulated - np.array(check.values)) <= tolerance), (simulated, check.values, tolerance)
+    assert ring.uses.sum() > 0 and np.flatnonzero(ring.uses).tolist() == [
+        int(k) for k in np.flatnonzero((shipped_charts().key[:, 0] == SEATS) & (shipped_charts().key[:, 1] == DEPTH_BB)
+                                       & (shipped_charts().key[:, 2] == 0))]
+
+
+def test_a_result_names_the_chart_file_and_every_spot_it_used():
+    result = simulate(None, "power:paid=3", players=12, play="fullring", tournaments=2, seed=3, workers=0)
+    record = result.to_dict()["fullring_charts"]
+    assert record["content_sha256"] == shipped_charts().header["content_sha256"]
+    assert record["spots"] and all(s["uses"] > 0 and 2 <= s["seats"] <= 9 for s in record["spots"])
+    assert result.tournament.field.callers == 9  # several callers
+    assert result.tournament.describe()["fullring_charts"] == record["content_sha256"]
+
+
+def test_a_chart_file_of_another_version_is_refused_in_one_line(tmp_path):
+    import subprocess
+
+    with np.load(CHART_FILE) as stored:
+        arrays = {name: stored[name] for name in stored.files}
+    header = json.loads(str(arrays.pop("header")))
+    header["code_version"] = "0" * 16
+    other = tmp_path / "other.npz"
+    np.savez(other, header=np.array(json.dumps(header)), **arrays)
+    before = other.read_bytes()
+    out = tmp_path / "out"
+    cli = Path(sys.executable).with_name("pokerlab")
+    done = subprocess.run([str(cli), "simulate", "--players", "20", "--payouts", "power:paid=3", "--play", "fullring",
+                           "--chart-file", str(other), "--tournaments", "2", "--workers", "0", "--output", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "rebuild it" in done.stderr and "Traceback" not in done.stderr
+    assert other.read_bytes() == before and not (out / "summary.json").exists()
+
+
+def test_a_chart_file_without_fullring_play_is_refused():
+    from pokerlab.errors import InvalidArgumentError
+
+    with pytest.raises(InvalidArgumentError, match="fullring play only"):
+        simulate(None, "power:paid=3", players=12, play="rules", tournaments=2, seed=3, workers=0,
+                 chart_file=CHART_FILE)

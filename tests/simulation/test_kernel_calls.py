@@ -1,0 +1,56 @@
+"""A chunk of tournaments is played in short kernel calls (Ctrl-C is seen between them): the tournaments do not
+depend on where the calls stop, and the hand-by-hand state they carry (the button, the blinds) moves as a
+tournament's does."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.cards.tables import load_tables
+from pokerlab.simulation import core, kernels, prepare, simulate
+
+
+def _records(**setup):
+    result = simulate(tournaments=3, seed=7, workers=0, records=True, **setup)
+    return result.records, result.hands
+
+
+@pytest.mark.parametrize("setup", [
+    {"stacks": [5, 3, 2], "payouts": [600, 400], "bet": 1},
+    {"players": 30, "payouts": [500, 300, 200], "play": "pushfold:0.8,icm:0.2", "snapshots": [9]},
+], ids=["coinflip", "charts-and-icm-deciders"])
+def test_the_tournaments_do_not_depend_on_the_kernel_calls(monkeypatch, setup):
+    whole, hands = _records(**setup)
+    monkeypatch.setattr(core, "FIRST_CALL_HANDS", 1)
+    monkeypatch.setattr(core, "next_call_hands", lambda last, seconds: 1)  # one table's hand per call
+    one_by_one, again = _records(**setup)
+    assert hands == again > 3
+    for name in whole:
+        assert np.array_equal(whole[name], one_by_one[name]), name
+
+
+def _step(t, run, summary, places, snaps, info, checks):
+    return kernels.play_rounds(t.field, t.schedule, t.charts, t.ring, t.aware, t.snapshots, load_tables(), run, summary,
+                               places, snaps, info, checks, 1)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_button_moves_one_seat_a_hand(players):
+    t = prepare(stacks=[10_000] * players, payouts=[1.0], play="pushfold")
+    run = kernels.new_run(t.field, t.snapshots)
+    places = np.zeros(players, dtype=np.int64)
+    checks = np.zeros(4, dtype=np.int64)
+    snaps, info = np.zeros((0, players), dtype=np.int64), np.zeros((0, 2), dtype=np.int64)
+    summary = kernels.start_tournament(t.field, t.schedule, t.aware, run, kernels.tournament_start(3, 0), places,
+                                       checks)
+    for _ in range(6):
+        button = int(run.tables.button[0])
+        before = run.stack.copy()
+        summary, played = _step(t, run, summary, places, snaps, info, checks)
+        if run.clock[kernels.FINISHED] or run.tables.counts[0] < players:
+            break
+        assert played == 1 and run.tables.button[0] == (button + 1) % players
+        # the small blind (the button heads-up) lost his blind or won the pot: his stack moved
+        small_blind = run.tables.seats[0, button if players == 2 else (button + 1) % players]
+        assert run.stack[small_blind] != before[small_blind]
