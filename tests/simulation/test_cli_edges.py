@@ -93,7 +93,8 @@ def test_sigterm_is_one_line_exit_143_and_stops_the_workers(tmp_path):
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=20)
     assert process.returncode == 143, err
-    lines = err.strip().splitlines()
+    # the run's estimate is announced first when one tournament times slow (a loaded machine): not Ctrl-C's line
+    lines = [line for line in err.strip().splitlines() if not line.startswith("note: ")]
     assert len(lines) == 1 and lines[0].startswith("terminated after "), err
     assert "rerun the same command to resume" in lines[0]
     time.sleep(0.5)
