@@ -102,6 +102,8 @@ def write_charts(spots: Iterable[ChartSpot], path: Path = CHART_FILE) -> dict[st
               "target_bb": {"heads_up": HEADS_UP_CHART_TARGET, "multiway": CHART_TARGET},
               "triple_deals": TRIPLE_DEALS, "bank_deals": BANK_DEALS, "tables_seed": TABLE_SEED,
               "antes": list(ANTES), "spots": count,
+              "quantisation": f"jam and call probabilities in steps of 1/{LEVELS} (uint8, rounded to the nearest "
+                              f"step, so within 1/{2 * LEVELS}; {NO_DECISION}: no such decision)",
               "model": "chip EV; card removal joint among the players in the pot, folded hands ignored"}
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".partial.npz")
