@@ -64,7 +64,7 @@ class JointPlans(NamedTuple):
 
 class JointTables(NamedTuple):
     """The kernel's read-only tables: class weights, the two-way class tables, the three-way table
-    (``share6_by_second[B, A, C] = share6[A, B, C]``) and the bank, with their per-class scales
+    (``share6_by_pair[B, C, A] = share6[A, B, C]``) and the bank, with their per-class scales
     (``1326 / (size * samples)``).
     ``bank_order[k - 4, slot]``: the bank's deals of ``k`` hands sorted by the class at ``slot``, and
     ``bank_start[k - 4, slot, c]`` where class ``c``'s run starts there (a pot's deals are visited through the
@@ -75,7 +75,7 @@ class JointTables(NamedTuple):
     win: np.ndarray
     tie: np.ndarray
     triple_count: np.ndarray
-    share6_by_second: np.ndarray
+    share6_by_pair: np.ndarray
     triple_scale: np.ndarray
     bank_classes: np.ndarray
     bank_shares: np.ndarray
@@ -117,28 +117,37 @@ def _three_way(x1: np.ndarray, x2: np.ndarray, tables: JointTables, heroes: np.n
                s: np.ndarray) -> None:
     """``r[h]``: probability that two opponents with per-class strategies ``x1``, ``x2`` hold hands that reach
     the pot, given one combo of class ``h``; ``s[h]``: the same weighted by ``h``'s share of the pot; for the
-    classes ``heroes`` only (the others are left as they are). The first opponent's class is the outer loop:
-    ``triple_count`` is symmetric and ``share6_by_second`` is ``share6`` with its first two axes swapped, so
-    each of its classes reads one contiguous block of the tables (the sums per hero are the same, in the same
-    order, as with the hero outermost)."""
+    classes ``heroes`` only (the others are left as they are; all 169 or an increasing subset). The opponents'
+    classes ``a``, ``b`` are the outer loops and the hero's class the inner one: ``triple_count`` is symmetric,
+    so ``triple_count[a, b]`` is the contiguous row of every hero, and ``share6_by_pair[a, b, h]`` is
+    ``share6[h, a, b]``; the inner loop is a vectorised multiply-add over a contiguous row (3x the speed of a
+    gather over ``b``), and each hero's sums are the same, in the same order, as with the hero outermost."""
     a_idx, b_idx = _support(x1), _support(x2)
-    xb = x2[b_idx]
+    every = heroes.size == NUMBER_OF_CLASSES
+    inner_total = np.empty(NUMBER_OF_CLASSES)
+    inner_share = np.empty(NUMBER_OF_CLASSES)
     for h in heroes:
         r[h] = 0.0
         s[h] = 0.0
     for a in a_idx:
         xa = x1[a]
-        count = tables.triple_count[a]
-        share = tables.share6_by_second[a]
+        inner_total[:] = 0.0
+        inner_share[:] = 0.0
+        for b in b_idx:
+            xb = x2[b]
+            count = tables.triple_count[a, b]
+            share = tables.share6_by_pair[a, b]
+            if every:
+                for h in range(NUMBER_OF_CLASSES):
+                    inner_total[h] += xb * count[h]
+                    inner_share[h] += xb * share[h]
+            else:
+                for h in heroes:
+                    inner_total[h] += xb * count[h]
+                    inner_share[h] += xb * share[h]
         for h in heroes:
-            inner_total = 0.0
-            inner_share = 0.0
-            for k in range(b_idx.size):
-                b = b_idx[k]
-                inner_total += xb[k] * count[h, b]
-                inner_share += xb[k] * share[h, b]
-            r[h] += xa * inner_total
-            s[h] += xa * inner_share
+            r[h] += xa * inner_total[h]
+            s[h] += xa * inner_share[h]
     for h in heroes:
         r[h] *= tables.triple_scale[h]
         s[h] *= tables.triple_scale[h] / 6.0
@@ -320,11 +329,11 @@ _DERIVED: list[tuple[PotTables, tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
 
 
 def _derived(pots: PotTables) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``share6_by_second`` and the bank's index (:func:`_bank_index`) of ``pots``, made once for the last
+    """``share6_by_pair`` and the bank's index (:func:`_bank_index`) of ``pots``, made once for the last
     tables object asked (the shipped one, in a chart build)."""
     if not _DERIVED or _DERIVED[0][0] is not pots:
-        by_second = np.ascontiguousarray(pots.share6.transpose(1, 0, 2))
-        _DERIVED[:] = [(pots, (pots.triple_count, by_second, *_bank_index(pots.bank_classes)))]
+        by_pair = np.ascontiguousarray(pots.share6.transpose(1, 2, 0))
+        _DERIVED[:] = [(pots, (pots.triple_count, by_pair, *_bank_index(pots.bank_classes)))]
     return _DERIVED[0][1]
 
 
