@@ -210,6 +210,11 @@ def full_ring_chart(seats: int, depth_bb: float, ante: str = "none", charts: Cha
         raise InvalidArgumentError(f"depth must be a positive number of big blinds, got {depth_bb!r}")
     charts = charts if charts is not None else shipped_charts()
     depths = available_depths(int(seats), ante, charts)
+    if depths.size == 0 and ANTES[ante][1] > 0 and int(seats) > 2:
+        raise InvalidArgumentError(
+            f"no shipped full-ring chart for {seats} seats with a big-blind ante: those charts are heads-up only "
+            "(the big blind's ante is dead money, so a 3+ way all-in has a side pot, which the chart model does "
+            "not value); solve such a table with pokerlab.pushfold.pushfold")
     if depths.size == 0:
         raise InvalidArgumentError(f"no shipped full-ring chart for {seats} seats with ante rule {ante}")
     nearest = float(depths[np.argmin(np.abs(depths - asked) - 1e-9 * depths)])
