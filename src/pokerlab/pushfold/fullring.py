@@ -166,7 +166,7 @@ def trimmed(strategy: VectorStrategy, floor: float = TRIM) -> VectorStrategy:
     >>> from pokerlab.games.vector import CoinPoker, compile_public_tree
     >>> tree = compile_public_tree(CoinPoker())
     >>> strategy = VectorStrategy.uniform(tree)
-    >>> node = int(tree.decision_nodes()[0]); strategy.block(node)[0] = (0.999, 0.001)
+    >>> node = int(tree.decision_nodes()[0]); strategy.block(node)[0] = (0.9995, 0.0005)
     >>> trimmed(strategy).block(node).tolist()  # (a node's rows: one per private hand)
     [[1.0, 0.0], [0.5, 0.5]]
     """
