@@ -8,7 +8,9 @@ is written to --output with the code version and a content hash (pokerlab.pushfo
     nice -n 10 .venv/bin/python scripts/build_fullring_charts.py --seats 2-10 --depths 5,10,15,20 --antes none,bb
 
 Depths: a list (``5,7.5,10``) and/or ranges (``1-40`` = every 0.5 bb to 20, every bb beyond, the issue's grid);
-depths where a seat would be all in by posting are left out (the chart model needs one pot per showdown).
+depths where a seat would be all in by posting are left out (the chart model needs one pot per showdown). Spots
+are solved depth by depth in the order given (a coarse grid first: ``--depths 10,20,5,...,1-40``), each depth's
+ante rules in the order given, seat counts ascending.
 Ctrl-C stops after the spot in progress is abandoned, prints one line and exits 130.
 """
 
@@ -32,18 +34,23 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def chart_depths(text: str) -> list[float]:
-    """Depths from ``5,7.5,10`` and ranges ``a-b`` (every 0.5 bb up to 20, every bb beyond)."""
-    out: set[float] = set()
+    """Depths from ``5,7.5,10`` and ranges ``a-b`` (every 0.5 bb up to 20, every bb beyond), in the order given
+    (each once): the build solves them in that order, so a coarse grid listed first is done first.
+
+    >>> chart_depths("10,5,4-6")
+    [10.0, 5.0, 4.0, 4.5, 5.5, 6.0]
+    """
+    out: dict[float, None] = {}
     for part in text.split(","):
         if "-" in part:
             low, high = (float(x) for x in part.split("-"))
             depth = low
             while depth <= high + 1e-9:
-                out.add(round(depth, 2))
+                out[round(depth, 2)] = None
                 depth += 0.5 if depth < 20 - 1e-9 else 1.0
         else:
-            out.add(float(part))
-    return sorted(out)
+            out[float(part)] = None
+    return list(out)
 
 
 def seat_counts(text: str) -> list[int]:
@@ -108,13 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         antes = args.antes.split(",")
         jobs = []
-        for seats in seat_counts(args.seats):
+        for depth in chart_depths(args.depths):
             for ante in antes:
-                for depth in chart_depths(args.depths):
+                for seats in seat_counts(args.seats):
                     try:
                         check_spot(seats, depth, ante)
                     except PokerlabError:
-                        continue  # a seat all in by posting: not a spot of the chart model
+                        continue  # a seat all in by posting, or a big-blind ante at 3+ seats: not a chart spot
                     jobs.append((seats, depth, ante))
     except (ValueError, PokerlabError) as error:
         print(f"error: {error}", file=sys.stderr)

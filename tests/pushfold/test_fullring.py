@@ -91,6 +91,81 @@ def test_chips_are_conserved(small_pots, seats):
     assert max(abs(v) for v in values) > 1e-2  # not trivially zero
 
 
+def _sparse_strategy(tree, seed: int, playing: float) -> VectorStrategy:
+    """Every decision plays (jams or calls) a random ``playing`` share of the classes, with random weights."""
+    strategy = VectorStrategy.uniform(tree)
+    rng = np.random.default_rng(seed)
+    for node in tree.decision_nodes():
+        block = strategy.block(int(node))
+        jam = rng.random(block.shape[0]) * (rng.random(block.shape[0]) < playing)
+        block[:, 1] = jam
+        block[:, 0] = 1.0 - jam
+    return strategy
+
+
+@pytest.mark.parametrize("playing", [0.08, 0.9])  # the bank visited through one range's classes, and in order
+def test_pot_values_equal_a_direct_sum_over_the_deals(small_pots, playing):
+    """Every terminal of a five-seat table against the definition of the model, written out here: a two-way pot
+    from the exact class tables, a three-way pot summed over the three-way table, a 4-5 way pot over the bank's
+    deals; the kernel evaluates every seat in turn with its memory of the three-way pots shared, as CFR does."""
+    from pokerlab.solvers.vector_traversal import Traversal
+
+    game = JointPotGame(Table((9.0,) * 5, 0.5, 1.0, ante=0.1), lambda final: final - 9.0, pots=small_pots)
+    tree = compile_public_tree(game)
+    walk = Traversal(tree)
+    strategy = _sparse_strategy(tree, 11, playing)
+    reaches = walk.reach(strategy.offsets, strategy.probs)[0][walk.terminals]
+    plans = game.plans([tree.states[int(node)] for node in walk.terminals])
+    tables = game.tables
+    w = tables.weights
+    count = small_pots.triple_count.astype(float)
+    share = small_pots.share6.astype(float) / 6.0
+    checked = set()
+    for player in range(5):
+        kernel = game.evaluate_terminals(tree, walk.terminals, player, reaches)
+        for t in range(walk.terminals.size):
+            m = int(plans.size[t])
+            inside = [int(q) for q in plans.inside[t, :m]]
+            x = [reaches[t, q] / w for q in inside]
+            folded = np.prod([reaches[t, q].sum() for q in range(5) if q != player and q not in inside])
+            if m == 1 and player in inside:  # everyone else folded
+                expected = np.full(169, plans.fixed[t, player] * folded)
+            elif player not in inside:  # the pot's reach probability times a fixed payoff
+                if m == 1:
+                    mass = float(np.sum(w * x[0]))
+                elif m == 2:
+                    mass = float((w * x[0]) @ game.equity.class_pairs @ x[1]) / 1225.0
+                elif m == 3:
+                    mass = float(np.einsum("a,abc,b,c->", w * x[0] * tables.triple_scale, count, x[1], x[2]))
+                else:
+                    classes = small_pots.bank_classes[m - 4]
+                    mass = float(np.mean(np.prod([x[j][classes[:, j]] for j in range(m)], axis=0)))
+                expected = np.full(169, plans.fixed[t, player] * folded * mass)
+            else:
+                slot = inside.index(player)
+                others = [x[j] for j in range(m) if j != slot]
+                win, lose = plans.win[t, player], plans.lose[t, player]
+                if m == 2:
+                    won = game.equity.class_win @ others[0]
+                    tied = game.equity.class_tie @ others[0]
+                    total = game.equity.class_pairs @ others[0]
+                    expected = folded * (win * won + lose * (total - won - tied)
+                                         + plans.tie[t, player] * tied) / 1225.0
+                elif m == 3:
+                    reach = np.einsum("hab,a,b->h", count, others[0], others[1]) * tables.triple_scale
+                    shared = np.einsum("hab,a,b->h", share, others[0], others[1]) * tables.triple_scale
+                    expected = folded * (lose * reach + (win - lose) * shared)
+                else:
+                    classes, shares = small_pots.bank_classes[m - 4], small_pots.bank_shares[m - 4]
+                    weight = np.prod([x[j][classes[:, j]] for j in range(m) if j != slot], axis=0)
+                    summed = np.bincount(classes[:, slot], weight * (lose + (win - lose) * shares[:, slot]),
+                                         minlength=169)
+                    expected = folded * summed * tables.bank_scale
+            assert np.allclose(kernel[t], expected, rtol=1e-9, atol=1e-13), (player, t, m)
+            checked.add((m, player in inside))
+    assert checked == {(m, inside) for m in range(1, 6) for inside in (False, True)} - {(5, False)}
+
+
 def test_side_pots_are_refused():
     from pokerlab.errors import InvalidGameError
 
@@ -118,10 +193,10 @@ def test_three_seat_chart_in_the_other_models():
 def test_shipped_charts_match_fresh_solves():
     charts = shipped_charts()
     assert charts.header["spots"] == charts.key.shape[0]
-    for seats, depth in [(2, 10.0), (3, 10.0)]:
-        chart = full_ring_chart(seats, depth, "none")
+    for seats, depth, ante in [(2, 10.0, "none"), (3, 10.0, "none"), (4, 20.0, "12.5")]:  # cheap spots
+        chart = full_ring_chart(seats, depth, ante)
         assert chart.exact
-        fresh = solve_spot(seats, depth, "none")
+        fresh = solve_spot(seats, depth, ante)
         known = ~np.isnan(fresh.jam)
         assert np.array_equal(known, ~np.isnan(chart.jam))
         assert np.max(np.abs(fresh.jam[known] - chart.jam[known])) <= 1 / 400 + 1e-9

@@ -102,6 +102,8 @@ def write_charts(spots: Iterable[ChartSpot], path: Path = CHART_FILE) -> dict[st
               "target_bb": {"heads_up": HEADS_UP_CHART_TARGET, "multiway": CHART_TARGET},
               "triple_deals": TRIPLE_DEALS, "bank_deals": BANK_DEALS, "tables_seed": TABLE_SEED,
               "antes": list(ANTES), "spots": count,
+              "quantisation": f"jam and call probabilities in steps of 1/{LEVELS} (uint8, rounded to the nearest "
+                              f"step, so within 1/{2 * LEVELS}; {NO_DECISION}: no such decision)",
               "model": "chip EV; card removal joint among the players in the pot, folded hands ignored"}
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".partial.npz")
@@ -208,6 +210,11 @@ def full_ring_chart(seats: int, depth_bb: float, ante: str = "none", charts: Cha
         raise InvalidArgumentError(f"depth must be a positive number of big blinds, got {depth_bb!r}")
     charts = charts if charts is not None else shipped_charts()
     depths = available_depths(int(seats), ante, charts)
+    if depths.size == 0 and ANTES[ante][1] > 0 and int(seats) > 2:
+        raise InvalidArgumentError(
+            f"no shipped full-ring chart for {seats} seats with a big-blind ante: those charts are heads-up only "
+            "(the big blind's ante is dead money, so a 3+ way all-in has a side pot, which the chart model does "
+            "not value); solve such a table with pokerlab.pushfold.pushfold")
     if depths.size == 0:
         raise InvalidArgumentError(f"no shipped full-ring chart for {seats} seats with ante rule {ante}")
     nearest = float(depths[np.argmin(np.abs(depths - asked) - 1e-9 * depths)])

@@ -18,9 +18,9 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
@@ -51,6 +51,7 @@ from pokerlab.web.postflop import (
 from pokerlab.web.prechecks import PRECHECKS, load_prechecks
 from pokerlab.web.schemas import (
     EquityRequest,
+    FullRingChartRequest,
     HandEquityRequest,
     ICMRequest,
     PushFoldRequest,
@@ -533,6 +534,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     endpoints("two-round", TwoRoundRequest, _two_round_limits,
               "The two-round hold'em game trained by MCCFR, as `pokerlab two-round train --exploitability --json` "
               "(no file written), with the exact exploitability curve and the strategy per betting node.")
+
+    # ---- the shipped full-ring charts: read from the package's chart file, no solving ----
+    def full_ring_answer(seats: int, depth: float, ante: str) -> dict[str, Any]:
+        from pokerlab.pushfold.fullring_charts import available_depths, full_ring_chart, shipped_model
+
+        chart = full_ring_chart(seats, depth, ante)
+        return chart.to_dict() | {"exact": chart.exact, "model": shipped_model(),
+                                  "depths": available_depths(seats, ante).tolist()}
+
+    @app.post("/api/pushfold/chart")
+    def full_ring_chart_post(body: FullRingChartRequest) -> dict[str, Any]:
+        """The shipped full-ring chart nearest a depth, as `pokerlab pushfold --chart full-ring --json` (no
+        solving: read from the package's chart file, whose header comes back as `model`)."""
+        return full_ring_answer(body.seats, body.depth, body.ante)
+
+    @app.get("/api/pushfold/chart")
+    def full_ring_chart_get(seats: int = 9, depth: float = 10.0,
+                            ante: Annotated[str, Query(max_length=8)] = "none") -> dict[str, Any]:
+        """The same as `POST /api/pushfold/chart`, from the query (`?seats=9&depth=10&ante=none`)."""
+        return full_ring_answer(seats, depth, ante)
+    # ---- end of the shipped full-ring charts ----
 
     # ---- the postflop tab: a solve kept in a bounded store (web/postflop.py), browsed without solving again ----
     solves = SolveStore()

@@ -138,3 +138,13 @@ class PushFoldRequest(_Request):
                                     "to the buster; null for a plain knockout.")
     fgs_depth: int = Field(default=0, description="FGS: value the outcomes with this many more hands played out "
                            "(1-4; needs payouts), as `--fgs-depth`. 0: ICM.")
+
+
+class FullRingChartRequest(_Request):
+    """The shipped full-ring chart (``pokerlab pushfold --chart full-ring``) of ``seats`` (2-10) equal stacks of
+    ``depth`` big blinds (the nearest shipped depth answers, and says so) with ante rule ``ante``: ``none``, ``10``
+    or ``12.5`` (that percent of the big blind from every seat), ``bb`` (a big-blind ante, heads-up)."""
+
+    seats: int = Field(default=9, examples=[9])
+    depth: float = Field(default=10.0, examples=[10])
+    ante: str = Field(default="none", max_length=8, json_schema_extra=_one_of("none", "10", "12.5", "bb"))

@@ -874,6 +874,58 @@ const pushfoldPage = (() => {
   return { init, restore };
 })();
 
+// ---- the shipped full-ring charts (push/fold tab): read from /api/pushfold/chart, never solved here --------
+
+const fullRingCharts = (() => {
+  function grid(title, probs) {
+    const cells = el("div", { class: "grid", role: "grid" });
+    for (let r = 0; r < 13; r++) {
+      for (let c = 0; c < 13; c++) {
+        const name = handName(r, c);
+        const p = probs[name] ?? 0;
+        const kind = r === c ? "pair" : r < c ? "suited" : "offsuit";
+        const cell = el("div", { class: `cell ${kind}${p >= 0.5 ? " on" : ""}`, "data-hand": name,
+          "data-p": p.toFixed(4), title: `${title}: ${name} ${pct(p, 1)}` }, el("div", { class: "fill" }),
+          el("span", { class: "label", text: name }),
+          el("span", { class: "w", text: p > 0.005 && p < 0.995 ? String(Math.round(100 * p)) : "" }));
+        cell.querySelector(".fill").style.height = `${Math.round(100 * p)}%`;
+        cells.append(cell);
+      }
+    }
+    return el("div", { class: "chart ring-chart" }, el("h3", { text: title }), cells);
+  }
+
+  function render(r) {
+    const charts = [];
+    for (const [seat, probs] of Object.entries(r.jam)) charts.push(grid(`${seat} jams first in`, probs));
+    for (const [pair, probs] of Object.entries(r.call)) charts.push(grid(`${pair.replace(" vs ", " calls ")}`, probs));
+    $("ring-charts").replaceChildren(...charts);
+    const largest = Math.max(...r.gains_bb);
+    const ante = { none: "no ante", 10: "an ante of 10% of the big blind", 12.5: "an ante of 12.5% of the big blind",
+      bb: "a big-blind ante" }[r.ante];
+    $("ring-summary").textContent = `${r.seats.length} seats of ${num(r.depth_bb, 1)} bb with ${ante}`
+      + (r.exact ? "" : ` (the nearest shipped depth to ${num(r.asked_bb, 1)} bb)`)
+      + `: largest best-response gain ${largest.toExponential(2)} bb in the chart model; `
+      + `probabilities in steps of 1/200; shipped depths ${r.depths.join(", ")}`;
+    $("ring-summary").dataset.depth = String(r.depth_bb);
+  }
+
+  async function show() {
+    showError("ring-error", null);
+    const body = { seats: Number($("ring-seats").value), depth: Number($("ring-depth").value),
+      ante: $("ring-ante").value };
+    try {
+      render(await postJSON("/api/pushfold/chart", body));
+    } catch (error) {
+      $("ring-charts").replaceChildren();
+      $("ring-summary").textContent = "";
+      showError("ring-error", error);
+    }
+  }
+
+  $("ring-show").addEventListener("click", show);
+})();
+
 // ---- Solve page -----------------------------------------------------------------------------------------
 
 const TWO_ROUND = "two-round";

@@ -1,0 +1,66 @@
+"""The shipped full-ring charts on the web: ``/api/pushfold/chart`` (POST and GET) answers what
+:func:`pokerlab.pushfold.fullring_charts.full_ring_chart` reads from the package's chart file, refuses bad input
+with a 422 and a sentence, and the push/fold tab draws the charts it answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.cards.classes import CLASS_NAMES
+from pokerlab.pushfold.fullring_charts import available_depths, full_ring_chart
+
+
+def test_the_answer_is_the_shipped_chart(client):
+    depths = available_depths(3, "none")
+    asked = float(depths[0]) + 0.2  # not a shipped depth: the nearest one answers, and says so
+    answer = client.post("/api/pushfold/chart", json={"seats": 3, "depth": asked, "ante": "none"})
+    assert answer.status_code == 200
+    body = answer.json()
+    chart = full_ring_chart(3, asked, "none")
+    assert body["depth_bb"] == chart.depth_bb and body["asked_bb"] == pytest.approx(asked) and not body["exact"]
+    assert body["seats"] == ["BTN", "SB", "BB"] and body["depths"] == depths.tolist()
+    assert body["model"]["code_version"] and "1/200" in body["model"]["quantisation"]
+    for seat, name in enumerate(chart.seats[:-1]):  # the big blind never acts first in
+        shown = np.array([body["jam"][name][c] for c in CLASS_NAMES])
+        assert np.allclose(shown, chart.jam[seat], atol=5e-5)
+    assert set(body["call"]) == {"SB vs BTN", "BB vs BTN", "BB vs SB"}
+    assert body["call"]["BB vs SB"]["AA"] == 1.0 and body["jam"]["BTN"]["72o"] == 0.0
+    assert client.get(f"/api/pushfold/chart?seats=3&depth={asked}&ante=none").json() == body
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ({"seats": 11}, "2 to 10 seats"),
+    ({"seats": 3, "ante": "7"}, "ante rule must be one of"),
+    ({"seats": 3, "ante": "bb"}, "with a big-blind ante: those charts are heads-up only"),
+    ({"seats": 3, "depth": -1}, "positive number of big blinds"),
+    ({"seats": "3"}, "seats must be a whole number"),
+    ({"seats": 3, "stacks": [1, 2]}, "not an option"),
+])
+def test_bad_input_is_a_422_with_a_sentence(client, body, words):
+    answer = client.post("/api/pushfold/chart", json=body)
+    assert answer.status_code == 422 and words in answer.json()["detail"]
+    query = "&".join(f"{k}={v}" for k, v in body.items() if not isinstance(v, list))
+    if isinstance(body.get("seats"), int) and "stacks" not in body:
+        assert client.get(f"/api/pushfold/chart?{query}").status_code == 422
+
+
+def test_the_push_fold_tab_shows_the_shipped_charts(page, screenshot_dir):
+    page.locator("#tabs a[data-tab=pushfold]").click()
+    page.locator("#ring-seats").select_option("3")
+    page.locator("#ring-depth").fill("10")
+    page.locator("#ring-show").click()
+    page.wait_for_selector(".ring-chart")
+    titles = page.locator(".ring-chart h3").all_inner_texts()
+    assert titles == ["BTN jams first in", "SB jams first in", "SB calls BTN", "BB calls BTN", "BB calls SB"]
+    chart = full_ring_chart(3, 10, "none")
+    for hand in ("AA", "K9o", "72o", "T5s"):
+        shown = float(page.locator(f".ring-chart >> nth=0 >> .cell[data-hand='{hand}']").get_attribute("data-p"))
+        assert shown == pytest.approx(chart.jam[0, CLASS_NAMES.index(hand)], abs=1e-4)
+    assert page.locator("#ring-summary").inner_text().startswith("3 seats of 10.0 bb with no ante: largest")
+    page.screenshot(path=str(screenshot_dir / "web-fullring-charts.png"), full_page=True)
+    page.locator("#ring-ante").select_option("bb")  # a big-blind ante is heads-up only: the page says so
+    page.locator("#ring-show").click()
+    page.wait_for_selector("#ring-error:not([hidden])")
+    assert "heads-up only" in page.locator("#ring-error").inner_text()
+    assert page.locator(".ring-chart").count() == 0
