@@ -152,6 +152,19 @@ function handName(row, col) {
   return row < col ? `${RANKS[row]}${RANKS[col]}s` : `${RANKS[col]}${RANKS[row]}o`;
 }
 
+// One cell of a 13 x 13 chart: the hand, its probability as a fill (class "on" from one half), the percentage when
+// the hand is mixed. Returns the cell with the hand's name and probability.
+function chartCell(row, col, probs) {
+  const name = handName(row, col);
+  const p = probs[name] ?? 0;
+  const kind = row === col ? "pair" : row < col ? "suited" : "offsuit";
+  const cell = el("div", { class: `cell ${kind}${p >= 0.5 ? " on" : ""}`, "data-hand": name, "data-p": p.toFixed(4) },
+    el("div", { class: "fill" }), el("span", { class: "label", text: name }),
+    el("span", { class: "w", text: p > 0.005 && p < 0.995 ? String(Math.round(100 * p)) : "" }));
+  cell.querySelector(".fill").style.height = `${Math.round(100 * p)}%`;
+  return { cell, name, p };
+}
+
 const equityPage = (() => {
   const players = [];
   let selected = 0;
@@ -766,13 +779,7 @@ const pushfoldPage = (() => {
     const grid = el("div", { class: "grid", role: "grid" });
     for (let r = 0; r < 13; r++) {
       for (let c = 0; c < 13; c++) {
-        const name = handName(r, c);
-        const p = probs[name] ?? 0;
-        const kind = r === c ? "pair" : r < c ? "suited" : "offsuit";
-        const cell = el("div", { class: `cell ${kind}${p >= 0.5 ? " on" : ""}`, "data-hand": name,
-          "data-p": p.toFixed(4) }, el("div", { class: "fill" }), el("span", { class: "label", text: name }),
-          el("span", { class: "w", text: p > 0.005 && p < 0.995 ? String(Math.round(100 * p)) : "" }));
-        cell.querySelector(".fill").style.height = `${Math.round(100 * p)}%`;
+        const { cell, name, p } = chartCell(r, c, probs);
         let detail = `${title.split(" (")[0]}: ${name} ${verb} ${pct(p, 1)}`;
         if (evs) detail += `; EV jam ${num(evs.jam[name], 3)} ${unit}, EV fold ${num(evs.fold[name], 3)} ${unit}`;
         if (other) {
@@ -881,14 +888,8 @@ const fullRingCharts = (() => {
     const cells = el("div", { class: "grid", role: "grid" });
     for (let r = 0; r < 13; r++) {
       for (let c = 0; c < 13; c++) {
-        const name = handName(r, c);
-        const p = probs[name] ?? 0;
-        const kind = r === c ? "pair" : r < c ? "suited" : "offsuit";
-        const cell = el("div", { class: `cell ${kind}${p >= 0.5 ? " on" : ""}`, "data-hand": name,
-          "data-p": p.toFixed(4), title: `${title}: ${name} ${pct(p, 1)}` }, el("div", { class: "fill" }),
-          el("span", { class: "label", text: name }),
-          el("span", { class: "w", text: p > 0.005 && p < 0.995 ? String(Math.round(100 * p)) : "" }));
-        cell.querySelector(".fill").style.height = `${Math.round(100 * p)}%`;
+        const { cell, name, p } = chartCell(r, c, probs);
+        cell.title = `${title}: ${name} ${pct(p, 1)}`;
         cells.append(cell);
       }
     }
