@@ -203,3 +203,15 @@ def test_flop_merging_equals_no_merging() -> None:
         assert solver.value(p) == pytest.approx(played.value(p), abs=1e-5)
         assert solver.value(p, best=True) == pytest.approx(played.value(p, best=True), abs=1e-5)
     assert solver.exploitability() > 1e-3  # not an equilibrium: the best responses have something to find
+
+
+@pytest.mark.parametrize(("board", "isomorphism"), [("Td9d6h", True), ("Td9d6h", False), (MONOTONE, True),
+                                                    ("Ah8h5h2h6c", True)])
+def test_memory_estimate_counts_the_built_tree(board: str, isomorphism: bool) -> None:
+    """The estimate made before the tree is built counts its values and nodes exactly, merged rivers
+    included (Td9d6h: 36 turn classes, then 36 or 48 rivers each; the old estimate took 48 for every turn)."""
+    game, _ = build_game(board, "AKs, QJs, 87s", "JJ, A5s, 54s", pot=100, stack=100, bets="a", raises="",
+                         isomorphism=isomorphism)
+    values, nodes, boards = game.estimated_counts
+    assert (values, nodes) == (game.storage_size, game.tree.kind.size)
+    assert len(game._boards) <= boards <= 2 * len(game._boards)  # noqa: SLF001

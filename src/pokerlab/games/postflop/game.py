@@ -227,27 +227,44 @@ class PostflopGame(VectorGame):
             out.append((card, twins))
         return out
 
-    def _memory_estimate(self, counts: np.ndarray) -> int:
-        """Bytes of regrets and cumulative strategy (float32 each) plus about 64 bytes per node."""
-        cards_left = 52 - len(self.board)
-        classes = len(self._card_classes(self.board)) if self._swappable else cards_left
+    NODE_BYTES: ClassVar[int] = 112
+    """Bytes of the materialised tree's arrays per node (:class:`TreeArrays`' twelve per-node fields, the parent
+    and the chance index, 8 bytes each)."""
 
-        def walk(node: ActionNode, deals: int) -> tuple[int, int]:
-            values = nodes = 0
+    def _memory_estimate(self, counts: np.ndarray) -> int:
+        """Bytes of the solver's storage: the regrets and the cumulative strategy (float32 each, exactly
+        :attr:`storage_size` values each once the tree is built), the tree's arrays (:attr:`NODE_BYTES` a node)
+        and the showdown tables (6 bytes a hand and player a river board). The cards a chance node deals are
+        counted as the tree deals them, merged suit twins once (:meth:`_card_classes`): the rivers after each
+        turn class, and their mean over the turn classes for the river nodes below a flop. Leaves the counts
+        in :attr:`estimated_counts`: values of each of the two arrays, nodes, river boards (an upper bound:
+        two orders of the same turn and river are one board)."""
+        firsts = self._card_classes(self.board) if self._swappable else [
+            (c, []) for c in range(52) if c not in self.board]
+        if len(self.board) == 3:
+            rivers = sum(len(self._card_classes((*self.board, c))) if self._swappable else 48 for c, _ in firsts)
+            later = rivers / len(firsts)  # rivers per turn class, on average (exact in the sums below)
+        else:
+            rivers = len(firsts) if len(self.board) == 4 else 1
+            later = 0.0
+
+        def walk(node: ActionNode, deals: float) -> tuple[float, float]:
+            values = nodes = 0.0
             if node.kind == "decision":
                 values += deals * int(counts[node.player]) * len(node.children)
             nodes += deals
             for child in node.children:
-                more = 1
+                more = 1.0
                 if node.kind == "chance":
-                    more = classes if node.street == len(self.board) - 3 else cards_left - 1
+                    more = len(firsts) if node.street == len(self.board) - 3 else later
                 v, n = walk(child, deals * more)
                 values += v
-                nodes += n * (1 if node.kind != "chance" else 1)
+                nodes += n
             return values, nodes
 
-        values, nodes = walk(self.action_tree, 1)
-        return 8 * values + 64 * nodes
+        values, nodes = walk(self.action_tree, 1.0)
+        self.estimated_counts: tuple[int, int, int] = (round(values), round(nodes), rivers)
+        return 8 * round(values) + self.NODE_BYTES * round(nodes) + rivers * 2 * int(counts.max()) * 6
 
     def _materialise(self) -> None:
         """The whole tree as arrays, children contiguous, depth-first over the blocks."""

@@ -12,14 +12,14 @@ every sum is float64.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types
 from numba.core.typing.templates import Signature
 from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
+from numba.np import arrayobj
 
 FOLD_NODE, SHOWDOWN_NODE, DECISION_NODE, CHANCE_NODE = 0, 1, 2, 3
 UPDATE, BEST, AVERAGE = 0, 1, 2
@@ -78,6 +78,10 @@ class Discount(NamedTuple):
     gamma: float
 
 
+_make_array = cast(Callable[..., Any], arrayobj.make_array)  # numba's own helpers, untyped
+_populate_array = cast(Callable[..., None], arrayobj.populate_array)
+
+
 @intrinsic
 def _unowned_view(typingctx: object, array: types.Type) -> tuple[Signature, Callable[..., ir.Value]]:  # noqa: ARG001
     """A view of ``array`` (same data, shape, strides) that holds no reference to its memory: its meminfo is null,
@@ -87,9 +91,9 @@ def _unowned_view(typingctx: object, array: types.Type) -> tuple[Signature, Call
     caller for as long as the view is used (never returned, never stored)."""
 
     def codegen(context: object, builder: ir.IRBuilder, signature: Signature, args: list[ir.Value]) -> ir.Value:
-        source = make_array(signature.args[0])(context, builder, args[0])
-        view = make_array(signature.return_type)(context, builder)
-        populate_array(view, data=source.data, shape=source.shape, strides=source.strides,
+        source = _make_array(signature.args[0])(context, builder, args[0])
+        view = _make_array(signature.return_type)(context, builder)
+        _populate_array(view, data=source.data, shape=source.shape, strides=source.strides,
                        itemsize=source.itemsize, meminfo=None)
         return view._getvalue()
 
