@@ -6,7 +6,9 @@ Run: ``python benchmarks/postflop.py PEER_BINARY [--rounds N] [--flop] [--only S
 alternating which goes first; the table reports the median CPU seconds of the solve loop (and our wall seconds:
 with ``NUMBA_NUM_THREADS=2`` the 2-thread figure) (exploitability checked every 10 iterations by both; the tree
 and memory set-up apart, compilation apart: our kernels are warmed before any timed region) and the ratio
-peer / ours (above 1: we are faster). Both EVs and the exploitability reached are printed beside the times.
+peer / ours (above 1: we are faster). Both EVs and the exploitability reached are printed beside the times, and
+both memory figures: each solver's own estimate of its storage, the peer's peak resident memory, and at the end
+this process's (``--only flop`` for the flop's alone: it also holds Python, numpy and the compiled kernels).
 """
 
 from __future__ import annotations
@@ -52,9 +54,16 @@ def ours(spot: str, target: float) -> dict[str, Any]:
 
 def peer(binary: str, spot: str, target: float) -> dict[str, Any]:
     board, bets, raises = SPOTS[spot]
-    out = subprocess.run([binary, OOP, IP, board, "200", "900", bets, raises, str(target), "5000"],
-                         capture_output=True, text=True, check=True)
-    result: dict[str, Any] = json.loads(out.stdout)
+    child = subprocess.Popen([binary, OOP, IP, board, "200", "900", bets, raises, str(target), "5000"],
+                             stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    text = child.stdout.read()
+    _, status, usage = os.wait4(child.pid, 0)  # its peak resident memory, which subprocess.run does not keep
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise RuntimeError(f"postflop-solver exited with {child.returncode}")
+    result: dict[str, Any] = json.loads(text)
+    result["peak_rss_bytes"] = usage.ru_maxrss * 1024
     return result
 
 
@@ -94,7 +103,8 @@ def main() -> None:
                   f"{m['memory_bytes'] / 2**20:.1f} MiB, wall {ours_wall:.3f} s on {threads} thread(s))  "
                   f"postflop-solver {b:8.3f} s ({t['iterations']} it, "
                   f"{t['exploitability_percent']:.3f}%, EV {t['ev'][0]:.2f}/{t['ev'][1]:.2f}, "
-                  f"{t['memory_bytes'] / 2**20:.1f} MiB)  ratio {b / a if a > 0 else float('nan'):.2f}  "
+                  f"{t['memory_bytes'] / 2**20:.1f} MiB, peak RSS {t['peak_rss_bytes'] / 2**20:.0f} MiB)  "
+                  f"ratio {b / a if a > 0 else float('nan'):.2f}  "
                   f"(load {os.getloadavg()[0]:.1f})", flush=True)
     print(f"peak memory of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
