@@ -6,7 +6,7 @@
 # statics, goes with them (no std::sync::LazyLock needed); the optional ones (bincode, rayon, zstd) are dropped
 # from Cargo.toml: the build is single-threaded, as the per-core comparison wants.
 # A small binary (src/bin/pokerlab_bench.rs) solves one spot and prints CPU seconds, iterations, exploitability
-# and both EVs.
+# and both EVs, and its peak resident memory.
 #
 # usage: benchmarks/build_postflop_solver.sh SOURCE_DIR [SCRATCH_DIR]
 #   SOURCE_DIR: a checkout of postflop-solver (e.g. the `fetch` tool's git dir: a work tree is made from it)
@@ -88,6 +88,13 @@ fn cpu_seconds() -> f64 {
     text.split_whitespace().next().unwrap().parse::<f64>().unwrap() / 1e9
 }
 
+// this process's peak resident memory in bytes (VmHWM: the program's own, whatever the parent's size at fork)
+fn peak_rss_bytes() -> u64 {
+    let text = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = text.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() * 1024
+}
+
 // args: oop ip board pot stack bets raises target_percent max_iterations
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -129,8 +136,8 @@ fn main() {
     game.cache_normalized_weights();
     let ev0 = compute_average(&game.expected_values(0), game.normalized_weights(0));
     let ev1 = compute_average(&game.expected_values(1), game.normalized_weights(1));
-    println!("{{\"cpu_s\": {cpu}, \"wall_s\": {wall}, \"build_s\": {build_s}, \"iterations\": {iterations}, \"exploitability_percent\": {}, \"ev\": [{ev0}, {ev1}], \"memory_bytes\": {mem}, \"memory_bytes_16bit\": {mem16}}}",
-             exploitability / game.tree_config().starting_pot as f32 * 100.0);
+    println!("{{\"cpu_s\": {cpu}, \"wall_s\": {wall}, \"build_s\": {build_s}, \"iterations\": {iterations}, \"exploitability_percent\": {}, \"ev\": [{ev0}, {ev1}], \"memory_bytes\": {mem}, \"memory_bytes_16bit\": {mem16}, \"peak_rss_bytes\": {}}}",
+             exploitability / game.tree_config().starting_pot as f32 * 100.0, peak_rss_bytes());
 }
 ''')
 PY

@@ -54,16 +54,10 @@ def ours(spot: str, target: float) -> dict[str, Any]:
 
 def peer(binary: str, spot: str, target: float) -> dict[str, Any]:
     board, bets, raises = SPOTS[spot]
-    child = subprocess.Popen([binary, OOP, IP, board, "200", "900", bets, raises, str(target), "5000"],
-                             stdout=subprocess.PIPE, text=True)
-    assert child.stdout is not None
-    text = child.stdout.read()
-    _, status, usage = os.wait4(child.pid, 0)  # its peak resident memory, which subprocess.run does not keep
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode:
-        raise RuntimeError(f"postflop-solver exited with {child.returncode}")
-    result: dict[str, Any] = json.loads(text)
-    result["peak_rss_bytes"] = usage.ru_maxrss * 1024
+    out = subprocess.run([binary, OOP, IP, board, "200", "900", bets, raises, str(target), "5000"],
+                         capture_output=True, text=True, check=True)
+    # its peak_rss_bytes: its own VmHWM (a child's rusage would count this process's size at the fork)
+    result: dict[str, Any] = json.loads(out.stdout)
     return result
 
 
