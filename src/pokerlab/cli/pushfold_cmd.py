@@ -309,9 +309,6 @@ def _chip_ev_charts(result: PushFoldResult) -> _ChipCharts | None:
     """The chip EV charts of ``result``'s table, solved in another process (spawned: the kernels' OpenMP runtime
     forbids fork), so that Ctrl-C ends the comparison at once (building a 9-seat game holds Ctrl-C for seconds
     inside its kernels); None when Ctrl-C stopped it."""
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
-
     from pokerlab.pushfold.solve import needs_kernels
 
     table = result.table
@@ -323,6 +320,9 @@ def _chip_ev_charts(result: PushFoldResult) -> _ChipCharts | None:
         except KeyboardInterrupt:
             return None
         return None if solved is None else _ChipCharts(solved[0], solved[1], result.class_sizes)
+    from concurrent.futures import ProcessPoolExecutor  # only where a process is spawned: the import costs 10-20 ms
+    from multiprocessing import get_context
+
     executor = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
     try:
         solved = executor.submit(_solve_chip_ev, list(result.stacks), (table.small_blind, table.big_blind),
