@@ -397,15 +397,9 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
 
 
 def _heads_up(depths: list[float], target: float, png: Path | None, as_json: bool) -> None:
-    from pokerlab.pushfold import pushfold
     from pokerlab.pushfold.charts import grid_text, heads_up_chart, save_depth_png
-    from pokerlab.pushfold.solve import needs_kernels
-    from pokerlab.warmup import compile_first
 
-    compiled = [depth for depth in depths if needs_kernels([depth, depth])]  # a 1 bb big blind is all in posting
-    if compiled:  # the solves then time no compilation
-        compile_first([lambda: pushfold([compiled[0], compiled[0]], (0.5, 1.0), iterations=1)], quiet=as_json)
-    chart = heads_up_chart(depths, target=target)
+    chart = heads_up_chart(depths, target=target)  # plain numpy at every depth: no kernel to compile
     written = []
     if png is not None:
         top = max(depths)
