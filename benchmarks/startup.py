@@ -15,9 +15,9 @@ Usage: python benchmarks/startup.py [--runs N] [--cold] [--before SRC] [--thread
 - peers: ``python -c pass`` (the interpreter alone), a one-shot eval7 script (the ``bench`` extra: a native
   evaluator, imported and called once) and a C program computing a three-player ICM, compiled in a scratch
   folder (process start of a native program).
-- ``--threads``: in one process, per-call time of a small exact ICM and small Monte Carlo equity runs with numba
-  pinned to one thread and with two, interleaved (the rows behind the thresholds in ``pokerlab.icm.core`` and
-  ``pokerlab.equity.montecarlo``).
+- ``--threads``: ``benchmarks/threads.py``, one thread against two across work sizes for exact ICM, Monte Carlo
+  ICM and Monte Carlo equity, with the threshold each family's rows suggest (run it alone on a quiet machine:
+  ``python benchmarks/threads.py``, about two minutes).
 
 Every row states the load average it was taken under.
 """
@@ -103,6 +103,9 @@ def timed(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, fl
 def pokerlab_env(src: Path, **extra: str) -> dict[str, str]:
     env = dict(os.environ, PYTHONPATH=str(src), **extra)
     env.pop("NUMBA_NUM_THREADS", None)
+    # bytecode caches on, as in an installed package (pip compiles them): without them every run compiles each
+    # pokerlab module from source, about 0.05 s of CPU on a push/fold command
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
@@ -167,59 +170,11 @@ def peer_rows(runs: int) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-THREAD_PROBE = """
-import statistics, sys, time
-import numba
-import numpy as np
-from pokerlab.equity import equity, montecarlo
-from pokerlab.icm import core, icm
-
-# the thresholds off: every call runs on the count set below
-core.QUADRATURE_PARALLEL_MIN_WORK = core.MC_PARALLEL_MIN_WORK = montecarlo.MC_PARALLEL_MIN_WORK = 0
-
-def per_call(f, reps):
-    f()
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-def row(label, f, reps):
-    best = {1: [], 2: []}
-    for _ in range(3):
-        for threads in (1, 2):
-            numba.set_num_threads(threads)
-            best[threads].append(per_call(f, reps))
-    one, two = min(best[1]), min(best[2])
-    print(f"| {label} | {1e3 * one:.3f} ms | {1e3 * two:.3f} ms | {one / two:.2f} |", flush=True)
-
-for n in (11, 20, 50, 100, 200, 500, 1000):
-    stacks = np.random.default_rng(n).uniform(1, 10, n)
-    payouts = np.arange(max(3, n // 5), 0, -1.0)
-    row(f"exact ICM, {n} players, {len(payouts)} paid", lambda: icm(stacks, payouts, "exact"), 20 if n < 500 else 5)
-field = np.random.default_rng(50).uniform(1, 10, 50)
-for samples in (2_048, 16_384, 131_072):
-    for reduction in ("plain", "sobol"):
-        row(f"Monte Carlo ICM ({reduction}), 50 players, 10 paid, {samples:,} samples",
-            lambda: icm(field, np.arange(10, 0, -1.0), "montecarlo", samples=samples, variance_reduction=reduction,
-                        seed=1), 5)
-for trials in (2_000, 20_000, 200_000, 1_000_000):
-    row(f"Monte Carlo equity AsKs vs QQ on 2c3d4h, {trials:,} trials",
-        lambda: equity(["AsKs", "QQ"], board="2c3d4h", method="montecarlo", trials=trials, seed=1), 5)
-"""
-
-
 def thread_rows(src: Path) -> None:
-    print(f"\n### One thread against two, per call, in one process (load {os.getloadavg()[0]:.1f} at start)\n")
-    print("numba's thread count set with `numba.set_num_threads`, the library's thresholds set to 0 (so that "
-          "small calls use the count set too); best of 3 interleaved medians of per-call wall time.\n")
-    print("| problem | 1 thread | 2 threads | 1 thread / 2 threads |")
-    print("|---|---|---|---|")
+    """One thread against two across work sizes, with suggested thresholds (``benchmarks/threads.py``)."""
     sys.stdout.flush()
-    subprocess.run([sys.executable, "-c", THREAD_PROBE], env=pokerlab_env(src), check=True)
-    print(f"\n(load {os.getloadavg()[0]:.1f} at the end)")
+    subprocess.run([sys.executable, str(Path(__file__).resolve().parent / "threads.py")], env=pokerlab_env(src),
+                   check=True)
 
 
 def main() -> None:
@@ -227,7 +182,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--cold", action="store_true", help="also the first answers with empty caches")
     parser.add_argument("--before", type=Path, help="another checkout's src folder, timed interleaved")
-    parser.add_argument("--threads", action="store_true", help="also one thread against two on small problems")
+    parser.add_argument("--threads", action="store_true", help="also one thread against two (benchmarks/threads.py)")
     parser.add_argument("--no-warm", action="store_true", help="skip the warm rows")
     options = parser.parse_args()
     print(f"## Start-up ({machine_description()})")

@@ -194,36 +194,45 @@ def test_batch_validation_finds_the_first_bad_row_of_a_large_batch(dtype, bad_ro
 
 @pytest.mark.parametrize("width", [5, 6, 7])
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int64, np.uint64])
-def test_checked_batch_equals_unchecked_and_flags_exactly_the_bad_rows(width, dtype):
-    """The check fused into the evaluation: every valid row gets the unchecked value, and each kind of bad card
-    (repeated, 52, 255, a value that wraps to a valid uint8, a negative) is refused whatever the dtype, read as it
-    is or narrowed to uint8 first (what ``evaluate_batch`` does with wide cards)."""
-    from pokerlab.cards.evaluator import _checked_card_tables
-    from pokerlab.cards.kernels import evaluate_rows_checked, narrow_cards
-    from pokerlab.cards.tables import load_tables
-
+def test_checked_batch_equals_unchecked_and_refuses_every_kind_of_bad_card(width, dtype):
+    """Every valid batch gets the unchecked values, and each kind of bad card (repeated, 52, 255, a value that
+    wraps to a valid uint8, a negative) is refused whatever the dtype, in a slab of the vectorised check, on a
+    slab's edge or in the rows after the last whole slab, and the message names the first bad row."""
     rng = np.random.default_rng(width)
-    hands = np.argsort(rng.random((3_000, 52)), axis=1)[:, :width].astype(dtype)
+    count = 3_000  # 46 whole slabs of 64 rows and a tail
+    hands = np.argsort(rng.random((count, 52)), axis=1)[:, :width].astype(dtype)
     assert evaluate_batch(hands).tolist() == evaluate_batch(hands, validate=False).tolist()
-    bad = hands.astype(np.int64)
     kinds = [lambda row: row[1], lambda row: 52, lambda row: 255, lambda row: 256 + 7, lambda row: -1]
-    bad_rows = []
-    for index, kind in enumerate(kinds):
-        card = kind(bad[100 * index + 3])
-        if np.iinfo(dtype).min <= card <= np.iinfo(dtype).max:  # only cards the dtype can hold
-            bad[100 * index + 3, width - 1] = card
-            bad_rows.append(100 * index + 3)
-    typed = bad.astype(dtype)
-    values, invalid = evaluate_rows_checked(typed, load_tables(), *_checked_card_tables())
-    assert invalid == len(bad_rows)
-    assert np.flatnonzero(values == 0).tolist() == bad_rows
-    good = np.setdiff1d(np.arange(len(hands)), bad_rows)
-    assert values[good].tolist() == evaluate_batch(hands[good], validate=False).tolist()
-    narrowed = np.empty(typed.shape, dtype=np.uint8)
-    narrow_cards(typed.reshape(-1), narrowed.reshape(-1))
-    assert evaluate_rows_checked(narrowed, load_tables(), *_checked_card_tables())[0].tolist() == values.tolist()
-    with pytest.raises((DuplicateCardError, InvalidCardError), match=f"hand {bad_rows[0]}"):
-        evaluate_batch(typed)
+    for index, row in enumerate((0, 63, 64, 1_000, 2_943, count - 1)):
+        for kind in kinds:
+            column = (0, width - 1)[index % 2]  # the first card, or the last
+            bad = hands.astype(np.int64)
+            card = kind(bad[row]) if column else kind(bad[row][::-1])
+            if not np.iinfo(dtype).min <= card <= np.iinfo(dtype).max:
+                continue  # only cards the dtype can hold
+            bad[row, column] = card
+            with pytest.raises((DuplicateCardError, InvalidCardError), match=f"hand {row}[ :]"):
+                evaluate_batch(bad.astype(dtype))
+
+
+@pytest.mark.parametrize("width", [5, 6, 7])
+def test_card_check_against_a_brute_force(width):
+    """The vectorised check against Python sets on batches of 0 or 1 bad rows, and on rows that repeat the row
+    before (equal cards in neighbouring rows are no repeat: the pair masks keep the compares inside a row)."""
+    from pokerlab.cards.kernels import card_pair_masks, holds_invalid_card
+
+    masks = card_pair_masks(width)
+    rng = np.random.default_rng(100 + width)
+    same = np.tile(np.arange(width, dtype=np.uint8), (500, 1))  # byte k equals byte k + width
+    assert not holds_invalid_card(same, masks)
+    for _ in range(150):
+        count = int(rng.integers(1, 400))
+        hands = np.argsort(rng.random((count, 52)), axis=1)[:, :width].astype(np.uint8)
+        if rng.random() < 0.5:
+            row, column = int(rng.integers(count)), int(rng.integers(width))
+            hands[row, column] = rng.integers(0, 256) if rng.random() < 0.3 else hands[row, rng.integers(width)]
+        expected = any(len(set(row_)) < width or max(row_) > 51 for row_ in hands.tolist())
+        assert holds_invalid_card(hands, masks) == expected
 
 
 def test_batch_refuses_non_integer_cards():

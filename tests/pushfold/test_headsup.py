@@ -68,9 +68,13 @@ def test_the_route_applies_only_where_it_answers():
     assert not headsup.answers(plain, None, None, bounties=False, fgs_depth=0, algorithm="cfr+")
     assert not headsup.answers(plain, np.array([1.0]), np.ones(9), bounties=False, fgs_depth=0, algorithm="dcfr")
     assert headsup.answers(plain, np.array([1.0]), np.ones(8), bounties=False, fgs_depth=0, algorithm="dcfr")
-    # a stack all in by posting has no decision: the compiled game's tree differs
-    assert not headsup.answers(checked_table([10, 1], [0.5, 1.0], 0.0, 0.0), None, None, bounties=False,
-                               fgs_depth=0, algorithm="dcfr")
+    # a seat all in by posting has no decision: a short big blind (or both seats short) is answered here, a
+    # short small blind facing a big blind that decides is the compiled route's (its tree differs)
+    for stacks, answered in (([10, 1], True), ([1, 1], True), ([0.5, 0.5], True), ([0.4, 3], False)):
+        assert headsup.answers(checked_table(stacks, [0.5, 1.0], 0.0, 0.0), None, None, bounties=False,
+                               fgs_depth=0, algorithm="dcfr") == answered, stacks
+    assert headsup.deciders(checked_table([10, 1], [0.5, 1.0], 0.0, 0.0)) == (True, False)
+    assert headsup.deciders(checked_table([0.4, 3], [0.5, 1.0], 0.0, 0.0)) == (False, True)
     assert not headsup.answers(checked_table([10, 10, 10], [0.5, 1.0], 0.0, 0.0), None, None, bounties=False,
                                fgs_depth=0, algorithm="dcfr")
     assert not solve.needs_kernels([10, 10]) and not solve.needs_kernels([10, 10], payouts=[70, 30], field=[5])
@@ -92,16 +96,19 @@ def _both_routes(monkeypatch, stacks, **options):
     ([25.0, 6.5], {"blinds": (0.4, 1.0), "bb_ante": 1.0}),
     ([12.0, 8.0], {"payouts": [70.0, 30.0], "field": [10.0, 6.0]}),
     ([10.0, 10.0], {"target": 1e-12, "iterations": 20}),
+    ([1.0, 1.0], {}),  # the big blind all in by posting: the small blind's decision alone
+    ([5.0, 0.8], {"payouts": [70.0, 30.0], "field": [3.0]}),
+    ([0.4, 0.3], {}),  # both all in by posting: no decision
 ])
 def test_equals_the_compiled_route(monkeypatch, stacks, options):
     fast, compiled = _both_routes(monkeypatch, stacks, **options)
     assert (fast.iterations, fast.stop_reason, fast.model, fast.gain_unit) == (
         compiled.iterations, compiled.stop_reason, compiled.model, compiled.gain_unit)
     assert fast.target == compiled.target and fast.multiway_samples == compiled.multiway_samples
-    for ours, theirs in ((fast.jam, compiled.jam), (fast.ev_jam, compiled.ev_jam), (fast.ev_fold, compiled.ev_fold),
-                         (fast.call[(1, 0)], compiled.call[(1, 0)])):
-        assert np.allclose(ours, theirs, rtol=0, atol=1e-9, equal_nan=True)
     assert list(fast.call) == list(compiled.call)
+    for ours, theirs in ((fast.jam, compiled.jam), (fast.ev_jam, compiled.ev_jam), (fast.ev_fold, compiled.ev_fold),
+                         *((fast.call[key], compiled.call[key]) for key in compiled.call)):
+        assert np.allclose(ours, theirs, rtol=0, atol=1e-9, equal_nan=True)
     assert np.allclose(fast.gains, compiled.gains, rtol=0, atol=1e-12)
     assert np.allclose(fast.values, compiled.values, rtol=0, atol=1e-12)
     assert fast.value_errors == compiled.value_errors == (0.0, 0.0)
@@ -121,6 +128,7 @@ def test_equals_the_compiled_route(monkeypatch, stacks, options):
 
 def test_answers_without_loading_numba():
     script = ("import sys; from pokerlab.pushfold import pushfold; r = pushfold([10, 10], target=1e-3); "
-              "r.to_dict(); print('numba' in sys.modules, 'scipy' in sys.modules)")
+              "r.to_dict(); from pokerlab.pushfold.charts import heads_up_chart; heads_up_chart([0.5, 1, 2]); "
+              "print('numba' in sys.modules, 'scipy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]

@@ -70,16 +70,16 @@ def evaluate_batch(hands: np.ndarray, *, validate: bool = True) -> np.ndarray:
     """Hand values of many hands at once, in parallel: ``hands`` is an ``(N, k)`` array of card indices.
 
     ``k`` is 5, 6 or 7; the result is a ``uint16`` array of ``N`` values. With ``validate`` (the default) the
-    cards (any integer dtype) are checked to be in 0..51 and distinct within each row, in the same compiled pass
-    as the evaluation; ``validate=False`` skips the check and casts to ``uint8``: invalid cards (a card out of
-    range, or held twice) then give undefined values and may read outside the evaluator's tables, so use it only
-    on cards known to be valid.
+    cards (any integer dtype) are checked to be in 0..51 and distinct within each row, in a vectorised pass over
+    the cards before the evaluation; ``validate=False`` skips the check and casts to ``uint8``: invalid cards (a
+    card out of range, or held twice) then give undefined values and may read outside the evaluator's tables, so
+    use it only on cards known to be valid.
 
     >>> import numpy as np
     >>> evaluate_batch(np.array([[48, 44, 40, 36, 32], [0, 5, 10, 15, 21]])).tolist()
     [7462, 1]
     """
-    from pokerlab.cards.kernels import evaluate_rows, evaluate_rows_checked, narrow_cards
+    from pokerlab.cards.kernels import evaluate_rows, first_invalid_row, holds_invalid_card, narrow_cards
 
     array = np.asarray(hands)
     if array.ndim != 2 or not 5 <= array.shape[1] <= 7:
@@ -88,29 +88,26 @@ def evaluate_batch(hands: np.ndarray, *, validate: bool = True) -> np.ndarray:
         return evaluate_rows(np.ascontiguousarray(array, dtype=np.uint8), load_tables())
     if array.dtype.kind not in "iu":
         raise InvalidCardError(f"card indices must be integers, got an array of {array.dtype}")
-    keys, bits = _checked_card_tables()
     cards = np.ascontiguousarray(array)
     if cards.dtype != np.uint8:
         narrowed = np.empty(cards.shape, dtype=np.uint8)
         narrow_cards(cards.reshape(-1), narrowed.reshape(-1))
         cards = narrowed
-    values, invalid = evaluate_rows_checked(cards, load_tables(), keys, bits)
-    if invalid:
-        row = int(np.flatnonzero(values == 0)[0])
+    if holds_invalid_card(cards, _pair_masks(array.shape[1])):
+        row = int(first_invalid_row(cards))
         if array[row].min() < 0 or array[row].max() > 51:
             raise InvalidCardError(f"card indices must be in 0..51 (hand {row}: {array[row].tolist()})")
         raise DuplicateCardError(f"hand {row} repeats a card: {format_cards(array[row])}")
-    return values
+    return evaluate_rows(cards, load_tables())
 
 
 @functools.cache
-def _checked_card_tables() -> tuple[np.ndarray, np.ndarray]:
-    """The evaluator's per-card keys and bits padded with zeros to 256 entries, where every invalid card is
-    looked up (see :func:`~pokerlab.cards.kernels.evaluate_rows_checked`)."""
-    tables = load_tables()
-    keys, bits = np.zeros(256, dtype=np.uint64), np.zeros(256, dtype=np.uint64)
-    keys[:52], bits[:52] = tables.card_keys, tables.card_bits
-    return keys, bits
+def _pair_masks(width: int) -> np.ndarray:
+    """The card check's pair masks for rows of ``width`` cards (:func:`pokerlab.cards.kernels.card_pair_masks`),
+    built once."""
+    from pokerlab.cards.kernels import card_pair_masks
+
+    return card_pair_masks(width)
 
 
 def category_index(value: int) -> int:

@@ -309,9 +309,6 @@ def _chip_ev_charts(result: PushFoldResult) -> _ChipCharts | None:
     """The chip EV charts of ``result``'s table, solved in another process (spawned: the kernels' OpenMP runtime
     forbids fork), so that Ctrl-C ends the comparison at once (building a 9-seat game holds Ctrl-C for seconds
     inside its kernels); None when Ctrl-C stopped it."""
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
-
     from pokerlab.pushfold.solve import needs_kernels
 
     table = result.table
@@ -323,6 +320,9 @@ def _chip_ev_charts(result: PushFoldResult) -> _ChipCharts | None:
         except KeyboardInterrupt:
             return None
         return None if solved is None else _ChipCharts(solved[0], solved[1], result.class_sizes)
+    from concurrent.futures import ProcessPoolExecutor  # only where a process is spawned: the import costs 10-20 ms
+    from multiprocessing import get_context
+
     executor = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
     try:
         solved = executor.submit(_solve_chip_ev, list(result.stacks), (table.small_blind, table.big_blind),
@@ -397,15 +397,9 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
 
 
 def _heads_up(depths: list[float], target: float, png: Path | None, as_json: bool) -> None:
-    from pokerlab.pushfold import pushfold
     from pokerlab.pushfold.charts import grid_text, heads_up_chart, save_depth_png
-    from pokerlab.pushfold.solve import needs_kernels
-    from pokerlab.warmup import compile_first
 
-    compiled = [depth for depth in depths if needs_kernels([depth, depth])]  # a 1 bb big blind is all in posting
-    if compiled:  # the solves then time no compilation
-        compile_first([lambda: pushfold([compiled[0], compiled[0]], (0.5, 1.0), iterations=1)], quiet=as_json)
-    chart = heads_up_chart(depths, target=target)
+    chart = heads_up_chart(depths, target=target)  # plain numpy at every depth: no kernel to compile
     written = []
     if png is not None:
         top = max(depths)

@@ -10,8 +10,9 @@ tens of microseconds. The iterations, discounting, averaging, gain checks and th
 :class:`pokerlab.solvers.vector.VectorSolver` (``dcfr``) run by :func:`pokerlab.pushfold.pushfold`, so this route
 returns the kernel route's result (tests/pushfold/test_headsup.py holds them equal, and both against an LP).
 
-It answers a table of two seats that both decide (neither is all in by posting), without bounties or FGS, with
-the default algorithm, under chip EV or under ICM with at most :data:`~pokerlab.icm.small_field.PLAIN_MAX_PLAYERS`
+It answers a table of two seats without bounties or FGS, with the default algorithm, where both seats decide, or
+the big blind is all in by posting (the small blind jams or folds, a jam is a showdown), or both are (no decision:
+the hand is a showdown), under chip EV or under ICM with at most :data:`~pokerlab.icm.small_field.PLAIN_MAX_PLAYERS`
 players in the tournament (:func:`answers`); the compiled route (:mod:`pokerlab.pushfold.vector_solve`) takes
 the rest. The stacks after each outcome follow the table rules (:mod:`pokerlab.games.pushfold.rules`) for two
 seats, and the ICM payoff is :class:`pokerlab.pushfold.situation.ICMPayoff`'s (the tests hold both equal to
@@ -48,20 +49,31 @@ SCALE = 1.0 / DISJOINT_COMBOS  # a lone winner's value: the other seat's removal
 ALPHA, BETA, GAMMA = 1.5, 0.0, 2.0
 """Discounted CFR's parameters (:data:`pokerlab.solvers.core.ALGORITHMS` ``"dcfr"``; a test holds them equal)."""
 ALGORITHM = "dcfr"
+FORCED = np.array([0.0, 1.0])
+"""The fold / jam-or-call probabilities of a seat all in by posting: it is in the hand with every class."""
 
 Progress = Callable[[int, float], None]
 
 
 def answers(request: TableRequest, payouts: np.ndarray | None, field: np.ndarray | None, *, bounties: bool,
             fgs_depth: int, algorithm: str) -> bool:
-    """Whether this route solves the table: two seats that both decide, no bounties, no FGS, the default
-    algorithm, chip EV or ICM with at most :data:`PLAIN_MAX_PLAYERS` players in all."""
+    """Whether this route solves the table: two seats, no bounties, no FGS, the default algorithm, chip EV or ICM
+    with at most :data:`PLAIN_MAX_PLAYERS` players in all, and a small blind that decides unless both seats are all
+    in by posting (a short small blind facing a big blind that decides is a different tree: the compiled route's)."""
     if request.seats != 2 or bounties or fgs_depth != 0 or algorithm != ALGORITHM:
         return False
     if payouts is not None and 2 + (0 if field is None else field.size) > PLAIN_MAX_PLAYERS:
         return False
+    small_blind, big_blind = deciders(request)
+    return small_blind or not big_blind
+
+
+def deciders(request: TableRequest) -> tuple[bool, bool]:
+    """Whether the small blind and the big blind each have a decision: a seat the forced bets put all in has
+    none."""
     dead, live = forced_bets(request)
-    return bool(np.all(dead + live < np.asarray(request.stacks)))
+    decides = dead + live < np.asarray(request.stacks)
+    return bool(decides[0]), bool(decides[1])
 
 
 def forced_bets(request: TableRequest) -> tuple[np.ndarray, np.ndarray]:
@@ -181,8 +193,10 @@ class HeadsUpGame:
     valuation's (:mod:`pokerlab.games.pushfold.valuation`): a seat's counterfactual value per class, the
     others' reach conditioned on its hand."""
 
-    def __init__(self, payoffs: Utilities, tables: ClassTables, weights: np.ndarray) -> None:
+    def __init__(self, payoffs: Utilities, tables: ClassTables, weights: np.ndarray,
+                 decides: tuple[bool, bool] = (True, True)) -> None:
         self.payoffs = payoffs
+        self.decides = decides  # a seat all in by posting has no decision: it plays its forced jam or call
         self.pairs, self.win, self.tie = tables
         self.weights = weights
         self.removal_all = self.pairs @ np.ones(weights.size)  # the opponent with every hand
@@ -228,14 +242,14 @@ class Gains(NamedTuple):
 
 def profile_gains(game: HeadsUpGame, jam: np.ndarray, call: np.ndarray) -> Gains:
     """Exact values and best-response gains of both seats for the per-class ``(169, 2)`` blocks ``jam`` (the
-    small blind's fold / jam) and ``call`` (the big blind's fold / call)."""
+    small blind's fold / jam) and ``call`` (the big blind's fold / call). A seat without a decision gains 0."""
     w = game.weights
     fold, jams = game.small_blind_values(call[:, 1])
     sb = (0.0 + jam[:, 0] * fold) + jam[:, 1] * jams
-    sb_best = np.maximum(fold, jams)
+    sb_best = np.maximum(fold, jams) if game.decides[0] else sb
     walk, folds, calls = game.big_blind_values(jam[:, 1])
     bb = walk + ((0.0 + call[:, 0] * folds) + call[:, 1] * calls)
-    bb_best = walk + np.maximum(folds, calls)
+    bb_best = walk + np.maximum(folds, calls) if game.decides[1] else bb
     values = (float(w @ sb), float(w @ bb))
     best = (float(w @ sb_best), float(w @ bb_best))
     return Gains(values, best, (best[0] - values[0], best[1] - values[1]))
@@ -246,7 +260,7 @@ class DiscountedCFR:
     (``dcfr``) runs it: alternating updates (small blind, then big blind), iteration ``t`` adding its regrets,
     discounting positive regrets by ``t^1.5 / (t^1.5 + 1)`` and negative ones by one half, regret matching, and
     averaging with weight ``t^2``. ``sigma``/``cumulative``: ``(2, 169, 2)`` per seat's decision, actions
-    (fold, jam or call)."""
+    (fold, jam or call); a seat without a decision is never updated and always jams or calls."""
 
     def __init__(self, game: HeadsUpGame) -> None:
         self.game = game
@@ -254,6 +268,9 @@ class DiscountedCFR:
         self.cumulative = np.zeros_like(self.regrets)
         self.sigma = np.full_like(self.regrets, 0.5)
         self.iteration = 0
+        for seat, decides in enumerate(game.decides):
+            if not decides:
+                self.sigma[seat] = FORCED
 
     def iterate(self) -> None:
         t = float(self.iteration + 1)
@@ -261,10 +278,12 @@ class DiscountedCFR:
         positive = t ** ALPHA / (t ** ALPHA + 1.0)
         negative = t ** BETA / (t ** BETA + 1.0)
         game, sigma = self.game, self.sigma
-        fold, jam = game.small_blind_values(sigma[1, :, 1])
-        self._update(0, fold, jam, weight, positive, negative)
-        _, fold, call = game.big_blind_values(sigma[0, :, 1])
-        self._update(1, fold, call, weight, positive, negative)
+        if game.decides[0]:
+            fold, jam = game.small_blind_values(sigma[1, :, 1])
+            self._update(0, fold, jam, weight, positive, negative)
+        if game.decides[1]:
+            _, fold, call = game.big_blind_values(sigma[0, :, 1])
+            self._update(1, fold, call, weight, positive, negative)
         self.iteration += 1
 
     def _update(self, seat: int, first: np.ndarray, second: np.ndarray, weight: float, positive: float,
@@ -281,9 +300,14 @@ class DiscountedCFR:
         sigma[:] = np.where(total[:, None] > 0.0, plus / np.where(total > 0.0, total, 1.0)[:, None], 0.5)
 
     def average(self) -> np.ndarray:
-        """The average strategy, ``(2, 169, 2)`` (uniform where nothing accumulated)."""
+        """The average strategy, ``(2, 169, 2)`` (uniform where nothing accumulated; the forced action of a seat
+        without a decision)."""
         total = self.cumulative.sum(axis=2, keepdims=True)
-        return np.where(total > 0.0, self.cumulative / np.where(total > 0.0, total, 1.0), 0.5)
+        average: np.ndarray = np.where(total > 0.0, self.cumulative / np.where(total > 0.0, total, 1.0), 0.5)
+        for seat, decides in enumerate(self.game.decides):
+            if not decides:
+                average[seat] = FORCED
+        return average
 
 
 def solve_heads_up(request: TableRequest, payouts: np.ndarray | None, field: np.ndarray | None, *, target: float,
@@ -297,7 +321,8 @@ def solve_heads_up(request: TableRequest, payouts: np.ndarray | None, field: np.
         tables = class_tables()
     except KeyboardInterrupt:
         raise Interrupted("while building the game: nothing solved yet") from None
-    game = HeadsUpGame(payoffs, tables, CLASS_SIZES / 1326.0)
+    decides = deciders(request)
+    game = HeadsUpGame(payoffs, tables, CLASS_SIZES / 1326.0, decides)
     target_value = target
     if payouts is not None:
         chips = float(np.sum(request.stacks)) + float(0.0 if field is None else field.sum())
@@ -336,20 +361,23 @@ def solve_heads_up(request: TableRequest, payouts: np.ndarray | None, field: np.
     divisor = np.where(reach > 0, reach, 1.0)
     nan = np.full(jam.shape[0], np.nan)
     model = "chipev" if payouts is None else "icm"
+    jams, calls = decides
+    decisions = ((Decision((), 0, "jam", jam[:, 1].copy()),) if jams else ()) + (
+        (Decision(((0, JAM),), 1, "call", call[:, 1].copy()),) if calls else ())
     return PushFoldResult(
         seats=SEATS, stacks=request.stacks, big_blind=request.big_blind, table=request, model=model,
-        gain_unit="bb" if payouts is None else "money", jam=np.stack([jam[:, 1].copy(), nan]),
-        call={(1, 0): call[:, 1].copy()}, ev_jam=np.stack([jam_value / divisor, nan]),
-        ev_fold=np.stack([fold_value / divisor, nan]), gains=gains.gains, iterations=solver.iteration,
-        elapsed_s=time.perf_counter() - start, stop_reason=stop, multiway_samples=uniform_deals,
-        multiway_error=0.0, multiway_check_gains=None,
-        solved=Solved(lambda: _vector_parts(request, payouts, field, uniform_deals, seed, jam, call)),
-        decisions=(Decision((), 0, "jam", jam[:, 1].copy()), Decision(((0, JAM),), 1, "call", call[:, 1].copy())),
-        values=gains.values, value_errors=(0.0, 0.0), target=target_value)
+        gain_unit="bb" if payouts is None else "money", jam=np.stack([jam[:, 1].copy() if jams else nan, nan]),
+        call={(1, 0): call[:, 1].copy()} if calls else {},
+        ev_jam=np.stack([jam_value / divisor if jams else nan, nan]),
+        ev_fold=np.stack([fold_value / divisor if jams else nan, nan]), gains=gains.gains,
+        iterations=solver.iteration, elapsed_s=time.perf_counter() - start, stop_reason=stop,
+        multiway_samples=uniform_deals, multiway_error=0.0, multiway_check_gains=None,
+        solved=Solved(lambda: _vector_parts(request, payouts, field, uniform_deals, seed, jam, call, decides)),
+        decisions=decisions, values=gains.values, value_errors=(0.0, 0.0), target=target_value)
 
 
 def _vector_parts(request: TableRequest, payouts: np.ndarray | None, field: np.ndarray | None, deals: int, seed: int,
-                  jam: np.ndarray, call: np.ndarray) -> Parts:
+                  jam: np.ndarray, call: np.ndarray, decides: tuple[bool, bool]) -> Parts:
     """The game the compiled route would have solved, its compiled tree and this solve's strategy in vector
     form (imported here: they load the compiled kernels)."""
     from pokerlab.games.pushfold import Table
@@ -360,8 +388,10 @@ def _vector_parts(request: TableRequest, payouts: np.ndarray | None, field: np.n
     game, _, _ = build_game(Table(*request), payouts, field, multiway_samples=deals, seed=seed)
     tree = compile_public_tree(game)
     strategy = VectorStrategy.uniform(tree)
-    strategy.block(strategy.node_of(()))[:] = jam
-    strategy.block(strategy.node_of((JAM,)))[:] = call
+    if decides[0]:
+        strategy.block(strategy.node_of(()))[:] = jam
+    if decides[1]:
+        strategy.block(strategy.node_of((JAM,)))[:] = call
     return game, tree, strategy
 
 
