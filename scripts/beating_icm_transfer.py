@@ -10,12 +10,13 @@ model predicts each player's prize from those stacks and is scored against the p
 the prizes still to pay)^2; unbiased up to a constant that is the same for every model on a snapshot).
 
 Power ICM's exponent for a configuration is the grid value (``--grid``) with the smallest mean score over the
-*other* configurations, each weighted equally (:func:`pokerlab.stats.paired.leave_one_out`). On the one left
-out, power ICM at that exponent minus ICM is a paired difference per snapshot; its Student-t interval and
-p-value are Holm-adjusted over every configuration. The exponent a configuration would pick for itself (in
-sample) is printed beside it. Writes ``--output`` (JSON: the commit, the seeds, the simulator's code digest and
-every configuration's chart description and full-ring chart hash with the spots used, the per-snapshot scores at
-every grid exponent) and prints the table as markdown.
+*other* configurations, each in squared fair shares (its score times its players left) and weighted equally
+(:func:`pokerlab.stats.paired.leave_one_out`). On the one left out, power ICM at that exponent minus ICM is a
+paired difference per snapshot; its Student-t interval and p-value are Holm-adjusted over every configuration.
+The exponent a configuration would pick for itself (in sample) is printed beside it. Writes ``--output`` (JSON:
+the commit, the seeds, the simulator's code digest and every configuration's chart description and full-ring
+chart hash with the spots used, the per-snapshot scores at every grid exponent) and prints the table as markdown.
+``--render FILE`` recomputes the fit and the table from a stored JSON.
 """
 
 from __future__ import annotations
@@ -76,7 +77,9 @@ def transfer(configs: list[dict[str, Any]], grid: np.ndarray, confidence: float 
     names = [f"{alpha:.2f}" for alpha in grid]
 
     def fit(others: Sequence[dict[str, Any]]) -> int:
-        means = [np.mean([np.mean(c["scores"][name]) for c in others]) for name in names]
+        # a score is in (% of the prizes left)^2 summed over the players left, about 1/left of the field's
+        # scale: times the players left (squared fair shares), every configuration weighs alike
+        means = [np.mean([np.mean(c["scores"][name]) * c["left"] for c in others]) for name in names]
         return int(np.argmin(means))
 
     def held_out(k: int, config: dict[str, Any]) -> float:
@@ -119,7 +122,16 @@ def main() -> None:
     parser.add_argument("--grid", default="0.5:1.5:0.05", help="exponents tried: START:STOP:STEP (inclusive)")
     parser.add_argument("--seed", type=int, default=2040)
     parser.add_argument("--output", default="beating-icm-transfer.json", help="JSON output file")
+    parser.add_argument("--render", default=None, help="recompute the fit and the table from this stored JSON")
     args = parser.parse_args()
+    if args.render:
+        stored = json.loads(Path(args.render).read_text(encoding="utf-8"))
+        rows = transfer(stored["configurations"], np.asarray(stored["grid"]))
+        stored["transfer"] = rows
+        stored["rendered_by_commit"] = source_commit()
+        Path(args.render).write_text(json.dumps(stored, separators=(",", ":")) + "\n", encoding="utf-8")
+        print(table(rows))
+        return
     try:
         fields = [int(f) for f in args.fields.split(",")]
         shapes = args.payouts.split(",")

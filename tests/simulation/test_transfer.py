@@ -28,7 +28,7 @@ def _config(name: str, best: int, grid: np.ndarray, rng: np.random.Generator) ->
     base = rng.normal(10.0, 1.0, 8)
     scores = {f"{a:.2f}": (base + 0.5 * (k - best) ** 2).tolist() for k, a in enumerate(grid)}
     scores["icm"] = (base + 0.25).tolist()
-    return {"players": 100, "payouts": name, "play": "coinflip", "scores": scores}
+    return {"players": 100, "payouts": name, "play": "coinflip", "left": 20, "scores": scores}
 
 
 def test_the_exponent_is_fitted_on_the_other_configurations_only() -> None:
