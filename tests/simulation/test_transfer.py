@@ -23,12 +23,13 @@ def _script() -> ModuleType:
     return module
 
 
-def _config(name: str, best: int, grid: np.ndarray, rng: np.random.Generator) -> dict[str, object]:
+def _config(name: str, best: int, grid: np.ndarray, rng: np.random.Generator, left: int = 20,
+            curvature: float = 0.5) -> dict[str, object]:
     """Scores whose mean is smallest at grid index ``best`` (ICM's mean between)."""
     base = rng.normal(10.0, 1.0, 8)
-    scores = {f"{a:.2f}": (base + 0.5 * (k - best) ** 2).tolist() for k, a in enumerate(grid)}
+    scores = {f"{a:.2f}": (base + curvature * (k - best) ** 2).tolist() for k, a in enumerate(grid)}
     scores["icm"] = (base + 0.25).tolist()
-    return {"players": 100, "payouts": name, "play": "coinflip", "left": 20, "scores": scores}
+    return {"players": 5 * left, "payouts": name, "play": "coinflip", "left": left, "scores": scores}
 
 
 def test_the_exponent_is_fitted_on_the_other_configurations_only() -> None:
@@ -58,3 +59,14 @@ def test_one_configuration_scores_every_exponent_on_the_same_snapshots() -> None
     assert all(len(v) == 4 for v in config["scores"].values())
     assert np.allclose(config["scores"]["1.00"], config["scores"]["icm"], rtol=1e-9)
     assert config["seed"] == 7 and config["left"] == 6 and "charts" in config
+
+
+def test_every_configuration_weighs_alike_in_squared_fair_shares() -> None:
+    """A score is about 1/left of its configuration's scale: a 200-left configuration preferring 1.0 by 0.1 (20
+    in squared fair shares) outweighs a 20-left one preferring 0.8 by 0.5 (10), which the raw means would not."""
+    module = _script()
+    grid = np.array([0.8, 1.0])
+    rng = np.random.default_rng(2)
+    configs = [_config("small", 0, grid, rng, left=20), _config("big", 1, grid, rng, left=200, curvature=0.1),
+               _config("held", 0, grid, rng)]
+    assert module.transfer(configs, grid)[2]["alpha_elsewhere"] == 1.0
