@@ -24,9 +24,13 @@ field's minus the members' (exact, no refit), and a stack that changes is an O(n
   lattice continuity correction) beyond.
 
 The payouts enter through their drops ``pay_e - pay_{e+1}`` at the places ``e`` where they change:
-``E[pay(1 + m + R)] = sum_e drop_e P(R <= e - 1 - m)``, and only the few drops within reach of the count's
-mean are evaluated per node (the rest are 0 or 1). The errors against exact ICM are measured in
-``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
+``E[pay(1 + m + R)] = sum_e drop_e P(R <= e - 1 - m)``, and only the drops within reach of the count's mean
+are evaluated per node (the rest are 0 or 1). Where many drops are within reach (every place its own amount),
+the rest's cdf is computed once per count within reach (by recurrence beyond a spread of
+:data:`RECURRENCE_SIGMA`: :func:`_edgeworth_window`) and shared by every ``m`` as a dot product over the
+places. A decision's outcomes move two or three of the members' stacks: :func:`member_equity_near` reads the
+others' probabilities from :func:`member_chances` of the table's chips. The errors against exact ICM are
+measured in ``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
 """
 
 from __future__ import annotations
