@@ -54,3 +54,22 @@ def test_the_button_moves_one_seat_a_hand(players):
         # the small blind (the button heads-up) lost his blind or won the pot: his stack moved
         small_blind = run.tables.seats[0, button if players == 2 else (button + 1) % players]
         assert run.stack[small_blind] != before[small_blind]
+
+
+def test_the_bubble_snapshot_is_the_start_of_the_round_that_reaches_the_money() -> None:
+    """A multi-table field loses several players in a round (a hand at every table): the bubble snapshot holds
+    more players than the paid places, and its round ends with at most that many (every player still in at it
+    who finished below the paid places went in that round, so the last of them finished exactly at paid + 1
+    or below, and some player of the snapshot finished outside the money)."""
+    from pokerlab.icm import flat
+    from pokerlab.simulation import simulate
+
+    result = simulate(players=300, payouts=flat(45, 1000.0), play="fullring", tournaments=6, snapshots=["bubble"],
+                      records=True, seed=5, workers=0)
+    assert result.records is not None
+    snaps = result.records["snap_stacks"][:, 0]
+    places = result.records["places"]
+    for r in range(snaps.shape[0]):
+        alive = snaps[r] > 0
+        assert alive.sum() > 45
+        assert (places[r, alive] > 45).any()  # someone of the snapshot busted outside the money
