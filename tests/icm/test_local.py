@@ -8,7 +8,16 @@ import pytest
 
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.icm import icm
-from pokerlab.icm.local import _power_sums, equity_after, local_field, update_stack
+from pokerlab.icm.local import (
+    _power_sums,
+    equity_after,
+    local_field,
+    member_chances,
+    member_equity,
+    member_equity_near,
+    rest_payoffs,
+    update_stack,
+)
 from pokerlab.icm.payouts import power_law
 
 
@@ -123,3 +132,23 @@ def test_refuses_bad_members() -> None:
         equity_after(field, [0, 1], [[1, -2]])
     with pytest.raises(InvalidArgumentError, match="1 to 10 members"):
         equity_after(local_field([100] * 12, [60, 40]), list(range(11)), [[1] * 11])
+
+
+def test_outcomes_near_a_row_read_its_chances_and_change_nothing() -> None:
+    """A decision's outcomes read the members' chances at the table's chips (member_chances) for every stack
+    they leave as it is: the same equities as computing every chance afresh (within 1e-13 relative: the hero's
+    survival is read as 1 - chance instead of exp(-rate t))."""
+    rng = np.random.default_rng(11)
+    stacks = np.round(rng.uniform(500, 3000, 400))
+    field = local_field(stacks, power_law(60, 1000.0))
+    members = np.arange(20, 29, dtype=np.int64)
+    near = stacks[members].copy()
+    chance = member_chances(field, near)
+    payoff = rest_payoffs(field, members)
+    for changed in ([], [0], [0, 4], [2, 8]):
+        row = near.copy()
+        row[changed] *= 1.5
+        for hero in (0, 3):
+            fresh = member_equity(field, members, row, payoff, hero)
+            near_value = member_equity_near(field, members, row, payoff, hero, near, chance)
+            assert near_value == pytest.approx(fresh, rel=1e-13)

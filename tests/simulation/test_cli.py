@@ -18,7 +18,7 @@ from pokerlab.cli.main import app
 runner = CliRunner()
 
 
-def test_single_table_json_shape():
+def test_single_table_json_shape() -> None:
     result = runner.invoke(app, ["simulate", "--stacks", "5,3,2", "--payouts", "600,400", "--play", "coinflip",
                                  "--bet", "1", "--tournaments", "3000", "--seed", "1", "--workers", "0", "--json"])
     assert result.exit_code == 0, result.output
@@ -32,7 +32,7 @@ def test_single_table_json_shape():
     assert abs(sum(p["equity"] for p in data["players"]) - 1000) < 1e-9
 
 
-def test_whole_field_with_schedule_and_outputs(tmp_path):
+def test_whole_field_with_schedule_and_outputs(tmp_path: Path) -> None:
     pa = pytest.importorskip("pyarrow.parquet")
     schedule = tmp_path / "blinds.csv"
     schedule.write_text("hands,small_blind,big_blind,big_blind_ante\n5,25,50,0\n5,50,100,100\n5,100,200,200\n")
@@ -47,12 +47,17 @@ def test_whole_field_with_schedule_and_outputs(tmp_path):
     tours = pa.read_table(out / "tournaments.parquet")
     assert tours.num_rows == 12 * 50
     snaps = pa.read_table(out / "snapshots.parquet")
-    assert set(snaps.column("players_left").to_pylist()) == {9, 6, 3}  # 8 paid: bubble at 9; tables of 6
+    # 8 paid: the bubble is the start of the round that reaches the money (more than 8 left); tables of 6
+    left = {(s, n) for s, n in zip(snaps.column("snapshot").to_pylist(), snaps.column("players_left").to_pylist(),
+                                   strict=True)}
+    assert {s for s, _ in left} == {0, 1, 2}
+    assert all(n > 8 for s, n in left if s == 0) and all(n <= 6 for s, n in left if s == 1)
+    assert all(n <= 3 for s, n in left if s == 2)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["checks"] == {"max_table_spread": 1, "chip_errors": 0, "table_errors": 0}
 
 
-def test_from_snapshot_compares_models(tmp_path):
+def test_from_snapshot_compares_models(tmp_path: Path) -> None:
     snapshot = tmp_path / "snap.json"
     snapshot.write_text(json.dumps({"stacks": [5, 3, 2]}))
     result = runner.invoke(app, ["simulate", "--from-snapshot", str(snapshot), "--payouts", "600,400", "--bet", "1",
@@ -73,13 +78,13 @@ def test_from_snapshot_compares_models(tmp_path):
      (["--players", "10", "--payouts", "1", "--bet", "zero"], "--bet must be all-in"),
      (["--players", "10", "--payouts", "1", "--schedule", "/nonexistent/blinds.json"], "cannot read schedule")],
 )
-def test_bad_input_is_one_line_and_exit_2(args, message):
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["simulate", *args, "--workers", "0"])
     assert result.exit_code == 2, result.output
     assert message in result.output and result.output.count("\n") == 1
 
 
-def test_impossible_schedule_and_corrupt_checkpoint(tmp_path):
+def test_impossible_schedule_and_corrupt_checkpoint(tmp_path: Path) -> None:
     bad = tmp_path / "blinds.json"
     bad.write_text(json.dumps({"levels": [{"hands": 10, "small_blind": 200, "big_blind": 100}]}))
     result = runner.invoke(app, ["simulate", "--players", "10", "--payouts", "1", "--schedule", str(bad)])
@@ -93,7 +98,7 @@ def test_impossible_schedule_and_corrupt_checkpoint(tmp_path):
     assert (ck / "manifest.json").read_text() == "not json"
 
 
-def test_ctrl_c_stops_with_one_line_and_exit_130(tmp_path):
+def test_ctrl_c_stops_with_one_line_and_exit_130(tmp_path: Path) -> None:
     ck = tmp_path / "ck"
     cli = Path(sys.executable).with_name("pokerlab")
     process = subprocess.Popen(
@@ -114,7 +119,7 @@ def test_ctrl_c_stops_with_one_line_and_exit_130(tmp_path):
     assert list(ck.glob("chunk-*.npz"))
 
 
-def test_ctrl_c_stops_within_a_chunk_played_in_this_process(tmp_path):
+def test_ctrl_c_stops_within_a_chunk_played_in_this_process(tmp_path: Path) -> None:
     """``--workers 0``: a chunk of 100 tournaments (about 20 s here) runs in this process, in kernel calls of about
     0.1 s; Ctrl-C, sent once the batch has started (its checkpoint's manifest is written), stops it within a few
     seconds, not at the end of the chunk."""

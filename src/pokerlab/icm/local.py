@@ -24,9 +24,13 @@ field's minus the members' (exact, no refit), and a stack that changes is an O(n
   lattice continuity correction) beyond.
 
 The payouts enter through their drops ``pay_e - pay_{e+1}`` at the places ``e`` where they change:
-``E[pay(1 + m + R)] = sum_e drop_e P(R <= e - 1 - m)``, and only the few drops within reach of the count's
-mean are evaluated per node (the rest are 0 or 1). The errors against exact ICM are measured in
-``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
+``E[pay(1 + m + R)] = sum_e drop_e P(R <= e - 1 - m)``, and only the drops within reach of the count's mean
+are evaluated per node (the rest are 0 or 1). Where many drops are within reach (every place its own amount),
+the rest's cdf is computed once per count within reach (by recurrence beyond a spread of
+:data:`RECURRENCE_SIGMA`: :func:`_edgeworth_window`) and shared by every ``m`` as a dot product over the
+places. A decision's outcomes move two or three of the members' stacks: :func:`member_equity_near` reads the
+others' probabilities from :func:`member_chances` of the table's chips. The errors against exact ICM are
+measured in ``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
 """
 
 from __future__ import annotations
@@ -48,6 +52,11 @@ MU_SWITCH = 30.0  # mean count of the rest up to which the Poisson-Charlier expa
 MEMBERS_MAX = 10  # the most members (stacks a hand changes: a table) the integration range is sized for
 _GL_X = np.array([-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526])
 _GL_W = np.array([0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538])
+_GL3_X = math.sqrt(0.6)  # 3-point Gauss-Legendre on [-1, 1]: nodes 0, +-sqrt(3/5), weights 8/9, 5/9
+_GL3_W0 = 5.0 / 9.0
+_GL3_W1 = 8.0 / 9.0
+RECURRENCE_SIGMA = 5.0  # the rest's count spread from which its cdf window is advanced by recurrence
+RECURRENCE_RESTART = 32  # counts between two restarts of that recurrence from erfc
 _SQRT2 = math.sqrt(2.0)
 _INV_SQRT2PI = 1.0 / math.sqrt(2.0 * math.pi)
 
@@ -200,8 +209,9 @@ def _normal_cdf(z: float) -> float:
 
 @njit(cache=True)
 def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_count: int, out: np.ndarray,
-                  scratch: np.ndarray) -> None:
-    """``out[q, m] = E[pay(1 + m + R(t_q))]`` for m < ``m_count``: R the count of the rest rung by ``t_q``."""
+                  scratch: np.ndarray, window: np.ndarray) -> None:
+    """``out[q, m] = E[pay(1 + m + R(t_q))]`` for m < ``m_count``: R the count of the rest rung by ``t_q``
+    (``scratch``: the Poisson law's rows; ``window``: the rest's cdf over the counts within reach)."""
     nodes = field.nodes
     band_end = field.band_end
     band_drop = field.band_drop
@@ -266,6 +276,8 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
         lo = int(math.floor(mu - span))
         hi = int(math.ceil(mu + span))
         poisson = mu <= MU_SWITCH
+        pmf = scratch[:1]
+        pcdf = scratch[:1]
         if poisson:  # Poisson pmf and cdf at 0..hi (scratch rows 0 and 1)
             hi = min(hi, scratch.shape[0] // 2 - 1)
             pmf = scratch[: hi + 1]
@@ -282,31 +294,112 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
         kappa4 = s1 - 7.0 * s2 + 12.0 * s3 - 6.0 * s4
         g1 = kappa3 / (var * sigma) if var > 1e-6 else 0.0
         g2 = kappa4 / (var * var) if var > 1e-6 else 0.0
+        # counts c in [c_lo, c_hi] are evaluated; bands with c above count fully, below not at all
+        c_lo = max(lo, 0)
+        c_hi = min(hi, rest_alive)
+        width = min(c_hi, top) - c_lo + 1  # counts c >= top - 1 meet no payout drop
+        reached = np.searchsorted(band_end, c_hi + m_count) - np.searchsorted(band_end, c_lo + 1)
+        if reached * m_count > width and width <= window.size:
+            # many payout levels within reach (every place its own amount): the law's cdf once per count,
+            # shared by every member count m, instead of once per (level, m)
+            if poisson or sigma < RECURRENCE_SIGMA:
+                for c in range(c_lo, c_lo + width):
+                    window[c - c_lo] = _rest_cdf(c, poisson, pmf, pcdf, s2, s3, mu, sigma, g1, g2)
+            else:
+                _edgeworth_window(window, c_lo, c_lo + width - 1, mu, sigma, g1, g2)
+            for m in range(m_count):
+                out[q, m] = _dense_payoff(field.pay, window, c_lo, c_hi, min(c_hi, top - m), m)
+            continue
         for m in range(m_count):
-            # bands with c = e - 1 - m >= min(hi, rest_alive) count fully; those with c < max(lo, 0) not at all
-            full_from = min(hi, rest_alive) + 1 + m
-            first = np.searchsorted(band_end, max(lo, 0) + 1 + m)
-            last = np.searchsorted(band_end, full_from)
+            first = np.searchsorted(band_end, c_lo + 1 + m)
+            last = np.searchsorted(band_end, c_hi + 1 + m)
             total = band_tail[last]
             for b in range(first, last):
-                c = band_end[b] - 1 - m
-                if poisson:
-                    pc = pmf[c]
-                    p1 = pmf[c - 1] if c >= 1 else 0.0
-                    p2 = pmf[c - 2] if c >= 2 else 0.0
-                    p3 = pmf[c - 3] if c >= 3 else 0.0
-                    d1 = pc - p1
-                    d2 = pc - 2.0 * p1 + p2
-                    d3 = pc - 3.0 * p1 + 3.0 * p2 - p3
-                    f = pcdf[c] - 0.5 * s2 * d1 - s3 / 3.0 * d2 + 0.125 * s2 * s2 * d3
-                else:
-                    z = (c + 0.5 - mu) / sigma
-                    z2 = z * z
-                    density = _INV_SQRT2PI * math.exp(-0.5 * z2)
-                    f = _normal_cdf(z) - density * (g1 / 6.0 * (z2 - 1.0) + g2 / 24.0 * z * (z2 - 3.0)
-                                                    + g1 * g1 / 72.0 * z * (z2 * z2 - 10.0 * z2 + 15.0))
-                total += band_drop[b] * min(max(f, 0.0), 1.0)
+                total += band_drop[b] * _rest_cdf(band_end[b] - 1 - m, poisson, pmf, pcdf, s2, s3, mu, sigma, g1,
+                                                  g2)
             out[q, m] = total
+
+
+@njit(cache=True)
+def _dense_payoff(pay: np.ndarray, window: np.ndarray, c_lo: int, c_hi: int, c_end: int, m: int) -> float:
+    """``sum_e drop_e P(R <= e - 1 - m)`` over every place (``drop_e = pay_e - pay_{e+1}``, 0 where the payout
+    does not change), ``P(R <= c)`` from ``window`` for ``c_lo <= c < c_hi`` and 1 from ``c_hi`` on (so the places
+    from ``c_hi + 1 + m`` add up to ``pay[c_hi + m]``; ``c_end <= c_hi``: no drop from there on): a contiguous
+    dot product, four sums for the pipeline."""
+    a0 = a1 = a2 = a3 = 0.0
+    length = max(c_end - c_lo, 0)
+    base = c_lo + m
+    k = 0
+    while k + 4 <= length:
+        j = base + k
+        a0 += (pay[j] - pay[j + 1]) * window[k]
+        a1 += (pay[j + 1] - pay[j + 2]) * window[k + 1]
+        a2 += (pay[j + 2] - pay[j + 3]) * window[k + 2]
+        a3 += (pay[j + 3] - pay[j + 4]) * window[k + 3]
+        k += 4
+    while k < length:
+        a0 += (pay[base + k] - pay[base + k + 1]) * window[k]
+        k += 1
+    total: float = pay[c_hi + m] + (a0 + a1) + (a2 + a3)
+    return total
+
+
+@njit(cache=True)
+def _edgeworth_window(window: np.ndarray, c_lo: int, c_hi: int, mu: float, sigma: float, g1: float,
+                      g2: float) -> None:
+    """``window[c - c_lo]``: the Edgeworth cdf of :func:`_rest_cdf` at every count ``c_lo..c_hi``, without a
+    transcendental per count: the normal density at ``z_c = (c + 1/2 - mu) / sigma`` and at the three
+    Gauss-Legendre points of each step ``[z_c, z_c + 1/sigma]`` by the recurrence ``phi(z + d) = phi(z) r``,
+    ``r <- r exp(-d^2)``; the normal cdf advanced by the step's 3-point rule (error ~ d^7 / 2e6 per step,
+    d = 1/sigma <= 1 / RECURRENCE_SIGMA) and restarted from ``erfc`` every :data:`RECURRENCE_RESTART` counts."""
+    d = 1.0 / sigma
+    shrink = math.exp(-d * d)
+    z = (c_lo + 0.5 - mu) / sigma
+    offsets = (0.0, 0.5 * d * (1.0 - _GL3_X), 0.5 * d, 0.5 * d * (1.0 + _GL3_X))
+    value = np.empty(4)
+    ratio = np.empty(4)
+    cdf = 0.0
+    for c in range(c_lo, c_hi + 1):
+        k = c - c_lo
+        if k % RECURRENCE_RESTART == 0:
+            z = (c + 0.5 - mu) / sigma
+            cdf = _normal_cdf(z)
+            for i in range(4):
+                a = z + offsets[i]
+                value[i] = _INV_SQRT2PI * math.exp(-0.5 * a * a)
+                ratio[i] = math.exp(-a * d - 0.5 * d * d)
+        z2 = z * z
+        window[k] = min(max(cdf - value[0] * (g1 / 6.0 * (z2 - 1.0) + g2 / 24.0 * z * (z2 - 3.0)
+                                              + g1 * g1 / 72.0 * z * (z2 * z2 - 10.0 * z2 + 15.0)), 0.0), 1.0)
+        cdf += 0.5 * d * (_GL3_W0 * (value[1] + value[3]) + _GL3_W1 * value[2])
+        for i in range(4):
+            value[i] *= ratio[i]
+            ratio[i] *= shrink
+        z += d
+
+
+@njit(cache=True, inline="always")
+def _rest_cdf(c: int, poisson: bool, pmf: np.ndarray, pcdf: np.ndarray, s2: float, s3: float, mu: float,
+              sigma: float, g1: float, g2: float) -> float:
+    """``P(R <= c)`` of the rest's count by its expansion (Poisson-Charlier from the Poisson ``pmf``/``pcdf``, or
+    Edgeworth), clipped to [0, 1]."""
+    if poisson:
+        pc = pmf[c]
+        p1 = pmf[c - 1] if c >= 1 else 0.0
+        p2 = pmf[c - 2] if c >= 2 else 0.0
+        p3 = pmf[c - 3] if c >= 3 else 0.0
+        d1 = pc - p1
+        d2 = pc - 2.0 * p1 + p2
+        d3 = pc - 3.0 * p1 + 3.0 * p2 - p3
+        f = pcdf[c] - 0.5 * s2 * d1 - s3 / 3.0 * d2 + 0.125 * s2 * s2 * d3
+    else:
+        z = (c + 0.5 - mu) / sigma
+        z2 = z * z
+        density = _INV_SQRT2PI * math.exp(-0.5 * z2)
+        f = _normal_cdf(z) - density * (g1 / 6.0 * (z2 - 1.0) + g2 / 24.0 * z * (z2 - 3.0)
+                                        + g1 * g1 / 72.0 * z * (z2 * z2 - 10.0 * z2 + 15.0))
+    clipped: float = min(max(f, 0.0), 1.0)
+    return clipped
 
 
 @njit(cache=True)
@@ -323,7 +416,9 @@ def rest_payoffs(field: LocalField, members: np.ndarray) -> np.ndarray:
         return payoff
     top = field.band_end[field.band_end.size - 1] if field.band_end.size else 0
     scratch = np.empty(max(2 * int(MU_SWITCH + 12.0 * math.sqrt(MU_SWITCH) + 24.0) + 4, top + 2))
-    _rest_payoffs(field, members, field.alive[0] - members_alive, members.size, payoff, scratch)
+    # the rest's count has variance at most alive / 4: its window (8 sigma + 6 each side) fits 8 sqrt(alive) + 15
+    window = np.empty(int(8.0 * math.sqrt(field.alive[0])) + 16)
+    _rest_payoffs(field, members, field.alive[0] - members_alive, members.size, payoff, scratch, window)
     return payoff
 
 
@@ -381,6 +476,28 @@ def member_equity(field: LocalField, members: np.ndarray, row: np.ndarray, payof
     """The ICM equity of ``members[hero]`` when the members' stacks become ``row`` (chips; 0: out) and every
     other stack is as in ``field``; ``payoff`` from :func:`rest_payoffs` of the same members. Members knocked out
     in the outcome share their places' money."""
+    return member_equity_near(field, members, row, payoff, hero, np.empty(0), np.empty((0, 0)))
+
+
+@njit(cache=True)
+def member_chances(field: LocalField, row: np.ndarray) -> np.ndarray:
+    """``chance[q, r] = 1 - exp(-row[r] t_q)`` (the field's clock scale; 0 for ``row[r] <= 0``): the members'
+    probabilities of having rung by each node, for :func:`member_equity_near` of outcomes close to ``row``."""
+    chance = np.zeros((field.nodes.size, row.size))
+    for r in range(row.size):
+        x = row[r] * field.scale
+        if x > 0:
+            for q in range(field.nodes.size):
+                chance[q, r] = -math.expm1(-x * field.nodes[q])
+    return chance
+
+
+@njit(cache=True)
+def member_equity_near(field: LocalField, members: np.ndarray, row: np.ndarray, payoff: np.ndarray, hero: int,
+                       near: np.ndarray, chance: np.ndarray) -> float:
+    """:func:`member_equity`, reading the probabilities of the members whose chips equal those in ``near`` from
+    ``chance`` (:func:`member_chances` of ``near``; an empty ``near``: none): a decision's outcomes move two or
+    three stacks of a table, so most of each outcome's transcendentals are shared."""
     r_count = members.size
     pay = field.pay
     left, busted = members_left(field, members, row)
@@ -411,7 +528,7 @@ def member_equity(field: LocalField, members: np.ndarray, row: np.ndarray, payof
             x = row[r] * field.scale
             if r == hero or x <= 0:
                 continue
-            p = -math.expm1(-x * t)
+            p = chance[q, r] if near.size and row[r] == near[r] else -math.expm1(-x * t)
             used += 1
             for m in range(used, 0, -1):
                 count[m] = count[m] * (1.0 - p) + count[m - 1] * p
@@ -419,7 +536,8 @@ def member_equity(field: LocalField, members: np.ndarray, row: np.ndarray, payof
         expected = 0.0
         for m in range(used + 1):
             expected += count[m] * payoff[q, m]
-        value += field.weights[q] * rate * math.exp(-rate * t) * (expected - base)
+        survive = 1.0 - chance[q, hero] if near.size and row[hero] == near[hero] else math.exp(-rate * t)
+        value += field.weights[q] * rate * survive * (expected - base)
     # past t_end the integrand is 0: the hero, if not rung yet, is past the paid places or in the last one
     equity: float = base + value
     return equity

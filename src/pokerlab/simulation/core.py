@@ -134,6 +134,7 @@ class Tournament:
             "table_size": self.field.table_size, "play": self.field.play, "bet": self.field.bet,
             "callers": self.field.callers,
             "schedule": schedule_to_dict(self.schedule), "snapshots": self.snapshots.players_left.tolist(),
+            "snapshots_before": self.snapshots.before.tolist(),
             "charts": hashlib.sha256(self.charts.jam.tobytes() + self.charts.call.tobytes()).hexdigest(),
             "models": self.model_names, "payouts": self.payouts.tolist(),
             **({"rules": self.aware.rule.tolist()} if np.any(self.aware.rule) else {}),
@@ -298,15 +299,16 @@ def prepare(
         schedule = Schedule(schedule.small_blind[start_level:].copy(), schedule.big_blind[start_level:].copy(),
                             schedule.ante[start_level:].copy(), schedule.hands[start_level:].copy(),
                             schedule.big_blind_ante)
-    named = {"bubble": pay.size + 1, "final": int(table_size)}  # one player from the money; the final table
+    # the bubble: the start of the round (a hand at every table) in which the money is reached; the final table
+    named = {"bubble": (pay.size, True), "final": (int(table_size), False)}
     try:
         wanted = list(snapshots)
     except TypeError:
         raise InvalidArgumentError(f"snapshots must be a list of players-left counts, 'bubble' or 'final', got "
                                    f"{type(snapshots).__name__}") from None
     snaps = sorted({named[s] if isinstance(s, str) and s in named
-                    else whole_number(s, "a snapshot (players left, 'bubble' or 'final')", low=1) for s in wanted},
-                   reverse=True)
+                    else (whole_number(s, "a snapshot (players left, 'bubble' or 'final')", low=1), False)
+                    for s in wanted}, reverse=True)
     player_names = None
     if names is not None:
         player_names = tuple(str(name) for name in names)
@@ -348,7 +350,9 @@ def prepare(
     return Tournament(
         field=Field(values, model, int(table_size), kernels.PLAY_COINFLIP if coinflip else kernels.PLAY_CHARTS,
                     int(bet), min(CALLERS[base] for base in chart_bases or [model_parts(m)[0] for m in models])),
-        schedule=schedule, charts=chart_set, snapshots=Snapshots(np.array(snaps, dtype=np.int64)), payouts=pay,
+        schedule=schedule, charts=chart_set, payouts=pay,
+        snapshots=Snapshots(np.array([c for c, _ in snaps], dtype=np.int64).reshape(-1),
+                            np.array([b for _, b in snaps], dtype=np.bool_).reshape(-1)),
         aware=aware, ring=ring, ring_file=ring_file, group=group, group_stack=group_stack, group_model=group_model,
         group_size=group_size,
         per_player=per_player, tracked_places=int(tracked), model_names=models, names=player_names,
@@ -751,8 +755,9 @@ def simulate(
     callers: :mod:`pokerlab.simulation.ring`; ``chart_file`` another chart file of this version) or a mix
     ``'pushfold:0.8,rules:0.2'``; ``charts`` overrides a model's charts by name. ``schedule``: blind levels (default
     :func:`pokerlab.simulation.schedule.default_schedule`), starting at ``start_level``.
-    ``snapshots``: players-left counts (or ``'bubble'``: one more than the paid places; ``'final'``: a table
-    size) at which to record stacks (kept with ``records=True``, as is every
+    ``snapshots``: players-left counts (or ``'bubble'``: the start of the round, a hand at every table, in which
+    the money is reached, so more than the paid places are left; ``'final'``: a table size) at which to record
+    stacks (kept with ``records=True``, as is every
     tournament's finishing order). ``workers``: local processes (default all cores, 0 = this process);
     ``ray``: a Ray address (``local`` starts one here). ``checkpoint``: a directory to save finished chunks and
     resume from. ``progress(done, total)`` is called as chunks finish.

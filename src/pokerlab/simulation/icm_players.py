@@ -32,7 +32,14 @@ import numpy as np
 from numba import njit
 
 from pokerlab.icm.alternatives import dh_exact, mw_exact
-from pokerlab.icm.local import LocalField, busted_share, member_equity, members_left, outcome_stacks
+from pokerlab.icm.local import (
+    LocalField,
+    busted_share,
+    member_chances,
+    member_equity_near,
+    members_left,
+    outcome_stacks,
+)
 
 DECIDE_CHART = 0  # play the chart's probabilities
 DECIDE_CHIPS = 1  # jam/call by chip EV
@@ -103,24 +110,40 @@ def final_table_equity(rule: int, param: float, field: LocalField, members: np.n
     return harville
 
 
+class Near(NamedTuple):
+    """The stacks a decision's outcomes move away from (its table's chips behind, at the model's power) and the
+    members' local-ICM chances at them (:func:`pokerlab.icm.local.member_chances`; empty for other models)."""
+
+    row: np.ndarray
+    chance: np.ndarray
+
+
+@njit(cache=True)
+def near_chips(rule: int, param: float, field: LocalField, chips: np.ndarray) -> Near:
+    """The :class:`Near` of a decision from ``chips`` (ICM and power ICM deciders only)."""
+    if rule != DECIDE_ICM or field.nodes.size == 0:
+        return Near(np.empty(0), np.empty((0, 0)))
+    row = chips if param == 1.0 else chips**param
+    return Near(row, member_chances(field, row))
+
+
 @njit(cache=True)
 def _value(rule: int, param: float, field: LocalField, members: np.ndarray, row: np.ndarray,
-           payoff: np.ndarray, hero: int) -> float:
+           payoff: np.ndarray, hero: int, near: Near) -> float:
     """``members[hero]``'s value by ``rule`` when the members' stacks become ``row`` (chips)."""
     if rule == DECIDE_CHIPS:
         chips: float = row[hero]
         return chips
     if rule == DECIDE_ICM:
-        if param == 1.0:
-            return member_equity(field, members, row, payoff, hero)
-        return member_equity(field, members, row**param, payoff, hero)  # the summary holds stacks ** param
+        powered = row if param == 1.0 else row**param  # the summary holds stacks ** param
+        return member_equity_near(field, members, powered, payoff, hero, near.row, near.chance)
     return final_table_equity(rule, param, field, members, row, hero)
 
 
 @njit(cache=True, inline="always")
 def _pot_and_fold(rule: int, param: float, field: LocalField, members: np.ndarray, chips: np.ndarray,
                   contrib: np.ndarray, dead: float, payoff: np.ndarray, row: np.ndarray, taker: int,
-                  hero: int) -> tuple[float, float]:
+                  hero: int, near: Near) -> tuple[float, float]:
     """The pot (``dead`` plus every seat's blinds) and ``hero``'s model value when ``hero`` folds and ``taker``
     takes it; ``row`` is left holding the stacks behind."""
     pot = dead
@@ -128,7 +151,7 @@ def _pot_and_fold(rule: int, param: float, field: LocalField, members: np.ndarra
         pot += contrib[s]
         row[s] = chips[s]
     row[taker] += pot
-    fold = _value(rule, param, field, members, row, payoff, hero)
+    fold = _value(rule, param, field, members, row, payoff, hero, near)
     row[taker] -= pot
     return pot, fold
 
@@ -136,7 +159,7 @@ def _pot_and_fold(rule: int, param: float, field: LocalField, members: np.ndarra
 @njit(cache=True, inline="always")
 def _won_and_lost(rule: int, param: float, field: LocalField, members: np.ndarray, chips: np.ndarray,
                   contrib: np.ndarray, pot: float, payoff: np.ndarray, row: np.ndarray, me: int,
-                  other: int) -> tuple[float, float]:
+                  other: int, near: Near) -> tuple[float, float]:
     """The model value of ``me`` after winning and after losing an all-in against ``other`` (the rest of ``pot``
     to the winner); ``row`` holds the stacks behind and is left as it was."""
     mine = contrib[me] + chips[me]
@@ -145,10 +168,10 @@ def _won_and_lost(rule: int, param: float, field: LocalField, members: np.ndarra
     rest = pot - contrib[me] - contrib[other]
     row[me] = mine + matched + rest
     row[other] = theirs - matched
-    won = _value(rule, param, field, members, row, payoff, me)
+    won = _value(rule, param, field, members, row, payoff, me, near)
     row[me] = mine - matched
     row[other] = theirs + matched + rest
-    lost = _value(rule, param, field, members, row, payoff, me)
+    lost = _value(rule, param, field, members, row, payoff, me, near)
     row[me] = chips[me]
     row[other] = chips[other]
     return won, lost
@@ -166,7 +189,8 @@ def jam_margin(rule: int, param: float, aware: Aware, field: LocalField, members
     ``members`` (ICM only); ``row`` scratch of ``count``."""
     count = members.size
     i = order[k]
-    pot, fold = _pot_and_fold(rule, param, field, members, chips, contrib, dead, payoff, row, bb, i)
+    near = near_chips(rule, param, field, chips)
+    pot, fold = _pot_and_fold(rule, param, field, members, chips, contrib, dead, payoff, row, bb, i, near)
     reach = 1.0
     jam = 0.0
     for kk in range(k + 1, count):
@@ -176,14 +200,14 @@ def jam_margin(rule: int, param: float, aware: Aware, field: LocalField, members
         share, equity = range_call(aware, hero_class, ranges[j])
         if share <= 0.0:
             continue
-        won, lost = _won_and_lost(rule, param, field, members, chips, contrib, pot, payoff, row, i, j)
+        won, lost = _won_and_lost(rule, param, field, members, chips, contrib, pot, payoff, row, i, j, near)
         jam += reach * share * (equity * won + (1.0 - equity) * lost)
         reach *= 1.0 - share
         if reach <= 0.0:
             break
     if reach > 0.0:
         row[i] = chips[i] + pot
-        jam += reach * _value(rule, param, field, members, row, payoff, i)
+        jam += reach * _value(rule, param, field, members, row, payoff, i, near)
         row[i] = chips[i]
     return jam - fold
 
@@ -194,7 +218,8 @@ def call_margin(rule: int, param: float, aware: Aware, field: LocalField, member
                 payoff: np.ndarray, row: np.ndarray) -> float:
     """Model value of calling the all-in of seat ``jammer`` minus that of folding, for seat ``caller`` (the
     arguments as :func:`jam_margin`'s; ``jam_range`` the jammer's range)."""
-    pot, fold = _pot_and_fold(rule, param, field, members, chips, contrib, dead, payoff, row, jammer, caller)
+    near = near_chips(rule, param, field, chips)
+    pot, fold = _pot_and_fold(rule, param, field, members, chips, contrib, dead, payoff, row, jammer, caller, near)
     _, equity = range_call(aware, hero_class, jam_range)
-    won, lost = _won_and_lost(rule, param, field, members, chips, contrib, pot, payoff, row, caller, jammer)
+    won, lost = _won_and_lost(rule, param, field, members, chips, contrib, pot, payoff, row, caller, jammer, near)
     return equity * won + (1.0 - equity) * lost - fold

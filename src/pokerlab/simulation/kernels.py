@@ -84,9 +84,13 @@ class Charts(NamedTuple):
 
 
 class Snapshots(NamedTuple):
-    """When to record stacks: the first time the players left drop to ``players_left[s]`` or fewer."""
+    """When to record stacks: the first time the players left drop to ``players_left[s]`` or fewer, or where
+    ``before[s]``, the start of that round (the last round start with more than ``players_left[s]`` left: a
+    round plays a hand at every table, so several players may go in it; one started at or below the count is
+    recorded at its first round's start)."""
 
     players_left: np.ndarray  # int64[S]
+    before: np.ndarray  # bool[S]
 
 
 @njit(cache=True)
@@ -674,8 +678,20 @@ def play_rounds(
         if clock[IN_ROUND] == 0:
             alive = clock[ALIVE]
             for s in range(snapshots.players_left.size):
-                if not run.taken[s] and alive <= snapshots.players_left[s]:
+                if run.taken[s]:
+                    continue
+                target = snapshots.players_left[s]
+                if snapshots.before[s] and alive > target:
+                    # this round may reach the count (it can take every player but one a table): keep its start
+                    if alive - target <= alive - ts.n_active[0]:
+                        snap_stacks[s, :] = stack
+                        snap_info[s, 0] = clock[HANDS]
+                        snap_info[s, 1] = clock[LEVEL]
+                    continue
+                if alive <= target:
                     run.taken[s] = True
+                    if snapshots.before[s] and snap_stacks[s].sum() > 0:
+                        continue  # the start of the round that reached the count is kept
                     snap_stacks[s, :] = stack
                     snap_info[s, 0] = clock[HANDS]
                     snap_info[s, 1] = clock[LEVEL]

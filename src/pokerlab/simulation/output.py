@@ -44,7 +44,8 @@ def pyarrow_module() -> Any:
 def write_outputs(result: SimulationResult, directory: str | Path, extra: dict[str, Any] | None = None) -> list[Path]:
     """Write ``summary.json`` and, when the result kept its records, ``tournaments.parquet`` (one row per
     tournament and player: start stack, play model, place, prize) and ``snapshots.parquet`` (one row per
-    snapshot and player still in: stack, hands played, blind level). Returns the paths written."""
+    snapshot and player still in: the snapshot's index, the players left in it, stack, hands played, blind
+level). Returns the paths written."""
     directory = check_output_directory(directory)
     written = []
     summary = {"format_version": SUMMARY_FORMAT, **result.to_dict(), "checks": result.checks, **(extra or {})}
@@ -75,9 +76,11 @@ def write_outputs(result: SimulationResult, directory: str | Path, extra: dict[s
     if snaps.shape[1]:
         info = result.records["snap_info"]
         tour, snap, player = np.nonzero(snaps > 0)
+        left = (snaps > 0).sum(axis=2)  # a bubble snapshot holds more than its count (the round's start)
         table = pa.table({
             "tournament": tour.astype(np.int64),
-            "players_left": t.snapshots.players_left[snap],
+            "snapshot": snap.astype(np.int32),
+            "players_left": left[tour, snap].astype(np.int64),
             "player": player.astype(np.int32),
             "stack": snaps[tour, snap, player],
             "hands": info[tour, snap, 0],

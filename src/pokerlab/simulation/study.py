@@ -134,8 +134,9 @@ def source_commit() -> str | None:
 
 
 STAGES = ("early", "bubble", "final")
-"""Where the heroes start deciding: ``early`` the whole tournament from the first hand; ``bubble`` (one player
-from the money) and ``final`` (the final table) the continuations of a field-only tournament's snapshot."""
+"""Where the heroes start deciding: ``early`` the whole tournament from the first hand; ``bubble`` (the start
+of the round, a hand at every table, in which the money is reached) and ``final`` (the final table) the
+continuations of a field-only tournament's snapshot."""
 
 
 @dataclass(frozen=True)
