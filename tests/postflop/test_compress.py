@@ -1,5 +1,5 @@
 """The compressed (16-bit) storage of the postflop solver: int16 regrets and uint16 cumulative strategy with a
-float32 scale per node (postflop-solver's ``compression`` feature). Its solve reaches the float32 solve's target
+float32 scale per node (postflop-solver's compressed storage). Its solve reaches the float32 solve's target
 with about the same exploitability; that exploitability is exact for the strategy the integers store (the
 float32 solver measures the same integers to the same bits); its memory estimate is the bytes it allocates;
 checkpoints, save, load and resume keep it; a float32 solve never compiles its kernels."""

@@ -5,8 +5,8 @@ Values are counterfactual: ``v[h]`` sums, over the opponent's hands ``h'`` that 
 with the board), the opponent's reach of ``h'`` times the chance factors on the way times ``h``'s payoff in
 chips (net of the starting pot share). A showdown is one sweep over both players' hands sorted by strength,
 card removal by per-card sums of the opponent's reach; a fold is the opponent's total reach less its per-card
-sums plus the identical combo (subtracted twice). Regrets and cumulative strategies are stored as float32,
-every sum is float64.
+sums plus the identical combo (subtracted twice). Regrets and cumulative strategies are stored as float32, or
+in 16 bits with a scale per node (:func:`scaled_tree_values`); every sum is float64.
 """
 
 from __future__ import annotations
@@ -392,7 +392,7 @@ def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, slab: np.ndarr
 
 
 REGRET_STEPS = 32767
-"""Compressed regrets: int16 steps of a node's scale / 32767 (postflop-solver's ``compression`` feature)."""
+"""Compressed regrets: int16 steps of a node's scale / 32767 (postflop-solver's compressed storage)."""
 STRATEGY_STEPS = 65535
 """Compressed cumulative strategy: uint16 steps of a node's scale / 65535."""
 
@@ -439,7 +439,7 @@ def _encode_unsigned(stored: np.ndarray, x: np.ndarray, scale: float, rows: int)
 def _update_compressed(regrets: np.ndarray, cumulative: np.ndarray, scales: np.ndarray, node: int, lo: int,
                        slab: np.ndarray, first: int, na: int, rows: int, out: np.ndarray, own: np.ndarray,
                        discount: Discount) -> None:
-    """:func:`_update` on compressed storage, as postflop-solver's ``compression`` feature does it: the block's
+    """:func:`_update` on compressed storage, as postflop-solver's compressed mode does it: the block's
     stored values decoded with the node's scales, updated in float64 (in the slab's rows, done with then), and
     encoded again over the new largest magnitudes (rounded to the nearest step; each scale kept as float32,
     and an encoded value at most 32767 or 65535 steps)."""
@@ -591,8 +591,7 @@ def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
           _unowned(tree.rake), _unowned(hands.cards), _unowned(hands.sizes), _unowned(hands.same),
           _unowned(hands.perm), _unowned(hands.order), _unowned(hands.strength), _unowned(hands.sorted_cards),
           _unowned(hands.valid), _unowned(regrets), _unowned(cumulative), _unowned(scales), node, p,
-          _unowned(top_own),
-          _unowned(top_opp), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
+          _unowned(top_own), _unowned(top_opp), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
           _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
     return out[:hands.sizes[p]].astype(np.float64)
 
