@@ -17,9 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from pokerlab.cli.main import app
-from pokerlab.errors import InvalidArgumentError
+from pokerlab.errors import FileFormatError, InvalidArgumentError, ResourceLimitError
 from pokerlab.games.postflop.kernels import DECISION_NODE, REGRET_STEPS, STRATEGY_STEPS
-from pokerlab.postflop import PostflopResult, load, solve
+from pokerlab.postflop import PostflopResult, build_game, load, solve
 from pokerlab.postflop.solve import resume
 from pokerlab.solvers.postflop_cfr import PostflopSolver
 
@@ -142,3 +142,35 @@ print(len(k._update.signatures), len(k._update_compressed.signatures))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env=env).stdout.split()
     assert out == ["1", "0", "1", "1"]
+
+
+def test_the_estimate_decides_before_allocation() -> None:
+    """A limit between the two estimates refuses the float32 tree and builds the 16-bit one."""
+    plain, _ = build_game(**RIVER, build=False)
+    packed, spec = build_game(**RIVER, build=False, compress=True)
+    assert packed.memory_bytes < plain.memory_bytes and spec["compress"] is True
+    limit = (plain.memory_bytes + packed.memory_bytes) // 2
+    with pytest.raises(ResourceLimitError, match="MiB of solver storage"):
+        build_game(**RIVER, max_memory=limit)
+    assert build_game(**RIVER, max_memory=limit, compress=True)[0].memory_bytes == packed.memory_bytes
+
+
+def test_a_saved_compressed_solve_is_browsed_as_stored(tmp_path: Path,
+                                                       both: tuple[PostflopResult, PostflopResult]) -> None:
+    """A loaded 16-bit solve's node strategies are its stored integers over their row sums; a float32
+    checkpoint is not continued as a 16-bit solve (another spot description: refused in one line)."""
+    packed = both[1]
+    packed.save(tmp_path / "spot.npz")
+    view = load(tmp_path / "spot.npz").node("check")
+    game = packed.game
+    node = 1  # the root's first child: OOP's check
+    assert game.tree.kind[node] == DECISION_NODE
+    na, rows = int(game.tree.num_children[node]), game.num_private_hands(int(game.tree.player[node]))
+    lo = int(game.tree.offset[node])
+    block = packed.cumulative[lo:lo + na * rows].astype(np.float64).reshape(na, rows)
+    sums = block.sum(axis=0)
+    live = sums > 0
+    assert np.array_equal(view.strategy[live], (block / np.where(live, sums, 1.0)).T[live])
+    solve(**RIVER, target=None, iterations=10, checkpoint=tmp_path / "plain.npz")
+    with pytest.raises(FileFormatError, match="a checkpoint of another spot \\(compress differ\\)"):
+        solve(**RIVER, target=None, iterations=20, checkpoint=tmp_path / "plain.npz", compress=True)
