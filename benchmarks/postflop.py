@@ -1,7 +1,8 @@
 """Postflop benchmark: pokerlab's solver against postflop-solver, built from source (benchmarks/
 build_postflop_solver.sh), on the issue's river and turn spots; one core each, CPU seconds, interleaved.
 
-Run: ``python benchmarks/postflop.py PEER_BINARY [--rounds N] [--flop] [--only SPOT] [--targets 1,0.5]``
+Run: ``python benchmarks/postflop.py PEER_BINARY [--rounds N] [--flop] [--only SPOT] [--targets 1,0.5]
+[--compress]`` (``--compress``: pokerlab's 16-bit storage; the peer stays on its float32 storage)
 (PEER_BINARY: what the build script prints). Each round runs every (spot, target) once for each solver,
 alternating which goes first; the table reports the median CPU seconds of the solve loop (and our wall seconds:
 with ``NUMBA_NUM_THREADS=2`` the 2-thread figure) (exploitability checked every 10 iterations by both; the tree
@@ -38,10 +39,10 @@ SPOTS = {
 TARGETS = (1.0, 0.5, 0.3)
 
 
-def ours(spot: str, target: float) -> dict[str, Any]:
+def ours(spot: str, target: float, compress: bool = False) -> dict[str, Any]:
     board, bets, raises = SPOTS[spot]
-    game, _ = build_game(board, OOP, IP, pot=200, stack=900, bets=bets, raises=raises)
-    solver = PostflopSolver(game)
+    game, _ = build_game(board, OOP, IP, pot=200, stack=900, bets=bets, raises=raises, compress=compress)
+    solver = PostflopSolver(game, compress=compress)
     start, wall = time.process_time(), time.perf_counter()
     solver.run(iterations=5000, target_percent=target)
     cpu = time.process_time() - start
@@ -69,13 +70,16 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(SPOTS), help="this spot alone")
     parser.add_argument("--targets", default=",".join(map(str, TARGETS)),
                         help="exploitability targets in %% of the pot, comma-separated")
+    parser.add_argument("--compress", action="store_true", help="pokerlab's 16-bit storage")
     args = parser.parse_args()
     targets = [float(t) for t in args.targets.split(",")]
     threads = os.environ["NUMBA_NUM_THREADS"]
     print(f"machine: {machine_description()}; pokerlab on NUMBA_NUM_THREADS={threads}, postflop-solver on 1")
     start = time.perf_counter()
-    solve("Td9d6hQc2s", "AA,KK", "QQ,JJ", pot=100, stack=100, bets="a", raises="", iterations=2, target=None)
-    solve("Td9d6hQc", "AA,KK", "QQ,JJ", pot=100, stack=100, bets="a", raises="", iterations=2, target=None)
+    solve("Td9d6hQc2s", "AA,KK", "QQ,JJ", pot=100, stack=100, bets="a", raises="", iterations=2, target=None,
+          compress=args.compress)
+    solve("Td9d6hQc", "AA,KK", "QQ,JJ", pot=100, stack=100, bets="a", raises="", iterations=2, target=None,
+          compress=args.compress)
     print(f"warm-up (kernels from the cache or compiled): {time.perf_counter() - start:.1f} s")
     spots = [args.only] if args.only else ["river", "turn"] + (["flop"] if args.flop else [])
     for spot in spots:
@@ -85,7 +89,7 @@ def main() -> None:
             for r in range(args.rounds):
                 for side in ("ours", "peer") if r % 2 == 0 else ("peer", "ours"):
                     if side == "ours":
-                        mine.append(ours(spot, target))
+                        mine.append(ours(spot, target, args.compress))
                     else:
                         theirs.append(peer(args.peer, spot, target))
             a = statistics.median(m["cpu_s"] for m in mine)

@@ -136,6 +136,9 @@ def postflop_solve(
     checkpoint_every: str = typer.Option("60s", "--checkpoint-every", help="With --checkpoint: write it every so "
                                                                            "long ('60s', '10m') or every N "
                                                                            "iterations ('500'), and at the end."),
+    compress: bool = typer.Option(False, "--compress", help="16-bit storage (int16 regrets, uint16 strategy "
+                                                             "sums, a scale per node): about half the memory; "
+                                                             "not with --lock."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Solve a postflop spot by discounted CFR; report its exact exploitability, EVs and the root strategy. With
@@ -154,12 +157,14 @@ def postflop_solve(
     locks = (*as_locks(list(lock or [])), *(read_lock_file(lock_file) if lock_file is not None else ()))
     if (baseline is not None or no_baseline) and not locks:
         raise InvalidArgumentError("--baseline and --no-baseline compare a locked solve: give --lock too")
+    if compress and locks:
+        raise InvalidArgumentError("--compress does not support node locking: drop --compress or the locks")
     if baseline is not None and no_baseline:
         raise InvalidArgumentError("give --baseline or --no-baseline, not both")
     # every input checked and the size estimated before any work (the tree is built once, by the solve)
     game, _ = build_game(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=not no_donk,
                          add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
-                         rake=rake, rake_cap=rake_cap, build=False)
+                         rake=rake, rake_cap=rake_cap, build=False, compress=compress)
     console = stderr_console()
     console.print(f"{game.ranges[0].combo_count} x {game.ranges[1].combo_count} hands, about "
                   f"{game.memory_bytes / 2**20:,.1f} MiB of solver storage")
@@ -177,7 +182,8 @@ def postflop_solve(
                        rake=rake, rake_cap=rake_cap, target=target, iterations=iterations, time_limit=time_limit,
                        progress=None if as_json else progress, lock=locks or None,
                        baseline=load(baseline) if baseline is not None else not no_baseline,
-                       checkpoint=checkpoint, checkpoint_every=every.seconds, checkpoint_iterations=every.iterations)
+                       checkpoint=checkpoint, checkpoint_every=every.seconds, checkpoint_iterations=every.iterations,
+                       compress=compress)
     except Interrupted as stop:
         partial = stop.partial
         if out is not None and partial is not None:

@@ -162,7 +162,10 @@ class PostflopResult:
     A locked solve (``spec["lock"]``) has ``gains``: each player's gain in chips from a best response that
     keeps its own locks (the exploitability is their mean; a player without locks: how far its play is from
     the best response to the locked play), and ``equilibrium``: the same spot solved without locks (``ev``,
-    ``exploitability``, ``iterations``), from which :attr:`gain_over_equilibrium` is read."""
+    ``exploitability``, ``iterations``), from which :attr:`gain_over_equilibrium` is read.
+
+    A compressed solve (``spec["compress"]``) keeps int16 regrets and uint16 cumulative sums as stored, with
+    ``scales`` (two float32 per node of the tree) for a resume; its strategies are the stored sums normalised."""
 
     game: PostflopGame
     spec: dict[str, Any]
@@ -177,6 +180,7 @@ class PostflopResult:
     compile_s: float = 0.0
     gains: tuple[float, float] | None = None
     equilibrium: dict[str, Any] | None = None
+    scales: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def locks(self) -> list[str]:
@@ -351,7 +355,10 @@ class PostflopResult:
                 "exploitability_percent": self.exploitability_percent, "ev": list(self.ev),
                 "stop_reason": self.stop_reason, "elapsed_s": self.elapsed_s,
                 "gains": None if self.gains is None else list(self.gains), "equilibrium": self.equilibrium}
-        return write_archive(path, meta, {"cumulative": self.cumulative, "regrets": self.regrets})
+        arrays = {"cumulative": self.cumulative, "regrets": self.regrets}
+        if self.scales is not None:  # compressed storage: int16 / uint16 arrays and their scales
+            arrays["scales"] = self.scales
+        return write_archive(path, meta, arrays)
 
 
 def _finite(x: float) -> float | None:

@@ -25,6 +25,7 @@ from pokerlab.games.postflop.game import MAX_MEMORY, PostflopGame, parse_board
 from pokerlab.io import check_output_path
 from pokerlab.postflop.lock import Lock, ResolvedLocks, as_locks, resolve_locks
 from pokerlab.postflop.result import PostflopResult, load_meta, solver_code
+from pokerlab.solvers.archive import read_archive
 from pokerlab.solvers.postflop_cfr import PostflopSolver
 
 SPOT_KEYS = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "donk", "add_allin", "force_allin", "merging",
@@ -110,11 +111,12 @@ def build_game(board: str, oop: str | Range, ip: str | Range, *, pot: float, sta
                force_allin: float = 0.15, merging: float = 0.1, raise_cap: int | None = None,
                rake: float | str | None = None, rake_cap: float | None = None,
                isomorphism: bool = True, max_memory: int = MAX_MEMORY,
-               build: bool = True) -> tuple[PostflopGame, dict[str, Any]]:
+               build: bool = True, compress: bool = False) -> tuple[PostflopGame, dict[str, Any]]:
     """The game of a spot and its JSON description (what a saved solve keeps to rebuild it); every input is
     checked here, before any work (:class:`~pokerlab.errors.PokerlabError` subclasses); ``build=False``: the
     checks and the memory estimate only (``game.memory_bytes``), no tree. ``rake``: in % of the final pot
-    (``5`` or ``"5%"``), taken from the winner of every pot, at most ``rake_cap`` chips (None: no cap)."""
+    (``5`` or ``"5%"``), taken from the winner of every pot, at most ``rake_cap`` chips (None: no cap);
+    ``compress``: the estimate is that of the 16-bit storage, and the description says so."""
     cards = parse_board(board)
     rake_share = parse_rake(rake)
     if rake_cap is not None:
@@ -131,7 +133,8 @@ def build_game(board: str, oop: str | Range, ip: str | Range, *, pot: float, sta
                         force_allin=real_number(force_allin, "force-all-in threshold"),
                         merging=real_number(merging, "merging threshold"), raise_cap=raise_cap,
                         rake=rake_share, rake_cap=rake_cap)
-    game = PostflopGame(cards, oop, ip, config, isomorphism=isomorphism, max_memory=max_memory, build=build)
+    game = PostflopGame(cards, oop, ip, config, isomorphism=isomorphism, max_memory=max_memory, build=build,
+                        compress=bool(compress))
     spec = {"board": format_cards(cards), "oop": oop.text if isinstance(oop, Range) else oop,
             "ip": ip.text if isinstance(ip, Range) else ip, "pot": pot_chips, "stack": stack_chips,
             "bets": sizes_text(config.bets),
@@ -139,6 +142,8 @@ def build_game(board: str, oop: str | Range, ip: str | Range, *, pot: float, sta
             "force_allin": config.force_allin, "merging": config.merging, "raise_cap": raise_cap,
             "rake": 100 * rake_share, "rake_cap": rake_cap, "isomorphism": isomorphism,
             "street": STREETS[config.street]}
+    if compress:  # only then: a float32 solve's description (and checkpoint) is as before
+        spec["compress"] = True
     return game, spec
 
 
@@ -150,7 +155,8 @@ def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: f
           isomorphism: bool = True, max_memory: int = MAX_MEMORY, check_every: int = 10,
           progress: Callable[[int, float], None] | None = None, lock: object = None,
           baseline: bool | PostflopResult = True, checkpoint: str | Path | None = None,
-          checkpoint_every: float | None = 60.0, checkpoint_iterations: int | None = None) -> PostflopResult:
+          checkpoint_every: float | None = 60.0, checkpoint_iterations: int | None = None,
+          compress: bool = False) -> PostflopResult:
     """Solve a postflop spot: ``board`` (3, 4 or 5 cards), OOP's and IP's ranges (pokerlab's range syntax,
     weights included), starting ``pot`` and effective ``stack`` in whole chips, the bet tree (``bets`` and
     ``raises`` in players' syntax, per street or for all: see :mod:`pokerlab.games.postflop.bettree`), the
@@ -188,6 +194,11 @@ def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: f
     >>> never_bets.node("check").frequencies["check"], never_bets.gain_over_equilibrium["OOP"] > 0
     (1.0, True)
 
+    ``compress``: postflop-solver's 16-bit storage (int16 regrets, uint16 cumulative strategy, a float32 scale
+    per node and array, re-encoded at every update): about half the memory of the float32 storage
+    (``game.memory_bytes`` says it before allocation) and the same exact exploitability, measured on the
+    strategy the integers store; not with ``lock``.
+
     Half a solve kept in a checkpoint, then continued by the same call with more iterations: the arrays of one
     uninterrupted solve, bit for bit.
 
@@ -202,11 +213,15 @@ def solve(board: str, oop: str | Range, ip: str | Range, *, pot: float, stack: f
     (True, True)
     """
     locks = as_locks(lock)
+    if compress and locks:
+        raise InvalidArgumentError("node locking is not supported with the compressed (16-bit) storage: solve "
+                                   "without compress")
 
     def build(merge: bool) -> tuple[PostflopGame, dict[str, Any]]:
         return build_game(board, oop, ip, pot=pot, stack=stack, bets=bets, raises=raises, donk=donk,
                           add_allin=add_allin, force_allin=force_allin, merging=merging, raise_cap=raise_cap,
-                          rake=rake, rake_cap=rake_cap, isomorphism=merge, max_memory=max_memory)
+                          rake=rake, rake_cap=rake_cap, isomorphism=merge, max_memory=max_memory,
+                          compress=compress)
 
     keep = None if checkpoint is None else Checkpoint(checkpoint, checkpoint_every, checkpoint_iterations)
     keep_baseline = None if keep is None or not locks or baseline is not True else keep.sibling("baseline")
@@ -270,8 +285,9 @@ def resumed_solver(checkpoint: Checkpoint | None, game: PostflopGame, spec: dict
     spot, code and arrays checked first: :class:`~pokerlab.errors.FileFormatError` in one line otherwise), else
     a fresh one and 0."""
     path = None if checkpoint is None else checkpoint.path
+    compress = bool(spec.get("compress"))
     if path is None or not path.exists():
-        return PostflopSolver(game, locks=locks), 0.0
+        return PostflopSolver(game, locks=locks, compress=compress), 0.0
     meta, arrays = load_meta(path)
     saved = meta.get("spot")
     if saved != json.loads(json.dumps(spec)):
@@ -282,15 +298,31 @@ def resumed_solver(checkpoint: Checkpoint | None, game: PostflopGame, spec: dict
     if meta.get("code") != solver_code():
         raise FileFormatError(f"{path}: a checkpoint made by other solver code (code {meta.get('code')!r}, this "
                               f"pokerlab {solver_code()!r}): resuming it would not be exact; solve it anew")
+    regrets, cumulative, scales = _stored_arrays(path, game, compress, arrays)
+    iteration, elapsed = meta.get("iterations"), meta.get("elapsed_s")
+    if not isinstance(iteration, int) or iteration < 0 or not isinstance(elapsed, int | float) or not elapsed >= 0:
+        raise FileFormatError(f"{path}: its arrays do not fit the spot it describes")
+    return (PostflopSolver(game, regrets.copy(), cumulative.copy(), iteration, locks=locks, compress=compress,
+                           scales=None if scales is None else scales.copy()), float(elapsed))
+
+
+def _stored_arrays(path: str | Path, game: PostflopGame, compress: bool,
+                   arrays: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The regrets, cumulative strategy and (compressed storage) scales of a saved solve, their types and
+    shapes checked against the spot (:class:`~pokerlab.errors.FileFormatError` in one line otherwise)."""
     regrets = np.asarray(arrays["regrets"])
     cumulative = np.asarray(arrays["cumulative"])
     size = game.storage_size
-    iteration, elapsed = meta.get("iterations"), meta.get("elapsed_s")
-    if (regrets.dtype != np.float32 or cumulative.dtype != np.float32 or regrets.shape != (size,)
-            or cumulative.shape != (size,) or not isinstance(iteration, int) or iteration < 0
-            or not isinstance(elapsed, int | float) or not elapsed >= 0):
+    scales = None
+    types: tuple[type, type] = (np.float32, np.float32)
+    if compress:
+        types = (np.int16, np.uint16)
+        scales = np.asarray(read_archive(path, "pokerlab postflop solve", ("scales",))[1]["scales"])
+    if (regrets.dtype != types[0] or cumulative.dtype != types[1] or regrets.shape != (size,)
+            or cumulative.shape != (size,)
+            or (scales is not None and (scales.dtype != np.float32 or scales.shape != (2 * game.tree.kind.size,)))):
         raise FileFormatError(f"{path}: its arrays do not fit the spot it describes")
-    return PostflopSolver(game, regrets.copy(), cumulative.copy(), iteration, locks=locks), float(elapsed)
+    return regrets, cumulative, scales
 
 
 @contextlib.contextmanager
@@ -399,7 +431,8 @@ def _result(solver: PostflopSolver, spec: dict[str, Any], reason: str, elapsed: 
     exploitability = 0.5 * sum(gains) if gains is not None else solver.exploitability()
     ev = (solver.value(0) + half, solver.value(1) + half)
     return PostflopResult(solver.game, spec, solver.cumulative, solver.regrets, solver.iteration, exploitability,
-                          100 * exploitability / solver.game.config.pot, ev, reason, elapsed, compile_s, gains)
+                          100 * exploitability / solver.game.config.pot, ev, reason, elapsed, compile_s, gains,
+                          scales=solver.scales if solver.compressed else None)
 
 
 def load(path: str | Path) -> PostflopResult:
@@ -410,17 +443,22 @@ def load(path: str | Path) -> PostflopResult:
     if not isinstance(spec, dict):
         raise FileFormatError(f"{path}: not a pokerlab postflop solve (no spot)")
     game, _, _ = _rebuild(spec)
-    cumulative = np.asarray(arrays["cumulative"], dtype=np.float32)
-    regrets = np.asarray(arrays["regrets"], dtype=np.float32)
-    if cumulative.shape != (game.storage_size,) or regrets.shape != cumulative.shape:
-        raise FileFormatError(f"{path}: its strategy does not fit the spot it describes")
+    compress = bool(spec.get("compress"))
+    if compress:
+        regrets, cumulative, scales = _stored_arrays(path, game, True, arrays)
+    else:
+        scales = None
+        cumulative = np.asarray(arrays["cumulative"], dtype=np.float32)
+        regrets = np.asarray(arrays["regrets"], dtype=np.float32)
+        if cumulative.shape != (game.storage_size,) or regrets.shape != cumulative.shape:
+            raise FileFormatError(f"{path}: its strategy does not fit the spot it describes")
     ev = meta.get("ev", [0.0, 0.0])
     gains = meta.get("gains")
     return PostflopResult(game, spec, cumulative, regrets, int(meta["iterations"]), float(meta["exploitability"]),
                           float(meta["exploitability_percent"]), (float(ev[0]), float(ev[1])),
                           str(meta["stop_reason"]), float(meta["elapsed_s"]),
                           gains=None if gains is None else (float(gains[0]), float(gains[1])),
-                          equilibrium=meta.get("equilibrium"))
+                          equilibrium=meta.get("equilibrium"), scales=scales)
 
 
 def _rebuild(spec: dict[str, Any]) -> tuple[PostflopGame, dict[str, Any], ResolvedLocks | None]:
@@ -428,7 +466,8 @@ def _rebuild(spec: dict[str, Any]) -> tuple[PostflopGame, dict[str, Any], Resolv
     game, _ = build_game(spec["board"], spec["oop"], spec["ip"], pot=spec["pot"], stack=spec["stack"],
                          bets=spec["bets"], raises=spec["raises"], donk=spec["donk"], add_allin=spec["add_allin"],
                          force_allin=spec["force_allin"], merging=spec["merging"], raise_cap=spec["raise_cap"],
-                         rake=spec.get("rake"), rake_cap=spec.get("rake_cap"), isomorphism=spec["isomorphism"])
+                         rake=spec.get("rake"), rake_cap=spec.get("rake_cap"), isomorphism=spec["isomorphism"],
+                         compress=bool(spec.get("compress")))
     locks = as_locks(spec.get("lock"))
     return game, spec, resolve_locks(game, locks) if locks else None
 
@@ -439,6 +478,7 @@ def resume(result: PostflopResult, *, iterations: int | None = None, target: flo
     as it was); ``time_limit`` counts this call's seconds only."""
     placed = resolve_locks(result.game, as_locks(result.spec["lock"])) if result.spec.get("lock") else None
     solver = PostflopSolver(result.game, result.regrets.copy(), result.cumulative.copy(), result.iterations,
-                            locks=None if placed is None else placed.rows)
+                            locks=None if placed is None else placed.rows, compress=result.scales is not None,
+                            scales=None if result.scales is None else result.scales.copy())
     out = run(solver, result.spec, iterations=iterations, target_percent=parse_target(target), time_limit=time_limit)
     return out if result.equilibrium is None else out.with_equilibrium(result.equilibrium)

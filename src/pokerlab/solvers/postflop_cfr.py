@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.games.postflop.kernels import (
     AVERAGE,
@@ -46,6 +47,7 @@ from pokerlab.games.postflop.kernels import (
     chance_branches,
     chance_reaches,
     combine_branches,
+    scaled_tree_values,
     tree_values,
 )
 
@@ -78,14 +80,26 @@ def discount(iteration: int) -> Discount:
 
 
 class PostflopSolver:
-    """The solver state of one game: float32 regrets and cumulative strategy, the iteration count."""
+    """The solver state of one game: float32 regrets and cumulative strategy, the iteration count; with
+    ``compress`` (postflop-solver's 16-bit mode) int16 regrets and uint16 cumulative strategy, each decision
+    node's blocks with one float32 scale (``scales``, two per node of the tree: see
+    :func:`~pokerlab.games.postflop.kernels.scaled_tree_values`), half the bytes of the two arrays. The
+    strategies played and measured are those the integers store: the exploitability is exact for them."""
 
     def __init__(self, game: PostflopGame, regrets: np.ndarray | None = None, cumulative: np.ndarray | None = None,
-                 iteration: int = 0, locks: NodeLocks | None = None) -> None:
+                 iteration: int = 0, locks: NodeLocks | None = None, *, compress: bool = False,
+                 scales: np.ndarray | None = None) -> None:
         self.game = game
         size = game.storage_size
-        self.regrets = np.zeros(size, dtype=np.float32) if regrets is None else regrets
-        self.cumulative = np.zeros(size, dtype=np.float32) if cumulative is None else cumulative
+        if compress and locks:
+            raise InvalidArgumentError("node locking is not supported with the compressed (16-bit) storage: solve "
+                                       "without compress")
+        self.compressed = compress
+        types = (np.int16, np.uint16) if compress else (np.float32, np.float32)
+        self.regrets = np.zeros(size, dtype=types[0]) if regrets is None else regrets
+        self.cumulative = np.zeros(size, dtype=types[1]) if cumulative is None else cumulative
+        self.scales = (np.zeros(2 * game.tree.kind.size if compress else 0, dtype=np.float32) if scales is None
+                       else scales)
         self.iteration = iteration
         self._weights = [np.array(game.hands.weights[p, :game.hands.sizes[p]]) for p in range(2)]
         # the mixes as played: float32, normalised in float64 as regret matching and the average do
@@ -130,17 +144,17 @@ class PostflopSolver:
         args = (g.tree, g.hands, self.regrets, self.cumulative)
         top = g.top_chance
         if top.size == 0:
-            return tree_values(*args, 0, player, own, opp, mode, params, g.half_pot, g.chance_index,
-                               np.zeros((0, own.size)))
+            return scaled_tree_values(*args, self.scales, 0, player, own, opp, mode, params, g.half_pot,
+                                      g.chance_index, np.zeros((0, own.size)))
         width = g.hands.weights.shape[1]
         own_at = np.zeros((top.size, width), own.dtype)
         opp_at = np.zeros((top.size, width), own.dtype)
         chance_reaches(*args, 0, player, own, opp, mode, g.chance_index, own_at, opp_at)
-        branches = chance_branches(*args, top, g.branch_node, g.branch_child, player, own_at, opp_at, mode, params,
-                                   g.half_pot, g.chance_index)
+        branches = chance_branches(*args, self.scales, top, g.branch_node, g.branch_child, player, own_at, opp_at,
+                                   mode, params, g.half_pot, g.chance_index)
         at_chance = combine_branches(g.tree, g.hands, player, top.size, g.branch_node, g.branch_child, branches)
-        return tree_values(*args, 0, player, own, opp, mode, params, g.half_pot, g.chance_index,
-                           at_chance)
+        return scaled_tree_values(*args, self.scales, 0, player, own, opp, mode, params, g.half_pot,
+                                  g.chance_index, at_chance)
 
     def step(self) -> None:
         """One DCFR iteration: OOP's update, then IP's."""

@@ -121,15 +121,18 @@ class PostflopGame(VectorGame):
     ``config``; ``isomorphism`` merges suit-swapped turn and river cards where the board and both ranges
     allow it; a tree whose solver storage (:attr:`memory_bytes`) would exceed ``max_memory`` is refused
     (:class:`~pokerlab.errors.ResourceLimitError`) before anything is built; ``build=False`` stops after the
-    checks and the estimate."""
+    checks and the estimate; ``compress``: the estimate is that of the solver's 16-bit storage
+    (:class:`~pokerlab.solvers.postflop_cfr.PostflopSolver`'s ``compress``)."""
 
     name = "postflop"
     game_type: ClassVar[GameType] = GameType(players=2, zero_sum=True, forms=(VECTOR_FORM,), chance=True,
                                              has_fold=True)
 
     def __init__(self, board: str | Sequence[int], oop: str | Range, ip: str | Range, config: TreeConfig, *,
-                 isomorphism: bool = True, max_memory: int = MAX_MEMORY, build: bool = True) -> None:
+                 isomorphism: bool = True, max_memory: int = MAX_MEMORY, build: bool = True,
+                 compress: bool = False) -> None:
         self.board = parse_board(board)
+        self.compress = compress
         if config.street != len(self.board) - 3:
             raise PostflopSpotError(f"a {len(self.board)}-card board starts on the {STREETS[len(self.board) - 3]}, "
                                     f"not the {STREETS[config.street]}")
@@ -231,13 +234,17 @@ class PostflopGame(VectorGame):
     """Bytes of the materialised tree's arrays per node (:class:`TreeArrays`' twelve per-node fields, the parent
     and the chance index, 8 bytes each)."""
 
+    SCALE_BYTES: ClassVar[int] = 8
+    """Bytes per node of the compressed storage's scales (two float32 a node)."""
+
     def _memory_estimate(self, counts: np.ndarray) -> int:
         """Bytes of the solver's storage: the regrets and the cumulative strategy (float32 each, exactly
-        :attr:`storage_size` values each once the tree is built), the tree's arrays (:attr:`NODE_BYTES` a node)
-        and the showdown tables (6 bytes a hand and player a river board). The cards a chance node deals are
-        counted as the tree deals them, merged suit twins once (:meth:`_card_classes`): the rivers after each
-        turn class, and their mean over the turn classes for the river nodes below a flop. Leaves the counts
-        in :attr:`estimated_counts`: values of each of the two arrays, nodes, river boards (an upper bound:
+        :attr:`storage_size` values each once the tree is built; with ``compress`` 2 bytes each and
+        :attr:`SCALE_BYTES` a node), the tree's arrays (:attr:`NODE_BYTES` a node) and the showdown tables (6
+        bytes a hand and player a river board). The cards a chance node deals are counted as the tree deals
+        them, merged suit twins once (:meth:`_card_classes`): the rivers after each turn class, and their mean
+        over the turn classes for the river nodes below a flop. Leaves the counts in :attr:`estimated_counts`:
+        values of each of the two arrays, nodes, river boards (an upper bound:
         two orders of the same turn and river are one board)."""
         firsts = self._card_classes(self.board) if self._swappable else [
             (c, []) for c in range(52) if c not in self.board]
@@ -264,7 +271,8 @@ class PostflopGame(VectorGame):
 
         values, nodes = walk(self.action_tree, 1.0)
         self.estimated_counts: tuple[int, int, int] = (round(values), round(nodes), rivers)
-        return 8 * round(values) + self.NODE_BYTES * round(nodes) + rivers * 2 * int(counts.max()) * 6
+        value_bytes, node_bytes = (4, self.NODE_BYTES + self.SCALE_BYTES) if self.compress else (8, self.NODE_BYTES)
+        return value_bytes * round(values) + node_bytes * round(nodes) + rivers * 2 * int(counts.max()) * 6
 
     def _materialise(self) -> None:
         """The whole tree as arrays, children contiguous, depth-first over the blocks."""

@@ -5,8 +5,8 @@ Values are counterfactual: ``v[h]`` sums, over the opponent's hands ``h'`` that 
 with the board), the opponent's reach of ``h'`` times the chance factors on the way times ``h``'s payoff in
 chips (net of the starting pot share). A showdown is one sweep over both players' hands sorted by strength,
 card removal by per-card sums of the opponent's reach; a fold is the opponent's total reach less its per-card
-sums plus the identical combo (subtracted twice). Regrets and cumulative strategies are stored as float32,
-every sum is float64.
+sums plus the identical combo (subtracted twice). Regrets and cumulative strategies are stored as float32, or
+in 16 bits with a scale per node (:func:`scaled_tree_values`); every sum is float64.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types
 from numba.core.typing.templates import Signature
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 from numba.np import arrayobj
 
 FOLD_NODE, SHOWDOWN_NODE, DECISION_NODE, CHANCE_NODE = 0, 1, 2, 3
@@ -391,6 +391,109 @@ def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, slab: np.ndarr
                     discount)
 
 
+REGRET_STEPS = 32767
+"""Compressed regrets: int16 steps of a node's scale / 32767 (postflop-solver's compressed storage)."""
+STRATEGY_STEPS = 65535
+"""Compressed cumulative strategy: uint16 steps of a node's scale / 65535."""
+
+
+@njit(cache=True)
+def _new_regrets(stored: np.ndarray, values: np.ndarray, out: np.ndarray, rows: int, positive: float,
+                 negative: float) -> float:
+    """A row's discounted stored regrets (``positive`` / ``negative``: the decoding step times the discount of
+    each sign) plus the instantaneous ones, into ``values``; returns their largest magnitude."""
+    top = 0.0
+    for h in range(rows):
+        q = np.float64(stored[h])
+        r = q * (positive if q > 0.0 else negative) + values[h] - out[h]
+        values[h] = r
+        top = max(top, abs(r))
+    return top
+
+
+@njit(cache=True)
+def _new_cumulative(stored: np.ndarray, sigma: np.ndarray, own: np.ndarray, rows: int, step: float) -> float:
+    """A row's discounted stored cumulative strategy (``step``: decoding step times the discount) plus the
+    own-reach-weighted current strategy, into ``sigma``; returns the largest."""
+    top = 0.0
+    for h in range(rows):
+        c = np.float64(stored[h]) * step + own[h] * sigma[h]
+        sigma[h] = c
+        top = max(top, c)
+    return top
+
+
+@njit(cache=True)
+def _encode_signed(stored: np.ndarray, x: np.ndarray, scale: float, rows: int) -> None:
+    for h in range(rows):
+        stored[h] = np.int16(min(max(np.rint(x[h] * scale), -REGRET_STEPS), REGRET_STEPS))
+
+
+@njit(cache=True)
+def _encode_unsigned(stored: np.ndarray, x: np.ndarray, scale: float, rows: int) -> None:
+    for h in range(rows):
+        stored[h] = np.uint16(min(x[h] * scale + 0.5, STRATEGY_STEPS))
+
+
+@njit(cache=True)
+def _update_compressed(regrets: np.ndarray, cumulative: np.ndarray, scales: np.ndarray, node: int, lo: int,
+                       slab: np.ndarray, first: int, na: int, rows: int, out: np.ndarray, own: np.ndarray,
+                       discount: Discount) -> None:
+    """:func:`_update` on compressed storage, as postflop-solver's compressed mode does it: the block's
+    stored values decoded with the node's scales, updated in float64 (in the slab's rows, done with then), and
+    encoded again over the new largest magnitudes (rounded to the nearest step; each scale kept as float32,
+    and an encoded value at most 32767 or 65535 steps)."""
+    step = np.float64(scales[2 * node]) / REGRET_STEPS
+    top = 0.0
+    for a in range(na):
+        base = lo + a * rows
+        top = max(top, _new_regrets(regrets[base:base + rows], slab[a], out, rows, step * discount.alpha,
+                                    step * discount.beta))
+    scale = np.float32(top)
+    scales[2 * node] = scale
+    encode = REGRET_STEPS / np.float64(scale) if scale > 0.0 else 0.0
+    for a in range(na):
+        base = lo + a * rows
+        _encode_signed(regrets[base:base + rows], slab[a], encode, rows)
+    step = np.float64(scales[2 * node + 1]) / STRATEGY_STEPS * discount.gamma
+    top = 0.0
+    for a in range(na):
+        base = lo + a * rows
+        top = max(top, _new_cumulative(cumulative[base:base + rows], slab[first + a], own, rows, step))
+    scale = np.float32(top)
+    scales[2 * node + 1] = scale
+    encode = STRATEGY_STEPS / np.float64(scale) if scale > 0.0 else 0.0
+    for a in range(na):
+        base = lo + a * rows
+        _encode_unsigned(cumulative[base:base + rows], slab[first + a], encode, rows)
+
+
+def _update_node(regrets: np.ndarray, cumulative: np.ndarray, scales: np.ndarray, node: int, lo: int,
+                 slab: np.ndarray, first: int, na: int, rows: int, out: np.ndarray, own: np.ndarray,
+                 discount: Discount) -> None:
+    """The update of one decision node's block: :func:`_update` on float32 storage, :func:`_update_compressed`
+    on int16 regrets; chosen when the walk compiles (:func:`_choose_update`), so that a float32 solve never
+    compiles the compressed kernels."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(_update_node)
+def _choose_update(regrets: Any, cumulative: Any, scales: Any, node: Any, lo: Any, slab: Any, first: Any, na: Any,
+                   rows: Any, out: Any, own: Any, discount: Any) -> Callable[..., None]:
+    """The implementation of :func:`_update_node` for the storage's element type (numba's types; it asks for
+    the implementation's parameters as the typing function's, annotations included)."""
+    if isinstance(regrets.dtype, types.Integer):
+        def compressed(regrets: Any, cumulative: Any, scales: Any, node: Any, lo: Any, slab: Any, first: Any,
+                       na: Any, rows: Any, out: Any, own: Any, discount: Any) -> None:
+            _update_compressed(regrets, cumulative, scales, node, lo, slab, first, na, rows, out, own, discount)
+        return compressed
+
+    def plain(regrets: Any, cumulative: Any, scales: Any, node: Any, lo: Any, slab: Any, first: Any, na: Any,
+              rows: Any, out: Any, own: Any, discount: Any) -> None:
+        _update(regrets, cumulative, lo, slab, first, na, rows, out, own, discount)
+    return plain
+
+
 @njit(cache=True)
 def _terminal_into(kind: np.ndarray, player: np.ndarray, amount: np.ndarray, board: np.ndarray, rake: np.ndarray,
                    cards: np.ndarray, sizes: np.ndarray, same: np.ndarray, valid: np.ndarray, strength: np.ndarray,
@@ -457,7 +560,22 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     passes float64 for every walk: a float32 walk for the updates (postflop-solver's rows; the sweeps', chance
     nodes' and the update's sums still float64) was about 7% faster an iteration on the benchmark's turn, but its
     second compiled specialisation of the walk took a cold first solve's compilation from 24 to 42 CPU seconds,
-    over the 30 the issue allows."""
+    over the 30 the issue allows. Compressed storage (int16 regrets, uint16 cumulative strategy) is read as
+    stored here; its updates need its scales (:func:`scaled_tree_values`)."""
+    return scaled_tree_values(tree, hands, regrets, cumulative, np.zeros(0, np.float32), node, p, own, opp, mode,
+                              discount, half_pot, chance_index, chance_values)
+
+
+@njit(cache=True)
+def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray,
+                       scales: np.ndarray, node: int, p: int, own: np.ndarray, opp: np.ndarray, mode: int,
+                       discount: Discount, half_pot: float, chance_index: np.ndarray,
+                       chance_values: np.ndarray) -> np.ndarray:
+    """:func:`tree_values` on storage of either kind: float32 ``regrets`` and ``cumulative`` (``scales``
+    empty), or the compressed mode's int16 regrets and uint16 cumulative strategy with one float32 scale per
+    decision node and array (``scales[2 * node]``: the regrets', ``scales[2 * node + 1]``: the cumulative
+    strategy's; :func:`_update_compressed`). Regret matching and the average strategy are a block's entries
+    over their row sums, whatever the block's scale: both read the integers as stored."""
     buf = _scratch(tree, hands, node, own)
     width = hands.weights.shape[1]
     top_own = np.zeros(width, own.dtype)
@@ -472,8 +590,8 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
           _unowned(tree.iso_start), _unowned(tree.iso_count), _unowned(tree.iso_swaps), _unowned(tree.factor),
           _unowned(tree.rake), _unowned(hands.cards), _unowned(hands.sizes), _unowned(hands.same),
           _unowned(hands.perm), _unowned(hands.order), _unowned(hands.strength), _unowned(hands.sorted_cards),
-          _unowned(hands.valid), _unowned(regrets), _unowned(cumulative), node, p, _unowned(top_own),
-          _unowned(top_opp), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
+          _unowned(hands.valid), _unowned(regrets), _unowned(cumulative), _unowned(scales), node, p,
+          _unowned(top_own), _unowned(top_opp), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
           _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
     return out[:hands.sizes[p]].astype(np.float64)
 
@@ -483,10 +601,10 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
           amount: np.ndarray, board: np.ndarray, card: np.ndarray, offset: np.ndarray, iso_start: np.ndarray,
           iso_count: np.ndarray, iso_swaps: np.ndarray, factor: np.ndarray, rake: np.ndarray, cards: np.ndarray,
           sizes: np.ndarray, same: np.ndarray, perm: np.ndarray, order: np.ndarray, strength: np.ndarray,
-          sorted_cards: np.ndarray, valid: np.ndarray, regrets: np.ndarray, cumulative: np.ndarray, node: int,
-          p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount, half_pot: float,
-          work: np.ndarray, chance_index: np.ndarray, chance_values: np.ndarray, buf: np.ndarray, level: int,
-          out: np.ndarray) -> None:
+          sorted_cards: np.ndarray, valid: np.ndarray, regrets: np.ndarray, cumulative: np.ndarray,
+          scales: np.ndarray, node: int, p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount,
+          half_pot: float, work: np.ndarray, chance_index: np.ndarray, chance_values: np.ndarray, buf: np.ndarray,
+          level: int, out: np.ndarray) -> None:
     """:func:`tree_values` into ``out`` (rows as wide as ``buf``'s), with no allocation: the node keeps its rows
     in slab ``buf[level]`` (actions' values, then the strategy's rows, the strategy's row sums, a reach, a second
     reach, a child's values) and hands each child a row of it to write into; its children use ``buf[level - 1]``.
@@ -528,8 +646,8 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
             _without_card(cards, o, theirs, dealt, reach2)
             _walk(kind, player, first_child, num_children, amount, board, card, offset, iso_start, iso_count,
                   iso_swaps, factor, rake, cards, sizes, same, perm, order, strength, sorted_cards, valid, regrets,
-                  cumulative, child, p, reach, reach2, mode, discount, half_pot, work, chance_index, chance_values,
-                  buf, level - 1, v)
+                  cumulative, scales, child, p, reach, reach2, mode, discount, half_pot, work, chance_index,
+                  chance_values, buf, level - 1, v)
             for h in range(mine):
                 if reach[h] == 0.0 and (cards[p, h, 0] == dealt or cards[p, h, 1] == dealt):
                     v[h] = 0.0  # a hand holding the dealt card is not in this branch (folds would value it)
@@ -542,9 +660,10 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
         return
     actor = player[node]
     lo = offset[node]
-    if mode != BEST or actor != p:  # a best response does not read its own strategy
-        _strategy_into(regrets if mode == UPDATE else cumulative, lo, sizes[actor], na, slab, actions,
-                       slab[total_row])
+    if mode == UPDATE:  # two calls, not one on a choice of array: compressed storage has two element types
+        _strategy_into(regrets, lo, sizes[actor], na, slab, actions, slab[total_row])
+    elif mode == AVERAGE or actor != p:  # a best response does not read its own strategy
+        _strategy_into(cumulative, lo, sizes[actor], na, slab, actions, slab[total_row])
     if actor != p:
         # one reach row for all actions (a child is done with it when it returns); terminal children are
         # evaluated in place, without a call
@@ -557,7 +676,7 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
             else:
                 _walk(kind, player, first_child, num_children, amount, board, card, offset, iso_start, iso_count,
                       iso_swaps, factor, rake, cards, sizes, same, perm, order, strength, sorted_cards, valid,
-                      regrets, cumulative, child, p, own, reach, mode, discount, half_pot, work, chance_index,
+                      regrets, cumulative, scales, child, p, own, reach, mode, discount, half_pot, work, chance_index,
                       chance_values, buf, level - 1, v)
             _add_into(out, v, mine)
         return
@@ -581,8 +700,8 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
                 _product_into(reach, own, slab[actions + a], mine)
             _walk(kind, player, first_child, num_children, amount, board, card, offset, iso_start, iso_count,
                   iso_swaps, factor, rake, cards, sizes, same, perm, order, strength, sorted_cards, valid, regrets,
-                  cumulative, child, p, reach, opp, mode, discount, half_pot, work, chance_index, chance_values,
-                  buf, level - 1, slab[a])
+                  cumulative, scales, child, p, reach, opp, mode, discount, half_pot, work, chance_index,
+                  chance_values, buf, level - 1, slab[a])
     if mode == BEST:
         for h in range(mine):
             best = slab[0, h]
@@ -593,7 +712,7 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
     for a in range(na):
         _add_product_into(out, slab[actions + a], slab[a], mine)
     if mode == UPDATE:
-        _update(regrets, cumulative, lo, slab, actions, na, mine, out, own, discount)
+        _update_node(regrets, cumulative, scales, node, lo, slab, actions, na, mine, out, own, discount)
 
 @njit(cache=True)
 def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
@@ -613,7 +732,9 @@ def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cum
     first = tree.first_child[node]
     na = tree.num_children[node]
     actor = tree.player[node]
-    sigma = _strategy(regrets if mode == UPDATE else cumulative, tree.offset[node], hands.sizes[actor], na, own)
+    lo = tree.offset[node]
+    rows = hands.sizes[actor]
+    sigma = _strategy(regrets, lo, rows, na, own) if mode == UPDATE else _strategy(cumulative, lo, rows, na, own)
     for a in range(na):
         if actor != p:
             chance_reaches(tree, hands, regrets, cumulative, first + a, p, own, opp * sigma[a], mode, chance_index,
@@ -625,8 +746,8 @@ def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cum
 
 @njit(cache=True, parallel=True)
 def chance_branches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray,
-                    chance_nodes: np.ndarray, branch_node: np.ndarray, branch_child: np.ndarray, p: int,
-                    own_at: np.ndarray, opp_at: np.ndarray, mode: int, discount: Discount, half_pot: float,
+                    scales: np.ndarray, chance_nodes: np.ndarray, branch_node: np.ndarray, branch_child: np.ndarray,
+                    p: int, own_at: np.ndarray, opp_at: np.ndarray, mode: int, discount: Discount, half_pot: float,
                     chance_index: np.ndarray) -> np.ndarray:
     """The values of every branch (chance node ``chance_nodes[branch_node[i]]``, child ``branch_child[i]``) in
     parallel (the subtrees share no storage), blocked hands 0: rows ``(branches, hands of p)``."""
@@ -643,8 +764,8 @@ def chance_branches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cu
         _scaled_into(opp_c, opp_c, tree.factor[node], hands.sizes[o])
         _without_card(hands.cards, p, mine, card, own_c)
         _without_card(hands.cards, o, hands.sizes[o], card, opp_c)
-        v = tree_values(tree, hands, regrets, cumulative, child, p, own_c, opp_c, mode, discount, half_pot,
-                        chance_index, np.zeros((0, mine)))
+        v = scaled_tree_values(tree, hands, regrets, cumulative, scales, child, p, own_c, opp_c, mode, discount,
+                               half_pot, chance_index, np.zeros((0, mine)))
         for h in range(mine):
             if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
                 v[h] = 0.0
