@@ -29,7 +29,7 @@ from pokerlab.errors import FileFormatError, InvalidArgumentError
 from pokerlab.games.pushfold import seat_names
 from pokerlab.games.pushfold.pot_tables import BANK_DEALS, TABLE_SEED, TRIPLE_DEALS
 from pokerlab.provenance import sources_digest
-from pokerlab.pushfold.fullring import ANTES, CHART_TARGET, HEADS_UP_CHART_TARGET, ChartSpot
+from pokerlab.pushfold.fullring import ANTES, CHART_TARGET, HEADS_UP_CHART_TARGET, ChartSpot, check_spot
 
 CHART_FORMAT = "pokerlab-fullring-charts-v1"
 CHART_FILE = Path(__file__).resolve().parent.parent / "data" / "fullring_charts.npz"
@@ -267,8 +267,6 @@ class FullRingTable:
     def not_shipped(self) -> list[tuple[float, float, str]]:
         """``(asked, used, why)`` for each depth asked without a shipped chart of its own: ``why`` says whether
         no chart can exist there (a stack all in by posting its blind and ante) or it is not built yet."""
-        from pokerlab.pushfold.fullring import check_spot  # noqa: PLC0415 (the model's rules, read on demand)
-
         out = []
         for asked, used in self.asked:
             if asked == used:
