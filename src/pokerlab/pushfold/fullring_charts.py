@@ -275,7 +275,8 @@ class FullRingTable:
                 check_spot(len(self.charts[0].seats), asked, self.charts[0].ante)
                 why = "not built"
             except InvalidArgumentError:
-                why = "no chart: a stack this short is all in by posting"
+                why = ("no chart: a stack this short is all in by posting" if asked < 10
+                       else "no chart: deeper than the chart model takes (1,000 bb)")
             out.append((asked, used, why))
         return out
 
