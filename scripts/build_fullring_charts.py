@@ -11,6 +11,11 @@ Depths: a list (``5,7.5,10``) and/or ranges (``1-40`` = every 0.5 bb to 20, ever
 depths where a seat would be all in by posting are left out (the chart model needs one pot per showdown). Spots
 are solved depth by depth in the order given (a coarse grid first: ``--depths 10,20,5,...,1-40``), each depth's
 ante rules in the order given, seat counts ascending.
+Spots stopped at the iteration cap above their target can be solved again with a higher cap:
+``--resolve-over-target --max-iterations 2048`` solves every asked spot whose checkpoint is over its target (and
+stopped below the new cap) from the start, and replaces the checkpoint only when the new largest gain is lower.
+The solve is deterministic, so a spot is reproduced by ``solve_spot`` with ``max_iterations`` set to its stored
+iteration count, whatever cap it was built with.
 Ctrl-C stops after the spot in progress is abandoned, prints one line and exits 130.
 """
 
@@ -27,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.errors import PokerlabError
-from pokerlab.pushfold.fullring import ANTES, ChartSpot, check_spot, solve_spot
+from pokerlab.pushfold.fullring import ANTES, ChartSpot, check_spot, default_target, solve_spot
 from pokerlab.pushfold.fullring_charts import CHART_FILE, code_version, write_charts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,11 +98,28 @@ def load_spot(path: Path, version: str) -> ChartSpot | None:
         return None
 
 
-def _solve(job: tuple[int, float, str, float | None, int | None, str]) -> tuple[int, float, str, float]:
+def over_target(spot: ChartSpot, target: float | None, max_iterations: int | None) -> bool:
+    """Whether a checkpointed spot is above its target and stopped before ``max_iterations`` (so a solve with
+    that cap may do better)."""
+    goal = default_target(spot.seats) if target is None else target
+    return spot.max_gain > goal and max_iterations is not None and spot.iterations < max_iterations
+
+
+def _solve(job: tuple[int, float, str, float | None, int | None, str]) -> tuple[int, float, str, str]:
+    """Solve one spot and checkpoint it, unless a checkpoint with a lower largest gain is already there (a
+    re-solve with a higher cap keeps the better of the two); returns a line saying what was done."""
     seats, depth, ante, target, iterations, work = job
+    path = checkpoint_path(Path(work), seats, depth, ante)
+    version = code_version()
+    before = load_spot(path, version)
     spot = solve_spot(seats, depth, ante, target=target, max_iterations=iterations)
-    save_spot(checkpoint_path(Path(work), seats, depth, ante), spot, code_version())
-    return seats, depth, ante, spot.cpu_s
+    said = f"{spot.iterations} iterations, {spot.cpu_s:.1f} s CPU, largest gain {spot.max_gain:.2e} bb"
+    if before is not None and before.max_gain <= spot.max_gain:
+        return seats, depth, ante, f"{said}; kept the checkpoint's {before.max_gain:.2e} bb"
+    save_spot(path, spot, version)
+    if before is not None:
+        said += f" (was {before.max_gain:.2e} bb after {before.iterations} iterations, {before.cpu_s:.1f} s CPU)"
+    return seats, depth, ante, said
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=CHART_FILE)
     parser.add_argument("--target", type=float, default=None, help="default: 1e-5 bb heads-up, else 2e-3 bb")
     parser.add_argument("--max-iterations", type=int, default=None)
+    parser.add_argument("--resolve-over-target", action="store_true",
+                        help="solve again (with --max-iterations) the checkpointed spots above their target")
     parser.add_argument("--assemble-only", action="store_true", help="write --output from the checkpoints only")
     args = parser.parse_args(argv)
     try:
@@ -131,8 +155,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     version = code_version()
     args.work.mkdir(parents=True, exist_ok=True)
-    todo = [j for j in jobs if load_spot(checkpoint_path(args.work, *j), version) is None]
-    print(f"{len(jobs)} spots asked, {len(jobs) - len(todo)} already checkpointed, {len(todo)} to solve "
+    if args.resolve_over_target and args.max_iterations is None:
+        print("error: --resolve-over-target needs --max-iterations (the higher cap)", file=sys.stderr)
+        return 2
+    todo = []
+    for job in jobs:
+        stored = load_spot(checkpoint_path(args.work, *job), version)
+        if stored is None or (args.resolve_over_target
+                              and over_target(stored, args.target, args.max_iterations)):
+            todo.append(job)
+    print(f"{len(jobs)} spots asked, {len(jobs) - len(todo)} already checkpointed (and kept), {len(todo)} to solve "
           f"(code version {version}, {args.workers} worker(s))", flush=True)
     start = time.perf_counter()
     done = 0
@@ -142,11 +174,11 @@ def main(argv: list[str] | None = None) -> int:
             with ProcessPoolExecutor(max_workers=args.workers) as pool:
                 futures = [pool.submit(_solve, job) for job in work]
                 for future in as_completed(futures):
-                    seats, depth, ante, cpu = future.result()
+                    seats, depth, ante, said = future.result()
                     done += 1
                     elapsed = time.perf_counter() - start
                     eta = elapsed / done * (len(todo) - done)
-                    print(f"[{done}/{len(todo)}] {seats} seats {depth:g} bb ante {ante}: {cpu:.1f} s CPU; "
+                    print(f"[{done}/{len(todo)}] {seats} seats {depth:g} bb ante {ante}: {said}; "
                           f"elapsed {elapsed:.0f} s, ETA {eta:.0f} s", flush=True)
         except KeyboardInterrupt:
             print(f"interrupted: {done} of {len(todo)} spots solved and checkpointed in {args.work}; rerun to "
@@ -154,8 +186,9 @@ def main(argv: list[str] | None = None) -> int:
             return 130
     spots = [s for s in (load_spot(p, version) for p in sorted(args.work.glob("*.npz"))) if s is not None]
     header = write_charts(spots, args.output)
-    print(f"wrote {args.output}: {header['spots']} spots, code version {header['code_version']}, "
-          f"content sha256 {header['content_sha256'][:16]}", flush=True)
+    over = [s for s in spots if s.max_gain > (default_target(s.seats) if args.target is None else args.target)]
+    print(f"wrote {args.output}: {header['spots']} spots ({len(over)} above their target), code version "
+          f"{header['code_version']}, content sha256 {header['content_sha256'][:16]}", flush=True)
     return 0
 
 

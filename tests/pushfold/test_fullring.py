@@ -20,7 +20,14 @@ from pokerlab.games.pushfold.joint import JointPotGame
 from pokerlab.games.pushfold.pot_tables import build_pot_tables
 from pokerlab.games.vector import compile_public_tree
 from pokerlab.pushfold import fullring_charts
-from pokerlab.pushfold.fullring import solve_spot
+from pokerlab.pushfold.fullring import (
+    ANTES,
+    HEADS_UP_MAX_ITERATIONS,
+    MAX_ITERATIONS,
+    check_spot,
+    default_target,
+    solve_spot,
+)
 from pokerlab.pushfold.fullring_charts import ChartVersionError, full_ring_chart, read_charts, shipped_charts
 from pokerlab.pushfold.real_game import real_game_check
 from pokerlab.solvers.vector_strategy import VectorStrategy, best_response_gains, vector_node_values
@@ -190,19 +197,65 @@ def test_three_seat_chart_in_the_other_models():
     assert max(best_response_gains(other, uniform).gains) > 0.1  # the check can fail
 
 
+SAMPLE_CPU_S = 0.5
+"""The most CPU seconds (as stored in the file) a sampled spot's fresh solve may take in the test."""
+
+
+def _sampled_rows(charts) -> list[int]:
+    """Spots drawn by the file's content hash (every new file gets a new sample, every run of the same file the
+    same one) among those solved in at most SAMPLE_CPU_S: one of 3+ seats per ante rule that has them, one
+    heads-up with a big-blind ante, one heads-up of another rule."""
+    rng = np.random.default_rng(int(charts.header["content_sha256"][:12], 16))
+    cheap = charts.cpu_s <= SAMPLE_CPU_S
+    heads_up = charts.key[:, 0] == 2
+    big_blind_ante = charts.key[:, 2] == list(ANTES).index("bb")
+    pools = [cheap & ~heads_up & (charts.key[:, 2] == rule) for rule in range(len(ANTES))]
+    pools += [cheap & heads_up & big_blind_ante, cheap & heads_up & ~big_blind_ante]
+    return [int(rng.choice(np.flatnonzero(pool))) for pool in pools if pool.any()]
+
+
 def test_shipped_charts_match_fresh_solves():
     charts = shipped_charts()
     assert charts.header["spots"] == charts.key.shape[0]
-    for seats, depth, ante in [(2, 10.0, "none"), (3, 10.0, "none"), (4, 20.0, "12.5")]:  # cheap spots
-        chart = full_ring_chart(seats, depth, ante)
+    rows = _sampled_rows(charts)
+    drawn = {(int(charts.key[r, 0]) > 2, list(ANTES)[int(charts.key[r, 2])]) for r in rows}
+    assert {(True, "none"), (True, "10"), (True, "12.5"), (False, "bb")} <= drawn and len(rows) == 5
+    for row in rows:
+        seats, depth, rule = int(charts.key[row, 0]), float(charts.key[row, 1]), list(ANTES)[int(charts.key[row, 2])]
+        chart = full_ring_chart(seats, depth, rule)
         assert chart.exact
-        fresh = solve_spot(seats, depth, ante)
+        # the solve is deterministic: its stored iteration count reproduces it, whatever cap it was built with
+        fresh = solve_spot(seats, depth, rule, max_iterations=int(charts.iterations[row]))
+        assert fresh.iterations == charts.iterations[row], (seats, depth, rule)
         known = ~np.isnan(fresh.jam)
         assert np.array_equal(known, ~np.isnan(chart.jam))
         assert np.max(np.abs(fresh.jam[known] - chart.jam[known])) <= 1 / 400 + 1e-9
         called = ~np.isnan(fresh.call)
         assert np.max(np.abs(fresh.call[called] - chart.call[called])) <= 1 / 400 + 1e-9
         assert np.allclose(fresh.gains, chart.gains, rtol=1e-5, atol=1e-9)
+        assert np.allclose(fresh.values, chart.values, rtol=1e-5, atol=1e-6)
+
+
+def test_every_shipped_spot_is_whole():
+    """Every spot of the file: chips conserved, the decisions of its seat count and nothing else, a gain at its
+    target or a solve that ran to the iteration cap, and no spot the chart model refuses."""
+    charts = shipped_charts()
+    assert len({tuple(k) for k in charts.key.tolist()}) == charts.key.shape[0]
+    for row, (seats_f, depth, rule_index) in enumerate(charts.key):
+        seats, rule = int(seats_f), list(ANTES)[int(rule_index)]
+        assert check_spot(seats, float(depth), rule) == (seats, float(depth), rule)
+        values, gains = charts.values[row], charts.gains[row]
+        assert abs(float(values[:seats].sum())) < 1e-4 and np.all(values[seats:] == 0)
+        assert np.all(gains[:seats] >= 0) and np.all(gains[seats:] == 0)
+        if gains.max() > default_target(seats):
+            assert charts.iterations[row] >= (HEADS_UP_MAX_ITERATIONS if seats == 2 else MAX_ITERATIONS)
+        jam = charts.jam[row]
+        assert np.all(jam[: seats - 1] <= 200) and np.all(jam[seats - 1:] == 255)  # the big blind never opens
+        call = charts.call[row]
+        for caller in range(seats):
+            for jammer in range(seats):
+                has = jammer < caller  # a lone jam from an earlier seat
+                assert np.all(call[caller, jammer] <= 200) if has else np.all(call[caller, jammer] == 255)
 
 
 def _copy_with_header(tmp_path: Path, **changes: str) -> Path:
@@ -230,3 +283,35 @@ def test_a_chart_file_of_another_version_is_refused(tmp_path, monkeypatch):
         shipped_charts.cache_clear()
     assert result.exit_code == 2
     assert "rebuild it" in result.output and "Traceback" not in result.output
+
+
+def test_the_cli_reads_every_ante_rule_and_says_which_depths_are_not_shipped(tmp_path):
+    """``--depths 1-40`` lists the shipped depths and names each asked depth without a chart of its own (no chart
+    can exist where a stack is all in by posting; the others are not built); ``10%`` and ``bb`` are ante rules."""
+    from typer.testing import CliRunner
+
+    from pokerlab.cli.main import app
+    from pokerlab.pushfold.fullring_charts import available_depths
+
+    runner = CliRunner()
+    for seats, spelled, rule, floor in [(2, "bb", "bb", 2.0), (5, "10%", "10", 1.1), (9, "0", "none", 1.0)]:
+        shipped = set(available_depths(seats, rule).tolist())
+        csv_path = tmp_path / f"{seats}-{rule}.csv"
+        result = runner.invoke(app, ["pushfold", "--chart", "full-ring", "--seats", str(seats), "--ante", spelled,
+                                     "--depths", "1-40", "--json", "--csv", str(csv_path)])
+        assert result.exit_code == 0, result.output
+        answer = json.loads(result.output)
+        assert [c["depth_bb"] for c in answer["charts"]] == sorted({a["depth_bb"] for a in answer["asked"]})
+        assert {c["ante"] for c in answer["charts"]} == {rule}
+        missing = {(a["asked_bb"], a["why"].split(":")[0]) for a in answer["not_shipped"]}
+        assert missing == {(float(d), "no chart" if d <= floor else "not built") for d in range(1, 41)
+                           if float(d) not in shipped}
+        lines = csv_path.read_text().splitlines()
+        assert lines[0] == "seat,action,depth_bb,class,probability" and len(lines) > 169
+        text = runner.invoke(app, ["pushfold", "--chart", "full-ring", "--seats", str(seats), "--ante", spelled,
+                                   "--depths", "1-40"])
+        assert text.exit_code == 0 and "not shipped (no chart" in text.output
+        assert ("not shipped (not built" in text.output) == any(w == "not built" for _, w in missing)
+    refused = runner.invoke(app, ["pushfold", "--chart", "full-ring", "--seats", "3", "--ante", "7%"])
+    assert refused.exit_code == 2 and "ante rule must be one of" in refused.output
+    assert refused.output.count("\n") == 1

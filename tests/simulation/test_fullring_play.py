@@ -23,7 +23,7 @@ from pokerlab.simulation.ring import position, ring_charts
 from pokerlab.solvers.vector_strategy import VectorStrategy
 
 SEATS = 4
-DEPTH_BB = 5  # stacks; the shallowest shipped chart (10 bb) is the nearest: its calls make pots of several callers
+DEPTH_BB = 5  # stacks, a shipped depth: its wide calls make pots of several callers
 BIG_BLIND = 100
 
 
@@ -49,14 +49,14 @@ def test_positions_are_the_charts_seat_order():
 
 
 def test_the_simulator_plays_a_full_table_chart_at_the_real_games_ev():
-    """Four seats at 5 bb, no ante: every player plays the shipped chart nearest his stack (10 bb) by his position
-    and over-calls by his lone-jam call chart. The simulator's mean chip result per seat (400,000 hands) matches
-    the real game's value of the same profile (100,000 joint deals, an independent implementation) within 4
-    combined standard errors (about 0.04 bb). The check has power against a misplaced button (one seat off: 103
-    standard errors); against the first caller closing the action (``callers=1``) it has little with these
-    charts (the big blind 3.1 standard errors off; 8 with the 5 bb charts of the earlier file)."""
+    """Four seats at 5 bb, no ante: every player plays the shipped 5 bb chart by his position and over-calls by
+    his lone-jam call chart. The simulator's mean chip result per seat (400,000 hands) matches the real game's
+    value of the same profile (100,000 joint deals, an independent implementation) within 4 combined standard
+    errors (about 0.03-0.05 bb). The check has power against a misplaced button (one seat off: 76 standard
+    errors) and against the first caller closing the action (``callers=1``: the big blind 6.6 standard errors
+    off)."""
     chart = full_ring_chart(SEATS, DEPTH_BB, "none")
-    assert chart.asked_bb == DEPTH_BB and chart.depth_bb == shipped_charts().key[:, 1].min()
+    assert chart.asked_bb == DEPTH_BB and chart.exact
     game = PushFoldGame(Table((float(DEPTH_BB),) * SEATS, 0.5, 1.0), lambda final: final - DEPTH_BB)
     tree = compile_public_tree(game)
     check = real_game_check(game, tree, chart_profile(game, tree, chart.jam, chart.call), deals=100_000, seed=5)

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from pokerlab.cards.classes import CLASS_NAMES
-from pokerlab.pushfold.fullring_charts import available_depths, full_ring_chart
+from pokerlab.pushfold.fullring import ANTES
+from pokerlab.pushfold.fullring_charts import available_depths, full_ring_chart, shipped_charts
 
 
 def test_the_answer_is_the_shipped_chart(client):
@@ -27,6 +28,13 @@ def test_the_answer_is_the_shipped_chart(client):
     assert set(body["call"]) == {"SB vs BTN", "BB vs BTN", "BB vs SB"}
     assert body["call"]["BB vs SB"]["AA"] == 1.0 and body["jam"]["BTN"]["72o"] == 0.0
     assert client.get(f"/api/pushfold/chart?seats=3&depth={asked}&ante=none").json() == body
+
+
+def test_every_ante_rule_is_answered_in_its_spellings(client):
+    for seats, spelled, rule in [(2, "bb", "bb"), (2, "10%", "10"), (3, "12.5%", "12.5"), (3, "0", "none")]:
+        body = client.post("/api/pushfold/chart", json={"seats": seats, "depth": 5, "ante": spelled}).json()
+        assert body["ante"] == rule and body["depths"] == available_depths(seats, rule).tolist()
+        assert body["depth_bb"] == full_ring_chart(seats, 5, rule).depth_bb
 
 
 @pytest.mark.parametrize(("body", "words"), [
@@ -59,6 +67,15 @@ def test_the_push_fold_tab_shows_the_shipped_charts(page, screenshot_dir):
         assert shown == pytest.approx(chart.jam[0, CLASS_NAMES.index(hand)], abs=1e-4)
     assert page.locator("#ring-summary").inner_text().startswith("3 seats of 10.0 bb with no ante: largest")
     page.screenshot(path=str(screenshot_dir / "web-fullring-charts.png"), full_page=True)
+    charts = shipped_charts()  # a spot above its target says so
+    over = int(np.argmax(charts.gains.max(axis=1)))
+    seats, depth, rule = int(charts.key[over, 0]), float(charts.key[over, 1]), int(charts.key[over, 2])
+    page.locator("#ring-seats").select_option(str(seats))
+    page.locator("#ring-depth").fill(f"{depth:g}")
+    page.locator("#ring-ante").select_option(list(ANTES)[rule])
+    page.locator("#ring-show").click()
+    page.wait_for_function("document.querySelector('#ring-summary').textContent.length > 0")  # (cleared above)
+    assert "above the 0.002 bb target" in page.locator("#ring-summary").inner_text()
     page.locator("#ring-ante").select_option("bb")  # a big-blind ante is heads-up only: the page says so
     page.locator("#ring-show").click()
     page.wait_for_selector("#ring-error:not([hidden])")

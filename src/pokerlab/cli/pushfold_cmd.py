@@ -48,7 +48,8 @@ def pushfold_command(
                                                       "or '5,000 3,000'; names as 'alice:5,000 bob:3,000'."),
     blinds: str = typer.Option("0.5,1", "--blinds", help="Small and big blind in chips: 0.5,1 or 50/100."),
     ante: str = typer.Option("0", "--ante", help="Ante per seat (chips); with --chart full-ring the ante rule: none, "
-                             "10 or 12.5 (percent of the big blind from every seat) or bb (a big-blind ante)."),
+                             "10% or 12.5% (of the big blind from every seat) or bb (a big-blind ante, "
+                             "heads-up)."),
     bb_ante: float = typer.Option(0.0, "--bb-ante", help="Big-blind ante (chips, paid by the big blind)."),
     payouts: str = typer.Option(None, "--payouts", help="Payouts per place (ICM) as for icm: 50,30,20 | a split of "
                                 "--pool 70/30, 50%,30%,20% | power:a=1,pool=1000,paid=40 | file.csv"),
@@ -349,9 +350,9 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
     import csv
 
     from pokerlab.pushfold.charts import grid_text, save_depth_png
-    from pokerlab.pushfold.fullring_charts import full_ring_table
+    from pokerlab.pushfold.fullring_charts import ante_rule, full_ring_table
 
-    rule = {"0": "none", "0.0": "none"}.get(ante, ante)
+    rule = ante_rule({"0.0": "none"}.get(ante, ante))
     if csv_path is not None:
         check_output(csv_path, what="--csv file")
     table = full_ring_table(seats, rule, depths)
@@ -383,6 +384,16 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
               f"{', '.join(f'{d:g}' for d in table.depths)} bb (nearest to those asked); {model['model']}; "
               f"largest gain {max(float(np.nanmax(c.gains)) for c in table.charts):.1e} bb "
               f"(code {model['code_version']})", highlight=False)
+    missing: dict[str, list[float]] = {}
+    for asked, _, why in table.not_shipped():
+        missing.setdefault(why, []).append(asked)
+    for why, listed in missing.items():
+        out.print(f"not shipped ({why}; the nearest shipped depth is shown): {_spans(listed)} bb", highlight=False)
+    goal = model["target_bb"]["heads_up" if seats == 2 else "multiway"]
+    over = [f"{c.depth_bb:g} bb ({float(np.nanmax(c.gains)):.1e})" for c in table.charts if np.nanmax(c.gains) > goal]
+    if over:
+        out.print(f"above the {goal:g} bb target (stopped at the iteration cap; largest gain): {', '.join(over)}",
+                  highlight=False)
     for s, name in enumerate(names):
         if not np.isnan(table.jam_depth[s, 0]):
             out.print(f"{name} jams first in up to this many bb (0: never):")
@@ -394,6 +405,17 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
                 out.print(grid_text(table.call_depth[c, j], "{:3g}"), highlight=False)
     for path in written:
         out.print(f"wrote {path}")
+
+
+def _spans(depths: list[float]) -> str:
+    """Depths as runs of whole steps: ``[1, 2, 3, 5, 7.5]`` -> ``'1-3, 5, 7.5'``."""
+    runs: list[list[float]] = []
+    for depth in sorted(depths):
+        if runs and depth - runs[-1][-1] == 1.0:
+            runs[-1].append(depth)
+        else:
+            runs.append([depth])
+    return ", ".join(f"{r[0]:g}-{r[-1]:g}" if len(r) > 2 else ", ".join(f"{d:g}" for d in r) for r in runs)
 
 
 def _heads_up(depths: list[float], target: float, png: Path | None, as_json: bool) -> None:

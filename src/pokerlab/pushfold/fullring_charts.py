@@ -29,7 +29,7 @@ from pokerlab.errors import FileFormatError, InvalidArgumentError
 from pokerlab.games.pushfold import seat_names
 from pokerlab.games.pushfold.pot_tables import BANK_DEALS, TABLE_SEED, TRIPLE_DEALS
 from pokerlab.provenance import sources_digest
-from pokerlab.pushfold.fullring import ANTES, CHART_TARGET, HEADS_UP_CHART_TARGET, ChartSpot
+from pokerlab.pushfold.fullring import ANTES, CHART_TARGET, HEADS_UP_CHART_TARGET, ChartSpot, check_spot
 
 CHART_FORMAT = "pokerlab-fullring-charts-v1"
 CHART_FILE = Path(__file__).resolve().parent.parent / "data" / "fullring_charts.npz"
@@ -188,10 +188,32 @@ class FullRingChart:
                 "gains_bb": [float(g) for g in self.gains], "values_bb": [float(v) for v in self.values]}
 
 
+ANTE_SPELLINGS = {"0": "none", "0%": "none", "no": "none", "10%": "10", "12.5%": "12.5", "big-blind": "bb",
+                  "bba": "bb"}
+"""Other spellings of the chart ante rules (:data:`~pokerlab.pushfold.fullring.ANTES`) taken from users."""
+
+
+def ante_rule(text: object) -> str:
+    """The chart ante rule (a key of :data:`~pokerlab.pushfold.fullring.ANTES`) that ``text`` names, allowing
+    the spellings of :data:`ANTE_SPELLINGS` (``10%``, ``0``, ``bba``); else
+    :class:`~pokerlab.errors.InvalidArgumentError`.
+
+    >>> ante_rule("12.5%"), ante_rule("0"), ante_rule("BB")
+    ('12.5', 'none', 'bb')
+    """
+    name = str(text).strip().lower()
+    name = ANTE_SPELLINGS.get(name, name)
+    if name not in ANTES:
+        raise InvalidArgumentError(f"ante rule must be one of {', '.join(ANTES)} (10 and 12.5: that percent of the "
+                                   f"big blind from every seat, also written 10%, 12.5%; bb: a big-blind ante), "
+                                   f"got {text!r}")
+    return name
+
+
 def available_depths(seats: int, ante: str, charts: ChartFile | None = None) -> np.ndarray:
     """The shipped depths (bb, increasing) of ``seats`` seats with ante rule ``ante``."""
     charts = charts if charts is not None else shipped_charts()
-    rows = (charts.key[:, 0] == seats) & (charts.key[:, 2] == list(ANTES).index(ante))
+    rows = (charts.key[:, 0] == seats) & (charts.key[:, 2] == list(ANTES).index(ante_rule(ante)))
     return np.sort(charts.key[rows, 1])
 
 
@@ -201,8 +223,7 @@ def full_ring_chart(seats: int, depth_bb: float, ante: str = "none", charts: Cha
     (``none``, ``10``, ``12.5``, ``bb``: see :data:`~pokerlab.pushfold.fullring.ANTES`), at the nearest shipped
     depth (the deeper one on a tie; ``depth_bb`` and ``asked_bb`` say which). Raises
     :class:`~pokerlab.errors.InvalidArgumentError` for seats or an ante rule with no shipped chart."""
-    if ante not in ANTES:
-        raise InvalidArgumentError(f"ante rule must be one of {', '.join(ANTES)}, got {ante!r}")
+    ante = ante_rule(ante)
     if not isinstance(seats, int | np.integer) or not 2 <= int(seats) <= MAX_SEATS:
         raise InvalidArgumentError(f"full-ring charts have 2 to 10 seats, got {seats!r}")
     asked = float(depth_bb)
@@ -236,13 +257,33 @@ class FullRingTable:
     charts: tuple[FullRingChart, ...]
     jam_depth: np.ndarray
     call_depth: np.ndarray
+    asked: tuple[tuple[float, float], ...] = ()
+    """``(asked depth, shipped depth used)`` per depth asked, in the order asked."""
 
     @property
     def depths(self) -> tuple[float, ...]:
         return tuple(c.depth_bb for c in self.charts)
 
+    def not_shipped(self) -> list[tuple[float, float, str]]:
+        """``(asked, used, why)`` for each depth asked without a shipped chart of its own: ``why`` says whether
+        no chart can exist there (a stack all in by posting its blind and ante) or it is not built yet."""
+        out = []
+        for asked, used in self.asked:
+            if asked == used:
+                continue
+            try:
+                check_spot(len(self.charts[0].seats), asked, self.charts[0].ante)
+                why = "not built"
+            except InvalidArgumentError:
+                why = ("no chart: a stack this short is all in by posting" if asked < 10
+                       else "no chart: deeper than the chart model takes (1,000 bb)")
+            out.append((asked, used, why))
+        return out
+
     def to_dict(self) -> dict[str, Any]:
-        return {"model": shipped_model(), "charts": [c.to_dict() for c in self.charts]}
+        return {"model": shipped_model(), "charts": [c.to_dict() for c in self.charts],
+                "asked": [{"asked_bb": a, "depth_bb": u} for a, u in self.asked],
+                "not_shipped": [{"asked_bb": a, "depth_bb": u, "why": why} for a, u, why in self.not_shipped()]}
 
     def csv_rows(self) -> list[tuple[str, str, float, str, float]]:
         """``(seat, action, depth, class, probability)`` rows: action ``jam`` or ``call <jammer>``."""
@@ -273,9 +314,11 @@ def full_ring_table(seats: int, ante: str, depths: Iterable[float], charts: Char
     which each class jams or calls (see :class:`FullRingTable`)."""
     charts = charts if charts is not None else shipped_charts()
     chosen: dict[float, FullRingChart] = {}
+    asked = []
     for depth in depths:
         chart = full_ring_chart(seats, depth, ante, charts)
-        chosen[chart.depth_bb] = chart
+        chosen.setdefault(chart.depth_bb, chart)
+        asked.append((chart.asked_bb, chart.depth_bb))
     ordered = tuple(chosen[d] for d in sorted(chosen))
     jam = np.stack([c.jam for c in ordered])
     call = np.stack([c.call for c in ordered])
@@ -287,4 +330,4 @@ def full_ring_table(seats: int, ante: str, depths: Iterable[float], charts: Char
         at = np.where(playing, levels.reshape((-1,) + (1,) * (probabilities.ndim - 1)), 0.0).max(axis=0)
         return np.where(np.isnan(probabilities).all(axis=0), np.nan, at)
 
-    return FullRingTable(ordered, largest(jam), largest(call))
+    return FullRingTable(ordered, largest(jam), largest(call), tuple(asked))

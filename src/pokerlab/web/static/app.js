@@ -902,11 +902,13 @@ const fullRingCharts = (() => {
     for (const [pair, probs] of Object.entries(r.call)) charts.push(grid(`${pair.replace(" vs ", " calls ")}`, probs));
     $("ring-charts").replaceChildren(...charts);
     const largest = Math.max(...r.gains_bb);
+    const target = r.model.target_bb[r.seats.length === 2 ? "heads_up" : "multiway"];
     const ante = { none: "no ante", 10: "an ante of 10% of the big blind", 12.5: "an ante of 12.5% of the big blind",
       bb: "a big-blind ante" }[r.ante];
     $("ring-summary").textContent = `${r.seats.length} seats of ${num(r.depth_bb, 1)} bb with ${ante}`
       + (r.exact ? "" : ` (the nearest shipped depth to ${num(r.asked_bb, 1)} bb)`)
-      + `: largest best-response gain ${largest.toExponential(2)} bb in the chart model; `
+      + `: largest best-response gain ${largest.toExponential(2)} bb in the chart model`
+      + (largest > target ? ` (above the ${target} bb target: the solve stopped at its iteration cap)` : "") + "; "
       + `probabilities in steps of 1/200; shipped depths ${r.depths.join(", ")}`;
     $("ring-summary").dataset.depth = String(r.depth_bb);
   }
