@@ -111,8 +111,8 @@ class PostflopOpenRequest(BaseModel):
 
 def _spot(params: dict[str, Any]) -> dict[str, Any]:
     keys = ("pot", "stack", "bets", "raises", "add_allin", "force_allin", "merging", "raise_cap", "donk", "rake",
-            "rake_cap", "compress")
-    return {k: params[k] for k in keys}
+            "rake_cap")
+    return {k: params[k] for k in keys} | {"compress": bool(params.get("compress"))}
 
 
 def _estimated_game(body: PostflopRequest) -> tuple[Any, dict[str, Any]]:
