@@ -18,7 +18,13 @@ from fastapi.testclient import TestClient  # noqa: E402
 from pokerlab.errors import ResourceLimitError  # noqa: E402
 from pokerlab.postflop import build_game, load  # noqa: E402
 from pokerlab.web.app import Limits, Settings, create_app  # noqa: E402
-from pokerlab.web.postflop import MAX_MEMORY, PostflopRequest, postflop_limits  # noqa: E402
+from pokerlab.web.postflop import (  # noqa: E402
+    MAX_MEMORY,
+    PostflopReportRequest,
+    PostflopRequest,
+    postflop_limits,
+    report_limits,
+)
 
 RIVER = {"board": "Kh9d5c2s2h", "oop": "QQ,99,AKo", "ip": "KK,JTs", "pot": 100, "stack": 150, "bets": "75%",
          "raises": "a", "target": 0.5}
@@ -78,11 +84,15 @@ def test_the_estimate_is_the_16_bit_storage_s(client: TestClient) -> None:
 
 
 def test_the_memory_limit_is_the_16_bit_storage_s() -> None:
-    """The work budget check before a solve: the wide flop is refused in float32 and allowed compressed (no
-    solve here: the check only)."""
+    """The work budget check before a solve or a report: the wide flop is refused in float32 and allowed
+    compressed (no solve here: the check only)."""
     with pytest.raises(ResourceLimitError, match="above the limit of 256 MiB"):
         postflop_limits(PostflopRequest(**WIDE_FLOP), 10.0)
     assert postflop_limits(PostflopRequest(**WIDE_FLOP, compress=True), 10.0) > 10.0
+    report = {k: v for k, v in WIDE_FLOP.items() if k != "board"} | {"flops": WIDE_FLOP["board"]}
+    with pytest.raises(ResourceLimitError, match="above the limit of 256 MiB"):
+        report_limits(PostflopReportRequest(**report), 10.0)
+    assert report_limits(PostflopReportRequest(**report, compress=True), 10.0) > 10.0
 
 
 @pytest.mark.parametrize("path", ["/api/postflop", "/api/postflop/stream", "/api/postflop/estimate"])

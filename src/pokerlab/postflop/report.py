@@ -166,8 +166,8 @@ def flop_report(
     ``workers`` processes (None: one per core; 0: this process) or the Ray cluster ``ray``; ``checkpoint``
     keeps finished flops for a resume. ``compress``: every flop solved in the 16-bit storage (about half the
     memory; see :func:`~pokerlab.postflop.solve.solve`), the spot saying so. ``progress(done, total)`` after
-    each flop. Ctrl-C raises
-    :class:`~pokerlab.errors.Interrupted` with the report of the finished flops (``partial``).
+    each flop. Ctrl-C raises :class:`~pokerlab.errors.Interrupted` with the report of the finished flops
+    (``partial``).
 
     >>> report = flop_report("AA, KK", "QQ", pot=100, stack=100, flops="7h7d2c", bets="a", raises="",
     ...                      iterations=5, workers=0)

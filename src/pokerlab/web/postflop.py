@@ -218,8 +218,9 @@ REPORT_FLOPS = 12
 
 def report_limits(body: PostflopReportRequest, seconds: float) -> float:
     """Refuse (422) a report over the budget before any work: more than :data:`REPORT_FLOPS` flops, or its
-    updates (the first flop's storage times iterations times flops) over :data:`MAX_UPDATES`; the seconds the job
-    may run (the report ends itself between two flops after ``seconds``, kept so far; one flop may run past)."""
+    updates (the first flop's storage values times iterations times flops) over :data:`MAX_UPDATES`; the
+    seconds the job may run (the report ends itself between two flops after ``seconds``, kept so far; one flop
+    may run past). ``compress``: the memory limit holds the 16-bit storage's estimate."""
     from pokerlab.postflop import build_game
     from pokerlab.postflop.flops import flop_name, parse_flops
 
