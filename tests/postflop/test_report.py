@@ -118,6 +118,38 @@ def test_report_rows_are_the_direct_solves_and_aggregates_their_weighted_means(t
                     checkpoint=tmp_path / "ck")
 
 
+def test_a_compressed_report_is_the_compressed_solves(tmp_path):
+    """``compress``: each row is the 16-bit solve of its flop; the EVs are the float32 report's within twice the
+    two solves' exploitabilities (each the mean of two best-response gains); the storage is part of the
+    fingerprint, so a checkpoint of one storage is refused for the other; the CLI's --compress is the same."""
+    packed = flop_report(**SPOT, flops="AsKd2c", iterations=ITERATIONS, target=None, workers=0, compress=True,
+                         checkpoint=tmp_path / "ck")
+    plain = flop_report(**SPOT, flops="AsKd2c", iterations=ITERATIONS, target=None, workers=0)
+    direct = solve("AsKd2c", SPOT["oop"], SPOT["ip"], pot=100, stack=100, bets="a", raises="",
+                   iterations=ITERATIONS, target=None, compress=True)
+    assert packed.spot["compress"] is True and plain.spot["compress"] is False
+    assert packed.fingerprint != plain.fingerprint
+    row, other = packed.rows[0], plain.rows[0]
+    assert row["frequencies"] == pytest.approx(direct.root.frequencies, abs=1e-12)
+    assert (row["oop_ev"], row["ip_ev"]) == pytest.approx(direct.ev, abs=1e-9)
+    assert row["exploitability_percent"] == pytest.approx(direct.exploitability_percent, abs=1e-9)
+    assert row["exploitability_percent"] != other["exploitability_percent"]  # the other storage's solve
+    bound = 2 * (row["exploitability_percent"] + other["exploitability_percent"]) / 100 * SPOT["pot"]
+    assert row["oop_ev"] == pytest.approx(other["oop_ev"], abs=bound)
+    assert row["oop_ev"] + row["ip_ev"] == pytest.approx(100, abs=1e-6)
+    with pytest.raises(InvalidArgumentError, match="different run"):
+        flop_report(**SPOT, flops="AsKd2c", iterations=ITERATIONS, target=None, workers=0,
+                    checkpoint=tmp_path / "ck")
+    argv = ["postflop", "report", "--oop", SPOT["oop"], "--ip", SPOT["ip"], "--pot", "100", "--stack", "100",
+            "--bets", "a", "--raises", "", "--flops", "AsKd2c", "--iterations", str(ITERATIONS), "--target",
+            "0.0001%", "--workers", "0", "--compress", "--json"]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["spot"]["compress"] is True
+    assert summary["rows"][0]["oop_ev"] == pytest.approx(row["oop_ev"], abs=1e-9)
+
+
 def test_ctrl_c_keeps_the_finished_flops_and_the_rerun_completes_them(tmp_path):
     command = [sys.executable, "-m", "pokerlab", "postflop", "report", "--oop", SPOT["oop"], "--ip", SPOT["ip"],
                "--pot", "100", "--stack", "100", "--bets", "a", "--raises", "", "--iterations", str(ITERATIONS),

@@ -190,7 +190,7 @@ def test_the_estimate_is_the_game_s_own(client: TestClient) -> None:
     game, _ = build_game(TURN["board"], TURN["oop"], TURN["ip"], pot=100, stack=100, bets="a", raises="a",
                          build=False)
     assert data["memory_bytes"] == game.memory_bytes and data["street"] == "turn" and data["within_budget"]
-    assert data["updates"] == game.memory_bytes // 8 * TURN["iterations"]
+    assert data["updates"] == game.estimated_counts[0] * TURN["iterations"]  # the values of its storage
     over = client.post("/api/postflop/estimate", json={**TURN, "board": "Td9d6h", "oop": "random", "ip": "random",
                                                        "stack": 900, "bets": "60%,e,a", "raises": "2.5x"})
     assert over.status_code == 422 and "above the limit of 256 MiB" in over.json()["detail"]

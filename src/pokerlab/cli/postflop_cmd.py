@@ -237,6 +237,8 @@ def postflop_report(
     checkpoint: Path = typer.Option(None, "--checkpoint", help="Keep finished flops here; rerun to resume."),
     output: Path = typer.Option(None, "--output", help="Write summary.json and flops.parquet into this folder."),
     plot: bool = typer.Option(False, "--plot", help="With --output: frequencies.png, OOP's action mix by texture."),
+    compress: bool = typer.Option(False, "--compress", help="16-bit storage for every flop's solve: about half "
+                                                             "the memory."),
     as_json: bool = typer.Option(False, "--json", help="Print the JSON summary."),
 ) -> None:
     """Solve one spot on many flops: each flop's root strategy, EVs, equity and exploitability, and the same
@@ -254,7 +256,7 @@ def postflop_report(
             report: FlopReport = flop_report(
                 oop, ip, pot=pot, stack=stack, flops=flops, bets=bets, raises=raises, donk=not no_donk,
                 target=target, iterations=iterations, workers=workers, ray=ray, checkpoint=checkpoint,
-                progress=lambda done, total: update(done, total=total))
+                progress=lambda done, total: update(done, total=total), compress=compress)
         except Interrupted as stop:
             partial = stop.partial
             if output is not None and isinstance(partial, FlopReport) and partial.rows:

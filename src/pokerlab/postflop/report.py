@@ -46,7 +46,7 @@ class FlopTask:
         started = time.perf_counter()
         result = solve(flop_name(self.flops[index]), spot["oop"], spot["ip"], pot=spot["pot"], stack=spot["stack"],
                        bets=spot["bets"], raises=spot["raises"], donk=spot["donk"], target=self.target,
-                       iterations=self.iterations)
+                       iterations=self.iterations, compress=spot["compress"])
         root = result.root
         mix = root.frequencies
         equity = root.to_dict()["equity"]
@@ -158,14 +158,16 @@ def flop_report(
     oop: str, ip: str, *, pot: float, stack: float, flops: str | FlopSet = "49", bets: str = "33%, 75%, a",
     raises: str = "2.5x, a", donk: bool = True, target: float | str | None = 1.0, iterations: int | None = 1000,
     workers: int | None = None, ray: str | None = None, checkpoint: str | Path | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, compress: bool = False,
 ) -> FlopReport:
     """Solve the spot (OOP's and IP's ranges, starting ``pot`` and effective ``stack`` in chips, the bet tree)
     on every flop of ``flops`` (``"all"``, a subset size such as ``"49"``, a list such as ``"AsKd2c QhJh9h"``,
     or a :class:`~pokerlab.postflop.flops.FlopSet`), each to ``target`` (% of the pot) or ``iterations``, on
     ``workers`` processes (None: one per core; 0: this process) or the Ray cluster ``ray``; ``checkpoint``
-    keeps finished flops for a resume. ``progress(done, total)`` after each flop. Ctrl-C raises
-    :class:`~pokerlab.errors.Interrupted` with the report of the finished flops (``partial``).
+    keeps finished flops for a resume. ``compress``: every flop solved in the 16-bit storage (about half the
+    memory; see :func:`~pokerlab.postflop.solve.solve`), the spot saying so. ``progress(done, total)`` after
+    each flop. Ctrl-C raises :class:`~pokerlab.errors.Interrupted` with the report of the finished flops
+    (``partial``).
 
     >>> report = flop_report("AA, KK", "QQ", pot=100, stack=100, flops="7h7d2c", bets="a", raises="",
     ...                      iterations=5, workers=0)
@@ -179,8 +181,9 @@ def flop_report(
         iterations = whole_number(iterations, "iterations", low=1)
     # every input checked on the first flop before any work (ranges, sizes, memory), without building a tree
     _, spec = build_game(flop_name(flop_set.cards[0]), oop, ip, pot=pot, stack=stack, bets=bets, raises=raises,
-                         donk=donk, build=False)
+                         donk=donk, build=False, compress=compress)
     spot = {key: spec[key] for key in ("oop", "ip", "pot", "stack", "bets", "raises", "donk")}
+    spot["compress"] = bool(compress)  # in the fingerprint: a checkpoint of the other storage is refused
     code = sources_digest(REPORT_SOURCES)
     inputs = json.dumps({"spot": spot, "flops": flop_set.cards.tolist(), "weights": flop_set.weights.tolist(),
                          "target": target_percent, "iterations": iterations, "code": code}, sort_keys=True)

@@ -34,7 +34,7 @@ MAX_MEMORY = 256 * 2**20
 """Solver storage one request may use (bytes)."""
 MAX_UPDATES = 4_000_000_000
 """Hand-action updates one request may ask for: storage values times iterations (a turn spot of the issue's
-benchmark, 2.9 M values, for about 1,400 iterations)."""
+benchmark, 2.7 M values, for about 1,480 iterations; the same in float32 and 16-bit storage)."""
 STORE_SOLVES = 16
 """Finished solves the server keeps for browsing (the least recently used is dropped first)."""
 STORE_BYTES = 512 * 2**20
@@ -75,6 +75,7 @@ class PostflopRequest(BaseModel):
     line: str = Field(default="", max_length=500)
     lock: list[Annotated[str, Field(max_length=500)]] = Field(default=[], max_length=50,
                                                             description="pokerlab.postflop.lock's text form")
+    compress: bool = Field(default=False, description="16-bit storage (about half the memory), not with lock")
 
 
 Step = Annotated[str, Field(max_length=40)]
@@ -111,34 +112,48 @@ class PostflopOpenRequest(BaseModel):
 def _spot(params: dict[str, Any]) -> dict[str, Any]:
     keys = ("pot", "stack", "bets", "raises", "add_allin", "force_allin", "merging", "raise_cap", "donk", "rake",
             "rake_cap")
-    return {k: params[k] for k in keys}
+    return {k: params[k] for k in keys} | {"compress": bool(params.get("compress"))}
+
+
+def _estimated_game(body: PostflopRequest) -> tuple[Any, dict[str, Any]]:
+    """The spot's game, not built, and its description: every input checked (a 422 sentence), and its storage
+    estimated in the mode asked (16-bit with ``compress``) against :data:`MAX_MEMORY`."""
+    from pokerlab.postflop import build_game
+
+    if body.compress and body.lock:
+        raise InvalidArgumentError("compress (16-bit storage) does not support node locking: drop compress or "
+                                   "the locks")
+    return build_game(body.board, body.oop, body.ip, **_spot(body.model_dump()), max_memory=MAX_MEMORY,
+                      build=False)
+
+
+def _updates_per_iteration(game: Any) -> int:
+    """Hand-action updates of one iteration: the values of the tree's storage (the same count in float32 or
+    16-bit storage, whose bytes differ)."""
+    return int(game.estimated_counts[0])
 
 
 def postflop_estimate(body: PostflopRequest) -> dict[str, Any]:
     """What a spot costs before it is solved: solver storage (bytes), the server's limit, and the hand-action
     updates of the iterations asked for against the server's budget; a spot over the storage limit or a bad
-    input raises the same error as the solve would (422)."""
-    from pokerlab.postflop import build_game
-
-    game, spec = build_game(body.board, body.oop, body.ip, **_spot(body.model_dump()), max_memory=MAX_MEMORY,
-                            build=False)
-    updates = game.memory_bytes // 8 * max(body.iterations, 1)
+    input raises the same error as the solve would (422). ``compress``: the 16-bit storage's bytes (the
+    updates are the same)."""
+    game, spec = _estimated_game(body)
+    updates = _updates_per_iteration(game) * max(body.iterations, 1)
     return {"memory_bytes": int(game.memory_bytes), "max_memory_bytes": MAX_MEMORY, "street": spec["street"],
-            "board": spec["board"], "updates": int(updates), "max_updates": MAX_UPDATES,
+            "board": spec["board"], "compress": body.compress, "updates": int(updates), "max_updates": MAX_UPDATES,
             "within_budget": updates <= MAX_UPDATES}
 
 
 def postflop_limits(body: PostflopRequest, seconds: float) -> float:
     """Refuse (422) a spot over the budget before any work: its memory estimate and its updates; the seconds
-    the job may run (the solve, and writing it to the store)."""
-    from pokerlab.postflop import build_game
-
-    params = body.model_dump()
-    game, _ = build_game(body.board, body.oop, body.ip, **_spot(params), max_memory=MAX_MEMORY, build=False)
+    the job may run (the solve, and writing it to the store). ``compress``: the memory limit holds the 16-bit
+    storage's estimate; a compressed spot with locks is refused."""
+    game, _ = _estimated_game(body)
     if body.iterations < 1:
         raise ResourceLimitError(f"iterations must be at least 1, got {body.iterations}")
     solves = 2 if body.lock else 1  # a locked spot is solved again unlocked, for the EV gain over equilibrium
-    updates = game.memory_bytes // 8 * body.iterations * solves
+    updates = _updates_per_iteration(game) * body.iterations * solves
     if updates > MAX_UPDATES:
         what = "iterations of this tree (twice: locked and unlocked)" if body.lock else "iterations of this tree"
         raise ResourceLimitError(f"{body.iterations:,} {what} are {updates:,} updates, over this server's budget "
@@ -147,7 +162,7 @@ def postflop_limits(body: PostflopRequest, seconds: float) -> float:
         raise ResourceLimitError(f"time {body.time} is outside this server's range of (0, {seconds:g}] seconds")
     # each solve ends itself at ``seconds`` of iterations (kept, its answer says so); the rest: the first
     # iteration (kernels compiled or loaded in a fresh worker), the last exploitability, the line's node
-    return solves * seconds + 30.0 + game.memory_bytes / SAVE_BYTES_PER_SECOND
+    return solves * seconds + 30.0 + float(game.memory_bytes) / SAVE_BYTES_PER_SECOND
 
 
 def spot_hash(spec: dict[str, Any]) -> str:
@@ -194,6 +209,7 @@ class PostflopReportRequest(BaseModel):
     donk: bool = True
     target: float | None = 1.0
     iterations: int = 200
+    compress: bool = Field(default=False, description="16-bit storage (about half the memory)")
 
 
 REPORT_FLOPS = 12
@@ -202,8 +218,9 @@ REPORT_FLOPS = 12
 
 def report_limits(body: PostflopReportRequest, seconds: float) -> float:
     """Refuse (422) a report over the budget before any work: more than :data:`REPORT_FLOPS` flops, or its
-    updates (the first flop's storage times iterations times flops) over :data:`MAX_UPDATES`; the seconds the job
-    may run (the report ends itself between two flops after ``seconds``, kept so far; one flop may run past)."""
+    updates (the first flop's storage values times iterations times flops) over :data:`MAX_UPDATES`; the
+    seconds the job may run (the report ends itself between two flops after ``seconds``, kept so far; one flop
+    may run past). ``compress``: the memory limit holds the 16-bit storage's estimate."""
     from pokerlab.postflop import build_game
     from pokerlab.postflop.flops import flop_name, parse_flops
 
@@ -215,10 +232,11 @@ def report_limits(body: PostflopReportRequest, seconds: float) -> float:
     if body.iterations < 1:
         raise ResourceLimitError(f"iterations must be at least 1, got {body.iterations}")
     game, _ = build_game(flop_name(flops.cards[0]), body.oop, body.ip, pot=body.pot, stack=body.stack, bets=body.bets,
-                         raises=body.raises, donk=body.donk, max_memory=MAX_MEMORY, build=False)
+                         raises=body.raises, donk=body.donk, max_memory=MAX_MEMORY, build=False,
+                         compress=body.compress)
     # the first flop's storage for every flop (an estimate: flops differ by their suit classes; estimating each
     # here would hold the server's event loop, 1.6 s for 12 flops of a wide spot on a loaded core)
-    updates = game.memory_bytes // 8 * body.iterations * count
+    updates = _updates_per_iteration(game) * body.iterations * count
     if updates > MAX_UPDATES:
         raise ResourceLimitError(f"{body.iterations:,} iterations on {count} flops are {updates:,} updates, over "
                                  f"this server's budget of {MAX_UPDATES:,}; ask for fewer iterations or flops, a "
@@ -248,7 +266,7 @@ def postflop_report_task(params: dict[str, Any], report: Any) -> dict[str, Any]:
         result = flop_report(params["oop"], params["ip"], pot=params["pot"], stack=params["stack"],
                              flops=params["flops"], bets=params["bets"], raises=params["raises"],
                              donk=params["donk"], target=params.get("target"), iterations=params["iterations"],
-                             workers=0, progress=progress)
+                             workers=0, progress=progress, compress=bool(params.get("compress")))
     except Interrupted as stopped:
         result = cast("FlopReport", stopped.partial)
         early = (f"stopped early: the server's time budget of {budget:g} s ended the report after "

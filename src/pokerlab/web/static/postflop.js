@@ -39,6 +39,7 @@ const postflopPage = (() => {
     if (field("target").value !== "") body.target = Number(field("target").value);
     if (field("iterations").value !== "") body.iterations = Number(field("iterations").value);
     if (field("time").value !== "") body.time = Number(field("time").value);
+    if (field("compress").checked) body.compress = true;
     const locks = lockLines();
     if (locks.length) body.lock = locks;
     return body;
@@ -677,6 +678,7 @@ const postflopPage = (() => {
       if (s[name] !== undefined && s[name] !== null && field(name)) field(name).value = s[name];
     }
     if (s.target === null) field("target").value = "";
+    field("compress").checked = s.compress === true;
     // a share link's locks (text lines) or a loaded solve's (its spot's lock list)
     const locks = s.locks !== undefined ? s.locks : s.lock;
     if (Array.isArray(locks)) setLocks(locks.map(String).slice(0, 50));
@@ -690,6 +692,7 @@ const postflopPage = (() => {
   function state() {
     const s = {};
     for (const name of FIELDS) s[name] = field(name).value;
+    if (field("compress").checked) s.compress = true;
     s.locks = lockLines();
     s.line = line;
     if (solved) s.id = solved.id; // the server's kept solve, reopened while it holds it
@@ -722,6 +725,7 @@ const postflopPage = (() => {
       field(name).addEventListener("input", () => { field("preset").value = "custom"; estimateSoon(); });
     }
     for (const name of ["pot", "stack", "iterations"]) field(name).addEventListener("input", estimateSoon);
+    field("compress").addEventListener("change", estimateSoon);
     let boardTimer = null;
     field("board").addEventListener("input", () => {
       clearTimeout(boardTimer);
