@@ -331,7 +331,9 @@ def _chip_ev_charts(result: PushFoldResult) -> _ChipCharts | None:
     except KeyboardInterrupt:
         for process in list((getattr(executor, "_processes", None) or {}).values()):
             process.kill()
-        executor.shutdown(wait=False, cancel_futures=True)
+        # wait for the pool's manager thread, which ends as soon as it sees the killed process: left running, it
+        # can close its wake-up pipe while the exit hook of concurrent.futures writes to it (a traceback at exit)
+        executor.shutdown(wait=True, cancel_futures=True)
         return None
     executor.shutdown(wait=True)
     return None if solved is None else _ChipCharts(solved[0], solved[1], result.class_sizes)
