@@ -253,6 +253,27 @@ def test_card_check_against_a_brute_force(width):
         assert holds_invalid_card(hands) == expected
 
 
+def test_card_check_of_a_batch_split_over_threads():
+    """From PARALLEL_CHECK_ROWS rows the check runs in parallel chunks: a bad row is found in the first row, on
+    the edges of a chunk, in the last row the vector calls cover and in the rows after them."""
+    from pokerlab.cards.kernels import CHECK_CHUNKS, PARALLEL_CHECK_ROWS, check_rows, holds_invalid_card
+
+    width = 7
+    count = PARALLEL_CHECK_ROWS + 33
+    hands = np.empty((count, width), dtype=np.uint8)
+    hands[:] = np.arange(0, 52, 7)[:width]  # distinct cards, one row repeated
+    hands[1::2] = np.arange(45, 52)[:width]
+    assert not holds_invalid_card(hands)
+    group_rows, overread = check_rows(width)
+    groups = (count * width - overread) // (group_rows * width)
+    chunk_edge = groups // CHECK_CHUNKS * group_rows  # the first row of the second chunk
+    for row in (0, chunk_edge - 1, chunk_edge, groups * group_rows - 1, groups * group_rows, count - 1):
+        for card in (hands[row, 0], 52):
+            bad = hands.copy()
+            bad[row, 3] = card
+            assert holds_invalid_card(bad), (row, card)
+
+
 def test_batch_refuses_non_integer_cards():
     with pytest.raises(InvalidCardError, match="integers"):
         evaluate_batch(np.zeros((2, 5)))

@@ -338,32 +338,53 @@ def _reduce(builder: ir.IRBuilder, operation: str, vector: ir.Value) -> ir.Value
 _check_five, _check_six, _check_seven = _row_check(5), _row_check(6), _row_check(7)
 
 
+@njit(cache=True, inline="always")
+def _groups_hold_invalid(flat: np.ndarray, width: int, first: int, stop: int) -> bool:
+    """Whether the groups ``first`` to ``stop - 1`` of :func:`check_rows` rows of the flat uint8 ``cards`` hold a
+    card above 51 or a row holding a card twice (one call of the width's vector check per group)."""
+    group_rows, _ = check_rows(width)
+    group_bytes = group_rows * width
+    found = False
+    for group in range(first, stop):
+        start = np.uint64(group * group_bytes)
+        if width == 7:
+            found |= _check_seven(flat, start)
+        elif width == 6:
+            found |= _check_six(flat, start)
+        else:
+            found |= _check_five(flat, start)
+    return found
+
+
 @njit(cache=True, parallel=True)
+def _chunks_hold_invalid(flat: np.ndarray, width: int, groups: int) -> bool:
+    """:func:`_groups_hold_invalid` over the first ``groups`` groups, in parallel chunks."""
+    bad = np.zeros(CHECK_CHUNKS, dtype=np.bool_)
+    for chunk in prange(CHECK_CHUNKS):
+        bad[chunk] = _groups_hold_invalid(flat, width, groups * chunk // CHECK_CHUNKS,
+                                          groups * (chunk + 1) // CHECK_CHUNKS)
+    return bool(bad.any())
+
+
+PARALLEL_CHECK_ROWS = 100_000
+"""Fewest rows the card check splits over threads: below, starting the parallel loop (2-4 us) costs more than the
+check (about 0.2 ns a row of 7 cards, 20 us for this many rows on one thread)."""
+
+
+@njit(cache=True)
 def holds_invalid_card(cards: np.ndarray) -> bool:
     """Whether a C-contiguous ``(N, k)`` uint8 array of cards (5 <= k <= 7) holds a card above 51 or a row
     holding a card twice.
 
     A pass of its own before :func:`evaluate_rows`: the rows are checked :func:`check_rows` at a time by vector
-    compares (:func:`_row_check`), the rows after the last such group one by one. It costs about 7% of the
-    evaluation (one thread, 7 cards); a check inside the evaluation needs every card's bit on every row (the
-    evaluation reads the bits only for flush rows) and ran at 0.5-0.76x the unchecked evaluation."""
+    compares (:func:`_row_check`; in parallel from :data:`PARALLEL_CHECK_ROWS` rows), the rows after the last such
+    group one by one. It costs about 7% of the evaluation (one thread, 7 cards); a check inside the evaluation
+    needs every card's bit on every row (the evaluation reads the bits only for flush rows) and ran at 0.45-0.76x
+    the unchecked evaluation."""
     count, width = cards.shape
     flat = cards.reshape(-1)
     group_rows, overread = check_rows(width)
-    group_bytes = group_rows * width
-    groups = max(0, (flat.size - overread) // group_bytes)  # every byte a call reads lies inside the array
-    bad = np.zeros(CHECK_CHUNKS, dtype=np.bool_)
-    for chunk in prange(CHECK_CHUNKS):
-        found = False
-        for group in range(groups * chunk // CHECK_CHUNKS, groups * (chunk + 1) // CHECK_CHUNKS):
-            start = np.uint64(group * group_bytes)
-            if width == 7:
-                found |= _check_seven(flat, start)
-            elif width == 6:
-                found |= _check_six(flat, start)
-            else:
-                found |= _check_five(flat, start)
-        bad[chunk] = found
+    groups = max(0, (flat.size - overread) // (group_rows * width))  # every byte a call reads lies in the array
     for row in range(groups * group_rows, count):
         seen = np.uint64(0)
         for column in range(width):
@@ -371,7 +392,9 @@ def holds_invalid_card(cards: np.ndarray) -> bool:
             if card > 51 or seen & (_ONE << np.uint64(card)):
                 return True
             seen |= _ONE << np.uint64(card)
-    return bool(bad.any())
+    if count < PARALLEL_CHECK_ROWS:
+        return _groups_hold_invalid(flat, width, 0, groups)
+    return _chunks_hold_invalid(flat, width, groups)
 
 
 @njit(cache=True)
