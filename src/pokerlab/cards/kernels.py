@@ -330,8 +330,9 @@ def _row_check(width: int) -> Callable[[np.ndarray, np.uint64], bool]:
 def _reduce(builder: ir.IRBuilder, operation: str, vector: ir.Value) -> ir.Value:
     """The unsigned minimum or maximum (``operation`` ``"umin"`` or ``"umax"``) of a vector's bytes."""
     name = f"llvm.vector.reduce.{operation}.v{VECTOR_BYTES}i8"
-    function = builder.module.globals.get(name) or ir.Function(builder.module, ir.FunctionType(ir.IntType(8), [_BYTES]),
-                                                               name)
+    function = builder.module.globals.get(name)
+    if function is None:
+        function = ir.Function(builder.module, ir.FunctionType(ir.IntType(8), [_BYTES]), name)
     return builder.call(function, [vector])
 
 
@@ -340,8 +341,9 @@ _check_five, _check_six, _check_seven = _row_check(5), _row_check(6), _row_check
 
 @njit(cache=True, inline="always")
 def _groups_hold_invalid(flat: np.ndarray, width: int, first: int, stop: int) -> bool:
-    """Whether the groups ``first`` to ``stop - 1`` of :func:`check_rows` rows of the flat uint8 ``cards`` hold a
-    card above 51 or a row holding a card twice (one call of the width's vector check per group)."""
+    """Whether the groups ``first`` to ``stop - 1`` of :func:`check_rows` rows of the flat uint8 cards ``flat``
+    (rows of ``width`` cards) hold a card above 51 or a row holding a card twice (one call of the width's vector
+    check per group)."""
     group_rows, _ = check_rows(width)
     group_bytes = group_rows * width
     found = False
