@@ -1,13 +1,15 @@
 """Hand evaluator benchmark: all 7-card hands on one core, random 7-card batches, OMPEval (C++) on the same
 hands in the same run, and the Python peers.
 
-Run with ``make bench`` or ``.venv/bin/python benchmarks/evaluator.py [--ompeval PATH]``. OMPEval is built from
+Run with ``make bench`` or ``.venv/bin/python benchmarks/evaluator.py [--ompeval PATH]``; ``--checks`` runs only
+``evaluate_batch`` with its checks against the unchecked path. OMPEval is built from
 a checkout given by ``--ompeval`` or ``$OMPEVAL_SRC`` (see ``benchmarks/_ompeval.py``); eval7 and phevaluator
 come from the optional ``bench`` extra. A missing peer is reported and skipped.
 """
 
 from __future__ import annotations
 
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,8 +28,14 @@ PEER_SAMPLE = 200_000
 
 
 def random_hands(count: int, size: int, seed: int) -> np.ndarray:
+    """``count`` rows of ``size`` distinct random cards, uint8, dealt a million rows at a time (one argsort of
+    ``count`` x 52 floats would hold 4 GB for 10 M rows)."""
     rng = np.random.default_rng(seed)
-    return np.argsort(rng.random((count, 52)), axis=1)[:, :size].astype(np.uint8)
+    hands = np.empty((count, size), dtype=np.uint8)
+    for start in range(0, count, 1_000_000):
+        stop = min(count, start + 1_000_000)
+        hands[start:stop] = np.argsort(rng.random((stop - start, 52)), axis=1)[:, :size]
+    return hands
 
 
 def peer_rates(hands: np.ndarray) -> dict[str, float]:
@@ -57,7 +65,28 @@ def peer_rates(hands: np.ndarray) -> dict[str, float]:
     return rates
 
 
+def checked_rows(hands: np.ndarray, rounds: int = 9) -> None:
+    """The public call with its checks against the unchecked path, on uint8 and int64 cards, one thread,
+    interleaved call by call; CPU time of this process (what a shared machine's load leaves alone)."""
+    numba.set_num_threads(1)
+    for label, cards in (("uint8", hands), ("int64", hands.astype(np.int64))):
+        evaluate_batch(cards[:1000])  # load the kernels of this dtype outside the timings
+        checked = unchecked = float("inf")
+        for _ in range(rounds):
+            unchecked = min(unchecked, best_time(lambda c=cards: evaluate_batch(c, validate=False), 1,
+                                                 time.process_time))
+            checked = min(checked, best_time(lambda c=cards: evaluate_batch(c), 1, time.process_time))
+        row(f"evaluate_batch checked, {label} cards, 1 core, CPU", len(hands) / checked / 1e6, "M hands/s",
+            ">= 0.9x unchecked", f"unchecked {len(hands) / unchecked / 1e6:.0f} M/s",
+            f"checked {unchecked / checked:.2f}x unchecked")
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
 def main() -> None:
+    if "--checks" in sys.argv[1:]:  # only the checked rows: the 10 M hands, then the two dtypes
+        print(f"# evaluate_batch, checked against unchecked\nmachine: {machine_description()}")
+        checked_rows(random_hands(10_000_000, 7, seed=1))
+        return
     print(f"# Hand evaluator benchmark\nmachine: {machine_description()}")
     start = time.perf_counter()
     tables = load_tables()
@@ -102,17 +131,7 @@ def main() -> None:
         row(f"  {name}: all 7-card hands (extrapolated)", ALL_SEVEN / rate, "s", "",
             f"{name} {rate / 1e6:.2f} M/s", f"ours {ALL_SEVEN / rate / exhaustive_one:,.0f}x faster")
     row("random 7-card hands, batch, 1 core", ours_rate_one / 1e6, "M hands/s", ">= 300 M/s")
-    numba.set_num_threads(1)
-    wide = hands.astype(np.int64)
-    for label, cards in (("uint8", hands), ("int64", wide)):  # the public call, checked and not, interleaved
-        checked = unchecked = float("inf")
-        for _ in range(9):  # CPU time of this process (one thread): what a shared machine's load leaves alone
-            unchecked = min(unchecked, best_time(lambda c=cards: evaluate_batch(c, validate=False), 1,
-                                                 time.process_time))
-            checked = min(checked, best_time(lambda c=cards: evaluate_batch(c), 1, time.process_time))
-        row(f"evaluate_batch checked, {label} cards, 1 core, CPU", len(hands) / checked / 1e6, "M hands/s",
-            ">= 0.9x unchecked", f"unchecked {len(hands) / unchecked / 1e6:.0f} M/s",
-            f"checked {unchecked / checked:.2f}x unchecked")
+    checked_rows(hands)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     row(f"random 7-card hands, batch, {numba.config.NUMBA_NUM_THREADS} cores", len(hands) / batch_all / 1e6,
         "M hands/s")

@@ -196,14 +196,22 @@ def test_batch_validation_finds_the_first_bad_row_of_a_large_batch(dtype, bad_ro
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int64, np.uint64])
 def test_checked_batch_equals_unchecked_and_refuses_every_kind_of_bad_card(width, dtype):
     """Every valid batch gets the unchecked values, and each kind of bad card (repeated, 52, 255, a value that
-    wraps to a valid uint8, a negative) is refused whatever the dtype, in a slab of the vectorised check, on a
-    slab's edge or in the rows after the last whole slab, and the message names the first bad row."""
+    wraps to a valid uint8, a negative) is refused whatever the dtype: in the first and last row of a vector of the
+    vectorised check, on the edge of one call's rows, in the last row a call covers, in the rows after it (checked
+    one by one), and the message names the first bad row."""
+    from pokerlab.cards.kernels import check_rows
+
     rng = np.random.default_rng(width)
-    count = 3_000  # 46 whole slabs of 64 rows and a tail
+    count = 3_000
+    group_rows, overread = check_rows(width)
+    vector_rows = (count * width - overread) // (group_rows * width) * group_rows  # rows the vector calls cover
+    assert 0 < vector_rows < count
+    per_vector = 64 // width
+    rows = (0, per_vector - 1, per_vector, group_rows - 1, group_rows, 1_000, vector_rows - 1, vector_rows, count - 1)
     hands = np.argsort(rng.random((count, 52)), axis=1)[:, :width].astype(dtype)
     assert evaluate_batch(hands).tolist() == evaluate_batch(hands, validate=False).tolist()
     kinds = [lambda row: row[1], lambda row: 52, lambda row: 255, lambda row: 256 + 7, lambda row: -1]
-    for index, row in enumerate((0, 63, 64, 1_000, 2_943, count - 1)):
+    for index, row in enumerate(rows):
         for kind in kinds:
             column = (0, width - 1)[index % 2]  # the first card, or the last
             bad = hands.astype(np.int64)
@@ -217,14 +225,24 @@ def test_checked_batch_equals_unchecked_and_refuses_every_kind_of_bad_card(width
 
 @pytest.mark.parametrize("width", [5, 6, 7])
 def test_card_check_against_a_brute_force(width):
-    """The vectorised check against Python sets on batches of 0 or 1 bad rows, and on rows that repeat the row
-    before (equal cards in neighbouring rows are no repeat: the pair masks keep the compares inside a row)."""
-    from pokerlab.cards.kernels import card_pair_masks, holds_invalid_card
+    """The vectorised check against Python sets on batches of 0 or 1 bad rows (a repeat at every distance inside
+    a row, any byte value), on rows that repeat the row before (equal cards in neighbouring rows are no repeat,
+    nor is a card equal to one of the bytes after a vector's last whole row), and on every pair of columns."""
+    from pokerlab.cards.kernels import check_rows, holds_invalid_card
 
-    masks = card_pair_masks(width)
     rng = np.random.default_rng(100 + width)
     same = np.tile(np.arange(width, dtype=np.uint8), (500, 1))  # byte k equals byte k + width
-    assert not holds_invalid_card(same, masks)
+    assert not holds_invalid_card(same)
+    group_rows, _ = check_rows(width)
+    base = np.argsort(rng.random((3 * group_rows, 52)), axis=1)[:, :width].astype(np.uint8)
+    assert not holds_invalid_card(base)
+    for row in range(group_rows, 2 * group_rows):  # every row of a call, every pair of columns
+        for first in range(width):
+            for second in range(width):
+                if first != second:
+                    repeated = base.copy()
+                    repeated[row, second] = repeated[row, first]
+                    assert holds_invalid_card(repeated), (row, first, second)
     for _ in range(150):
         count = int(rng.integers(1, 400))
         hands = np.argsort(rng.random((count, 52)), axis=1)[:, :width].astype(np.uint8)
@@ -232,7 +250,28 @@ def test_card_check_against_a_brute_force(width):
             row, column = int(rng.integers(count)), int(rng.integers(width))
             hands[row, column] = rng.integers(0, 256) if rng.random() < 0.3 else hands[row, rng.integers(width)]
         expected = any(len(set(row_)) < width or max(row_) > 51 for row_ in hands.tolist())
-        assert holds_invalid_card(hands, masks) == expected
+        assert holds_invalid_card(hands) == expected
+
+
+def test_card_check_of_a_batch_split_over_threads():
+    """From PARALLEL_CHECK_ROWS rows the check runs in parallel chunks: a bad row is found in the first row, on
+    the edges of a chunk, in the last row the vector calls cover and in the rows after them."""
+    from pokerlab.cards.kernels import CHECK_CHUNKS, PARALLEL_CHECK_ROWS, check_rows, holds_invalid_card
+
+    width = 7
+    count = PARALLEL_CHECK_ROWS + 33
+    hands = np.empty((count, width), dtype=np.uint8)
+    hands[:] = np.arange(0, 52, 7)[:width]  # distinct cards, one row repeated
+    hands[1::2] = np.arange(45, 52)[:width]
+    assert not holds_invalid_card(hands)
+    group_rows, overread = check_rows(width)
+    groups = (count * width - overread) // (group_rows * width)
+    chunk_edge = groups // CHECK_CHUNKS * group_rows  # the first row of the second chunk
+    for row in (0, chunk_edge - 1, chunk_edge, groups * group_rows - 1, groups * group_rows, count - 1):
+        for card in (hands[row, 0], 52):
+            bad = hands.copy()
+            bad[row, 3] = card
+            assert holds_invalid_card(bad), (row, card)
 
 
 def test_batch_refuses_non_integer_cards():

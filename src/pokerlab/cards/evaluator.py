@@ -11,7 +11,6 @@ cards the value is that of the best five.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -93,21 +92,12 @@ def evaluate_batch(hands: np.ndarray, *, validate: bool = True) -> np.ndarray:
         narrowed = np.empty(cards.shape, dtype=np.uint8)
         narrow_cards(cards.reshape(-1), narrowed.reshape(-1))
         cards = narrowed
-    if holds_invalid_card(cards, _pair_masks(array.shape[1])):
+    if holds_invalid_card(cards):
         row = int(first_invalid_row(cards))
         if array[row].min() < 0 or array[row].max() > 51:
             raise InvalidCardError(f"card indices must be in 0..51 (hand {row}: {array[row].tolist()})")
         raise DuplicateCardError(f"hand {row} repeats a card: {format_cards(array[row])}")
     return evaluate_rows(cards, load_tables())
-
-
-@functools.cache
-def _pair_masks(width: int) -> np.ndarray:
-    """The card check's pair masks for rows of ``width`` cards (:func:`pokerlab.cards.kernels.card_pair_masks`),
-    built once."""
-    from pokerlab.cards.kernels import card_pair_masks
-
-    return card_pair_masks(width)
 
 
 def category_index(value: int) -> int:

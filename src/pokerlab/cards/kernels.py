@@ -11,8 +11,14 @@ on the array each time (two atomic operations per hand), which makes a loop 2-3x
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.core.typing.templates import Signature
+from numba.extending import intrinsic
 
 from pokerlab.cards.tables import FLUSH_CHECK, RANK_KEY_MASK, ROW_MASK, ROW_SHIFT, SUIT_BIAS, SUIT_SHIFT, EvalTables
 
@@ -251,71 +257,146 @@ def _card_slot(card: np.integer) -> np.uint64:
     return min(np.uint64(card), np.uint64(255))
 
 
-SLAB_ROWS = 64
-"""Rows per slab of the card check: the byte pattern of a slab's pair masks (:func:`card_pair_masks`) repeats
-every slab."""
-CHECK_CHUNKS = 64  # slabs are checked in this many parallel chunks, so the split stays even over the threads
-MAX_SHIFT = 6  # the most cards after a card in its row (seven cards)
+VECTOR_BYTES = 64
+"""Bytes the card check compares at once: one AVX-512 register (LLVM splits the vectors on other CPUs)."""
+CHECK_BLOCKS = 8  # vectors per call of a width's check: its running minimum and maximum are reduced once a call
+CHECK_CHUNKS = 64  # the calls are split into this many parallel chunks, so the split stays even over the threads
 
-
-def card_pair_masks(width: int) -> np.ndarray:
-    """``(6, 64 * width)`` bools: ``masks[d - 1, j]`` is whether byte ``j`` of a slab of rows of ``width`` cards
-    and byte ``j + d`` lie in the same row, i.e. whether the check compares them (plain numpy, built once per
-    width by the caller)."""
-    column = np.arange(SLAB_ROWS * width) % width
-    return np.array([column + shift < width for shift in range(1, MAX_SHIFT + 1)])
+# numba calls an intrinsic's definition with its typing context and the argument types, and its code generator
+# with LLVM's builder; each is bound below to the type of the compiled call, which is what the type checker sees.
+_Codegen = Callable[[Any, ir.IRBuilder, Signature, list[ir.Value]], ir.Value]
+_BYTES = ir.VectorType(ir.IntType(8), VECTOR_BYTES)
 
 
 @njit(cache=True)
-def _slabs_hold_invalid(cards: np.ndarray, start: int, slabs: int, width: int, masks: np.ndarray) -> bool:
-    """Whether the ``slabs`` slabs of :data:`SLAB_ROWS` rows from byte ``start`` of the flat uint8 ``cards`` hold
-    a card above 51 or a row holding a card twice. Byte compares only: each byte against the 1..6 bytes after it,
-    masked to pairs within a row, which the compiler turns into 64-byte vector compares (about four instructions
-    a row). Reads up to 6 bytes past the last slab: the caller leaves them in the array."""
-    span = SLAB_ROWS * width
-    size = span * slabs
-    a0, a1, a2 = cards[start:start + size], cards[start + 1:start + size + 1], cards[start + 2:start + size + 2]
-    a3, a4 = cards[start + 3:start + size + 3], cards[start + 4:start + size + 4]
-    a5, a6 = cards[start + 5:start + size + 5], cards[start + 6:start + size + 6]
-    m1, m2, m3, m4, m5, m6 = masks[0], masks[1], masks[2], masks[3], masks[4], masks[5]
-    bad = False
-    width_bytes = np.uint64(span)
-    for slab in range(np.uint64(slabs)):
-        o = slab * width_bytes  # unsigned indices: no negative-index wrap to test (3x faster)
-        for j in range(width_bytes):  # bools, not integers: a wider type made the vectors 8 bytes wide, 4x slower
-            i = o + j
-            x = a0[i]
-            bad |= ((x > 51) | ((x == a1[i]) & m1[j]) | ((x == a2[i]) & m2[j]) | ((x == a3[i]) & m3[j])
-                    | ((x == a4[i]) & m4[j]) | ((x == a5[i]) & m5[j]) | ((x == a6[i]) & m6[j]))
-    return bad
+def check_rows(width: int) -> tuple[int, int]:
+    """``(rows, overread)``: the rows of ``width`` cards one call of the card check covers, and the bytes after
+    them it reads (the rows of a vector fill all but ``64 % width`` of its bytes)."""
+    rows_per_vector = VECTOR_BYTES // width
+    return CHECK_BLOCKS * rows_per_vector, VECTOR_BYTES - rows_per_vector * width
+
+
+def _partner_lanes(width: int, distance: int) -> list[int]:
+    """For each byte of a vector of whole rows of ``width`` cards, the byte ``distance`` places after it in its row
+    taken cyclically (a row's last card is followed by its first); a byte after the last whole row is its own
+    partner (the check masks it)."""
+    filled = VECTOR_BYTES // width * width
+    return [lane - lane % width + (lane % width + distance) % width if lane < filled else lane
+            for lane in range(VECTOR_BYTES)]
+
+
+def _row_check(width: int) -> Callable[[np.ndarray, np.uint64], bool]:
+    """A compiled helper for rows of ``width`` cards: ``check(cards, start)`` is whether the :func:`check_rows`
+    rows from byte ``start`` of the flat uint8 ``cards`` hold a card above 51 or a row holding a card twice.
+
+    Each of its :data:`CHECK_BLOCKS` vectors holds ``64 // width`` whole rows (9 of 7 cards); every pair of cards of
+    a row lies at a cyclic distance of 1 to ``width // 2`` (21 pairs for 7 cards: 7 at each of 1, 2, 3), so the
+    vector is compared with ``width // 2`` permutations of itself (byte shuffles inside the register, no memory
+    access): a byte of ``x XOR partner`` is zero exactly where a row repeats a card. The running minimum of those
+    bytes (the bytes past the last whole row forced to 0xFF) and the running maximum of the cards are reduced once
+    a call: about 11 vector instructions for 9 rows of 7 cards. Comparing each byte with unaligned reloads of the
+    bytes after it, masked by patterns held in memory, takes twice as many loads as instructions and is bound by
+    them (3.7x slower on this machine: docs/benchmarks.md, "Start-up, session 13")."""
+    filled = VECTOR_BYTES // width * width
+    permutations = [ir.Constant(ir.VectorType(ir.IntType(32), VECTOR_BYTES), _partner_lanes(width, distance))
+                    for distance in range(1, width // 2 + 1)]
+    past_rows = ir.Constant(_BYTES, [0 if lane < filled else 0xFF for lane in range(VECTOR_BYTES)])
+
+    @intrinsic
+    def check(typingctx: object, cards: types.Type, start: types.Type) -> tuple[Signature, _Codegen]:  # noqa: ARG001
+        def codegen(context: Any, builder: ir.IRBuilder, signature: Signature, args: list[ir.Value]) -> ir.Value:
+            first = builder.gep(context.make_array(signature.args[0])(context, builder, args[0]).data, [args[1]])
+            smallest = ir.Constant(_BYTES, [0xFF] * VECTOR_BYTES)
+            largest = ir.Constant(_BYTES, [0] * VECTOR_BYTES)
+            for block in range(CHECK_BLOCKS):
+                at = builder.gep(first, [ir.Constant(ir.IntType(64), block * filled)])
+                cards_ = builder.load(builder.bitcast(at, _BYTES.as_pointer()), align=1)
+                # the bytes past the last whole row are cards of the next rows, inside the array: counting them
+                # here can only refuse a batch that holds a card above 51
+                largest = builder.select(builder.icmp_unsigned(">", cards_, largest), cards_, largest)
+                for permutation in permutations:
+                    partners = builder.shuffle_vector(cards_, ir.Constant(_BYTES, ir.Undefined), permutation)
+                    differences = builder.or_(builder.xor(cards_, partners), past_rows)
+                    smallest = builder.select(builder.icmp_unsigned("<", differences, smallest), differences, smallest)
+            repeat = builder.icmp_unsigned("==", _reduce(builder, "umin", smallest), ir.Constant(ir.IntType(8), 0))
+            too_large = builder.icmp_unsigned(">", _reduce(builder, "umax", largest), ir.Constant(ir.IntType(8), 51))
+            return builder.or_(repeat, too_large)
+
+        return types.boolean(cards, start), codegen
+
+    return cast(Callable[[np.ndarray, np.uint64], bool], check)
+
+
+def _reduce(builder: ir.IRBuilder, operation: str, vector: ir.Value) -> ir.Value:
+    """The unsigned minimum or maximum (``operation`` ``"umin"`` or ``"umax"``) of a vector's bytes."""
+    name = f"llvm.vector.reduce.{operation}.v{VECTOR_BYTES}i8"
+    function = builder.module.globals.get(name)
+    if function is None:
+        function = ir.Function(builder.module, ir.FunctionType(ir.IntType(8), [_BYTES]), name)
+    return builder.call(function, [vector])
+
+
+_check_five, _check_six, _check_seven = _row_check(5), _row_check(6), _row_check(7)
+
+
+@njit(cache=True, inline="always")
+def _groups_hold_invalid(flat: np.ndarray, width: int, first: int, stop: int) -> bool:
+    """Whether the groups ``first`` to ``stop - 1`` of :func:`check_rows` rows of the flat uint8 cards ``flat``
+    (rows of ``width`` cards) hold a card above 51 or a row holding a card twice (one call of the width's vector
+    check per group)."""
+    group_rows, _ = check_rows(width)
+    group_bytes = group_rows * width
+    found = False
+    for group in range(first, stop):
+        start = np.uint64(group * group_bytes)
+        if width == 7:
+            found |= _check_seven(flat, start)
+        elif width == 6:
+            found |= _check_six(flat, start)
+        else:
+            found |= _check_five(flat, start)
+    return found
 
 
 @njit(cache=True, parallel=True)
-def holds_invalid_card(cards: np.ndarray, masks: np.ndarray) -> bool:
-    """Whether a C-contiguous ``(N, k)`` uint8 array of cards (5 <= k <= 7) holds a card above 51 or a row
-    holding a card twice; ``masks`` is :func:`card_pair_masks` of ``k``.
-
-    A pass of its own before :func:`evaluate_rows`, in slabs of :data:`SLAB_ROWS` rows compared byte by byte
-    with vector instructions (:func:`_slabs_hold_invalid`), the last few rows one by one. A check inside the
-    evaluation needs every card's bit on every row (the evaluation reads the bits only for flush rows) and ran at
-    0.5-0.76x the unchecked evaluation; this pass costs about a quarter of it (the two together 0.78x, one
-    thread, uint8 cards), bound by its instructions, not by reading the cards again."""
-    count, width = cards.shape
-    flat = cards.reshape(-1)
-    slabs = max(0, (count * width - MAX_SHIFT) // (SLAB_ROWS * width))  # whole slabs with 6 bytes after them
+def _chunks_hold_invalid(flat: np.ndarray, width: int, groups: int) -> bool:
+    """:func:`_groups_hold_invalid` over the first ``groups`` groups, in parallel chunks."""
     bad = np.zeros(CHECK_CHUNKS, dtype=np.bool_)
     for chunk in prange(CHECK_CHUNKS):
-        low, high = slabs * chunk // CHECK_CHUNKS, slabs * (chunk + 1) // CHECK_CHUNKS
-        if high > low:
-            bad[chunk] = _slabs_hold_invalid(flat, low * SLAB_ROWS * width, high - low, width, masks)
-    for row in range(slabs * SLAB_ROWS, count):
+        bad[chunk] = _groups_hold_invalid(flat, width, groups * chunk // CHECK_CHUNKS,
+                                          groups * (chunk + 1) // CHECK_CHUNKS)
+    return bool(bad.any())
+
+
+PARALLEL_CHECK_ROWS = 100_000
+"""Fewest rows the card check splits over threads: below, starting the parallel loop (2-4 us) costs more than the
+check (about 0.2 ns a row of 7 cards, 20 us for this many rows on one thread)."""
+
+
+@njit(cache=True)
+def holds_invalid_card(cards: np.ndarray) -> bool:
+    """Whether a C-contiguous ``(N, k)`` uint8 array of cards (5 <= k <= 7) holds a card above 51 or a row
+    holding a card twice.
+
+    A pass of its own before :func:`evaluate_rows`: the rows are checked :func:`check_rows` at a time by vector
+    compares (:func:`_row_check`; in parallel from :data:`PARALLEL_CHECK_ROWS` rows), the rows after the last such
+    group one by one. It costs about 7% of the evaluation (one thread, 7 cards); a check inside the evaluation
+    needs every card's bit on every row (the evaluation reads the bits only for flush rows) and ran at 0.45-0.76x
+    the unchecked evaluation."""
+    count, width = cards.shape
+    flat = cards.reshape(-1)
+    group_rows, overread = check_rows(width)
+    groups = max(0, (flat.size - overread) // (group_rows * width))  # every byte a call reads lies in the array
+    for row in range(groups * group_rows, count):
         seen = np.uint64(0)
         for column in range(width):
             card = cards[row, column]
             if card > 51 or seen & (_ONE << np.uint64(card)):
                 return True
             seen |= _ONE << np.uint64(card)
-    return bool(bad.any())
+    if count < PARALLEL_CHECK_ROWS:
+        return _groups_hold_invalid(flat, width, 0, groups)
+    return _chunks_hold_invalid(flat, width, groups)
 
 
 @njit(cache=True)
