@@ -35,9 +35,9 @@ class TreeArrays(NamedTuple):
     ``(actions, hands)`` block, action-major), ``iso_start``/``iso_count`` (suit swaps whose cards the chance
     child stands for, in ``iso_swaps``), ``factor`` (a chance node's 1 / cards a deal of both hands leaves),
     ``rake`` (chips raked at a fold or showdown: the winner pays it, each player half of it on a tie). Narrow
-    types where the values allow (a flop's 443,734 nodes: 25 MiB instead of 47): ``int8`` kind, player, number of
-    children, card and swap count, ``int32`` first child, board and swaps' start; ``int64`` offset and swaps,
-    ``float64`` amounts, factors and rake."""
+    types where the values allow: ``int8`` kind, player, number of children, card and swap count, ``int32`` first
+    child, board and swaps' start; ``int64`` offset and swaps, ``float64`` amounts, factors and rake (with the
+    game's parent and chance index, 57 bytes a node instead of 112: 24 MiB for a flop's 443,734 nodes)."""
 
     kind: np.ndarray
     player: np.ndarray
