@@ -95,7 +95,8 @@ fn peak_rss_bytes() -> u64 {
     line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() * 1024
 }
 
-// args: oop ip board pot stack bets raises target_percent max_iterations
+// args: oop ip board pot stack bets raises target_percent max_iterations [compress]
+// (compress: its 16-bit storage)
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let board = &a[3];
@@ -116,7 +117,7 @@ fn main() {
     let tree = ActionTree::new(tree_config).unwrap();
     let mut game = PostFlopGame::with_config(card_config, tree).unwrap();
     let (mem, mem16) = game.memory_usage();
-    game.allocate_memory(false);
+    game.allocate_memory(a.get(10).map_or(false, |s| s == "compress"));
     let build_s = build.elapsed().as_secs_f64();
     let target: f32 = a[8].parse::<f32>().unwrap() / 100.0 * game.tree_config().starting_pot as f32;
     let max_iter: u32 = a[9].parse().unwrap();

@@ -2,7 +2,7 @@
 build_postflop_solver.sh), on the issue's river and turn spots; one core each, CPU seconds, interleaved.
 
 Run: ``python benchmarks/postflop.py PEER_BINARY [--rounds N] [--flop] [--only SPOT] [--targets 1,0.5]
-[--compress]`` (``--compress``: pokerlab's 16-bit storage; the peer stays on its float32 storage)
+[--compress]`` (``--compress``: both solvers' 16-bit storage)
 (PEER_BINARY: what the build script prints). Each round runs every (spot, target) once for each solver,
 alternating which goes first; the table reports the median CPU seconds of the solve loop (and our wall seconds:
 with ``NUMBA_NUM_THREADS=2`` the 2-thread figure) (exploitability checked every 10 iterations by both; the tree
@@ -53,9 +53,10 @@ def ours(spot: str, target: float, compress: bool = False) -> dict[str, Any]:
             "ev": [solver.value(0) + half, solver.value(1) + half], "memory_bytes": game.memory_bytes}
 
 
-def peer(binary: str, spot: str, target: float) -> dict[str, Any]:
+def peer(binary: str, spot: str, target: float, compress: bool = False) -> dict[str, Any]:
     board, bets, raises = SPOTS[spot]
-    out = subprocess.run([binary, OOP, IP, board, "200", "900", bets, raises, str(target), "5000"],
+    out = subprocess.run([binary, OOP, IP, board, "200", "900", bets, raises, str(target), "5000",
+                          *(["compress"] if compress else [])],
                          capture_output=True, text=True, check=True)
     # its peak_rss_bytes: its own VmHWM (a child's rusage would count this process's size at the fork)
     result: dict[str, Any] = json.loads(out.stdout)
@@ -70,7 +71,7 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(SPOTS), help="this spot alone")
     parser.add_argument("--targets", default=",".join(map(str, TARGETS)),
                         help="exploitability targets in %% of the pot, comma-separated")
-    parser.add_argument("--compress", action="store_true", help="pokerlab's 16-bit storage")
+    parser.add_argument("--compress", action="store_true", help="both solvers' 16-bit storage")
     args = parser.parse_args()
     targets = [float(t) for t in args.targets.split(",")]
     threads = os.environ["NUMBA_NUM_THREADS"]
@@ -91,7 +92,7 @@ def main() -> None:
                     if side == "ours":
                         mine.append(ours(spot, target, args.compress))
                     else:
-                        theirs.append(peer(args.peer, spot, target))
+                        theirs.append(peer(args.peer, spot, target, args.compress))
             a = statistics.median(m["cpu_s"] for m in mine)
             b = statistics.median(t["cpu_s"] for t in theirs)
             m, t = mine[-1], theirs[-1]

@@ -215,3 +215,7 @@ def test_memory_estimate_counts_the_built_tree(board: str, isomorphism: bool) ->
     values, nodes, boards = game.estimated_counts
     assert (values, nodes) == (game.storage_size, game.tree.kind.size)
     assert len(game._boards) <= boards <= 2 * len(game._boards)  # noqa: SLF001
+    # the node arrays take what the estimate counts a node, the narrow types included
+    per_node = [a for name, a in zip(game.tree._fields, game.tree, strict=True) if name != "iso_swaps"]
+    node_bytes = sum(a.nbytes for a in [*per_node, game.parent, game.chance_index])
+    assert node_bytes == game.NODE_BYTES * nodes

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from array import array
 from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, ClassVar
@@ -173,6 +174,9 @@ class PostflopGame(VectorGame):
             raise ResourceLimitError(f"this tree needs about {self.memory_bytes / 2**20:,.0f} MiB of solver storage, "
                                      f"above the limit of {max_memory / 2**20:,.0f} MiB: use fewer bet sizes, a "
                                      "raise cap or narrower ranges")
+        if self.estimated_counts[1] >= 2**31:  # the tree's arrays index nodes in 32 bits
+            raise ResourceLimitError(f"this tree has about {self.estimated_counts[1]:,} nodes, above the 2^31 the "
+                                     "solver indexes: use fewer bet sizes, a raise cap or narrower ranges")
         if not build:  # checked and sized only (a server's budget check)
             return
         perm = np.tile(np.arange(width, dtype=np.int64), (len(SWAPS), 2, 1))
@@ -230,9 +234,11 @@ class PostflopGame(VectorGame):
             out.append((card, twins))
         return out
 
-    NODE_BYTES: ClassVar[int] = 112
+    NODE_BYTES: ClassVar[int] = 57
     """Bytes of the materialised tree's arrays per node (:class:`TreeArrays`' twelve per-node fields, the parent
-    and the chance index, 8 bytes each)."""
+    and the chance index): the storage offset, the amount, the chance factor and the rake 8 bytes each, the first
+    child, the showdown board, the suit swaps' start, the parent and the chance index 4, the kind, the player, the
+    number of children, the card and the swaps' count 1."""
 
     SCALE_BYTES: ClassVar[int] = 8
     """Bytes per node of the compressed storage's scales (two float32 a node)."""
@@ -275,29 +281,35 @@ class PostflopGame(VectorGame):
         return value_bytes * round(values) + node_bytes * round(nodes) + rivers * 2 * int(counts.max()) * 6
 
     def _materialise(self) -> None:
-        """The whole tree as arrays, children contiguous, depth-first over the blocks."""
-        kind: list[int] = []
-        player: list[int] = []
-        first: list[int] = []
-        count: list[int] = []
-        amount: list[float] = []
-        board: list[int] = []
-        card: list[int] = []
-        offset: list[int] = []
-        iso_start: list[int] = []
-        iso_count: list[int] = []
+        """The whole tree as arrays, children contiguous, depth-first over the blocks. The per-node fields grow
+        in typed buffers (``array.array``), not lists: a list keeps an int or float object per node, and
+        freeing a flop's millions of them left tens of MiB with Python's allocator for the rest of the solve."""
+        kind = array("b")
+        player = array("b")
+        first = array("i")
+        count = array("b")
+        amount = array("d")
+        board = array("i")
+        card = array("b")
+        offset = array("q")
+        iso_start = array("i")
+        iso_count = array("b")
         swaps: list[int] = []
-        factor: list[float] = []
-        parent: list[int] = []
+        factor = array("d")
+        parent = array("i")
         labels: list[tuple[str, ...]] = []
         dealt_of: list[tuple[int, ...]] = []
         template: list[ActionNode] = []
+        # one tuple of labels per action-tree node, shared by its copies in every runout (``node.actions``
+        # makes new strings at each call: tens of MiB over a flop's runouts), one name per card
+        action_labels: dict[int, tuple[str, ...]] = {}
+        card_names = [format_card(c) for c in range(52)]
+        kinds = {"fold": FOLD_NODE, "showdown": SHOWDOWN_NODE, "decision": DECISION_NODE, "chance": CHANCE_NODE}
         counts = [len(c) for c in self._combos]
         at = 0
 
         def add(node: ActionNode, up: int, dealt: tuple[int, ...], edge_card: int, twins: list[int]) -> None:
-            kind.append({"fold": FOLD_NODE, "showdown": SHOWDOWN_NODE, "decision": DECISION_NODE,
-                         "chance": CHANCE_NODE}[node.kind])
+            kind.append(kinds[node.kind])
             player.append(node.player)
             first.append(-1)
             count.append(0)
@@ -325,7 +337,7 @@ class PostflopGame(VectorGame):
                 at += counts[node.player] * len(node.children)
                 first[n] = len(kind)
                 count[n] = len(node.children)
-                labels[n] = node.actions
+                labels[n] = action_labels.setdefault(id(node), node.actions)
                 for child in node.children:
                     add(child, n, dealt, -1, [])
             elif node.kind == "chance":
@@ -334,39 +346,42 @@ class PostflopGame(VectorGame):
                            [(c, []) for c in range(52) if c not in self.board + dealt])
                 first[n] = len(kind)
                 count[n] = len(classes)
-                labels[n] = tuple(format_card(c) for c, _ in classes)
+                labels[n] = tuple(card_names[c] for c, _ in classes)
                 for c, twins in classes:
                     add(child, n, (*dealt, c), c, twins)
             else:
                 continue
             stack.extend(range(first[n] + count[n] - 1, first[n] - 1, -1))
-        i64 = np.int64
-        self.tree = TreeArrays(np.array(kind, dtype=i64), np.array(player, dtype=i64), np.array(first, dtype=i64),
-                               np.array(count, dtype=i64), np.array(amount), np.array(board, dtype=i64),
-                               np.array(card, dtype=i64), np.array(offset, dtype=i64), np.array(iso_start, dtype=i64),
-                               np.array(iso_count, dtype=i64), np.array(swaps, dtype=i64), np.array(factor),
-                               np.array([self.config.rake_of(a) if k <= SHOWDOWN_NODE else 0.0
-                                         for k, a in zip(kind, amount, strict=True)]))
-        self.parent = np.array(parent, dtype=i64)
+        kinds_array, amounts = np.array(kind), np.array(amount)
+        rake = np.zeros(len(kind))
+        terminal = np.flatnonzero(kinds_array <= SHOWDOWN_NODE)
+        if self.config.rake > 0:  # per distinct amount: a flop has a few dozen among its terminals
+            distinct, where = np.unique(amounts[terminal], return_inverse=True)
+            rake[terminal] = np.array([self.config.rake_of(float(a)) for a in distinct])[where]
+        self.tree = TreeArrays(kinds_array, np.array(player), np.array(first), np.array(count), amounts,
+                               np.array(board), np.array(card), np.array(offset), np.array(iso_start),
+                               np.array(iso_count), np.array(swaps, dtype=np.int64), np.array(factor), rake)
+        self.parent = np.array(parent)
         # the top chance nodes (no chance node above): their branches are solved in parallel
-        top = [n for n in range(len(kind)) if kind[n] == CHANCE_NODE and not self._below_chance(n, kind, parent)]
-        self.chance_index = np.full(len(kind), -1, dtype=i64)
+        chance = kinds_array == CHANCE_NODE
+        top = [int(n) for n in np.flatnonzero(chance) if not chance[self._ancestors(int(n))].any()]
+        self.chance_index = np.full(len(kind), -1, dtype=np.int32)
         self.chance_index[top] = np.arange(len(top))
-        self.top_chance = np.array(top, dtype=i64)
-        self.branch_node = np.array([k for k, n in enumerate(top) for _ in range(count[n])], dtype=i64)
-        self.branch_child = np.array([first[n] + a for n in top for a in range(count[n])], dtype=i64)
+        self.top_chance = np.array(top, dtype=np.int64)
+        self.branch_node = np.array([k for k, n in enumerate(top) for _ in range(count[n])], dtype=np.int64)
+        self.branch_child = np.array([first[n] + a for n in top for a in range(count[n])], dtype=np.int64)
         self.labels = tuple(labels)
         self.dealt = tuple(dealt_of)
         self.storage_size = at
 
-    @staticmethod
-    def _below_chance(node: int, kind: list[int], parent: list[int]) -> bool:
-        up = parent[node]
+    def _ancestors(self, node: int) -> list[int]:
+        """The nodes above ``node``, its parent first."""
+        out = []
+        up = int(self.parent[node])
         while up >= 0:
-            if kind[up] == CHANCE_NODE:
-                return True
-            up = parent[up]
-        return False
+            out.append(up)
+            up = int(self.parent[up])
+        return out
 
     def _board_id(self, dealt: tuple[int, ...]) -> int:
         key = tuple(sorted(dealt))

@@ -34,7 +34,10 @@ class TreeArrays(NamedTuple):
     ``card`` (card dealt on the edge into a chance child), ``offset`` (first storage index of a decision's
     ``(actions, hands)`` block, action-major), ``iso_start``/``iso_count`` (suit swaps whose cards the chance
     child stands for, in ``iso_swaps``), ``factor`` (a chance node's 1 / cards a deal of both hands leaves),
-    ``rake`` (chips raked at a fold or showdown: the winner pays it, each player half of it on a tie)."""
+    ``rake`` (chips raked at a fold or showdown: the winner pays it, each player half of it on a tie). Narrow
+    types where the values allow: ``int8`` kind, player, number of children, card and swap count, ``int32`` first
+    child, board and swaps' start; ``int64`` offset and swaps, ``float64`` amounts, factors and rake (with the
+    game's parent and chance index, 57 bytes a node instead of 112: 24 MiB for a flop's 443,734 nodes)."""
 
     kind: np.ndarray
     player: np.ndarray
