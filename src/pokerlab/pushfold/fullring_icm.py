@@ -1,18 +1,17 @@
-"""Full-ring ICM charts: equal-stack final tables and bubbles, solved in the ICM chart model and shipped.
+"""Full-ring ICM chart spots: equal-stack final tables and bubbles in the ICM chart model (the model's code).
 
 A spot is (seats, depth, stage): ``seats`` (3-10) equal stacks of ``depth`` big blinds, blinds 0.5/1, no ante,
 and the payouts of the stage (:func:`stage_payouts`): ``final`` pays every seat (:data:`FINAL_TABLE_PAYOUTS`,
 percent of the prize pool), ``bubble`` one seat fewer (the final-table payouts of ``seats - 1``; three seats:
-65/35). Each seat's payoff is its ICM prize equity after the hand (:func:`icm_payoff`), the game
+65/35). Each seat's payoff is the change of its ICM prize equity in the hand (:func:`icm_payoff`), the game
 :class:`~pokerlab.games.pushfold.joint_icm.IcmJointPotGame` (the chart model with the seats out of a two-way pot
 valued per outcome), solved by the chip-EV charts' loop (discounted CFR from a sparse start, the best of the
 trimmed average and the current strategy kept) to :func:`money_target` money. Values and gains are money (the
 pool is 100); gains are exact best responses in the model.
 
-The file (``data/fullring_icm_charts.npz``, built by ``scripts/build_fullring_icm_charts.py``) has the chip-EV
-file's arrays (:mod:`pokerlab.pushfold.fullring_charts`) with a fourth key column, the stage (0: final, 1:
-bubble), and a header naming the payouts; it is keyed on :func:`code_version` (the chip-EV charts' sources and
-this model's) and its content hash, and refused when either differs.
+This module and :mod:`pokerlab.games.pushfold.joint_icm` are the keyed sources of the shipped ICM charts
+(:data:`ICM_SOURCES`, with the chip-EV charts' ``MODEL_SOURCES``; the file and its reader:
+:mod:`pokerlab.pushfold.fullring_icm_charts`).
 
 >>> spot = solve_icm_spot(3, 10.0, "final", target=0.05)
 >>> spot.max_gain <= 0.05, round(sum(spot.values), 9)
@@ -21,40 +20,22 @@ this model's) and its content hash, and refused when either differs.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from pokerlab.cards.classes import NUMBER_OF_CLASSES
-from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.pushfold import Table
 from pokerlab.games.pushfold.joint_icm import IcmJointPotGame
 from pokerlab.games.vector import compile_public_tree
 from pokerlab.icm.subset import icm_subset
 from pokerlab.provenance import sources_digest
 from pokerlab.pushfold.fullring import CHART_TARGET, MAX_ITERATIONS, ChartSpot, chart_arrays, starting_profile, trimmed
-from pokerlab.pushfold.fullring_charts import (
-    MAX_SEATS,
-    MODEL_SOURCES,
-    NO_DECISION,
-    ChartFile,
-    ChartVersionError,
-    FullRingTable,
-    _content_hash,
-    full_ring_table,
-    quantise,
-)
+from pokerlab.pushfold.fullring_charts import MAX_SEATS, MODEL_SOURCES
 from pokerlab.solvers.vector import VectorSolver
 from pokerlab.solvers.vector_strategy import VectorStrategy, best_response_gains, vector_node_values
 
-ICM_FORMAT = "pokerlab-fullring-icm-charts-v1"
-ICM_CHART_FILE = Path(__file__).resolve().parent.parent / "data" / "fullring_icm_charts.npz"
 ICM_SOURCES = ("games/pushfold/joint_icm.py", "pushfold/fullring_icm.py", "icm/subset.py")
 """The ICM model's sources, keyed with the chip-EV charts' :data:`MODEL_SOURCES`."""
 STAGES = ("final", "bubble")
@@ -85,7 +66,7 @@ def stage_payouts(seats: int, stage: str) -> tuple[float, ...]:
     >>> stage_payouts(4, "bubble")
     (50.0, 30.0, 20.0)
     """
-    seats, stage = check_icm_spot(seats, 10.0, stage)[0::2]  # type: ignore[assignment]
+    seats, _, stage = check_icm_spot(seats, 10.0, stage)
     return FINAL_TABLE_PAYOUTS[seats if stage == "final" else seats - 1]
 
 
@@ -164,7 +145,8 @@ def icm_spot_game(seats: int, depth_bb: float, stage: str) -> IcmJointPotGame:
     before = equity(stacks)
 
     def change(final: np.ndarray) -> np.ndarray:
-        return equity(final) - before
+        out: np.ndarray = equity(final) - before
+        return out
 
     return IcmJointPotGame(Table(tuple(float(s) for s in stacks), 0.5, 1.0), change)
 
@@ -208,124 +190,3 @@ def solve_icm_spot(seats: int, depth_bb: float, stage: str = "final", *, target:
     values = tuple(before + float(vector_node_values(tree, strategy, p)[0] @ tree.weights[p]) for p in range(seats))
     return ChartSpot(seats, depth_bb, "none", jam, call, gains, values, solver.iteration,
                      time.process_time() - cpu, strategy)
-
-
-ARRAYS = ("key", "jam", "call", "gains", "values", "iterations", "cpu_s")
-
-
-def write_icm_charts(spots: Iterable[tuple[str, ChartSpot]], path: Path = ICM_CHART_FILE) -> dict[str, Any]:
-    """Write ``(stage, spot)`` pairs as an ICM chart file (atomically, compressed) and return its header."""
-    ordered = sorted(spots, key=lambda s: (STAGES.index(s[0]), s[1].seats, s[1].depth_bb))
-    count = len(ordered)
-    key = np.zeros((count, 4), dtype=np.float64)
-    jam = np.full((count, MAX_SEATS, NUMBER_OF_CLASSES), NO_DECISION, dtype=np.uint8)
-    call = np.full((count, MAX_SEATS, MAX_SEATS, NUMBER_OF_CLASSES), NO_DECISION, dtype=np.uint8)
-    gains = np.zeros((count, MAX_SEATS), dtype=np.float32)
-    values = np.zeros((count, MAX_SEATS), dtype=np.float32)
-    iterations = np.zeros(count, dtype=np.int32)
-    cpu = np.zeros(count, dtype=np.float32)
-    for i, (stage, spot) in enumerate(ordered):
-        n = spot.seats
-        key[i] = (n, spot.depth_bb, 0, STAGES.index(stage))
-        jam[i, :n] = quantise(spot.jam)
-        call[i, :n, :n] = quantise(spot.call)
-        gains[i, :n] = spot.gains
-        values[i, :n] = spot.values
-        iterations[i] = spot.iterations
-        cpu[i] = spot.cpu_s
-    arrays: dict[str, np.ndarray] = {"key": key, "jam": jam, "call": call, "gains": gains, "values": values,
-                                     "iterations": iterations, "cpu_s": cpu}
-    header = {"format": ICM_FORMAT, "code_version": code_version(), "content_sha256": _content_hash(arrays),
-              "target": f"{CHART_TARGET} bb at the pool's average value of a big blind (pool / chips in play)",
-              "pool": POOL, "units": "money (the prize pool is 100)", "spots": count,
-              "payouts": {"final": {str(n): list(FINAL_TABLE_PAYOUTS[n]) for n in range(3, MAX_SEATS + 1)},
-                          "bubble": {str(n): list(FINAL_TABLE_PAYOUTS[n - 1]) for n in range(3, MAX_SEATS + 1)}},
-              "key_columns": ["seats", "depth_bb", "ante (0: none)", "stage (0: final, 1: bubble)"],
-              "model": "ICM (equal stacks, blinds 0.5/1, no ante); card removal joint among the players in the pot, "
-                       "folded hands ignored; seats out of a two-way pot valued per outcome (exact); 3+ way pots "
-                       "from the sampled tables, ties broken by a random seat priority"}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".partial.npz")
-    np.savez_compressed(temporary, header=np.array(json.dumps(header, sort_keys=True)), **arrays)  # type: ignore[arg-type]
-    temporary.replace(path)
-    return header
-
-
-def read_icm_charts(path: Path = ICM_CHART_FILE) -> ChartFile:
-    """Read an ICM chart file (its ``key`` has the stage column); :class:`ChartVersionError` if it is of another
-    format or code version or its content hash does not match, :class:`~pokerlab.errors.FileFormatError` if it
-    cannot be read."""
-    rebuild = "rebuild it with scripts/build_fullring_icm_charts.py"
-    try:
-        with np.load(path) as stored:
-            header = json.loads(str(stored["header"]))
-            arrays = {name: stored[name] for name in ARRAYS}
-    except (OSError, KeyError, ValueError) as error:
-        raise FileFormatError(f"cannot read the full-ring ICM chart file {path}: {error}") from None
-    if header.get("format") != ICM_FORMAT:
-        raise ChartVersionError(f"{path} is a chart file of format {header.get('format')!r}, this pokerlab reads "
-                                f"{ICM_FORMAT!r}: {rebuild}")
-    if header.get("code_version") != code_version():
-        raise ChartVersionError(f"{path} was built by ICM chart code {header.get('code_version')}, this "
-                                f"pokerlab's is {code_version()}: {rebuild}")
-    if header.get("content_sha256") != _content_hash(arrays):
-        raise ChartVersionError(f"{path}: its content hash does not match its header (a damaged or edited file): "
-                                f"{rebuild}")
-    return ChartFile(header, **arrays)
-
-
-@lru_cache(maxsize=1)
-def shipped_icm_charts() -> ChartFile:
-    """The package's ICM chart file, read and checked once per process."""
-    return read_icm_charts(ICM_CHART_FILE)
-
-
-def stage_charts(stage: str, charts: ChartFile | None = None) -> ChartFile:
-    """The spots of one stage as a chip-EV-shaped chart file (key columns seats, depth, ante), for the readers of
-    :mod:`pokerlab.pushfold.fullring_charts`."""
-    charts = charts if charts is not None else shipped_icm_charts()
-    rows = charts.key[:, 3] == STAGES.index(stage)
-    return ChartFile(charts.header, charts.key[rows, :3], *(getattr(charts, name)[rows] for name in ARRAYS[1:]))
-
-
-@dataclass(frozen=True)
-class IcmRingTable:
-    """Shipped ICM charts of one seat count and stage over several depths: ``table`` (a
-    :class:`~pokerlab.pushfold.fullring_charts.FullRingTable`: its gains and values are money), the stage and
-    its payouts."""
-
-    table: FullRingTable
-    stage: str
-    payouts: tuple[float, ...]
-    header: dict[str, Any]
-
-    def to_dict(self) -> dict[str, Any]:
-        out = self.table.to_dict()
-        for chart in out["charts"]:
-            chart["gains_money"] = chart.pop("gains_bb")
-            chart["values_money"] = chart.pop("values_bb")
-        return out | {"model": dict(self.header), "stage": self.stage, "payouts": list(self.payouts)}
-
-
-def icm_ring_table(seats: int, stage: str, depths: Iterable[float], charts: ChartFile | None = None
-                   ) -> IcmRingTable:
-    """The shipped ICM charts of ``seats`` seats at ``stage`` nearest to each of ``depths`` (see
-    :func:`~pokerlab.pushfold.fullring_charts.full_ring_table`); :class:`~pokerlab.errors.InvalidArgumentError`
-    for seats or a stage with no shipped chart."""
-    seats, _, stage = check_icm_spot(seats, 10.0, stage)
-    charts = charts if charts is not None else shipped_icm_charts()
-    chosen = stage_charts(stage, charts)
-    if not (chosen.key[:, 0] == seats).any():
-        raise InvalidArgumentError(f"no shipped full-ring ICM chart for {seats} seats at the {stage} "
-                                   f"(shipped: {_shipped_text(charts)}); solve such a table with pokerlab pushfold "
-                                   "--stacks ... --payouts ...")
-    return IcmRingTable(full_ring_table(seats, "none", depths, chosen), stage, stage_payouts(seats, stage),
-                        charts.header)
-
-
-def _shipped_text(charts: ChartFile) -> str:
-    parts = []
-    for s, stage in enumerate(STAGES):
-        seats = sorted({int(n) for n in charts.key[charts.key[:, 3] == s, 0]})
-        parts.append(f"{stage} {','.join(map(str, seats)) or 'none'}")
-    return "; ".join(parts)
