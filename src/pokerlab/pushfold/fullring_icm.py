@@ -95,7 +95,7 @@ def icm_payoff(stacks: np.ndarray, payouts: Iterable[float]) -> Callable[[np.nda
 
     >>> pay = icm_payoff(np.full(3, 10.0), (50.0, 30.0, 20.0))
     >>> pay(np.array([20.0, 0.0, 10.0])).round(4).tolist(), pay(np.array([30.0, 0.0, 0.0])).tolist()
-    ([33.3333, 20.0, 46.6667], [50.0, 25.0, 25.0])
+    ([43.3333, 20.0, 36.6667], [50.0, 25.0, 25.0])
     """
     paid_all = np.zeros(stacks.size)
     paid = np.asarray(tuple(payouts), dtype=np.float64)

@@ -10,7 +10,7 @@ its content hash; a file of another format, code version or content is refused (
 
 >>> table = icm_ring_table(6, "final", [10])
 >>> table.payouts, table.table.charts[0].seats[0], round(float(table.table.charts[0].values.sum()), 3)
-((32.0, 22.0, 16.0, 12.0, 10.0, 8.0), 'UTG', 100.0)
+((32.0, 22.0, 16.0, 12.0, 10.0, 8.0), 'LJ', 100.0)
 """
 
 from __future__ import annotations
