@@ -227,3 +227,41 @@ def test_an_icm_chart_file_of_another_version_is_refused(tmp_path, monkeypatch):
 def test_no_icm_chart_for_heads_up():
     with pytest.raises(InvalidArgumentError, match="3 to 10 seats"):
         icm_ring_table(2, "final", [10])
+
+
+def test_the_cli_prints_and_exports_the_icm_charts(tmp_path):
+    from typer.testing import CliRunner
+
+    from pokerlab.cli.main import app
+
+    runner = CliRunner()
+    csv_path = tmp_path / "icm.csv"
+    result = runner.invoke(app, ["pushfold", "--chart", "full-ring", "--icm", "bubble", "--seats", "4", "--depths",
+                                 "10,15", "--json", "--csv", str(csv_path), "--png", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.output)
+    assert body["stage"] == "bubble" and body["payouts"] == [50.0, 30.0, 20.0]
+    assert body["model"]["code_version"] and [c["depth_bb"] for c in body["charts"]] == [10.0, 15.0]
+    assert abs(sum(body["charts"][0]["values_money"]) - 100.0) < 1e-3
+    chart = icm_ring_table(4, "bubble", [10]).table.charts[0]
+    assert body["charts"][0]["jam"]["CO"]["AA"] == round(float(chart.jam[0, 0]), 4)
+    assert csv_path.read_text().startswith("seat,action,depth_bb,class,probability")
+    assert (tmp_path / "full-ring-4-icm-bubble-jam-CO.png").is_file()
+    text = runner.invoke(app, ["pushfold", "--chart", "full-ring", "--icm", "final", "--seats", "6", "--depths", "10"])
+    assert text.exit_code == 0 and "ICM final table, payouts 32/22/16/12/10/8" in text.output
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--chart", "full-ring", "--icm", "final", "--seats", "2"], "3 to 10 seats"),
+    (["--chart", "full-ring", "--icm", "semi", "--seats", "5"], "'final'"),
+    (["--chart", "full-ring", "--icm", "final", "--seats", "5", "--ante", "10%"], "no ante"),
+    (["--chart", "heads-up", "--icm", "final"], "with --chart full-ring"),
+])
+def test_bad_icm_chart_input_is_one_line_and_exit_2(args, words):
+    from typer.testing import CliRunner
+
+    from pokerlab.cli.main import app
+
+    result = CliRunner().invoke(app, ["pushfold", *args])
+    assert result.exit_code == 2 and words in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1

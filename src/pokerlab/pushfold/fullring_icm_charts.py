@@ -34,6 +34,7 @@ from pokerlab.pushfold.fullring_charts import (
     ChartVersionError,
     FullRingTable,
     _content_hash,
+    available_depths,
     full_ring_table,
     quantise,
 )
@@ -43,6 +44,7 @@ from pokerlab.pushfold.fullring_icm import (
     STAGES,
     check_icm_spot,
     code_version,
+    money_target,
     stage_payouts,
 )
 
@@ -169,3 +171,22 @@ def _shipped_text(charts: ChartFile) -> str:
         seats = sorted({int(n) for n in charts.key[charts.key[:, 3] == s, 0]})
         parts.append(f"{stage} {','.join(map(str, seats)) or 'none'}")
     return "; ".join(parts)
+
+
+def icm_chart_answer(seats: int, depth_bb: float, stage: str, charts: ChartFile | None = None) -> dict[str, Any]:
+    """The shipped ICM chart of ``seats`` at ``stage`` nearest ``depth_bb`` as one JSON object (the web page's
+    answer): :meth:`~pokerlab.pushfold.fullring_charts.FullRingChart.to_dict` with ``gains_money`` and
+    ``values_money``, ``exact``, the file's header as ``model``, ``stage``, ``payouts``, the shipped ``depths``
+    and the spot's ``target_money``.
+
+    >>> answer = icm_chart_answer(3, 10, "bubble")
+    >>> answer["payouts"], answer["depth_bb"], answer["seats"]
+    ([65.0, 35.0], 10.0, ['BTN', 'SB', 'BB'])
+    """
+    table = icm_ring_table(seats, stage, [depth_bb], charts)
+    chart = table.table.charts[0]
+    shipped = available_depths(seats, "none", stage_charts(table.stage, charts))
+    answer: dict[str, Any] = table.to_dict()["charts"][0]
+    return answer | {
+        "exact": chart.exact, "model": dict(table.header), "stage": table.stage, "payouts": list(table.payouts),
+        "depths": shipped.tolist(), "target_money": money_target(seats, chart.depth_bb)}
