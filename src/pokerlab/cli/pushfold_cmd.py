@@ -63,7 +63,7 @@ def pushfold_command(
     time_limit: float = typer.Option(None, "--time", help="Stop after this many seconds."),
     samples: int = typer.Option(MULTIWAY_DEALS, "--multiway-samples", help="Deals evaluating each 3+ way all-in."),
     chart: str = typer.Option(None, "--chart", help="'heads-up': the heads-up chip-EV table over --depths; "
-                              "'full-ring': the shipped equal-stack chip-EV charts of --seats seats."),
+                              "'full-ring': the shipped equal-stack charts of --seats seats (chip EV; ICM: --icm)."),
     depths: str = typer.Option("1-20", "--depths", help="Depths (bb) of --chart, e.g. 1-20 (full-ring: the nearest "
                                "shipped depths)."),
     seats: int = typer.Option(9, "--seats", help="Seats of --chart full-ring (2-10)."),
