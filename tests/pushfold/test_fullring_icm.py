@@ -236,17 +236,17 @@ def test_the_cli_prints_and_exports_the_icm_charts(tmp_path):
 
     runner = CliRunner()
     csv_path = tmp_path / "icm.csv"
-    result = runner.invoke(app, ["pushfold", "--chart", "full-ring", "--icm", "bubble", "--seats", "4", "--depths",
+    result = runner.invoke(app, ["pushfold", "--chart", "full-ring", "--icm", "bubble", "--seats", "3", "--depths",
                                  "10,15", "--json", "--csv", str(csv_path), "--png", str(tmp_path)])
     assert result.exit_code == 0, result.output
     body = json.loads(result.output)
-    assert body["stage"] == "bubble" and body["payouts"] == [50.0, 30.0, 20.0]
+    assert body["stage"] == "bubble" and body["payouts"] == [65.0, 35.0]
     assert body["model"]["code_version"] and [c["depth_bb"] for c in body["charts"]] == [10.0, 15.0]
     assert abs(sum(body["charts"][0]["values_money"]) - 100.0) < 1e-3
-    chart = icm_ring_table(4, "bubble", [10]).table.charts[0]
-    assert body["charts"][0]["jam"]["CO"]["AA"] == round(float(chart.jam[0, 0]), 4)
+    chart = icm_ring_table(3, "bubble", [10]).table.charts[0]
+    assert body["charts"][0]["jam"]["BTN"]["K5o"] == round(float(chart.jam[0, CLASS_NAMES.index("K5o")]), 4)
     assert csv_path.read_text().startswith("seat,action,depth_bb,class,probability")
-    assert (tmp_path / "full-ring-4-icm-bubble-jam-CO.png").is_file()
+    assert (tmp_path / "full-ring-3-icm-bubble-jam-BTN.png").is_file()
     text = runner.invoke(app, ["pushfold", "--chart", "full-ring", "--icm", "final", "--seats", "6", "--depths", "10"])
     assert text.exit_code == 0 and "ICM final table, payouts 32/22/16/12/10/8" in text.output
 
