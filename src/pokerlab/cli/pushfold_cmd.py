@@ -63,10 +63,13 @@ def pushfold_command(
     time_limit: float = typer.Option(None, "--time", help="Stop after this many seconds."),
     samples: int = typer.Option(MULTIWAY_DEALS, "--multiway-samples", help="Deals evaluating each 3+ way all-in."),
     chart: str = typer.Option(None, "--chart", help="'heads-up': the heads-up chip-EV table over --depths; "
-                              "'full-ring': the shipped equal-stack chip-EV charts of --seats seats."),
+                              "'full-ring': the shipped equal-stack charts of --seats seats (chip EV; ICM: --icm)."),
     depths: str = typer.Option("1-20", "--depths", help="Depths (bb) of --chart, e.g. 1-20 (full-ring: the nearest "
                                "shipped depths)."),
     seats: int = typer.Option(9, "--seats", help="Seats of --chart full-ring (2-10)."),
+    icm_stage: str = typer.Option(None, "--icm", help="With --chart full-ring: the shipped ICM charts (3-10 equal "
+                                  "stacks, no ante) of a 'final' table (every seat paid) or the 'bubble' (one "
+                                  "seat fewer paid); their payouts are printed."),
     csv_path: Path = typer.Option(None, "--csv", help="With --chart full-ring: write the charts as CSV here."),
     png: Path = typer.Option(None, "--png", help="Write PNG charts into this directory."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
@@ -91,10 +94,12 @@ def pushfold_command(
     console = Console(stderr=True)
     if chart is not None:
         if chart == "full-ring":
-            _full_ring(seats, ante, parse_depths(depths), png, as_json, csv_path)
+            _full_ring(seats, ante, parse_depths(depths), png, as_json, csv_path, icm_stage)
             return
         if chart != "heads-up":
             raise InvalidArgumentError(f"unknown chart {chart!r}: use --chart heads-up or --chart full-ring")
+        if icm_stage is not None:
+            raise InvalidArgumentError("--icm selects the shipped full-ring ICM charts: use it with --chart full-ring")
         _heads_up(parse_depths(depths), target if target is not None else HEADS_UP_TARGET, png, as_json)
         return
     if stacks is None:
@@ -348,16 +353,33 @@ def _ante_chips(text: str) -> float:
 
 
 def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_json: bool,
-               csv_path: Path | None) -> None:
+               csv_path: Path | None, icm_stage: str | None = None) -> None:
     import csv
 
     from pokerlab.pushfold.charts import grid_text, save_depth_png
     from pokerlab.pushfold.fullring_charts import ante_rule, full_ring_table
 
     rule = ante_rule({"0.0": "none"}.get(ante, ante))
+    if icm_stage is not None and rule != "none":
+        raise InvalidArgumentError("the shipped ICM charts have no ante: leave out --ante with --icm")
     if csv_path is not None:
         check_output(csv_path, what="--csv file")
-    table = full_ring_table(seats, rule, depths)
+    if icm_stage is None:
+        table = full_ring_table(seats, rule, depths)
+        data = table.to_dict()
+        tag, units, what = rule, "bb", f"ante rule {rule}, chip EV"
+        goal = data["model"]["target_bb"]["heads_up" if seats == 2 else "multiway"]
+        goals = [goal] * len(table.charts)
+    else:
+        from pokerlab.pushfold.fullring_icm import money_target
+        from pokerlab.pushfold.fullring_icm_charts import icm_ring_table
+
+        icm_table = icm_ring_table(seats, icm_stage, depths)
+        table, data = icm_table.table, icm_table.to_dict()
+        tag, units = f"icm-{icm_table.stage}", "money"
+        what = (f"ICM {'final table' if icm_table.stage == 'final' else 'bubble'}, payouts "
+                f"{'/'.join(f'{p:g}' for p in icm_table.payouts)} (the pool 100), no ante")
+        goals = [money_target(seats, c.depth_bb) for c in table.charts]
     names = table.charts[0].seats
     top = max(table.depths)
     written = []
@@ -365,12 +387,12 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
         for s, name in enumerate(names):
             if not np.isnan(table.jam_depth[s, 0]):
                 written.append(save_depth_png(table.jam_depth[s], f"{name} jams first in up to (bb)",
-                                              png / f"full-ring-{seats}-{rule}-jam-{name}.png", top))
+                                              png / f"full-ring-{seats}-{tag}-jam-{name}.png", top))
         big_blind = len(names) - 1
         for j, name in enumerate(names):
             if not np.isnan(table.call_depth[big_blind, j, 0]):
                 written.append(save_depth_png(table.call_depth[big_blind, j], f"BB calls a {name} jam up to (bb)",
-                                              png / f"full-ring-{seats}-{rule}-BB-calls-{name}.png", top))
+                                              png / f"full-ring-{seats}-{tag}-BB-calls-{name}.png", top))
     if csv_path is not None:
         with csv_path.open("w", newline="") as handle:
             out_csv = csv.writer(handle)
@@ -378,23 +400,23 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
             out_csv.writerows(table.csv_rows())
         written.append(csv_path)
     if as_json:
-        typer.echo(json.dumps(table.to_dict()))
+        typer.echo(json.dumps(data))
         return
     out = Console()
-    model = table.to_dict()["model"]
-    out.print(f"full-ring push/fold, {seats} seats, ante rule {rule}, chip EV; shipped depths "
+    model = data["model"]
+    out.print(f"full-ring push/fold, {seats} seats, {what}; shipped depths "
               f"{', '.join(f'{d:g}' for d in table.depths)} bb (nearest to those asked); {model['model']}; "
-              f"largest gain {max(float(np.nanmax(c.gains)) for c in table.charts):.1e} bb "
+              f"largest gain {max(float(np.nanmax(c.gains)) for c in table.charts):.1e} {units} "
               f"(code {model['code_version']})", highlight=False)
     missing: dict[str, list[float]] = {}
     for asked, _, why in table.not_shipped():
         missing.setdefault(why, []).append(asked)
     for why, listed in missing.items():
         out.print(f"not shipped ({why}; the nearest shipped depth is shown): {_spans(listed)} bb", highlight=False)
-    goal = model["target_bb"]["heads_up" if seats == 2 else "multiway"]
-    over = [f"{c.depth_bb:g} bb ({float(np.nanmax(c.gains)):.1e})" for c in table.charts if np.nanmax(c.gains) > goal]
+    over = [f"{c.depth_bb:g} bb ({float(np.nanmax(c.gains)):.1e} > {g:.1e})"
+            for c, g in zip(table.charts, goals, strict=True) if np.nanmax(c.gains) > g]
     if over:
-        out.print(f"above the {goal:g} bb target (stopped at the iteration cap; largest gain): {', '.join(over)}",
+        out.print(f"above the target (stopped at the iteration cap; largest gain, {units}): {', '.join(over)}",
                   highlight=False)
     for s, name in enumerate(names):
         if not np.isnan(table.jam_depth[s, 0]):

@@ -536,9 +536,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
               "(no file written), with the exact exploitability curve and the strategy per betting node.")
 
     # ---- the shipped full-ring charts: read from the package's chart file, no solving ----
-    def full_ring_answer(seats: int, depth: float, ante: str) -> dict[str, Any]:
-        from pokerlab.pushfold.fullring_charts import available_depths, full_ring_chart, shipped_model
+    def full_ring_answer(seats: int, depth: float, ante: str, icm: str | None = None) -> dict[str, Any]:
+        from pokerlab.pushfold.fullring_charts import ante_rule, available_depths, full_ring_chart, shipped_model
 
+        if icm is not None:
+            from pokerlab.pushfold.fullring_icm_charts import icm_chart_answer
+
+            if ante_rule(ante) != "none":
+                raise InvalidArgumentError("the shipped ICM charts have no ante: ask for ante none with icm")
+            return icm_chart_answer(seats, depth, icm)
         chart = full_ring_chart(seats, depth, ante)
         return chart.to_dict() | {"exact": chart.exact, "model": shipped_model(),
                                   "depths": available_depths(seats, ante).tolist()}
@@ -547,13 +553,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def full_ring_chart_post(body: FullRingChartRequest) -> dict[str, Any]:
         """The shipped full-ring chart nearest a depth, as `pokerlab pushfold --chart full-ring --json` (no
         solving: read from the package's chart file, whose header comes back as `model`)."""
-        return full_ring_answer(body.seats, body.depth, body.ante)
+        return full_ring_answer(body.seats, body.depth, body.ante, body.icm)
 
     @app.get("/api/pushfold/chart")
     def full_ring_chart_get(seats: int = 9, depth: float = 10.0,
-                            ante: Annotated[str, Query(max_length=8)] = "none") -> dict[str, Any]:
-        """The same as `POST /api/pushfold/chart`, from the query (`?seats=9&depth=10&ante=none`)."""
-        return full_ring_answer(seats, depth, ante)
+                            ante: Annotated[str, Query(max_length=8)] = "none",
+                            icm: Annotated[str | None, Query(max_length=8)] = None) -> dict[str, Any]:
+        """The same as `POST /api/pushfold/chart`, from the query (`?seats=9&depth=10&ante=none`, `&icm=final`)."""
+        return full_ring_answer(seats, depth, ante, icm)
     # ---- end of the shipped full-ring charts ----
 
     # ---- the postflop tab: a solve kept in a bounded store (web/postflop.py), browsed without solving again ----

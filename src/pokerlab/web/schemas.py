@@ -148,3 +148,6 @@ class FullRingChartRequest(_Request):
     seats: int = Field(default=9, examples=[9])
     depth: float = Field(default=10.0, examples=[10])
     ante: str = Field(default="none", max_length=8, json_schema_extra=_one_of("none", "10", "12.5", "bb"))
+    icm: str | None = Field(default=None, max_length=8, description="The shipped ICM charts (3-10 seats, no ante) "
+                            "of a 'final' table (every seat paid) or the 'bubble' (one seat fewer paid), as "
+                            "`--icm`; null: chip EV.", json_schema_extra=_one_of("final", "bubble"))

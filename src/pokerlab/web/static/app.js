@@ -901,15 +901,20 @@ const fullRingCharts = (() => {
     for (const [seat, probs] of Object.entries(r.jam)) charts.push(grid(`${seat} jams first in`, probs));
     for (const [pair, probs] of Object.entries(r.call)) charts.push(grid(`${pair.replace(" vs ", " calls ")}`, probs));
     $("ring-charts").replaceChildren(...charts);
-    const largest = Math.max(...r.gains_bb);
-    const target = r.model.target_bb[r.seats.length === 2 ? "heads_up" : "multiway"];
+    const icm = r.stage !== undefined;
+    const units = icm ? "money" : "bb";
+    const largest = Math.max(...(icm ? r.gains_money : r.gains_bb));
+    const target = icm ? Number(r.target_money.toPrecision(2))
+      : r.model.target_bb[r.seats.length === 2 ? "heads_up" : "multiway"];
     const ante = { none: "no ante", 10: "an ante of 10% of the big blind", 12.5: "an ante of 12.5% of the big blind",
       bb: "a big-blind ante" }[r.ante];
-    $("ring-summary").textContent = `${r.seats.length} seats of ${num(r.depth_bb, 1)} bb with ${ante}`
+    const model = icm ? ` under ICM at the ${r.stage === "final" ? "final table" : "bubble"}, payouts `
+      + `${r.payouts.join("/")} (the pool 100)` : "";
+    $("ring-summary").textContent = `${r.seats.length} seats of ${num(r.depth_bb, 1)} bb with ${ante}${model}`
       + (r.exact ? "" : ` (the nearest shipped depth to ${num(r.asked_bb, 1)} bb)`)
-      + `: largest best-response gain ${largest.toExponential(2)} bb in the chart model`
-      + (largest > target ? ` (above the ${target} bb target: the solve stopped at its iteration cap)` : "") + "; "
-      + `probabilities in steps of 1/200; shipped depths ${r.depths.join(", ")}`;
+      + `: largest best-response gain ${largest.toExponential(2)} ${units} in the chart model`
+      + (largest > target ? ` (above the ${target} ${units} target: the solve stopped at its iteration cap)` : "")
+      + `; probabilities in steps of 1/200; shipped depths ${r.depths.join(", ")}`;
     $("ring-summary").dataset.depth = String(r.depth_bb);
   }
 
@@ -917,6 +922,7 @@ const fullRingCharts = (() => {
     showError("ring-error", null);
     const body = { seats: Number($("ring-seats").value), depth: Number($("ring-depth").value),
       ante: $("ring-ante").value };
+    if ($("ring-model").value) body.icm = $("ring-model").value;
     try {
       render(await postJSON("/api/pushfold/chart", body));
     } catch (error) {

@@ -1,0 +1,192 @@
+"""The shipped full-ring ICM charts: their file (package data), its version check, and reading a chart.
+
+The file (``data/fullring_icm_charts.npz``, built by ``scripts/build_fullring_icm_charts.py``) holds the ICM
+spots of :mod:`pokerlab.pushfold.fullring_icm` in the chip-EV chart file's arrays
+(:mod:`pokerlab.pushfold.fullring_charts`: probabilities in steps of 1/200, gains and values as float32, here
+money with the pool 100) with a fourth key column, the stage (0: final table, 1: bubble), and a JSON header
+naming the payouts of every seat count and stage. It is keyed on
+:func:`~pokerlab.pushfold.fullring_icm.code_version` (the chip-EV chart model's sources and the ICM model's) and
+its content hash; a file of another format, code version or content is refused (:class:`ChartVersionError`).
+
+>>> table = icm_ring_table(6, "final", [10])
+>>> table.payouts, table.table.charts[0].seats[0], round(float(table.table.charts[0].values.sum()), 3)
+((32.0, 22.0, 16.0, 12.0, 10.0, 8.0), 'LJ', 100.0)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerlab.cards.classes import NUMBER_OF_CLASSES
+from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.pushfold.fullring import CHART_TARGET, ChartSpot
+from pokerlab.pushfold.fullring_charts import (
+    MAX_SEATS,
+    NO_DECISION,
+    ChartFile,
+    ChartVersionError,
+    FullRingTable,
+    _content_hash,
+    available_depths,
+    full_ring_table,
+    quantise,
+)
+from pokerlab.pushfold.fullring_icm import (
+    FINAL_TABLE_PAYOUTS,
+    POOL,
+    STAGES,
+    check_icm_spot,
+    code_version,
+    money_target,
+    stage_payouts,
+)
+
+ICM_FORMAT = "pokerlab-fullring-icm-charts-v1"
+ICM_CHART_FILE = Path(__file__).resolve().parent.parent / "data" / "fullring_icm_charts.npz"
+
+
+ARRAYS = ("key", "jam", "call", "gains", "values", "iterations", "cpu_s")
+
+
+def write_icm_charts(spots: Iterable[tuple[str, ChartSpot]], path: Path = ICM_CHART_FILE) -> dict[str, Any]:
+    """Write ``(stage, spot)`` pairs as an ICM chart file (atomically, compressed) and return its header."""
+    ordered = sorted(spots, key=lambda s: (STAGES.index(s[0]), s[1].seats, s[1].depth_bb))
+    count = len(ordered)
+    key = np.zeros((count, 4), dtype=np.float64)
+    jam = np.full((count, MAX_SEATS, NUMBER_OF_CLASSES), NO_DECISION, dtype=np.uint8)
+    call = np.full((count, MAX_SEATS, MAX_SEATS, NUMBER_OF_CLASSES), NO_DECISION, dtype=np.uint8)
+    gains = np.zeros((count, MAX_SEATS), dtype=np.float32)
+    values = np.zeros((count, MAX_SEATS), dtype=np.float32)
+    iterations = np.zeros(count, dtype=np.int32)
+    cpu = np.zeros(count, dtype=np.float32)
+    for i, (stage, spot) in enumerate(ordered):
+        n = spot.seats
+        key[i] = (n, spot.depth_bb, 0, STAGES.index(stage))
+        jam[i, :n] = quantise(spot.jam)
+        call[i, :n, :n] = quantise(spot.call)
+        gains[i, :n] = spot.gains
+        values[i, :n] = spot.values
+        iterations[i] = spot.iterations
+        cpu[i] = spot.cpu_s
+    arrays: dict[str, np.ndarray] = {"key": key, "jam": jam, "call": call, "gains": gains, "values": values,
+                                     "iterations": iterations, "cpu_s": cpu}
+    header = {"format": ICM_FORMAT, "code_version": code_version(), "content_sha256": _content_hash(arrays),
+              "target": f"{CHART_TARGET} bb at the pool's average value of a big blind (pool / chips in play)",
+              "pool": POOL, "units": "money (the prize pool is 100)", "spots": count,
+              "payouts": {"final": {str(n): list(FINAL_TABLE_PAYOUTS[n]) for n in range(3, MAX_SEATS + 1)},
+                          "bubble": {str(n): list(FINAL_TABLE_PAYOUTS[n - 1]) for n in range(3, MAX_SEATS + 1)}},
+              "key_columns": ["seats", "depth_bb", "ante (0: none)", "stage (0: final, 1: bubble)"],
+              "model": "ICM (equal stacks, blinds 0.5/1, no ante); card removal joint among the players in the pot, "
+                       "folded hands ignored; seats out of a two-way pot valued per outcome (exact); 3+ way pots "
+                       "from the sampled tables, ties broken by a random seat priority"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".partial.npz")
+    np.savez_compressed(temporary, header=np.array(json.dumps(header, sort_keys=True)), **arrays)  # type: ignore[arg-type]
+    temporary.replace(path)
+    return header
+
+
+def read_icm_charts(path: Path = ICM_CHART_FILE) -> ChartFile:
+    """Read an ICM chart file (its ``key`` has the stage column); :class:`ChartVersionError` if it is of another
+    format or code version or its content hash does not match, :class:`~pokerlab.errors.FileFormatError` if it
+    cannot be read."""
+    rebuild = "rebuild it with scripts/build_fullring_icm_charts.py"
+    try:
+        with np.load(path) as stored:
+            header = json.loads(str(stored["header"]))
+            arrays = {name: stored[name] for name in ARRAYS}
+    except (OSError, KeyError, ValueError) as error:
+        raise FileFormatError(f"cannot read the full-ring ICM chart file {path}: {error}") from None
+    if header.get("format") != ICM_FORMAT:
+        raise ChartVersionError(f"{path} is a chart file of format {header.get('format')!r}, this pokerlab reads "
+                                f"{ICM_FORMAT!r}: {rebuild}")
+    if header.get("code_version") != code_version():
+        raise ChartVersionError(f"{path} was built by ICM chart code {header.get('code_version')}, this "
+                                f"pokerlab's is {code_version()}: {rebuild}")
+    if header.get("content_sha256") != _content_hash(arrays):
+        raise ChartVersionError(f"{path}: its content hash does not match its header (a damaged or edited file): "
+                                f"{rebuild}")
+    return ChartFile(header, **arrays)
+
+
+@lru_cache(maxsize=1)
+def shipped_icm_charts() -> ChartFile:
+    """The package's ICM chart file, read and checked once per process."""
+    return read_icm_charts(ICM_CHART_FILE)
+
+
+def stage_charts(stage: str, charts: ChartFile | None = None) -> ChartFile:
+    """The spots of one stage as a chip-EV-shaped chart file (key columns seats, depth, ante), for the readers of
+    :mod:`pokerlab.pushfold.fullring_charts`."""
+    charts = charts if charts is not None else shipped_icm_charts()
+    rows = charts.key[:, 3] == STAGES.index(stage)
+    return ChartFile(charts.header, charts.key[rows, :3], *(getattr(charts, name)[rows] for name in ARRAYS[1:]))
+
+
+@dataclass(frozen=True)
+class IcmRingTable:
+    """Shipped ICM charts of one seat count and stage over several depths: ``table`` (a
+    :class:`~pokerlab.pushfold.fullring_charts.FullRingTable`: its gains and values are money), the stage and
+    its payouts."""
+
+    table: FullRingTable
+    stage: str
+    payouts: tuple[float, ...]
+    header: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.table.to_dict()
+        for chart in out["charts"]:
+            chart["gains_money"] = chart.pop("gains_bb")
+            chart["values_money"] = chart.pop("values_bb")
+        return out | {"model": dict(self.header), "stage": self.stage, "payouts": list(self.payouts)}
+
+
+def icm_ring_table(seats: int, stage: str, depths: Iterable[float], charts: ChartFile | None = None
+                   ) -> IcmRingTable:
+    """The shipped ICM charts of ``seats`` seats at ``stage`` nearest to each of ``depths`` (see
+    :func:`~pokerlab.pushfold.fullring_charts.full_ring_table`); :class:`~pokerlab.errors.InvalidArgumentError`
+    for seats or a stage with no shipped chart."""
+    seats, _, stage = check_icm_spot(seats, 10.0, stage)
+    charts = charts if charts is not None else shipped_icm_charts()
+    chosen = stage_charts(stage, charts)
+    if not (chosen.key[:, 0] == seats).any():
+        raise InvalidArgumentError(f"no shipped full-ring ICM chart for {seats} seats at the {stage} "
+                                   f"(shipped: {_shipped_text(charts)}); solve such a table with pokerlab pushfold "
+                                   "--stacks ... --payouts ...")
+    return IcmRingTable(full_ring_table(seats, "none", depths, chosen), stage, stage_payouts(seats, stage),
+                        charts.header)
+
+
+def _shipped_text(charts: ChartFile) -> str:
+    parts = []
+    for s, stage in enumerate(STAGES):
+        seats = sorted({int(n) for n in charts.key[charts.key[:, 3] == s, 0]})
+        parts.append(f"{stage} {','.join(map(str, seats)) or 'none'}")
+    return "; ".join(parts)
+
+
+def icm_chart_answer(seats: int, depth_bb: float, stage: str, charts: ChartFile | None = None) -> dict[str, Any]:
+    """The shipped ICM chart of ``seats`` at ``stage`` nearest ``depth_bb`` as one JSON object (the web page's
+    answer): :meth:`~pokerlab.pushfold.fullring_charts.FullRingChart.to_dict` with ``gains_money`` and
+    ``values_money``, ``exact``, the file's header as ``model``, ``stage``, ``payouts``, the shipped ``depths``
+    and the spot's ``target_money``.
+
+    >>> answer = icm_chart_answer(3, 10, "bubble")
+    >>> answer["payouts"], answer["depth_bb"], answer["seats"]
+    ([65.0, 35.0], 10.0, ['BTN', 'SB', 'BB'])
+    """
+    table = icm_ring_table(seats, stage, [depth_bb], charts)
+    chart = table.table.charts[0]
+    shipped = available_depths(seats, "none", stage_charts(table.stage, charts))
+    answer: dict[str, Any] = table.to_dict()["charts"][0]
+    return answer | {
+        "exact": chart.exact, "model": dict(table.header), "stage": table.stage, "payouts": list(table.payouts),
+        "depths": shipped.tolist(), "target_money": money_target(seats, chart.depth_bb)}
