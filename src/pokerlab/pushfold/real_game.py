@@ -188,6 +188,34 @@ def _outcome_row(paths: TerminalPaths, t: int, row: np.ndarray, order: np.ndarra
                                winners_code(order[:m], paths.eligible[t, :paths.pots[t]], seats)))
 
 
+@njit(cache=True)
+def _rank_payoffs(paths: TerminalPaths, t: int, seat: int, keys: np.ndarray, s: int, ranked: np.ndarray,
+                  order: np.ndarray, out: np.ndarray, seats: int) -> None:
+    """A 3+ way showdown of terminal ``t``: the other seats in the pot into ``ranked`` by decreasing key in deal
+    ``s``, and ``seat``'s payoff into ``out[above]`` when ``above`` of them hold a better hand."""
+    m = paths.inside_count[t]
+    n = 0
+    for j in range(m):
+        q = paths.inside[t, j]
+        if q == seat:
+            continue
+        i = n
+        while i > 0 and keys[s, ranked[i - 1]] < keys[s, q]:
+            ranked[i] = ranked[i - 1]
+            i -= 1
+        ranked[i] = q
+        n += 1
+    outcome_keys = paths.outcome_keys[t, :paths.key_count[t]]
+    eligible = paths.eligible[t, :paths.pots[t]]
+    for above in range(m):
+        for j in range(above):
+            order[j] = ranked[j]
+        order[above] = seat
+        for j in range(above, m - 1):
+            order[j + 1] = ranked[j]
+        out[above] = paths.utilities[t, np.searchsorted(outcome_keys, winners_code(order[:m], eligible, seats)), seat]
+
+
 @njit(cache=True, parallel=True)
 def batch_sums(classes: np.ndarray, keys: np.ndarray, picked_keys: np.ndarray, priority: np.ndarray,
                probs: np.ndarray, paths: TerminalPaths, hero_nodes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -207,6 +235,8 @@ def batch_sums(classes: np.ndarray, keys: np.ndarray, picked_keys: np.ndarray, p
         factors = np.empty(longest)
         row = np.empty(seats, dtype=np.int64)
         order = np.empty(seats, dtype=np.int64)
+        ranked = np.empty(seats, dtype=np.int64)
+        by_rank = np.empty(seats)
         for s in range(block * count // SUM_BLOCKS, (block + 1) * count // SUM_BLOCKS):
             for t in range(terminals):
                 length = paths.length[t]
@@ -238,12 +268,29 @@ def batch_sums(classes: np.ndarray, keys: np.ndarray, picked_keys: np.ndarray, p
                             if picked_keys[s, c] >= 0:
                                 sums[c] += payoff
                         continue
+                    if paths.inside_count[t] == 2:  # win, lose or tie by the hand values
+                        other = paths.inside[t, 0] + paths.inside[t, 1] - i
+                        value = keys[s, other] >> 4
+                        first = paths.inside[t, 0] == i
+                        win = others * paths.utilities[t, 0 if first else 1, i]
+                        lose = others * paths.utilities[t, 1 if first else 0, i]
+                        tie = others * paths.utilities[t, 2, i]
+                        for c in range(classes_n):
+                            if picked_keys[s, c] >= 0:
+                                mine = picked_keys[s, c] >> 4
+                                sums[c] += win if mine > value else (lose if mine < value else tie)
+                        continue
+                    # 3+ way: the outcome depends only on how many of the others hold a better hand
+                    m = paths.inside_count[t]
+                    _rank_payoffs(paths, t, i, keys, s, ranked, order, by_rank, seats)
                     for c in range(classes_n):
-                        if picked_keys[s, c] < 0:
-                            continue
-                        row[i] = picked_keys[s, c] + priority[s, i]
-                        sums[c] += others * paths.utilities[t, _outcome_row(paths, t, row, order, seats), i]
-                    row[i] = keys[s, i]
+                        if picked_keys[s, c] >= 0:
+                            mine = picked_keys[s, c] + priority[s, i]
+                            above = 0
+                            for j in range(m - 1):
+                                if keys[s, ranked[j]] > mine:
+                                    above += 1
+                            sums[c] += others * by_rank[above]
     return block_values.sum(axis=0), block_actions.sum(axis=0)
 
 
