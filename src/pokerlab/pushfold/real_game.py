@@ -35,8 +35,8 @@ from pokerlab.solvers.vector_strategy import VectorStrategy
 from pokerlab.stats.rng import numpy_generators
 
 REAL_GAME_DEALS = 100_000
-"""Joint deals of a real-game check by default (about 4 s CPU at three seats, 18 s at six, loaded machine; the
-12/8/10 ICM gains' standard errors are then 1.4e-4 to 6.2e-4 money, docs/benchmarks.md)."""
+"""Joint deals of a real-game check by default (about 2 s CPU at six seats; the 12/8/10 ICM gains' standard errors
+are then 1.4e-4 to 6.2e-4 money, docs/benchmarks.md)."""
 BATCHES = 20
 """Batches of deals: the cross-fitting's folds and the standard errors' samples."""
 
