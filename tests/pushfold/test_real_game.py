@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from pokerlab.cards.classes import class_index
+from pokerlab.games.pushfold import JAM
 from pokerlab.pushfold import pushfold
 from pokerlab.pushfold.real_game import RealGameCheck, real_game_check
 from pokerlab.solvers.vector_strategy import VectorStrategy, best_response_gains
@@ -88,3 +89,62 @@ def test_a_result_reports_values_and_over_target_plainly():
 def test_over_target_reads_the_measured_gains():
     check = RealGameCheck((1.0, -1.0), (0.1, 0.1), (2e-3, 5e-4), (1e-4, 1e-4), 0.0, 100, 0)
     assert check.over_target(1e-3) == (0,) and check.max_gain == 2e-3
+
+
+def test_per_class_sums_equal_a_direct_count():
+    """The compiled sums (a showdown's payoff per class read off the hero's rank among the others) against a direct
+    count: per deal, terminal, seat on the path and usable class, the pot winners by sorting the whole table's
+    keys with the class's combo in the seat's place."""
+    from pokerlab.cards.classes import CLASS_OF_COMBO, COMBOS
+    from pokerlab.cards.tables import load_tables
+    from pokerlab.games.pushfold import PushFoldGame, Table
+    from pokerlab.games.pushfold.deals import _hero_picks
+    from pokerlab.games.pushfold.rules import outcome_key
+    from pokerlab.games.vector import compile_public_tree
+    from pokerlab.pushfold.real_game import batch_sums, class_keys, deal_hands, terminal_paths
+
+    seats, count = 4, 12
+    game = PushFoldGame(Table((9.0, 7.0, 11.0, 13.0), 0.5, 1.0), lambda final: final - np.array([9, 7, 11, 13.0]),
+                        multiway_samples=50)
+    tree = compile_public_tree(game)
+    rng = np.random.default_rng(7)
+    probs = np.zeros((tree.num_nodes, 169, 2))
+    for node in tree.decision_nodes():  # a mixed profile: every pot is reached with weights that vary by class
+        probs[node, :, 1] = rng.uniform(0.1, 0.9, 169)
+        probs[node, :, 0] = 1.0 - probs[node, :, 1]
+    decks = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (count, 1)), axis=1)
+    priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)
+    tables = load_tables()
+    classes, keys = deal_hands(decks, priority, tables, CLASS_OF_COMBO)
+    picked = class_keys(decks, seats, _hero_picks(count, rng), COMBOS.astype(np.int64), tables)
+    paths, hero_nodes = terminal_paths(game, tree)
+    values, actions = batch_sums(classes, keys, picked, priority, probs, paths, max(map(len, hero_nodes)))
+
+    def payoff(terminal, row, seat):
+        inside = terminal.participants
+        if len(inside) == 1:
+            return terminal.utilities[0, seat]
+        if len(inside) == 2:
+            a, b = row[inside[0]] >> 4, row[inside[1]] >> 4
+            return terminal.utilities[0 if a > b else 1 if a < b else 2, seat]
+        order = sorted(inside, key=lambda q: -row[q])
+        winners = [next(q for q in order if mask >> q & 1) for mask in terminal.pot_eligible]
+        return terminal.utilities[int(np.searchsorted(terminal.keys, outcome_key(winners, seats))), seat]
+
+    expected_values = np.zeros(seats)
+    expected = [np.zeros((len(nodes), 2, 169)) for nodes in hero_nodes]
+    node_of = {tree.states[int(n)]: int(n) for n in tree.decision_nodes()}
+    for s in range(count):
+        for state, terminal in game.terminals.items():
+            path = [(game.decision_seats[k], node_of[state[:k]], 1 if a == JAM else 0) for k, a in enumerate(state)]
+            factors = [probs[node, classes[s, seat], a] for seat, node, a in path]
+            expected_values += np.prod(factors) * np.array([payoff(terminal, keys[s], q) for q in range(seats)])
+            for k, (seat, node, a) in enumerate(path):
+                others = np.prod(factors[:k] + factors[k + 1:])
+                for c in np.flatnonzero(picked[s] >= 0):
+                    row = keys[s].copy()
+                    row[seat] = picked[s, c] + priority[s, seat]
+                    expected[seat][hero_nodes[seat].index(node), a, c] += others * payoff(terminal, row, seat)
+    assert values == pytest.approx(expected_values, rel=1e-12, abs=1e-12)
+    for seat in range(seats):
+        np.testing.assert_allclose(actions[seat, :len(hero_nodes[seat])], expected[seat], rtol=1e-12, atol=1e-12)

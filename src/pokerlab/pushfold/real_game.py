@@ -19,23 +19,24 @@ broken by a random seat priority per deal (as the solver's deals; exact for chip
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from pokerlab.cards.classes import CLASS_OF_COMBO, COMBOS, NUMBER_OF_CLASSES
 from pokerlab.cards.kernels import partial_hand, value_with_two
 from pokerlab.cards.tables import EvalTables, load_tables
 from pokerlab.games.pushfold.deals import _hero_picks
 from pokerlab.games.pushfold.game import JAM, PushFoldGame
-from pokerlab.games.pushfold.kernels import seats_by_key, winners_code
+from pokerlab.games.pushfold.kernels import winners_code
 from pokerlab.games.vector import CompiledPublicTree
 from pokerlab.solvers.vector_strategy import VectorStrategy
 from pokerlab.stats.rng import numpy_generators
 
 REAL_GAME_DEALS = 100_000
-"""Joint deals of a real-game check by default (about 4 s CPU at three seats, 18 s at six, loaded machine; the
-12/8/10 ICM gains' standard errors are then 1.4e-4 to 6.2e-4 money, docs/benchmarks.md)."""
+"""Joint deals of a real-game check by default (about 2 s CPU at six seats; the 12/8/10 ICM gains' standard errors
+are then 1.4e-4 to 6.2e-4 money, docs/benchmarks.md)."""
 BATCHES = 20
 """Batches of deals: the cross-fitting's folds and the standard errors' samples."""
 
@@ -84,20 +85,6 @@ def deal_hands(decks: np.ndarray, priority: np.ndarray, tables: EvalTables, comb
 
 
 @njit(cache=True)
-def multiway_outcomes(keys: np.ndarray, participants: np.ndarray, eligible: np.ndarray, outcome_keys: np.ndarray,
-                      seats: int) -> np.ndarray:
-    """Outcome index (into a terminal's sorted ``outcome_keys``) of each deal of a showdown of 3+ players."""
-    count = keys.shape[0]
-    m = participants.shape[0]
-    out = np.empty(count, dtype=np.int64)
-    order = np.empty(m, dtype=np.int64)
-    for s in range(count):
-        seats_by_key(keys, s, participants, order)  # best first
-        out[s] = np.searchsorted(outcome_keys, winners_code(order, eligible, seats))
-    return out
-
-
-@njit(cache=True)
 def class_keys(decks: np.ndarray, seats: int, picks: np.ndarray, combo_cards: np.ndarray, tables: EvalTables
                ) -> np.ndarray:
     """Each deal's key (``value * 16``) of one combo per class (``picks``) on the deal's board, -1 where the combo
@@ -118,60 +105,193 @@ def class_keys(decks: np.ndarray, seats: int, picks: np.ndarray, combo_cards: np
     return out
 
 
+SUM_BLOCKS = 8
+"""Blocks of a batch's deals summed in parallel, each into its own sums (a fixed count: the sums do not depend on
+the number of threads)."""
+
+
+class TerminalPaths(NamedTuple):
+    """The terminals of a game as padded arrays, the bundle :func:`batch_sums` reads. Per terminal ``t``: its
+    path's ``length`` and per step ``k`` the acting ``seat``, the decision ``node``, the ``action`` column (0 fold,
+    1 jam or call) and the node's index among the seat's own (``hero_node``); the ``inside`` seats of the pot
+    (-1 padded, ``inside_count``), its pots' eligible-seat masks (``eligible``, ``pots``), its sorted outcome
+    keys (``outcome_keys``, ``key_count``) and its utilities (``utilities[t, row, seat]``)."""
+
+    length: np.ndarray
+    seat: np.ndarray
+    node: np.ndarray
+    action: np.ndarray
+    hero_node: np.ndarray
+    inside: np.ndarray
+    inside_count: np.ndarray
+    eligible: np.ndarray
+    pots: np.ndarray
+    outcome_keys: np.ndarray
+    key_count: np.ndarray
+    utilities: np.ndarray
+
+
+def terminal_paths(game: PushFoldGame, tree: CompiledPublicTree) -> tuple[TerminalPaths, list[list[int]]]:
+    """The game's terminals as :class:`TerminalPaths` and each seat's decision nodes (increasing; ``hero_node``
+    indexes them)."""
+    seats = game.table.seats
+    states = list(game.terminals)
+    node_of = {tree.states[int(n)]: int(n) for n in tree.decision_nodes()}
+    paths = [[(game.decision_seats[k], node_of[state[:k]], 1 if a == JAM else 0) for k, a in enumerate(state)]
+             for state in states]
+    hero_nodes = [sorted({node for path in paths for seat, node, _ in path if seat == i}) for i in range(seats)]
+    index = [{node: h for h, node in enumerate(nodes)} for nodes in hero_nodes]
+    count, longest = len(states), max(len(path) for path in paths)
+    terminals = [game.terminals[state] for state in states]
+    rows = max(t.utilities.shape[0] for t in terminals)
+    pots = max(max(len(t.pot_eligible) for t in terminals), 1)
+    keys = max(max(len(t.keys) for t in terminals), 1)
+    bundle = TerminalPaths(
+        length=np.array([len(path) for path in paths], dtype=np.int64),
+        seat=np.zeros((count, longest), dtype=np.int64), node=np.zeros((count, longest), dtype=np.int64),
+        action=np.zeros((count, longest), dtype=np.int64), hero_node=np.zeros((count, longest), dtype=np.int64),
+        inside=np.full((count, seats), -1, dtype=np.int64),
+        inside_count=np.array([len(t.participants) for t in terminals], dtype=np.int64),
+        eligible=np.zeros((count, pots), dtype=np.int64),
+        pots=np.array([len(t.pot_eligible) for t in terminals], dtype=np.int64),
+        outcome_keys=np.zeros((count, keys), dtype=np.int64),
+        key_count=np.array([len(t.keys) for t in terminals], dtype=np.int64),
+        utilities=np.zeros((count, rows, seats)))
+    for t, (path, terminal) in enumerate(zip(paths, terminals, strict=True)):
+        for k, (seat, node, a) in enumerate(path):
+            bundle.seat[t, k], bundle.node[t, k], bundle.action[t, k] = seat, node, a
+            bundle.hero_node[t, k] = index[seat][node]
+        bundle.inside[t, :len(terminal.participants)] = terminal.participants
+        bundle.eligible[t, :len(terminal.pot_eligible)] = terminal.pot_eligible
+        bundle.outcome_keys[t, :len(terminal.keys)] = terminal.keys
+        bundle.utilities[t, :terminal.utilities.shape[0]] = terminal.utilities
+    return bundle, hero_nodes
+
+
 @njit(cache=True)
-def hero_multiway_outcomes(keys: np.ndarray, hero_keys: np.ndarray, hero: int, participants: np.ndarray,
-                           eligible: np.ndarray, outcome_keys: np.ndarray, seats: int) -> np.ndarray:
-    """:func:`multiway_outcomes` for every class of ``hero`` (its key per deal and class in ``hero_keys``)."""
-    count, classes = hero_keys.shape
-    m = participants.shape[0]
-    out = np.zeros((count, classes), dtype=np.int64)
-    row = np.empty(seats, dtype=np.int64)
-    order = np.empty(m, dtype=np.int64)
-    for s in range(count):
-        for q in range(seats):
-            row[q] = keys[s, q]
-        for c in range(classes):
-            if hero_keys[s, c] < 0:
-                continue
-            row[hero] = hero_keys[s, c]
-            for j in range(m):
-                q = participants[j]
-                i = j
-                while i > 0 and row[order[i - 1]] < row[q]:
-                    order[i] = order[i - 1]
-                    i -= 1
-                order[i] = q
-            out[s, c] = np.searchsorted(outcome_keys, winners_code(order, eligible, seats))
-    return out
+def _outcome_row(paths: TerminalPaths, t: int, row: np.ndarray, order: np.ndarray, seats: int) -> int:
+    """The outcome row of terminal ``t`` when the seats hold hands keyed ``row`` (``order``: scratch)."""
+    m = paths.inside_count[t]
+    if m == 1:
+        return 0
+    if m == 2:
+        first, second = row[paths.inside[t, 0]] >> 4, row[paths.inside[t, 1]] >> 4
+        return 0 if first > second else (1 if first < second else 2)
+    for j in range(m):  # insertion sort, best first
+        q = paths.inside[t, j]
+        i = j
+        while i > 0 and row[order[i - 1]] < row[q]:
+            order[i] = order[i - 1]
+            i -= 1
+        order[i] = q
+    return int(np.searchsorted(paths.outcome_keys[t, :paths.key_count[t]],
+                               winners_code(order[:m], paths.eligible[t, :paths.pots[t]], seats)))
 
 
-def _hero_rows(game: PushFoldGame, state: tuple[int, ...], keys: np.ndarray, hero: int, hero_keys: np.ndarray
-               ) -> np.ndarray:
-    """Each deal's and hero class's outcome row of a terminal whose pot ``hero`` is in (``(deals, 169)``)."""
-    terminal = game.terminals[state]
-    inside = terminal.participants
-    if len(inside) == 1:
-        return np.zeros(hero_keys.shape, dtype=np.int64)
-    if len(inside) == 2:
-        other = keys[:, inside[1] if inside[0] == hero else inside[0]][:, None] >> 4
-        mine = hero_keys >> 4
-        first, second = (mine, other) if inside[0] == hero else (other, mine)
-        return np.where(first > second, 0, np.where(first < second, 1, 2))
-    return hero_multiway_outcomes(keys, hero_keys, hero, np.asarray(inside, dtype=np.int64), terminal.pot_eligible,
-                                  terminal.keys, game.table.seats)
+@njit(cache=True)
+def _rank_payoffs(paths: TerminalPaths, t: int, seat: int, keys: np.ndarray, s: int, ranked: np.ndarray,
+                  order: np.ndarray, out: np.ndarray, seats: int) -> None:
+    """A 3+ way showdown of terminal ``t``: the other seats in the pot into ``ranked`` by decreasing key in deal
+    ``s``, and ``seat``'s payoff into ``out[above]`` when ``above`` of them hold a better hand."""
+    m = paths.inside_count[t]
+    n = 0
+    for j in range(m):
+        q = paths.inside[t, j]
+        if q == seat:
+            continue
+        i = n
+        while i > 0 and keys[s, ranked[i - 1]] < keys[s, q]:
+            ranked[i] = ranked[i - 1]
+            i -= 1
+        ranked[i] = q
+        n += 1
+    outcome_keys = paths.outcome_keys[t, :paths.key_count[t]]
+    eligible = paths.eligible[t, :paths.pots[t]]
+    for above in range(m):
+        for j in range(above):
+            order[j] = ranked[j]
+        order[above] = seat
+        for j in range(above, m - 1):
+            order[j + 1] = ranked[j]
+        out[above] = paths.utilities[t, np.searchsorted(outcome_keys, winners_code(order[:m], eligible, seats)), seat]
 
 
-def _outcome_rows(game: PushFoldGame, state: tuple[int, ...], keys: np.ndarray) -> np.ndarray:
-    """Each deal's outcome row of a terminal (rows of ``terminals[state].utilities``)."""
-    terminal = game.terminals[state]
-    inside = terminal.participants
-    if len(inside) == 1:
-        return np.zeros(keys.shape[0], dtype=np.int64)
-    if len(inside) == 2:
-        first, second = keys[:, inside[0]] >> 4, keys[:, inside[1]] >> 4
-        return np.where(first > second, 0, np.where(first < second, 1, 2))
-    return multiway_outcomes(keys, np.asarray(inside, dtype=np.int64), terminal.pot_eligible, terminal.keys,
-                             game.table.seats)
+@njit(cache=True, parallel=True)
+def batch_sums(classes: np.ndarray, keys: np.ndarray, picked_keys: np.ndarray, priority: np.ndarray,
+               probs: np.ndarray, paths: TerminalPaths, hero_nodes: int) -> tuple[np.ndarray, np.ndarray]:
+    """One batch's sums of the real-game check: per seat, the reach-weighted payoff summed over the deals
+    (``(seats,)``), and per (seat, own node, action, class) the sum over the deals the class can use of the other
+    seats' reach times the seat's payoff with a combo of the class in its place (``(seats, hero_nodes, 2, 169)``).
+    ``probs[node, class, action]``: the profile; ``picked_keys``: each deal's key of one combo per class (-1 where
+    it touches a dealt card), ``priority`` the seats' tie-breaks."""
+    count, seats = keys.shape
+    classes_n = picked_keys.shape[1]
+    terminals, longest = paths.seat.shape
+    block_values = np.zeros((SUM_BLOCKS, seats))
+    block_actions = np.zeros((SUM_BLOCKS, seats, max(hero_nodes, 1), 2, classes_n))
+    for block in prange(SUM_BLOCKS):
+        values = block_values[block]
+        actions = block_actions[block]
+        factors = np.empty(longest)
+        row = np.empty(seats, dtype=np.int64)
+        order = np.empty(seats, dtype=np.int64)
+        ranked = np.empty(seats, dtype=np.int64)
+        by_rank = np.empty(seats)
+        for s in range(block * count // SUM_BLOCKS, (block + 1) * count // SUM_BLOCKS):
+            for t in range(terminals):
+                length = paths.length[t]
+                reach = 1.0
+                for k in range(length):
+                    factors[k] = probs[paths.node[t, k], classes[s, paths.seat[t, k]], paths.action[t, k]]
+                    reach *= factors[k]
+                for q in range(seats):
+                    row[q] = keys[s, q]
+                dealt = _outcome_row(paths, t, row, order, seats)
+                if reach != 0.0:
+                    for q in range(seats):
+                        values[q] += reach * paths.utilities[t, dealt, q]
+                for k in range(length):
+                    others = 1.0
+                    for j in range(length):
+                        if j != k:
+                            others *= factors[j]
+                    if others == 0.0:
+                        continue
+                    i = paths.seat[t, k]
+                    sums = actions[i, paths.hero_node[t, k], paths.action[t, k]]
+                    inside = False
+                    for j in range(paths.inside_count[t]):
+                        inside = inside or paths.inside[t, j] == i
+                    if not inside or paths.inside_count[t] == 1:  # the payoff does not depend on the seat's class
+                        payoff = others * paths.utilities[t, dealt, i]
+                        for c in range(classes_n):
+                            if picked_keys[s, c] >= 0:
+                                sums[c] += payoff
+                        continue
+                    if paths.inside_count[t] == 2:  # win, lose or tie by the hand values
+                        other = paths.inside[t, 0] + paths.inside[t, 1] - i
+                        value = keys[s, other] >> 4
+                        first = paths.inside[t, 0] == i
+                        win = others * paths.utilities[t, 0 if first else 1, i]
+                        lose = others * paths.utilities[t, 1 if first else 0, i]
+                        tie = others * paths.utilities[t, 2, i]
+                        for c in range(classes_n):
+                            if picked_keys[s, c] >= 0:
+                                mine = picked_keys[s, c] >> 4
+                                sums[c] += win if mine > value else (lose if mine < value else tie)
+                        continue
+                    # 3+ way: the outcome depends only on how many of the others hold a better hand
+                    m = paths.inside_count[t]
+                    _rank_payoffs(paths, t, i, keys, s, ranked, order, by_rank, seats)
+                    for c in range(classes_n):
+                        if picked_keys[s, c] >= 0:
+                            mine = picked_keys[s, c] + priority[s, i]
+                            above = 0
+                            for j in range(m - 1):
+                                if keys[s, ranked[j]] > mine:
+                                    above += 1
+                            sums[c] += others * by_rank[above]
+    return block_values.sum(axis=0), block_actions.sum(axis=0)
 
 
 def real_game_check(game: PushFoldGame, tree: CompiledPublicTree, strategy: VectorStrategy, *,
@@ -192,20 +312,18 @@ def real_game_check(game: PushFoldGame, tree: CompiledPublicTree, strategy: Vect
     tables = load_tables()
     combo_cards = COMBOS.astype(np.int64)
     rng = numpy_generators(seed, 2)[1]  # a stream of its own: independent of the solver's deals
-    terminals = [(state, game.terminals[state]) for state in game.terminals]
-    totals = np.concatenate([t.utilities.sum(axis=1) for _, t in terminals])
+    totals = np.concatenate([t.utilities.sum(axis=1) for t in game.terminals.values()])
     pool = float(totals[0]) if np.ptp(totals) <= 1e-9 * max(1.0, abs(float(totals[0]))) else float("nan")
-    # every decision node; per terminal its path: (seat, node, action column)
-    node_of = {tree.states[int(n)]: int(n) for n in tree.decision_nodes()}
-    paths = [[(game.decision_seats[k], node_of[state[:k]], 1 if a == JAM else 0) for k, a in enumerate(state)]
-             for state, _ in terminals]
-    hero_nodes = [sorted({node for path in paths for seat, node, _ in path if seat == i}) for i in range(seats)]
-    index = [{node: h for h, node in enumerate(nodes)} for nodes in hero_nodes]
+    paths, hero_nodes = terminal_paths(game, tree)
+    probs = np.zeros((tree.num_nodes, NUMBER_OF_CLASSES, 2))
+    for node in tree.decision_nodes():
+        probs[int(node)] = strategy.block(int(node))
+    widest = max(len(nodes) for nodes in hero_nodes)
     value_sums = np.zeros((batches, seats))
-    # per seat: (batch, hero node, action, class) sums over the deals a class can use of the others' reach times
-    # the seat's payoff, and per (batch, class) how many deals it can use
-    action_sums = [np.zeros((batches, len(nodes), 2, NUMBER_OF_CLASSES)) for nodes in hero_nodes]
-    usable = np.zeros((seats, batches, NUMBER_OF_CLASSES))
+    # per batch: (seat, own node, action, class) sums over the deals a class can use of the others' reach times
+    # the seat's payoff, and per class how many deals it can use
+    action_sums = np.zeros((batches, seats, max(widest, 1), 2, NUMBER_OF_CLASSES))
+    usable = np.zeros((batches, NUMBER_OF_CLASSES))
     counts = np.zeros(batches)
     for b in range(batches):
         n = min(size, deals - b * size)
@@ -215,39 +333,15 @@ def real_game_check(game: PushFoldGame, tree: CompiledPublicTree, strategy: Vect
         decks = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (n, 1)), axis=1)
         priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (n, 1)), axis=1)
         classes, keys = deal_hands(decks, priority, tables, CLASS_OF_COMBO)
-        probs = {node: strategy.block(node)[classes[:, int(tree.tree.player[node])]] for node in node_of.values()}
-        factors = [[probs[node][:, a] for _, node, a in path] for path in paths]
-        for (state, terminal), path_factors in zip(terminals, factors, strict=True):
-            payoff = terminal.utilities[_outcome_rows(game, state, keys)]  # (n, seats)
-            reach = np.prod(path_factors, axis=0) if path_factors else np.ones(n)
-            value_sums[b] += reach @ payoff
         picked_keys = class_keys(decks, seats, _hero_picks(n, rng), combo_cards, tables)
-        can = picked_keys >= 0
-        usable[:, b] = can.sum(axis=0)
-        for i in range(seats):
-            if not hero_nodes[i]:
-                continue
-            hero_keys = np.where(can, picked_keys + priority[:, i:i + 1], -1)
-            for (state, terminal), path, path_factors in zip(terminals, paths, factors, strict=True):
-                own = [j for j, (seat, _, _) in enumerate(path) if seat == i]
-                if not own:
-                    continue
-                others = np.prod([f for j, f in enumerate(path_factors) if j != own[0]], axis=0) \
-                    if len(path_factors) > 1 else np.ones(n)
-                _, node, a = path[own[0]]
-                if i in terminal.participants:  # only the deals the others reach (few, once ranges are tight)
-                    live = np.flatnonzero(others)
-                    payoff = terminal.utilities[_hero_rows(game, state, keys[live], i, hero_keys[live]), i]
-                    action_sums[i][b, index[i][node], a] += others[live] @ np.where(can[live], payoff, 0.0)
-                else:  # the seat folded: its payoff does not depend on its class
-                    payoff = terminal.utilities[_outcome_rows(game, state, keys), i]
-                    action_sums[i][b, index[i][node], a] += (others * payoff) @ can
+        usable[b] = (picked_keys >= 0).sum(axis=0)
+        value_sums[b], action_sums[b] = batch_sums(classes, keys, picked_keys, priority, probs, paths, widest)
     values = value_sums.sum(axis=0) / counts.sum()
     value_errors = _batch_error(value_sums / counts[:, None])
     weights = game.class_weights
     gains, gain_errors = [], []
     for i in range(seats):
-        sums = action_sums[i]
+        sums = action_sums[:, i, :len(hero_nodes[i])]
         if sums.shape[1] == 0:
             gains.append(0.0)
             gain_errors.append(0.0)
@@ -255,9 +349,9 @@ def real_game_check(game: PushFoldGame, tree: CompiledPublicTree, strategy: Vect
         sigma = np.stack([strategy.block(node) for node in hero_nodes[i]]).transpose(0, 2, 1)  # (nodes, 2, 169)
         per_batch = np.empty(batches)
         for b in range(batches):
-            rest = (sums.sum(axis=0) - sums[b]) / np.maximum(usable[i].sum(axis=0) - usable[i, b], 1.0)
+            rest = (sums.sum(axis=0) - sums[b]) / np.maximum(usable.sum(axis=0) - usable[b], 1.0)
             best = np.argmax(rest, axis=1)  # (nodes, classes): chosen without this batch's deals
-            mean = sums[b] / np.maximum(usable[i, b], 1.0)
+            mean = sums[b] / np.maximum(usable[b], 1.0)
             chosen = np.take_along_axis(mean, best[:, None, :], axis=1)[:, 0, :]
             played = (mean * sigma).sum(axis=1)
             per_batch[b] = float((chosen - played).sum(axis=0) @ weights)
