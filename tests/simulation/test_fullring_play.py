@@ -60,7 +60,7 @@ def test_the_simulator_plays_a_full_table_chart_at_the_real_games_ev():
     game = PushFoldGame(Table((float(DEPTH_BB),) * SEATS, 0.5, 1.0), lambda final: final - DEPTH_BB)
     tree = compile_public_tree(game)
     check = real_game_check(game, tree, chart_profile(game, tree, chart.jam, chart.call), deals=100_000, seed=5)
-    ring, _ = ring_charts(["fullring"])
+    ring, _ = ring_charts([1.0])
     hands = 400_000
     total = np.zeros(SEATS)
     square = np.zeros(SEATS)
