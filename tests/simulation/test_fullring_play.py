@@ -111,6 +111,6 @@ def test_a_chart_file_of_another_version_is_refused_in_one_line(tmp_path):
 def test_a_chart_file_without_fullring_play_is_refused():
     from pokerlab.errors import InvalidArgumentError
 
-    with pytest.raises(InvalidArgumentError, match="fullring play only"):
+    with pytest.raises(InvalidArgumentError, match="fullring and fullring-tight play only"):
         simulate(None, "power:paid=3", players=12, play="rules", tournaments=2, seed=3, workers=0,
                  chart_file=CHART_FILE)
