@@ -99,7 +99,7 @@ def structure_schedule(name: str, starting_stack: int) -> Schedule:
     """The schedule of structure ``name`` (:data:`STRUCTURES`) for a starting stack of ``starting_stack`` chips.
 
     >>> s = structure_schedule("deep", 10_000)
-    >>> s.big_blind[:4].tolist(), s.hands[0], s.ante[:2].tolist()
+    >>> s.big_blind[:4].tolist(), int(s.hands[0]), s.ante[:2].tolist()
     ([50, 60, 72, 86], 20, [0, 60])
     >>> structure_schedule("hyper", 10_000)
     Traceback (most recent call last):
