@@ -206,7 +206,11 @@ def check_mix(mix: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
     >>> check_mix([('fullring', 0.5), ('icm', 0.4), ('icm', 0.1)])
     [('fullring', 0.5), ('icm', 0.4), ('icm', 0.1)]
     """
-    pairs = [(str(name).strip(), float(share)) for name, share in mix]
+    try:
+        pairs = [(name.strip(), float(share)) for name, share in mix]
+    except (TypeError, ValueError, AttributeError):
+        raise InvalidArgumentError(f"play must be a model name, a mix like 'pushfold:0.8,rules:0.2' or (model, "
+                                   f"share) pairs, got {mix!r}") from None
     if not pairs:
         raise InvalidArgumentError("a field needs at least one play model")
     for name, share in pairs:
