@@ -123,8 +123,8 @@ def ring_charts(keeps: Sequence[float | None],
             spot[rule, seats, : rows.size] = rows
     variants = sorted({1.0, *(k for k in keeps if k is not None)}, reverse=True)  # the charts as shipped first
     shift = np.array([0 if k is None else variants.index(k) * key.shape[0] for k in keeps], dtype=np.int64)
-    jam = np.concatenate([tightened(charts.jam, v) for v in variants])
-    call = np.concatenate([tightened(charts.call, v) for v in variants])
+    jam = np.concatenate([charts.jam if v == 1.0 else tightened(charts.jam, v) for v in variants])
+    call = np.concatenate([charts.call if v == 1.0 else tightened(charts.call, v) for v in variants])
     return RingCharts(plays, np.ascontiguousarray(jam), np.ascontiguousarray(call), depths, spot, per,
                       ANTE_PER_SEAT.copy(), np.zeros(key.shape[0], dtype=np.int64), shift), charts
 
