@@ -4,12 +4,16 @@ Student-t intervals, Holm-adjusted over the models of each case (:func:`pokerlab
 
 Run: ``python scripts/beating_icm_decisions.py [--fields 100,1000,10000] [--scale 1] [--ray local]``. Every case:
 a field of ``--field`` players (``fullring``: the shipped full-ring charts by position, the default; ``pushfold``:
-the heads-up charts at every table), 15% paid, pool 1,000, payouts ``flat`` (equal),
+the heads-up charts at every table; or a mix of kinds such as ``fullring:0.6,icm:0.2,fullring-tight:0.2``:
+chart players, ICM-aware players, tight full-ring players), on the blind ``--structure`` (``turbo``,
+``regular``, ``deep``; default the simulator's default schedule), 15% paid, pool 1,000, payouts ``flat`` (equal),
 ``standard`` (power law, exponent 1) or ``top-heavy`` (power law, exponent 1.5); a ``--hero-share`` of the field
 decides by each model. Stages: ``early`` (whole tournaments, one replicate each), ``bubble`` and ``final``
 (continuations of ``snapshots`` field snapshots, one replicate each). Models: ``chip-ev``, ``power-icm@ALPHA``
-(``--alpha``: an exponent fitted elsewhere, given here), ``harville@DISCOUNT`` and ``malmuth-weitzman`` (the last
-two decide by exact recursions over the players left: final tables only). Writes ``--output`` (JSON: the commit,
+(``--alpha``: an exponent fitted elsewhere, given here; not in a field with ICM-aware players, whose tournament
+keeps its local-ICM summary at one power), ``harville@DISCOUNT`` and ``malmuth-weitzman`` (the last
+two decide by exact recursions over the players left: final tables only). Every case records the average stack in
+big blinds where the heroes start (per snapshot). Writes ``--output`` (JSON: the commit,
 every case's seed, code digest and chart hashes (the full-ring chart file's content hash and every spot each
 model's runs used), the per-replicate prizes) and prints the table as markdown.
 ``--checkpoint DIR`` keeps every finished chunk (one folder per case, snapshot and model): rerun the same command
@@ -29,6 +33,8 @@ from typing import Any
 
 from pokerlab.errors import PokerlabError
 from pokerlab.icm import flat, power_law
+from pokerlab.simulation.core import RING_MODELS, model_parts, parse_play
+from pokerlab.simulation.schedule import STRUCTURES
 from pokerlab.simulation.study import STAGES, decision_study, source_commit
 
 SHAPES = {"flat": lambda paid: flat(paid, 1000.0), "standard": lambda paid: power_law(paid, 1000.0, 1.0),
@@ -38,9 +44,11 @@ TOURNAMENTS = {"early": {100: 40, 1_000: 8, 10_000: 2}, "bubble": {100: 20, 1_00
 SNAPSHOTS = {100: 10, 1_000: 6, 10_000: 3}  # field snapshots per case at --scale 1 (bubble, final)
 
 
-def models_for(stage: str, alpha: float, discount: float) -> tuple[str, ...]:
-    """The heroes' models of a stage (discounted Harville and Malmuth-Weitzman decide on final tables only)."""
-    models = ("chip-ev", f"power-icm@{alpha:g}")
+def models_for(stage: str, alpha: float, discount: float, field: str = "fullring") -> tuple[str, ...]:
+    """The heroes' models of a stage (discounted Harville and Malmuth-Weitzman decide on final tables only; power
+    ICM not in a field with ICM-aware players: one tournament keeps the field's stacks at one power)."""
+    deciders = {"icm", "harville", "malmuth-weitzman"} & {model_parts(name)[0] for name, _ in parse_play(field)}
+    models = ("chip-ev",) if deciders else ("chip-ev", f"power-icm@{alpha:g}")
     return (*models, f"harville@{discount:g}", "malmuth-weitzman") if stage == "final" else models
 
 
@@ -53,11 +61,13 @@ def one_case(players: int, shape: str, stage: str, args: argparse.Namespace, see
     snapshots = max(2, round(SNAPSHOTS[players] * args.scale))
     start = time.perf_counter()
     study = decision_study(
-        None, payouts, players=players, models=models_for(stage, args.alpha, args.discount), baseline="icm",
+        None, payouts, players=players, models=models_for(stage, args.alpha, args.discount, args.field),
+        baseline="icm",
         field=args.field, hero_share=args.hero_share if stage != "final" else max(args.hero_share, 0.2),
         tournaments=tournaments, stage=stage, snapshots=snapshots, seed=seed, workers=args.workers, ray=args.ray,
         checkpoint=None if args.checkpoint is None else Path(args.checkpoint) / f"{players}-{shape}-{stage}",
         progress=progress, **({"chart_file": args.chart_file} if args.chart_file else {}),
+        **({"structure": args.structure} if args.structure else {}),
     )
     return {"players": players, "payouts": shape, "stage": stage, "paid": paid, **study.to_dict(),
             "prizes": {name: values.tolist() for name, values in study.prizes.items()},
@@ -67,12 +77,14 @@ def one_case(players: int, shape: str, stage: str, args: argparse.Namespace, see
 def table(cases: list[dict[str, Any]]) -> str:
     """The decisions table: per case and model, the mean prize per hero minus the ICM heroes', its 95% interval
     and Holm-adjusted p-value (``*``: the interval excludes 0 after Holm)."""
-    lines = ["| field | payouts | stage | replicates | model | minus ICM (prize per hero) | 95% interval | p (Holm) |",
-             "|---:|---|---|---:|---|---:|---|---:|"]
+    lines = ["| field | payouts | stage | stack (bb) | replicates | model | minus ICM (prize per hero) | "
+             "95% interval | p (Holm) |", "|---:|---|---|---:|---:|---|---:|---|---:|"]
     for case in cases:
+        depth = case.get("average_stack_bb")
         for c in case["comparisons"]:
             mark = " *" if c["separates"] else ""
-            lines.append(f"| {case['players']:,} | {case['payouts']} | {case['stage']} | {case['replicates']} | "
+            lines.append(f"| {case['players']:,} | {case['payouts']} | {case['stage']} | "
+                         f"{'-' if depth is None else f'{depth:.1f}'} | {case['replicates']} | "
                          f"{c['model']} | {c['mean']:+.3f}{mark} | [{c['low']:+.3f}, {c['high']:+.3f}] | "
                          f"{c['p_holm']:.3g} |")
     return "\n".join(lines)
@@ -84,7 +96,10 @@ def main() -> None:
     parser.add_argument("--payouts", default="flat,standard,top-heavy", help=f"shapes: {', '.join(SHAPES)}")
     parser.add_argument("--stages", default="early,bubble,final", help=f"stages: {', '.join(STAGES)}")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every tournament and snapshot count")
-    parser.add_argument("--field", default="fullring", help="the field's play model")
+    parser.add_argument("--field", default="fullring", help="the field's play model or a mix of kinds "
+                                                            "(fullring:0.6,icm:0.2,fullring-tight:0.2)")
+    parser.add_argument("--structure", default=None, help=f"blind structure: {', '.join(STRUCTURES)} (default: the "
+                                                          "simulator's default schedule)")
     parser.add_argument("--chart-file", default=None, help="a full-ring chart file (default: the shipped one)")
     parser.add_argument("--hero-share", type=float, default=0.1, help="heroes' share of the field (final: >= 0.2)")
     parser.add_argument("--alpha", type=float, default=0.8, help="power ICM's exponent (fitted elsewhere)")
@@ -101,12 +116,15 @@ def main() -> None:
         stages = args.stages.split(",")
         unknown = [f for f in fields if f not in SNAPSHOTS] + [s for s in shapes if s not in SHAPES] + [
             s for s in stages if s not in STAGES]
+        if args.structure is not None and args.structure not in STRUCTURES:
+            unknown.append(args.structure)
         if unknown or not args.scale > 0:
-            raise ValueError(f"unknown field size, payout shape or stage (or a scale <= 0): {unknown}")
+            raise ValueError(f"unknown field size, payout shape, stage or structure (or a scale <= 0): {unknown}")
+        kinds = parse_play(args.field)
         output = Path(args.output)
         if not output.parent.is_dir():
             raise ValueError(f"no folder {output.parent} for --output")
-    except ValueError as error:
+    except (ValueError, PokerlabError) as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
     start = time.perf_counter()
@@ -140,8 +158,8 @@ def main() -> None:
     command = "python scripts/beating_icm_decisions.py " + " ".join(sys.argv[1:])
     meta = {"command": command, "commit": source_commit(), "elapsed_s": elapsed, "cores": os.cpu_count(),
             "machine": platform.machine(), "load_average": os.getloadavg()[0], "seed": args.seed,
-            "field": args.field}
-    if args.field == "fullring":
+            "field": args.field, "structure": args.structure}
+    if any(model_parts(name)[0] in RING_MODELS for name, _ in kinds):
         from pokerlab.pushfold.fullring_charts import read_charts, shipped_charts
 
         charts = read_charts(Path(args.chart_file)) if args.chart_file else shipped_charts()

@@ -76,7 +76,14 @@ def test_from_snapshot_compares_models(tmp_path: Path) -> None:
      (["--players", "10", "--payouts", "1", "--ray", "127.0.0.1:1"], "cannot reach the Ray cluster"),
      (["--stacks", "5,3", "--players", "4", "--payouts", "1"], "exactly one of"),
      (["--players", "10", "--payouts", "1", "--bet", "zero"], "--bet must be all-in"),
-     (["--players", "10", "--payouts", "1", "--schedule", "/nonexistent/blinds.json"], "cannot read schedule")],
+     (["--players", "10", "--payouts", "1", "--schedule", "/nonexistent/blinds.json"], "cannot read schedule"),
+     (["--players", "10", "--payouts", "1", "--structure", "hyper"], "unknown structure 'hyper'"),
+     (["--players", "10", "--payouts", "1", "--structure", "deep", "--schedule", "b.json"], "not both"),
+     (["--players", "10", "--payouts", "1", "--play", "fullring:0.6,icm:0.2,nit:0.2"], "unknown play model 'nit'"),
+     (["--players", "10", "--payouts", "1", "--play", "fullring:0.6,fullring-tight:0.3"], "add up to 0.9, not 1"),
+     (["--players", "10", "--payouts", "1", "--play", "fullring-tight@1.5"], "must be in (0, 1]"),
+     (["--players", "10", "--payouts", "1", "--heroes", "chip-ev", "--play", "fullring:0.5,tight:0.6"],
+      "add up to 1.1, not 1")],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["simulate", *args, "--workers", "0"])

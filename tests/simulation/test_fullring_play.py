@@ -60,7 +60,7 @@ def test_the_simulator_plays_a_full_table_chart_at_the_real_games_ev():
     game = PushFoldGame(Table((float(DEPTH_BB),) * SEATS, 0.5, 1.0), lambda final: final - DEPTH_BB)
     tree = compile_public_tree(game)
     check = real_game_check(game, tree, chart_profile(game, tree, chart.jam, chart.call), deals=100_000, seed=5)
-    ring, _ = ring_charts(["fullring"])
+    ring, _ = ring_charts([1.0])
     hands = 400_000
     total = np.zeros(SEATS)
     square = np.zeros(SEATS)
@@ -111,6 +111,6 @@ def test_a_chart_file_of_another_version_is_refused_in_one_line(tmp_path):
 def test_a_chart_file_without_fullring_play_is_refused():
     from pokerlab.errors import InvalidArgumentError
 
-    with pytest.raises(InvalidArgumentError, match="fullring play only"):
+    with pytest.raises(InvalidArgumentError, match="fullring and fullring-tight play only"):
         simulate(None, "power:paid=3", players=12, play="rules", tournaments=2, seed=3, workers=0,
                  chart_file=CHART_FILE)

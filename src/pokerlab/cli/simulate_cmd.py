@@ -107,16 +107,21 @@ def simulate_command(
                                                                        "10,000)."),
     table_size: int = typer.Option(None, "--table-size", help="Seats per table, 2-10 (default 9)."),
     schedule_file: Path = typer.Option(None, "--schedule", help="Blind schedule file (JSON or CSV)."),
+    structure: str = typer.Option(None, "--structure", help="A named blind structure instead of --schedule: turbo "
+                                                            "(50 bb, 6 hands a level, x1.3) | regular (100 bb, 12, "
+                                                            "x1.25) | deep (200 bb, 20, x1.2); big-blind ante from "
+                                                            "level 2."),
     level: int = typer.Option(None, "--level", help="Start at this blind level (0 = the first)."),
     payouts: str = typer.Option(
         ..., "--payouts", help="600,400 | power:a=1,pool=1000,paid=150 | flat:pool=100,paid=9 | file.csv"
     ),
     play: str = typer.Option(
         "coinflip", "--play", help="coinflip | pushfold | rules | tight | fullring (the shipped full-ring charts by "
-                                   "position) | icm | chip-ev | power-icm@ALPHA | "
+                                   "position) | fullring-tight[@KEEP] (those charts, each range cut to its "
+                                   "strongest KEEP, default 0.5) | icm | chip-ev | power-icm@ALPHA | "
                                    "harville@DISCOUNT | malmuth-weitzman (decide every jam and call by that "
                                    "model's value of the outcomes; the last two at most 10 players) | a mix like "
-                                   "pushfold:0.8,icm:0.2."
+                                   "fullring:0.6,icm:0.2,fullring-tight:0.2."
     ),
     chart_file: Path = typer.Option(None, "--chart-file", help="With --play fullring: a full-ring chart file of "
                                                                  "this version (default: the shipped one)."),
@@ -172,6 +177,17 @@ def simulate_command(
         check_ray_address(ray)  # seconds, before any work: an address that is not Ray is refused here
     pay = parse_payouts(payouts)
     stake = _parse_bet(bet or "all-in")
+    if structure is not None:
+        if schedule_file is not None:
+            raise InvalidArgumentError("give --schedule or --structure, not both")
+        if from_snapshot is not None:
+            raise InvalidArgumentError("--structure applies to --players and --stacks: a snapshot continues its own "
+                                       "blinds (give --schedule and --level)")
+        from pokerlab.simulation.schedule import STRUCTURES
+
+        if structure.strip() not in STRUCTURES:
+            raise InvalidArgumentError(f"unknown structure {structure!r}; use one of {', '.join(STRUCTURES)}")
+        structure = structure.strip()
     schedule = load_schedule(schedule_file) if schedule_file is not None else None
     output_path = None if output is None else Path(output)
     if output_path is not None:
@@ -197,7 +213,7 @@ def simulate_command(
                 models=tuple(m.strip() for m in heroes.split(",") if m.strip()), hero_share=hero_share,
                 tournaments=100 if tournaments is None else tournaments, stage=stage.strip(),
                 snapshots=stage_snapshots, seed=seed, workers=workers, ray=ray, checkpoint=checkpoint, progress=bar,
-                chart_file=chart_file,
+                chart_file=chart_file, **({"structure": structure} if structure is not None else {}),
             )
             bar.close()
             _show_decisions(study, as_json)
@@ -229,6 +245,7 @@ def simulate_command(
             starting_stack=starting_stack, table_size=table_size, payouts=pay,
             play=play, bet=stake, schedule=schedule, start_level=level or 0, snapshots=_parse_counts(snapshots),
             names=parsed.names if parsed is not None and parsed.named else None, chart_file=chart_file,
+            structure=structure,
         )
         count = 1000 if tournaments is None else whole_number(tournaments, "tournaments", low=1,
                                                               high=MAX_TOURNAMENTS)

@@ -54,21 +54,30 @@ from pokerlab.simulation.icm_players import (
     Aware,
 )
 from pokerlab.simulation.kernels import Charts, Field, Schedule, Snapshots
-from pokerlab.simulation.ring import RING_MODEL, RingCharts, chart_record, ring_charts, with_fresh_uses
-from pokerlab.simulation.schedule import default_schedule, schedule_to_dict
+from pokerlab.simulation.ring import (
+    RING_MODEL,
+    TIGHT_KEEP,
+    TIGHT_MODEL,
+    RingCharts,
+    chart_record,
+    ring_charts,
+    with_fresh_uses,
+)
+from pokerlab.simulation.schedule import STRUCTURES, default_schedule, schedule_to_dict, structure_schedule
 from pokerlab.stats import validate_seed
 from pokerlab.stats.rng import fresh_seed
 
 MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
 MAX_SEED = 2**64 - 1  # the kernels' random streams are keyed by a 64-bit seed
-CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1, "fullring": 9, "icm": 1, "chip-ev": 1,
-           "power-icm": 1, "harville": 1, "malmuth-weitzman": 1}
+CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1, "fullring": 9, "fullring-tight": 9, "icm": 1,
+           "chip-ev": 1, "power-icm": 1, "harville": 1, "malmuth-weitzman": 1}
 """The play models and each one's option: the most players who call a jam (1: the first caller closes the
 action, as charts that hold only calls of a lone jam need; ``fullring``: every player after the jam decides,
 :mod:`pokerlab.simulation.ring`). A field of several models plays the smallest of its chart models' (the
 deciders' own count applies to a field of deciders only). ``fullring`` players play the shipped full-ring
-charts by position (:mod:`pokerlab.simulation.ring`).
+charts by position (:mod:`pokerlab.simulation.ring`); ``fullring-tight`` (``fullring-tight@KEEP``) players the
+same charts with each range cut to its strongest ``KEEP`` share (default 0.5).
 ``icm``, ``chip-ev``, ``power-icm@ALPHA`` (ICM on ``stacks ** ALPHA``), ``harville@DISCOUNT`` (discounted
 Harville) and ``malmuth-weitzman`` players decide every jam and call by that model's value of the hand's
 outcomes (:mod:`pokerlab.simulation.icm_players`; the last two in fields of at most
@@ -76,20 +85,29 @@ outcomes (:mod:`pokerlab.simulation.icm_players`; the last two in fields of at m
 charts' ranges."""
 PLAY_MODELS = tuple(CALLERS)
 EXPONENT_MODELS = ("power-icm", "harville")  # deciders named with their exponent: power-icm@0.8
+RING_MODELS = (RING_MODEL, TIGHT_MODEL)  # the models that play the full-ring chart file
 
 
 def model_parts(name: str) -> tuple[str, float]:
     """(play model, exponent) of a play model's name: ``'power-icm@0.8'`` is ``('power-icm', 0.8)``, a model
     without an exponent has 1.
 
-    >>> model_parts('harville@0.7'), model_parts('icm')
-    (('harville', 0.7), ('icm', 1.0))
+    >>> model_parts('harville@0.7'), model_parts('icm'), model_parts('fullring-tight')
+    (('harville', 0.7), ('icm', 1.0), ('fullring-tight', 0.5))
     """
     base, sep, text = name.partition("@")
     base = base.strip()
     if base not in PLAY_MODELS:
         raise InvalidArgumentError(f"unknown play model {base!r}; use one of {', '.join(PLAY_MODELS)} (power-icm and "
                                    f"harville with their exponent: power-icm@0.8)")
+    if base == TIGHT_MODEL:  # the share of each range kept, default TIGHT_KEEP
+        try:
+            keep = float(text) if sep else TIGHT_KEEP
+        except ValueError as error:
+            raise InvalidArgumentError(f"{base}'s kept share must be a number, got {text!r}") from error
+        if not (math.isfinite(keep) and 0.0 < keep <= 1.0):
+            raise InvalidArgumentError(f"{base}'s kept share of each range must be in (0, 1], got {text!r}")
+        return base, keep
     if base not in EXPONENT_MODELS:
         if sep:
             raise InvalidArgumentError(f"play model {base!r} takes no exponent, got {name!r}")
@@ -126,6 +144,7 @@ class Tournament:
     model_names: list[str]
     names: tuple[str, ...] | None = None  # the players' names (given stacks only), shown with their rows
     ring_file: ChartFile | None = None  # the full-ring chart file the ring players read (None: no ring player)
+    structure: str | None = None  # the named blind structure (None: a given schedule or the default one)
 
     def describe(self) -> dict[str, Any]:
         """Everything that determines the tournaments (the checkpoint fingerprint hashes it)."""
@@ -137,9 +156,10 @@ class Tournament:
             "snapshots_before": self.snapshots.before.tolist(),
             "charts": hashlib.sha256(self.charts.jam.tobytes() + self.charts.call.tobytes()).hexdigest(),
             "models": self.model_names, "payouts": self.payouts.tolist(),
+            **({"structure": self.structure} if self.structure is not None else {}),
             **({"rules": self.aware.rule.tolist()} if np.any(self.aware.rule) else {}),
-            **({"fullring_charts": self.ring_file.header["content_sha256"], "ring_players": self.ring.plays.tolist()}
-               if self.ring_file is not None else {}),
+            **({"fullring_charts": self.ring_file.header["content_sha256"], "ring_players": self.ring.plays.tolist(),
+                "ring_shift": self.ring.shift.tolist()} if self.ring_file is not None else {}),
         }
 
 
@@ -175,13 +195,36 @@ def parse_play(spec: str) -> list[tuple[str, float]]:
     names = [m for m, _ in mix]
     if len(set(names)) != len(names):
         raise InvalidArgumentError(f"play model listed twice in {spec!r}")
+    return check_mix(mix)
+
+
+def check_mix(mix: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
+    """A field's (model, share) pairs, checked: known models, positive shares adding up to 1, coin flips alone.
+    A model may come twice (two groups that play alike and are counted apart, as heroes in a field that has
+    their model too).
+
+    >>> check_mix([('fullring', 0.5), ('icm', 0.4), ('icm', 0.1)])
+    [('fullring', 0.5), ('icm', 0.4), ('icm', 0.1)]
+    """
+    try:
+        pairs = [(name.strip(), float(share)) for name, share in mix]
+    except (TypeError, ValueError, AttributeError):
+        raise InvalidArgumentError(f"play must be a model name, a mix like 'pushfold:0.8,rules:0.2' or (model, "
+                                   f"share) pairs, got {mix!r}") from None
+    if not pairs:
+        raise InvalidArgumentError("a field needs at least one play model")
+    for name, share in pairs:
+        model_parts(name)
+        if not (math.isfinite(share) and share > 0):
+            raise InvalidArgumentError(f"play model share must be positive, got {share!r} for {name}")
+    names = [m for m, _ in pairs]
     if "coinflip" in names and len(names) > 1:
         raise InvalidArgumentError("coinflip is a whole-table game: it cannot be mixed with chart players")
-    total = sum(v for _, v in mix)
+    total = sum(v for _, v in pairs)
     if abs(total - 1.0) > 1e-9:
         raise InvalidArgumentError(f"play model shares add up to {total:g}, not 1: give shares of the field that "
                                    f"add up to 1, e.g. pushfold:0.8,rules:0.2")
-    return mix
+    return pairs
 
 
 PUSHFOLD_DEPTH = 30  # big blinds: the deepest bucket of the push/fold charts (deeper stacks play it too)
@@ -229,7 +272,7 @@ def pushfold_charts(depth: int = PUSHFOLD_DEPTH, target: float = 1e-3) -> Charts
 
 
 def _chart_for(name: str) -> Charts:
-    if name == RING_MODEL:
+    if model_parts(name)[0] in RING_MODELS:
         return rules_chart(buckets=1)  # unread: a full-ring player's every decision reads the full-ring charts
     if model_parts(name)[0] in ("pushfold", "icm", "chip-ev", "power-icm", "harville", "malmuth-weitzman"):
         return pushfold_charts()
@@ -239,11 +282,12 @@ def _chart_for(name: str) -> Charts:
 def prepare(
     *, stacks: Sequence[float] | np.ndarray | None = None, players: int | None = None,
     starting_stack: int | None = None, table_size: int | None = None, payouts: Any,
-    play: str = "coinflip", bet: int | None = None, schedule: Schedule | None = None, start_level: int = 0,
-    snapshots: Sequence[int | str] = (), charts: dict[str, Charts] | None = None,
-    names: Sequence[str] | None = None, chart_file: str | Path | None = None,
+    play: str | Sequence[tuple[str, float]] = "coinflip", bet: int | None = None, schedule: Schedule | None = None,
+    start_level: int = 0, snapshots: Sequence[int | str] = (), charts: dict[str, Charts] | None = None,
+    names: Sequence[str] | None = None, chart_file: str | Path | None = None, structure: str | None = None,
 ) -> Tournament:
-    """Validate a tournament (see :func:`simulate` for the arguments)."""
+    """Validate a tournament (see :func:`simulate` for the arguments; ``play`` may also be (model, share)
+    pairs, :func:`check_mix`)."""
     from pokerlab.icm import parse_payouts
     from pokerlab.icm.core import validate as validate_icm
     from pokerlab.icm.lobby import amounts
@@ -276,13 +320,19 @@ def prepare(
         table_size = n if (per_player and n <= 10) else 9
     table_size = whole_number(table_size, "table size", low=2, high=10)
     _, pay = validate_icm(values.astype(np.float64), parse_payouts(payouts) if isinstance(payouts, str) else payouts)
-    mix = parse_play(play)
+    mix = parse_play(play) if isinstance(play, str) else check_mix(play)
     coinflip = mix[0][0] == "coinflip"
     if bet is None:
         bet = 0
     bet = whole_number(bet, "bet ('all-in' (0) or chips)", low=0)
     if bet and not coinflip:
         raise InvalidArgumentError("--bet applies to coin flip play only")
+    if structure is not None:
+        if schedule is not None:
+            raise InvalidArgumentError("give a blind schedule or a structure, not both")
+        if not isinstance(structure, str) or structure not in STRUCTURES:
+            raise InvalidArgumentError(f"unknown structure {structure!r}; use one of {', '.join(STRUCTURES)}")
+        schedule = structure_schedule(structure, int(np.median(values)))
     if schedule is None:
         schedule = default_schedule(int(np.median(values)))
     elif not isinstance(schedule, Schedule):
@@ -324,7 +374,7 @@ def prepare(
         chart_set = validate_charts(stack_charts([charts_by_name.get(m) or _chart_for(m) for m in models]))
         # skill as a share of the field: the first seats (seating is random) get the first model
         shares = np.array([s for _, s in mix])
-        counts = np.floor(shares * n).astype(np.int64)
+        counts = np.floor(shares * n + 1e-9).astype(np.int64)  # 0.54 * 100 is 54, not 53.999...
         counts[0] += n - counts.sum()
         model = np.repeat(np.arange(len(models), dtype=np.int64), counts)
     if per_player:
@@ -339,9 +389,12 @@ def prepare(
         group_model = [models[k[1]] for k in keys]
     group_size = np.bincount(group, minlength=group_stack.size).astype(np.int64)
     aware = deciders(models, pay, n)
-    if chart_file is not None and RING_MODEL not in models:
-        raise InvalidArgumentError(f"a full-ring chart file applies to {RING_MODEL} play only, got play {play!r}")
-    ring, ring_file = ring_charts(models, chart_file)
+    parts = [model_parts(m) for m in models]
+    if chart_file is not None and not any(base in RING_MODELS for base, _ in parts):
+        raise InvalidArgumentError(f"a full-ring chart file applies to {RING_MODEL} and {TIGHT_MODEL} play only, got "
+                                   f"play {play!r}")
+    ring, ring_file = ring_charts([keep if base == TIGHT_MODEL else 1.0 if base == RING_MODEL else None
+                                   for base, keep in parts], chart_file)
     if ring_file is not None:  # deciders in a full-ring field: the others put them on the full-ring ranges
         ring = ring._replace(plays=ring.plays | (aware.rule != RULES["chart"]))
     chart_bases = [model_parts(m)[0] for m in models if model_parts(m)[0] not in RULES]
@@ -356,6 +409,7 @@ def prepare(
         aware=aware, ring=ring, ring_file=ring_file, group=group, group_stack=group_stack, group_model=group_model,
         group_size=group_size,
         per_player=per_player, tracked_places=int(tracked), model_names=models, names=player_names,
+        structure=structure,
     )
 
 
@@ -555,6 +609,7 @@ class SimulationResult:
             "summary": "per player" if t.per_player else "per starting stack and play model (members pooled)",
             "tournaments": int(self.tournaments), "hands": int(self.hands), "elapsed_s": float(self.elapsed_s),
             "seed": int(self.seed),
+            **({"structure": self.tournament.structure} if self.tournament.structure is not None else {}),
             **({"fullring_charts": self.fullring_charts} if self.tournament.ring_file is not None else {}),
         }
 
@@ -738,9 +793,10 @@ def starting_icm(t: Tournament) -> np.ndarray | None:
 
 def simulate(
     stacks: Sequence[float] | np.ndarray | None = None, payouts: Any = None, *, players: int | None = None,
-    starting_stack: int | None = None, table_size: int | None = None, play: str = "coinflip",
-    bet: int | None = None, schedule: Schedule | None = None, start_level: int = 0, tournaments: int = 1000,
-    seed: int | None = None, snapshots: Sequence[int | str] = (), workers: int | None = None, ray: str | None = None,
+    starting_stack: int | None = None, table_size: int | None = None,
+    play: str | Sequence[tuple[str, float]] = "coinflip", bet: int | None = None, schedule: Schedule | None = None,
+    structure: str | None = None, start_level: int = 0, tournaments: int = 1000, seed: int | None = None,
+    snapshots: Sequence[int | str] = (), workers: int | None = None, ray: str | None = None,
     checkpoint: str | Path | None = None, records: bool = False, charts: dict[str, Charts] | None = None,
     chart_file: str | Path | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> SimulationResult:
@@ -752,9 +808,12 @@ def simulate(
     (each hand a random pair at each table flips a fair coin for ``bet`` chips, 0 or ``None`` = all in),
     ``pushfold`` (the push/fold engine's charts), ``rules`` (:func:`pokerlab.simulation.charts.rules_chart`),
     ``tight`` (the rules at half the aggression), ``fullring`` (the shipped full-ring charts by position, several
-    callers: :mod:`pokerlab.simulation.ring`; ``chart_file`` another chart file of this version) or a mix
-    ``'pushfold:0.8,rules:0.2'``; ``charts`` overrides a model's charts by name. ``schedule``: blind levels (default
-    :func:`pokerlab.simulation.schedule.default_schedule`), starting at ``start_level``.
+    callers: :mod:`pokerlab.simulation.ring`; ``chart_file`` another chart file of this version),
+    ``fullring-tight`` (``@KEEP``: those charts, each range cut to its strongest ``KEEP``, default 0.5) or a mix
+    ``'fullring:0.6,icm:0.2,fullring-tight:0.2'`` (shares of the field); ``charts`` overrides a model's charts by
+    name. ``schedule``: blind levels (default :func:`pokerlab.simulation.schedule.default_schedule`), or
+    ``structure``: a named one (``turbo``, ``regular``, ``deep``: :data:`pokerlab.simulation.schedule.STRUCTURES`,
+    from the median stack), starting at ``start_level``.
     ``snapshots``: players-left counts (or ``'bubble'``: the start of the round, a hand at every table, in which
     the money is reached, so more than the paid places are left; ``'final'``: a table size) at which to record
     stacks (kept with ``records=True``, as is every
@@ -770,6 +829,6 @@ def simulate(
         raise InvalidPayoutsError("give the payouts (money per place)")
     t = prepare(stacks=stacks, players=players, starting_stack=starting_stack, table_size=table_size,
                 payouts=payouts, play=play, bet=bet, schedule=schedule, start_level=start_level,
-                snapshots=snapshots, charts=charts, chart_file=chart_file)
+                snapshots=snapshots, charts=charts, chart_file=chart_file, structure=structure)
     return run(t, tournaments, seed=seed, workers=workers, ray=ray, checkpoint=checkpoint, records=records,
                progress=progress)

@@ -220,8 +220,8 @@ def opponent_range(charts: Charts, ring: RingCharts | None, ring_rule_index: int
     if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
         if ring.plays[chart]:
             if jams:
-                return ring_jam_row(ring, ring_rule_index, seats, effective, big_blind, at, out)
-            return ring_call_row(ring, ring_rule_index, seats, effective, big_blind, at, against, out)
+                return ring_jam_row(ring, chart, ring_rule_index, seats, effective, big_blind, at, out)
+            return ring_call_row(ring, chart, ring_rule_index, seats, effective, big_blind, at, against, out)
     table = charts.jam if jams else charts.call
     row: np.ndarray = table[chart, _bucket(effective, big_blind, table.shape[1])]
     return row
@@ -358,8 +358,8 @@ def chart_hand(
                 if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
                     if ring.plays[model[seats[i]]]:
                         p = ring_probability(ring.jam[ring_spot(ring, ring_rule_index, count,
-                                                                min(start[i], behind[k]), big_blind),
-                                                      position(i, sb, count), c])
+                                                                min(start[i], behind[k]), big_blind)
+                                                      + ring.shift[model[seats[i]]], position(i, sb, count), c])
                 jams = p > 0.0 and (p >= 1.0 or _unit(state) < p)
             if jams:
                 jammer = i
@@ -388,8 +388,9 @@ def chart_hand(
                 if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
                     if ring.plays[model[seats[i]]]:
                         p = ring_probability(ring.call[ring_spot(ring, ring_rule_index, count,
-                                                                 min(start[i], start[jammer]), big_blind),
-                                                       position(i, sb, count), position(jammer, sb, count), c])
+                                                                 min(start[i], start[jammer]), big_blind)
+                                                       + ring.shift[model[seats[i]]], position(i, sb, count),
+                                                       position(jammer, sb, count), c])
                 calls = p > 0.0 and (p >= 1.0 or _unit(state) < p)
             if calls:
                 called += 1  # all in: what nobody matches comes back in the settlement

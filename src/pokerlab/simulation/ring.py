@@ -12,6 +12,13 @@ for ``n`` seats. He jams first in by his position's chart (``jam[position]``) an
 (the charts hold no over-call ranges), so several players may call (the model's ``CALLERS``). Positions are
 the charts' seat order: ``UTG .. BTN, SB, BB`` (heads-up ``SB, BB``).
 
+A ``fullring-tight`` player (``fullring-tight@KEEP``, ``KEEP`` in (0, 1], default :data:`TIGHT_KEEP`) plays the
+same charts with every range cut to its strongest ``KEEP`` share: of each jam and call range (the chart's
+probability per class times the class's combos) he keeps the classes strongest first in the project's preflop
+order (:func:`pokerlab.cards.classes.preflop_order`: all-in equity against a random hand) until ``KEEP`` of the
+range's combos are kept, the class at the edge in part, quantised to the charts' ``1 / 200`` steps
+(:func:`tightened`). At ``KEEP = 1`` he plays the charts exactly.
+
 The kernels read the file's quantised probabilities as they are (steps of ``1 / 200``) and count, per spot, the
 chart players' decisions and the deciders' range reads made from it (``RingCharts.uses``): every result that
 used a chart names the file's content hash and each spot it used with its count.
@@ -26,12 +33,15 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from pokerlab.cards.classes import NUMBER_OF_CLASSES
+from pokerlab.cards.classes import CLASS_SIZES, NUMBER_OF_CLASSES, preflop_order
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.pushfold.fullring import ANTES
 from pokerlab.pushfold.fullring_charts import LEVELS, MAX_SEATS, NO_DECISION, ChartFile, read_charts, shipped_charts
 
 RING_MODEL = "fullring"
+TIGHT_MODEL = "fullring-tight"
+TIGHT_KEEP = 0.5
+"""A ``fullring-tight`` player's default share of each chart range kept."""
 ANTE_PER_SEAT = np.array([ANTES[rule][0] + ANTES[rule][1] / 2.0 for rule in ANTES])
 """Dead money per seat (big blinds) of each ante rule of the charts, in :data:`~pokerlab.pushfold.fullring.ANTES`
 order (the big-blind ante rule is heads-up only: one big blind over two seats)."""
@@ -41,13 +51,14 @@ class RingCharts(NamedTuple):
     """The full-ring charts as the kernels read them (one per tournament; ``uses`` one per chunk)."""
 
     plays: np.ndarray  # bool[C]: chart c of the field plays the full-ring charts
-    jam: np.ndarray  # uint8[K, 10, 169]: spot k's first-in jam probability per position, in 1/200 (255: none)
-    call: np.ndarray  # uint8[K, 10, 10, 169]: spot k's call of a lone jam per (caller, jammer) position
+    jam: np.ndarray  # uint8[V * K, 10, 169]: spot k's first-in jam probability per position, in 1/200 (255: none)
+    call: np.ndarray  # uint8[V * K, 10, 10, 169]: spot k's call of a lone jam per (caller, jammer) position
     depths: np.ndarray  # float64[R, 11, D]: shipped depths (bb) per (ante rule, seats), increasing, inf padded
     spot: np.ndarray  # int64[R, 11, D]: the spot of each of those depths
     shipped: np.ndarray  # int64[R, 11]: how many depths are shipped per (ante rule, seats)
     ante: np.ndarray  # float64[R]: each rule's dead money per seat (bb), ANTE_PER_SEAT
     uses: np.ndarray  # int64[K]: decisions and range reads made from each spot (counted by the kernels)
+    shift: np.ndarray  # int64[C]: chart c reads spot k's ranges at k + shift[c] (V variants: cut ranges, tightened)
 
 
 def no_ring(charts: int) -> RingCharts:
@@ -57,16 +68,40 @@ def no_ring(charts: int) -> RingCharts:
                       np.full((len(ANTES), MAX_SEATS + 1, 1), np.inf), np.zeros((len(ANTES), MAX_SEATS + 1, 1),
                                                                                 dtype=np.int64),
                       np.zeros((len(ANTES), MAX_SEATS + 1), dtype=np.int64), ANTE_PER_SEAT.copy(),
-                      np.zeros(1, dtype=np.int64))
+                      np.zeros(1, dtype=np.int64), np.zeros(charts, dtype=np.int64))
 
 
-def ring_charts(models: Sequence[str], chart_file: str | Path | None = None) -> tuple[RingCharts, ChartFile | None]:
-    """The bundle of a field of ``models`` (chart ``c`` is ``models[c]``) and the chart file it reads (None when
-    no model is ``fullring``): the shipped file, or ``chart_file`` (read and checked: a file of another format or
-    code version is :class:`~pokerlab.pushfold.fullring_charts.ChartVersionError`)."""
-    plays = np.array([m == RING_MODEL for m in models], dtype=np.bool_)
+def tightened(steps: np.ndarray, keep: float) -> np.ndarray:
+    """Chart rows (``uint8[..., 169]`` in ``1 / 200`` steps, 255: no decision) cut to the strongest ``keep``
+    share of each row's combos (see the module docs); ``keep = 1`` returns them unchanged.
+
+    >>> from pokerlab.cards.classes import class_index
+    >>> row = np.zeros(169, dtype=np.uint8); row[class_index('AA')] = row[class_index('72o')] = 200
+    >>> cut = tightened(row, 6 / 18)  # 6 combos of aces, 12 of seven-deuce offsuit: the aces are a third
+    >>> int(cut[class_index('AA')]), int(cut[class_index('72o')]), bool(np.array_equal(tightened(row, 1.0), row))
+    (200, 0, True)
+    """
+    order = preflop_order()[0]
+    none = steps == NO_DECISION
+    p = np.where(none, 0, steps).astype(np.float64)[..., order]
+    mass = p * CLASS_SIZES[order]
+    before = np.cumsum(mass, axis=-1) - mass
+    target = keep * mass.sum(axis=-1, keepdims=True)
+    part = np.clip((target - before) / np.where(mass > 0, mass, 1.0), 0.0, 1.0)
+    cut = np.empty_like(p)
+    cut[..., order] = np.rint(p * part)
+    return np.where(none, NO_DECISION, cut).astype(np.uint8)
+
+
+def ring_charts(keeps: Sequence[float | None],
+                chart_file: str | Path | None = None) -> tuple[RingCharts, ChartFile | None]:
+    """The bundle of a field whose chart ``c`` plays the full-ring charts keeping ``keeps[c]`` of each range
+    (1: ``fullring``; less: ``fullring-tight``; None: not a full-ring player) and the chart file it reads (None
+    when no chart is full-ring): the shipped file, or ``chart_file`` (read and checked: a file of another format
+    or code version is :class:`~pokerlab.pushfold.fullring_charts.ChartVersionError`)."""
+    plays = np.array([k is not None for k in keeps], dtype=np.bool_)
     if not plays.any():
-        return no_ring(len(models)), None
+        return no_ring(len(keeps)), None
     charts = shipped_charts() if chart_file is None else read_charts(Path(chart_file))
     key = charts.key
     missing = [seats for seats in range(2, MAX_SEATS + 1) if not np.any(key[:, 0] == seats)]
@@ -86,8 +121,12 @@ def ring_charts(models: Sequence[str], chart_file: str | Path | None = None) -> 
             rows = rows[np.argsort(key[rows, 1], kind="stable")]
             depths[rule, seats, : rows.size] = key[rows, 1]
             spot[rule, seats, : rows.size] = rows
-    return RingCharts(plays, np.ascontiguousarray(charts.jam), np.ascontiguousarray(charts.call), depths, spot, per,
-                      ANTE_PER_SEAT.copy(), np.zeros(key.shape[0], dtype=np.int64)), charts
+    variants = sorted({1.0, *(k for k in keeps if k is not None)}, reverse=True)  # the charts as shipped first
+    shift = np.array([0 if k is None else variants.index(k) * key.shape[0] for k in keeps], dtype=np.int64)
+    jam = np.concatenate([charts.jam if v == 1.0 else tightened(charts.jam, v) for v in variants])
+    call = np.concatenate([charts.call if v == 1.0 else tightened(charts.call, v) for v in variants])
+    return RingCharts(plays, np.ascontiguousarray(jam), np.ascontiguousarray(call), depths, spot, per,
+                      ANTE_PER_SEAT.copy(), np.zeros(key.shape[0], dtype=np.int64), shift), charts
 
 
 def with_fresh_uses(ring: RingCharts) -> RingCharts:
@@ -152,20 +191,22 @@ def ring_probability(steps: int) -> float:
 
 
 @njit(cache=True)
-def ring_jam_row(ring: RingCharts, rule: int, seats: int, effective: int, big_blind: int, at: int,
+def ring_jam_row(ring: RingCharts, chart: int, rule: int, seats: int, effective: int, big_blind: int, at: int,
                  out: np.ndarray) -> np.ndarray:
-    """Position ``at``'s first-in jam range (probability per class) at ``effective`` chips, into ``out``."""
-    k = ring_spot(ring, rule, seats, effective, big_blind)
+    """Position ``at``'s first-in jam range (probability per class) at ``effective`` chips, as chart ``chart``
+    plays it, into ``out``."""
+    k = ring_spot(ring, rule, seats, effective, big_blind) + ring.shift[chart]
     for h in range(out.size):
         out[h] = ring_probability(ring.jam[k, at, h])
     return out
 
 
 @njit(cache=True)
-def ring_call_row(ring: RingCharts, rule: int, seats: int, effective: int, big_blind: int, at: int, jammer: int,
-                  out: np.ndarray) -> np.ndarray:
-    """Position ``at``'s range calling a lone jam of position ``jammer`` at ``effective`` chips, into ``out``."""
-    k = ring_spot(ring, rule, seats, effective, big_blind)
+def ring_call_row(ring: RingCharts, chart: int, rule: int, seats: int, effective: int, big_blind: int, at: int,
+                  jammer: int, out: np.ndarray) -> np.ndarray:
+    """Position ``at``'s range calling a lone jam of position ``jammer`` at ``effective`` chips, as chart
+    ``chart`` plays it, into ``out``."""
+    k = ring_spot(ring, rule, seats, effective, big_blind) + ring.shift[chart]
     for h in range(out.size):
         out[h] = ring_probability(ring.call[k, at, jammer, h])
     return out

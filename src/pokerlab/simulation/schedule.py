@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -53,21 +54,62 @@ def make_schedule(levels: Sequence[Sequence[float]], big_blind_ante: bool = Fals
 
 
 def default_schedule(starting_stack: int, hands_per_level: int = 10, growth: float = 1.3,
-                     levels: int = 40) -> Schedule:
-    """Blinds from 1/100 of the starting stack, up ``growth`` times every ``hands_per_level`` hands, with a big
-    blind ante equal to the big blind from the second level: a turbo that ends in a few hundred hands.
+                     levels: int = 40, depth: float = 100.0) -> Schedule:
+    """Blinds from ``1 / depth`` of the starting stack (``depth`` big blinds), up ``growth`` times every
+    ``hands_per_level`` hands, with a big blind ante equal to the big blind from the second level; the default
+    (100 bb, 10 hands, x1.3) ends in a few hundred hands.
 
     >>> s = default_schedule(10_000)
     >>> s.big_blind[:4].tolist(), bool(s.big_blind_ante)
     ([100, 130, 170, 220], True)
     """
     rows = []
-    big = max(2.0, starting_stack / 100)
+    big = max(2.0, starting_stack / depth)
     for level in range(levels):
         bb = int(_round_blind(big))
         rows.append((hands_per_level, bb // 2, bb, 0 if level == 0 else bb))
         big *= growth
     return make_schedule(rows, big_blind_ante=True)
+
+
+class Structure(NamedTuple):
+    """A named blind structure: the starting stack in big blinds, the hands (rounds at a table) of each level and
+    the blinds' growth per level; every structure posts a big-blind ante of one big blind from its second level."""
+
+    depth: float  # starting stack in big blinds
+    hands_per_level: int
+    growth: float  # the big blind's factor from one level to the next (before rounding to two digits)
+
+    def levels(self) -> int:
+        """Levels until the big blind is 1,000 starting stacks (the last one lasts to the end)."""
+        return math.ceil(math.log(1000.0 * self.depth) / math.log(self.growth)) + 1
+
+
+STRUCTURES = {
+    "turbo": Structure(50.0, 6, 1.3),
+    "regular": Structure(100.0, 12, 1.25),
+    "deep": Structure(200.0, 20, 1.2),
+}
+"""Named structures (``--structure``). At about 60 hands an hour at a nine-handed table: ``turbo`` 50 bb and
+6-minute levels, ``regular`` 100 bb and 12-minute levels, ``deep`` 200 bb and 20-minute levels. Without a
+structure the simulator plays :func:`default_schedule` (100 bb, 10 hands, x1.3)."""
+
+
+def structure_schedule(name: str, starting_stack: int) -> Schedule:
+    """The schedule of structure ``name`` (:data:`STRUCTURES`) for a starting stack of ``starting_stack`` chips.
+
+    >>> s = structure_schedule("deep", 10_000)
+    >>> s.big_blind[:4].tolist(), int(s.hands[0]), s.ante[:2].tolist()
+    ([50, 60, 72, 86], 20, [0, 60])
+    >>> structure_schedule("hyper", 10_000)
+    Traceback (most recent call last):
+    ...
+    pokerlab.errors.InvalidArgumentError: unknown structure 'hyper'; use one of turbo, regular, deep
+    """
+    if name not in STRUCTURES:
+        raise InvalidArgumentError(f"unknown structure {name!r}; use one of {', '.join(STRUCTURES)}")
+    shape = STRUCTURES[name]
+    return default_schedule(starting_stack, shape.hands_per_level, shape.growth, shape.levels(), shape.depth)
 
 
 def _round_blind(x: float) -> float:

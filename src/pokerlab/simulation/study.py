@@ -27,6 +27,7 @@ from pokerlab.provenance import PACKAGE_ROOT, sources_digest
 from pokerlab.simulation.core import (
     SIMULATOR_SOURCES,
     SimulationResult,
+    check_mix,
     check_seed,
     parse_play,
     prepare,
@@ -156,19 +157,23 @@ class DecisionStudy:
     provenance: dict[str, Any]  # git commit, the simulator's code digest and each model's runs' chart-set hashes
     stage: str = "early"
     tournaments: int = 0  # tournaments played per model (all replicates)
+    structure: str | None = None  # the named blind structure (None: a given or the default schedule)
+    depths: tuple[float, ...] = ()  # the average stack in big blinds where the heroes start, per start
 
     def to_dict(self) -> dict[str, Any]:
         return {"replicates": len(next(iter(self.prizes.values()))), "tournaments": self.tournaments,
                 "stage": self.stage, "seed": self.seed, "field": self.field, "hero_share": self.hero_share,
+                "structure": self.structure, "average_stack_bb": float(np.mean(self.depths)) if self.depths else None,
+                "average_stack_bb_each": [float(d) for d in self.depths],
                 "baseline": self.baseline, "provenance": self.provenance,
                 "mean_prize": {name: float(values.mean()) for name, values in self.prizes.items()},
                 "comparisons": [c.to_dict() for c in self.comparisons]}
 
 
 def _hero_prizes(result: SimulationResult) -> np.ndarray:
-    """Each tournament's mean prize of the heroes (the players of the field's second play model)."""
+    """Each tournament's mean prize of the heroes (the players of the field's last play model)."""
     t = result.tournament
-    heroes = t.field.model == 1
+    heroes = t.field.model == len(t.model_names) - 1
     pay = np.zeros(heroes.size + 1)
     pay[1: t.payouts.size + 1] = t.payouts
     records = result.records
@@ -190,7 +195,9 @@ def decision_study(
     ``field``) against heroes deciding by ``baseline``, in a field of ``field`` players, on the same seeds: the
     paired difference of the heroes' realised mean prize per replicate, with Student-t intervals Holm-adjusted
     over the models (:func:`pokerlab.stats.paired.paired_comparisons`). The heroes are the last ``hero_share``
-    of the players (the last seats of given ``stacks``; seating is random). Common random numbers: tournament
+    of the players (the last seats of given ``stacks``; seating is random). ``field`` may be a mix
+    (``'fullring:0.6,icm:0.2,fullring-tight:0.2'``): the heroes take their share from every kind in proportion,
+    and are counted apart from field players of their own model. Common random numbers: tournament
     ``r`` draws everything (seating, cards, the charts' mixing, tie-breaks) from one stream of the seed, so it
     deals the same cards to the same seats for every model until the heroes' decisions first differ.
 
@@ -209,7 +216,8 @@ def decision_study(
     names = list(dict.fromkeys([baseline, *models]))
     if not (isinstance(hero_share, int | float) and 0.0 < hero_share < 1.0):
         raise InvalidArgumentError(f"hero share must be a fraction of the field in (0, 1), got {hero_share!r}")
-    if field in names:
+    kinds = parse_play(field)
+    if len(kinds) == 1 and kinds[0][0] in names:
         raise InvalidArgumentError(f"the heroes' models must differ from the field's ({field!r})")
     if stage not in STAGES:
         raise InvalidArgumentError(f"unknown stage {stage!r}; use one of {', '.join(STAGES)}")
@@ -220,18 +228,20 @@ def decision_study(
     if seed is None:
         seed = fresh_seed()
     for name in names:
-        parse_play(_play(field, name, hero_share))
+        check_mix(_play(kinds, name, hero_share))
     if stage == "early":
         starts = [(stacks, payouts, dict(simulation))]
         replicate_seeds = [seed]
+        first = prepare(stacks=stacks, payouts=payouts, play=field, **simulation)
+        depths = [float(first.field.stacks.mean() / first.schedule.big_blind[0])]
     else:
-        starts, replicate_seeds = _stage_starts(stacks, payouts, field, stage, snapshots, seed, workers, ray,
+        starts, replicate_seeds, depths = _stage_starts(stacks, payouts, field, stage, snapshots, seed, workers, ray,
                                                 None if checkpoint is None else Path(checkpoint) / "snapshots",
                                                 simulation)
     for name in names:  # every model's field is valid, and holds a hero, before the heroes play
-        model = prepare(stacks=starts[0][0], payouts=starts[0][1], play=_play(field, name, hero_share),
+        model = prepare(stacks=starts[0][0], payouts=starts[0][1], play=_play(kinds, name, hero_share),
                         **starts[0][2]).field.model
-        if not (model == 1).any():
+        if not (model == len(kinds)).any():
             raise InvalidArgumentError(f"a hero share of {hero_share:g} of {model.size} players is no player")
     total = len(names) * len(starts) * tournaments
     done = 0
@@ -249,7 +259,7 @@ def decision_study(
                 if progress is not None:
                     progress(base + finished, total)
 
-            result = simulate(chips, pay, play=_play(field, name, hero_share), tournaments=tournaments,
+            result = simulate(chips, pay, play=_play(kinds, name, hero_share), tournaments=tournaments,
                               seed=start_seed, workers=workers, ray=ray, checkpoint=folder, records=True,
                               progress=tick, **rest)
             done += tournaments
@@ -264,31 +274,44 @@ def decision_study(
                                   "charts": charts}
     if ring_file is not None:  # the full-ring chart file's hash and, per model's runs, every spot used
         provenance["fullring_charts"] = {name: chart_record(ring_file, uses) for name, uses in ring_uses.items()}
+    structure = simulation.get("structure")
     return DecisionStudy(joined, baseline, field, float(hero_share),
                          paired_comparisons(joined, baseline, confidence=confidence), int(seed), provenance, stage,
-                         len(starts) * tournaments)
+                         len(starts) * tournaments, structure if isinstance(structure, str) else None, tuple(depths))
 
 
-def _play(field: str, hero: str, share: float) -> str:
-    return f"{field}:{1.0 - share!r},{hero}:{share!r}"
+def _play(kinds: list[tuple[str, float]], hero: str, share: float) -> list[tuple[str, float]]:
+    """The field's kinds, each giving up ``share`` of its players, and the heroes last (their own group)."""
+    return [*((name, part * (1.0 - share)) for name, part in kinds), (hero, share)]
+
+
+def average_depth(stacks: np.ndarray, big_blind: float) -> float:
+    """The average stack of the players still in (``stacks > 0``), in big blinds.
+
+    >>> average_depth(np.array([3000, 0, 1000]), 100)
+    20.0
+    """
+    alive = stacks[stacks > 0]
+    return float(alive.mean() / big_blind)
 
 
 def _stage_starts(stacks: Any, payouts: Any, field: str, stage: str, snapshots: int, seed: int,
                   workers: int | None, ray: str | None, checkpoint: Path | None,
-                  simulation: dict[str, Any]) -> tuple[list[tuple[Any, Any, dict[str, Any]]], list[int]]:
+                  simulation: dict[str, Any]) -> tuple[list[tuple[Any, Any, dict[str, Any]]], list[int], list[float]]:
     """The stacks, the payouts of the places still open and the blind level of ``snapshots`` field-only
-    tournaments at ``stage`` (each continuation keeps the field's schedule and table size), and a seed for each
-    one's continuations."""
+    tournaments at ``stage`` (each continuation keeps the field's schedule and table size), a seed for each
+    one's continuations and each snapshot's average stack in big blinds."""
     played = simulate(stacks, payouts, play=field, tournaments=snapshots, seed=seed, workers=workers, ray=ray,
                       checkpoint=checkpoint, snapshots=[stage], records=True, **simulation)
     records = played.records
     if records is None:
         raise AssertionError("simulate(records=True) kept no records")  # pragma: no cover
     t = played.tournament
-    rest = {key: value for key, value in simulation.items() if key not in ("players", "starting_stack", "start_level",
-                                                                             "table_size", "schedule", "names")}
+    rest = {key: value for key, value in simulation.items() if key not in (
+        "players", "starting_stack", "start_level", "table_size", "schedule", "names", "structure")}
     starts = []
     seeds = []
+    depths = []
     for r in range(snapshots):
         chips = records["snap_stacks"][r, 0]
         chips = chips[chips > 0]
@@ -298,4 +321,5 @@ def _stage_starts(stacks: Any, payouts: Any, field: str, stage: str, snapshots: 
                                                          "table_size": t.field.table_size,
                                                          "start_level": int(records["snap_info"][r, 0, 1])}))
         seeds.append(int(keyed_start(np.uint64(seed), np.uint64(r + 1))) >> 1)  # the kernels take 63 bits
-    return starts, seeds
+        depths.append(average_depth(chips, float(t.schedule.big_blind[int(records["snap_info"][r, 0, 1])])))
+    return starts, seeds, depths
