@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -38,6 +38,7 @@ MODEL_SOURCES = ("pushfold/fullring.py", "games/pushfold/joint.py", "games/pushf
 """The sources that define a chart's game and its solve (the generic vector-form solver is held to the same
 charts by the test that solves sampled spots afresh)."""
 LEVELS = 200
+ARRAYS = ("key", "jam", "call", "gains", "values", "iterations", "cpu_s")  # a chart file's arrays, by name
 NO_DECISION = 255
 MAX_SEATS = 10
 
@@ -76,40 +77,49 @@ def _content_hash(arrays: dict[str, np.ndarray]) -> str:
     return digest.hexdigest()
 
 
-def write_charts(spots: Iterable[ChartSpot], path: Path = CHART_FILE) -> dict[str, Any]:
-    """Write ``spots`` as a chart file (atomically, compressed) and return its header."""
-    ordered = sorted(spots, key=lambda s: (s.seats, list(ANTES).index(s.ante), s.depth_bb))
-    count = len(ordered)
-    key = np.zeros((count, 3), dtype=np.float64)
+def spot_arrays(keys: Sequence[Sequence[float]], spots: Sequence[ChartSpot]) -> dict[str, np.ndarray]:
+    """The file arrays of ``spots`` (row ``i``: key ``keys[i]``), probabilities quantised (:data:`ARRAYS`)."""
+    count = len(spots)
     jam = np.full((count, MAX_SEATS, NUMBER_OF_CLASSES), NO_DECISION, dtype=np.uint8)
     call = np.full((count, MAX_SEATS, MAX_SEATS, NUMBER_OF_CLASSES), NO_DECISION, dtype=np.uint8)
     gains = np.zeros((count, MAX_SEATS), dtype=np.float32)
     values = np.zeros((count, MAX_SEATS), dtype=np.float32)
     iterations = np.zeros(count, dtype=np.int32)
     cpu = np.zeros(count, dtype=np.float32)
-    for i, spot in enumerate(ordered):
+    for i, spot in enumerate(spots):
         n = spot.seats
-        key[i] = (n, spot.depth_bb, list(ANTES).index(spot.ante))
         jam[i, :n] = quantise(spot.jam)
         call[i, :n, :n] = quantise(spot.call)
         gains[i, :n] = spot.gains
         values[i, :n] = spot.values
         iterations[i] = spot.iterations
         cpu[i] = spot.cpu_s
-    arrays: dict[str, np.ndarray] = {"key": key, "jam": jam, "call": call, "gains": gains, "values": values,
-                                     "iterations": iterations, "cpu_s": cpu}
-    header = {"format": CHART_FORMAT, "code_version": code_version(), "content_sha256": _content_hash(arrays),
-              "target_bb": {"heads_up": HEADS_UP_CHART_TARGET, "multiway": CHART_TARGET},
-              "triple_deals": TRIPLE_DEALS, "bank_deals": BANK_DEALS, "tables_seed": TABLE_SEED,
-              "antes": list(ANTES), "spots": count,
-              "quantisation": f"jam and call probabilities in steps of 1/{LEVELS} (uint8, rounded to the nearest "
-                              f"step, so within 1/{2 * LEVELS}; {NO_DECISION}: no such decision)",
-              "model": "chip EV; card removal joint among the players in the pot, folded hands ignored"}
+    return {"key": np.array(keys, dtype=np.float64).reshape(count, -1), "jam": jam, "call": call, "gains": gains,
+            "values": values, "iterations": iterations, "cpu_s": cpu}
+
+
+def save_chart_file(path: Path, header: dict[str, Any], arrays: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Write a chart file atomically and compressed, its header given the arrays' content hash; returns it."""
+    header = {**header, "content_sha256": _content_hash(arrays)}
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".partial.npz")
     np.savez_compressed(temporary, header=np.array(json.dumps(header, sort_keys=True)), **arrays)  # type: ignore[arg-type]
     temporary.replace(path)
     return header
+
+
+def write_charts(spots: Iterable[ChartSpot], path: Path = CHART_FILE) -> dict[str, Any]:
+    """Write ``spots`` as a chart file (atomically, compressed) and return its header."""
+    ordered = sorted(spots, key=lambda s: (s.seats, list(ANTES).index(s.ante), s.depth_bb))
+    arrays = spot_arrays([(s.seats, s.depth_bb, list(ANTES).index(s.ante)) for s in ordered], ordered)
+    header = {"format": CHART_FORMAT, "code_version": code_version(),
+              "target_bb": {"heads_up": HEADS_UP_CHART_TARGET, "multiway": CHART_TARGET},
+              "triple_deals": TRIPLE_DEALS, "bank_deals": BANK_DEALS, "tables_seed": TABLE_SEED,
+              "antes": list(ANTES), "spots": len(ordered),
+              "quantisation": f"jam and call probabilities in steps of 1/{LEVELS} (uint8, rounded to the nearest "
+                              f"step, so within 1/{2 * LEVELS}; {NO_DECISION}: no such decision)",
+              "model": "chip EV; card removal joint among the players in the pot, folded hands ignored"}
+    return save_chart_file(path, header, arrays)
 
 
 @dataclass(frozen=True)
@@ -126,26 +136,33 @@ class ChartFile:
     cpu_s: np.ndarray
 
 
-def read_charts(path: Path = CHART_FILE) -> ChartFile:
-    """Read a chart file; :class:`ChartVersionError` if it is of another format or code version (or its content
-    hash does not match), :class:`~pokerlab.errors.FileFormatError` if it cannot be read."""
+def read_chart_file(path: Path, chart_format: str, version: str, what: str, script: str) -> ChartFile:
+    """Read a chart file of ``chart_format`` built by code ``version``; :class:`ChartVersionError` if it is of
+    another format or code version (or its content hash does not match), :class:`~pokerlab.errors.FileFormatError`
+    if it cannot be read. ``what`` names the file and ``script`` the builder in the messages."""
+    rebuild = f"rebuild it with {script}"
     try:
         with np.load(path) as stored:
             header = json.loads(str(stored["header"]))
-            arrays = {name: stored[name] for name in ("key", "jam", "call", "gains", "values", "iterations",
-                                                       "cpu_s")}
+            arrays = {name: stored[name] for name in ARRAYS}
     except (OSError, KeyError, ValueError) as error:
-        raise FileFormatError(f"cannot read the full-ring chart file {path}: {error}") from None
-    if header.get("format") != CHART_FORMAT:
+        raise FileFormatError(f"cannot read the {what} file {path}: {error}") from None
+    if header.get("format") != chart_format:
         raise ChartVersionError(f"{path} is a chart file of format {header.get('format')!r}, this pokerlab reads "
-                                f"{CHART_FORMAT!r}: rebuild it with scripts/build_fullring_charts.py")
-    if header.get("code_version") != code_version():
-        raise ChartVersionError(f"{path} was built by chart code {header.get('code_version')}, this pokerlab's is "
-                                f"{code_version()}: rebuild it with scripts/build_fullring_charts.py")
+                                f"{chart_format!r}: {rebuild}")
+    if header.get("code_version") != version:
+        raise ChartVersionError(f"{path} was built by {what} code {header.get('code_version')}, this pokerlab's is "
+                                f"{version}: {rebuild}")
     if header.get("content_sha256") != _content_hash(arrays):
         raise ChartVersionError(f"{path}: its content hash does not match its header (a damaged or edited file): "
-                                "rebuild it with scripts/build_fullring_charts.py")
+                                f"{rebuild}")
     return ChartFile(header, **arrays)
+
+
+def read_charts(path: Path = CHART_FILE) -> ChartFile:
+    """Read a chart file; :class:`ChartVersionError` if it is of another format or code version (or its content
+    hash does not match), :class:`~pokerlab.errors.FileFormatError` if it cannot be read."""
+    return read_chart_file(path, CHART_FORMAT, code_version(), "full-ring chart", "scripts/build_fullring_charts.py")
 
 
 @lru_cache(maxsize=1)

@@ -15,28 +15,24 @@ its content hash; a file of another format, code version or content is refused (
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from pokerlab.cards.classes import NUMBER_OF_CLASSES
-from pokerlab.errors import FileFormatError, InvalidArgumentError
+from pokerlab.errors import InvalidArgumentError
 from pokerlab.pushfold.fullring import CHART_TARGET, ChartSpot
 from pokerlab.pushfold.fullring_charts import (
+    ARRAYS,
     MAX_SEATS,
-    NO_DECISION,
     ChartFile,
-    ChartVersionError,
     FullRingTable,
-    _content_hash,
     available_depths,
     full_ring_table,
-    quantise,
+    read_chart_file,
+    save_chart_file,
+    spot_arrays,
 )
 from pokerlab.pushfold.fullring_icm import (
     FINAL_TABLE_PAYOUTS,
@@ -52,68 +48,29 @@ ICM_FORMAT = "pokerlab-fullring-icm-charts-v1"
 ICM_CHART_FILE = Path(__file__).resolve().parent.parent / "data" / "fullring_icm_charts.npz"
 
 
-ARRAYS = ("key", "jam", "call", "gains", "values", "iterations", "cpu_s")
-
-
 def write_icm_charts(spots: Iterable[tuple[str, ChartSpot]], path: Path = ICM_CHART_FILE) -> dict[str, Any]:
     """Write ``(stage, spot)`` pairs as an ICM chart file (atomically, compressed) and return its header."""
     ordered = sorted(spots, key=lambda s: (STAGES.index(s[0]), s[1].seats, s[1].depth_bb))
-    count = len(ordered)
-    key = np.zeros((count, 4), dtype=np.float64)
-    jam = np.full((count, MAX_SEATS, NUMBER_OF_CLASSES), NO_DECISION, dtype=np.uint8)
-    call = np.full((count, MAX_SEATS, MAX_SEATS, NUMBER_OF_CLASSES), NO_DECISION, dtype=np.uint8)
-    gains = np.zeros((count, MAX_SEATS), dtype=np.float32)
-    values = np.zeros((count, MAX_SEATS), dtype=np.float32)
-    iterations = np.zeros(count, dtype=np.int32)
-    cpu = np.zeros(count, dtype=np.float32)
-    for i, (stage, spot) in enumerate(ordered):
-        n = spot.seats
-        key[i] = (n, spot.depth_bb, 0, STAGES.index(stage))
-        jam[i, :n] = quantise(spot.jam)
-        call[i, :n, :n] = quantise(spot.call)
-        gains[i, :n] = spot.gains
-        values[i, :n] = spot.values
-        iterations[i] = spot.iterations
-        cpu[i] = spot.cpu_s
-    arrays: dict[str, np.ndarray] = {"key": key, "jam": jam, "call": call, "gains": gains, "values": values,
-                                     "iterations": iterations, "cpu_s": cpu}
-    header = {"format": ICM_FORMAT, "code_version": code_version(), "content_sha256": _content_hash(arrays),
+    arrays = spot_arrays([(spot.seats, spot.depth_bb, 0, STAGES.index(stage)) for stage, spot in ordered],
+                         [spot for _, spot in ordered])
+    header = {"format": ICM_FORMAT, "code_version": code_version(),
               "target": f"{CHART_TARGET} bb at the pool's average value of a big blind (pool / chips in play)",
-              "pool": POOL, "units": "money (the prize pool is 100)", "spots": count,
+              "pool": POOL, "units": "money (the prize pool is 100)", "spots": len(ordered),
               "payouts": {"final": {str(n): list(FINAL_TABLE_PAYOUTS[n]) for n in range(3, MAX_SEATS + 1)},
                           "bubble": {str(n): list(FINAL_TABLE_PAYOUTS[n - 1]) for n in range(3, MAX_SEATS + 1)}},
               "key_columns": ["seats", "depth_bb", "ante (0: none)", "stage (0: final, 1: bubble)"],
               "model": "ICM (equal stacks, blinds 0.5/1, no ante); card removal joint among the players in the pot, "
                        "folded hands ignored; seats out of a two-way pot valued per outcome (exact); 3+ way pots "
                        "from the sampled tables, ties broken by a random seat priority"}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".partial.npz")
-    np.savez_compressed(temporary, header=np.array(json.dumps(header, sort_keys=True)), **arrays)  # type: ignore[arg-type]
-    temporary.replace(path)
-    return header
+    return save_chart_file(path, header, arrays)
 
 
 def read_icm_charts(path: Path = ICM_CHART_FILE) -> ChartFile:
     """Read an ICM chart file (its ``key`` has the stage column); :class:`ChartVersionError` if it is of another
     format or code version or its content hash does not match, :class:`~pokerlab.errors.FileFormatError` if it
     cannot be read."""
-    rebuild = "rebuild it with scripts/build_fullring_icm_charts.py"
-    try:
-        with np.load(path) as stored:
-            header = json.loads(str(stored["header"]))
-            arrays = {name: stored[name] for name in ARRAYS}
-    except (OSError, KeyError, ValueError) as error:
-        raise FileFormatError(f"cannot read the full-ring ICM chart file {path}: {error}") from None
-    if header.get("format") != ICM_FORMAT:
-        raise ChartVersionError(f"{path} is a chart file of format {header.get('format')!r}, this pokerlab reads "
-                                f"{ICM_FORMAT!r}: {rebuild}")
-    if header.get("code_version") != code_version():
-        raise ChartVersionError(f"{path} was built by ICM chart code {header.get('code_version')}, this "
-                                f"pokerlab's is {code_version()}: {rebuild}")
-    if header.get("content_sha256") != _content_hash(arrays):
-        raise ChartVersionError(f"{path}: its content hash does not match its header (a damaged or edited file): "
-                                f"{rebuild}")
-    return ChartFile(header, **arrays)
+    return read_chart_file(path, ICM_FORMAT, code_version(), "full-ring ICM chart",
+                           "scripts/build_fullring_icm_charts.py")
 
 
 @lru_cache(maxsize=1)
