@@ -26,14 +26,16 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.pushfold.fullring import ANTES, ChartSpot, check_spot, default_target, solve_spot
-from pokerlab.pushfold.fullring_charts import CHART_FILE, code_version, write_charts
+from pokerlab.pushfold.fullring_charts import CHART_FILE, MAX_SEATS, code_version, write_charts
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,6 +61,11 @@ def chart_depths(text: str) -> list[float]:
 
 
 def seat_counts(text: str) -> list[int]:
+    """Seat counts from ``3,5`` and ranges ``a-b``, ascending; ValueError outside 2 to 10.
+
+    >>> seat_counts("9,3-5")
+    [3, 4, 5, 9]
+    """
     out: set[int] = set()
     for part in text.split(","):
         if "-" in part:
@@ -66,6 +73,8 @@ def seat_counts(text: str) -> list[int]:
             out.update(range(low, high + 1))
         else:
             out.add(int(part))
+    if not out or min(out) < 2 or max(out) > MAX_SEATS:
+        raise ValueError(f"--seats {text}: a chart has 2 to {MAX_SEATS} seats")
     return sorted(out)
 
 
@@ -105,7 +114,7 @@ def over_target(spot: ChartSpot, target: float | None, max_iterations: int | Non
     return spot.max_gain > goal and max_iterations is not None and spot.iterations < max_iterations
 
 
-def _solve(job: tuple[int, float, str, float | None, int | None, str]) -> tuple[int, float, str, str]:
+def _solve(job: tuple[int, float, str, float | None, int | None, str]) -> str:
     """Solve one spot and checkpoint it, unless a checkpoint with a lower largest gain is already there (a
     re-solve with a higher cap keeps the better of the two); returns a line saying what was done."""
     seats, depth, ante, target, iterations, work = job
@@ -113,13 +122,35 @@ def _solve(job: tuple[int, float, str, float | None, int | None, str]) -> tuple[
     version = code_version()
     before = load_spot(path, version)
     spot = solve_spot(seats, depth, ante, target=target, max_iterations=iterations)
-    said = f"{spot.iterations} iterations, {spot.cpu_s:.1f} s CPU, largest gain {spot.max_gain:.2e} bb"
+    said = (f"{seats} seats {depth:g} bb ante {ante}: {spot.iterations} iterations, {spot.cpu_s:.1f} s CPU, "
+            f"largest gain {spot.max_gain:.2e} bb")
     if before is not None and before.max_gain <= spot.max_gain:
-        return seats, depth, ante, f"{said}; kept the checkpoint's {before.max_gain:.2e} bb"
+        return f"{said}; kept the checkpoint's {before.max_gain:.2e} bb"
     save_spot(path, spot, version)
     if before is not None:
         said += f" (was {before.max_gain:.2e} bb after {before.iterations} iterations, {before.cpu_s:.1f} s CPU)"
-    return seats, depth, ante, said
+    return said
+
+
+def solve_all(solve: Callable[[Any], str], jobs: list[Any], workers: int, work: Path) -> int:
+    """Run ``solve(job)`` (a line saying what was done, which names the spot) for every job in a pool of
+    ``workers`` processes, printing each line with the elapsed time and an ETA as the jobs finish; 0 when all
+    are done, 130 (one line on stderr) after Ctrl-C, every finished spot checkpointed under ``work``."""
+    start = time.perf_counter()
+    done = 0
+    try:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for future in as_completed([pool.submit(solve, job) for job in jobs]):
+                said = future.result()
+                done += 1
+                elapsed = time.perf_counter() - start
+                print(f"[{done}/{len(jobs)}] {said}; elapsed {elapsed:.0f} s, ETA "
+                      f"{elapsed / done * (len(jobs) - done):.0f} s", flush=True)
+    except KeyboardInterrupt:
+        print(f"interrupted: {done} of {len(jobs)} spots solved and checkpointed in {work}; rerun to resume",
+              file=sys.stderr)
+        return 130
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
                     except PokerlabError:
                         continue  # a seat all in by posting, or a big-blind ante at 3+ seats: not a chart spot
                     jobs.append((seats, depth, ante))
+        if not jobs:
+            raise ValueError(f"no chart spot at --seats {args.seats} --depths {args.depths} --antes {args.antes} "
+                             "(every seat would be all in by posting, or a big-blind ante at 3+ seats)")
     except (ValueError, PokerlabError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -166,23 +200,9 @@ def main(argv: list[str] | None = None) -> int:
             todo.append(job)
     print(f"{len(jobs)} spots asked, {len(jobs) - len(todo)} already checkpointed (and kept), {len(todo)} to solve "
           f"(code version {version}, {args.workers} worker(s))", flush=True)
-    start = time.perf_counter()
-    done = 0
     if not args.assemble_only and todo:
-        work = [(s, d, a, args.target, args.max_iterations, str(args.work)) for s, d, a in todo]
-        try:
-            with ProcessPoolExecutor(max_workers=args.workers) as pool:
-                futures = [pool.submit(_solve, job) for job in work]
-                for future in as_completed(futures):
-                    seats, depth, ante, said = future.result()
-                    done += 1
-                    elapsed = time.perf_counter() - start
-                    eta = elapsed / done * (len(todo) - done)
-                    print(f"[{done}/{len(todo)}] {seats} seats {depth:g} bb ante {ante}: {said}; "
-                          f"elapsed {elapsed:.0f} s, ETA {eta:.0f} s", flush=True)
-        except KeyboardInterrupt:
-            print(f"interrupted: {done} of {len(todo)} spots solved and checkpointed in {args.work}; rerun to "
-                  "resume", file=sys.stderr)
+        spots_to_solve = [(s, d, a, args.target, args.max_iterations, str(args.work)) for s, d, a in todo]
+        if solve_all(_solve, spots_to_solve, args.workers, args.work) == 130:
             return 130
     spots = [s for s in (load_spot(p, version) for p in sorted(args.work.glob("*.npz"))) if s is not None]
     header = write_charts(spots, args.output)

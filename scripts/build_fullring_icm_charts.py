@@ -9,20 +9,20 @@ checkpoint of this code version in --work is written to --output with the code v
         --depths 10,15,20,5
 
 Spots are solved depth by depth in the order given, each depth's stages in the order given, seat counts
-ascending; one process (Ctrl-C stops after the spot in progress is abandoned, prints one line and exits 130).
+ascending, in --workers processes (Ctrl-C stops after the spots in progress are abandoned, prints one line and
+exits 130).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
-from build_fullring_charts import chart_depths, load_spot, save_spot, seat_counts
+from build_fullring_charts import chart_depths, load_spot, save_spot, seat_counts, solve_all
 
 from pokerlab.errors import PokerlabError
-from pokerlab.pushfold.fullring import ChartSpot
+from pokerlab.pushfold.fullring import MAX_ITERATIONS, ChartSpot
 from pokerlab.pushfold.fullring_icm import STAGES, check_icm_spot, code_version, money_target, solve_icm_spot
 from pokerlab.pushfold.fullring_icm_charts import ICM_CHART_FILE, write_icm_charts
 
@@ -33,11 +33,22 @@ def checkpoint_path(work: Path, stage: str, seats: int, depth: float) -> Path:
     return work / f"{stage}-{seats:02d}-{depth:06.2f}.npz"
 
 
+def _solve(job: tuple[int, float, str, int | None, str]) -> str:
+    """Solve one ICM spot and checkpoint it; returns a line saying what was done."""
+    seats, depth, stage, max_iterations, work = job
+    spot = solve_icm_spot(seats, depth, stage, max_iterations=MAX_ITERATIONS if max_iterations is None
+                          else max_iterations)
+    save_spot(checkpoint_path(Path(work), stage, seats, depth), spot, code_version())
+    return (f"{stage} {seats} seats {depth:g} bb: {spot.iterations} iterations, {spot.cpu_s:.1f} s CPU, largest "
+            f"gain {spot.max_gain:.2e} (target {money_target(seats, depth):.2e})")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stages", default=",".join(STAGES))
     parser.add_argument("--seats", default="3-10")
     parser.add_argument("--depths", default="10,15,20,5")
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "fullring-icm-charts")
     parser.add_argument("--output", type=Path, default=ICM_CHART_FILE)
     parser.add_argument("--max-iterations", type=int, default=None, help="default: the chip-EV charts' 512")
@@ -58,22 +69,10 @@ def main(argv: list[str] | None = None) -> int:
     todo = [job for job in jobs if load_spot(checkpoint_path(args.work, job[2], job[0], job[1]), version) is None]
     print(f"{len(jobs)} spots asked, {len(jobs) - len(todo)} already checkpointed, {len(todo)} to solve (code "
           f"version {version})", flush=True)
-    start = time.perf_counter()
-    limit = {} if args.max_iterations is None else {"max_iterations": args.max_iterations}
-    if not args.assemble_only:
-        for done, (seats, depth, stage) in enumerate(todo, 1):
-            try:
-                spot = solve_icm_spot(seats, depth, stage, **limit)
-            except KeyboardInterrupt:
-                print(f"interrupted: {done - 1} of {len(todo)} spots solved and checkpointed in {args.work}; rerun "
-                      "to resume", file=sys.stderr)
-                return 130
-            save_spot(checkpoint_path(args.work, stage, seats, depth), spot, version)
-            elapsed = time.perf_counter() - start
-            print(f"[{done}/{len(todo)}] {stage} {seats} seats {depth:g} bb: {spot.iterations} iterations, "
-                  f"{spot.cpu_s:.1f} s CPU, largest gain {spot.max_gain:.2e} (target "
-                  f"{money_target(seats, depth):.2e}); elapsed {elapsed:.0f} s, ETA "
-                  f"{elapsed / done * (len(todo) - done):.0f} s", flush=True)
+    if not args.assemble_only and todo:
+        spots_to_solve = [(seats, depth, stage, args.max_iterations, str(args.work)) for seats, depth, stage in todo]
+        if solve_all(_solve, spots_to_solve, args.workers, args.work) == 130:
+            return 130
     spots: list[tuple[str, ChartSpot]] = []
     for stage in STAGES:
         for path in sorted(args.work.glob(f"{stage}-*.npz")):
