@@ -543,6 +543,115 @@ def member_equity_near(field: LocalField, members: np.ndarray, row: np.ndarray, 
     return equity
 
 
+class PairTerms(NamedTuple):
+    """One decision's outcomes, each moving the hero's stack and at most one other member's away from a base row
+    of the members' stacks (build with :func:`pair_terms`, read with :func:`pair_equity`). Per node ``q`` and
+    member ``j``: ``a[j, q]`` (``b[j, q]``) is the rest's payoff averaged over the other members but the hero and
+    ``j`` at their base stacks, with ``j`` not rung (rung) by ``t_q``; ``whole[q]`` the same with ``j`` too at his
+    base stack. The node decays ``exp(-x t_q)`` of the stacks the outcomes reach are kept, each stack once."""
+
+    a: np.ndarray  # float64[R, Q]
+    b: np.ndarray  # float64[R, Q]
+    whole: np.ndarray  # float64[Q]
+    rates: np.ndarray  # float64[K]: clock rates whose node decays are kept (-1: free slot)
+    decay: np.ndarray  # float64[K, Q]: exp(-rates[k] t_q)
+    used: np.ndarray  # int64[1]: slots of rates/decay in use
+
+
+@njit(cache=True)
+def pair_terms(field: LocalField, members: np.ndarray, near: np.ndarray, payoff: np.ndarray, hero: int,
+               slots: int) -> PairTerms:
+    """The :class:`PairTerms` of ``members[hero]``'s outcomes around the base row ``near`` (chips of
+    ``members``), ``payoff`` from :func:`rest_payoffs` of ``members``; ``slots`` distinct stacks kept (more are
+    computed each time). Per node: the other members' count law by prefix products, the payoffs propagated back
+    from the last member (``g_k(a) = (1 - p_k) g_{k+1}(a) + p_k g_{k+1}(a + 1)``), and each member's two terms as
+    the dot product of the two: ``O(R^2)`` per node, against ``O(R^2)`` per node and outcome member by member."""
+    count = members.size
+    nodes = field.nodes.size
+    a = np.zeros((count, nodes))
+    b = np.zeros((count, nodes))
+    whole = np.zeros(nodes)
+    rates = np.full(max(slots, count), -1.0)
+    decay = np.empty((rates.size, nodes))
+    for r in range(count):
+        x = near[r] * field.scale if near[r] > 0 else 0.0
+        rates[r] = x
+        for q in range(nodes):
+            decay[r, q] = math.exp(-x * field.nodes[q])
+    prob = np.empty(count)
+    prefix = np.zeros((count + 1, count + 2))
+    back = np.zeros((count + 1, count + 2))
+    for q in range(nodes):
+        for r in range(count):
+            prob[r] = 0.0 if r == hero or near[r] <= 0 else 1.0 - decay[r, q]
+        prefix[0, 0] = 1.0
+        for k in range(count):
+            p = prob[k]
+            prefix[k + 1, 0] = prefix[k, 0] * (1.0 - p)
+            for c in range(1, k + 2):
+                prefix[k + 1, c] = prefix[k, c] * (1.0 - p) + prefix[k, c - 1] * p
+        for c in range(count + 2):
+            back[count, c] = payoff[q, min(c, count - 1)]
+        for k in range(count - 1, -1, -1):
+            p = prob[k]
+            for c in range(k + 1):
+                back[k, c] = back[k + 1, c] * (1.0 - p) + back[k + 1, c + 1] * p
+        whole[q] = back[0, 0]
+        for j in range(count):
+            sa = 0.0
+            sb = 0.0
+            for c in range(j + 1):
+                sa += prefix[j, c] * back[j + 1, c]
+                sb += prefix[j, c] * back[j + 1, c + 1]
+            a[j, q] = sa
+            b[j, q] = sb
+    return PairTerms(a, b, whole, rates, decay, np.full(1, count, dtype=np.int64))
+
+
+@njit(cache=True)
+def _decay_row(field: LocalField, terms: PairTerms, x: float) -> int:
+    """The slot of ``terms.decay`` holding ``exp(-x t_q)`` (computed into a free slot, the last one when none)."""
+    used = terms.used[0]
+    for k in range(used):
+        if terms.rates[k] == x:
+            return k
+    k = min(used, terms.rates.size - 1)
+    terms.rates[k] = x
+    for q in range(field.nodes.size):
+        terms.decay[k, q] = math.exp(-x * field.nodes[q])
+    terms.used[0] = k + 1
+    return k
+
+
+@njit(cache=True)
+def pair_equity(field: LocalField, members: np.ndarray, row: np.ndarray, terms: PairTerms, hero: int,
+                other: int) -> float:
+    """:func:`member_equity` of ``members[hero]`` where ``row`` differs from the base row of ``terms`` in the
+    hero's stack and ``members[other]``'s only (``other = -1``: the hero's only): the same quadrature, each
+    node an ``O(1)`` read of ``terms``. Valid where :func:`member_equity` integrates (``field.nodes`` not empty
+    and more than :data:`SUBSET_PLAYERS` alive)."""
+    left, busted = members_left(field, members, row)
+    if row[hero] <= 0:
+        return busted_share(field.pay, left + busted, max(busted, 1))
+    base = field.pay[left - 1]
+    rate = row[hero] * field.scale
+    survive = terms.decay[_decay_row(field, terms, rate)]
+    value = 0.0
+    if other < 0 or other == hero:
+        for q in range(field.nodes.size):
+            value += field.weights[q] * survive[q] * (terms.whole[q] - base)
+    elif row[other] <= 0:
+        for q in range(field.nodes.size):
+            value += field.weights[q] * survive[q] * (terms.a[other, q] - base)
+    else:
+        rung = terms.decay[_decay_row(field, terms, row[other] * field.scale)]
+        for q in range(field.nodes.size):
+            a = terms.a[other, q]
+            value += field.weights[q] * survive[q] * (a + (1.0 - rung[q]) * (terms.b[other, q] - a) - base)
+    equity: float = base + rate * value
+    return equity
+
+
 @njit(cache=True)
 def outcome_equities(field: LocalField, members: np.ndarray, after: np.ndarray, out: np.ndarray) -> None:
     """``out[o]``: the ICM equity of player ``members[0]`` (the hero) when the stacks of ``members`` (at most
