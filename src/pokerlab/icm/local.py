@@ -217,6 +217,7 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
     band_drop = field.band_drop
     band_tail = field.band_tail
     nb = band_end.size
+    fixed = np.empty(8)
     exact = field.alive[0] <= EXACT_REST_PLAYERS
     top = band_end[nb - 1] if nb else 0  # counts c >= top - 1 are never asked for
     for q in range(nodes.size):
@@ -306,18 +307,29 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
                 for c in range(c_lo, c_lo + width):
                     window[c - c_lo] = _rest_cdf(c, poisson, pmf, pcdf, s2, s3, mu, sigma, g1, g2)
             else:
-                _edgeworth_window(window, c_lo, c_lo + width - 1, mu, sigma, g1, g2)
+                _window_constants(sigma, fixed)
+                _edgeworth_window(window, c_lo, c_lo + width - 1, mu, sigma, g1, g2, fixed)
             for m in range(m_count):
                 out[q, m] = _dense_payoff(field.pay, window, c_lo, c_hi, min(c_hi, top - m), m)
             continue
+        # a payout drop at place e meets the counts e - 1 - m of every member count m: the law's cdf on that
+        # run of consecutive counts at once (by the recurrence of _edgeworth_window where the spread allows)
+        last = np.searchsorted(band_end, c_hi + 1)  # the first band ending at c_hi + 1 + m or later
         for m in range(m_count):
-            first = np.searchsorted(band_end, c_lo + 1 + m)
-            last = np.searchsorted(band_end, c_hi + 1 + m)
-            total = band_tail[last]
-            for b in range(first, last):
-                total += band_drop[b] * _rest_cdf(band_end[b] - 1 - m, poisson, pmf, pcdf, s2, s3, mu, sigma, g1,
-                                                  g2)
-            out[q, m] = total
+            while last < nb and band_end[last] < c_hi + 1 + m:
+                last += 1
+            out[q, m] = band_tail[last]
+        recurrence = not poisson and sigma >= RECURRENCE_SIGMA
+        if recurrence:
+            _window_constants(sigma, fixed)
+        for b in range(np.searchsorted(band_end, c_lo + 1), last):
+            first = max(band_end[b] - m_count, c_lo)
+            last = min(band_end[b] - 1, c_hi - 1)
+            if recurrence:
+                _edgeworth_window(window, first, last, mu, sigma, g1, g2, fixed)
+            for c in range(first, last + 1):
+                f = window[c - first] if recurrence else _rest_cdf(c, poisson, pmf, pcdf, s2, s3, mu, sigma, g1, g2)
+                out[q, band_end[b] - 1 - c] += band_drop[b] * f
 
 
 @njit(cache=True)
@@ -345,36 +357,69 @@ def _dense_payoff(pay: np.ndarray, window: np.ndarray, c_lo: int, c_hi: int, c_e
 
 
 @njit(cache=True)
+def _window_constants(sigma: float, fixed: np.ndarray) -> None:
+    """The constants of :func:`_edgeworth_window` at spread ``sigma`` (``d = 1/sigma``; a step's points at the
+    offsets ``o`` = 0, o1, d/2, d - o1): ``fixed[i] = exp(-o_i^2/2)``, ``fixed[4 + i] = exp(-o_i d - d^2/2)``."""
+    d = 1.0 / sigma
+    o1 = 0.5 * d * (1.0 - _GL3_X)
+    o3 = d - o1
+    fixed[0] = 1.0
+    fixed[1] = math.exp(-0.5 * o1 * o1)
+    fixed[2] = math.exp(-0.125 * d * d)
+    fixed[3] = math.exp(-0.5 * o3 * o3)
+    fixed[4] = math.exp(-0.5 * d * d)
+    fixed[5] = math.exp(-o1 * d - 0.5 * d * d)
+    fixed[6] = math.exp(-d * d)
+    fixed[7] = math.exp(-o3 * d - 0.5 * d * d)
+
+
+@njit(cache=True)
 def _edgeworth_window(window: np.ndarray, c_lo: int, c_hi: int, mu: float, sigma: float, g1: float,
-                      g2: float) -> None:
+                      g2: float, fixed: np.ndarray) -> None:
     """``window[c - c_lo]``: the Edgeworth cdf of :func:`_rest_cdf` at every count ``c_lo..c_hi``, without a
     transcendental per count: the normal density at ``z_c = (c + 1/2 - mu) / sigma`` and at the three
     Gauss-Legendre points of each step ``[z_c, z_c + 1/sigma]`` by the recurrence ``phi(z + d) = phi(z) r``,
     ``r <- r exp(-d^2)``; the normal cdf advanced by the step's 3-point rule (error ~ d^7 / 2e6 per step,
-    d = 1/sigma <= 1 / RECURRENCE_SIGMA) and restarted from ``erfc`` every :data:`RECURRENCE_RESTART` counts."""
+    d = 1/sigma <= 1 / RECURRENCE_SIGMA) and restarted from ``erfc`` every :data:`RECURRENCE_RESTART` counts.
+    A restart takes ``phi(z + o) = phi(z) exp(-z o) exp(-o^2/2)`` and ``r = exp(-z d) exp(-o d - d^2/2)``: three
+    exponentials of ``z`` and a square root, the rest from ``fixed`` (:func:`_window_constants` of ``sigma``)."""
     d = 1.0 / sigma
-    shrink = math.exp(-d * d)
+    shrink = fixed[6]
     z = (c_lo + 0.5 - mu) / sigma
-    offsets = (0.0, 0.5 * d * (1.0 - _GL3_X), 0.5 * d, 0.5 * d * (1.0 + _GL3_X))
-    value = np.empty(4)
-    ratio = np.empty(4)
+    o1 = 0.5 * d * (1.0 - _GL3_X)
+    v0 = v1 = v2 = v3 = r0 = r1 = r2 = r3 = 0.0
     cdf = 0.0
+    a3 = g1 / 6.0
+    a4 = g2 / 24.0
+    a6 = g1 * g1 / 72.0
     for c in range(c_lo, c_hi + 1):
         k = c - c_lo
         if k % RECURRENCE_RESTART == 0:
             z = (c + 0.5 - mu) / sigma
             cdf = _normal_cdf(z)
-            for i in range(4):
-                a = z + offsets[i]
-                value[i] = _INV_SQRT2PI * math.exp(-0.5 * a * a)
-                ratio[i] = math.exp(-a * d - 0.5 * d * d)
+            density = _INV_SQRT2PI * math.exp(-0.5 * z * z)
+            step = math.exp(-z * d)
+            first = math.exp(-z * o1)
+            v0 = density
+            v1 = density * first * fixed[1]
+            v2 = density * math.sqrt(step) * fixed[2]
+            v3 = density * (step / first) * fixed[3]
+            r0 = step * fixed[4]
+            r1 = step * fixed[5]
+            r2 = step * fixed[6]
+            r3 = step * fixed[7]
         z2 = z * z
-        window[k] = min(max(cdf - value[0] * (g1 / 6.0 * (z2 - 1.0) + g2 / 24.0 * z * (z2 - 3.0)
-                                              + g1 * g1 / 72.0 * z * (z2 * z2 - 10.0 * z2 + 15.0)), 0.0), 1.0)
-        cdf += 0.5 * d * (_GL3_W0 * (value[1] + value[3]) + _GL3_W1 * value[2])
-        for i in range(4):
-            value[i] *= ratio[i]
-            ratio[i] *= shrink
+        window[k] = min(max(cdf - v0 * (a3 * (z2 - 1.0) + a4 * z * (z2 - 3.0)
+                                        + a6 * z * (z2 * z2 - 10.0 * z2 + 15.0)), 0.0), 1.0)
+        cdf += 0.5 * d * (_GL3_W0 * (v1 + v3) + _GL3_W1 * v2)
+        v0 *= r0
+        v1 *= r1
+        v2 *= r2
+        v3 *= r3
+        r0 *= shrink
+        r1 *= shrink
+        r2 *= shrink
+        r3 *= shrink
         z += d
 
 
