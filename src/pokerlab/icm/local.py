@@ -49,6 +49,7 @@ PANEL_W = 0.75  # width of a quadrature panel in w = sqrt(mu(t)) + log(1 + t)
 SUBSET_PLAYERS = 10  # at most this many alive: exact ICM (subset recursion) per outcome
 EXACT_REST_PLAYERS = 64  # at most this many alive: the rest's count law exactly (Poisson-binomial recursion)
 MU_SWITCH = 30.0  # mean count of the rest up to which the Poisson-Charlier expansion is used, Edgeworth above
+_BLOCK = 32  # nodes per block of the vectorised loops of pair_terms
 MEMBERS_MAX = 10  # the most members (stacks a hand changes: a table) the integration range is sized for
 _GL_X = np.array([-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526])
 _GL_W = np.array([0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538])
@@ -77,6 +78,43 @@ class LocalField(NamedTuple):
     band_tail: np.ndarray  # float64[B + 1]: band_tail[b] = sum of band_drop[b:]
 
 
+_LOG2E = 1.4426950408889634
+_LN2_HI = 0.6931471803691238  # ln 2 in two parts: k ln 2 exact in the first for |k| < 2^20
+_LN2_LO = 1.9082149292705877e-10
+_EXP_TAYLOR = tuple(1.0 / math.factorial(k) for k in range(14))
+
+
+@njit(cache=True, fastmath={"contract"})
+def node_decays(x: float, nodes: np.ndarray, out: np.ndarray, bits: np.ndarray) -> None:
+    """``out[q] = exp(-x nodes[q])`` (``x >= 0``; ``bits``: int64 scratch of the same size) in loops the compiler
+    vectorises (math.exp is a call per element): ``2^k exp(r)``, ``|r| <= ln(2)/2``, ``exp(r)`` by its Taylor
+    polynomial of degree 13 (remainder < 5e-18), ``2^k`` written as the float's exponent bits; relative error
+    < 3e-16, and ``exp(-700)`` in place of anything smaller."""
+    n = nodes.size
+    for q in range(n):
+        y = max(-x * nodes[q], -700.0)
+        k = math.floor(y * _LOG2E + 0.5)
+        r = (y - k * _LN2_HI) - k * _LN2_LO
+        e = _EXP_TAYLOR[13]
+        e = e * r + _EXP_TAYLOR[12]
+        e = e * r + _EXP_TAYLOR[11]
+        e = e * r + _EXP_TAYLOR[10]
+        e = e * r + _EXP_TAYLOR[9]
+        e = e * r + _EXP_TAYLOR[8]
+        e = e * r + _EXP_TAYLOR[7]
+        e = e * r + _EXP_TAYLOR[6]
+        e = e * r + _EXP_TAYLOR[5]
+        e = e * r + _EXP_TAYLOR[4]
+        e = e * r + _EXP_TAYLOR[3]
+        e = e * r + _EXP_TAYLOR[2]
+        e = e * r + 1.0
+        out[q] = e * r + 1.0
+        bits[q] = (np.int64(k) + 1023) << 52
+    power_of_two = bits.view(np.float64)
+    for q in range(n):
+        out[q] *= power_of_two[q]
+
+
 @njit(cache=True)
 def _field_nodes(rates: np.ndarray, t_end: float) -> tuple[np.ndarray, np.ndarray]:
     """Gauss-Legendre nodes (4 per panel of width ~PANEL_W in w) on [0, t_end] and their weights in t."""
@@ -98,12 +136,14 @@ def _field_nodes(rates: np.ndarray, t_end: float) -> tuple[np.ndarray, np.ndarra
     return nodes, weights
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _add_powers(power: np.ndarray, nodes: np.ndarray, rate: float, sign: float) -> None:
     if rate <= 0.0:
         return
+    decay = np.empty(nodes.size)
+    node_decays(rate, nodes, decay, np.empty(nodes.size, dtype=np.int64))
     for q in range(nodes.size):
-        p = -math.expm1(-rate * nodes[q])
+        p = 1.0 - decay[q]
         p2 = p * p
         power[0, q] += sign * p
         power[1, q] += sign * p2
@@ -219,6 +259,11 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
     nb = band_end.size
     fixed = np.empty(8)
     exact = field.alive[0] <= EXACT_REST_PLAYERS
+    member_decay = np.ones((members.size, nodes.size))  # exp(-x_r t_q) of the members with chips
+    bits = np.empty(nodes.size, dtype=np.int64)
+    for r in range(members.size):
+        if field.stacks[members[r]] > 0 and not exact:
+            node_decays(field.stacks[members[r]] * field.scale, nodes, member_decay[r], bits)
     top = band_end[nb - 1] if nb else 0  # counts c >= top - 1 are never asked for
     for q in range(nodes.size):
         t = nodes[q]
@@ -263,9 +308,8 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
         s3 = field.power[2, q]
         s4 = field.power[3, q]
         for r in range(members.size):
-            x = field.stacks[members[r]] * field.scale
-            if x > 0:
-                p = -math.expm1(-x * t)
+            if field.stacks[members[r]] > 0:
+                p = 1.0 - member_decay[r, q]
                 s1 -= p
                 s2 -= p * p
                 s3 -= p * p * p
@@ -529,11 +573,14 @@ def member_chances(field: LocalField, row: np.ndarray) -> np.ndarray:
     """``chance[q, r] = 1 - exp(-row[r] t_q)`` (the field's clock scale; 0 for ``row[r] <= 0``): the members'
     probabilities of having rung by each node, for :func:`member_equity_near` of outcomes close to ``row``."""
     chance = np.zeros((field.nodes.size, row.size))
+    decay = np.empty(field.nodes.size)
+    bits = np.empty(field.nodes.size, dtype=np.int64)
     for r in range(row.size):
         x = row[r] * field.scale
         if x > 0:
+            node_decays(x, field.nodes, decay, bits)
             for q in range(field.nodes.size):
-                chance[q, r] = -math.expm1(-x * field.nodes[q])
+                chance[q, r] = 1.0 - decay[q]
     return chance
 
 
@@ -601,6 +648,7 @@ class PairTerms(NamedTuple):
     rates: np.ndarray  # float64[K]: clock rates whose node decays are kept (-1: free slot)
     decay: np.ndarray  # float64[K, Q]: exp(-rates[k] t_q)
     used: np.ndarray  # int64[1]: slots of rates/decay in use
+    bits: np.ndarray  # int64[Q]: scratch of node_decays
 
 
 @njit(cache=True)
@@ -618,39 +666,45 @@ def pair_terms(field: LocalField, members: np.ndarray, near: np.ndarray, payoff:
     whole = np.zeros(nodes)
     rates = np.full(max(slots, count), -1.0)
     decay = np.empty((rates.size, nodes))
+    bits = np.empty(nodes, dtype=np.int64)
     for r in range(count):
         x = near[r] * field.scale if near[r] > 0 else 0.0
         rates[r] = x
-        for q in range(nodes):
-            decay[r, q] = math.exp(-x * field.nodes[q])
-    prob = np.empty(count)
-    prefix = np.zeros((count + 1, count + 2))
-    back = np.zeros((count + 1, count + 2))
-    for q in range(nodes):
+        node_decays(x, field.nodes, decay[r], bits)
+    # nodes in blocks, the node innermost: each step below is one vectorised loop over a block's nodes
+    prob = np.zeros((count, _BLOCK))
+    prefix = np.zeros((count + 1, count + 2, _BLOCK))
+    back = np.zeros((count + 1, count + 2, _BLOCK))
+    for q0 in range(0, nodes, _BLOCK):
+        nq = min(_BLOCK, nodes - q0)
         for r in range(count):
-            prob[r] = 0.0 if r == hero or near[r] <= 0 else 1.0 - decay[r, q]
-        prefix[0, 0] = 1.0
+            if r != hero and near[r] > 0:
+                for i in range(nq):
+                    prob[r, i] = 1.0 - decay[r, q0 + i]
+        for i in range(nq):
+            prefix[0, 0, i] = 1.0
         for k in range(count):
-            p = prob[k]
-            prefix[k + 1, 0] = prefix[k, 0] * (1.0 - p)
-            for c in range(1, k + 2):
-                prefix[k + 1, c] = prefix[k, c] * (1.0 - p) + prefix[k, c - 1] * p
+            for c in range(k + 1, 0, -1):
+                for i in range(nq):
+                    prefix[k + 1, c, i] = prefix[k, c, i] + (prefix[k, c - 1, i] - prefix[k, c, i]) * prob[k, i]
+            for i in range(nq):
+                prefix[k + 1, 0, i] = prefix[k, 0, i] * (1.0 - prob[k, i])
         for c in range(count + 2):
-            back[count, c] = payoff[q, min(c, count - 1)]
+            m = min(c, count - 1)
+            for i in range(nq):
+                back[count, c, i] = payoff[q0 + i, m]
         for k in range(count - 1, -1, -1):
-            p = prob[k]
             for c in range(k + 1):
-                back[k, c] = back[k + 1, c] * (1.0 - p) + back[k + 1, c + 1] * p
-        whole[q] = back[0, 0]
+                for i in range(nq):
+                    back[k, c, i] = back[k + 1, c, i] + (back[k + 1, c + 1, i] - back[k + 1, c, i]) * prob[k, i]
+        for i in range(nq):
+            whole[q0 + i] = back[0, 0, i]
         for j in range(count):
-            sa = 0.0
-            sb = 0.0
             for c in range(j + 1):
-                sa += prefix[j, c] * back[j + 1, c]
-                sb += prefix[j, c] * back[j + 1, c + 1]
-            a[j, q] = sa
-            b[j, q] = sb
-    return PairTerms(a, b, whole, rates, decay, np.full(1, count, dtype=np.int64))
+                for i in range(nq):
+                    a[j, q0 + i] += prefix[j, c, i] * back[j + 1, c, i]
+                    b[j, q0 + i] += prefix[j, c, i] * back[j + 1, c + 1, i]
+    return PairTerms(a, b, whole, rates, decay, np.full(1, count, dtype=np.int64), bits)
 
 
 @njit(cache=True)
@@ -662,8 +716,7 @@ def _decay_row(field: LocalField, terms: PairTerms, x: float) -> int:
             return k
     k = min(used, terms.rates.size - 1)
     terms.rates[k] = x
-    for q in range(field.nodes.size):
-        terms.decay[k, q] = math.exp(-x * field.nodes[q])
+    node_decays(x, field.nodes, terms.decay[k], terms.bits)
     terms.used[0] = k + 1
     return k
 

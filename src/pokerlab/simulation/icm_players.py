@@ -121,7 +121,8 @@ def decision_terms(rule: int, param: float, field: LocalField, members: np.ndarr
     terms (each outcome by :func:`pokerlab.icm.local.member_equity`) otherwise."""
     if rule != DECIDE_ICM or field.nodes.size == 0 or field.alive[0] <= SUBSET_PLAYERS:
         empty = np.empty((0, 0))
-        return PairTerms(empty, empty, np.empty(0), np.empty(0), empty, np.zeros(1, dtype=np.int64))
+        return PairTerms(empty, empty, np.empty(0), np.empty(0), empty, np.zeros(1, dtype=np.int64),
+                         np.empty(0, dtype=np.int64))
     row = chips if param == 1.0 else chips**param
     return pair_terms(field, members, row, payoff, hero, 4 * members.size + 4)
 
