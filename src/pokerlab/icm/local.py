@@ -28,8 +28,10 @@ The payouts enter through their drops ``pay_e - pay_{e+1}`` at the places ``e`` 
 are evaluated per node (the rest are 0 or 1). Where many drops are within reach (every place its own amount),
 the rest's cdf is computed once per count within reach (by recurrence beyond a spread of
 :data:`RECURRENCE_SIGMA`: :func:`_edgeworth_window`) and shared by every ``m`` as a dot product over the
-places. A decision's outcomes move two or three of the members' stacks: :func:`member_equity_near` reads the
-others' probabilities from :func:`member_chances` of the table's chips. The errors against exact ICM are
+places. A decision's outcomes each move the hero's stack and at most one other member's: :func:`pair_terms`
+averages the payoffs over the other members once per node (prefix products of their count law, the payoffs
+propagated back), so each outcome is ``O(1)`` per node (:func:`pair_equity`); the exponentials ``exp(-x t_q)``
+are computed in vectorised loops (:func:`node_decays`). The errors against exact ICM are
 measured in ``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
 """
 
@@ -317,7 +319,7 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
         mu = max(s1, 0.0)
         var = max(s1 - s2, 1e-12)  # ~0 once nearly everyone has rung: a point mass, the corrections off
         sigma = math.sqrt(var)
-        span = 8.0 * sigma + 6.0
+        span = 6.5 * sigma + 6.0  # the cdf is within Phi(-6.5) = 4e-11 of 0 or 1 beyond
         lo = int(math.floor(mu - span))
         hi = int(math.ceil(mu + span))
         poisson = mu <= MU_SWITCH
@@ -376,27 +378,20 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
                 out[q, band_end[b] - 1 - c] += band_drop[b] * f
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath={"reassoc", "contract"})
 def _dense_payoff(pay: np.ndarray, window: np.ndarray, c_lo: int, c_hi: int, c_end: int, m: int) -> float:
     """``sum_e drop_e P(R <= e - 1 - m)`` over every place (``drop_e = pay_e - pay_{e+1}``, 0 where the payout
     does not change), ``P(R <= c)`` from ``window`` for ``c_lo <= c < c_hi`` and 1 from ``c_hi`` on (so the places
     from ``c_hi + 1 + m`` add up to ``pay[c_hi + m]``; ``c_end <= c_hi``: no drop from there on): a contiguous
-    dot product, four sums for the pipeline."""
-    a0 = a1 = a2 = a3 = 0.0
+    dot product (reassociated, so the compiler vectorises it)."""
     length = max(c_end - c_lo, 0)
     base = c_lo + m
-    k = 0
-    while k + 4 <= length:
-        j = base + k
-        a0 += (pay[j] - pay[j + 1]) * window[k]
-        a1 += (pay[j + 1] - pay[j + 2]) * window[k + 1]
-        a2 += (pay[j + 2] - pay[j + 3]) * window[k + 2]
-        a3 += (pay[j + 3] - pay[j + 4]) * window[k + 3]
-        k += 4
-    while k < length:
-        a0 += (pay[base + k] - pay[base + k + 1]) * window[k]
-        k += 1
-    total: float = pay[c_hi + m] + (a0 + a1) + (a2 + a3)
+    upper = pay[base: base + length]
+    lower = pay[base + 1: base + 1 + length]
+    acc = 0.0
+    for k in range(length):  # slices indexed by the loop counter: no wraparound test, so it vectorises
+        acc += (upper[k] - lower[k]) * window[k]
+    total: float = pay[c_hi + m] + acc
     return total
 
 
@@ -564,32 +559,7 @@ def busted_share(pay: np.ndarray, alive: int, busted: int) -> float:
 def member_equity(field: LocalField, members: np.ndarray, row: np.ndarray, payoff: np.ndarray, hero: int) -> float:
     """The ICM equity of ``members[hero]`` when the members' stacks become ``row`` (chips; 0: out) and every
     other stack is as in ``field``; ``payoff`` from :func:`rest_payoffs` of the same members. Members knocked out
-    in the outcome share their places' money."""
-    return member_equity_near(field, members, row, payoff, hero, np.empty(0), np.empty((0, 0)))
-
-
-@njit(cache=True)
-def member_chances(field: LocalField, row: np.ndarray) -> np.ndarray:
-    """``chance[q, r] = 1 - exp(-row[r] t_q)`` (the field's clock scale; 0 for ``row[r] <= 0``): the members'
-    probabilities of having rung by each node, for :func:`member_equity_near` of outcomes close to ``row``."""
-    chance = np.zeros((field.nodes.size, row.size))
-    decay = np.empty(field.nodes.size)
-    bits = np.empty(field.nodes.size, dtype=np.int64)
-    for r in range(row.size):
-        x = row[r] * field.scale
-        if x > 0:
-            node_decays(x, field.nodes, decay, bits)
-            for q in range(field.nodes.size):
-                chance[q, r] = 1.0 - decay[q]
-    return chance
-
-
-@njit(cache=True)
-def member_equity_near(field: LocalField, members: np.ndarray, row: np.ndarray, payoff: np.ndarray, hero: int,
-                       near: np.ndarray, chance: np.ndarray) -> float:
-    """:func:`member_equity`, reading the probabilities of the members whose chips equal those in ``near`` from
-    ``chance`` (:func:`member_chances` of ``near``; an empty ``near``: none): a decision's outcomes move two or
-    three stacks of a table, so most of each outcome's transcendentals are shared."""
+    in the outcome share their places' money. (A decision's many outcomes: :func:`pair_equity`.)"""
     r_count = members.size
     pay = field.pay
     left, busted = members_left(field, members, row)
@@ -620,7 +590,7 @@ def member_equity_near(field: LocalField, members: np.ndarray, row: np.ndarray, 
             x = row[r] * field.scale
             if r == hero or x <= 0:
                 continue
-            p = chance[q, r] if near.size and row[r] == near[r] else -math.expm1(-x * t)
+            p = -math.expm1(-x * t)
             used += 1
             for m in range(used, 0, -1):
                 count[m] = count[m] * (1.0 - p) + count[m - 1] * p
@@ -628,7 +598,7 @@ def member_equity_near(field: LocalField, members: np.ndarray, row: np.ndarray, 
         expected = 0.0
         for m in range(used + 1):
             expected += count[m] * payoff[q, m]
-        survive = 1.0 - chance[q, hero] if near.size and row[hero] == near[hero] else math.exp(-rate * t)
+        survive = math.exp(-rate * t)
         value += field.weights[q] * rate * survive * (expected - base)
     # past t_end the integrand is 0: the hero, if not rung yet, is past the paid places or in the last one
     equity: float = base + value
@@ -649,6 +619,25 @@ class PairTerms(NamedTuple):
     decay: np.ndarray  # float64[K, Q]: exp(-rates[k] t_q)
     used: np.ndarray  # int64[1]: slots of rates/decay in use
     bits: np.ndarray  # int64[Q]: scratch of node_decays
+
+
+@njit(cache=True, inline="always")
+def _one_minus(x: np.ndarray, out: np.ndarray) -> None:
+    for i in range(x.size):
+        out[i] = 1.0 - x[i]
+
+
+@njit(cache=True, inline="always")
+def _mix(stay: np.ndarray, move: np.ndarray, p: np.ndarray, out: np.ndarray, n: int) -> None:
+    """``out = stay + (move - stay) p`` on the first ``n`` entries (one step of a Bernoulli)."""
+    for i in range(n):
+        out[i] = stay[i] + (move[i] - stay[i]) * p[i]
+
+
+@njit(cache=True, inline="always")
+def _dot_into(x: np.ndarray, y: np.ndarray, out: np.ndarray, n: int) -> None:
+    for i in range(n):
+        out[i] += x[i] * y[i]
 
 
 @njit(cache=True)
@@ -673,37 +662,31 @@ def pair_terms(field: LocalField, members: np.ndarray, near: np.ndarray, payoff:
         node_decays(x, field.nodes, decay[r], bits)
     # nodes in blocks, the node innermost: each step below is one vectorised loop over a block's nodes
     prob = np.zeros((count, _BLOCK))
+    zeros = np.zeros(_BLOCK)
     prefix = np.zeros((count + 1, count + 2, _BLOCK))
     back = np.zeros((count + 1, count + 2, _BLOCK))
     for q0 in range(0, nodes, _BLOCK):
         nq = min(_BLOCK, nodes - q0)
+        # 1-d views indexed by the loop counter only (no wraparound test): the loops vectorise
         for r in range(count):
             if r != hero and near[r] > 0:
-                for i in range(nq):
-                    prob[r, i] = 1.0 - decay[r, q0 + i]
-        for i in range(nq):
-            prefix[0, 0, i] = 1.0
+                _one_minus(decay[r, q0: q0 + nq], prob[r])
+        prefix[0, 0, :nq] = 1.0
         for k in range(count):
+            p = prob[k]
             for c in range(k + 1, 0, -1):
-                for i in range(nq):
-                    prefix[k + 1, c, i] = prefix[k, c, i] + (prefix[k, c - 1, i] - prefix[k, c, i]) * prob[k, i]
-            for i in range(nq):
-                prefix[k + 1, 0, i] = prefix[k, 0, i] * (1.0 - prob[k, i])
+                _mix(prefix[k, c], prefix[k, c - 1], p, prefix[k + 1, c], nq)
+            _mix(prefix[k, 0], zeros, p, prefix[k + 1, 0], nq)
         for c in range(count + 2):
-            m = min(c, count - 1)
-            for i in range(nq):
-                back[count, c, i] = payoff[q0 + i, m]
+            back[count, c, :nq] = payoff[q0: q0 + nq, min(c, count - 1)]
         for k in range(count - 1, -1, -1):
             for c in range(k + 1):
-                for i in range(nq):
-                    back[k, c, i] = back[k + 1, c, i] + (back[k + 1, c + 1, i] - back[k + 1, c, i]) * prob[k, i]
-        for i in range(nq):
-            whole[q0 + i] = back[0, 0, i]
+                _mix(back[k + 1, c], back[k + 1, c + 1], prob[k], back[k, c], nq)
+        whole[q0: q0 + nq] = back[0, 0, :nq]
         for j in range(count):
             for c in range(j + 1):
-                for i in range(nq):
-                    a[j, q0 + i] += prefix[j, c, i] * back[j + 1, c, i]
-                    b[j, q0 + i] += prefix[j, c, i] * back[j + 1, c + 1, i]
+                _dot_into(prefix[j, c], back[j + 1, c], a[j, q0: q0 + nq], nq)
+                _dot_into(prefix[j, c], back[j + 1, c + 1], b[j, q0: q0 + nq], nq)
     return PairTerms(a, b, whole, rates, decay, np.full(1, count, dtype=np.int64), bits)
 
 
@@ -721,6 +704,17 @@ def _decay_row(field: LocalField, terms: PairTerms, x: float) -> int:
     return k
 
 
+@njit(cache=True, fastmath={"reassoc", "contract"})
+def _pair_sum(weights: np.ndarray, survive: np.ndarray, a: np.ndarray, b: np.ndarray, decay: np.ndarray,
+              base: float) -> float:
+    """``sum_q weights_q survive_q (b_q + (a_q - b_q) decay_q - base)`` (reassociated: vectorised)."""
+    total = 0.0
+    for q in range(weights.size):
+        total += weights[q] * survive[q] * (b[q] + (a[q] - b[q]) * decay[q] - base)
+    value: float = total
+    return value
+
+
 @njit(cache=True)
 def pair_equity(field: LocalField, members: np.ndarray, row: np.ndarray, terms: PairTerms, hero: int,
                 other: int) -> float:
@@ -734,18 +728,14 @@ def pair_equity(field: LocalField, members: np.ndarray, row: np.ndarray, terms: 
     base = field.pay[left - 1]
     rate = row[hero] * field.scale
     survive = terms.decay[_decay_row(field, terms, rate)]
-    value = 0.0
+    weights = field.weights
     if other < 0 or other == hero:
-        for q in range(field.nodes.size):
-            value += field.weights[q] * survive[q] * (terms.whole[q] - base)
+        value = _pair_sum(weights, survive, terms.whole, terms.whole, terms.whole, base)
     elif row[other] <= 0:
-        for q in range(field.nodes.size):
-            value += field.weights[q] * survive[q] * (terms.a[other, q] - base)
+        value = _pair_sum(weights, survive, terms.a[other], terms.a[other], terms.whole, base)
     else:
         rung = terms.decay[_decay_row(field, terms, row[other] * field.scale)]
-        for q in range(field.nodes.size):
-            a = terms.a[other, q]
-            value += field.weights[q] * survive[q] * (a + (1.0 - rung[q]) * (terms.b[other, q] - a) - base)
+        value = _pair_sum(weights, survive, terms.a[other], terms.b[other], rung, base)
     equity: float = base + rate * value
     return equity
 
