@@ -644,8 +644,8 @@ def _dot_into(x: np.ndarray, y: np.ndarray, out: np.ndarray, n: int) -> None:
 def pair_terms(field: LocalField, members: np.ndarray, near: np.ndarray, payoff: np.ndarray, hero: int,
                slots: int) -> PairTerms:
     """The :class:`PairTerms` of ``members[hero]``'s outcomes around the base row ``near`` (chips of
-    ``members``), ``payoff`` from :func:`rest_payoffs` of ``members``; ``slots`` distinct stacks kept (more are
-    computed each time). Per node: the other members' count law by prefix products, the payoffs propagated back
+    ``members``), ``payoff`` from :func:`rest_payoffs` of ``members``; ``slots`` (at least 2) distinct stacks
+    besides the members' kept (more are computed each time). Per node: the other members' count law by prefix products, the payoffs propagated back
     from the last member (``g_k(a) = (1 - p_k) g_{k+1}(a) + p_k g_{k+1}(a + 1)``), and each member's two terms as
     the dot product of the two: ``O(R^2)`` per node, against ``O(R^2)`` per node and outcome member by member."""
     count = members.size
@@ -653,7 +653,7 @@ def pair_terms(field: LocalField, members: np.ndarray, near: np.ndarray, payoff:
     a = np.zeros((count, nodes))
     b = np.zeros((count, nodes))
     whole = np.zeros(nodes)
-    rates = np.full(max(slots, count), -1.0)
+    rates = np.full(count + max(slots, 2), -1.0)
     decay = np.empty((rates.size, nodes))
     bits = np.empty(nodes, dtype=np.int64)
     for r in range(count):
@@ -691,16 +691,19 @@ def pair_terms(field: LocalField, members: np.ndarray, near: np.ndarray, payoff:
 
 
 @njit(cache=True)
-def _decay_row(field: LocalField, terms: PairTerms, x: float) -> int:
-    """The slot of ``terms.decay`` holding ``exp(-x t_q)`` (computed into a free slot, the last one when none)."""
+def _decay_row(field: LocalField, terms: PairTerms, x: float, keep: int) -> int:
+    """The slot of ``terms.decay`` holding ``exp(-x t_q)``: computed into a free slot, or when none is free into
+    one of the last two, not ``keep`` (a slot the caller still reads); the members' own slots stay."""
     used = terms.used[0]
     for k in range(used):
         if terms.rates[k] == x:
             return k
-    k = min(used, terms.rates.size - 1)
+    k = used
+    if used >= terms.rates.size:
+        k = terms.rates.size - 1 if keep != terms.rates.size - 1 else terms.rates.size - 2
     terms.rates[k] = x
     node_decays(x, field.nodes, terms.decay[k], terms.bits)
-    terms.used[0] = k + 1
+    terms.used[0] = max(used, k + 1)
     return k
 
 
@@ -727,14 +730,15 @@ def pair_equity(field: LocalField, members: np.ndarray, row: np.ndarray, terms: 
         return busted_share(field.pay, left + busted, max(busted, 1))
     base = field.pay[left - 1]
     rate = row[hero] * field.scale
-    survive = terms.decay[_decay_row(field, terms, rate)]
+    kept = _decay_row(field, terms, rate, -1)
+    survive = terms.decay[kept]
     weights = field.weights
     if other < 0 or other == hero:
         value = _pair_sum(weights, survive, terms.whole, terms.whole, terms.whole, base)
     elif row[other] <= 0:
         value = _pair_sum(weights, survive, terms.a[other], terms.a[other], terms.whole, base)
     else:
-        rung = terms.decay[_decay_row(field, terms, row[other] * field.scale)]
+        rung = terms.decay[_decay_row(field, terms, row[other] * field.scale, kept)]
         value = _pair_sum(weights, survive, terms.a[other], terms.b[other], rung, base)
     equity: float = base + rate * value
     return equity
