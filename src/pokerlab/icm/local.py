@@ -51,6 +51,7 @@ PANEL_W = 0.75  # width of a quadrature panel in w = sqrt(mu(t)) + log(1 + t)
 SUBSET_PLAYERS = 10  # at most this many alive: exact ICM (subset recursion) per outcome
 EXACT_REST_PLAYERS = 64  # at most this many alive: the rest's count law exactly (Poisson-binomial recursion)
 MU_SWITCH = 30.0  # mean count of the rest up to which the Poisson-Charlier expansion is used, Edgeworth above
+_RESTART_COST = 8  # a restart of the window recurrence (an erfc, three exps) costs about this many of its steps
 _BLOCK = 32  # nodes per block of the vectorised loops of pair_terms
 MEMBERS_MAX = 10  # the most members (stacks a hand changes: a table) the integration range is sized for
 _GL_X = np.array([-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526])
@@ -346,7 +347,7 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
         c_hi = min(hi, rest_alive)
         width = min(c_hi, top) - c_lo + 1  # counts c >= top - 1 meet no payout drop
         reached = np.searchsorted(band_end, c_hi + m_count) - np.searchsorted(band_end, c_lo + 1)
-        if reached * m_count > width and width <= window.size:
+        if reached * _RESTART_COST > width and width <= window.size:
             # many payout levels within reach (every place its own amount): the law's cdf once per count,
             # shared by every member count m, instead of once per (level, m)
             if poisson or sigma < RECURRENCE_SIGMA:
@@ -424,42 +425,39 @@ def _edgeworth_window(window: np.ndarray, c_lo: int, c_hi: int, mu: float, sigma
     exponentials of ``z`` and a square root, the rest from ``fixed`` (:func:`_window_constants` of ``sigma``)."""
     d = 1.0 / sigma
     shrink = fixed[6]
-    z = (c_lo + 0.5 - mu) / sigma
     o1 = 0.5 * d * (1.0 - _GL3_X)
-    v0 = v1 = v2 = v3 = r0 = r1 = r2 = r3 = 0.0
-    cdf = 0.0
     a3 = g1 / 6.0
     a4 = g2 / 24.0
     a6 = g1 * g1 / 72.0
-    for c in range(c_lo, c_hi + 1):
-        k = c - c_lo
-        if k % RECURRENCE_RESTART == 0:
-            z = (c + 0.5 - mu) / sigma
-            cdf = _normal_cdf(z)
-            density = _INV_SQRT2PI * math.exp(-0.5 * z * z)
-            step = math.exp(-z * d)
-            first = math.exp(-z * o1)
-            v0 = density
-            v1 = density * first * fixed[1]
-            v2 = density * math.sqrt(step) * fixed[2]
-            v3 = density * (step / first) * fixed[3]
-            r0 = step * fixed[4]
-            r1 = step * fixed[5]
-            r2 = step * fixed[6]
-            r3 = step * fixed[7]
-        z2 = z * z
-        window[k] = min(max(cdf - v0 * (a3 * (z2 - 1.0) + a4 * z * (z2 - 3.0)
-                                        + a6 * z * (z2 * z2 - 10.0 * z2 + 15.0)), 0.0), 1.0)
-        cdf += 0.5 * d * (_GL3_W0 * (v1 + v3) + _GL3_W1 * v2)
-        v0 *= r0
-        v1 *= r1
-        v2 *= r2
-        v3 *= r3
-        r0 *= shrink
-        r1 *= shrink
-        r2 *= shrink
-        r3 *= shrink
-        z += d
+    half = 0.5 * d
+    for start in range(c_lo, c_hi + 1, RECURRENCE_RESTART):
+        z = (start + 0.5 - mu) / sigma
+        cdf = _normal_cdf(z)
+        density = _INV_SQRT2PI * math.exp(-0.5 * z * z)
+        step = math.exp(-z * d)
+        first = math.exp(-z * o1)
+        v0 = density
+        v1 = density * first * fixed[1]
+        v2 = density * math.sqrt(step) * fixed[2]
+        v3 = density * (step / first) * fixed[3]
+        r0 = step * fixed[4]
+        r1 = step * fixed[5]
+        r2 = step * fixed[6]
+        r3 = step * fixed[7]
+        for k in range(start - c_lo, min(start + RECURRENCE_RESTART, c_hi + 1) - c_lo):
+            z2 = z * z
+            window[k] = min(max(cdf - v0 * (a3 * (z2 - 1.0) + a4 * z * (z2 - 3.0)
+                                            + a6 * z * (z2 * z2 - 10.0 * z2 + 15.0)), 0.0), 1.0)
+            cdf += half * (_GL3_W0 * (v1 + v3) + _GL3_W1 * v2)
+            v0 *= r0
+            v1 *= r1
+            v2 *= r2
+            v3 *= r3
+            r0 *= shrink
+            r1 *= shrink
+            r2 *= shrink
+            r3 *= shrink
+            z += d
 
 
 @njit(cache=True, inline="always")
@@ -645,9 +643,10 @@ def pair_terms(field: LocalField, members: np.ndarray, near: np.ndarray, payoff:
                slots: int) -> PairTerms:
     """The :class:`PairTerms` of ``members[hero]``'s outcomes around the base row ``near`` (chips of
     ``members``), ``payoff`` from :func:`rest_payoffs` of ``members``; ``slots`` (at least 2) distinct stacks
-    besides the members' kept (more are computed each time). Per node: the other members' count law by prefix products, the payoffs propagated back
-    from the last member (``g_k(a) = (1 - p_k) g_{k+1}(a) + p_k g_{k+1}(a + 1)``), and each member's two terms as
-    the dot product of the two: ``O(R^2)`` per node, against ``O(R^2)`` per node and outcome member by member."""
+    besides the members' kept (more are computed each time). Per node: the other members' count law by prefix
+    products, the payoffs propagated back from the last member (``g_k(a) = (1 - p_k) g_{k+1}(a) + p_k g_{k+1}(a +
+    1)``), and each member's two terms as the dot product of the two: ``O(R^2)`` per node, against ``O(R^2)`` per
+    node and outcome member by member."""
     count = members.size
     nodes = field.nodes.size
     a = np.zeros((count, nodes))
