@@ -370,12 +370,12 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
         if recurrence:
             _window_constants(sigma, fixed)
         for b in range(np.searchsorted(band_end, c_lo + 1), last):
-            first = max(band_end[b] - m_count, c_lo)
-            last = min(band_end[b] - 1, c_hi - 1)
+            run_lo = max(band_end[b] - m_count, c_lo)  # the counts e - 1 - m within [c_lo, c_hi)
+            run_hi = min(band_end[b] - 1, c_hi - 1)
             if recurrence:
-                _edgeworth_window(window, first, last, mu, sigma, g1, g2, fixed)
-            for c in range(first, last + 1):
-                f = window[c - first] if recurrence else _rest_cdf(c, poisson, pmf, pcdf, s2, s3, mu, sigma, g1, g2)
+                _edgeworth_window(window, run_lo, run_hi, mu, sigma, g1, g2, fixed)
+            for c in range(run_lo, run_hi + 1):
+                f = window[c - run_lo] if recurrence else _rest_cdf(c, poisson, pmf, pcdf, s2, s3, mu, sigma, g1, g2)
                 out[q, band_end[b] - 1 - c] += band_drop[b] * f
 
 
