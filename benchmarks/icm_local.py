@@ -17,7 +17,10 @@ table), the hero first in with eight players left to act, each calling a top-15%
 against each first caller). Per row: the table's rest-of-field payoffs (once per hand, shared by every decider
 at the table), one jam decision (CPU time), and the largest error of local ICM against exact ICM over the
 outcomes the decision values (every outcome up to 2,000 players; fold, nobody calls and the first caller's two
-at 10,000, where exact ICM takes seconds per outcome), in fair shares; the margin's error is at most twice it.
+at 10,000, where exact ICM takes seconds per outcome), in fair shares, on the equities (as the decision computes
+them: :func:`pokerlab.icm.local.pair_equity`) and on the differences it compares (each outcome - fold); the
+margin's error is at most twice the equities'. ``updates us``: a hand's nine stack updates of the field summary
+(per hand in the tournament, apart from the decision).
 """
 
 from __future__ import annotations
@@ -30,7 +33,15 @@ import numpy as np
 
 from _machine import best_time, machine_description
 from pokerlab.icm import icm
-from pokerlab.icm.local import LocalField, local_field, outcome_equities, rest_payoffs
+from pokerlab.icm.local import (
+    LocalField,
+    local_field,
+    outcome_equities,
+    pair_equity,
+    pair_terms,
+    rest_payoffs,
+    update_stack,
+)
 from pokerlab.icm.payouts import power_law
 from pokerlab.simulation.core import deciders
 from pokerlab.simulation.icm_players import DECIDE_ICM, Aware, jam_margin
@@ -109,12 +120,15 @@ def main() -> None:
         table_decisions(sizes)
 
 
-def table_outcomes(chips: np.ndarray, contrib: np.ndarray, dead: float, order: np.ndarray) -> list[np.ndarray]:
+def table_outcomes(chips: np.ndarray, contrib: np.ndarray, dead: float,
+                   order: np.ndarray) -> tuple[list[np.ndarray], list[int]]:
     """The stacks of the outcomes :func:`jam_margin` values for ``order[0]`` (first in, every other to act):
-    fold (the pot to the big blind, ``order[-1]``), won and lost against each caller, nobody calls."""
+    fold (the pot to the big blind, ``order[-1]``), won and lost against each caller, nobody calls; and the seat
+    besides the hero's each moves (-1: none)."""
     pot = dead + contrib.sum()
     hero, bb = order[0], order[-1]
     rows = []
+    others = [int(bb)]
     fold = chips.copy()
     fold[bb] += pot
     rows.append(fold)
@@ -127,17 +141,19 @@ def table_outcomes(chips: np.ndarray, contrib: np.ndarray, dead: float, order: n
             row[hero] = mine + sign * matched + (rest if sign > 0 else 0.0)
             row[j] = theirs - sign * matched + (rest if sign < 0 else 0.0)
             rows.append(row)
+            others.append(int(j))
     alone = chips.copy()
     alone[hero] += pot
     rows.append(alone)
-    return rows
+    others.append(-1)
+    return rows, others
 
 
 def table_decisions(sizes: list[int]) -> None:
     """The full-ring decision (see the module docs): payoffs per hand, one jam decision, error of its outcomes."""
     print(f"\nfull-table decision (9 members, 8 callers), load {os.getloadavg()[0]:.1f}")
     print(f"{'players':>8}{'payouts':>10}{'nodes':>6}{'hand us':>9}{'decision us':>12}{'sum us':>8}"
-          f"{'outcomes':>9}{'err levels':>11}{'load':>6}")
+          f"{'updates us':>11}{'outcomes':>9}{'err levels':>11}{'err diffs':>10}{'load':>6}")
     top15 = np.zeros(169)
     top15[:25] = 1.0  # classes 0..24 of the class order: a fixed range, about 15% of the hands
     for n in sizes:
@@ -146,12 +162,14 @@ def table_decisions(sizes: list[int]) -> None:
             stacks = np.round(rng.gamma(2.0, 5000.0, n)) + 100.0
             paid = max(n * 15 // 100, 3)
             pay = banded(n) if shape == "banded" else power_law(paid, 1e6, 1.0 if shape == "standard" else 1.5)
-            field = local_field(stacks, pay)
-            aware = deciders(["icm"], pay, n)
             members = np.sort(rng.choice(n, 9, replace=False)).astype(np.int64)
             contrib = np.zeros(9)
             contrib[1], contrib[2] = 100.0, 200.0  # small and big blind; the button is seat 0
             chips = stacks[members] - contrib - ANTE
+            field_stacks = stacks.copy()
+            field_stacks[members] = chips  # as the tournament keeps it: the stacks behind after the forced bets
+            field = local_field(field_stacks, pay)
+            aware = deciders(["icm"], pay, n)
             order = np.array([3, 4, 5, 6, 7, 8, 0, 1, 2])
             ranges = np.tile(top15, (10, 1))
             row = np.empty(9)
@@ -168,23 +186,34 @@ def table_decisions(sizes: list[int]) -> None:
                     jam_margin(DECIDE_ICM, 1.0, aware, field, members, chips, contrib, 9 * ANTE, order, 0, 2, 0, ranges,
                                payoff, row)
 
+            def updates(field: LocalField = field, members: np.ndarray = members, chips: np.ndarray = chips) -> None:
+                for _ in range(10):  # a hand's nine stack changes, there and back
+                    for k in range(9):
+                        update_stack(field, int(members[k]), chips[k] + 25.0)
+                    for k in range(9):
+                        update_stack(field, int(members[k]), chips[k])
+
             per_hand = best_time(hand, 5, time.process_time) / 20
             per_decision = best_time(decide, 5, time.process_time) / 20
-            outcomes = table_outcomes(chips, contrib, 9 * ANTE, order)
-            if n > 2000:
-                outcomes = [outcomes[0], outcomes[1], outcomes[2], outcomes[-1]]
-            local = np.empty(len(outcomes))
-            outcome_equities(field, np.roll(members, -order[0]), np.array([np.roll(o, -order[0]) for o in outcomes]),
-                             local)
+            per_updates = best_time(updates, 5, time.process_time) / 20
+            outcomes, others = table_outcomes(chips, contrib, 9 * ANTE, order)
+            if n > 2000:  # exact ICM takes seconds per outcome: fold, the first caller's two, nobody calls
+                outcomes, others = [outcomes[i] for i in (0, 1, 2, -1)], [others[i] for i in (0, 1, 2, -1)]
+            hero = int(order[0])
+            terms = pair_terms(field, members, chips, payoff, hero, 40)
+            local = np.array([pair_equity(field, members, o, terms, hero, other)
+                              for o, other in zip(outcomes, others, strict=True)])
             exact = []
             for o in outcomes:
-                s = stacks.copy()
+                s = field_stacks.copy()
                 s[members] = o
-                exact.append(icm(s, pay).equity[members[order[0]]])
-            err = float(np.abs(local - np.array(exact)).max() / (pay.sum() / n))
+                exact.append(icm(s, pay).equity[members[hero]])
+            fair = pay.sum() / n
+            err = np.abs(local - np.array(exact))
+            diff = np.abs((local[1:] - local[0]) - (np.array(exact[1:]) - exact[0]))
             print(f"{n:>8}{shape:>10}{field.nodes.size:>6}{per_hand * 1e6:>9.1f}{per_decision * 1e6:>12.1f}"
-                  f"{(per_hand + per_decision) * 1e6:>8.1f}{len(outcomes):>9}{err:>11.1e}{os.getloadavg()[0]:>6.1f}",
-                  flush=True)
+                  f"{(per_hand + per_decision) * 1e6:>8.1f}{per_updates * 1e6:>11.1f}{len(outcomes):>9}"
+                  f"{err.max() / fair:>11.1e}{diff.max() / fair:>10.1e}{os.getloadavg()[0]:>6.1f}", flush=True)
 
 
 if __name__ == "__main__":

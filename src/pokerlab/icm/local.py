@@ -28,8 +28,10 @@ The payouts enter through their drops ``pay_e - pay_{e+1}`` at the places ``e`` 
 are evaluated per node (the rest are 0 or 1). Where many drops are within reach (every place its own amount),
 the rest's cdf is computed once per count within reach (by recurrence beyond a spread of
 :data:`RECURRENCE_SIGMA`: :func:`_edgeworth_window`) and shared by every ``m`` as a dot product over the
-places. A decision's outcomes move two or three of the members' stacks: :func:`member_equity_near` reads the
-others' probabilities from :func:`member_chances` of the table's chips. The errors against exact ICM are
+places. A decision's outcomes each move the hero's stack and at most one other member's: :func:`pair_terms`
+averages the payoffs over the other members once per node (prefix products of their count law, the payoffs
+propagated back), so each outcome is ``O(1)`` per node (:func:`pair_equity`); the exponentials ``exp(-x t_q)``
+are computed in vectorised loops (:func:`node_decays`). The errors against exact ICM are
 measured in ``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
 """
 
@@ -49,6 +51,8 @@ PANEL_W = 0.75  # width of a quadrature panel in w = sqrt(mu(t)) + log(1 + t)
 SUBSET_PLAYERS = 10  # at most this many alive: exact ICM (subset recursion) per outcome
 EXACT_REST_PLAYERS = 64  # at most this many alive: the rest's count law exactly (Poisson-binomial recursion)
 MU_SWITCH = 30.0  # mean count of the rest up to which the Poisson-Charlier expansion is used, Edgeworth above
+_RESTART_COST = 8  # a restart of the window recurrence (an erfc, three exps) costs about this many of its steps
+_BLOCK = 32  # nodes per block of the vectorised loops of pair_terms
 MEMBERS_MAX = 10  # the most members (stacks a hand changes: a table) the integration range is sized for
 _GL_X = np.array([-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526])
 _GL_W = np.array([0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538])
@@ -77,6 +81,43 @@ class LocalField(NamedTuple):
     band_tail: np.ndarray  # float64[B + 1]: band_tail[b] = sum of band_drop[b:]
 
 
+_LOG2E = 1.4426950408889634
+_LN2_HI = 0.6931471803691238  # ln 2 in two parts: k ln 2 exact in the first for |k| < 2^20
+_LN2_LO = 1.9082149292705877e-10
+_EXP_TAYLOR = tuple(1.0 / math.factorial(k) for k in range(14))
+
+
+@njit(cache=True, fastmath={"contract"})
+def node_decays(x: float, nodes: np.ndarray, out: np.ndarray, bits: np.ndarray) -> None:
+    """``out[q] = exp(-x nodes[q])`` (``x >= 0``; ``bits``: int64 scratch of the same size) in loops the compiler
+    vectorises (math.exp is a call per element): ``2^k exp(r)``, ``|r| <= ln(2)/2``, ``exp(r)`` by its Taylor
+    polynomial of degree 13 (remainder < 5e-18), ``2^k`` written as the float's exponent bits; relative error
+    < 3e-16, and ``exp(-700)`` in place of anything smaller."""
+    n = nodes.size
+    for q in range(n):
+        y = max(-x * nodes[q], -700.0)
+        k = math.floor(y * _LOG2E + 0.5)
+        r = (y - k * _LN2_HI) - k * _LN2_LO
+        e = _EXP_TAYLOR[13]
+        e = e * r + _EXP_TAYLOR[12]
+        e = e * r + _EXP_TAYLOR[11]
+        e = e * r + _EXP_TAYLOR[10]
+        e = e * r + _EXP_TAYLOR[9]
+        e = e * r + _EXP_TAYLOR[8]
+        e = e * r + _EXP_TAYLOR[7]
+        e = e * r + _EXP_TAYLOR[6]
+        e = e * r + _EXP_TAYLOR[5]
+        e = e * r + _EXP_TAYLOR[4]
+        e = e * r + _EXP_TAYLOR[3]
+        e = e * r + _EXP_TAYLOR[2]
+        e = e * r + 1.0
+        out[q] = e * r + 1.0
+        bits[q] = (np.int64(k) + 1023) << 52
+    power_of_two = bits.view(np.float64)
+    for q in range(n):
+        out[q] *= power_of_two[q]
+
+
 @njit(cache=True)
 def _field_nodes(rates: np.ndarray, t_end: float) -> tuple[np.ndarray, np.ndarray]:
     """Gauss-Legendre nodes (4 per panel of width ~PANEL_W in w) on [0, t_end] and their weights in t."""
@@ -98,12 +139,14 @@ def _field_nodes(rates: np.ndarray, t_end: float) -> tuple[np.ndarray, np.ndarra
     return nodes, weights
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _add_powers(power: np.ndarray, nodes: np.ndarray, rate: float, sign: float) -> None:
     if rate <= 0.0:
         return
+    decay = np.empty(nodes.size)
+    node_decays(rate, nodes, decay, np.empty(nodes.size, dtype=np.int64))
     for q in range(nodes.size):
-        p = -math.expm1(-rate * nodes[q])
+        p = 1.0 - decay[q]
         p2 = p * p
         power[0, q] += sign * p
         power[1, q] += sign * p2
@@ -217,7 +260,13 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
     band_drop = field.band_drop
     band_tail = field.band_tail
     nb = band_end.size
+    fixed = np.empty(8)
     exact = field.alive[0] <= EXACT_REST_PLAYERS
+    member_decay = np.ones((members.size, nodes.size))  # exp(-x_r t_q) of the members with chips
+    bits = np.empty(nodes.size, dtype=np.int64)
+    for r in range(members.size):
+        if field.stacks[members[r]] > 0 and not exact:
+            node_decays(field.stacks[members[r]] * field.scale, nodes, member_decay[r], bits)
     top = band_end[nb - 1] if nb else 0  # counts c >= top - 1 are never asked for
     for q in range(nodes.size):
         t = nodes[q]
@@ -262,9 +311,8 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
         s3 = field.power[2, q]
         s4 = field.power[3, q]
         for r in range(members.size):
-            x = field.stacks[members[r]] * field.scale
-            if x > 0:
-                p = -math.expm1(-x * t)
+            if field.stacks[members[r]] > 0:
+                p = 1.0 - member_decay[r, q]
                 s1 -= p
                 s2 -= p * p
                 s3 -= p * p * p
@@ -272,7 +320,7 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
         mu = max(s1, 0.0)
         var = max(s1 - s2, 1e-12)  # ~0 once nearly everyone has rung: a point mass, the corrections off
         sigma = math.sqrt(var)
-        span = 8.0 * sigma + 6.0
+        span = 6.5 * sigma + 6.0  # the cdf is within Phi(-6.5) = 4e-11 of 0 or 1 beyond
         lo = int(math.floor(mu - span))
         hi = int(math.ceil(mu + span))
         poisson = mu <= MU_SWITCH
@@ -299,83 +347,117 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
         c_hi = min(hi, rest_alive)
         width = min(c_hi, top) - c_lo + 1  # counts c >= top - 1 meet no payout drop
         reached = np.searchsorted(band_end, c_hi + m_count) - np.searchsorted(band_end, c_lo + 1)
-        if reached * m_count > width and width <= window.size:
+        if reached * _RESTART_COST > width and width <= window.size:
             # many payout levels within reach (every place its own amount): the law's cdf once per count,
             # shared by every member count m, instead of once per (level, m)
             if poisson or sigma < RECURRENCE_SIGMA:
                 for c in range(c_lo, c_lo + width):
                     window[c - c_lo] = _rest_cdf(c, poisson, pmf, pcdf, s2, s3, mu, sigma, g1, g2)
             else:
-                _edgeworth_window(window, c_lo, c_lo + width - 1, mu, sigma, g1, g2)
+                _window_constants(sigma, fixed)
+                _edgeworth_window(window, c_lo, c_lo + width - 1, mu, sigma, g1, g2, fixed)
             for m in range(m_count):
                 out[q, m] = _dense_payoff(field.pay, window, c_lo, c_hi, min(c_hi, top - m), m)
             continue
+        # a payout drop at place e meets the counts e - 1 - m of every member count m: the law's cdf on that
+        # run of consecutive counts at once (by the recurrence of _edgeworth_window where the spread allows)
+        last = np.searchsorted(band_end, c_hi + 1)  # the first band ending at c_hi + 1 + m or later
         for m in range(m_count):
-            first = np.searchsorted(band_end, c_lo + 1 + m)
-            last = np.searchsorted(band_end, c_hi + 1 + m)
-            total = band_tail[last]
-            for b in range(first, last):
-                total += band_drop[b] * _rest_cdf(band_end[b] - 1 - m, poisson, pmf, pcdf, s2, s3, mu, sigma, g1,
-                                                  g2)
-            out[q, m] = total
+            while last < nb and band_end[last] < c_hi + 1 + m:
+                last += 1
+            out[q, m] = band_tail[last]
+        recurrence = not poisson and sigma >= RECURRENCE_SIGMA
+        if recurrence:
+            _window_constants(sigma, fixed)
+        for b in range(np.searchsorted(band_end, c_lo + 1), last):
+            run_lo = max(band_end[b] - m_count, c_lo)  # the counts e - 1 - m within [c_lo, c_hi)
+            run_hi = min(band_end[b] - 1, c_hi - 1)
+            if recurrence:
+                _edgeworth_window(window, run_lo, run_hi, mu, sigma, g1, g2, fixed)
+            for c in range(run_lo, run_hi + 1):
+                f = window[c - run_lo] if recurrence else _rest_cdf(c, poisson, pmf, pcdf, s2, s3, mu, sigma, g1, g2)
+                out[q, band_end[b] - 1 - c] += band_drop[b] * f
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath={"reassoc", "contract"})
 def _dense_payoff(pay: np.ndarray, window: np.ndarray, c_lo: int, c_hi: int, c_end: int, m: int) -> float:
     """``sum_e drop_e P(R <= e - 1 - m)`` over every place (``drop_e = pay_e - pay_{e+1}``, 0 where the payout
     does not change), ``P(R <= c)`` from ``window`` for ``c_lo <= c < c_hi`` and 1 from ``c_hi`` on (so the places
     from ``c_hi + 1 + m`` add up to ``pay[c_hi + m]``; ``c_end <= c_hi``: no drop from there on): a contiguous
-    dot product, four sums for the pipeline."""
-    a0 = a1 = a2 = a3 = 0.0
+    dot product (reassociated, so the compiler vectorises it)."""
     length = max(c_end - c_lo, 0)
     base = c_lo + m
-    k = 0
-    while k + 4 <= length:
-        j = base + k
-        a0 += (pay[j] - pay[j + 1]) * window[k]
-        a1 += (pay[j + 1] - pay[j + 2]) * window[k + 1]
-        a2 += (pay[j + 2] - pay[j + 3]) * window[k + 2]
-        a3 += (pay[j + 3] - pay[j + 4]) * window[k + 3]
-        k += 4
-    while k < length:
-        a0 += (pay[base + k] - pay[base + k + 1]) * window[k]
-        k += 1
-    total: float = pay[c_hi + m] + (a0 + a1) + (a2 + a3)
+    upper = pay[base: base + length]
+    lower = pay[base + 1: base + 1 + length]
+    acc = 0.0
+    for k in range(length):  # slices indexed by the loop counter: no wraparound test, so it vectorises
+        acc += (upper[k] - lower[k]) * window[k]
+    total: float = pay[c_hi + m] + acc
     return total
 
 
 @njit(cache=True)
+def _window_constants(sigma: float, fixed: np.ndarray) -> None:
+    """The constants of :func:`_edgeworth_window` at spread ``sigma`` (``d = 1/sigma``; a step's points at the
+    offsets ``o`` = 0, o1, d/2, d - o1): ``fixed[i] = exp(-o_i^2/2)``, ``fixed[4 + i] = exp(-o_i d - d^2/2)``."""
+    d = 1.0 / sigma
+    o1 = 0.5 * d * (1.0 - _GL3_X)
+    o3 = d - o1
+    fixed[0] = 1.0
+    fixed[1] = math.exp(-0.5 * o1 * o1)
+    fixed[2] = math.exp(-0.125 * d * d)
+    fixed[3] = math.exp(-0.5 * o3 * o3)
+    fixed[4] = math.exp(-0.5 * d * d)
+    fixed[5] = math.exp(-o1 * d - 0.5 * d * d)
+    fixed[6] = math.exp(-d * d)
+    fixed[7] = math.exp(-o3 * d - 0.5 * d * d)
+
+
+@njit(cache=True)
 def _edgeworth_window(window: np.ndarray, c_lo: int, c_hi: int, mu: float, sigma: float, g1: float,
-                      g2: float) -> None:
+                      g2: float, fixed: np.ndarray) -> None:
     """``window[c - c_lo]``: the Edgeworth cdf of :func:`_rest_cdf` at every count ``c_lo..c_hi``, without a
     transcendental per count: the normal density at ``z_c = (c + 1/2 - mu) / sigma`` and at the three
     Gauss-Legendre points of each step ``[z_c, z_c + 1/sigma]`` by the recurrence ``phi(z + d) = phi(z) r``,
     ``r <- r exp(-d^2)``; the normal cdf advanced by the step's 3-point rule (error ~ d^7 / 2e6 per step,
-    d = 1/sigma <= 1 / RECURRENCE_SIGMA) and restarted from ``erfc`` every :data:`RECURRENCE_RESTART` counts."""
+    d = 1/sigma <= 1 / RECURRENCE_SIGMA) and restarted from ``erfc`` every :data:`RECURRENCE_RESTART` counts.
+    A restart takes ``phi(z + o) = phi(z) exp(-z o) exp(-o^2/2)`` and ``r = exp(-z d) exp(-o d - d^2/2)``: three
+    exponentials of ``z`` and a square root, the rest from ``fixed`` (:func:`_window_constants` of ``sigma``)."""
     d = 1.0 / sigma
-    shrink = math.exp(-d * d)
-    z = (c_lo + 0.5 - mu) / sigma
-    offsets = (0.0, 0.5 * d * (1.0 - _GL3_X), 0.5 * d, 0.5 * d * (1.0 + _GL3_X))
-    value = np.empty(4)
-    ratio = np.empty(4)
-    cdf = 0.0
-    for c in range(c_lo, c_hi + 1):
-        k = c - c_lo
-        if k % RECURRENCE_RESTART == 0:
-            z = (c + 0.5 - mu) / sigma
-            cdf = _normal_cdf(z)
-            for i in range(4):
-                a = z + offsets[i]
-                value[i] = _INV_SQRT2PI * math.exp(-0.5 * a * a)
-                ratio[i] = math.exp(-a * d - 0.5 * d * d)
-        z2 = z * z
-        window[k] = min(max(cdf - value[0] * (g1 / 6.0 * (z2 - 1.0) + g2 / 24.0 * z * (z2 - 3.0)
-                                              + g1 * g1 / 72.0 * z * (z2 * z2 - 10.0 * z2 + 15.0)), 0.0), 1.0)
-        cdf += 0.5 * d * (_GL3_W0 * (value[1] + value[3]) + _GL3_W1 * value[2])
-        for i in range(4):
-            value[i] *= ratio[i]
-            ratio[i] *= shrink
-        z += d
+    shrink = fixed[6]
+    o1 = 0.5 * d * (1.0 - _GL3_X)
+    a3 = g1 / 6.0
+    a4 = g2 / 24.0
+    a6 = g1 * g1 / 72.0
+    half = 0.5 * d
+    for start in range(c_lo, c_hi + 1, RECURRENCE_RESTART):
+        z = (start + 0.5 - mu) / sigma
+        cdf = _normal_cdf(z)
+        density = _INV_SQRT2PI * math.exp(-0.5 * z * z)
+        step = math.exp(-z * d)
+        first = math.exp(-z * o1)
+        v0 = density
+        v1 = density * first * fixed[1]
+        v2 = density * math.sqrt(step) * fixed[2]
+        v3 = density * (step / first) * fixed[3]
+        r0 = step * fixed[4]
+        r1 = step * fixed[5]
+        r2 = step * fixed[6]
+        r3 = step * fixed[7]
+        for k in range(start - c_lo, min(start + RECURRENCE_RESTART, c_hi + 1) - c_lo):
+            z2 = z * z
+            window[k] = min(max(cdf - v0 * (a3 * (z2 - 1.0) + a4 * z * (z2 - 3.0)
+                                            + a6 * z * (z2 * z2 - 10.0 * z2 + 15.0)), 0.0), 1.0)
+            cdf += half * (_GL3_W0 * (v1 + v3) + _GL3_W1 * v2)
+            v0 *= r0
+            v1 *= r1
+            v2 *= r2
+            v3 *= r3
+            r0 *= shrink
+            r1 *= shrink
+            r2 *= shrink
+            r3 *= shrink
+            z += d
 
 
 @njit(cache=True, inline="always")
@@ -475,29 +557,7 @@ def busted_share(pay: np.ndarray, alive: int, busted: int) -> float:
 def member_equity(field: LocalField, members: np.ndarray, row: np.ndarray, payoff: np.ndarray, hero: int) -> float:
     """The ICM equity of ``members[hero]`` when the members' stacks become ``row`` (chips; 0: out) and every
     other stack is as in ``field``; ``payoff`` from :func:`rest_payoffs` of the same members. Members knocked out
-    in the outcome share their places' money."""
-    return member_equity_near(field, members, row, payoff, hero, np.empty(0), np.empty((0, 0)))
-
-
-@njit(cache=True)
-def member_chances(field: LocalField, row: np.ndarray) -> np.ndarray:
-    """``chance[q, r] = 1 - exp(-row[r] t_q)`` (the field's clock scale; 0 for ``row[r] <= 0``): the members'
-    probabilities of having rung by each node, for :func:`member_equity_near` of outcomes close to ``row``."""
-    chance = np.zeros((field.nodes.size, row.size))
-    for r in range(row.size):
-        x = row[r] * field.scale
-        if x > 0:
-            for q in range(field.nodes.size):
-                chance[q, r] = -math.expm1(-x * field.nodes[q])
-    return chance
-
-
-@njit(cache=True)
-def member_equity_near(field: LocalField, members: np.ndarray, row: np.ndarray, payoff: np.ndarray, hero: int,
-                       near: np.ndarray, chance: np.ndarray) -> float:
-    """:func:`member_equity`, reading the probabilities of the members whose chips equal those in ``near`` from
-    ``chance`` (:func:`member_chances` of ``near``; an empty ``near``: none): a decision's outcomes move two or
-    three stacks of a table, so most of each outcome's transcendentals are shared."""
+    in the outcome share their places' money. (A decision's many outcomes: :func:`pair_equity`.)"""
     r_count = members.size
     pay = field.pay
     left, busted = members_left(field, members, row)
@@ -528,7 +588,7 @@ def member_equity_near(field: LocalField, members: np.ndarray, row: np.ndarray, 
             x = row[r] * field.scale
             if r == hero or x <= 0:
                 continue
-            p = chance[q, r] if near.size and row[r] == near[r] else -math.expm1(-x * t)
+            p = -math.expm1(-x * t)
             used += 1
             for m in range(used, 0, -1):
                 count[m] = count[m] * (1.0 - p) + count[m - 1] * p
@@ -536,10 +596,150 @@ def member_equity_near(field: LocalField, members: np.ndarray, row: np.ndarray, 
         expected = 0.0
         for m in range(used + 1):
             expected += count[m] * payoff[q, m]
-        survive = 1.0 - chance[q, hero] if near.size and row[hero] == near[hero] else math.exp(-rate * t)
+        survive = math.exp(-rate * t)
         value += field.weights[q] * rate * survive * (expected - base)
     # past t_end the integrand is 0: the hero, if not rung yet, is past the paid places or in the last one
     equity: float = base + value
+    return equity
+
+
+class PairTerms(NamedTuple):
+    """One decision's outcomes, each moving the hero's stack and at most one other member's away from a base row
+    of the members' stacks (build with :func:`pair_terms`, read with :func:`pair_equity`). Per node ``q`` and
+    member ``j``: ``a[j, q]`` (``b[j, q]``) is the rest's payoff averaged over the other members but the hero and
+    ``j`` at their base stacks, with ``j`` not rung (rung) by ``t_q``; ``whole[q]`` the same with ``j`` too at his
+    base stack. The node decays ``exp(-x t_q)`` of the stacks the outcomes reach are kept, each stack once."""
+
+    a: np.ndarray  # float64[R, Q]
+    b: np.ndarray  # float64[R, Q]
+    whole: np.ndarray  # float64[Q]
+    rates: np.ndarray  # float64[K]: clock rates whose node decays are kept (-1: free slot)
+    decay: np.ndarray  # float64[K, Q]: exp(-rates[k] t_q)
+    used: np.ndarray  # int64[1]: slots of rates/decay in use
+    bits: np.ndarray  # int64[Q]: scratch of node_decays
+
+
+@njit(cache=True, inline="always")
+def _one_minus(x: np.ndarray, out: np.ndarray) -> None:
+    for i in range(x.size):
+        out[i] = 1.0 - x[i]
+
+
+@njit(cache=True, inline="always")
+def _mix(stay: np.ndarray, move: np.ndarray, p: np.ndarray, out: np.ndarray, n: int) -> None:
+    """``out = stay + (move - stay) p`` on the first ``n`` entries (one step of a Bernoulli)."""
+    for i in range(n):
+        out[i] = stay[i] + (move[i] - stay[i]) * p[i]
+
+
+@njit(cache=True, inline="always")
+def _dot_into(x: np.ndarray, y: np.ndarray, out: np.ndarray, n: int) -> None:
+    for i in range(n):
+        out[i] += x[i] * y[i]
+
+
+@njit(cache=True)
+def pair_terms(field: LocalField, members: np.ndarray, near: np.ndarray, payoff: np.ndarray, hero: int,
+               slots: int) -> PairTerms:
+    """The :class:`PairTerms` of ``members[hero]``'s outcomes around the base row ``near`` (chips of
+    ``members``), ``payoff`` from :func:`rest_payoffs` of ``members``; ``slots`` (at least 2) distinct stacks
+    besides the members' kept (more are computed each time). Per node: the other members' count law by prefix
+    products, the payoffs propagated back from the last member (``g_k(a) = (1 - p_k) g_{k+1}(a) + p_k g_{k+1}(a +
+    1)``), and each member's two terms as the dot product of the two: ``O(R^2)`` per node, against ``O(R^2)`` per
+    node and outcome member by member."""
+    count = members.size
+    nodes = field.nodes.size
+    a = np.zeros((count, nodes))
+    b = np.zeros((count, nodes))
+    whole = np.zeros(nodes)
+    rates = np.full(count + max(slots, 2), -1.0)
+    decay = np.empty((rates.size, nodes))
+    bits = np.empty(nodes, dtype=np.int64)
+    for r in range(count):
+        x = near[r] * field.scale if near[r] > 0 else 0.0
+        rates[r] = x
+        node_decays(x, field.nodes, decay[r], bits)
+    # nodes in blocks, the node innermost: each step below is one vectorised loop over a block's nodes
+    prob = np.zeros((count, _BLOCK))
+    zeros = np.zeros(_BLOCK)
+    prefix = np.zeros((count + 1, count + 2, _BLOCK))
+    back = np.zeros((count + 1, count + 2, _BLOCK))
+    for q0 in range(0, nodes, _BLOCK):
+        nq = min(_BLOCK, nodes - q0)
+        # 1-d views indexed by the loop counter only (no wraparound test): the loops vectorise
+        for r in range(count):
+            if r != hero and near[r] > 0:
+                _one_minus(decay[r, q0: q0 + nq], prob[r])
+        prefix[0, 0, :nq] = 1.0
+        for k in range(count):
+            p = prob[k]
+            for c in range(k + 1, 0, -1):
+                _mix(prefix[k, c], prefix[k, c - 1], p, prefix[k + 1, c], nq)
+            _mix(prefix[k, 0], zeros, p, prefix[k + 1, 0], nq)
+        for c in range(count + 2):
+            back[count, c, :nq] = payoff[q0: q0 + nq, min(c, count - 1)]
+        for k in range(count - 1, -1, -1):
+            for c in range(k + 1):
+                _mix(back[k + 1, c], back[k + 1, c + 1], prob[k], back[k, c], nq)
+        whole[q0: q0 + nq] = back[0, 0, :nq]
+        for j in range(count):
+            for c in range(j + 1):
+                _dot_into(prefix[j, c], back[j + 1, c], a[j, q0: q0 + nq], nq)
+                _dot_into(prefix[j, c], back[j + 1, c + 1], b[j, q0: q0 + nq], nq)
+    return PairTerms(a, b, whole, rates, decay, np.full(1, count, dtype=np.int64), bits)
+
+
+@njit(cache=True)
+def _decay_row(field: LocalField, terms: PairTerms, x: float, keep: int) -> int:
+    """The slot of ``terms.decay`` holding ``exp(-x t_q)``: computed into a free slot, or when none is free into
+    one of the last two, not ``keep`` (a slot the caller still reads); the members' own slots stay."""
+    used = terms.used[0]
+    for k in range(used):
+        if terms.rates[k] == x:
+            return k
+    k = used
+    if used >= terms.rates.size:
+        k = terms.rates.size - 1 if keep != terms.rates.size - 1 else terms.rates.size - 2
+    terms.rates[k] = x
+    node_decays(x, field.nodes, terms.decay[k], terms.bits)
+    terms.used[0] = max(used, k + 1)
+    return k
+
+
+@njit(cache=True, fastmath={"reassoc", "contract"})
+def _pair_sum(weights: np.ndarray, survive: np.ndarray, a: np.ndarray, b: np.ndarray, decay: np.ndarray,
+              base: float) -> float:
+    """``sum_q weights_q survive_q (b_q + (a_q - b_q) decay_q - base)`` (reassociated: vectorised)."""
+    total = 0.0
+    for q in range(weights.size):
+        total += weights[q] * survive[q] * (b[q] + (a[q] - b[q]) * decay[q] - base)
+    value: float = total
+    return value
+
+
+@njit(cache=True)
+def pair_equity(field: LocalField, members: np.ndarray, row: np.ndarray, terms: PairTerms, hero: int,
+                other: int) -> float:
+    """:func:`member_equity` of ``members[hero]`` where ``row`` differs from the base row of ``terms`` in the
+    hero's stack and ``members[other]``'s only (``other = -1``: the hero's only): the same quadrature, each
+    node an ``O(1)`` read of ``terms``. Valid where :func:`member_equity` integrates (``field.nodes`` not empty
+    and more than :data:`SUBSET_PLAYERS` alive)."""
+    left, busted = members_left(field, members, row)
+    if row[hero] <= 0:
+        return busted_share(field.pay, left + busted, max(busted, 1))
+    base = field.pay[left - 1]
+    rate = row[hero] * field.scale
+    kept = _decay_row(field, terms, rate, -1)
+    survive = terms.decay[kept]
+    weights = field.weights
+    if other < 0 or other == hero:
+        value = _pair_sum(weights, survive, terms.whole, terms.whole, terms.whole, base)
+    elif row[other] <= 0:
+        value = _pair_sum(weights, survive, terms.a[other], terms.a[other], terms.whole, base)
+    else:
+        rung = terms.decay[_decay_row(field, terms, row[other] * field.scale, kept)]
+        value = _pair_sum(weights, survive, terms.a[other], terms.b[other], rung, base)
+    equity: float = base + rate * value
     return equity
 
 

@@ -33,12 +33,15 @@ from numba import njit
 
 from pokerlab.icm.alternatives import dh_exact, mw_exact
 from pokerlab.icm.local import (
+    SUBSET_PLAYERS,
     LocalField,
+    PairTerms,
     busted_share,
-    member_chances,
-    member_equity_near,
+    member_equity,
     members_left,
     outcome_stacks,
+    pair_equity,
+    pair_terms,
 )
 
 DECIDE_CHART = 0  # play the chart's probabilities
@@ -110,40 +113,40 @@ def final_table_equity(rule: int, param: float, field: LocalField, members: np.n
     return harville
 
 
-class Near(NamedTuple):
-    """The stacks a decision's outcomes move away from (its table's chips behind, at the model's power) and the
-    members' local-ICM chances at them (:func:`pokerlab.icm.local.member_chances`; empty for other models)."""
-
-    row: np.ndarray
-    chance: np.ndarray
-
-
 @njit(cache=True)
-def near_chips(rule: int, param: float, field: LocalField, chips: np.ndarray) -> Near:
-    """The :class:`Near` of a decision from ``chips`` (ICM and power ICM deciders only)."""
-    if rule != DECIDE_ICM or field.nodes.size == 0:
-        return Near(np.empty(0), np.empty((0, 0)))
+def decision_terms(rule: int, param: float, field: LocalField, members: np.ndarray, chips: np.ndarray,
+                   payoff: np.ndarray, hero: int) -> PairTerms:
+    """The :class:`pokerlab.icm.local.PairTerms` of ``members[hero]``'s decision from ``chips`` (the table's
+    chips behind, at the model's power) for an ICM or power-ICM decider where local ICM integrates; empty
+    terms (each outcome by :func:`pokerlab.icm.local.member_equity`) otherwise."""
+    if rule != DECIDE_ICM or field.nodes.size == 0 or field.alive[0] <= SUBSET_PLAYERS:
+        empty = np.empty((0, 0))
+        return PairTerms(empty, empty, np.empty(0), np.empty(0), empty, np.zeros(1, dtype=np.int64),
+                         np.empty(0, dtype=np.int64))
     row = chips if param == 1.0 else chips**param
-    return Near(row, member_chances(field, row))
+    return pair_terms(field, members, row, payoff, hero, 4 * members.size + 4)
 
 
 @njit(cache=True)
 def _value(rule: int, param: float, field: LocalField, members: np.ndarray, row: np.ndarray,
-           payoff: np.ndarray, hero: int, near: Near) -> float:
-    """``members[hero]``'s value by ``rule`` when the members' stacks become ``row`` (chips)."""
+           payoff: np.ndarray, hero: int, terms: PairTerms, other: int) -> float:
+    """``members[hero]``'s value by ``rule`` when the members' stacks become ``row`` (chips), ``row`` differing
+    from the decision's chips in the hero's stack and ``members[other]``'s only (``other = -1``: the hero's)."""
     if rule == DECIDE_CHIPS:
         chips: float = row[hero]
         return chips
     if rule == DECIDE_ICM:
         powered = row if param == 1.0 else row**param  # the summary holds stacks ** param
-        return member_equity_near(field, members, powered, payoff, hero, near.row, near.chance)
+        if terms.whole.size:
+            return pair_equity(field, members, powered, terms, hero, other)
+        return member_equity(field, members, powered, payoff, hero)
     return final_table_equity(rule, param, field, members, row, hero)
 
 
 @njit(cache=True, inline="always")
 def _pot_and_fold(rule: int, param: float, field: LocalField, members: np.ndarray, chips: np.ndarray,
                   contrib: np.ndarray, dead: float, payoff: np.ndarray, row: np.ndarray, taker: int,
-                  hero: int, near: Near) -> tuple[float, float]:
+                  hero: int, terms: PairTerms) -> tuple[float, float]:
     """The pot (``dead`` plus every seat's blinds) and ``hero``'s model value when ``hero`` folds and ``taker``
     takes it; ``row`` is left holding the stacks behind."""
     pot = dead
@@ -151,7 +154,7 @@ def _pot_and_fold(rule: int, param: float, field: LocalField, members: np.ndarra
         pot += contrib[s]
         row[s] = chips[s]
     row[taker] += pot
-    fold = _value(rule, param, field, members, row, payoff, hero, near)
+    fold = _value(rule, param, field, members, row, payoff, hero, terms, taker)
     row[taker] -= pot
     return pot, fold
 
@@ -159,7 +162,7 @@ def _pot_and_fold(rule: int, param: float, field: LocalField, members: np.ndarra
 @njit(cache=True, inline="always")
 def _won_and_lost(rule: int, param: float, field: LocalField, members: np.ndarray, chips: np.ndarray,
                   contrib: np.ndarray, pot: float, payoff: np.ndarray, row: np.ndarray, me: int,
-                  other: int, near: Near) -> tuple[float, float]:
+                  other: int, terms: PairTerms) -> tuple[float, float]:
     """The model value of ``me`` after winning and after losing an all-in against ``other`` (the rest of ``pot``
     to the winner); ``row`` holds the stacks behind and is left as it was."""
     mine = contrib[me] + chips[me]
@@ -168,10 +171,10 @@ def _won_and_lost(rule: int, param: float, field: LocalField, members: np.ndarra
     rest = pot - contrib[me] - contrib[other]
     row[me] = mine + matched + rest
     row[other] = theirs - matched
-    won = _value(rule, param, field, members, row, payoff, me, near)
+    won = _value(rule, param, field, members, row, payoff, me, terms, other)
     row[me] = mine - matched
     row[other] = theirs + matched + rest
-    lost = _value(rule, param, field, members, row, payoff, me, near)
+    lost = _value(rule, param, field, members, row, payoff, me, terms, other)
     row[me] = chips[me]
     row[other] = chips[other]
     return won, lost
@@ -189,8 +192,8 @@ def jam_margin(rule: int, param: float, aware: Aware, field: LocalField, members
     ``members`` (ICM only); ``row`` scratch of ``count``."""
     count = members.size
     i = order[k]
-    near = near_chips(rule, param, field, chips)
-    pot, fold = _pot_and_fold(rule, param, field, members, chips, contrib, dead, payoff, row, bb, i, near)
+    terms = decision_terms(rule, param, field, members, chips, payoff, i)
+    pot, fold = _pot_and_fold(rule, param, field, members, chips, contrib, dead, payoff, row, bb, i, terms)
     reach = 1.0
     jam = 0.0
     for kk in range(k + 1, count):
@@ -200,14 +203,14 @@ def jam_margin(rule: int, param: float, aware: Aware, field: LocalField, members
         share, equity = range_call(aware, hero_class, ranges[j])
         if share <= 0.0:
             continue
-        won, lost = _won_and_lost(rule, param, field, members, chips, contrib, pot, payoff, row, i, j, near)
+        won, lost = _won_and_lost(rule, param, field, members, chips, contrib, pot, payoff, row, i, j, terms)
         jam += reach * share * (equity * won + (1.0 - equity) * lost)
         reach *= 1.0 - share
         if reach <= 0.0:
             break
     if reach > 0.0:
         row[i] = chips[i] + pot
-        jam += reach * _value(rule, param, field, members, row, payoff, i, near)
+        jam += reach * _value(rule, param, field, members, row, payoff, i, terms, -1)
         row[i] = chips[i]
     return jam - fold
 
@@ -218,8 +221,10 @@ def call_margin(rule: int, param: float, aware: Aware, field: LocalField, member
                 payoff: np.ndarray, row: np.ndarray) -> float:
     """Model value of calling the all-in of seat ``jammer`` minus that of folding, for seat ``caller`` (the
     arguments as :func:`jam_margin`'s; ``jam_range`` the jammer's range)."""
-    near = near_chips(rule, param, field, chips)
-    pot, fold = _pot_and_fold(rule, param, field, members, chips, contrib, dead, payoff, row, jammer, caller, near)
+    terms = decision_terms(rule, param, field, members, chips, payoff, caller)
+    pot, fold = _pot_and_fold(rule, param, field, members, chips, contrib, dead, payoff, row, jammer, caller,
+                              terms)
     _, equity = range_call(aware, hero_class, jam_range)
-    won, lost = _won_and_lost(rule, param, field, members, chips, contrib, pot, payoff, row, caller, jammer, near)
+    won, lost = _won_and_lost(rule, param, field, members, chips, contrib, pot, payoff, row, caller, jammer,
+                              terms)
     return equity * won + (1.0 - equity) * lost - fold
