@@ -108,6 +108,7 @@ class PostflopSolver:
         width = game.hands.weights.shape[1]
         self._scratch = (scratch(game.tree, game.hands, 0, self._weights[0]), np.empty((2, width)),
                          np.empty(52 + width), np.empty(width))
+        self._no_chance_values = np.zeros((0, width))
         # the mixes as played: float32, normalised in float64 as regret matching and the average do
         self.locks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         for node, (hands, mix) in (locks or {}).items():
@@ -169,6 +170,13 @@ class PostflopSolver:
     def step(self) -> None:
         """One DCFR iteration: OOP's update, then IP's."""
         params = discount(self.iteration)
+        g = self.game
+        if g.top_chance.size == 0 and not self._lock_index.size:  # both walks in one compiled call
+            oop, ip = self._weights
+            scaled_tree_values(g.tree, g.hands, self.regrets, self.cumulative, self.scales, 0, -1, oop, ip,
+                               UPDATE, params, g.half_pot, g.chance_index, self._no_chance_values, *self._scratch)
+            self.iteration += 1
+            return
         for player in (0, 1):
             self._pass(player, UPDATE, params)
             if self._lock_index.size:

@@ -588,21 +588,28 @@ def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
     sums, whatever the block's scale: both read the integers as stored. The caller's scratch: ``buf`` (at least
     the shape :func:`scratch` gives below ``node``), ``top`` (2 rows as wide: the reaches, zero-padded) and
     ``work`` (52 + width floats), so that a solver's walks and the many branches of a chance node allocate none
-    (a scratch per walk was about a tenth of a turn iteration). The only caller of :func:`_walk`: one
-    specialisation of the recursion (see there), and the parallel branches call this, not a new function (a
-    parallel loop calling a new caller of the walk crashed when loaded from numba's cache)."""
-    top[:] = 0.0
-    top[0, :own.shape[0]] = own
-    top[1, :opp.shape[0]] = opp
-    # every array below is alive until this returns: the walk gets views without reference counts
-    _walk(_unowned(tree.kind), _unowned(tree.player), _unowned(tree.first_child), _unowned(tree.num_children),
-          _unowned(tree.amount), _unowned(tree.board), _unowned(tree.card), _unowned(tree.offset),
-          _unowned(tree.iso_start), _unowned(tree.iso_count), _unowned(tree.iso_swaps), _unowned(tree.factor),
-          _unowned(tree.rake), _unowned(hands.cards), _unowned(hands.sizes), _unowned(hands.same),
-          _unowned(hands.perm), _unowned(hands.order), _unowned(hands.strength), _unowned(hands.sorted_cards),
-          _unowned(hands.valid), _unowned(regrets), _unowned(cumulative), _unowned(scales), node, p,
-          _unowned(top[0]), _unowned(top[1]), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
-          _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
+    (a scratch per walk was about a tenth of a turn iteration). ``p`` = -1: both players' walks, OOP's (``own``
+    its reach) then IP's, in one call (a solver's whole iteration of a tree without parallel chance branches: on
+    a river a walk is tens of microseconds, a call from Python about ten). The only caller of :func:`_walk`: one
+    specialisation of the recursion (see there); the parallel branches and a river's iteration call this, not
+    a new function (a new compiled caller of the walk, or of this, crashed when loaded from numba's cache)."""
+    for q in range(2) if p < 0 else range(p, p + 1):
+        if q == p or q == 0:
+            mine, theirs = own, opp
+        else:
+            mine, theirs = opp, own
+        top[:] = 0.0
+        top[0, :mine.shape[0]] = mine
+        top[1, :theirs.shape[0]] = theirs
+        # every array below is alive until this returns: the walk gets views without reference counts
+        _walk(_unowned(tree.kind), _unowned(tree.player), _unowned(tree.first_child), _unowned(tree.num_children),
+              _unowned(tree.amount), _unowned(tree.board), _unowned(tree.card), _unowned(tree.offset),
+              _unowned(tree.iso_start), _unowned(tree.iso_count), _unowned(tree.iso_swaps), _unowned(tree.factor),
+              _unowned(tree.rake), _unowned(hands.cards), _unowned(hands.sizes), _unowned(hands.same),
+              _unowned(hands.perm), _unowned(hands.order), _unowned(hands.strength), _unowned(hands.sorted_cards),
+              _unowned(hands.valid), _unowned(regrets), _unowned(cumulative), _unowned(scales), node, q,
+              _unowned(top[0]), _unowned(top[1]), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
+              _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
 
 
 @njit(cache=True)
