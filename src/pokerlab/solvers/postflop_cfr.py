@@ -105,6 +105,7 @@ class PostflopSolver:
         self.iteration = iteration
         self._weights = [np.array(game.hands.weights[p, :game.hands.sizes[p]]) for p in range(2)]
         # the walks' scratch (its slabs cover the whole tree), kept for every pass instead of allocated by each
+        # (so one solver is not for calls from two threads at once)
         width = game.hands.weights.shape[1]
         self._scratch = (scratch(game.tree, game.hands, 0, self._weights[0]), np.empty((2, width)),
                          np.empty(52 + width), np.empty(width))
@@ -153,7 +154,7 @@ class PostflopSolver:
         top = g.top_chance
         if top.size == 0:
             scaled_tree_values(*args, self.scales, 0, player, own, opp, mode, params, g.half_pot, g.chance_index,
-                               np.zeros((0, own.size)), buf, top_rows, work, out)
+                               self._no_chance_values, buf, top_rows, work, out)
             return out[:own.size].copy()
         width = g.hands.weights.shape[1]
         own_at = np.zeros((top.size, width), own.dtype)
