@@ -120,6 +120,30 @@ def test_parallel_branches_equal_one_serial_walk() -> None:
         assert np.array_equal(whole, parallel.counterfactual_values(0, best=mode == BEST))
 
 
+@pytest.mark.parametrize("compress", [False, True])
+def test_one_call_river_iteration_equals_two_walks(compress: bool) -> None:
+    """A river's iteration is both players' walks in one compiled call (``p`` = -1); it leaves the regrets,
+    cumulative strategy and scales of OOP's walk then IP's, each its own call, bit for bit."""
+    from pokerlab.games.postflop.kernels import UPDATE, scaled_tree_values, scratch
+
+    game, _ = build_game("Td9d6hQc2s", OOP, IP, pot=100, stack=200, bets="50%, a", raises="a", compress=compress)
+    assert game.top_chance.size == 0
+    fused, apart = PostflopSolver(game, compress=compress), PostflopSolver(game, compress=compress)
+    fused.run(iterations=12)
+    width = game.hands.weights.shape[1]
+    buf, top, work, out = (scratch(game.tree, game.hands, 0, apart._weights[0]), np.empty((2, width)),
+                           np.empty(52 + width), np.empty(width))
+    for t in range(12):
+        for p in (0, 1):
+            scaled_tree_values(game.tree, game.hands, apart.regrets, apart.cumulative, apart.scales, 0, p,
+                               apart._weights[p], apart._weights[1 - p], UPDATE, discount(t), game.half_pot,
+                               game.chance_index, np.zeros((0, width)), buf, top, work, out)
+    assert np.array_equal(fused.regrets, apart.regrets)
+    assert np.array_equal(fused.cumulative, apart.cumulative)
+    assert np.array_equal(fused.scales, apart.scales)
+    assert np.abs(fused.regrets).max() > 0
+
+
 def test_scratch_holds_every_level_and_action_of_the_walk() -> None:
     """The walk keeps its rows in one slab per level, without bounds checks: the depth and the widest decision
     that ``_shape_below`` sizes them by, against a plain recursion, at every node of a turn tree."""

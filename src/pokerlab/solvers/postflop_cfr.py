@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable, Mapping
 
 import numpy as np
+from numba import get_num_threads
 
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.games.postflop.game import PostflopGame
@@ -48,6 +49,7 @@ from pokerlab.games.postflop.kernels import (
     chance_reaches,
     combine_branches,
     scaled_tree_values,
+    scratch,
     tree_values,
 )
 
@@ -102,6 +104,12 @@ class PostflopSolver:
                        else scales)
         self.iteration = iteration
         self._weights = [np.array(game.hands.weights[p, :game.hands.sizes[p]]) for p in range(2)]
+        # the walks' scratch (its slabs cover the whole tree), kept for every pass instead of allocated by each
+        # (so one solver is not for calls from two threads at once)
+        width = game.hands.weights.shape[1]
+        self._scratch = (scratch(game.tree, game.hands, 0, self._weights[0]), np.empty((2, width)),
+                         np.empty(52 + width), np.empty(width))
+        self._no_chance_values = np.zeros((0, width))
         # the mixes as played: float32, normalised in float64 as regret matching and the average do
         self.locks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         for node, (hands, mix) in (locks or {}).items():
@@ -142,23 +150,34 @@ class PostflopSolver:
         g = self.game
         own, opp = self._weights[player], self._weights[1 - player]
         args = (g.tree, g.hands, self.regrets, self.cumulative)
+        buf, top_rows, work, out = self._scratch
         top = g.top_chance
         if top.size == 0:
-            return scaled_tree_values(*args, self.scales, 0, player, own, opp, mode, params, g.half_pot,
-                                      g.chance_index, np.zeros((0, own.size)))
+            scaled_tree_values(*args, self.scales, 0, player, own, opp, mode, params, g.half_pot, g.chance_index,
+                               self._no_chance_values, buf, top_rows, work, out)
+            return out[:own.size].copy()
         width = g.hands.weights.shape[1]
         own_at = np.zeros((top.size, width), own.dtype)
         opp_at = np.zeros((top.size, width), own.dtype)
         chance_reaches(*args, 0, player, own, opp, mode, g.chance_index, own_at, opp_at)
         branches = chance_branches(*args, self.scales, top, g.branch_node, g.branch_child, player, own_at, opp_at,
-                                   mode, params, g.half_pot, g.chance_index)
+                                   mode, params, g.half_pot, g.chance_index, get_num_threads(),
+                                   buf.shape[:2])
         at_chance = combine_branches(g.tree, g.hands, player, top.size, g.branch_node, g.branch_child, branches)
-        return scaled_tree_values(*args, self.scales, 0, player, own, opp, mode, params, g.half_pot,
-                                  g.chance_index, at_chance)
+        scaled_tree_values(*args, self.scales, 0, player, own, opp, mode, params, g.half_pot, g.chance_index,
+                           at_chance, buf, top_rows, work, out)
+        return out[:own.size].copy()
 
     def step(self) -> None:
         """One DCFR iteration: OOP's update, then IP's."""
         params = discount(self.iteration)
+        g = self.game
+        if g.top_chance.size == 0 and not self._lock_index.size:  # both walks in one compiled call
+            oop, ip = self._weights
+            scaled_tree_values(g.tree, g.hands, self.regrets, self.cumulative, self.scales, 0, -1, oop, ip,
+                               UPDATE, params, g.half_pot, g.chance_index, self._no_chance_values, *self._scratch)
+            self.iteration += 1
+            return
         for player in (0, 1):
             self._pass(player, UPDATE, params)
             if self._lock_index.size:

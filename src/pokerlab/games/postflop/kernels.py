@@ -543,9 +543,10 @@ def _shape_below(tree: TreeArrays, node: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _scratch(tree: TreeArrays, hands: HandArrays, node: int, like: np.ndarray) -> np.ndarray:
+def scratch(tree: TreeArrays, hands: HandArrays, node: int, like: np.ndarray) -> np.ndarray:
     """The rows one walk below ``node`` needs, one slab per depth (see :func:`_walk`): ``(depth, 2 * actions
-    + 4, hands)`` of ``like``'s type, allocated once per walk instead of per node."""
+    + 4, hands)`` of ``like``'s type, allocated once per walk instead of per node (a solver keeps the root's,
+    which covers every walk of its tree)."""
     depth, actions = _shape_below(tree, node)
     return np.empty((depth, 2 * actions + 4, hands.weights.shape[1]), like.dtype)
 
@@ -565,38 +566,50 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     second compiled specialisation of the walk took a cold first solve's compilation from 24 to 42 CPU seconds,
     over the 30 the issue allows. Compressed storage (int16 regrets, uint16 cumulative strategy) is read as
     stored here; its updates need its scales (:func:`scaled_tree_values`)."""
-    return scaled_tree_values(tree, hands, regrets, cumulative, np.zeros(0, np.float32), node, p, own, opp, mode,
-                              discount, half_pot, chance_index, chance_values)
+    buf = scratch(tree, hands, node, own)
+    width = hands.weights.shape[1]
+    out = np.empty(width, own.dtype)
+    scaled_tree_values(tree, hands, regrets, cumulative, np.zeros(0, np.float32), node, p, own, opp, mode, discount,
+                       half_pot, chance_index, chance_values, buf, np.empty((2, width), own.dtype),
+                       np.empty(52 + width), out)
+    return out[:hands.sizes[p]].astype(np.float64)
 
 
 @njit(cache=True)
 def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray,
                        scales: np.ndarray, node: int, p: int, own: np.ndarray, opp: np.ndarray, mode: int,
-                       discount: Discount, half_pot: float, chance_index: np.ndarray,
-                       chance_values: np.ndarray) -> np.ndarray:
-    """:func:`tree_values` on storage of either kind: float32 ``regrets`` and ``cumulative`` (``scales``
-    empty), or the compressed mode's int16 regrets and uint16 cumulative strategy with one float32 scale per
-    decision node and array (``scales[2 * node]``: the regrets', ``scales[2 * node + 1]``: the cumulative
-    strategy's; :func:`_update_compressed`). Regret matching and the average strategy are a block's entries
-    over their row sums, whatever the block's scale: both read the integers as stored."""
-    buf = _scratch(tree, hands, node, own)
-    width = hands.weights.shape[1]
-    top_own = np.zeros(width, own.dtype)
-    top_opp = np.zeros(width, own.dtype)
-    top_own[:own.shape[0]] = own
-    top_opp[:opp.shape[0]] = opp
-    out = np.empty(width, own.dtype)
-    work = np.empty(52 + width)  # per-card sums and a showdown's partial sums (see _showdown_into)
-    # every array below is alive until this returns: the walk gets views without reference counts
-    _walk(_unowned(tree.kind), _unowned(tree.player), _unowned(tree.first_child), _unowned(tree.num_children),
-          _unowned(tree.amount), _unowned(tree.board), _unowned(tree.card), _unowned(tree.offset),
-          _unowned(tree.iso_start), _unowned(tree.iso_count), _unowned(tree.iso_swaps), _unowned(tree.factor),
-          _unowned(tree.rake), _unowned(hands.cards), _unowned(hands.sizes), _unowned(hands.same),
-          _unowned(hands.perm), _unowned(hands.order), _unowned(hands.strength), _unowned(hands.sorted_cards),
-          _unowned(hands.valid), _unowned(regrets), _unowned(cumulative), _unowned(scales), node, p,
-          _unowned(top_own), _unowned(top_opp), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
-          _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
-    return out[:hands.sizes[p]].astype(np.float64)
+                       discount: Discount, half_pot: float, chance_index: np.ndarray, chance_values: np.ndarray,
+                       buf: np.ndarray, top: np.ndarray, work: np.ndarray, out: np.ndarray) -> None:
+    """:func:`tree_values` into ``out`` (as wide as the rows: ``p``'s values in its first ``sizes[p]``) on
+    storage of either kind: float32 ``regrets`` and ``cumulative`` (``scales`` empty), or the compressed mode's
+    int16 regrets and uint16 cumulative strategy with one float32 scale per decision node and array
+    (``scales[2 * node]``: the regrets', ``scales[2 * node + 1]``: the cumulative strategy's;
+    :func:`_update_compressed`). Regret matching and the average strategy are a block's entries over their row
+    sums, whatever the block's scale: both read the integers as stored. The caller's scratch: ``buf`` (at least
+    the shape :func:`scratch` gives below ``node``), ``top`` (2 rows as wide: the reaches, zero-padded) and
+    ``work`` (52 + width floats), so that a solver's walks and the many branches of a chance node allocate none
+    (a scratch per walk was about a tenth of a turn iteration). ``p`` = -1: both players' walks, OOP's (``own``
+    its reach) then IP's, in one call (a solver's whole iteration of a tree without parallel chance branches: on
+    a river a walk is tens of microseconds, a call from Python about ten). The only caller of :func:`_walk`: one
+    specialisation of the recursion (see there); the parallel branches and a river's iteration call this, not
+    a new function (a new compiled caller of the walk, or of this, crashed when loaded from numba's cache)."""
+    for q in range(2) if p < 0 else range(p, p + 1):
+        if q == p or q == 0:
+            mine, theirs = own, opp
+        else:
+            mine, theirs = opp, own
+        top[:] = 0.0
+        top[0, :mine.shape[0]] = mine
+        top[1, :theirs.shape[0]] = theirs
+        # every array below is alive until this returns: the walk gets views without reference counts
+        _walk(_unowned(tree.kind), _unowned(tree.player), _unowned(tree.first_child), _unowned(tree.num_children),
+              _unowned(tree.amount), _unowned(tree.board), _unowned(tree.card), _unowned(tree.offset),
+              _unowned(tree.iso_start), _unowned(tree.iso_count), _unowned(tree.iso_swaps), _unowned(tree.factor),
+              _unowned(tree.rake), _unowned(hands.cards), _unowned(hands.sizes), _unowned(hands.same),
+              _unowned(hands.perm), _unowned(hands.order), _unowned(hands.strength), _unowned(hands.sorted_cards),
+              _unowned(hands.valid), _unowned(regrets), _unowned(cumulative), _unowned(scales), node, q,
+              _unowned(top[0]), _unowned(top[1]), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
+              _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
 
 
 @njit(cache=True)
@@ -751,28 +764,44 @@ def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cum
 def chance_branches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray,
                     scales: np.ndarray, chance_nodes: np.ndarray, branch_node: np.ndarray, branch_child: np.ndarray,
                     p: int, own_at: np.ndarray, opp_at: np.ndarray, mode: int, discount: Discount, half_pot: float,
-                    chance_index: np.ndarray) -> np.ndarray:
+                    chance_index: np.ndarray, threads: int, shape: tuple[int, int]) -> np.ndarray:
     """The values of every branch (chance node ``chance_nodes[branch_node[i]]``, child ``branch_child[i]``) in
-    parallel (the subtrees share no storage), blocked hands 0: rows ``(branches, hands of p)``."""
+    parallel (the subtrees share no storage), blocked hands 0: rows ``(branches, hands of p)``. The branches go
+    in one contiguous run per thread (``threads``, as numba divides a ``prange``), each run with one scratch of
+    ``shape`` (the depth and rows of :func:`scratch`'s slabs, e.g. the whole tree's: at least any branch's); a new
+    scratch for every branch cost about a tenth of a turn iteration. The shape comes from the caller: a second
+    caller of the recursive :func:`_shape_below` here crashed when loaded from numba's cache. A branch's values
+    do not depend on its run."""
     mine = hands.sizes[p]
-    o = 1 - p
-    out = np.zeros((branch_child.shape[0], mine))
-    for i in prange(branch_child.shape[0]):
-        k = branch_node[i]
-        node = chance_nodes[k]
-        child = branch_child[i]
-        card = tree.card[child]
-        own_c = own_at[k, :mine].copy()
-        opp_c = opp_at[k, :hands.sizes[o]].copy()
-        _scaled_into(opp_c, opp_c, tree.factor[node], hands.sizes[o])
-        _without_card(hands.cards, p, mine, card, own_c)
-        _without_card(hands.cards, o, hands.sizes[o], card, opp_c)
-        v = scaled_tree_values(tree, hands, regrets, cumulative, scales, child, p, own_c, opp_c, mode, discount,
-                               half_pot, chance_index, np.zeros((0, mine)))
-        for h in range(mine):
-            if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
-                v[h] = 0.0
-            out[i, h] = v[h]
+    theirs = hands.sizes[1 - p]
+    width = hands.weights.shape[1]
+    count = branch_child.shape[0]
+    out = np.zeros((count, mine))
+    runs = max(1, min(threads, count))
+    walked = np.zeros((0, mine))  # no chance values: each branch walks its whole subtree
+    for run in prange(runs):
+        buf = np.empty((shape[0], shape[1], width), own_at.dtype)
+        top = np.empty((2, width), own_at.dtype)
+        work = np.empty(52 + width)
+        v = np.empty(width, own_at.dtype)
+        own_c = np.empty(mine, own_at.dtype)
+        opp_c = np.empty(theirs, own_at.dtype)
+        for i in range(run * count // runs, (run + 1) * count // runs):
+            k = branch_node[i]
+            node = chance_nodes[k]
+            child = branch_child[i]
+            card = tree.card[child]
+            own_c[:] = own_at[k, :mine]
+            _scaled_into(opp_c, opp_at[k, :theirs], tree.factor[node], theirs)
+            _without_card(hands.cards, p, mine, card, own_c)
+            _without_card(hands.cards, 1 - p, theirs, card, opp_c)
+            scaled_tree_values(tree, hands, regrets, cumulative, scales, child, p, own_c, opp_c, mode, discount,
+                               half_pot, chance_index, walked, buf, top, work, v)
+            for h in range(mine):
+                if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
+                    out[i, h] = 0.0
+                else:
+                    out[i, h] = v[h]
     return out
 
 
