@@ -54,7 +54,6 @@ from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidSt
 from pokerlab.games.pushfold import JAM, PushFoldGame, Table
 from pokerlab.games.pushfold.rules import post_forced_bets, settle
 from pokerlab.games.vector import compile_public_tree
-from pokerlab.icm.subset import icm_subset
 from pokerlab.io import atomic_write
 from pokerlab.provenance import sources_digest
 from pokerlab.pushfold.situation import ICMPayoff, chip_ev_payoff, validate_table
@@ -173,18 +172,83 @@ def fgs_tables(payouts: np.ndarray, seats: int, table: Table, prune: float = DEF
 # kernels
 
 
+class _Scratch(NamedTuple):
+    """One thread's working memory for a future hand and an ICM valuation (each array sized for every seat; a
+    hand of ``m`` players uses the first ``m`` entries): allocated once per tree, so that the inner loops, run
+    once per leaf, allocate nothing (allocation was most of their time)."""
+
+    order: np.ndarray  # the hand's players in acting order: seat numbers (int64)
+    start: np.ndarray  # chips before the forced bets
+    dead: np.ndarray  # antes
+    live: np.ndarray  # blinds
+    left: np.ndarray  # chips behind the forced bets
+    deepest_after: np.ndarray  # the deepest stack acting after each player
+    in_hand: np.ndarray  # bool
+    jammed: np.ndarray  # bool
+    ranges: np.ndarray  # range index of each player's hand (int64)
+    contrib: np.ndarray
+    behind: np.ndarray
+    final: np.ndarray
+    amounts: np.ndarray
+    refunds: np.ndarray
+    eligible: np.ndarray  # int64
+    acting: np.ndarray  # 0, 1, ..., seats - 1 (int64)
+    value: np.ndarray  # int64
+    players: np.ndarray  # int64
+    placed: np.ndarray  # bool
+    one_way: np.ndarray  # (1, 1) int64: the one order of a lone player
+    two_way: np.ndarray  # (3, 2) int64: first wins, second wins, split
+    one_way_prob: np.ndarray  # (1,)
+    two_way_prob: np.ndarray  # (3,)
+    one_way_ties: np.ndarray  # (1,) bool
+    two_way_ties: np.ndarray  # (3,) bool
+    alive: np.ndarray  # ICM: the seats with chips (int64)
+    chips: np.ndarray  # ICM: their stacks over the mean
+    subset_sum: np.ndarray  # ICM: (2 ** seats,)
+    popcount: np.ndarray  # ICM: (2 ** seats,) int32
+    mask_prob: np.ndarray  # ICM: (2 ** seats,)
+    places: np.ndarray  # ICM: (seats, seats)
+    money: np.ndarray  # ICM: money per seat
+
+
+@njit(cache=True)
+def _scratch(seats: int) -> _Scratch:
+    size = 1 << seats
+    return _Scratch(
+        np.zeros(seats, dtype=np.int64), np.zeros(seats), np.zeros(seats), np.zeros(seats), np.zeros(seats),
+        np.zeros(seats), np.zeros(seats, dtype=np.bool_), np.zeros(seats, dtype=np.bool_),
+        np.zeros(seats, dtype=np.int64), np.zeros(seats), np.zeros(seats), np.zeros(seats), np.zeros(seats),
+        np.zeros(seats), np.zeros(seats, dtype=np.int64), np.arange(seats), np.zeros(seats, dtype=np.int64),
+        np.zeros(seats, dtype=np.int64), np.zeros(seats, dtype=np.bool_), np.zeros((1, 1), dtype=np.int64),
+        np.array([[0, 1], [1, 0], [0, 1]], dtype=np.int64), np.ones(1), np.zeros(3), np.zeros(1, dtype=np.bool_),
+        np.array([False, False, True]), np.zeros(seats, dtype=np.int64), np.zeros(seats), np.zeros(size),
+        np.zeros(size, dtype=np.int32), np.zeros(size), np.zeros((seats, seats)), np.zeros(seats))
+
+
 @njit(cache=True)
 def icm_money(stacks: np.ndarray, payouts: np.ndarray) -> np.ndarray:
     """ICM money of every seat with chips (``stacks > 0``) for the top places of ``payouts``; 0 for the others
     (their money was paid when they busted)."""
+    return _icm_into(stacks, payouts, _scratch(stacks.shape[0])).copy()
+
+
+@njit(cache=True)
+def _icm_into(stacks: np.ndarray, payouts: np.ndarray, s: _Scratch) -> np.ndarray:
+    """:func:`icm_money` into ``s.money`` (returned; valid until the next call with ``s``): the arithmetic of
+    :func:`pokerlab.icm.subset.icm_subset` on the stacks over their mean, step for step (the same bits), in
+    ``s``'s memory."""
     n = stacks.shape[0]
-    money = np.zeros(n)
-    alive = np.flatnonzero(stacks > 0)
-    m = alive.shape[0]
+    money = s.money
+    money[:] = 0.0
+    m = 0
+    for i in range(n):
+        if stacks[i] > 0:
+            s.alive[m] = i
+            m += 1
     if m == 0:
         return money
     if m == 1:
-        money[alive[0]] = payouts[0]
+        money[s.alive[0]] = payouts[0]
         return money
     k = 0
     for p in range(m):
@@ -192,13 +256,50 @@ def icm_money(stacks: np.ndarray, payouts: np.ndarray) -> np.ndarray:
             k = p + 1
     if k == 0:
         return money
-    chips = stacks[alive]
-    places = icm_subset(chips / chips.mean(), k)
+    total = 0.0  # the mean as numpy's mean in numba: a running sum over the count
     for a in range(m):
-        total = 0.0
+        total += stacks[s.alive[a]]
+    mean = total / m
+    chips = s.chips
+    for a in range(m):
+        chips[a] = stacks[s.alive[a]] / mean
+    full = (1 << m) - 1
+    size = 1 << m
+    subset_sum = s.subset_sum
+    popcount = s.popcount
+    prob = s.mask_prob
+    subset_sum[0] = 0.0
+    popcount[0] = 0
+    for mask in range(1, size):
+        low = mask & (-mask)
+        j = 0
+        while (low >> j) != 1:
+            j += 1
+        subset_sum[mask] = subset_sum[mask ^ low] + chips[j]
+        popcount[mask] = popcount[mask ^ low] + 1
+    prob[:size] = 0.0
+    prob[0] = 1.0
+    places = s.places
+    places[:m, :k] = 0.0
+    for mask in range(size):
+        placed = popcount[mask]
+        pm = prob[mask]
+        if placed >= k or pm == 0.0:
+            continue
+        remaining = subset_sum[full ^ mask]
+        for j in range(m):
+            bit = 1 << j
+            if mask & bit:
+                continue
+            pr = pm * chips[j] / remaining
+            places[j, placed] += pr
+            if placed + 1 < k:
+                prob[mask | bit] += pr
+    for a in range(m):
+        value = 0.0
         for p in range(k):
-            total += places[a, p] * payouts[p]
-        money[alive[a]] = total
+            value += places[a, p] * payouts[p]
+        money[s.alive[a]] = value
     return money
 
 
@@ -224,53 +325,45 @@ def _next_alive(stacks: np.ndarray, seat: int) -> int:
     return seat
 
 
-class _Hand(NamedTuple):
-    """One future hand after the forced bets, in acting order (``order[m - 2]`` the small blind, ``order[m - 1]``
-    the big blind)."""
-
-    order: np.ndarray
-    start: np.ndarray
-    dead: np.ndarray
-    live: np.ndarray
-    left: np.ndarray
-
-
 @njit(cache=True)
-def _emit(hand: _Hand, button: int, in_hand: np.ndarray, jammed: np.ndarray, ranges: np.ndarray,
-          prob: float, t: FgsTables, out_prob: np.ndarray, out_next: np.ndarray, out_money: np.ndarray,
-          out_button: np.ndarray, count: int) -> int:
-    """Append the showdown outcomes of one line of play (``prob``: its probability; ``in_hand``: the players in
-    the pot, ``ranges`` their range indices; ``jammed``: who put his whole stack in) to the outcome buffers;
-    returns the new count."""
-    m = hand.order.shape[0]
-    contrib = hand.live.copy()
+def _emit(s: _Scratch, m: int, button: int, prob: float, t: FgsTables, out_prob: np.ndarray,
+          out_next: np.ndarray, out_money: np.ndarray, out_button: np.ndarray, count: int) -> int:
+    """Append the showdown outcomes of one line of play of the hand of ``m`` players in ``s`` (``prob``: its
+    probability; ``s.in_hand``: the players in the pot, ``s.ranges`` their range indices; ``s.jammed``: who put
+    his whole stack in) to the outcome buffers; returns the new count."""
+    in_hand, ranges = s.in_hand, s.ranges
+    contrib = s.contrib
     for k in range(m):
-        if jammed[k]:
-            contrib[k] += hand.left[k]
-    behind = np.empty(m)  # chips each player keeps back
+        contrib[k] = s.live[k]
+        if s.jammed[k]:
+            contrib[k] += s.left[k]
+    behind = s.behind  # chips each player keeps back
     dead_total = 0.0
     for k in range(m):
-        behind[k] = (hand.start[k] - hand.dead[k]) - contrib[k]
-        dead_total += hand.dead[k]
-    players = np.flatnonzero(in_hand)
-    p = players.shape[0]
-    amounts = np.zeros(m)
-    eligible = np.zeros(m, dtype=np.int64)
-    refunds = np.zeros(m)
-    acting = np.arange(m)
-    value = np.zeros(m, dtype=np.int64)
+        behind[k] = (s.start[k] - s.dead[k]) - contrib[k]
+        dead_total += s.dead[k]
+    players = s.players
+    p = 0
+    for k in range(m):
+        if in_hand[k]:
+            players[p] = k
+            p += 1
+    amounts, eligible, refunds, acting, value = s.amounts, s.eligible, s.refunds, s.acting, s.value
     # the orders of the players' hands (best first) and their probabilities
     if p == 1:
-        orders = np.zeros((1, 1), dtype=np.int64)
-        order_prob = np.ones(1)
-        ties = np.zeros(1, dtype=np.bool_)
+        orders = s.one_way
+        order_prob = s.one_way_prob
+        ties = s.one_way_ties
     elif p == 2:
         a, b = players[0], players[1]
-        orders = np.array([[0, 1], [1, 0], [0, 1]], dtype=np.int64)
+        orders = s.two_way
         w = t.win[ranges[a], ranges[b]]
         d = t.tie[ranges[a], ranges[b]]
-        order_prob = np.array([w, max(1.0 - w - d, 0.0), d])
-        ties = np.array([False, False, True])
+        order_prob = s.two_way_prob
+        order_prob[0] = w
+        order_prob[1] = max(1.0 - w - d, 0.0)
+        order_prob[2] = d
+        ties = s.two_way_ties
     else:
         total = 1
         for r in range(2, p + 1):
@@ -322,8 +415,9 @@ def _emit(hand: _Hand, button: int, in_hand: np.ndarray, jammed: np.ndarray, ran
         ties = np.zeros(total, dtype=np.bool_)
     scale = 0.0
     for k in range(m):
-        scale += hand.start[k]
-    placed = np.zeros(m, dtype=np.bool_)
+        scale += s.start[k]
+    placed = s.placed
+    final = s.final
     if count + orders.shape[0] > out_prob.shape[0]:
         raise ValueError("FGS: too many outcomes in one hand")
     for o in range(orders.shape[0]):
@@ -337,7 +431,8 @@ def _emit(hand: _Hand, button: int, in_hand: np.ndarray, jammed: np.ndarray, ran
         if ties[o]:
             value[players[0]] = 1
             value[players[1]] = 1
-        final = behind.copy()
+        for k in range(m):
+            final[k] = behind[k]
         settle(final, contrib, m, in_hand, dead_total, value, acting, amounts, eligible, refunds)
         nxt = out_next[count]
         nxt[:] = 0.0
@@ -346,27 +441,27 @@ def _emit(hand: _Hand, button: int, in_hand: np.ndarray, jammed: np.ndarray, ran
         alive_after = 0
         for k in range(m):
             chips = final[k] if final[k] > 1e-12 * scale else 0.0
-            nxt[hand.order[k]] = chips
+            nxt[s.order[k]] = chips
             if chips > 0:
                 alive_after += 1
         # the stacks busted in this hand take the places from alive_after down, larger starting stacks first
         for k in range(m):
-            placed[k] = nxt[hand.order[k]] > 0.0
+            placed[k] = nxt[s.order[k]] > 0.0
         place = alive_after
         while place < m:
             largest = -1.0
             for k in range(m):
-                if not placed[k] and hand.start[k] > largest:
-                    largest = hand.start[k]
+                if not placed[k] and s.start[k] > largest:
+                    largest = s.start[k]
             group = 0
             share = 0.0
             for k in range(m):
-                if not placed[k] and hand.start[k] == largest:
+                if not placed[k] and s.start[k] == largest:
                     share += t.payouts[place + group]
                     group += 1
             for k in range(m):
-                if not placed[k] and hand.start[k] == largest:
-                    money[hand.order[k]] = share / group
+                if not placed[k] and s.start[k] == largest:
+                    money[s.order[k]] = share / group
                     placed[k] = True
             place += group
         out_prob[count] = q
@@ -377,42 +472,37 @@ def _emit(hand: _Hand, button: int, in_hand: np.ndarray, jammed: np.ndarray, ran
 
 @njit(cache=True)
 def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.ndarray, out_next: np.ndarray,
-                  out_money: np.ndarray, out_button: np.ndarray) -> int:
+                  out_money: np.ndarray, out_button: np.ndarray, s: _Scratch) -> int:
     """Every outcome of one future hand at ``stacks`` (chips per seat, clockwise; 0: out) with the button at
     ``button``: its probability, the stacks after it, the money of the seats busted in it and the next hand's
-    button, written to the ``out_*`` buffers; returns the number of outcomes."""
+    button, written to the ``out_*`` buffers (``s``: working memory); returns the number of outcomes."""
     n = stacks.shape[0]
     m = 0
-    for s in range(n):
-        if stacks[s] > 0:
+    for seat in range(n):
+        if stacks[seat] > 0:
             m += 1
     sb = button if m == 2 else _next_alive(stacks, button)
     bb = _next_alive(stacks, sb)
-    order = np.empty(m, dtype=np.int64)
+    order, start, dead, live, left = s.order, s.start, s.dead, s.live, s.left
     seat = bb
     for k in range(m):
         seat = _next_alive(stacks, seat)
         order[k] = seat
-    start = np.empty(m)
     for k in range(m):
         start[k] = stacks[order[k]]
-    dead = np.zeros(m)
-    live = np.zeros(m)
+        dead[k] = 0.0
+        live[k] = 0.0
     post_forced_bets(start, m, m - 2, m - 1, t.small_blind, t.big_blind, t.ante, t.bb_ante, dead, live)
-    left = np.empty(m)
     for k in range(m):
         left[k] = (start[k] - dead[k]) - live[k]
-    hand = _Hand(order, start, dead, live, left)
     buckets = t.jam_share.shape[0]
     random_hand = 2 * buckets
-    deepest_after = np.zeros(m)
+    deepest_after = s.deepest_after
     deepest = 0.0
     for k in range(m - 1, -1, -1):
         deepest_after[k] = deepest
         deepest = max(deepest, start[k])
-    in_hand = np.zeros(m, dtype=np.bool_)
-    jammed = np.zeros(m, dtype=np.bool_)
-    ranges = np.full(m, random_hand, dtype=np.int64)
+    in_hand, jammed, ranges = s.in_hand, s.jammed, s.ranges
     count = 0
     reach = 1.0  # probability that every player so far folded
     for k in range(m - 1):
@@ -435,8 +525,8 @@ def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.nd
                     in_hand[k] = in_hand[i] = jammed[k] = jammed[i] = True
                     ranges[k] = b
                     ranges[i] = buckets + _bucket(min(start[i], start[k]), t.big_blind, buckets)
-                    count = _emit(hand, button, in_hand, jammed, ranges, no_call * call, t, out_prob,
-                                  out_next, out_money, out_button, count)
+                    count = _emit(s, m, button, no_call * call, t, out_prob, out_next, out_money, out_button,
+                                  count)
                 no_call *= 1.0 - call
             if no_call > 0.0:
                 for j in range(m):
@@ -445,16 +535,14 @@ def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.nd
                     ranges[j] = random_hand
                 in_hand[k] = jammed[k] = True
                 ranges[k] = b
-                count = _emit(hand, button, in_hand, jammed, ranges, no_call, t, out_prob, out_next,
-                              out_money, out_button, count)
+                count = _emit(s, m, button, no_call, t, out_prob, out_next, out_money, out_button, count)
         reach *= 1.0 - jam
     if reach > 0.0:  # folded to the big blind: he and every stack all in by posting see the board
         for j in range(m):
             in_hand[j] = left[j] <= 0.0 or j == m - 1
             jammed[j] = False
             ranges[j] = random_hand
-        count = _emit(hand, button, in_hand, jammed, ranges, reach, t, out_prob, out_next, out_money,
-                      out_button, count)
+        count = _emit(s, m, button, reach, t, out_prob, out_next, out_money, out_button, count)
     return count
 
 
@@ -476,34 +564,35 @@ def _buffers(levels: int, seats: int) -> _Buffers:
 
 @njit(cache=True)
 def fgs_value(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsTables, pruned: np.ndarray,
-              work: _Buffers) -> np.ndarray:
+              work: _Buffers, s: _Scratch) -> np.ndarray:
     """Money of every seat with ``depth`` hands played out from ``stacks`` (button at ``button``) and ICM at the
     leaves; 0 for seats already out. ``reach``: the branch's probability (for pruning); the mass valued by ICM
-    early is added to ``pruned[0]``. ``work``: buffers of at least ``depth`` levels."""
+    early is added to ``pruned[0]``. ``work``: buffers of at least ``depth`` levels; ``s``: working memory (the
+    result may be ``s.money``: read it before the next call with ``s``)."""
     n = stacks.shape[0]
     alive = 0
-    for s in range(n):
-        if stacks[s] > 0:
+    for seat in range(n):
+        if stacks[seat] > 0:
             alive += 1
     if depth == 0 or alive <= 1:
-        return icm_money(stacks, t.payouts)
+        return _icm_into(stacks, t.payouts, s)
     level = depth - 1
     out_prob = work.prob[level]
     out_next = work.next[level]
     out_money = work.money[level]
     out_button = work.button[level]
-    count = hand_outcomes(stacks, button, t, out_prob, out_next, out_money, out_button)
+    count = hand_outcomes(stacks, button, t, out_prob, out_next, out_money, out_button, s)
     result = np.zeros(n)
     for o in range(count):
         q = out_prob[o]
         branch = reach * q
         if depth == 1 or branch >= t.prune:
-            below = fgs_value(out_next[o], out_button[o], depth - 1, branch, t, pruned, work)
+            below = fgs_value(out_next[o], out_button[o], depth - 1, branch, t, pruned, work, s)
         else:
-            below = icm_money(out_next[o], t.payouts)
+            below = _icm_into(out_next[o], t.payouts, s)
             pruned[0] += branch
-        for s in range(n):
-            result[s] += q * (out_money[o, s] + below[s])
+        for seat in range(n):
+            result[seat] += q * (out_money[o, seat] + below[seat])
     return result
 
 
@@ -511,8 +600,9 @@ def fgs_value(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsT
 def _subtree(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsTables) -> tuple[np.ndarray, float]:
     """:func:`fgs_value` with buffers of its own: ``(money, pruned mass)``."""
     mass = np.zeros(1)
-    money = fgs_value(stacks, button, depth, reach, t, mass, _buffers(max(depth, 1), stacks.shape[0]))
-    return money, mass[0]
+    n = stacks.shape[0]
+    money = fgs_value(stacks, button, depth, reach, t, mass, _buffers(max(depth, 1), n), _scratch(n))
+    return money.copy(), mass[0]
 
 
 @njit(cache=True, parallel=True)
@@ -523,7 +613,7 @@ def _fgs_value_parallel(stacks: np.ndarray, button: int, depth: int, t: FgsTable
     after = np.empty((_MAX_OUTCOMES, n))
     money = np.empty((_MAX_OUTCOMES, n))
     buttons = np.empty(_MAX_OUTCOMES, dtype=np.int64)
-    count = hand_outcomes(stacks, button, t, prob, after, money, buttons)
+    count = hand_outcomes(stacks, button, t, prob, after, money, buttons, _scratch(n))
     below = np.zeros((count, n))
     pruned = np.zeros(count)
     for o in prange(count):
