@@ -229,26 +229,40 @@ def _scratch(seats: int) -> _Scratch:
 def icm_money(stacks: np.ndarray, payouts: np.ndarray) -> np.ndarray:
     """ICM money of every seat with chips (``stacks > 0``) for the top places of ``payouts``; 0 for the others
     (their money was paid when they busted)."""
-    return _icm_into(stacks, payouts, _scratch(stacks.shape[0])).copy()
+    table = np.empty((1, stacks.shape[0]))
+    table[0] = stacks
+    return _icm_into(table, 0, payouts, _scratch(stacks.shape[0])).copy()
 
 
-@njit(cache=True)
-def _icm_into(stacks: np.ndarray, payouts: np.ndarray, s: _Scratch) -> np.ndarray:
-    """:func:`icm_money` into ``s.money`` (returned; valid until the next call with ``s``): the arithmetic of
-    :func:`pokerlab.icm.subset.icm_subset` on the stacks over their mean, step for step (the same bits), in
-    ``s``'s memory."""
-    n = stacks.shape[0]
-    money = s.money
-    money[:] = 0.0
+@njit(cache=True, inline="always")
+def _icm_into(stacks: np.ndarray, row: int, payouts: np.ndarray, s: _Scratch) -> np.ndarray:
+    """:func:`icm_money` of ``stacks[row]`` into ``s.money`` (returned; valid until the next call with ``s``) by
+    :func:`_icm_row`."""
+    return _icm_row(stacks, row, payouts, s.alive, s.chips, s.contrib, s.behind, s.final, s.money, s.subset_sum,
+                    s.popcount, s.mask_prob, s.places)
+
+
+@njit(cache=True, inline="always")
+def _icm_row(stacks: np.ndarray, row: int, payouts: np.ndarray, alive: np.ndarray, x: np.ndarray,
+             first: np.ndarray, sums: np.ndarray, column: np.ndarray, money: np.ndarray, subset_sum: np.ndarray,
+             popcount: np.ndarray, prob: np.ndarray, places: np.ndarray) -> np.ndarray:
+    """:func:`icm_money` of ``stacks[row]`` into ``money`` (returned), the other arrays scratch of a
+    :class:`_Scratch`. At most three paid places: the closed form of :func:`_icm_top3`; more: the arithmetic of
+    :func:`pokerlab.icm.subset.icm_subset` on the stacks over their mean, step for step (the same bits). The
+    stacks are read in place and the scratch taken as arrays: a view of a row, or an array taken out of a bundle,
+    costs a pair of atomic reference counts, a large part of a leaf's time once its arithmetic is this short."""
+    n = stacks.shape[1]
     m = 0
     for i in range(n):
-        if stacks[i] > 0:
-            s.alive[m] = i
+        money[i] = 0.0
+        if stacks[row, i] > 0:
+            alive[m] = i
+            x[m] = stacks[row, i]
             m += 1
     if m == 0:
         return money
     if m == 1:
-        money[s.alive[0]] = payouts[0]
+        money[alive[0]] = payouts[0]
         return money
     k = 0
     for p in range(m):
@@ -256,18 +270,17 @@ def _icm_into(stacks: np.ndarray, payouts: np.ndarray, s: _Scratch) -> np.ndarra
             k = p + 1
     if k == 0:
         return money
+    if k <= 3:
+        return _icm_top3(payouts, m, k, alive, x, first, sums, column, money)
     total = 0.0  # the mean as numpy's mean in numba: a running sum over the count
     for a in range(m):
-        total += stacks[s.alive[a]]
+        total += x[a]
     mean = total / m
-    chips = s.chips
+    chips = x
     for a in range(m):
-        chips[a] = stacks[s.alive[a]] / mean
+        chips[a] = x[a] / mean
     full = (1 << m) - 1
     size = 1 << m
-    subset_sum = s.subset_sum
-    popcount = s.popcount
-    prob = s.mask_prob
     subset_sum[0] = 0.0
     popcount[0] = 0
     for mask in range(1, size):
@@ -279,7 +292,6 @@ def _icm_into(stacks: np.ndarray, payouts: np.ndarray, s: _Scratch) -> np.ndarra
         popcount[mask] = popcount[mask ^ low] + 1
     prob[:size] = 0.0
     prob[0] = 1.0
-    places = s.places
     places[:m, :k] = 0.0
     for mask in range(size):
         placed = popcount[mask]
@@ -299,7 +311,47 @@ def _icm_into(stacks: np.ndarray, payouts: np.ndarray, s: _Scratch) -> np.ndarra
         value = 0.0
         for p in range(k):
             value += places[a, p] * payouts[p]
-        money[s.alive[a]] = value
+        money[alive[a]] = value
+    return money
+
+
+@njit(cache=True)
+def _icm_top3(payouts: np.ndarray, m: int, k: int, alive: np.ndarray, x: np.ndarray, first: np.ndarray,
+              row: np.ndarray, column: np.ndarray, money: np.ndarray) -> np.ndarray:
+    """:func:`_icm_into` of ``m`` seats with chips (``s.alive``) when at most three places pay (``k <= 3``), in
+    closed form: with ``x`` the stacks and ``S`` their sum, ``P(i first) = x_i / S``, ``P(i second) = x_i (A -
+    a_i)`` with ``a_j = x_j / (S (S - x_j))`` and ``A`` their sum, ``P(i third) = x_i (B - sum_l b_il - sum_j
+    b_ji)`` with ``b_jl = a_j x_l / (S - x_j - x_l)`` over ordered pairs and ``B`` their sum: about 20 divisions
+    for six seats where the subset recursion makes 130 (equal to it to rounding, 1e-15 of the pool)."""
+    total = 0.0
+    for a in range(m):
+        total += x[a]
+    sum_first = 0.0
+    for a in range(m):
+        first[a] = x[a] / (total * (total - x[a]))
+        sum_first += first[a]
+    both = 0.0
+    if k == 3:
+        for a in range(m):
+            row[a] = 0.0
+            column[a] = 0.0
+        for j in range(m):
+            for i in range(j + 1, m):
+                inverse = 1.0 / (total - x[j] - x[i])
+                forward = first[j] * x[i] * inverse  # j first, i second
+                backward = first[i] * x[j] * inverse  # i first, j second
+                row[j] += forward
+                column[i] += forward
+                row[i] += backward
+                column[j] += backward
+                both += forward + backward
+    for a in range(m):
+        value = payouts[0] * (x[a] / total)
+        if k >= 2:
+            value += payouts[1] * (x[a] * (sum_first - first[a]))
+        if k == 3:
+            value += payouts[2] * (x[a] * (both - row[a] - column[a]))
+        money[alive[a]] = value
     return money
 
 
@@ -323,151 +375,6 @@ def _next_alive(stacks: np.ndarray, seat: int) -> int:
         if stacks[s] > 0:
             return s
     return seat
-
-
-@njit(cache=True)
-def _emit(s: _Scratch, m: int, button: int, prob: float, t: FgsTables, out_prob: np.ndarray,
-          out_next: np.ndarray, out_money: np.ndarray, out_button: np.ndarray, count: int) -> int:
-    """Append the showdown outcomes of one line of play of the hand of ``m`` players in ``s`` (``prob``: its
-    probability; ``s.in_hand``: the players in the pot, ``s.ranges`` their range indices; ``s.jammed``: who put
-    his whole stack in) to the outcome buffers; returns the new count."""
-    in_hand, ranges = s.in_hand, s.ranges
-    contrib = s.contrib
-    for k in range(m):
-        contrib[k] = s.live[k]
-        if s.jammed[k]:
-            contrib[k] += s.left[k]
-    behind = s.behind  # chips each player keeps back
-    dead_total = 0.0
-    for k in range(m):
-        behind[k] = (s.start[k] - s.dead[k]) - contrib[k]
-        dead_total += s.dead[k]
-    players = s.players
-    p = 0
-    for k in range(m):
-        if in_hand[k]:
-            players[p] = k
-            p += 1
-    amounts, eligible, refunds, acting, value = s.amounts, s.eligible, s.refunds, s.acting, s.value
-    # the orders of the players' hands (best first) and their probabilities
-    if p == 1:
-        orders = s.one_way
-        order_prob = s.one_way_prob
-        ties = s.one_way_ties
-    elif p == 2:
-        a, b = players[0], players[1]
-        orders = s.two_way
-        w = t.win[ranges[a], ranges[b]]
-        d = t.tie[ranges[a], ranges[b]]
-        order_prob = s.two_way_prob
-        order_prob[0] = w
-        order_prob[1] = max(1.0 - w - d, 0.0)
-        order_prob[2] = d
-        ties = s.two_way_ties
-    else:
-        total = 1
-        for r in range(2, p + 1):
-            total *= r
-        if count + total > out_prob.shape[0]:
-            raise ValueError("FGS: too many outcomes in one hand")
-        orders = np.empty((total, p), dtype=np.int64)
-        current = np.arange(p)
-        c = np.zeros(p, dtype=np.int64)
-        orders[0] = current
-        row = 1
-        i = 0
-        while i < p:  # Heap's algorithm: every permutation once
-            if c[i] < i:
-                if i % 2 == 0:
-                    current[0], current[i] = current[i], current[0]
-                else:
-                    current[c[i]], current[i] = current[i], current[c[i]]
-                orders[row] = current
-                row += 1
-                c[i] += 1
-                i = 0
-            else:
-                c[i] = 0
-                i += 1
-        strength = np.empty((p, p))
-        for x in range(p):
-            for y in range(p):
-                if x != y:
-                    rx, ry = ranges[players[x]], ranges[players[y]]
-                    strength[x, y] = t.win[rx, ry] + 0.5 * t.tie[rx, ry]
-        order_prob = np.empty(total)
-        for o in range(total):
-            pr = 1.0
-            for r in range(p - 1):
-                norm = 0.0
-                top = 0.0
-                for u in range(r, p):
-                    x = orders[o, u]
-                    prod = 1.0
-                    for v in range(r, p):
-                        if v != u:
-                            prod *= strength[x, orders[o, v]]
-                    norm += prod
-                    if u == r:
-                        top = prod
-                pr *= top / norm if norm > 0 else 1.0 / (p - r)
-            order_prob[o] = pr
-        ties = np.zeros(total, dtype=np.bool_)
-    scale = 0.0
-    for k in range(m):
-        scale += s.start[k]
-    placed = s.placed
-    final = s.final
-    if count + orders.shape[0] > out_prob.shape[0]:
-        raise ValueError("FGS: too many outcomes in one hand")
-    for o in range(orders.shape[0]):
-        q = prob * order_prob[o]
-        if q <= 0.0:
-            continue
-        for k in range(m):
-            value[k] = 0
-        for r in range(p):
-            value[players[orders[o, r]]] = p - r
-        if ties[o]:
-            value[players[0]] = 1
-            value[players[1]] = 1
-        for k in range(m):
-            final[k] = behind[k]
-        settle(final, contrib, m, in_hand, dead_total, value, acting, amounts, eligible, refunds)
-        nxt = out_next[count]
-        nxt[:] = 0.0
-        money = out_money[count]
-        money[:] = 0.0
-        alive_after = 0
-        for k in range(m):
-            chips = final[k] if final[k] > 1e-12 * scale else 0.0
-            nxt[s.order[k]] = chips
-            if chips > 0:
-                alive_after += 1
-        # the stacks busted in this hand take the places from alive_after down, larger starting stacks first
-        for k in range(m):
-            placed[k] = nxt[s.order[k]] > 0.0
-        place = alive_after
-        while place < m:
-            largest = -1.0
-            for k in range(m):
-                if not placed[k] and s.start[k] > largest:
-                    largest = s.start[k]
-            group = 0
-            share = 0.0
-            for k in range(m):
-                if not placed[k] and s.start[k] == largest:
-                    share += t.payouts[place + group]
-                    group += 1
-            for k in range(m):
-                if not placed[k] and s.start[k] == largest:
-                    money[s.order[k]] = share / group
-                    placed[k] = True
-            place += group
-        out_prob[count] = q
-        out_button[count] = _next_alive(nxt, button)
-        count += 1
-    return count
 
 
 @njit(cache=True)
@@ -503,20 +410,168 @@ def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.nd
         deepest_after[k] = deepest
         deepest = max(deepest, start[k])
     in_hand, jammed, ranges = s.in_hand, s.jammed, s.ranges
+    # the working memory taken out of its bundle once per hand: every access to a bundle's array, and every view
+    # of a row, is a pair of atomic reference counts, which were half the time when made per outcome
+    payouts, win, tie, jam_share, call_share = t.payouts, t.win, t.tie, t.jam_share, t.call_share
+    contrib, behind, final, amounts, refunds = s.contrib, s.behind, s.final, s.amounts, s.refunds
+    eligible, acting, value, players, placed = s.eligible, s.acting, s.value, s.players, s.placed
+    one_way, two_way, one_way_prob, two_way_prob = s.one_way, s.two_way, s.one_way_prob, s.two_way_prob
+    one_way_ties, two_way_ties = s.one_way_ties, s.two_way_ties
+
+    def emit(prob: float, count: int) -> int:
+        """Append the showdown outcomes of one line of play (``prob``: its probability; ``in_hand``: the players
+        in the pot, ``ranges`` their range indices; ``jammed``: who put his whole stack in) to the outcome
+        buffers; returns the new count."""
+        for k in range(m):
+            contrib[k] = live[k]
+            if jammed[k]:
+                contrib[k] += left[k]
+        # chips each player keeps back: behind
+        dead_total = 0.0
+        for k in range(m):
+            behind[k] = (start[k] - dead[k]) - contrib[k]
+            dead_total += dead[k]
+        p = 0
+        for k in range(m):
+            if in_hand[k]:
+                players[p] = k
+                p += 1
+        # the orders of the players' hands (best first) and their probabilities
+        if p == 1:
+            orders = one_way
+            order_prob = one_way_prob
+            ties = one_way_ties
+        elif p == 2:
+            a, b = players[0], players[1]
+            orders = two_way
+            w = win[ranges[a], ranges[b]]
+            d = tie[ranges[a], ranges[b]]
+            order_prob = two_way_prob
+            order_prob[0] = w
+            order_prob[1] = max(1.0 - w - d, 0.0)
+            order_prob[2] = d
+            ties = two_way_ties
+        else:
+            total = 1
+            for r in range(2, p + 1):
+                total *= r
+            if count + total > out_prob.shape[0]:
+                raise ValueError("FGS: too many outcomes in one hand")
+            orders = np.empty((total, p), dtype=np.int64)
+            current = np.arange(p)
+            c = np.zeros(p, dtype=np.int64)
+            orders[0] = current
+            row = 1
+            i = 0
+            while i < p:  # Heap's algorithm: every permutation once
+                if c[i] < i:
+                    if i % 2 == 0:
+                        current[0], current[i] = current[i], current[0]
+                    else:
+                        current[c[i]], current[i] = current[i], current[c[i]]
+                    orders[row] = current
+                    row += 1
+                    c[i] += 1
+                    i = 0
+                else:
+                    c[i] = 0
+                    i += 1
+            strength = np.empty((p, p))
+            for x in range(p):
+                for y in range(p):
+                    if x != y:
+                        rx, ry = ranges[players[x]], ranges[players[y]]
+                        strength[x, y] = win[rx, ry] + 0.5 * tie[rx, ry]
+            order_prob = np.empty(total)
+            for o in range(total):
+                pr = 1.0
+                for r in range(p - 1):
+                    norm = 0.0
+                    top = 0.0
+                    for u in range(r, p):
+                        x = orders[o, u]
+                        prod = 1.0
+                        for v in range(r, p):
+                            if v != u:
+                                prod *= strength[x, orders[o, v]]
+                        norm += prod
+                        if u == r:
+                            top = prod
+                    pr *= top / norm if norm > 0 else 1.0 / (p - r)
+                order_prob[o] = pr
+            ties = np.zeros(total, dtype=np.bool_)
+        scale = 0.0
+        for k in range(m):
+            scale += start[k]
+        if count + orders.shape[0] > out_prob.shape[0]:
+            raise ValueError("FGS: too many outcomes in one hand")
+        for o in range(orders.shape[0]):
+            q = prob * order_prob[o]
+            if q <= 0.0:
+                continue
+            for k in range(m):
+                value[k] = 0
+            for r in range(p):
+                value[players[orders[o, r]]] = p - r
+            if ties[o]:
+                value[players[0]] = 1
+                value[players[1]] = 1
+            for k in range(m):
+                final[k] = behind[k]
+            settle(final, contrib, m, in_hand, dead_total, value, acting, amounts, eligible, refunds)
+            for seat in range(n):
+                out_next[count, seat] = 0.0
+                out_money[count, seat] = 0.0
+            alive_after = 0
+            for k in range(m):
+                chips = final[k] if final[k] > 1e-12 * scale else 0.0
+                out_next[count, order[k]] = chips
+                if chips > 0:
+                    alive_after += 1
+            # the stacks busted in this hand take the places from alive_after down, larger starting stacks first
+            for k in range(m):
+                placed[k] = out_next[count, order[k]] > 0.0
+            place = alive_after
+            while place < m:
+                largest = -1.0
+                for k in range(m):
+                    if not placed[k] and start[k] > largest:
+                        largest = start[k]
+                group = 0
+                share = 0.0
+                for k in range(m):
+                    if not placed[k] and start[k] == largest:
+                        share += payouts[place + group]
+                        group += 1
+                for k in range(m):
+                    if not placed[k] and start[k] == largest:
+                        out_money[count, order[k]] = share / group
+                        placed[k] = True
+                place += group
+            out_prob[count] = q
+            following = button  # the next seat with chips after the button
+            for step in range(1, n + 1):
+                if out_next[count, (button + step) % n] > 0:
+                    following = (button + step) % n
+                    break
+            out_button[count] = following
+            count += 1
+        return count
+
     count = 0
     reach = 1.0  # probability that every player so far folded
     for k in range(m - 1):
         if left[k] <= 0.0:
             continue  # all in by posting: no decision
         b = _bucket(min(start[k], deepest_after[k]), t.big_blind, buckets)
-        jam = t.jam_share[b]
+        jam = jam_share[b]
         if jam > 0.0:
             # k jams: later players call in turn until the first call
             no_call = reach * jam
             for i in range(k + 1, m):
                 if left[i] <= 0.0 or live[i] >= start[k] - dead[k]:
                     continue  # in the pot without acting
-                call = t.call_share[_bucket(min(start[i], start[k]), t.big_blind, buckets)]
+                call = call_share[_bucket(min(start[i], start[k]), t.big_blind, buckets)]
                 if call > 0.0:
                     for j in range(m):
                         in_hand[j] = left[j] <= 0.0 or (j > k and live[j] >= start[k] - dead[k] and j < i)
@@ -525,8 +580,7 @@ def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.nd
                     in_hand[k] = in_hand[i] = jammed[k] = jammed[i] = True
                     ranges[k] = b
                     ranges[i] = buckets + _bucket(min(start[i], start[k]), t.big_blind, buckets)
-                    count = _emit(s, m, button, no_call * call, t, out_prob, out_next, out_money, out_button,
-                                  count)
+                    count = emit(no_call * call, count)
                 no_call *= 1.0 - call
             if no_call > 0.0:
                 for j in range(m):
@@ -535,14 +589,14 @@ def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.nd
                     ranges[j] = random_hand
                 in_hand[k] = jammed[k] = True
                 ranges[k] = b
-                count = _emit(s, m, button, no_call, t, out_prob, out_next, out_money, out_button, count)
+                count = emit(no_call, count)
         reach *= 1.0 - jam
     if reach > 0.0:  # folded to the big blind: he and every stack all in by posting see the board
         for j in range(m):
             in_hand[j] = left[j] <= 0.0 or j == m - 1
             jammed[j] = False
             ranges[j] = random_hand
-        count = _emit(s, m, button, reach, t, out_prob, out_next, out_money, out_button, count)
+        count = emit(reach, count)
     return count
 
 
@@ -575,7 +629,7 @@ def fgs_value(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsT
         if stacks[seat] > 0:
             alive += 1
     if depth == 0 or alive <= 1:
-        return _icm_into(stacks, t.payouts, s)
+        return icm_money(stacks, t.payouts)
     level = depth - 1
     out_prob = work.prob[level]
     out_next = work.next[level]
@@ -583,14 +637,19 @@ def fgs_value(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsT
     out_button = work.button[level]
     count = hand_outcomes(stacks, button, t, out_prob, out_next, out_money, out_button, s)
     result = np.zeros(n)
+    payouts = t.payouts
+    alive_at, x, first, sums, column, money = s.alive, s.chips, s.contrib, s.behind, s.final, s.money
+    subset_sum, popcount, mask_prob, places = s.subset_sum, s.popcount, s.mask_prob, s.places
     for o in range(count):
         q = out_prob[o]
         branch = reach * q
-        if depth == 1 or branch >= t.prune:
+        if depth > 1 and branch >= t.prune:
             below = fgs_value(out_next[o], out_button[o], depth - 1, branch, t, pruned, work, s)
-        else:
-            below = _icm_into(out_next[o], t.payouts, s)
-            pruned[0] += branch
+        else:  # a leaf, or a branch pruned: ICM here (not through a call of this recursive function)
+            below = _icm_row(out_next, o, payouts, alive_at, x, first, sums, column, money, subset_sum, popcount,
+                             mask_prob, places)
+            if depth > 1:
+                pruned[0] += branch
         for seat in range(n):
             result[seat] += q * (out_money[o, seat] + below[seat])
     return result
