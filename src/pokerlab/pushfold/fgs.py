@@ -54,6 +54,7 @@ from pokerlab.errors import InvalidArgumentError, InvalidPayoutsError, InvalidSt
 from pokerlab.games.pushfold import JAM, PushFoldGame, Table
 from pokerlab.games.pushfold.rules import post_forced_bets, settle
 from pokerlab.games.vector import compile_public_tree
+from pokerlab.icm.subset import icm_subset
 from pokerlab.io import atomic_write
 from pokerlab.provenance import sources_digest
 from pokerlab.pushfold.situation import ICMPayoff, chip_ev_payoff, validate_table
@@ -175,7 +176,7 @@ def fgs_tables(payouts: np.ndarray, seats: int, table: Table, prune: float = DEF
 class _Scratch(NamedTuple):
     """One thread's working memory for a future hand and an ICM valuation (each array sized for every seat; a
     hand of ``m`` players uses the first ``m`` entries): allocated once per tree, so that the inner loops, run
-    once per leaf, allocate nothing (allocation was most of their time)."""
+    once per leaf, allocate nothing."""
 
     order: np.ndarray  # the hand's players in acting order: seat numbers (int64)
     start: np.ndarray  # chips before the forced bets
@@ -203,17 +204,12 @@ class _Scratch(NamedTuple):
     one_way_ties: np.ndarray  # (1,) bool
     two_way_ties: np.ndarray  # (3,) bool
     alive: np.ndarray  # ICM: the seats with chips (int64)
-    chips: np.ndarray  # ICM: their stacks over the mean
-    subset_sum: np.ndarray  # ICM: (2 ** seats,)
-    popcount: np.ndarray  # ICM: (2 ** seats,) int32
-    mask_prob: np.ndarray  # ICM: (2 ** seats,)
-    places: np.ndarray  # ICM: (seats, seats)
+    chips: np.ndarray  # ICM: their stacks
     money: np.ndarray  # ICM: money per seat
 
 
 @njit(cache=True)
 def _scratch(seats: int) -> _Scratch:
-    size = 1 << seats
     return _Scratch(
         np.zeros(seats, dtype=np.int64), np.zeros(seats), np.zeros(seats), np.zeros(seats), np.zeros(seats),
         np.zeros(seats), np.zeros(seats, dtype=np.bool_), np.zeros(seats, dtype=np.bool_),
@@ -221,8 +217,7 @@ def _scratch(seats: int) -> _Scratch:
         np.zeros(seats), np.zeros(seats, dtype=np.int64), np.arange(seats), np.zeros(seats, dtype=np.int64),
         np.zeros(seats, dtype=np.int64), np.zeros(seats, dtype=np.bool_), np.zeros((1, 1), dtype=np.int64),
         np.array([[0, 1], [1, 0], [0, 1]], dtype=np.int64), np.ones(1), np.zeros(3), np.zeros(1, dtype=np.bool_),
-        np.array([False, False, True]), np.zeros(seats, dtype=np.int64), np.zeros(seats), np.zeros(size),
-        np.zeros(size, dtype=np.int32), np.zeros(size), np.zeros((seats, seats)), np.zeros(seats))
+        np.array([False, False, True]), np.zeros(seats, dtype=np.int64), np.zeros(seats), np.zeros(seats))
 
 
 @njit(cache=True)
@@ -238,17 +233,15 @@ def icm_money(stacks: np.ndarray, payouts: np.ndarray) -> np.ndarray:
 def _icm_into(stacks: np.ndarray, row: int, payouts: np.ndarray, s: _Scratch) -> np.ndarray:
     """:func:`icm_money` of ``stacks[row]`` into ``s.money`` (returned; valid until the next call with ``s``) by
     :func:`_icm_row`."""
-    return _icm_row(stacks, row, payouts, s.alive, s.chips, s.contrib, s.behind, s.final, s.money, s.subset_sum,
-                    s.popcount, s.mask_prob, s.places)
+    return _icm_row(stacks, row, payouts, s.alive, s.chips, s.contrib, s.behind, s.final, s.money)
 
 
 @njit(cache=True, inline="always")
 def _icm_row(stacks: np.ndarray, row: int, payouts: np.ndarray, alive: np.ndarray, x: np.ndarray,
-             first: np.ndarray, sums: np.ndarray, column: np.ndarray, money: np.ndarray, subset_sum: np.ndarray,
-             popcount: np.ndarray, prob: np.ndarray, places: np.ndarray) -> np.ndarray:
+             first: np.ndarray, sums: np.ndarray, column: np.ndarray, money: np.ndarray) -> np.ndarray:
     """:func:`icm_money` of ``stacks[row]`` into ``money`` (returned), the other arrays scratch of a
-    :class:`_Scratch`. At most three paid places: the closed form of :func:`_icm_top3`; more: the arithmetic of
-    :func:`pokerlab.icm.subset.icm_subset` on the stacks over their mean, step for step (the same bits). The
+    :class:`_Scratch`. At most three paid places: the closed form of :func:`_icm_top3`; more:
+    :func:`pokerlab.icm.subset.icm_subset` on the stacks over their mean. The
     stacks are read in place and the scratch taken as arrays: a view of a row, or an array taken out of a bundle,
     costs a pair of atomic reference counts, a large part of a leaf's time once its arithmetic is this short."""
     n = stacks.shape[1]
@@ -272,41 +265,8 @@ def _icm_row(stacks: np.ndarray, row: int, payouts: np.ndarray, alive: np.ndarra
         return money
     if k <= 3:
         return _icm_top3(payouts, m, k, alive, x, first, sums, column, money)
-    total = 0.0  # the mean as numpy's mean in numba: a running sum over the count
-    for a in range(m):
-        total += x[a]
-    mean = total / m
-    chips = x
-    for a in range(m):
-        chips[a] = x[a] / mean
-    full = (1 << m) - 1
-    size = 1 << m
-    subset_sum[0] = 0.0
-    popcount[0] = 0
-    for mask in range(1, size):
-        low = mask & (-mask)
-        j = 0
-        while (low >> j) != 1:
-            j += 1
-        subset_sum[mask] = subset_sum[mask ^ low] + chips[j]
-        popcount[mask] = popcount[mask ^ low] + 1
-    prob[:size] = 0.0
-    prob[0] = 1.0
-    places[:m, :k] = 0.0
-    for mask in range(size):
-        placed = popcount[mask]
-        pm = prob[mask]
-        if placed >= k or pm == 0.0:
-            continue
-        remaining = subset_sum[full ^ mask]
-        for j in range(m):
-            bit = 1 << j
-            if mask & bit:
-                continue
-            pr = pm * chips[j] / remaining
-            places[j, placed] += pr
-            if placed + 1 < k:
-                prob[mask | bit] += pr
+    chips = x[:m]  # more places (rare at the leaves): the exact recursion, as ICM elsewhere
+    places = icm_subset(chips / chips.mean(), k)
     for a in range(m):
         value = 0.0
         for p in range(k):
@@ -411,7 +371,7 @@ def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.nd
         deepest = max(deepest, start[k])
     in_hand, jammed, ranges = s.in_hand, s.jammed, s.ranges
     # the working memory taken out of its bundle once per hand: every access to a bundle's array, and every view
-    # of a row, is a pair of atomic reference counts, which were half the time when made per outcome
+    # of a row, is a pair of atomic reference counts, which were 40% of the time when made per outcome
     payouts, win, tie, jam_share, call_share = t.payouts, t.win, t.tie, t.jam_share, t.call_share
     contrib, behind, final, amounts, refunds = s.contrib, s.behind, s.final, s.amounts, s.refunds
     eligible, acting, value, players, placed = s.eligible, s.acting, s.value, s.players, s.placed
@@ -639,15 +599,13 @@ def fgs_value(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsT
     result = np.zeros(n)
     payouts = t.payouts
     alive_at, x, first, sums, column, money = s.alive, s.chips, s.contrib, s.behind, s.final, s.money
-    subset_sum, popcount, mask_prob, places = s.subset_sum, s.popcount, s.mask_prob, s.places
     for o in range(count):
         q = out_prob[o]
         branch = reach * q
         if depth > 1 and branch >= t.prune:
             below = fgs_value(out_next[o], out_button[o], depth - 1, branch, t, pruned, work, s)
         else:  # a leaf, or a branch pruned: ICM here (not through a call of this recursive function)
-            below = _icm_row(out_next, o, payouts, alive_at, x, first, sums, column, money, subset_sum, popcount,
-                             mask_prob, places)
+            below = _icm_row(out_next, o, payouts, alive_at, x, first, sums, column, money)
             if depth > 1:
                 pruned[0] += branch
         for seat in range(n):
