@@ -13,7 +13,7 @@ from pokerlab.equity.preflop import preflop_tables
 from pokerlab.errors import InvalidArgumentError, InvalidStacksError, PokerlabError
 from pokerlab.icm import icm
 from pokerlab.pushfold import pushfold
-from pokerlab.pushfold.fgs import MAX_FGS_DEPTH, fgs_equity, future_charts
+from pokerlab.pushfold.fgs import MAX_FGS_DEPTH, fgs_equity, future_charts, icm_money
 from pokerlab.pushfold.solve import chart_changes
 
 BOARDS = 1_712_304
@@ -47,6 +47,28 @@ def test_depth_zero_is_icm():
                             ([5, 9, 2, 7, 11, 6], [40, 25, 15, 10]), (list(range(1, 11)), [50, 30, 20])):
         got = fgs_equity(stacks, payouts, depth=0).equity
         assert got == pytest.approx(icm(stacks, payouts).equity, abs=1e-12)
+
+
+def test_the_leaf_icm_is_icm_for_every_number_of_paid_places():
+    """The kernel's ICM at the leaves (a closed form up to three paid places, the subset recursion beyond), seats
+    already out (0 chips) left out, against :func:`pokerlab.icm.icm` of the seats with chips."""
+    rng = np.random.default_rng(5)
+    for seats in (2, 3, 6, 9):
+        for paid in range(1, seats + 1):
+            stacks = rng.uniform(0.2, 30.0, seats)
+            stacks[rng.random(seats) < 0.25] = 0.0
+            stacks[0] = max(stacks[0], 1.0)  # at least one seat with chips
+            payouts = np.sort(rng.uniform(1.0, 50.0, seats))[::-1]
+            payouts[paid:] = 0.0
+            alive = stacks > 0
+            got = icm_money(stacks, payouts)
+            if alive.sum() == 1:
+                expected = np.where(alive, payouts[0], 0.0)
+            else:
+                live_paid = payouts[: alive.sum()]
+                expected = np.zeros(seats)
+                expected[alive] = icm(stacks[alive], live_paid[live_paid > 0]).equity
+            assert got == pytest.approx(expected, abs=1e-11), (seats, paid)
 
 
 def hu_expected_chips(stacks: tuple[float, float], button: int, depth: int) -> float:

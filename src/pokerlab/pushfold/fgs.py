@@ -173,14 +173,85 @@ def fgs_tables(payouts: np.ndarray, seats: int, table: Table, prune: float = DEF
 # kernels
 
 
+class _Scratch(NamedTuple):
+    """One thread's working memory for a future hand and an ICM valuation (each array sized for every seat; a
+    hand of ``m`` players uses the first ``m`` entries): allocated once per tree, so that the inner loops, run
+    once per leaf, allocate nothing."""
+
+    order: np.ndarray  # the hand's players in acting order: seat numbers (int64)
+    start: np.ndarray  # chips before the forced bets
+    dead: np.ndarray  # antes
+    live: np.ndarray  # blinds
+    left: np.ndarray  # chips behind the forced bets
+    deepest_after: np.ndarray  # the deepest stack acting after each player
+    in_hand: np.ndarray  # bool
+    jammed: np.ndarray  # bool
+    ranges: np.ndarray  # range index of each player's hand (int64)
+    contrib: np.ndarray
+    behind: np.ndarray
+    final: np.ndarray
+    amounts: np.ndarray
+    refunds: np.ndarray
+    eligible: np.ndarray  # int64
+    acting: np.ndarray  # 0, 1, ..., seats - 1 (int64)
+    value: np.ndarray  # int64
+    players: np.ndarray  # int64
+    placed: np.ndarray  # bool
+    one_way: np.ndarray  # (1, 1) int64: the one order of a lone player
+    two_way: np.ndarray  # (3, 2) int64: first wins, second wins, split
+    one_way_prob: np.ndarray  # (1,)
+    two_way_prob: np.ndarray  # (3,)
+    one_way_ties: np.ndarray  # (1,) bool
+    two_way_ties: np.ndarray  # (3,) bool
+    alive: np.ndarray  # ICM: the seats with chips (int64)
+    chips: np.ndarray  # ICM: their stacks
+    money: np.ndarray  # ICM: money per seat
+
+
+@njit(cache=True)
+def _scratch(seats: int) -> _Scratch:
+    return _Scratch(
+        np.zeros(seats, dtype=np.int64), np.zeros(seats), np.zeros(seats), np.zeros(seats), np.zeros(seats),
+        np.zeros(seats), np.zeros(seats, dtype=np.bool_), np.zeros(seats, dtype=np.bool_),
+        np.zeros(seats, dtype=np.int64), np.zeros(seats), np.zeros(seats), np.zeros(seats), np.zeros(seats),
+        np.zeros(seats), np.zeros(seats, dtype=np.int64), np.arange(seats), np.zeros(seats, dtype=np.int64),
+        np.zeros(seats, dtype=np.int64), np.zeros(seats, dtype=np.bool_), np.zeros((1, 1), dtype=np.int64),
+        np.array([[0, 1], [1, 0], [0, 1]], dtype=np.int64), np.ones(1), np.zeros(3), np.zeros(1, dtype=np.bool_),
+        np.array([False, False, True]), np.zeros(seats, dtype=np.int64), np.zeros(seats), np.zeros(seats))
+
+
 @njit(cache=True)
 def icm_money(stacks: np.ndarray, payouts: np.ndarray) -> np.ndarray:
     """ICM money of every seat with chips (``stacks > 0``) for the top places of ``payouts``; 0 for the others
     (their money was paid when they busted)."""
-    n = stacks.shape[0]
-    money = np.zeros(n)
-    alive = np.flatnonzero(stacks > 0)
-    m = alive.shape[0]
+    table = np.empty((1, stacks.shape[0]))
+    table[0] = stacks
+    return _icm_into(table, 0, payouts, _scratch(stacks.shape[0])).copy()
+
+
+@njit(cache=True, inline="always")
+def _icm_into(stacks: np.ndarray, row: int, payouts: np.ndarray, s: _Scratch) -> np.ndarray:
+    """:func:`icm_money` of ``stacks[row]`` into ``s.money`` (returned; valid until the next call with ``s``) by
+    :func:`_icm_row`."""
+    return _icm_row(stacks, row, payouts, s.alive, s.chips, s.contrib, s.behind, s.final, s.money)
+
+
+@njit(cache=True, inline="always")
+def _icm_row(stacks: np.ndarray, row: int, payouts: np.ndarray, alive: np.ndarray, x: np.ndarray,
+             first: np.ndarray, sums: np.ndarray, column: np.ndarray, money: np.ndarray) -> np.ndarray:
+    """:func:`icm_money` of ``stacks[row]`` into ``money`` (returned), the other arrays scratch of a
+    :class:`_Scratch`. At most three paid places: the closed form of :func:`_icm_top3`; more:
+    :func:`pokerlab.icm.subset.icm_subset` on the stacks over their mean. The
+    stacks are read in place and the scratch taken as arrays: a view of a row, or an array taken out of a bundle,
+    costs a pair of atomic reference counts, a large part of a leaf's time once its arithmetic is this short."""
+    n = stacks.shape[1]
+    m = 0
+    for i in range(n):
+        money[i] = 0.0
+        if stacks[row, i] > 0:
+            alive[m] = i
+            x[m] = stacks[row, i]
+            m += 1
     if m == 0:
         return money
     if m == 1:
@@ -192,13 +263,55 @@ def icm_money(stacks: np.ndarray, payouts: np.ndarray) -> np.ndarray:
             k = p + 1
     if k == 0:
         return money
-    chips = stacks[alive]
+    if k <= 3:
+        return _icm_top3(payouts, m, k, alive, x, first, sums, column, money)
+    chips = x[:m]  # more places (rare at the leaves): the exact recursion, as ICM elsewhere
     places = icm_subset(chips / chips.mean(), k)
     for a in range(m):
-        total = 0.0
+        value = 0.0
         for p in range(k):
-            total += places[a, p] * payouts[p]
-        money[alive[a]] = total
+            value += places[a, p] * payouts[p]
+        money[alive[a]] = value
+    return money
+
+
+@njit(cache=True)
+def _icm_top3(payouts: np.ndarray, m: int, k: int, alive: np.ndarray, x: np.ndarray, first: np.ndarray,
+              row: np.ndarray, column: np.ndarray, money: np.ndarray) -> np.ndarray:
+    """:func:`_icm_into` of ``m`` seats with chips (``s.alive``) when at most three places pay (``k <= 3``), in
+    closed form: with ``x`` the stacks and ``S`` their sum, ``P(i first) = x_i / S``, ``P(i second) = x_i (A -
+    a_i)`` with ``a_j = x_j / (S (S - x_j))`` and ``A`` their sum, ``P(i third) = x_i (B - sum_l b_il - sum_j
+    b_ji)`` with ``b_jl = a_j x_l / (S - x_j - x_l)`` over ordered pairs and ``B`` their sum: about 20 divisions
+    for six seats where the subset recursion makes 130 (equal to it to rounding, 1e-15 of the pool)."""
+    total = 0.0
+    for a in range(m):
+        total += x[a]
+    sum_first = 0.0
+    for a in range(m):
+        first[a] = x[a] / (total * (total - x[a]))
+        sum_first += first[a]
+    both = 0.0
+    if k == 3:
+        for a in range(m):
+            row[a] = 0.0
+            column[a] = 0.0
+        for j in range(m):
+            for i in range(j + 1, m):
+                inverse = 1.0 / (total - x[j] - x[i])
+                forward = first[j] * x[i] * inverse  # j first, i second
+                backward = first[i] * x[j] * inverse  # i first, j second
+                row[j] += forward
+                column[i] += forward
+                row[i] += backward
+                column[j] += backward
+                both += forward + backward
+    for a in range(m):
+        value = payouts[0] * (x[a] / total)
+        if k >= 2:
+            value += payouts[1] * (x[a] * (sum_first - first[a]))
+        if k == 3:
+            value += payouts[2] * (x[a] * (both - row[a] - column[a]))
+        money[alive[a]] = value
     return money
 
 
@@ -224,209 +337,201 @@ def _next_alive(stacks: np.ndarray, seat: int) -> int:
     return seat
 
 
-class _Hand(NamedTuple):
-    """One future hand after the forced bets, in acting order (``order[m - 2]`` the small blind, ``order[m - 1]``
-    the big blind)."""
-
-    order: np.ndarray
-    start: np.ndarray
-    dead: np.ndarray
-    live: np.ndarray
-    left: np.ndarray
-
-
-@njit(cache=True)
-def _emit(hand: _Hand, button: int, in_hand: np.ndarray, jammed: np.ndarray, ranges: np.ndarray,
-          prob: float, t: FgsTables, out_prob: np.ndarray, out_next: np.ndarray, out_money: np.ndarray,
-          out_button: np.ndarray, count: int) -> int:
-    """Append the showdown outcomes of one line of play (``prob``: its probability; ``in_hand``: the players in
-    the pot, ``ranges`` their range indices; ``jammed``: who put his whole stack in) to the outcome buffers;
-    returns the new count."""
-    m = hand.order.shape[0]
-    contrib = hand.live.copy()
-    for k in range(m):
-        if jammed[k]:
-            contrib[k] += hand.left[k]
-    behind = np.empty(m)  # chips each player keeps back
-    dead_total = 0.0
-    for k in range(m):
-        behind[k] = (hand.start[k] - hand.dead[k]) - contrib[k]
-        dead_total += hand.dead[k]
-    players = np.flatnonzero(in_hand)
-    p = players.shape[0]
-    amounts = np.zeros(m)
-    eligible = np.zeros(m, dtype=np.int64)
-    refunds = np.zeros(m)
-    acting = np.arange(m)
-    value = np.zeros(m, dtype=np.int64)
-    # the orders of the players' hands (best first) and their probabilities
-    if p == 1:
-        orders = np.zeros((1, 1), dtype=np.int64)
-        order_prob = np.ones(1)
-        ties = np.zeros(1, dtype=np.bool_)
-    elif p == 2:
-        a, b = players[0], players[1]
-        orders = np.array([[0, 1], [1, 0], [0, 1]], dtype=np.int64)
-        w = t.win[ranges[a], ranges[b]]
-        d = t.tie[ranges[a], ranges[b]]
-        order_prob = np.array([w, max(1.0 - w - d, 0.0), d])
-        ties = np.array([False, False, True])
-    else:
-        total = 1
-        for r in range(2, p + 1):
-            total *= r
-        if count + total > out_prob.shape[0]:
-            raise ValueError("FGS: too many outcomes in one hand")
-        orders = np.empty((total, p), dtype=np.int64)
-        current = np.arange(p)
-        c = np.zeros(p, dtype=np.int64)
-        orders[0] = current
-        row = 1
-        i = 0
-        while i < p:  # Heap's algorithm: every permutation once
-            if c[i] < i:
-                if i % 2 == 0:
-                    current[0], current[i] = current[i], current[0]
-                else:
-                    current[c[i]], current[i] = current[i], current[c[i]]
-                orders[row] = current
-                row += 1
-                c[i] += 1
-                i = 0
-            else:
-                c[i] = 0
-                i += 1
-        strength = np.empty((p, p))
-        for x in range(p):
-            for y in range(p):
-                if x != y:
-                    rx, ry = ranges[players[x]], ranges[players[y]]
-                    strength[x, y] = t.win[rx, ry] + 0.5 * t.tie[rx, ry]
-        order_prob = np.empty(total)
-        for o in range(total):
-            pr = 1.0
-            for r in range(p - 1):
-                norm = 0.0
-                top = 0.0
-                for u in range(r, p):
-                    x = orders[o, u]
-                    prod = 1.0
-                    for v in range(r, p):
-                        if v != u:
-                            prod *= strength[x, orders[o, v]]
-                    norm += prod
-                    if u == r:
-                        top = prod
-                pr *= top / norm if norm > 0 else 1.0 / (p - r)
-            order_prob[o] = pr
-        ties = np.zeros(total, dtype=np.bool_)
-    scale = 0.0
-    for k in range(m):
-        scale += hand.start[k]
-    placed = np.zeros(m, dtype=np.bool_)
-    if count + orders.shape[0] > out_prob.shape[0]:
-        raise ValueError("FGS: too many outcomes in one hand")
-    for o in range(orders.shape[0]):
-        q = prob * order_prob[o]
-        if q <= 0.0:
-            continue
-        for k in range(m):
-            value[k] = 0
-        for r in range(p):
-            value[players[orders[o, r]]] = p - r
-        if ties[o]:
-            value[players[0]] = 1
-            value[players[1]] = 1
-        final = behind.copy()
-        settle(final, contrib, m, in_hand, dead_total, value, acting, amounts, eligible, refunds)
-        nxt = out_next[count]
-        nxt[:] = 0.0
-        money = out_money[count]
-        money[:] = 0.0
-        alive_after = 0
-        for k in range(m):
-            chips = final[k] if final[k] > 1e-12 * scale else 0.0
-            nxt[hand.order[k]] = chips
-            if chips > 0:
-                alive_after += 1
-        # the stacks busted in this hand take the places from alive_after down, larger starting stacks first
-        for k in range(m):
-            placed[k] = nxt[hand.order[k]] > 0.0
-        place = alive_after
-        while place < m:
-            largest = -1.0
-            for k in range(m):
-                if not placed[k] and hand.start[k] > largest:
-                    largest = hand.start[k]
-            group = 0
-            share = 0.0
-            for k in range(m):
-                if not placed[k] and hand.start[k] == largest:
-                    share += t.payouts[place + group]
-                    group += 1
-            for k in range(m):
-                if not placed[k] and hand.start[k] == largest:
-                    money[hand.order[k]] = share / group
-                    placed[k] = True
-            place += group
-        out_prob[count] = q
-        out_button[count] = _next_alive(nxt, button)
-        count += 1
-    return count
-
-
 @njit(cache=True)
 def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.ndarray, out_next: np.ndarray,
-                  out_money: np.ndarray, out_button: np.ndarray) -> int:
+                  out_money: np.ndarray, out_button: np.ndarray, s: _Scratch) -> int:
     """Every outcome of one future hand at ``stacks`` (chips per seat, clockwise; 0: out) with the button at
     ``button``: its probability, the stacks after it, the money of the seats busted in it and the next hand's
-    button, written to the ``out_*`` buffers; returns the number of outcomes."""
+    button, written to the ``out_*`` buffers (``s``: working memory); returns the number of outcomes."""
     n = stacks.shape[0]
     m = 0
-    for s in range(n):
-        if stacks[s] > 0:
+    for seat in range(n):
+        if stacks[seat] > 0:
             m += 1
     sb = button if m == 2 else _next_alive(stacks, button)
     bb = _next_alive(stacks, sb)
-    order = np.empty(m, dtype=np.int64)
+    order, start, dead, live, left = s.order, s.start, s.dead, s.live, s.left
     seat = bb
     for k in range(m):
         seat = _next_alive(stacks, seat)
         order[k] = seat
-    start = np.empty(m)
     for k in range(m):
         start[k] = stacks[order[k]]
-    dead = np.zeros(m)
-    live = np.zeros(m)
+        dead[k] = 0.0
+        live[k] = 0.0
     post_forced_bets(start, m, m - 2, m - 1, t.small_blind, t.big_blind, t.ante, t.bb_ante, dead, live)
-    left = np.empty(m)
     for k in range(m):
         left[k] = (start[k] - dead[k]) - live[k]
-    hand = _Hand(order, start, dead, live, left)
     buckets = t.jam_share.shape[0]
     random_hand = 2 * buckets
-    deepest_after = np.zeros(m)
+    deepest_after = s.deepest_after
     deepest = 0.0
     for k in range(m - 1, -1, -1):
         deepest_after[k] = deepest
         deepest = max(deepest, start[k])
-    in_hand = np.zeros(m, dtype=np.bool_)
-    jammed = np.zeros(m, dtype=np.bool_)
-    ranges = np.full(m, random_hand, dtype=np.int64)
+    in_hand, jammed, ranges = s.in_hand, s.jammed, s.ranges
+    # the working memory taken out of its bundle once per hand: every access to a bundle's array, and every view
+    # of a row, is a pair of atomic reference counts, which were 40% of the time when made per outcome
+    payouts, win, tie, jam_share, call_share = t.payouts, t.win, t.tie, t.jam_share, t.call_share
+    contrib, behind, final, amounts, refunds = s.contrib, s.behind, s.final, s.amounts, s.refunds
+    eligible, acting, value, players, placed = s.eligible, s.acting, s.value, s.players, s.placed
+    one_way, two_way, one_way_prob, two_way_prob = s.one_way, s.two_way, s.one_way_prob, s.two_way_prob
+    one_way_ties, two_way_ties = s.one_way_ties, s.two_way_ties
+
+    def emit(prob: float, count: int) -> int:
+        """Append the showdown outcomes of one line of play (``prob``: its probability; ``in_hand``: the players
+        in the pot, ``ranges`` their range indices; ``jammed``: who put his whole stack in) to the outcome
+        buffers; returns the new count."""
+        for k in range(m):
+            contrib[k] = live[k]
+            if jammed[k]:
+                contrib[k] += left[k]
+        # chips each player keeps back: behind
+        dead_total = 0.0
+        for k in range(m):
+            behind[k] = (start[k] - dead[k]) - contrib[k]
+            dead_total += dead[k]
+        p = 0
+        for k in range(m):
+            if in_hand[k]:
+                players[p] = k
+                p += 1
+        # the orders of the players' hands (best first) and their probabilities
+        if p == 1:
+            orders = one_way
+            order_prob = one_way_prob
+            ties = one_way_ties
+        elif p == 2:
+            a, b = players[0], players[1]
+            orders = two_way
+            w = win[ranges[a], ranges[b]]
+            d = tie[ranges[a], ranges[b]]
+            order_prob = two_way_prob
+            order_prob[0] = w
+            order_prob[1] = max(1.0 - w - d, 0.0)
+            order_prob[2] = d
+            ties = two_way_ties
+        else:
+            total = 1
+            for r in range(2, p + 1):
+                total *= r
+            if count + total > out_prob.shape[0]:
+                raise ValueError("FGS: too many outcomes in one hand")
+            orders = np.empty((total, p), dtype=np.int64)
+            current = np.arange(p)
+            c = np.zeros(p, dtype=np.int64)
+            orders[0] = current
+            row = 1
+            i = 0
+            while i < p:  # Heap's algorithm: every permutation once
+                if c[i] < i:
+                    if i % 2 == 0:
+                        current[0], current[i] = current[i], current[0]
+                    else:
+                        current[c[i]], current[i] = current[i], current[c[i]]
+                    orders[row] = current
+                    row += 1
+                    c[i] += 1
+                    i = 0
+                else:
+                    c[i] = 0
+                    i += 1
+            strength = np.empty((p, p))
+            for x in range(p):
+                for y in range(p):
+                    if x != y:
+                        rx, ry = ranges[players[x]], ranges[players[y]]
+                        strength[x, y] = win[rx, ry] + 0.5 * tie[rx, ry]
+            order_prob = np.empty(total)
+            for o in range(total):
+                pr = 1.0
+                for r in range(p - 1):
+                    norm = 0.0
+                    top = 0.0
+                    for u in range(r, p):
+                        x = orders[o, u]
+                        prod = 1.0
+                        for v in range(r, p):
+                            if v != u:
+                                prod *= strength[x, orders[o, v]]
+                        norm += prod
+                        if u == r:
+                            top = prod
+                    pr *= top / norm if norm > 0 else 1.0 / (p - r)
+                order_prob[o] = pr
+            ties = np.zeros(total, dtype=np.bool_)
+        scale = 0.0
+        for k in range(m):
+            scale += start[k]
+        if count + orders.shape[0] > out_prob.shape[0]:
+            raise ValueError("FGS: too many outcomes in one hand")
+        for o in range(orders.shape[0]):
+            q = prob * order_prob[o]
+            if q <= 0.0:
+                continue
+            for k in range(m):
+                value[k] = 0
+            for r in range(p):
+                value[players[orders[o, r]]] = p - r
+            if ties[o]:
+                value[players[0]] = 1
+                value[players[1]] = 1
+            for k in range(m):
+                final[k] = behind[k]
+            settle(final, contrib, m, in_hand, dead_total, value, acting, amounts, eligible, refunds)
+            for seat in range(n):
+                out_next[count, seat] = 0.0
+                out_money[count, seat] = 0.0
+            alive_after = 0
+            for k in range(m):
+                chips = final[k] if final[k] > 1e-12 * scale else 0.0
+                out_next[count, order[k]] = chips
+                if chips > 0:
+                    alive_after += 1
+            # the stacks busted in this hand take the places from alive_after down, larger starting stacks first
+            for k in range(m):
+                placed[k] = out_next[count, order[k]] > 0.0
+            place = alive_after
+            while place < m:
+                largest = -1.0
+                for k in range(m):
+                    if not placed[k] and start[k] > largest:
+                        largest = start[k]
+                group = 0
+                share = 0.0
+                for k in range(m):
+                    if not placed[k] and start[k] == largest:
+                        share += payouts[place + group]
+                        group += 1
+                for k in range(m):
+                    if not placed[k] and start[k] == largest:
+                        out_money[count, order[k]] = share / group
+                        placed[k] = True
+                place += group
+            out_prob[count] = q
+            following = button  # the next seat with chips after the button
+            for step in range(1, n + 1):
+                if out_next[count, (button + step) % n] > 0:
+                    following = (button + step) % n
+                    break
+            out_button[count] = following
+            count += 1
+        return count
+
     count = 0
     reach = 1.0  # probability that every player so far folded
     for k in range(m - 1):
         if left[k] <= 0.0:
             continue  # all in by posting: no decision
         b = _bucket(min(start[k], deepest_after[k]), t.big_blind, buckets)
-        jam = t.jam_share[b]
+        jam = jam_share[b]
         if jam > 0.0:
             # k jams: later players call in turn until the first call
             no_call = reach * jam
             for i in range(k + 1, m):
                 if left[i] <= 0.0 or live[i] >= start[k] - dead[k]:
                     continue  # in the pot without acting
-                call = t.call_share[_bucket(min(start[i], start[k]), t.big_blind, buckets)]
+                call = call_share[_bucket(min(start[i], start[k]), t.big_blind, buckets)]
                 if call > 0.0:
                     for j in range(m):
                         in_hand[j] = left[j] <= 0.0 or (j > k and live[j] >= start[k] - dead[k] and j < i)
@@ -435,8 +540,7 @@ def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.nd
                     in_hand[k] = in_hand[i] = jammed[k] = jammed[i] = True
                     ranges[k] = b
                     ranges[i] = buckets + _bucket(min(start[i], start[k]), t.big_blind, buckets)
-                    count = _emit(hand, button, in_hand, jammed, ranges, no_call * call, t, out_prob,
-                                  out_next, out_money, out_button, count)
+                    count = emit(no_call * call, count)
                 no_call *= 1.0 - call
             if no_call > 0.0:
                 for j in range(m):
@@ -445,16 +549,14 @@ def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.nd
                     ranges[j] = random_hand
                 in_hand[k] = jammed[k] = True
                 ranges[k] = b
-                count = _emit(hand, button, in_hand, jammed, ranges, no_call, t, out_prob, out_next,
-                              out_money, out_button, count)
+                count = emit(no_call, count)
         reach *= 1.0 - jam
     if reach > 0.0:  # folded to the big blind: he and every stack all in by posting see the board
         for j in range(m):
             in_hand[j] = left[j] <= 0.0 or j == m - 1
             jammed[j] = False
             ranges[j] = random_hand
-        count = _emit(hand, button, in_hand, jammed, ranges, reach, t, out_prob, out_next, out_money,
-                      out_button, count)
+        count = emit(reach, count)
     return count
 
 
@@ -476,14 +578,15 @@ def _buffers(levels: int, seats: int) -> _Buffers:
 
 @njit(cache=True)
 def fgs_value(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsTables, pruned: np.ndarray,
-              work: _Buffers) -> np.ndarray:
+              work: _Buffers, s: _Scratch) -> np.ndarray:
     """Money of every seat with ``depth`` hands played out from ``stacks`` (button at ``button``) and ICM at the
     leaves; 0 for seats already out. ``reach``: the branch's probability (for pruning); the mass valued by ICM
-    early is added to ``pruned[0]``. ``work``: buffers of at least ``depth`` levels."""
+    early is added to ``pruned[0]``. ``work``: buffers of at least ``depth`` levels; ``s``: working memory (the
+    result may be ``s.money``: read it before the next call with ``s``)."""
     n = stacks.shape[0]
     alive = 0
-    for s in range(n):
-        if stacks[s] > 0:
+    for seat in range(n):
+        if stacks[seat] > 0:
             alive += 1
     if depth == 0 or alive <= 1:
         return icm_money(stacks, t.payouts)
@@ -492,18 +595,21 @@ def fgs_value(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsT
     out_next = work.next[level]
     out_money = work.money[level]
     out_button = work.button[level]
-    count = hand_outcomes(stacks, button, t, out_prob, out_next, out_money, out_button)
+    count = hand_outcomes(stacks, button, t, out_prob, out_next, out_money, out_button, s)
     result = np.zeros(n)
+    payouts = t.payouts
+    alive_at, x, first, sums, column, money = s.alive, s.chips, s.contrib, s.behind, s.final, s.money
     for o in range(count):
         q = out_prob[o]
         branch = reach * q
-        if depth == 1 or branch >= t.prune:
-            below = fgs_value(out_next[o], out_button[o], depth - 1, branch, t, pruned, work)
-        else:
-            below = icm_money(out_next[o], t.payouts)
-            pruned[0] += branch
-        for s in range(n):
-            result[s] += q * (out_money[o, s] + below[s])
+        if depth > 1 and branch >= t.prune:
+            below = fgs_value(out_next[o], out_button[o], depth - 1, branch, t, pruned, work, s)
+        else:  # a leaf, or a branch pruned: ICM here (not through a call of this recursive function)
+            below = _icm_row(out_next, o, payouts, alive_at, x, first, sums, column, money)
+            if depth > 1:
+                pruned[0] += branch
+        for seat in range(n):
+            result[seat] += q * (out_money[o, seat] + below[seat])
     return result
 
 
@@ -511,8 +617,9 @@ def fgs_value(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsT
 def _subtree(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsTables) -> tuple[np.ndarray, float]:
     """:func:`fgs_value` with buffers of its own: ``(money, pruned mass)``."""
     mass = np.zeros(1)
-    money = fgs_value(stacks, button, depth, reach, t, mass, _buffers(max(depth, 1), stacks.shape[0]))
-    return money, mass[0]
+    n = stacks.shape[0]
+    money = fgs_value(stacks, button, depth, reach, t, mass, _buffers(max(depth, 1), n), _scratch(n))
+    return money.copy(), mass[0]
 
 
 @njit(cache=True, parallel=True)
@@ -523,7 +630,7 @@ def _fgs_value_parallel(stacks: np.ndarray, button: int, depth: int, t: FgsTable
     after = np.empty((_MAX_OUTCOMES, n))
     money = np.empty((_MAX_OUTCOMES, n))
     buttons = np.empty(_MAX_OUTCOMES, dtype=np.int64)
-    count = hand_outcomes(stacks, button, t, prob, after, money, buttons)
+    count = hand_outcomes(stacks, button, t, prob, after, money, buttons, _scratch(n))
     below = np.zeros((count, n))
     pruned = np.zeros(count)
     for o in prange(count):
