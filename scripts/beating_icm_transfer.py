@@ -125,8 +125,13 @@ def main() -> None:
     parser.add_argument("--render", default=None, help="recompute the fit and the table from this stored JSON")
     args = parser.parse_args()
     if args.render:
-        stored = json.loads(Path(args.render).read_text(encoding="utf-8"))
-        rows = transfer(stored["configurations"], np.asarray(stored["grid"]))
+        try:
+            stored = json.loads(Path(args.render).read_text(encoding="utf-8"))
+            rows = transfer(stored["configurations"], np.asarray(stored["grid"]))
+        except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
+            print(f"error: {args.render} is not a stored transfer study ({type(error).__name__}: {error}); "
+                  "give the JSON this script wrote", file=sys.stderr)
+            raise SystemExit(2) from None
         stored["transfer"] = rows
         stored["rendered_by_commit"] = source_commit()
         Path(args.render).write_text(json.dumps(stored, separators=(",", ":")) + "\n", encoding="utf-8")
