@@ -70,7 +70,7 @@ def test_the_decisions_script_refuses_unknown_names_in_one_line(
 def test_a_chart_file_of_another_version_or_unreadable_is_refused_before_any_work(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     module = _script("beating_icm_decisions")
-    module.decision_study = None  # any work started would fail otherwise than by a one-line refusal
+    monkeypatch.setattr(module, "decision_study", None)  # work started would fail otherwise than in one line
     other = _chart_file_of_another_version(tmp_path)
     line = _refused(module, ["--fields", "100", "--chart-file", str(other)], tmp_path / "out.json", capsys,
                     monkeypatch)
