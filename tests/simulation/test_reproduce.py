@@ -146,3 +146,17 @@ def test_the_reproduction_json_names_the_commit_every_seed_and_chart_hash(
     assert data["steps"][0]["result"]["cases"][0]["seed"] == 7
     assert [c["seed"] for c in data["steps"][1]["result"]["configurations"]] == [8, 9]
     assert not list(tmp_path.glob("*.partial"))
+
+
+@pytest.mark.parametrize("content", [b'{"stacks": [5, 3', b"\xff\xfe not text", b"", b"5,3,2 and more"])
+def test_a_snapshot_file_that_does_not_parse_is_one_line(tmp_path: Path, content: bytes) -> None:
+    from typer.testing import CliRunner
+
+    from pokerlab.cli.main import app
+
+    path = tmp_path / "snap.json"
+    path.write_bytes(content)
+    result = CliRunner().invoke(app, ["simulate", "--from-snapshot", str(path), "--payouts", "60,40"])
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: "), result.output
+    assert path.read_bytes() == content
