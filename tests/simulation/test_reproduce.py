@@ -160,3 +160,25 @@ def test_a_snapshot_file_that_does_not_parse_is_one_line(tmp_path: Path, content
     lines = result.output.strip().splitlines()
     assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: "), result.output
     assert path.read_bytes() == content
+
+
+def test_the_forest_plot_draws_new_beside_old_and_refuses_what_is_not_a_study(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _script("beating_icm_forest")
+    comparison = {"model": "chip-ev", "mean": -2.0, "low": -3.0, "high": -1.0, "separates": True}
+    case = {"players": 100, "payouts": "standard", "stage": "bubble", "baseline": "icm",
+            "mean_prize": {"icm": 50.0}, "comparisons": [comparison, {**comparison, "model": "power-icm@0.8",
+                                                                       "mean": 0.0, "low": 0.0, "high": 0.0}]}
+    study = tmp_path / "study.json"
+    study.write_text(json.dumps({"cases": [case]}))
+    assert module.rows(str(study)) == {(100, "standard", "bubble", "chip-ev"): (-4.0, -6.0, -2.0, True)}
+    picture = tmp_path / "forest.png"
+    monkeypatch.setattr(sys, "argv", ["script", str(study), "--old", str(study), "--output", str(picture)])
+    module.main()
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    study.write_text('{"cases": [{"players": 100}]}')
+    monkeypatch.setattr(sys, "argv", ["script", str(study), "--output", str(picture)])
+    with pytest.raises(SystemExit) as stop:
+        module.main()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert stop.value.code == 2 and len(err) == 1 and "not a decision-study JSON" in err[0]
