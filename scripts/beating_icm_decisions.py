@@ -126,8 +126,9 @@ def main() -> None:
             for model in models_for(stage, args.alpha, args.discount, args.field):
                 parse_play(model)
         output = Path(args.output)
-        if not output.parent.is_dir():
-            raise ValueError(f"no folder {output.parent} for --output")
+        if not output.parent.is_dir() or output.is_dir():
+            raise ValueError(f"--output {output}: no folder {output.parent}" if not output.parent.is_dir() else
+                             f"--output {output} is a folder")
         if args.chart_file:  # another version or a damaged file is refused before any work
             read_charts(Path(args.chart_file))
     except (ValueError, PokerlabError) as error:
@@ -168,8 +169,10 @@ def main() -> None:
     if any(model_parts(name)[0] in RING_MODELS for name, _ in kinds):
         charts = read_charts(Path(args.chart_file)) if args.chart_file else shipped_charts()
         meta["fullring_charts"] = {key: charts.header[key] for key in ("content_sha256", "format", "code_version")}
-    output.write_text(json.dumps({**meta, "cases": cases}, indent=None, separators=(",", ":")) + "\n",
-                      encoding="utf-8")
+    partial = output.with_name(output.name + ".partial")  # an earlier result is replaced whole or not at all
+    partial.write_text(json.dumps({**meta, "cases": cases}, indent=None, separators=(",", ":")) + "\n",
+                       encoding="utf-8")
+    os.replace(partial, output)
     print(f"`{command}`: {elapsed / 60:.1f} min on {os.cpu_count()} cores (load average "
           f"{meta['load_average']:.1f} at the end), commit {meta['commit']}\n")
     print(table(cases))

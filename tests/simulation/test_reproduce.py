@@ -182,3 +182,15 @@ def test_the_forest_plot_draws_new_beside_old_and_refuses_what_is_not_a_study(
         module.main()
     err = capsys.readouterr().err.strip().splitlines()
     assert stop.value.code == 2 and len(err) == 1 and "not a decision-study JSON" in err[0]
+
+
+@pytest.mark.parametrize("name", ["beating_icm_decisions", "beating_icm_transfer"])
+def test_an_output_that_is_a_folder_or_in_no_folder_is_refused_before_any_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    module = _script(name)
+    for output, message in ((tmp_path, "is a folder"), (tmp_path / "missing" / "out.json", "no folder")):
+        monkeypatch.setattr(sys, "argv", ["script", "--fields", "100", "--output", str(output)])
+        with pytest.raises(SystemExit) as stop:
+            module.main()
+        err = capsys.readouterr().err.strip().splitlines()
+        assert stop.value.code == 2 and len(err) == 1 and message in err[0], err
