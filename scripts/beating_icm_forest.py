@@ -39,6 +39,7 @@ def main() -> None:
     parser.add_argument("new", help="decision-study JSON files (comma separated)")
     parser.add_argument("--old", default=None, help="the same cases from older files, drawn hollow")
     parser.add_argument("--title", default="Heroes deciding by a model minus the same heroes deciding by ICM")
+    parser.add_argument("--limit", type=float, default=100.0, help="cut the axis at +-LIMIT % (arrows beyond)")
     parser.add_argument("--output", required=True, help="PNG file")
     args = parser.parse_args()
     try:
@@ -62,15 +63,20 @@ def main() -> None:
         if key in old:
             points.append((y - 0.15, old[key], "none", 0.6))
         for position, (mean, low, high, separated), face, alpha in points:
-            ax.plot([low, high], [position, position], color=colour, alpha=alpha, lw=1.2)
-            ax.plot([mean], [position], "o" if separated else "s", ms=5, markerfacecolor=face,
+            cut = [min(max(value, -args.limit), args.limit) for value in (low, mean, high)]
+            ax.plot([cut[0], cut[2]], [position, position], color=colour, alpha=alpha, lw=1.2)
+            ax.plot([cut[1]], [position], "o" if separated else "s", ms=5, markerfacecolor=face,
                     markeredgecolor=colour, alpha=alpha)
+            for value, end, arrow in ((low, cut[0], "<"), (high, cut[2], ">")):
+                if value != end:  # the interval goes on beyond the axis
+                    ax.plot([end], [position], arrow, ms=4, color=colour, alpha=alpha)
         labels.append(f"{key[0]:,} {key[1]} {key[2]}: {key[3]}")
     ax.axvline(0.0, color="k", lw=0.8)
+    ax.set_xlim(-args.limit * 1.05, args.limit * 1.05)
     ax.set_yticks(range(len(keys)))
     ax.set_yticklabels(labels, fontsize=7)
-    ax.set_xlabel("minus ICM, in % of the ICM heroes' mean prize (95% interval; circle: separated after Holm over "
-                  "the case's models)", fontsize=8)
+    ax.set_xlabel("minus ICM, in % of the ICM heroes' mean prize (95% interval; arrows: cut at the axis, a point "
+                  "beyond it drawn at the edge)\ncircle: separated after Holm over the case's models", fontsize=8)
     ax.set_title(args.title + ("\nfilled: new file; hollow, below: old file" if old else ""), fontsize=9)
     fig.tight_layout()
     fig.savefig(args.output, dpi=90)
