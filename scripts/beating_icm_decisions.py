@@ -33,6 +33,7 @@ from typing import Any
 
 from pokerlab.errors import PokerlabError
 from pokerlab.icm import flat, power_law
+from pokerlab.pushfold.fullring_charts import read_charts, shipped_charts
 from pokerlab.simulation.core import RING_MODELS, model_parts, parse_play
 from pokerlab.simulation.schedule import STRUCTURES
 from pokerlab.simulation.study import STAGES, decision_study, source_commit
@@ -121,9 +122,15 @@ def main() -> None:
         if unknown or not args.scale > 0:
             raise ValueError(f"unknown field size, payout shape, stage or structure (or a scale <= 0): {unknown}")
         kinds = parse_play(args.field)
+        for stage in stages:  # every hero model's name and exponent, before any work
+            for model in models_for(stage, args.alpha, args.discount, args.field):
+                parse_play(model)
         output = Path(args.output)
-        if not output.parent.is_dir():
-            raise ValueError(f"no folder {output.parent} for --output")
+        if not output.parent.is_dir() or output.is_dir():
+            raise ValueError(f"--output {output}: no folder {output.parent}" if not output.parent.is_dir() else
+                             f"--output {output} is a folder")
+        if args.chart_file:  # another version or a damaged file is refused before any work
+            read_charts(Path(args.chart_file))
     except (ValueError, PokerlabError) as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -160,12 +167,12 @@ def main() -> None:
             "machine": platform.machine(), "load_average": os.getloadavg()[0], "seed": args.seed,
             "field": args.field, "structure": args.structure}
     if any(model_parts(name)[0] in RING_MODELS for name, _ in kinds):
-        from pokerlab.pushfold.fullring_charts import read_charts, shipped_charts
-
         charts = read_charts(Path(args.chart_file)) if args.chart_file else shipped_charts()
         meta["fullring_charts"] = {key: charts.header[key] for key in ("content_sha256", "format", "code_version")}
-    output.write_text(json.dumps({**meta, "cases": cases}, indent=None, separators=(",", ":")) + "\n",
-                      encoding="utf-8")
+    partial = output.with_name(output.name + ".partial")  # an earlier result is replaced whole or not at all
+    partial.write_text(json.dumps({**meta, "cases": cases}, indent=None, separators=(",", ":")) + "\n",
+                       encoding="utf-8")
+    os.replace(partial, output)
     print(f"`{command}`: {elapsed / 60:.1f} min on {os.cpu_count()} cores (load average "
           f"{meta['load_average']:.1f} at the end), commit {meta['commit']}\n")
     print(table(cases))

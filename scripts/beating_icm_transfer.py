@@ -125,8 +125,13 @@ def main() -> None:
     parser.add_argument("--render", default=None, help="recompute the fit and the table from this stored JSON")
     args = parser.parse_args()
     if args.render:
-        stored = json.loads(Path(args.render).read_text(encoding="utf-8"))
-        rows = transfer(stored["configurations"], np.asarray(stored["grid"]))
+        try:
+            stored = json.loads(Path(args.render).read_text(encoding="utf-8"))
+            rows = transfer(stored["configurations"], np.asarray(stored["grid"]))
+        except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
+            print(f"error: {args.render} is not a stored transfer study ({type(error).__name__}: {error}); "
+                  "give the JSON this script wrote", file=sys.stderr)
+            raise SystemExit(2) from None
         stored["transfer"] = rows
         stored["rendered_by_commit"] = source_commit()
         Path(args.render).write_text(json.dumps(stored, separators=(",", ":")) + "\n", encoding="utf-8")
@@ -145,8 +150,9 @@ def main() -> None:
         if len(fields) * len(shapes) * len(plays) < 2:
             raise ValueError("leave-one-out needs at least 2 configurations")
         output = Path(args.output)
-        if not output.parent.is_dir():
-            raise ValueError(f"no folder {output.parent} for --output")
+        if not output.parent.is_dir() or output.is_dir():
+            raise ValueError(f"--output {output}: no folder {output.parent}" if not output.parent.is_dir() else
+                             f"--output {output} is a folder")
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -170,8 +176,10 @@ def main() -> None:
     meta = {"command": command, "commit": source_commit(), "code": sources_digest([*SIMULATOR_SOURCES, "pushfold"]),
             "elapsed_s": elapsed, "cores": os.cpu_count(), "machine": platform.machine(),
             "load_average": os.getloadavg()[0], "seed": args.seed, "grid": grid.tolist()}
-    output.write_text(json.dumps({**meta, "transfer": rows, "configurations": configs}, separators=(",", ":"))
-                      + "\n", encoding="utf-8")
+    partial = output.with_name(output.name + ".partial")  # an earlier result is replaced whole or not at all
+    partial.write_text(json.dumps({**meta, "transfer": rows, "configurations": configs}, separators=(",", ":"))
+                       + "\n", encoding="utf-8")
+    os.replace(partial, output)
     print(f"`{command}`: {elapsed / 60:.1f} min on {os.cpu_count()} cores (load average "
           f"{meta['load_average']:.1f} at the end), commit {meta['commit']}\n")
     print(table(rows))

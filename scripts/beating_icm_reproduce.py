@@ -1,0 +1,151 @@
+"""Reproduce docs/beating-icm.md's decisions and transfer sections with one command, at a stated scale.
+
+Run: ``python scripts/beating_icm_reproduce.py [--scale small|full] [--ray ADDRESS] [--output FILE]``.
+``small`` (the default; within 15 minutes on 2 cores) runs, at a quarter or less of the page's replicates and
+with the page's seeds: the decisions table at 100 players (every payout shape and stage, section 1.2), the
+turbo structure's bubble and final table (section 1.3) and the exponent's transfer at 100 and 1,000 players
+(section 2.1). ``full`` runs the page's commands at the page's scale (sections 1.2, 1.3, 2.1); ``--ray`` hands
+the decisions steps to a Ray cluster (the transfer step runs here). Each step is one of the study scripts
+(``beating_icm_decisions.py``, ``beating_icm_transfer.py``) in a child process; the one JSON written at the
+end holds the commit, every step's command, seed and whole result, and every chart file's content hash
+(``chart_files``) and chart description hash (``chart_descriptions``) any step used.
+
+Bad input (an unknown scale, an output folder that does not exist, a step's own refusal) is one line and exit 2;
+Ctrl-C stops the running step at once, one line, exit 130. The output is written only when every step has
+finished (atomically): a failed or interrupted run overwrites nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from pokerlab.simulation.study import source_commit
+
+SCRIPTS = Path(__file__).resolve().parent
+DECISIONS, TRANSFER = "beating_icm_decisions.py", "beating_icm_transfer.py"
+STEPS: dict[str, list[tuple[str, str, list[str]]]] = {
+    "small": [
+        ("decisions, 100 players (1.2)", DECISIONS, ["--fields", "100", "--scale", "1", "--seed", "2027"]),
+        ("turbo, 100 players, bubble and final (1.3)", DECISIONS,
+         ["--fields", "100", "--payouts", "standard", "--stages", "bubble,final", "--scale", "1",
+          "--structure", "turbo", "--seed", "2101"]),
+        ("transfer, 100 and 1,000 players (2.1)", TRANSFER,
+         ["--fields", "100,1000", "--snapshots", "20", "--seed", "2040"]),
+    ],
+    "full": [
+        ("decisions, 100 players (1.2)", DECISIONS, ["--fields", "100", "--scale", "4", "--seed", "2027"]),
+        ("decisions, 1,000 players (1.2)", DECISIONS, ["--fields", "1000", "--scale", "2", "--seed", "2027"]),
+        ("decisions, 10,000 players, bubble and final (1.2)", DECISIONS,
+         ["--fields", "10000", "--payouts", "standard,top-heavy", "--stages", "bubble,final", "--scale", "2",
+          "--seed", "2032"]),
+        *[(f"{structure}, 100 players (1.3)", DECISIONS,
+           ["--fields", "100", "--payouts", "standard", "--scale", "3", "--structure", structure, "--seed", seed])
+          for structure, seed in (("turbo", "2101"), ("regular", "2102"), ("deep", "2103"))],
+        ("transfer, 100 and 1,000 players (2.1)", TRANSFER,
+         ["--fields", "100,1000", "--snapshots", "60", "--seed", "2040"]),
+    ],
+}
+
+
+def chart_hashes(result: Any) -> Iterator[tuple[str, Any]]:
+    """Every chart hash a step's JSON names, wherever it sits: ``("file", header)`` for a chart file's content hash
+    (with its format and code version), ``("description", sha)`` for a chart description's hash."""
+    if isinstance(result, dict):
+        if isinstance(result.get("content_sha256"), str):
+            yield "file", {key: result.get(key) for key in ("content_sha256", "format", "code_version")}
+        charts = result.get("charts")
+        for value in (charts.values() if isinstance(charts, dict) else [charts]):
+            if isinstance(value, str) and len(value) == 64:
+                yield "description", value
+        for value in result.values():
+            yield from chart_hashes(value)
+    elif isinstance(result, list):
+        for value in result:
+            yield from chart_hashes(value)
+
+
+def run_step(script: str, arguments: list[str], output: Path) -> tuple[int, str]:
+    """Run one study script in a child process of its own session (Ctrl-C reaches only this process, which stops
+    the child); its stderr (progress, errors) passes through; returns its exit status and stdout."""
+    child = subprocess.Popen([sys.executable, str(SCRIPTS / script), *arguments, "--output", str(output)],
+                             stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        stdout, _ = child.communicate()
+    except KeyboardInterrupt:
+        child.kill()
+        child.wait()
+        raise
+    return child.returncode, stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", default="small", help=f"one of {', '.join(STEPS)}")
+    parser.add_argument("--ray", default=None, help="Ray address for the decisions steps (local, HOST:PORT)")
+    parser.add_argument("--output", default="beating-icm-reproduced.json", help="JSON output file")
+    args = parser.parse_args()
+    output = Path(args.output)
+    problem = (f"unknown scale {args.scale!r}: use one of {', '.join(STEPS)}" if args.scale not in STEPS else
+               f"no folder {output.parent} for --output" if not output.parent.is_dir() else
+               f"--output {output} is a folder" if output.is_dir() else None)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        raise SystemExit(2)
+    command = "python scripts/beating_icm_reproduce.py " + " ".join(sys.argv[1:])
+    start, load_start = time.perf_counter(), os.getloadavg()[0]
+    steps: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="beating-icm-") as scratch:
+        for k, (name, script, arguments) in enumerate(STEPS[args.scale]):
+            if args.ray and script == DECISIONS:
+                arguments = [*arguments, "--ray", args.ray]
+            step_start = time.perf_counter()
+            print(f"step {k + 1}/{len(STEPS[args.scale])}: {name}", file=sys.stderr, flush=True)
+            try:
+                status, tables = run_step(script, arguments, Path(scratch) / f"step-{k}.json")
+            except KeyboardInterrupt:
+                print(f"\ninterrupted in step {k + 1} ({name}) after {len(steps)} finished steps; nothing written",
+                      file=sys.stderr)
+                raise SystemExit(130) from None
+            if status != 0:  # the step printed its own one-line error
+                if status not in (2, 130):
+                    print(f"error: step {k + 1} ({name}) failed with exit status {status}", file=sys.stderr)
+                raise SystemExit(2 if status == 2 else status)
+            result = json.loads((Path(scratch) / f"step-{k}.json").read_text(encoding="utf-8"))
+            steps.append({"name": name, "command": f"python scripts/{script} {' '.join(arguments)}",
+                          "seed": result.get("seed"), "elapsed_s": time.perf_counter() - step_start,
+                          "tables": tables, "result": result})
+    files: dict[str, Any] = {}
+    descriptions: set[str] = set()
+    for kind, value in chart_hashes([step["result"] for step in steps]):
+        if kind == "file":
+            files[value["content_sha256"]] = value
+        else:
+            descriptions.add(value)
+    elapsed = time.perf_counter() - start
+    meta = {"command": command, "commit": source_commit(), "scale": args.scale, "elapsed_s": elapsed,
+            "cores": os.cpu_count(), "machine": platform.machine(), "load_average_start": load_start,
+            "load_average_end": os.getloadavg()[0], "seeds": {step["name"]: step["seed"] for step in steps},
+            "chart_files": sorted(files.values(), key=lambda header: str(header["content_sha256"])),
+            "chart_descriptions": sorted(descriptions)}
+    partial = output.with_name(output.name + ".partial")
+    partial.write_text(json.dumps({**meta, "steps": steps}, separators=(",", ":")) + "\n", encoding="utf-8")
+    os.replace(partial, output)
+    for step in steps:
+        print(f"## {step['name']}\n\n`{step['command']}` ({step['elapsed_s'] / 60:.1f} min)\n\n{step['tables']}")
+    print(f"`{command}`: {elapsed / 60:.1f} min on {os.cpu_count()} cores (load average {load_start:.1f} at the "
+          f"start, {meta['load_average_end']:.1f} at the end), commit {meta['commit']}; chart files "
+          f"{', '.join(str(h)[:16] for h in files)}; the JSON is {output}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""scripts/beating_icm_reproduce.py and the study scripts it runs: one JSON with the commit, the seeds and every
+chart hash; bad input (an unknown scale, stage, structure or model, a stored file that does not parse, a chart
+file of another version) is one line and exit 2 with nothing overwritten."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from pokerlab.pushfold.fullring_charts import CHART_FILE
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+KEPT = "an earlier result\n"
+
+
+def _script(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _refused(module: ModuleType, arguments: list[str], output: Path, capsys: pytest.CaptureFixture[str],
+             monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the script's main with ``arguments``: it must exit 2 with one line on stderr, ``output`` unchanged."""
+    output.write_text(KEPT)
+    monkeypatch.setattr(sys, "argv", ["script", *arguments, "--output", str(output)])
+    with pytest.raises(SystemExit) as stop:
+        module.main()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert stop.value.code == 2 and len(err) == 1 and err[0].startswith("error: "), err
+    assert output.read_text() == KEPT
+    return err[0]
+
+
+def _chart_file_of_another_version(folder: Path) -> Path:
+    with np.load(CHART_FILE) as stored:
+        arrays = {name: stored[name] for name in stored.files}
+    header = json.loads(str(arrays["header"]))
+    header["code_version"] = "0" * 16
+    arrays["header"] = np.array(json.dumps(header))
+    path = folder / "other-version.npz"
+    np.savez(path, **arrays)
+    return path
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--stages", "early,preflop"], "['preflop']"),
+    (["--structure", "hyper"], "['hyper']"),
+    (["--payouts", "steep"], "['steep']"),
+    (["--field", "fullring:0.5,nash:0.5"], "unknown play model 'nash'"),
+    (["--field", "fullring:0.8,icm:0.3"], "1"),
+    (["--alpha", "0"], "exponent"),
+])
+def test_the_decisions_script_refuses_unknown_names_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, arguments: list[str],
+        message: str) -> None:
+    line = _refused(_script("beating_icm_decisions"), ["--fields", "100", "--scale", "0.05", *arguments],
+                    tmp_path / "out.json", capsys, monkeypatch)
+    assert message in line
+
+
+def test_a_chart_file_of_another_version_or_unreadable_is_refused_before_any_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _script("beating_icm_decisions")
+    monkeypatch.setattr(module, "decision_study", None)  # work started would fail otherwise than in one line
+    other = _chart_file_of_another_version(tmp_path)
+    line = _refused(module, ["--fields", "100", "--chart-file", str(other)], tmp_path / "out.json", capsys,
+                    monkeypatch)
+    assert "0000000000000000" in line and "rebuild it" in line
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"not a chart file")
+    line = _refused(module, ["--fields", "100", "--chart-file", str(broken)], tmp_path / "out.json", capsys,
+                    monkeypatch)
+    assert "cannot read the full-ring chart file" in line
+
+
+def test_a_stored_transfer_study_that_does_not_parse_is_refused_and_kept(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _script("beating_icm_transfer")
+    for content in ('{"configurations": [', '{"grid": [1.0]}', "[1, 2]"):
+        stored = tmp_path / "stored.json"
+        stored.write_text(content)
+        monkeypatch.setattr(sys, "argv", ["script", "--render", str(stored)])
+        with pytest.raises(SystemExit) as stop:
+            module.main()
+        err = capsys.readouterr().err.strip().splitlines()
+        assert stop.value.code == 2 and len(err) == 1 and "is not a stored transfer study" in err[0], err
+        assert stored.read_text() == content
+
+
+def test_the_reproduction_refuses_an_unknown_scale_or_output_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _script("beating_icm_reproduce")
+    assert "unknown scale 'tiny'" in _refused(module, ["--scale", "tiny"], tmp_path / "out.json", capsys,
+                                              monkeypatch)
+    monkeypatch.setattr(sys, "argv", ["script", "--output", str(tmp_path / "missing" / "out.json")])
+    with pytest.raises(SystemExit) as stop:
+        module.main()
+    assert stop.value.code == 2 and "no folder" in capsys.readouterr().err
+
+
+def test_a_refused_step_stops_the_reproduction_with_its_line_and_nothing_written(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _script("beating_icm_reproduce")
+    monkeypatch.setitem(module.STEPS, "small", [("a bad stage", module.DECISIONS, ["--stages", "preflop"])])
+    output = tmp_path / "out.json"
+    output.write_text(KEPT)
+    monkeypatch.setattr(sys, "argv", ["script", "--output", str(output)])
+    with pytest.raises(SystemExit) as stop:
+        module.main()
+    err = [line for line in capfd.readouterr().err.splitlines() if line and not line.startswith("step ")]
+    assert stop.value.code == 2 and len(err) == 1 and "['preflop']" in err[0], err
+    assert output.read_text() == KEPT and list(tmp_path.iterdir()) == [output]
+
+
+def test_the_reproduction_json_names_the_commit_every_seed_and_chart_hash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two tiny steps (a full-ring final-table decision study and a coin-flip transfer): the one JSON holds both
+    results whole, their seeds, the commit, and the shipped chart file's content hash with its code version."""
+    module = _script("beating_icm_reproduce")
+    monkeypatch.setitem(module.STEPS, "small", [
+        ("decisions", module.DECISIONS, ["--fields", "100", "--payouts", "standard", "--stages", "final",
+                                         "--scale", "0.05", "--seed", "7"]),
+        ("transfer", module.TRANSFER, ["--fields", "100", "--payouts", "flat,standard", "--plays", "coinflip",
+                                       "--snapshots", "2", "--seed", "8"]),
+    ])
+    output = tmp_path / "out.json"
+    monkeypatch.setattr(sys, "argv", ["script", "--output", str(output)])
+    module.main()
+    data = json.loads(output.read_text())
+    with np.load(CHART_FILE) as stored:
+        shipped = json.loads(str(stored["header"]))
+    assert data["seeds"] == {"decisions": 7, "transfer": 8} and data["scale"] == "small"
+    assert data["commit"] == data["steps"][0]["result"]["commit"] and data["commit"]
+    assert [c["content_sha256"] for c in data["chart_files"]] == [shipped["content_sha256"]]
+    assert data["chart_files"][0]["code_version"] == shipped["code_version"]
+    assert data["chart_descriptions"] and all(len(h) == 64 for h in data["chart_descriptions"])
+    assert data["steps"][0]["result"]["cases"][0]["seed"] == 7
+    assert [c["seed"] for c in data["steps"][1]["result"]["configurations"]] == [8, 9]
+    assert not list(tmp_path.glob("*.partial"))
+
+
+@pytest.mark.parametrize("content", [b'{"stacks": [5, 3', b"\xff\xfe not text", b"", b"5,3,2 and more"])
+def test_a_snapshot_file_that_does_not_parse_is_one_line(tmp_path: Path, content: bytes) -> None:
+    from typer.testing import CliRunner
+
+    from pokerlab.cli.main import app
+
+    path = tmp_path / "snap.json"
+    path.write_bytes(content)
+    result = CliRunner().invoke(app, ["simulate", "--from-snapshot", str(path), "--payouts", "60,40"])
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: "), result.output
+    assert path.read_bytes() == content
+
+
+def test_the_forest_plot_draws_new_beside_old_and_refuses_what_is_not_a_study(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _script("beating_icm_forest")
+    comparison = {"model": "chip-ev", "mean": -2.0, "low": -3.0, "high": -1.0, "separates": True}
+    case = {"players": 100, "payouts": "standard", "stage": "bubble", "baseline": "icm",
+            "mean_prize": {"icm": 50.0}, "comparisons": [comparison, {**comparison, "model": "power-icm@0.8",
+                                                                       "mean": 0.0, "low": 0.0, "high": 0.0}]}
+    study = tmp_path / "study.json"
+    study.write_text(json.dumps({"cases": [case]}))
+    assert module.rows(str(study)) == {(100, "standard", "bubble", "chip-ev"): (-4.0, -6.0, -2.0, True)}
+    picture = tmp_path / "forest.png"
+    monkeypatch.setattr(sys, "argv", ["script", str(study), "--old", str(study), "--output", str(picture)])
+    module.main()
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    study.write_text('{"cases": [{"players": 100}]}')
+    monkeypatch.setattr(sys, "argv", ["script", str(study), "--output", str(picture)])
+    with pytest.raises(SystemExit) as stop:
+        module.main()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert stop.value.code == 2 and len(err) == 1 and "not a decision-study JSON" in err[0]
+
+
+@pytest.mark.parametrize("name", ["beating_icm_decisions", "beating_icm_transfer"])
+def test_an_output_that_is_a_folder_or_in_no_folder_is_refused_before_any_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    module = _script(name)
+    for output, message in ((tmp_path, "is a folder"), (tmp_path / "missing" / "out.json", "no folder")):
+        monkeypatch.setattr(sys, "argv", ["script", "--fields", "100", "--output", str(output)])
+        with pytest.raises(SystemExit) as stop:
+            module.main()
+        err = capsys.readouterr().err.strip().splitlines()
+        assert stop.value.code == 2 and len(err) == 1 and message in err[0], err
