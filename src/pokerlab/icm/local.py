@@ -446,16 +446,19 @@ def _edgeworth_masses(mass: np.ndarray, squares: np.ndarray, density: np.ndarray
         z = z0 + k * d
         squares[k] = 0.5 * z * z
     node_decays(1.0, squares[:count], density[:count], bits[:count])
+    # J - E as a polynomial in z: c0 + c2 z^2 + z (c1 + c3 z^2 + c5 z^4 + c7 z^6)
+    c0 = a3
+    c2 = -a3
+    c1 = j1 - 3.0 * j3 + 15.0 * j5 - 105.0 * j7 + 3.0 * a4 - 15.0 * a6
+    c3 = j3 - 10.0 * j5 + 105.0 * j7 - a4 + 10.0 * a6
+    c5 = j5 - 21.0 * j7 - a6
+    c7 = j7
     for k in range(count):  # squares <- (J - E) phi, density <- phi
         z = z0 + k * d
         z2 = z * z
-        he3 = z * (z2 - 3.0)
-        he5 = z * (z2 * (z2 - 10.0) + 15.0)
-        he7 = z * (z2 * (z2 * (z2 - 21.0) + 105.0) - 105.0)
-        edge = a3 * (z2 - 1.0) + a4 * he3 + a6 * he5
         phi = _INV_SQRT2PI * density[k]
         density[k] = phi
-        squares[k] = (j1 * z + j3 * he3 + j5 * he5 + j7 * he7 - edge) * phi
+        squares[k] = (c0 + c2 * z2 + z * (c1 + z2 * (c3 + z2 * (c5 + z2 * c7)))) * phi
     z2 = z0 * z0
     mass[0] = min(max(_normal_cdf(z0) - density[0] * (a3 * (z2 - 1.0) + a4 * z0 * (z2 - 3.0)
                                                      + a6 * z0 * (z2 * (z2 - 10.0) + 15.0)), 0.0), 1.0)
