@@ -26,13 +26,14 @@ field's minus the members' (exact, no refit), and a stack that changes is an O(n
 The payouts enter through their drops ``pay_e - pay_{e+1}`` at the places ``e`` where they change:
 ``E[pay(1 + m + R)] = sum_e drop_e P(R <= e - 1 - m)``, and only the drops within reach of the count's mean
 are evaluated per node (the rest are 0 or 1). Where many drops are within reach (every place its own amount),
-the rest's cdf is computed once per count within reach (by recurrence beyond a spread of
-:data:`RECURRENCE_SIGMA`: :func:`_edgeworth_window`) and shared by every ``m`` as a dot product over the
-places. A decision's outcomes each move the hero's stack and at most one other member's: :func:`pair_terms`
-averages the payoffs over the other members once per node (prefix products of their count law, the payoffs
-propagated back), so each outcome is ``O(1)`` per node (:func:`pair_equity`); the exponentials ``exp(-x t_q)``
-are computed in vectorised loops (:func:`node_decays`). The errors against exact ICM are
-measured in ``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
+the rest's law is computed once per count within reach and shared by every ``m`` as a dot product over the
+places: beyond a spread of :data:`RECURRENCE_SIGMA` as masses (:func:`_edgeworth_masses`, Euler-Maclaurin)
+where at least :data:`MASS_SHARE` of those counts meet a drop, else as a cdf advanced by recurrence
+(:func:`_edgeworth_window`). A decision's outcomes each move the hero's stack and at most one other member's:
+:func:`pair_terms` averages the payoffs over the other members once per node (prefix products of their count
+law, the payoffs propagated back), so each outcome is ``O(1)`` per node (:func:`pair_equity`); the
+exponentials ``exp(-x t_q)`` are computed in vectorised loops (:func:`node_decays`). The errors against exact ICM
+are measured in ``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
 """
 
 from __future__ import annotations
