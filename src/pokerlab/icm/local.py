@@ -363,7 +363,7 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
                     _edgeworth_window(window, c_lo, c_lo + width - 1, mu, sigma, g1, g2, fixed)
                 for m in range(m_count):
                     out[q, m] = _dense_payoff(field.pay, window, c_lo, c_hi, min(c_hi, top - m), m)
-            else:  # nearly every count meets a drop (every place its own amount): the law's masses
+            else:  # at least MASS_SHARE of the counts meet a drop (every place its own amount): masses
                 _edgeworth_masses(window, squares, density, bits, c_lo, width, mu, sigma, g1, g2)
                 for m in range(m_count):
                     out[q, m] = _mass_payoff(field.pay, window, c_lo, c_hi, min(c_hi, top - m), m)
@@ -431,7 +431,7 @@ def _edgeworth_masses(mass: np.ndarray, squares: np.ndarray, density: np.ndarray
     J(z_k) phi_k - J(z_{k-1}) phi_{k-1}``, ``d = 1/sigma``, ``J = d^2/12 He_1 - d^4/720 He_3 + d^6/30240 He_5 -
     d^8/1209600 He_7`` (``phi^(j) = (-1)^j He_j phi``). The end terms telescope, so ``F(c_lo) + sum_{k'<=k}
     mass_k'`` differs from the expansion's cdf by the Euler-Maclaurin remainder over ``[z_lo, z_k]``, at most
-    ``2 zeta(8) / (2 pi)^8 d^8 int |phi^(8)| <= 8.3e-7 d^8 sqrt(8!)`` = 4.2e-10 at ``sigma >= 5`` (not clipped to
+    ``2 zeta(8) / (2 pi)^8 d^8 int |phi^(8)| <= 8.3e-7 d^8 sqrt(8!)`` = 4.3e-10 at ``sigma >= 5`` (not clipped to
     [0, 1], unlike :func:`_rest_cdf`)."""
     d = 1.0 / sigma
     d2 = d * d
