@@ -26,13 +26,14 @@ field's minus the members' (exact, no refit), and a stack that changes is an O(n
 The payouts enter through their drops ``pay_e - pay_{e+1}`` at the places ``e`` where they change:
 ``E[pay(1 + m + R)] = sum_e drop_e P(R <= e - 1 - m)``, and only the drops within reach of the count's mean
 are evaluated per node (the rest are 0 or 1). Where many drops are within reach (every place its own amount),
-the rest's cdf is computed once per count within reach (by recurrence beyond a spread of
-:data:`RECURRENCE_SIGMA`: :func:`_edgeworth_window`) and shared by every ``m`` as a dot product over the
-places. A decision's outcomes each move the hero's stack and at most one other member's: :func:`pair_terms`
-averages the payoffs over the other members once per node (prefix products of their count law, the payoffs
-propagated back), so each outcome is ``O(1)`` per node (:func:`pair_equity`); the exponentials ``exp(-x t_q)``
-are computed in vectorised loops (:func:`node_decays`). The errors against exact ICM are
-measured in ``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
+the rest's law is computed once per count within reach and shared by every ``m`` as a dot product over the
+places: beyond a spread of :data:`RECURRENCE_SIGMA` as masses (:func:`_edgeworth_masses`, Euler-Maclaurin)
+where at least :data:`MASS_SHARE` of those counts meet a drop, else as a cdf advanced by recurrence
+(:func:`_edgeworth_window`). A decision's outcomes each move the hero's stack and at most one other member's:
+:func:`pair_terms` averages the payoffs over the other members once per node (prefix products of their count
+law, the payoffs propagated back), so each outcome is ``O(1)`` per node (:func:`pair_equity`); the
+exponentials ``exp(-x t_q)`` are computed in vectorised loops (:func:`node_decays`). The errors against exact ICM
+are measured in ``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ _GL3_W0 = 5.0 / 9.0
 _GL3_W1 = 8.0 / 9.0
 RECURRENCE_SIGMA = 5.0  # the rest's count spread from which its cdf window is advanced by recurrence
 RECURRENCE_RESTART = 32  # counts between two restarts of that recurrence from erfc
+MASS_SHARE = 0.5  # from this share of the window's counts meeting a payout drop: the law's masses (no recurrence)
 _SQRT2 = math.sqrt(2.0)
 _INV_SQRT2PI = 1.0 / math.sqrt(2.0 * math.pi)
 
@@ -263,10 +265,12 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
     fixed = np.empty(8)
     exact = field.alive[0] <= EXACT_REST_PLAYERS
     member_decay = np.ones((members.size, nodes.size))  # exp(-x_r t_q) of the members with chips
-    bits = np.empty(nodes.size, dtype=np.int64)
+    bits = np.empty(max(nodes.size, window.size), dtype=np.int64)
+    squares = np.empty(window.size)  # scratch of _edgeworth_masses
+    density = np.empty(window.size)
     for r in range(members.size):
         if field.stacks[members[r]] > 0 and not exact:
-            node_decays(field.stacks[members[r]] * field.scale, nodes, member_decay[r], bits)
+            node_decays(field.stacks[members[r]] * field.scale, nodes, member_decay[r], bits[: nodes.size])
     top = band_end[nb - 1] if nb else 0  # counts c >= top - 1 are never asked for
     for q in range(nodes.size):
         t = nodes[q]
@@ -350,14 +354,19 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
         if reached * _RESTART_COST > width and width <= window.size:
             # many payout levels within reach (every place its own amount): the law's cdf once per count,
             # shared by every member count m, instead of once per (level, m)
-            if poisson or sigma < RECURRENCE_SIGMA:
-                for c in range(c_lo, c_lo + width):
-                    window[c - c_lo] = _rest_cdf(c, poisson, pmf, pcdf, s2, s3, mu, sigma, g1, g2)
-            else:
-                _window_constants(sigma, fixed)
-                _edgeworth_window(window, c_lo, c_lo + width - 1, mu, sigma, g1, g2, fixed)
-            for m in range(m_count):
-                out[q, m] = _dense_payoff(field.pay, window, c_lo, c_hi, min(c_hi, top - m), m)
+            if poisson or sigma < RECURRENCE_SIGMA or reached < MASS_SHARE * width:
+                if poisson or sigma < RECURRENCE_SIGMA:
+                    for c in range(c_lo, c_lo + width):
+                        window[c - c_lo] = _rest_cdf(c, poisson, pmf, pcdf, s2, s3, mu, sigma, g1, g2)
+                else:
+                    _window_constants(sigma, fixed)
+                    _edgeworth_window(window, c_lo, c_lo + width - 1, mu, sigma, g1, g2, fixed)
+                for m in range(m_count):
+                    out[q, m] = _dense_payoff(field.pay, window, c_lo, c_hi, min(c_hi, top - m), m)
+            else:  # at least MASS_SHARE of the counts meet a drop (every place its own amount): masses
+                _edgeworth_masses(window, squares, density, bits, c_lo, width, mu, sigma, g1, g2)
+                for m in range(m_count):
+                    out[q, m] = _mass_payoff(field.pay, window, c_lo, c_hi, min(c_hi, top - m), m)
             continue
         # a payout drop at place e meets the counts e - 1 - m of every member count m: the law's cdf on that
         # run of consecutive counts at once (by the recurrence of _edgeworth_window where the spread allows)
@@ -394,6 +403,69 @@ def _dense_payoff(pay: np.ndarray, window: np.ndarray, c_lo: int, c_hi: int, c_e
         acc += (upper[k] - lower[k]) * window[k]
     total: float = pay[c_hi + m] + acc
     return total
+
+
+@njit(cache=True, fastmath={"reassoc", "contract"})
+def _mass_payoff(pay: np.ndarray, mass: np.ndarray, c_lo: int, c_hi: int, c_end: int, m: int) -> float:
+    """:func:`_dense_payoff` from the masses of :func:`_edgeworth_masses` (``mass[0] = P(R <= c_lo)``,
+    ``mass[k] = P(R = c_lo + k)``) by summation by parts: ``sum_{c < c_end} drop_{c+m} F(c) = sum_k mass_k
+    (pay[c_lo + k + m] - pay[c_end + m])`` over ``k < c_end - c_lo`` (the same sum, reordered; vectorised)."""
+    length = max(c_end - c_lo, 0)
+    upper = pay[c_lo + m: c_lo + m + length]
+    acc = 0.0
+    below = 0.0
+    for k in range(length):
+        acc += mass[k] * upper[k]
+        below += mass[k]
+    total: float = pay[c_hi + m] + acc - below * pay[c_end + m]
+    return total
+
+
+@njit(cache=True, fastmath={"contract"})
+def _edgeworth_masses(mass: np.ndarray, squares: np.ndarray, density: np.ndarray, bits: np.ndarray, c_lo: int,
+                      count: int, mu: float, sigma: float, g1: float, g2: float) -> None:
+    """``mass[0] = F(c_lo)`` and ``mass[k] = F(c_lo + k) - F(c_lo + k - 1)`` (k < ``count``) of the Edgeworth cdf
+    ``F(c) = Phi(z_c) - phi(z_c) E(z_c)`` of :func:`_rest_cdf`, ``z_c = (c + 1/2 - mu) / sigma``, with one
+    vectorised exponential per count (``squares``, ``density``, ``bits``: scratch of ``count`` entries) and no
+    recurrence: the normal cdf's step ``Phi(z_k) - Phi(z_{k-1})`` by Euler-Maclaurin, ``d (phi_{k-1} + phi_k) / 2 +
+    J(z_k) phi_k - J(z_{k-1}) phi_{k-1}``, ``d = 1/sigma``, ``J = d^2/12 He_1 - d^4/720 He_3 + d^6/30240 He_5 -
+    d^8/1209600 He_7`` (``phi^(j) = (-1)^j He_j phi``). The end terms telescope, so ``F(c_lo) + sum_{k'<=k}
+    mass_k'`` differs from the expansion's cdf by the Euler-Maclaurin remainder over ``[z_lo, z_k]``, at most
+    ``2 zeta(8) / (2 pi)^8 d^8 int |phi^(8)| <= 8.3e-7 d^8 sqrt(8!)`` = 4.3e-10 at ``sigma >= 5`` (not clipped to
+    [0, 1], unlike :func:`_rest_cdf`)."""
+    d = 1.0 / sigma
+    d2 = d * d
+    j1 = d2 / 12.0
+    j3 = -d2 * d2 / 720.0
+    j5 = d2 * d2 * d2 / 30240.0
+    j7 = -d2 * d2 * d2 * d2 / 1209600.0
+    a3 = g1 / 6.0
+    a4 = g2 / 24.0
+    a6 = g1 * g1 / 72.0
+    z0 = (c_lo + 0.5 - mu) * d
+    for k in range(count):
+        z = z0 + k * d
+        squares[k] = 0.5 * z * z
+    node_decays(1.0, squares[:count], density[:count], bits[:count])
+    # J - E as a polynomial in z: c0 + c2 z^2 + z (c1 + c3 z^2 + c5 z^4 + c7 z^6)
+    c0 = a3
+    c2 = -a3
+    c1 = j1 - 3.0 * j3 + 15.0 * j5 - 105.0 * j7 + 3.0 * a4 - 15.0 * a6
+    c3 = j3 - 10.0 * j5 + 105.0 * j7 - a4 + 10.0 * a6
+    c5 = j5 - 21.0 * j7 - a6
+    c7 = j7
+    for k in range(count):  # squares <- (J - E) phi, density <- phi
+        z = z0 + k * d
+        z2 = z * z
+        phi = _INV_SQRT2PI * density[k]
+        density[k] = phi
+        squares[k] = (c0 + c2 * z2 + z * (c1 + z2 * (c3 + z2 * (c5 + z2 * c7)))) * phi
+    z2 = z0 * z0
+    mass[0] = min(max(_normal_cdf(z0) - density[0] * (a3 * (z2 - 1.0) + a4 * z0 * (z2 - 3.0)
+                                                     + a6 * z0 * (z2 * (z2 - 10.0) + 15.0)), 0.0), 1.0)
+    half = 0.5 * d
+    for k in range(1, count):
+        mass[k] = half * (density[k - 1] + density[k]) + squares[k] - squares[k - 1]
 
 
 @njit(cache=True)
