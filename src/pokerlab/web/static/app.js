@@ -920,6 +920,7 @@ const fullRingCharts = (() => {
 
   async function show() {
     showError("ring-error", null);
+    $("ring-summary").textContent = "";  // never a stale summary beside the charts being fetched
     const body = { seats: Number($("ring-seats").value), depth: Number($("ring-depth").value),
       ante: $("ring-ante").value };
     if ($("ring-model").value) body.icm = $("ring-model").value;
