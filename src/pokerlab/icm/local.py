@@ -421,6 +421,14 @@ def _mass_payoff(pay: np.ndarray, mass: np.ndarray, c_lo: int, c_hi: int, c_end:
     return total
 
 
+@njit(cache=True, inline="always")
+def _edgeworth_poly(z: float, a3: float, a4: float, a6: float) -> float:
+    """``E(z)`` of the Edgeworth cdf ``Phi(z) - phi(z) E(z)`` (``a3 = g1/6``, ``a4 = g2/24``, ``a6 = g1^2/72``)."""
+    z2 = z * z
+    e: float = a3 * (z2 - 1.0) + a4 * z * (z2 - 3.0) + a6 * z * (z2 * (z2 - 10.0) + 15.0)
+    return e
+
+
 @njit(cache=True, fastmath={"contract"})
 def _edgeworth_masses(mass: np.ndarray, squares: np.ndarray, density: np.ndarray, bits: np.ndarray, c_lo: int,
                       count: int, mu: float, sigma: float, g1: float, g2: float) -> None:
@@ -460,9 +468,7 @@ def _edgeworth_masses(mass: np.ndarray, squares: np.ndarray, density: np.ndarray
         phi = _INV_SQRT2PI * density[k]
         density[k] = phi
         squares[k] = (c0 + c2 * z2 + z * (c1 + z2 * (c3 + z2 * (c5 + z2 * c7)))) * phi
-    z2 = z0 * z0
-    mass[0] = min(max(_normal_cdf(z0) - density[0] * (a3 * (z2 - 1.0) + a4 * z0 * (z2 - 3.0)
-                                                     + a6 * z0 * (z2 * (z2 - 10.0) + 15.0)), 0.0), 1.0)
+    mass[0] = min(max(_normal_cdf(z0) - density[0] * _edgeworth_poly(z0, a3, a4, a6), 0.0), 1.0)
     half = 0.5 * d
     for k in range(1, count):
         mass[k] = half * (density[k - 1] + density[k]) + squares[k] - squares[k - 1]
@@ -517,9 +523,7 @@ def _edgeworth_window(window: np.ndarray, c_lo: int, c_hi: int, mu: float, sigma
         r2 = step * fixed[6]
         r3 = step * fixed[7]
         for k in range(start - c_lo, min(start + RECURRENCE_RESTART, c_hi + 1) - c_lo):
-            z2 = z * z
-            window[k] = min(max(cdf - v0 * (a3 * (z2 - 1.0) + a4 * z * (z2 - 3.0)
-                                            + a6 * z * (z2 * z2 - 10.0 * z2 + 15.0)), 0.0), 1.0)
+            window[k] = min(max(cdf - v0 * _edgeworth_poly(z, a3, a4, a6), 0.0), 1.0)
             cdf += half * (_GL3_W0 * (v1 + v3) + _GL3_W1 * v2)
             v0 *= r0
             v1 *= r1
@@ -548,10 +552,8 @@ def _rest_cdf(c: int, poisson: bool, pmf: np.ndarray, pcdf: np.ndarray, s2: floa
         f = pcdf[c] - 0.5 * s2 * d1 - s3 / 3.0 * d2 + 0.125 * s2 * s2 * d3
     else:
         z = (c + 0.5 - mu) / sigma
-        z2 = z * z
-        density = _INV_SQRT2PI * math.exp(-0.5 * z2)
-        f = _normal_cdf(z) - density * (g1 / 6.0 * (z2 - 1.0) + g2 / 24.0 * z * (z2 - 3.0)
-                                        + g1 * g1 / 72.0 * z * (z2 * z2 - 10.0 * z2 + 15.0))
+        density = _INV_SQRT2PI * math.exp(-0.5 * z * z)
+        f = _normal_cdf(z) - density * _edgeworth_poly(z, g1 / 6.0, g2 / 24.0, g1 * g1 / 72.0)
     clipped: float = min(max(f, 0.0), 1.0)
     return clipped
 
