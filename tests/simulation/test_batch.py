@@ -91,6 +91,43 @@ def test_lost_worker_is_replaced_and_nothing_is_lost(tmp_path):
     _same(fresh, merge(t, chunks, 0.0, 8, False))
 
 
+@dataclass(frozen=True)
+class SlowChunk:
+    """A chunk task that takes a long time unless stopped: an interrupt must not wait for it."""
+
+    def __call__(self, index: int):
+        if index > 0:
+            import time
+
+            time.sleep(60)
+        return {"x": np.array([index])}
+
+
+def test_an_interrupt_while_a_chunk_is_shown_stops_the_workers_at_once():
+    """A Ctrl-C (or SIGTERM) that lands in the caller's progress callback, not inside the runner's wait: the
+    workers are killed before the exception reaches the caller, even while the caller keeps its traceback (the
+    command line keeps it as the context of its exit), not at the interpreter's exit after their chunks end."""
+    import multiprocessing
+    import time
+
+    from pokerlab.simulation.batch import run_chunks
+
+    def stop(index: int, chunk) -> None:
+        raise KeyboardInterrupt
+
+    start = time.monotonic()
+    try:
+        run_chunks(SlowChunk(), 6, workers=2, on_chunk=stop)
+    except KeyboardInterrupt as kept:
+        elapsed = time.monotonic() - start
+        assert kept.__traceback__ is not None
+        alive = multiprocessing.active_children()
+        assert not alive, alive
+        assert elapsed < 30  # the sleeping chunks were not waited for (each sleeps 60 s)
+    else:
+        raise AssertionError("the interrupt was lost")
+
+
 def test_unreachable_ray_address_fails_fast_with_one_message():
     with pytest.raises(InvalidArgumentError, match="cannot reach the Ray cluster at 127.0.0.1:1"):
         check_ray_address("127.0.0.1:1")

@@ -19,9 +19,10 @@ import json
 import signal
 import socket
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import closing
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ MAX_POOL_RESTARTS = 3
 RAY_CONNECT_TIMEOUT_S = 5.0
 
 Chunk = dict[str, np.ndarray]
+Chunks = Generator[tuple[int, Chunk], None, None]
 Task = Callable[[int], Chunk]
 
 
@@ -126,7 +128,7 @@ class Checkpoint:
             np.savez(temporary, **marked)  # type: ignore[arg-type]  # numpy's stub types **kwds as allow_pickle
 
 
-def run_local(task: Task, todo: list[int], workers: int) -> Iterator[tuple[int, Chunk]]:
+def run_local(task: Task, todo: list[int], workers: int) -> Chunks:
     """Yield ``(index, chunk)`` as chunks finish on ``workers`` processes (0: in this process, in order)."""
     if workers == 0:
         for index in todo:
@@ -240,7 +242,7 @@ def ray_init(address: str, num_cpus: int | None = None) -> Any:
     return ray
 
 
-def run_ray(task: Task, todo: list[int], address: str, workers: int | None = None) -> Iterator[tuple[int, Chunk]]:
+def run_ray(task: Task, todo: list[int], address: str, workers: int | None = None) -> Chunks:
     """Yield ``(index, chunk)`` as chunks finish as Ray tasks (lost workers retried by Ray)."""
     ray = ray_init(address, num_cpus=workers)
     remote = ray.remote(max_retries=MAX_POOL_RESTARTS)(_call)
@@ -273,10 +275,13 @@ def run_chunks(task: Task, n_chunks: int, *, workers: int = 0, ray_address: str 
             on_chunk(index, chunk)
     todo = [i for i in range(n_chunks) if i not in done]
     source = run_ray(task, todo, ray_address, workers or None) if ray_address else run_local(task, todo, workers)
-    for index, chunk in source:
-        if checkpoint is not None:
-            checkpoint.save(index, chunk)
-        done[index] = chunk
-        if on_chunk is not None:
-            on_chunk(index, chunk)
+    # closed here, not when collected: a Ctrl-C that lands while a chunk is saved or shown leaves the runner
+    # suspended at its yield, and a traceback kept by the caller would keep its workers running until exit
+    with closing(source):
+        for index, chunk in source:
+            if checkpoint is not None:
+                checkpoint.save(index, chunk)
+            done[index] = chunk
+            if on_chunk is not None:
+                on_chunk(index, chunk)
     return [done[i] for i in range(n_chunks)]
