@@ -35,7 +35,14 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.pushfold.fullring import ANTES, ChartSpot, check_spot, default_target, solve_spot
-from pokerlab.pushfold.fullring_charts import CHART_FILE, MAX_SEATS, code_version, write_charts
+from pokerlab.pushfold.fullring_charts import (
+    CHART_FILE,
+    MAX_SEATS,
+    code_version,
+    dequantise,
+    read_charts,
+    write_charts,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,6 +114,27 @@ def load_spot(path: Path, version: str) -> ChartSpot | None:
         return None
 
 
+def seed_checkpoints(path: Path, work: Path, version: str) -> int:
+    """Checkpoint in ``work`` every spot of the chart file ``path`` (read and checked: of this code ``version``) that
+    has no checkpoint of this version there; returns how many were written. Its probabilities come back
+    dequantised, which quantise to the file's steps again: a file assembled from them holds the same arrays."""
+    charts = read_charts(path)  # refused unless built by this code version
+    written = 0
+    for i, key in enumerate(charts.key):
+        seats, depth, ante = int(key[0]), float(key[1]), list(ANTES)[int(key[2])]
+        target = checkpoint_path(work, seats, depth, ante)
+        if load_spot(target, version) is not None:
+            continue
+        spot = ChartSpot(seats, depth, ante, dequantise(charts.jam[i, :seats]),
+                         dequantise(charts.call[i, :seats, :seats]),
+                         tuple(float(g) for g in charts.gains[i, :seats]),
+                         tuple(float(v) for v in charts.values[i, :seats]), int(charts.iterations[i]),
+                         float(charts.cpu_s[i]))
+        save_spot(target, spot, version)
+        written += 1
+    return written
+
+
 def over_target(spot: ChartSpot, target: float | None, max_iterations: int | None) -> bool:
     """Whether a checkpointed spot is above its target and stopped before ``max_iterations`` (so a solve with
     that cap may do better)."""
@@ -166,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resolve-over-target", action="store_true",
                         help="solve again (with --max-iterations) the checkpointed spots above their target")
     parser.add_argument("--assemble-only", action="store_true", help="write --output from the checkpoints only")
+    parser.add_argument("--start-from", type=Path, default=None,
+                        help="checkpoint every spot of this chart file (of this code version) that --work lacks, "
+                             "so that a build extends it (the shipped file, say) without its old checkpoints")
     args = parser.parse_args(argv)
     try:
         antes = args.antes.split(",")
@@ -192,6 +223,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.resolve_over_target and args.max_iterations is None:
         print("error: --resolve-over-target needs --max-iterations (the higher cap)", file=sys.stderr)
         return 2
+    if args.start_from is not None:
+        try:
+            seeded = seed_checkpoints(args.start_from, args.work, version)
+        except PokerlabError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        print(f"{seeded} spots of {args.start_from} checkpointed in {args.work}", flush=True)
     todo = []
     for job in jobs:
         stored = load_spot(checkpoint_path(args.work, *job), version)

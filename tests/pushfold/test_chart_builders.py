@@ -44,6 +44,25 @@ def test_chip_ev_builder_reproduces_a_shipped_spot_and_resumes(tmp_path: Path) -
     assert "[1/1]" not in again.stdout
 
 
+def test_a_build_started_from_the_shipped_file_assembles_it_unchanged(tmp_path: Path) -> None:
+    """``--start-from``: the shipped spots become checkpoints whose assembly is the shipped file's arrays (so a
+    build extends the shipped grid without its old checkpoints), and nothing is solved."""
+    from pokerlab.pushfold.fullring_charts import CHART_FILE
+
+    args = ("--seats", "3", "--depths", "10", "--antes", "none", "--start-from", str(CHART_FILE))
+    built = _build("build_fullring_charts.py", tmp_path, *args)
+    assert built.returncode == 0, built.stderr
+    assert "0 to solve" in built.stdout and "[1/1]" not in built.stdout
+    assembled, shipped = read_charts(tmp_path / "charts.npz"), shipped_charts()
+    assert assembled.header["content_sha256"] == shipped.header["content_sha256"]
+    again = _build("build_fullring_charts.py", tmp_path, *args)
+    assert f"0 spots of {CHART_FILE} checkpointed" in again.stdout
+    other = tmp_path / "other.npz"
+    other.write_bytes(b"not a chart file")
+    refused = _build("build_fullring_charts.py", tmp_path, "--start-from", str(other), "--seats", "3")
+    assert refused.returncode == 2 and refused.stderr.startswith("error: ") and refused.stderr.count("\n") == 1
+
+
 def test_icm_builder_reproduces_a_shipped_spot(tmp_path: Path) -> None:
     built = _build("build_fullring_icm_charts.py", tmp_path, "--stages", "final", "--seats", "3", "--depths", "5")
     assert built.returncode == 0, built.stderr
