@@ -96,6 +96,30 @@ def test_a_stored_transfer_study_that_does_not_parse_is_refused_and_kept(
         assert stored.read_text() == content
 
 
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--plays", "pushfold,nash"], "unknown play model 'nash'"),
+    (["--plays", ","], "at least one play model"),
+    (["--scale", "0"], "--scale above 0"),
+    (["--scale", "nan"], "--scale above 0"),
+    (["--seed", "-3"], "--seed of 0 or more"),
+    (["--render"], "is not a run's results file"),
+])
+def test_the_calibration_script_refuses_bad_input_in_one_line_and_keeps_its_results(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, arguments: list[str],
+        message: str) -> None:
+    module = _script("beating_icm")
+    monkeypatch.setattr(module, "one_case", None)  # work started would fail otherwise than in one line
+    monkeypatch.setattr(module, "write_docs", None)
+    results = tmp_path / "results.json"
+    results.write_text('{"cases": [')
+    monkeypatch.setattr(sys, "argv", ["script", *arguments, "--json", str(results)])
+    with pytest.raises(SystemExit) as stop:
+        module.main()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert stop.value.code == 2 and len(err) == 1 and err[0].startswith("error: ") and message in err[0], err
+    assert results.read_text() == '{"cases": ['
+
+
 def test_the_reproduction_refuses_an_unknown_scale_or_output_folder(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     module = _script("beating_icm_reproduce")
