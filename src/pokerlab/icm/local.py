@@ -11,7 +11,8 @@ A hand changes the stacks of a few *members* (the hero and the players in the po
 as it is. So ``N(t) = M(t) + R(t)``: ``M`` the other members (a handful of Bernoullis, exact), ``R`` the rest of
 the field, whose law is the same in every outcome of the hand. :class:`LocalField` keeps, at fixed quadrature
 nodes ``t_q`` (Gauss-Legendre panels of width :data:`PANEL_W` in the race variable ``w = sqrt(mu(t)) +
-log(1 + t)`` of :mod:`pokerlab.icm.race`, so each bump of the count distribution gets a few nodes), the power
+log(1 + t)`` of :mod:`pokerlab.icm.race`, so each bump of the count distribution gets a few nodes; the narrower
+:data:`PANEL_W_EXACT` where the rest's law below is exact), the power
 sums ``S_r(t_q) = sum_j p_j(t_q)^r`` (r = 1..4) of the whole field. They are additive: the rest's sums are the
 field's minus the members' (exact, no refit), and a stack that changes is an O(nodes) update
 (:func:`update_stack`). The rest's count law at each node is then
@@ -29,7 +30,11 @@ are evaluated per node (the rest are 0 or 1). Where many drops are within reach 
 the rest's law is computed once per count within reach and shared by every ``m`` as a dot product over the
 places: beyond a spread of :data:`RECURRENCE_SIGMA` as masses (:func:`_edgeworth_masses`, Euler-Maclaurin)
 where at least :data:`MASS_SHARE` of those counts meet a drop, else as a cdf advanced by recurrence
-(:func:`_edgeworth_window`). A decision's outcomes each move the hero's stack and at most one other member's:
+(:func:`_edgeworth_window`). Where the spread is at least ``2 STRIDE_RATIO`` and the window is clear of 0
+and of the rest's size, the law's masses are taken every ``floor(sigma / STRIDE_RATIO)`` counts only and
+summed against the payouts filtered for that stride once per field (:func:`filtered_payouts`,
+:func:`_strided_payoffs`: band-limited interpolation, exact for any payouts up to ~1e-13 of the first
+prize), whenever more drops are in reach than the samples cost. A decision's outcomes each move the hero's stack and at most one other member's:
 :func:`pair_terms` averages the payoffs over the other members once per node (prefix products of their count
 law, the payoffs propagated back), so each outcome is ``O(1)`` per node (:func:`pair_equity`); the
 exponentials ``exp(-x t_q)`` are computed in vectorised loops (:func:`node_decays`). The errors against exact ICM
@@ -48,7 +53,8 @@ from pokerlab.errors import InvalidArgumentError
 from pokerlab.icm.race import race_variable, tail_time, time_of_w
 from pokerlab.icm.subset import icm_subset
 
-PANEL_W = 0.75  # width of a quadrature panel in w = sqrt(mu(t)) + log(1 + t)
+PANEL_W = 1.0  # width of a quadrature panel in w = sqrt(mu(t)) + log(1 + t) (quadrature error ~2e-7 of a fair share)
+PANEL_W_EXACT = 0.75  # the panel width where the rest's law is exact (its error is the quadrature's alone: ~2e-8)
 SUBSET_PLAYERS = 10  # at most this many alive: exact ICM (subset recursion) per outcome
 EXACT_REST_PLAYERS = 64  # at most this many alive: the rest's count law exactly (Poisson-binomial recursion)
 MU_SWITCH = 30.0  # mean count of the rest up to which the Poisson-Charlier expansion is used, Edgeworth above
@@ -63,9 +69,9 @@ _GL3_W1 = 8.0 / 9.0
 RECURRENCE_SIGMA = 5.0  # the rest's count spread from which its cdf window is advanced by recurrence
 RECURRENCE_RESTART = 32  # counts between two restarts of that recurrence from erfc
 MASS_SHARE = 0.5  # from this share of the window's counts meeting a payout drop: the law's masses (no recurrence)
-STRIDE_RATIO = 2.7  # strided sums: one sample of the rest's count law every floor(sigma / STRIDE_RATIO) counts
+STRIDE_RATIO = 2.5  # strided sums: one sample of the rest's count law every floor(sigma / STRIDE_RATIO) counts
 STRIDE_MAX = 12  # the longest stride (filtered payout tables are built for strides 2..STRIDE_MAX)
-STRIDE_BAND = 6.5  # the filter passes frequencies up to STRIDE_BAND / sigma (the law's spectrum is exp(-21) there)
+STRIDE_BAND = 7.0  # the filter passes frequencies up to STRIDE_BAND / sigma (the law's spectrum is exp(-21) there)
 STRIDE_EDGE = 6.0  # the filter's transition is STRIDE_EDGE of its Gaussian taper's widths from each band edge
 STRIDE_TAPER_END = 7.7  # the filter is cut where its taper is exp(-7.7^2 / 2) = 1.4e-13
 STRIDE_TABLE_MAX = 1 << 22  # entries of the filtered payout tables at most (32 MB: to about top = 190,000)
@@ -90,6 +96,7 @@ class LocalField(NamedTuple):
     band_tail: np.ndarray  # float64[B + 1]: band_tail[b] = sum of band_drop[b:]
     filtered: np.ndarray  # float64: the payouts filtered for each stride s (filtered_payouts), one after another
     filtered_start: np.ndarray  # int64[STRIDE_MAX + 2]: stride s's table is filtered[start[s]:start[s + 1]]
+    drops_below: np.ndarray  # int64[top + 2]: drops_below[x] = the band ends below x (x <= the last paid place + 1)
 
 
 _LOG2E = 1.4426950408889634
@@ -136,10 +143,10 @@ def node_decays(x: float, nodes: np.ndarray, out: np.ndarray, bits: np.ndarray) 
 
 
 @njit(cache=True)
-def _field_nodes(rates: np.ndarray, t_end: float) -> tuple[np.ndarray, np.ndarray]:
-    """Gauss-Legendre nodes (4 per panel of width ~PANEL_W in w) on [0, t_end] and their weights in t."""
+def _field_nodes(rates: np.ndarray, t_end: float, width: float) -> tuple[np.ndarray, np.ndarray]:
+    """Gauss-Legendre nodes (4 per panel of about ``width`` in w) on [0, t_end] and their weights in t."""
     w_end = race_variable(rates, t_end)[0]
-    panels = max(1, int(math.ceil(w_end / PANEL_W)))
+    panels = max(1, int(math.ceil(w_end / width)))
     width = w_end / panels
     q = _GL_X.size
     nodes = np.empty(panels * q)
@@ -240,15 +247,30 @@ def build_field(stacks: np.ndarray, pay: np.ndarray) -> LocalField:
         t_end = 0.0
     else:
         t_end = tail_time(rates, min(last_paid + MEMBERS_MAX, alive - 1), math.log(1e-18))
-        nodes, weights = _field_nodes(rates, t_end)
+        # where the rest's law is an expansion its error (~1e-5 of a fair share) dwarfs the wider panels'
+        nodes, weights = _field_nodes(rates, t_end, PANEL_W_EXACT if alive <= EXACT_REST_PLAYERS else PANEL_W)
     power = _power_sums(stacks, scale, nodes)
     # the rest's count has variance at most alive / 4: strides beyond sqrt(alive) / (2 STRIDE_RATIO) are not used
     largest = 1 if alive <= EXACT_REST_PLAYERS or nodes.size == 0 else int(0.5 * math.sqrt(alive) / STRIDE_RATIO)
     top = band_end[ends - 1] if ends else 0
     filtered, filtered_start = filtered_payouts(pay, top, min(largest, STRIDE_MAX))
+    drops_below = np.empty(top + 2, dtype=np.int64)
+    b = 0
+    for x in range(top + 2):
+        while b < ends and band_end[b] < x:
+            b += 1
+        drops_below[x] = b
     return LocalField(stacks.astype(np.float64).copy(), scale, nodes, weights, t_end, power,
                       np.full(1, alive, dtype=np.int64), pay.astype(np.float64).copy(), band_end, band_drop,
-                      band_tail, filtered, filtered_start)
+                      band_tail, filtered, filtered_start, drops_below)
+
+
+@njit(cache=True, inline="always")
+def _drops_below(field: LocalField, x: int) -> int:
+    """The payout drops at places below ``x`` (``np.searchsorted(field.band_end, x)``), by table."""
+    table = field.drops_below
+    count: int = table[min(max(x, 0), table.size - 1)]
+    return count
 
 
 @njit(cache=True, fastmath={"reassoc", "contract"})
@@ -441,12 +463,14 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
         c_lo = max(lo, 0)
         c_hi = min(hi, rest_alive)
         width = min(c_hi, top) - c_lo + 1  # counts c >= top - 1 meet no payout drop
-        reached = np.searchsorted(band_end, c_hi + m_count) - np.searchsorted(band_end, c_lo + 1)
+        reached = _drops_below(field, c_hi + m_count) - _drops_below(field, c_lo + 1)
         stride = min(int(sigma / STRIDE_RATIO), STRIDE_MAX)
         while stride >= 2 and field.filtered_start[stride + 1] == field.filtered_start[stride]:
             stride -= 1  # a stride the build made no table for (too large, or the field has grown since)
-        if not poisson and stride >= 2 and c_lo == lo and c_hi == hi and reached > 0:
-            # the window clear of 0 and of the rest's size: the law sampled every stride counts
+        samples = 2.0 * STRIDE_SPAN * sigma / max(stride, 1)
+        if not poisson and stride >= 2 and c_lo == lo and c_hi == hi and reached * _RESTART_COST > samples:
+            # the window clear of 0 and of the rest's size, more payout drops in reach than a strided sum costs
+            # in their runs of the recurrence below: the law sampled every stride counts
             first = field.filtered_start[stride]
             rows = (field.filtered_start[stride + 1] - first) // MEMBERS_MAX
             _strided_payoffs(field.filtered, first, rows, stride, mu, sigma, g1, g2, sums, density, coef)
@@ -471,7 +495,7 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
             continue
         # a payout drop at place e meets the counts e - 1 - m of every member count m: the law's cdf on that
         # run of consecutive counts at once (by the recurrence of _edgeworth_window where the spread allows)
-        last = np.searchsorted(band_end, c_hi + 1)  # the first band ending at c_hi + 1 + m or later
+        last = _drops_below(field, c_hi + 1)  # the first band ending at c_hi + 1 + m or later
         for m in range(m_count):
             while last < nb and band_end[last] < c_hi + 1 + m:
                 last += 1
@@ -479,7 +503,7 @@ def _rest_payoffs(field: LocalField, members: np.ndarray, rest_alive: int, m_cou
         recurrence = not poisson and sigma >= RECURRENCE_SIGMA
         if recurrence:
             _window_constants(sigma, fixed)
-        for b in range(np.searchsorted(band_end, c_lo + 1), last):
+        for b in range(_drops_below(field, c_lo + 1), last):
             run_lo = max(band_end[b] - m_count, c_lo)  # the counts e - 1 - m within [c_lo, c_hi)
             run_hi = min(band_end[b] - 1, c_hi - 1)
             if recurrence:
