@@ -35,10 +35,10 @@ and of the rest's size, the law's masses are taken every ``floor(sigma / STRIDE_
 summed against the payouts filtered for that stride once per field (:func:`filtered_payouts`,
 :func:`_strided_payoffs`: band-limited interpolation, exact for any payouts up to ~1e-13 of the first
 prize), whenever more drops are in reach than the samples cost. A decision's outcomes each move the hero's
-stack and at most one other member's: :func:`pair_terms` averages the payoffs over the other members once per node (prefix products of their count
-law, the payoffs propagated back), so each outcome is ``O(1)`` per node (:func:`pair_equity`); the
-exponentials ``exp(-x t_q)`` are computed in vectorised loops (:func:`node_decays`). The errors against exact ICM
-are measured in ``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
+stack and at most one other member's: :func:`pair_terms` averages the payoffs over the other members once per
+node (prefix products of their count law, the payoffs propagated back), so each outcome is ``O(1)`` per node
+(:func:`pair_equity`); the exponentials ``exp(-x t_q)`` are computed in vectorised loops (:func:`node_decays`).
+The errors against exact ICM are measured in ``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
 """
 
 from __future__ import annotations
