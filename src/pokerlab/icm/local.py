@@ -38,7 +38,8 @@ prize), whenever more drops are in reach than the samples cost. A decision's out
 stack and at most one other member's: :func:`pair_terms` averages the payoffs over the other members once per
 node (prefix products of their count law, the payoffs propagated back), so each outcome is ``O(1)`` per node
 (:func:`pair_equity`); the exponentials ``exp(-x t_q)`` are computed in vectorised loops (:func:`node_decays`).
-The errors against exact ICM are measured in ``tests/icm/test_local.py`` and ``benchmarks/icm_local.py`` (docs/algorithms.md, "Local ICM").
+The errors against exact ICM are measured in ``tests/icm/test_local.py`` and ``benchmarks/icm_local.py``
+(docs/algorithms.md, "Local ICM").
 """
 
 from __future__ import annotations
