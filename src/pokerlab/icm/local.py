@@ -72,11 +72,11 @@ RECURRENCE_RESTART = 32  # counts between two restarts of that recurrence from e
 MASS_SHARE = 0.5  # from this share of the window's counts meeting a payout drop: the law's masses (no recurrence)
 STRIDE_RATIO = 2.5  # strided sums: one sample of the rest's count law every floor(sigma / STRIDE_RATIO) counts
 STRIDE_MAX = 12  # the longest stride (filtered payout tables are built for strides 2..STRIDE_MAX)
-STRIDE_BAND = 7.0  # the filter passes frequencies up to STRIDE_BAND / sigma (the law's spectrum is exp(-21) there)
+STRIDE_BAND = 7.0  # the filter passes frequencies to STRIDE_BAND / sigma (the law's spectrum: exp(-24.5) there)
 STRIDE_EDGE = 6.0  # the filter's transition is STRIDE_EDGE of its Gaussian taper's widths from each band edge
 STRIDE_TAPER_END = 7.7  # the filter is cut where its taper is exp(-7.7^2 / 2) = 1.4e-13
 STRIDE_TABLE_MAX = 1 << 22  # entries of the filtered payout tables at most (32 MB: to about top = 190,000)
-STRIDE_SPAN = 6.5  # strided sums sample the counts within this many sigma of the mean (tails Phi(-6.5) = 4e-11)
+STRIDE_SPAN = 6.5  # strided sums sample the counts within this many sigma (plus 6) of the mean, as the other paths
 _SQRT2 = math.sqrt(2.0)
 _INV_SQRT2PI = 1.0 / math.sqrt(2.0 * math.pi)
 
@@ -538,7 +538,7 @@ def _mass_polynomial(sigma: float, g1: float, g2: float, coef: np.ndarray, hermi
     midpoint series ``sum_k w_k g^(2k)(y)``, ``w_k = 2 h^(2k+1) / (2k+1)!``, with ``g^(j) = phi (He_j + a3
     He_(j+3) + a4 He_(j+4) + a6 He_(j+6))``, summed to ``k = 3`` (``hermite[n]``: the coefficient of ``phi He_n``)
     and turned into powers of ``y``. The first term left out, ``w_4 g^(8)``, sums over the counts to about
-    ``w_4 sigma sqrt(8!)`` (``int |He_n phi| <= sqrt(n!)``) = ``h^8 sqrt(8!) / 9!`` = 1.3e-12 at ``sigma >= 6``."""
+    ``w_4 sigma sqrt(8!)`` (``int |He_n phi| <= sqrt(n!)``) = ``h^8 sqrt(8!) / 9!`` = 5.5e-12 at ``sigma >= 5``."""
     h = 0.5 / sigma
     h2 = h * h
     a3 = g1 / 6.0
@@ -571,7 +571,7 @@ def _mass_polynomial(sigma: float, g1: float, g2: float, coef: np.ndarray, hermi
 def _strided_payoffs(table: np.ndarray, first: int, rows: int, stride: int, mu: float, sigma: float, g1: float,
                      g2: float, out: np.ndarray, mass: np.ndarray, coef: np.ndarray) -> None:
     """``out[m] = E[pay(1 + m + R)] = sum_c P(R = c) pay[c + m]`` (m < :data:`MEMBERS_MAX`; ``R`` the rest's
-    count, its Edgeworth law of :func:`_rest_cdf`, ``c`` within ``STRIDE_SPAN sigma`` of ``mu``) from the law's
+    count, its Edgeworth law of :func:`_rest_cdf`, ``c`` within ``STRIDE_SPAN sigma + 6`` of ``mu``) from the law's
     masses at every ``stride``-th count only: ``sum_j P(R = j s) P_s[j s + m]``, ``P_s`` the payouts filtered
     for stride ``s`` (:func:`filtered_payouts`: its table's ``rows`` from ``table[first]``); ``mass``: scratch of
     the window's size, ``coef``: of 26.
@@ -580,16 +580,19 @@ def _strided_payoffs(table: np.ndarray, first: int, rows: int, stride: int, mu: 
     band-limited interpolant of the masses from their samples, so it differs from the sum over every count by
     at most ``||P(R = .) - I||_1 max(pay)``, whatever the payouts (any drops, jumps, the last paid place). The
     masses' spectrum (the Edgeworth characteristic function times the count's unit box) is ``exp(-sigma^2 w^2 /
-    2)`` times a polynomial, ``exp(-21)`` of its peak at ``|w| = STRIDE_BAND / sigma``; sampling every ``s <=
+    2)`` times a polynomial, ``exp(-24.5)`` of its peak at ``|w| = STRIDE_BAND / sigma``; sampling every ``s <=
     sigma / STRIDE_RATIO`` counts puts its first alias at ``2 pi / s``, and ``K_s`` passes ``|w| <= STRIDE_BAND
     / sigma`` and stops from ``2 pi / s - STRIDE_BAND / sigma`` on, each within ``Phi(-STRIDE_EDGE)`` = 1e-9, so
-    the interpolant's error is of order 1e-9 exp(-21), rounding. Measured (``tests/icm/test_local.py``, every
-    stride, sigma 5.4 to 60, skewness to 1/sigma): ``||P(R = .) - I||_1 < 1e-13``; so the payoffs are within
-    ``1e-13 pay_1`` of the count-by-count sum of the same law, plus the tails past ``STRIDE_SPAN`` sigma
-    (``2 Phi(-6.5)`` = 8e-11 of the mass, at the payouts there) and the midpoint series' 1.3e-12
-    (:func:`_mass_polynomial`)."""
-    j_lo = int(math.ceil((mu - STRIDE_SPAN * sigma) / stride))
-    count = min(int(math.floor((mu + STRIDE_SPAN * sigma) / stride)) - j_lo + 1, rows - j_lo)  # 0 past the table
+    the interpolant's error is of order 1e-9 times the spectrum there. Measured (``tests/icm/test_local.py``,
+    every stride at both ends of its spreads, skewness to 1/sigma): ``||P(R = .) - I||_1 < 3e-12`` (the largest
+    at sigma 5, skewness 0.2, whose polynomial lifts the spectrum's tail), asserted below 1e-11; so the payoffs
+    are within ``1e-11 pay_1`` of the count-by-count sum of the same law, plus the tails past ``STRIDE_SPAN``
+    sigma + 6 (``2 Phi(-6.5 - 6 / sigma)`` of the mass, at the payouts there) and the midpoint series' 5.5e-12 at
+    sigma 5 (:func:`_mass_polynomial`): measured within 3.9e-11 of the first prize (the test, payouts of every
+    shape)."""
+    span = STRIDE_SPAN * sigma + 6.0
+    j_lo = int(math.ceil((mu - span) / stride))
+    count = min(int(math.floor((mu + span) / stride)) - j_lo + 1, rows - j_lo)  # 0 past the table
     step = stride / sigma
     y0 = (j_lo * stride - mu) / sigma
     _mass_polynomial(sigma, g1, g2, coef[:13], coef[13:])
