@@ -33,8 +33,8 @@ where at least :data:`MASS_SHARE` of those counts meet a drop, else as a cdf adv
 (:func:`_edgeworth_window`). Where the spread is at least ``2 STRIDE_RATIO`` and the window is clear of 0
 and of the rest's size, the law's masses are taken every ``floor(sigma / STRIDE_RATIO)`` counts only and
 summed against the payouts filtered for that stride once per field (:func:`filtered_payouts`,
-:func:`_strided_payoffs`: band-limited interpolation, exact for any payouts up to ~1e-13 of the first
-prize), whenever more drops are in reach than the samples cost. A decision's outcomes each move the hero's
+:func:`_strided_payoffs`: band-limited interpolation, exact for any payouts up to its error, < 3e-12 of the
+first prize), whenever more drops are in reach than the samples cost. A decision's outcomes each move the hero's
 stack and at most one other member's: :func:`pair_terms` averages the payoffs over the other members once per
 node (prefix products of their count law, the payoffs propagated back), so each outcome is ``O(1)`` per node
 (:func:`pair_equity`); the exponentials ``exp(-x t_q)`` are computed in vectorised loops (:func:`node_decays`).
@@ -54,8 +54,8 @@ from pokerlab.errors import InvalidArgumentError
 from pokerlab.icm.race import race_variable, tail_time, time_of_w
 from pokerlab.icm.subset import icm_subset
 
-PANEL_W = 1.0  # width of a quadrature panel in w = sqrt(mu(t)) + log(1 + t) (quadrature error ~2e-7 of a fair share)
-PANEL_W_EXACT = 0.75  # the panel width where the rest's law is exact (its error is the quadrature's alone: ~2e-8)
+PANEL_W = 1.0  # width of a quadrature panel in w = sqrt(mu(t)) + log(1 + t) (quadrature error <~ 6e-7 of a fair share)
+PANEL_W_EXACT = 0.75  # the panel width where the rest's law is exact (its error the quadrature's alone: ~2e-8)
 SUBSET_PLAYERS = 10  # at most this many alive: exact ICM (subset recursion) per outcome
 EXACT_REST_PLAYERS = 64  # at most this many alive: the rest's count law exactly (Poisson-binomial recursion)
 MU_SWITCH = 30.0  # mean count of the rest up to which the Poisson-Charlier expansion is used, Edgeworth above
