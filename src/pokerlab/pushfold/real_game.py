@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from pokerlab.cards.classes import CLASS_OF_COMBO, COMBOS, NUMBER_OF_CLASSES
 from pokerlab.cards.kernels import partial_hand, value_with_two
@@ -106,8 +106,8 @@ def class_keys(decks: np.ndarray, seats: int, picks: np.ndarray, combo_cards: np
 
 
 SUM_BLOCKS = 8
-"""Blocks of a batch's deals summed in parallel, each into its own sums (a fixed count: the sums do not depend on
-the number of threads)."""
+"""Blocks of a batch's deals, each summed into its own sums before they are added (shorter sums: less rounding).
+One thread, as every push/fold valuation kernel (:mod:`pokerlab.games.pushfold.kernels` says why)."""
 
 
 class TerminalPaths(NamedTuple):
@@ -216,7 +216,7 @@ def _rank_payoffs(paths: TerminalPaths, t: int, seat: int, keys: np.ndarray, s: 
         out[above] = paths.utilities[t, np.searchsorted(outcome_keys, winners_code(order[:m], eligible, seats)), seat]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def batch_sums(classes: np.ndarray, keys: np.ndarray, picked_keys: np.ndarray, priority: np.ndarray,
                probs: np.ndarray, paths: TerminalPaths, hero_nodes: int) -> tuple[np.ndarray, np.ndarray]:
     """One batch's sums of the real-game check: per seat, the reach-weighted payoff summed over the deals
@@ -229,7 +229,7 @@ def batch_sums(classes: np.ndarray, keys: np.ndarray, picked_keys: np.ndarray, p
     terminals, longest = paths.seat.shape
     block_values = np.zeros((SUM_BLOCKS, seats))
     block_actions = np.zeros((SUM_BLOCKS, seats, max(hero_nodes, 1), 2, classes_n))
-    for block in prange(SUM_BLOCKS):
+    for block in range(SUM_BLOCKS):
         values = block_values[block]
         actions = block_actions[block]
         factors = np.empty(longest)
