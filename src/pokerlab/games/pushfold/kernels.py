@@ -99,15 +99,44 @@ def position_outcomes(
     seats: int,
 ) -> np.ndarray:
     """Static part of a hero's multiway value: for each sample, the outcome index for each number of opponents
-    ranked above the hero."""
+    ranked above the hero.
+
+    With the opponents ranked best first, let ``first[p]`` be the rank of pot ``p``'s best eligible opponent: with
+    ``k`` opponents above the hero, pot ``p`` goes to the hero when it is eligible and ``k <= first[p]``, else to
+    that opponent (the pot's winner is its best eligible hand). So one ranking of the opponents per deal gives
+    every position's pot winners, and the outcome is looked up only where they change."""
     count = deal_key.shape[0]
     m = opponents.shape[0] + 1
+    pots = eligible.shape[0]
     by_position = np.empty((count, m), dtype=np.int32)
-    order = np.empty(m, dtype=np.int64)  # scratch shared by the deals (an allocation per deal costs as much as
-    ranked = np.empty(m - 1, dtype=np.int64)  # the work)
+    ranked = np.empty(m - 1, dtype=np.int64)  # scratch shared by the deals
+    first = np.empty(pots, dtype=np.int64)
+    scale = np.empty(pots, dtype=np.int64)  # seats ** p: the outcome key's digit of pot p (winners_code)
+    hero_in = np.empty(pots, dtype=np.bool_)
+    digit = 1
+    for p in range(pots):
+        scale[p] = digit
+        digit *= seats
+        hero_in[p] = (eligible[p] >> hero) & 1 == 1
     for s in range(count):
-        _rank_position_outcomes(deal_key, s, hero, opponents, eligible, outcome_keys, seats, order, ranked,
-                                by_position)
+        seats_by_key(deal_key, s, opponents, ranked)
+        for p in range(pots):
+            f = m - 1  # no eligible opponent: only the hero can win the pot
+            for j in range(m - 1):
+                if (eligible[p] >> ranked[j]) & 1:
+                    f = j
+                    break
+            first[p] = f
+        previous = -1
+        index = 0
+        for k in range(m):
+            code = 0
+            for p in range(pots):
+                code += scale[p] * (hero if hero_in[p] and k <= first[p] else ranked[first[p]])
+            if code != previous:
+                index = np.searchsorted(outcome_keys, code)
+                previous = code
+            by_position[s, k] = index
     return by_position
 
 
@@ -121,20 +150,6 @@ def seats_by_key(deal_key: np.ndarray, s: int, seats: np.ndarray, out: np.ndarra
             out[i] = out[i - 1]
             i -= 1
         out[i] = q
-
-
-@njit(cache=True)
-def _rank_position_outcomes(deal_key: np.ndarray, s: int, hero: int, opponents: np.ndarray, eligible: np.ndarray,
-                            outcome_keys: np.ndarray, seats: int, order: np.ndarray, ranked: np.ndarray,
-                            by_position: np.ndarray) -> None:
-    """One deal's row of :func:`position_outcomes` (``order``, ``ranked``: scratch)."""
-    m = opponents.shape[0] + 1
-    seats_by_key(deal_key, s, opponents, ranked)
-    for pos in range(m):
-        order[:pos] = ranked[:pos]
-        order[pos] = hero
-        order[pos + 1:] = ranked[pos:]
-        by_position[s, pos] = np.searchsorted(outcome_keys, winners_code(order, eligible, seats))
 
 
 @njit(cache=True)
