@@ -50,3 +50,23 @@ def test_outcome_tables_equal_a_direct_count(stacks):
                     assert table[s, k] == expected, (state, hero, s, k)
                 changes += int(np.count_nonzero(np.diff(table[s])))
     assert side_pots > 0 and changes > 0  # the count is not vacuous: side pots, and outcomes that move with k
+
+
+def test_hero_picks_are_one_uniform_combo_of_each_class():
+    """Each deal's pick of class ``c`` is a combo of class ``c`` (the numbering of cards/classes.py), the picks
+    are the numpy expression ``order[start + floor(u * size)]`` of the same uniforms, and every combo of a class
+    is picked about equally often (pairs: 6 combos, suited 4, offsuit 12; 4 standard errors)."""
+    from pokerlab.cards.classes import CLASS_OF_COMBO, NUMBER_OF_CLASSES
+    from pokerlab.games.pushfold.deals import _hero_picks, combo_classes
+
+    count = 6_000
+    picks = _hero_picks(count, np.random.default_rng(11))
+    assert picks.shape == (count, NUMBER_OF_CLASSES)
+    assert np.array_equal(CLASS_OF_COMBO[picks], np.broadcast_to(np.arange(NUMBER_OF_CLASSES), picks.shape))
+    _, order, starts, sizes = combo_classes()
+    uniforms = np.random.default_rng(11).random((count, NUMBER_OF_CLASSES))
+    assert np.array_equal(picks, order[starts[None, :] + np.floor(uniforms * sizes[None, :]).astype(np.int64)])
+    for c in (0, 1, 13):  # AA, AKs, AKo
+        seen = np.bincount(picks[:, c], minlength=1326)[np.equal(CLASS_OF_COMBO, c)]
+        p = 1.0 / sizes[c]
+        assert np.all(np.abs(seen - count * p) < 4 * np.sqrt(count * p * (1 - p)))

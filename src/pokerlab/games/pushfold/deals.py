@@ -26,8 +26,19 @@ def combo_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 def _hero_picks(count: int, rng: np.random.Generator) -> np.ndarray:
     """``(count, 169)``: for each deal, one combo of each class, uniform within the class."""
     _, order, starts, sizes = combo_classes()
-    picks: np.ndarray = order[starts[None, :]
-                              + (rng.random((count, NUMBER_OF_CLASSES)) * sizes[None, :]).astype(np.int64)]
+    return _picks_of(rng.random((count, NUMBER_OF_CLASSES)), order, starts, sizes)
+
+
+@njit(cache=True)
+def _picks_of(uniforms: np.ndarray, order: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """``order[starts[c] + floor(u * sizes[c])]`` for each deal's uniform ``u`` of class ``c``: the combos sorted by
+    class (``order``), where each class starts among them and its size (in one pass: the same picks as the numpy
+    expression, without its four temporaries of the deals' size)."""
+    count, classes = uniforms.shape
+    picks = np.empty((count, classes), dtype=np.int64)
+    for s in range(count):
+        for c in range(classes):
+            picks[s, c] = order[starts[c] + np.int64(uniforms[s, c] * sizes[c])]
     return picks
 
 
