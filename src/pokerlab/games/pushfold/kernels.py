@@ -134,7 +134,7 @@ def position_outcomes(
             for p in range(pots):
                 code += scale[p] * (hero if hero_in[p] and k <= first[p] else ranked[first[p]])
             if code != previous:
-                index = np.searchsorted(outcome_keys, code)
+                index = int(np.searchsorted(outcome_keys, code))
                 previous = code
             by_position[s, k] = index
     return by_position
