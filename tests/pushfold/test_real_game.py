@@ -91,10 +91,12 @@ def test_over_target_reads_the_measured_gains():
     assert check.over_target(1e-3) == (0,) and check.max_gain == 2e-3
 
 
-def test_per_class_sums_equal_a_direct_count():
-    """The compiled sums (a showdown's payoff per class read off the hero's rank among the others) against a direct
-    count: per deal, terminal, seat on the path and usable class, the pot winners by sorting the whole table's
-    keys with the class's combo in the seat's place."""
+@pytest.mark.parametrize("pure", [False, True])
+def test_per_class_sums_equal_a_direct_count(pure):
+    """The compiled sums (a showdown's payoff per class read off the hero's rank among the others; the payoffs that
+    do not depend on the class summed per deal first) against a direct count: per deal, terminal, seat on the path
+    and usable class, the pot winners by sorting the whole table's keys with the class's combo in the seat's
+    place. ``pure``: half the classes play one action only, so that many paths hold one or two factors of 0."""
     from pokerlab.cards.classes import CLASS_OF_COMBO, COMBOS
     from pokerlab.cards.tables import load_tables
     from pokerlab.games.pushfold import PushFoldGame, Table
@@ -103,7 +105,7 @@ def test_per_class_sums_equal_a_direct_count():
     from pokerlab.games.vector import compile_public_tree
     from pokerlab.pushfold.real_game import batch_sums, class_keys, deal_hands, terminal_paths
 
-    seats, count = 4, 12
+    seats, count = 4, 24
     game = PushFoldGame(Table((9.0, 7.0, 11.0, 13.0), 0.5, 1.0), lambda final: final - np.array([9, 7, 11, 13.0]),
                         multiway_samples=50)
     tree = compile_public_tree(game)
@@ -111,6 +113,8 @@ def test_per_class_sums_equal_a_direct_count():
     probs = np.zeros((tree.num_nodes, 169, 2))
     for node in tree.decision_nodes():  # a mixed profile: every pot is reached with weights that vary by class
         probs[node, :, 1] = rng.uniform(0.1, 0.9, 169)
+        if pure:
+            probs[node, rng.permutation(169)[:85], 1] = rng.integers(0, 2, 85)
         probs[node, :, 0] = 1.0 - probs[node, :, 1]
     decks = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (count, 1)), axis=1)
     priority = rng.permuted(np.tile(np.arange(seats, dtype=np.int64), (count, 1)), axis=1)

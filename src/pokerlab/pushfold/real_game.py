@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from pokerlab.cards.classes import CLASS_OF_COMBO, COMBOS, NUMBER_OF_CLASSES
 from pokerlab.cards.kernels import partial_hand, value_with_two
@@ -106,8 +106,8 @@ def class_keys(decks: np.ndarray, seats: int, picks: np.ndarray, combo_cards: np
 
 
 SUM_BLOCKS = 8
-"""Blocks of a batch's deals summed in parallel, each into its own sums (a fixed count: the sums do not depend on
-the number of threads)."""
+"""Blocks of a batch's deals, each summed into its own sums before they are added (shorter sums: less rounding).
+One thread, as every push/fold valuation kernel (:mod:`pokerlab.games.pushfold.kernels` says why)."""
 
 
 class TerminalPaths(NamedTuple):
@@ -216,36 +216,46 @@ def _rank_payoffs(paths: TerminalPaths, t: int, seat: int, keys: np.ndarray, s: 
         out[above] = paths.utilities[t, np.searchsorted(outcome_keys, winners_code(order[:m], eligible, seats)), seat]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def batch_sums(classes: np.ndarray, keys: np.ndarray, picked_keys: np.ndarray, priority: np.ndarray,
                probs: np.ndarray, paths: TerminalPaths, hero_nodes: int) -> tuple[np.ndarray, np.ndarray]:
     """One batch's sums of the real-game check: per seat, the reach-weighted payoff summed over the deals
     (``(seats,)``), and per (seat, own node, action, class) the sum over the deals the class can use of the other
     seats' reach times the seat's payoff with a combo of the class in its place (``(seats, hero_nodes, 2, 169)``).
     ``probs[node, class, action]``: the profile; ``picked_keys``: each deal's key of one combo per class (-1 where
-    it touches a dealt card), ``priority`` the seats' tie-breaks."""
+    it touches a dealt card), ``priority`` the seats' tie-breaks.
+
+    Where the seat's payoff does not depend on its class (it folded, or its pot has no showdown) a deal adds the
+    same amount to every class it can use: those amounts are summed per (seat, node, action) over the deal's
+    terminals first and spread over the classes once per deal (most steps of most paths are folds)."""
     count, seats = keys.shape
     classes_n = picked_keys.shape[1]
     terminals, longest = paths.seat.shape
     block_values = np.zeros((SUM_BLOCKS, seats))
     block_actions = np.zeros((SUM_BLOCKS, seats, max(hero_nodes, 1), 2, classes_n))
-    for block in prange(SUM_BLOCKS):
+    flat = np.zeros((seats, max(hero_nodes, 1), 2))  # one deal's class-independent amounts
+    factors = np.empty(longest)
+    row = np.empty(seats, dtype=np.int64)
+    order = np.empty(seats, dtype=np.int64)
+    ranked = np.empty(seats, dtype=np.int64)
+    by_rank = np.empty(seats)
+    for block in range(SUM_BLOCKS):
         values = block_values[block]
         actions = block_actions[block]
-        factors = np.empty(longest)
-        row = np.empty(seats, dtype=np.int64)
-        order = np.empty(seats, dtype=np.int64)
-        ranked = np.empty(seats, dtype=np.int64)
-        by_rank = np.empty(seats)
         for s in range(block * count // SUM_BLOCKS, (block + 1) * count // SUM_BLOCKS):
+            flat[:] = 0.0
+            for q in range(seats):
+                row[q] = keys[s, q]
             for t in range(terminals):
                 length = paths.length[t]
                 reach = 1.0
+                zeros = 0  # factors that are 0: with two, every product of all but one of them is 0
                 for k in range(length):
                     factors[k] = probs[paths.node[t, k], classes[s, paths.seat[t, k]], paths.action[t, k]]
                     reach *= factors[k]
-                for q in range(seats):
-                    row[q] = keys[s, q]
+                    zeros += factors[k] == 0.0
+                if zeros > 1:
+                    continue
                 dealt = _outcome_row(paths, t, row, order, seats)
                 if reach != 0.0:
                     for q in range(seats):
@@ -258,16 +268,13 @@ def batch_sums(classes: np.ndarray, keys: np.ndarray, picked_keys: np.ndarray, p
                     if others == 0.0:
                         continue
                     i = paths.seat[t, k]
-                    sums = actions[i, paths.hero_node[t, k], paths.action[t, k]]
                     inside = False
                     for j in range(paths.inside_count[t]):
                         inside = inside or paths.inside[t, j] == i
                     if not inside or paths.inside_count[t] == 1:  # the payoff does not depend on the seat's class
-                        payoff = others * paths.utilities[t, dealt, i]
-                        for c in range(classes_n):
-                            if picked_keys[s, c] >= 0:
-                                sums[c] += payoff
+                        flat[i, paths.hero_node[t, k], paths.action[t, k]] += others * paths.utilities[t, dealt, i]
                         continue
+                    sums = actions[i, paths.hero_node[t, k], paths.action[t, k]]
                     if paths.inside_count[t] == 2:  # win, lose or tie by the hand values
                         other = paths.inside[t, 0] + paths.inside[t, 1] - i
                         value = keys[s, other] >> 4
@@ -291,6 +298,16 @@ def batch_sums(classes: np.ndarray, keys: np.ndarray, picked_keys: np.ndarray, p
                                 if keys[s, ranked[j]] > mine:
                                     above += 1
                             sums[c] += others * by_rank[above]
+            for i in range(seats):
+                for node in range(flat.shape[1]):
+                    for a in range(2):
+                        amount = flat[i, node, a]
+                        if amount == 0.0:
+                            continue
+                        sums = actions[i, node, a]
+                        for c in range(classes_n):
+                            if picked_keys[s, c] >= 0:
+                                sums[c] += amount
     return block_values.sum(axis=0), block_actions.sum(axis=0)
 
 

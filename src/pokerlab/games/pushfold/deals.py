@@ -6,7 +6,7 @@ the ranges that reach it; see :mod:`pokerlab.games.pushfold.valuation`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from pokerlab.cards.classes import CLASS_OF_COMBO, COMBO_MASKS, COMBOS, NUMBER_OF_CLASSES
 from pokerlab.cards.kernels import partial_hand, value_with_two
@@ -26,8 +26,19 @@ def combo_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 def _hero_picks(count: int, rng: np.random.Generator) -> np.ndarray:
     """``(count, 169)``: for each deal, one combo of each class, uniform within the class."""
     _, order, starts, sizes = combo_classes()
-    picks: np.ndarray = order[starts[None, :]
-                              + (rng.random((count, NUMBER_OF_CLASSES)) * sizes[None, :]).astype(np.int64)]
+    return _picks_of(rng.random((count, NUMBER_OF_CLASSES)), order, starts, sizes)
+
+
+@njit(cache=True)
+def _picks_of(uniforms: np.ndarray, order: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """``order[starts[c] + floor(u * sizes[c])]`` for each deal's uniform ``u`` of class ``c``: the combos sorted by
+    class (``order``), where each class starts among them and its size (in one pass: the same picks as the numpy
+    expression, without its four temporaries of the deals' size)."""
+    count, classes = uniforms.shape
+    picks = np.empty((count, classes), dtype=np.int64)
+    for s in range(count):
+        for c in range(classes):
+            picks[s, c] = order[starts[c] + np.int64(uniforms[s, c] * sizes[c])]
     return picks
 
 
@@ -94,7 +105,7 @@ def draw_proposal_deals(count: int, proposals: np.ndarray, inside: np.ndarray, r
     return Deals(dealt, deal_key, masks, hero_key, *_hero_cards(picks), ratio)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _draw_rows(
     start: np.uint64, proposals: np.ndarray, inside: np.ndarray, classes: np.ndarray, sizes: np.ndarray,
     boards: np.ndarray,
@@ -103,14 +114,15 @@ def _draw_rows(
     """Each row's combos for the seats inside (see :func:`draw_proposal_deals`), their classes, card masks (0
     for the seats not inside) and density ratios:
     inverse-CDF draws from the seat's combo distribution, redrawn while the combo touches the board (uniforms from
-    row ``r``'s sub-stream of the splitmix stream started at ``start``, so rows are drawn in parallel)."""
+    row ``r``'s sub-stream of the splitmix stream started at ``start``: a row's deals do not depend on the others';
+    one thread, as every push/fold valuation kernel, see :mod:`pokerlab.games.pushfold.kernels`)."""
     rows, seats, _ = proposals.shape
     count = boards.shape[0]
     combos = np.zeros((rows, count, seats), dtype=np.int64)
     dealt = np.zeros((rows, count, seats), dtype=np.uint8)
     masks = np.zeros((rows, count, seats), dtype=np.uint64)
     ratio = np.ones((rows, count, seats))
-    for r in prange(rows):
+    for r in range(rows):
         state = np.array([substream_start(start, r)], dtype=np.uint64)
         density = np.empty(1326)
         cdf = np.empty(1326)
@@ -147,14 +159,14 @@ def _draw_rows(
     return combos, dealt, masks, ratio
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _deal_keys(boards: np.ndarray, combos: np.ndarray, inside: np.ndarray, priority: np.ndarray,
                combo_cards: np.ndarray, tables: EvalTables) -> np.ndarray:
     """``value * 16 + priority`` of every row's seats' combos on the shared boards (the priority alone for the
     seats not inside the row's pot: only a hero's priority is read from its own entry)."""
     rows, count, seats = combos.shape
     out = np.empty((rows, count, seats), dtype=np.int64)
-    for s in prange(count):
+    for s in range(count):
         key, bits = partial_hand(boards[s], tables)
         for r in range(rows):
             for seat in range(seats):

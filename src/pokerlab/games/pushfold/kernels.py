@@ -5,6 +5,11 @@ pots), :class:`PlayerTerminals` (one player's static arrays over the terminals) 
 (the reach sources' products with the class tables). ``kind`` of a terminal for a player: :data:`CONSTANT`
 (the payoff does not depend on the hands), :data:`SPECTATOR` (the player watches a showdown), :data:`HEADS_UP`
 (the player in a two-way showdown) or :data:`MULTIWAY` (the player in a 3+ way showdown).
+
+Every kernel here runs on one thread. A solve calls them a few thousand times for milliseconds each, and each
+parallel call ends at a barrier where OpenMP's threads spin while they wait for one another: on the shared 2-core
+machine (load 5-6) a six-seat solve spent 11.4 s of CPU and 24 s of wall time with them parallel against 2.8 s
+and 4.7 s on one thread, the same values bit for bit (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -12,14 +17,13 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from pokerlab.cards.classes import NUMBER_OF_CLASSES
 from pokerlab.games.pushfold.rules import MAX_SEATS
 
 DISJOINT_COMBOS = 1225  # combos left by one combo: C(50, 2)
-MOMENT_BLOCKS = 8  # blocks of deals summed in parallel by hero_moments
-OUTCOME_BLOCKS = 16  # blocks of deals whose outcome tables are built in parallel
+MOMENT_BLOCKS = 8  # blocks of deals whose partial sums hero_moments adds (shorter sums: less rounding)
 CONSTANT, SPECTATOR, HEADS_UP, MULTIWAY = range(4)
 
 
@@ -89,22 +93,50 @@ def winners_code(order_seats: np.ndarray, eligible: np.ndarray, seats: int) -> i
     return code
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def position_outcomes(
     deal_key: np.ndarray, hero: int, opponents: np.ndarray, eligible: np.ndarray, outcome_keys: np.ndarray,
     seats: int,
 ) -> np.ndarray:
     """Static part of a hero's multiway value: for each sample, the outcome index for each number of opponents
-    ranked above the hero."""
+    ranked above the hero.
+
+    With the opponents ranked best first, let ``first[p]`` be the rank of pot ``p``'s best eligible opponent: with
+    ``k`` opponents above the hero, pot ``p`` goes to the hero when it is eligible and ``k <= first[p]``, else to
+    that opponent (the pot's winner is its best eligible hand). So one ranking of the opponents per deal gives
+    every position's pot winners, and the outcome is looked up only where they change."""
     count = deal_key.shape[0]
     m = opponents.shape[0] + 1
+    pots = eligible.shape[0]
     by_position = np.empty((count, m), dtype=np.int32)
-    for block in prange(OUTCOME_BLOCKS):  # blocks of deals, each with its own scratch (an allocation per deal
-        order = np.empty(m, dtype=np.int64)  # cost as much as the work)
-        ranked = np.empty(m - 1, dtype=np.int64)
-        for s in range(block * count // OUTCOME_BLOCKS, (block + 1) * count // OUTCOME_BLOCKS):
-            _rank_position_outcomes(deal_key, s, hero, opponents, eligible, outcome_keys, seats, order, ranked,
-                                    by_position)
+    ranked = np.empty(m - 1, dtype=np.int64)  # scratch shared by the deals
+    first = np.empty(pots, dtype=np.int64)
+    scale = np.empty(pots, dtype=np.int64)  # seats ** p: the outcome key's digit of pot p (winners_code)
+    hero_in = np.empty(pots, dtype=np.bool_)
+    digit = 1
+    for p in range(pots):
+        scale[p] = digit
+        digit *= seats
+        hero_in[p] = (eligible[p] >> hero) & 1 == 1
+    for s in range(count):
+        seats_by_key(deal_key, s, opponents, ranked)
+        for p in range(pots):
+            f = m - 1  # no eligible opponent: only the hero can win the pot
+            for j in range(m - 1):
+                if (eligible[p] >> ranked[j]) & 1:
+                    f = j
+                    break
+            first[p] = f
+        previous = -1
+        index = 0
+        for k in range(m):
+            code = 0
+            for p in range(pots):
+                code += scale[p] * (hero if hero_in[p] and k <= first[p] else ranked[first[p]])
+            if code != previous:
+                index = int(np.searchsorted(outcome_keys, code))
+                previous = code
+            by_position[s, k] = index
     return by_position
 
 
@@ -118,20 +150,6 @@ def seats_by_key(deal_key: np.ndarray, s: int, seats: np.ndarray, out: np.ndarra
             out[i] = out[i - 1]
             i -= 1
         out[i] = q
-
-
-@njit(cache=True)
-def _rank_position_outcomes(deal_key: np.ndarray, s: int, hero: int, opponents: np.ndarray, eligible: np.ndarray,
-                            outcome_keys: np.ndarray, seats: int, order: np.ndarray, ranked: np.ndarray,
-                            by_position: np.ndarray) -> None:
-    """One deal's row of :func:`position_outcomes` (``order``, ``ranked``: scratch)."""
-    m = opponents.shape[0] + 1
-    seats_by_key(deal_key, s, opponents, ranked)
-    for pos in range(m):
-        order[:pos] = ranked[:pos]
-        order[pos] = hero
-        order[pos + 1:] = ranked[pos:]
-        by_position[s, pos] = np.searchsorted(outcome_keys, winners_code(order, eligible, seats))
 
 
 @njit(cache=True)
@@ -220,20 +238,19 @@ def hero_correction(
     return corrected
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def hero_moments(
     samples: Deals, hero: int, opponents: np.ndarray, sig: np.ndarray, by_position: np.ndarray,
     utilities: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per class of a 3+ way hero, over the deals it can use (as :func:`hero_sums`), with ``w`` the product of
     the opponents' ``sig`` at their dealt classes and density ratios: ``sum w u``, ``sum w`` and ``sum w^2``
-    (the deals in blocks shared among the threads, each block's sums added at the end: a fixed number of
-    blocks, so the sums do not depend on the number of threads)."""
+    (each of :data:`MOMENT_BLOCKS` blocks of deals summed on its own, the blocks' sums added at the end)."""
     deal_key, hero_key = samples.deal_key, samples.hero_key
     count = deal_key.shape[0]
     blocks = MOMENT_BLOCKS
     parts = np.zeros((blocks, 3, NUMBER_OF_CLASSES))
-    for b in prange(blocks):
+    for b in range(blocks):
         for s in range(b * count // blocks, (b + 1) * count // blocks):
             weight, _, used = _pot_deal(samples, s, opponents, sig)
             if weight == 0.0:
@@ -358,19 +375,17 @@ def spectator_sum(
     return total
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def sample_outcomes(
     deal_key: np.ndarray, inside: np.ndarray, eligible: np.ndarray, outcome_keys: np.ndarray, seats: int
 ) -> np.ndarray:
     """Outcome index of every sampled deal for the participants ``inside`` (a spectator's view)."""
     count = deal_key.shape[0]
-    m = inside.shape[0]
     out = np.empty(count, dtype=np.int64)
-    for block in prange(OUTCOME_BLOCKS):  # as position_outcomes: scratch per block of deals
-        order = np.empty(m, dtype=np.int64)
-        for s in range(block * count // OUTCOME_BLOCKS, (block + 1) * count // OUTCOME_BLOCKS):
-            seats_by_key(deal_key, s, inside, order)
-            out[s] = np.searchsorted(outcome_keys, winners_code(order, eligible, seats))
+    order = np.empty(inside.shape[0], dtype=np.int64)  # scratch shared by the deals, as in position_outcomes
+    for s in range(count):
+        seats_by_key(deal_key, s, inside, order)
+        out[s] = np.searchsorted(outcome_keys, winners_code(order, eligible, seats))
     return out
 
 
@@ -441,7 +456,7 @@ def _pot_row_into(out: np.ndarray, t: int, value: np.ndarray, reach_in_pot: np.n
         out[t, h] = row_value[h]        # message (string code, seconds of a first run)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def batched_values(
     plans: PlayerTerminals, sources: SourceProducts, class_size: np.ndarray, samples: Deals,
     player: int, out: np.ndarray,
@@ -449,7 +464,7 @@ def batched_values(
     """Every terminal's value for ``player`` (rows of ``out``) from the sources' products (see
     :meth:`pokerlab.games.pushfold.valuation.MultiwayValuation.evaluate_terminals`)."""
     source, x, removal, _, _ = sources
-    for t in prange(plans.kind.shape[0]):
+    for t in range(plans.kind.shape[0]):
         value = _folders_removal(plans, removal, source, t)
         kind = plans.kind[t]
         if kind in (CONSTANT, HEADS_UP):
@@ -482,14 +497,14 @@ def batched_values(
         _pot_row_into(out, t, value, reach_in_pot, centre, correction)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def two_seat_pot_values(plans: PlayerTerminals, sources: SourceProducts, class_size: np.ndarray, player: int,
                         out: np.ndarray) -> None:
     """:func:`batched_values` of a game whose pots hold at most two seats (every table without a 3+ way pot,
     heads-up included): the same values, with none of the sampled 3+ way code to compile (a first heads-up solve
     compiled it for 6 of its 11 seconds). Both are built from the same inline steps."""
     source, x, removal, win, tie = sources
-    for t in prange(plans.kind.shape[0]):
+    for t in range(plans.kind.shape[0]):
         value = _folders_removal(plans, removal, source, t)
         kind = plans.kind[t]
         if kind in (CONSTANT, HEADS_UP):
@@ -500,15 +515,14 @@ def two_seat_pot_values(plans: PlayerTerminals, sources: SourceProducts, class_s
         _pot_row_into(out, t, value, reach_in_pot, plans.centre[t], correction)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def source_products(
     x: np.ndarray, rows: np.ndarray, pairs: np.ndarray, win: np.ndarray, tie: np.ndarray, removal: np.ndarray,
     win_out: np.ndarray, tie_out: np.ndarray,
 ) -> None:
     """``removal[r] = pairs @ x[r]`` (and the same with ``win``, ``tie``) for the sources ``rows``. A compiled
-    loop rather than BLAS (a multithreaded BLAS on a shared machine measured 10x slower than this), the sources
-    split among numba's threads."""
-    for i in prange(rows.shape[0]):
+    loop rather than BLAS (a multithreaded BLAS on a shared machine measured 10x slower than this)."""
+    for i in range(rows.shape[0]):
         r = rows[i]
         for h in range(NUMBER_OF_CLASSES):
             total = 0.0
