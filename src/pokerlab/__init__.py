@@ -5,8 +5,15 @@ The public API is re-exported here; see the README for a tour.
 
 from __future__ import annotations
 
+import os
 import sys
 import types
+
+# numba's OpenMP threads spin at the end of every parallel loop by default, and the kernels here run many loops
+# of a few milliseconds: the spinning cost more CPU than the work and, on a busy machine, more wall time too
+# (docs/benchmarks.md, session 15). Sleeping threads are woken in microseconds. Read when the threading layer
+# first loads, so a user's own setting (or one made before any parallel kernel runs) is kept.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 # typing.TYPE_CHECKING without importing typing (25 ms of the command line's start, during which Ctrl-C would
 # still be Python's traceback: see pokerlab.cli.entry); type checkers read the name the same way
