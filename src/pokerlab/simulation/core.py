@@ -38,18 +38,22 @@ from pokerlab.errors import (
     true_or_false,
     whole_number,
 )
+from pokerlab.games.pushfold import Table as PushFoldTable
 from pokerlab.icm.local import build_field
 from pokerlab.io import atomic_write
 from pokerlab.progress import deferred_interrupts
 from pokerlab.provenance import sources_digest
+from pokerlab.pushfold.fgs import FgsTables, fgs_tables
 from pokerlab.pushfold.fullring_charts import ChartFile
 from pokerlab.simulation.batch import Checkpoint, run_chunks, stored_seed
 from pokerlab.simulation.charts import rules_chart, stack_charts, validate_charts
 from pokerlab.simulation.icm_players import (
+    DECIDE_FGS,
     DECIDE_HARVILLE,
     DECIDE_ICM,
     DECIDE_MW,
     FINAL_TABLE_PLAYERS,
+    MAX_DECIDER_FGS_DEPTH,
     RULES,
     Aware,
 )
@@ -71,7 +75,7 @@ MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
 MAX_SEED = 2**64 - 1  # the kernels' random streams are keyed by a 64-bit seed
 CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1, "fullring": 9, "fullring-tight": 9, "icm": 1,
-           "chip-ev": 1, "power-icm": 1, "harville": 1, "malmuth-weitzman": 1}
+           "chip-ev": 1, "power-icm": 1, "harville": 1, "malmuth-weitzman": 1, "fgs": 1}
 """The play models and each one's option: the most players who call a jam (1: the first caller closes the
 action, as charts that hold only calls of a lone jam need; ``fullring``: every player after the jam decides,
 :mod:`pokerlab.simulation.ring`). A field of several models plays the smallest of its chart models' (the
@@ -79,27 +83,37 @@ deciders' own count applies to a field of deciders only). ``fullring`` players p
 charts by position (:mod:`pokerlab.simulation.ring`); ``fullring-tight`` (``fullring-tight@KEEP``) players the
 same charts with each range cut to its strongest ``KEEP`` share (default 0.5).
 ``icm``, ``chip-ev``, ``power-icm@ALPHA`` (ICM on ``stacks ** ALPHA``), ``harville@DISCOUNT`` (discounted
-Harville) and ``malmuth-weitzman`` players decide every jam and call by that model's value of the hand's
-outcomes (:mod:`pokerlab.simulation.icm_players`; the last two in fields of at most
-:data:`~pokerlab.simulation.icm_players.FINAL_TABLE_PLAYERS` players); the others put them on the ``pushfold``
-charts' ranges."""
+Harville), ``malmuth-weitzman`` and ``fgs@DEPTH`` (FGS: the next ``DEPTH`` hands, 0 to
+:data:`~pokerlab.simulation.icm_players.MAX_DECIDER_FGS_DEPTH`, played out before ICM; depth 0 is ICM) players
+decide every jam and call by that model's value of the hand's outcomes (:mod:`pokerlab.simulation.icm_players`;
+the last three in fields of at most :data:`~pokerlab.simulation.icm_players.FINAL_TABLE_PLAYERS` players, FGS at
+one table); the others put them on the ``pushfold`` charts' ranges."""
 PLAY_MODELS = tuple(CALLERS)
 EXPONENT_MODELS = ("power-icm", "harville")  # deciders named with their exponent: power-icm@0.8
+DEPTH_MODELS = ("fgs",)  # deciders named with their depth in hands: fgs@1
 RING_MODELS = (RING_MODEL, TIGHT_MODEL)  # the models that play the full-ring chart file
 
 
 def model_parts(name: str) -> tuple[str, float]:
     """(play model, exponent) of a play model's name: ``'power-icm@0.8'`` is ``('power-icm', 0.8)``, a model
-    without an exponent has 1.
+    without an exponent has 1; FGS's "exponent" is its depth in hands (``'fgs@2'`` is ``('fgs', 2.0)``).
 
-    >>> model_parts('harville@0.7'), model_parts('icm'), model_parts('fullring-tight')
-    (('harville', 0.7), ('icm', 1.0), ('fullring-tight', 0.5))
+    >>> model_parts('harville@0.7'), model_parts('icm'), model_parts('fullring-tight'), model_parts('fgs@1')
+    (('harville', 0.7), ('icm', 1.0), ('fullring-tight', 0.5), ('fgs', 1.0))
     """
     base, sep, text = name.partition("@")
     base = base.strip()
     if base not in PLAY_MODELS:
         raise InvalidArgumentError(f"unknown play model {base!r}; use one of {', '.join(PLAY_MODELS)} (power-icm and "
-                                   f"harville with their exponent: power-icm@0.8)")
+                                   f"harville with their exponent: power-icm@0.8; fgs with its depth: fgs@1)")
+    if base in DEPTH_MODELS:
+        depths = f"0 to {MAX_DECIDER_FGS_DEPTH} hands"
+        if not sep:
+            raise InvalidArgumentError(f"{base} needs its depth ({depths}), e.g. {base}@1")
+        if text.strip() not in [str(d) for d in range(MAX_DECIDER_FGS_DEPTH + 1)]:
+            raise InvalidArgumentError(f"{base}'s depth must be {depths} (a deeper look costs a hundred times more "
+                                       f"per decision for each hand), got {text!r}")
+        return base, float(text)
     if base == TIGHT_MODEL:  # the share of each range kept, default TIGHT_KEEP
         try:
             keep = float(text) if sep else TIGHT_KEEP
@@ -158,6 +172,9 @@ class Tournament:
             "models": self.model_names, "payouts": self.payouts.tolist(),
             **({"structure": self.structure} if self.structure is not None else {}),
             **({"rules": self.aware.rule.tolist()} if np.any(self.aware.rule) else {}),
+            **({"fgs_charts": hashlib.sha256(self.aware.fgs.jam_share.tobytes() + self.aware.fgs.call_share.tobytes()
+                                             + self.aware.fgs.win.tobytes() + self.aware.fgs.tie.tobytes()).hexdigest()}
+               if self.aware.fgs.win.size else {}),
             **({"fullring_charts": self.ring_file.header["content_sha256"], "ring_players": self.ring.plays.tolist(),
                 "ring_shift": self.ring.shift.tolist()} if self.ring_file is not None else {}),
         }
@@ -274,7 +291,7 @@ def pushfold_charts(depth: int = PUSHFOLD_DEPTH, target: float = 1e-3) -> Charts
 def _chart_for(name: str) -> Charts:
     if model_parts(name)[0] in RING_MODELS:
         return rules_chart(buckets=1)  # unread: a full-ring player's every decision reads the full-ring charts
-    if model_parts(name)[0] in ("pushfold", "icm", "chip-ev", "power-icm", "harville", "malmuth-weitzman"):
+    if model_parts(name)[0] in ("pushfold", "icm", "chip-ev", "power-icm", "harville", "malmuth-weitzman", "fgs"):
         return pushfold_charts()
     return rules_chart(0.5 if name == "tight" else 1.0)
 
@@ -389,6 +406,11 @@ def prepare(
         group_model = [models[k[1]] for k in keys]
     group_size = np.bincount(group, minlength=group_stack.size).astype(np.int64)
     aware = deciders(models, pay, n)
+    fgs_players = [m for m in models if model_parts(m)[0] in DEPTH_MODELS]
+    if fgs_players and n > table_size:
+        raise InvalidArgumentError(f"{' and '.join(fgs_players)} deciders play a tournament that sits at one table "
+                                   f"(FGS plays that table forward as the whole tournament): at most the table size, "
+                                   f"{table_size}, players, got {n}: start from a final table's stacks")
     parts = [model_parts(m) for m in models]
     if chart_file is not None and not any(base in RING_MODELS for base, _ in parts):
         raise InvalidArgumentError(f"a full-ring chart file applies to {RING_MODEL} and {TIGHT_MODEL} play only, got "
@@ -420,16 +442,16 @@ def deciders(models: Sequence[str], payouts: np.ndarray, players: int) -> Aware:
     parts = [model_parts(m) for m in models]
     rule = np.array([RULES.get(base, RULES["chart"]) for base, _ in parts], dtype=np.int64)
     param = np.array([value for _, value in parts])
-    small = [m for m, r in zip(models, rule, strict=True) if r in (DECIDE_HARVILLE, DECIDE_MW)]
+    small = [m for m, r in zip(models, rule, strict=True) if r in (DECIDE_HARVILLE, DECIDE_MW, DECIDE_FGS)]
     if small and players > FINAL_TABLE_PLAYERS:
         raise InvalidArgumentError(f"{' and '.join(small)} deciders take at most {FINAL_TABLE_PLAYERS} players (an "
-                                   f"exact recursion per decision; none is built for bigger fields), got {players}: "
-                                   f"start from a final table's stacks")
+                                   f"exact recursion or a tree of future hands per decision; none is built for bigger "
+                                   f"fields), got {players}: start from a final table's stacks")
     exponents = sorted({value for (base, value) in parts if base == "power-icm"} | ({1.0} if small or any(
         base == "icm" for base, _ in parts) else set()))
     if len(exponents) > 1:
         raise InvalidArgumentError(f"one tournament keeps its field's stacks at one power: power-icm deciders "
-                                   f"mix with icm, harville or malmuth-weitzman ones only at power-icm@1, got "
+                                   f"mix with icm, harville, malmuth-weitzman or fgs ones only at power-icm@1, got "
                                    f"{', '.join(models)}")
     pay = np.zeros(players)
     pay[: payouts.size] = payouts
@@ -441,8 +463,18 @@ def deciders(models: Sequence[str], payouts: np.ndarray, players: int) -> Aware:
         pairs = np.ascontiguousarray(tables.class_pairs, dtype=np.float64)
     else:
         win = pairs = np.zeros((1, 1))
-    keeps = bool(np.any((rule == DECIDE_ICM) | (rule == DECIDE_HARVILLE) | (rule == DECIDE_MW)))
-    return Aware(rule, param, pay, win, pairs, keeps, exponents[0] if exponents else 1.0)
+    keeps = bool(np.any((rule == DECIDE_ICM) | (rule == DECIDE_HARVILLE) | (rule == DECIDE_MW) | (rule == DECIDE_FGS)))
+    return Aware(rule, param, pay, win, pairs, keeps, exponents[0] if exponents else 1.0, fgs_bundle(rule, pay))
+
+
+def fgs_bundle(rule: np.ndarray, pay: np.ndarray) -> FgsTables:
+    """The FGS deciders' :class:`~pokerlab.pushfold.fgs.FgsTables` for a tournament paying ``pay`` (per place, one
+    entry per player): the future hands' ranges and showdowns (solved once per code version, then read from the
+    cache) and the payouts; each hand puts its blinds and antes in. Empty arrays when no chart decides by FGS."""
+    if np.any(rule == DECIDE_FGS):
+        return fgs_tables(pay, pay.size, PushFoldTable((1.0, 1.0), 0.5, 1.0))  # blinds: the kernels' per hand
+    empty = np.zeros(0)
+    return FgsTables(empty, empty, np.zeros((0, 0)), np.zeros((0, 0)), empty, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)

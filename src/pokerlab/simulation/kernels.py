@@ -34,7 +34,17 @@ from pokerlab.cards.kernels import partial_hand, value_with_two
 from pokerlab.cards.tables import EvalTables
 from pokerlab.games.pushfold.rules import post_forced_bets, settle
 from pokerlab.icm.local import LocalField, build_field, rest_payoffs, update_stack
-from pokerlab.simulation.icm_players import DECIDE_CHART, DECIDE_ICM, Aware, call_margin, jam_margin
+from pokerlab.pushfold.fgs import FgsBuffers, FgsScratch, FgsTables, fgs_buffers, fgs_scratch
+from pokerlab.simulation.icm_players import (
+    DECIDE_CHART,
+    DECIDE_ICM,
+    FINAL_TABLE_PLAYERS,
+    MAX_DECIDER_FGS_DEPTH,
+    Aware,
+    FgsSpot,
+    call_margin,
+    jam_margin,
+)
 from pokerlab.simulation.ring import (
     RingCharts,
     position,
@@ -155,6 +165,10 @@ class HandScratch(NamedTuple):
     blinds: np.ndarray  # float64[10]: live chips in (model-deciding players)
     row: np.ndarray  # float64[10]: an outcome's stacks (model-deciding players)
     range_row: np.ndarray  # float64[169]: a full-ring opponent's range (model-deciding players)
+    fgs_buffers: FgsBuffers  # the FGS kernels' outcome buffers (FGS deciders; untouched memory otherwise)
+    fgs_scratch: FgsScratch  # the FGS kernels' working memory (FGS deciders)
+    fgs_stacks: np.ndarray  # float64[10]: an outcome's stacks, padded to the FGS buffers' seats (FGS deciders)
+    fgs_pruned: np.ndarray  # float64[1]: the FGS kernels' pruned mass (FGS deciders; not read)
 
 
 @njit(cache=True)
@@ -168,7 +182,8 @@ def _scratch(counter: np.uint64) -> HandScratch:
         np.zeros(10, dtype=np.bool_), np.zeros(10, dtype=np.int64),
         np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64),
         np.zeros(5, dtype=np.int64), state, np.zeros((10, CLASSES)), np.zeros(10), np.zeros(10), np.zeros(10),
-        np.zeros(CLASSES),
+        np.zeros(CLASSES), fgs_buffers(MAX_DECIDER_FGS_DEPTH, FINAL_TABLE_PLAYERS), fgs_scratch(FINAL_TABLE_PLAYERS),
+        np.zeros(FINAL_TABLE_PLAYERS), np.zeros(1),
     )
 
 
@@ -230,9 +245,11 @@ def opponent_range(charts: Charts, ring: RingCharts | None, ring_rule_index: int
 @njit(cache=True)
 def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, count: int, stack: np.ndarray,
                 model: np.ndarray, big_blind: int, charts: Charts, ring: RingCharts | None, ring_rule_index: int,
-                sb: int, work: HandScratch, payoff: np.ndarray, dead: float, k: int, bb: int, hero_class: int) -> float:
+                sb: int, work: HandScratch, payoff: np.ndarray, dead: float, k: int, bb: int, hero_class: int,
+                spot: FgsSpot) -> float:
     """:func:`pokerlab.simulation.icm_players.jam_margin` for the player at ``work.order[k]`` of a hand in
-    progress (the others put on their call charts at the depths :func:`chart_hand` gives them)."""
+    progress (the others put on their call charts at the depths :func:`chart_hand` gives them; ``spot``: the
+    hand's, read by FGS deciders only)."""
     order = work.order
     contrib = work.contrib
     start = work.start
@@ -250,7 +267,7 @@ def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, c
         work.blinds[s] = contrib[s]
     margin: float = jam_margin(rule, aware.param[model[seats[i]]], aware, field, seats[:count],
                                work.chips_now[:count], work.blinds[:count], dead, order[:count], k, bb, hero_class,
-                               work.ranges, payoff, work.row[:count])
+                               work.ranges, payoff, work.row[:count], spot)
     return margin
 
 
@@ -258,9 +275,9 @@ def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, c
 def _model_calls(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, count: int, stack: np.ndarray,
                  model: np.ndarray, big_blind: int, charts: Charts, ring: RingCharts | None, ring_rule_index: int,
                  sb: int, work: HandScratch, payoff: np.ndarray, dead: float, caller: int, jammer: int, jammer_k: int,
-                 hero_class: int) -> float:
+                 hero_class: int, spot: FgsSpot) -> float:
     """:func:`pokerlab.simulation.icm_players.call_margin` for seat ``caller`` facing the all-in of seat
-    ``jammer`` (acting ``jammer_k``-th), the jammer put on his jam chart."""
+    ``jammer`` (acting ``jammer_k``-th), the jammer put on his jam chart (``spot`` as :func:`_model_jams`')."""
     for s in range(count):
         work.chips_now[s] = stack[seats[s]]
         work.blinds[s] = work.contrib[s]
@@ -269,8 +286,20 @@ def _model_calls(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, 
                                position(jammer, sb, count), 0, work.range_row)
     margin: float = call_margin(rule, aware.param[model[seats[caller]]], aware, field, seats[:count],
                                 work.chips_now[:count], work.blinds[:count], dead, caller, jammer, hero_class,
-                                jam_range, payoff, work.row[:count])
+                                jam_range, payoff, work.row[:count], spot)
     return margin
+
+
+@njit(cache=True, inline="always")
+def _fgs_spot(tables: FgsTables, button: int, small_blind: int, big_blind: int, ante: int, big_blind_ante: bool,
+              work: HandScratch) -> FgsSpot:
+    """The :class:`~pokerlab.simulation.icm_players.FgsSpot` of a hand: the tournament's FGS tables (built when it
+    was prepared) with this hand's blinds and antes (the ante per seat, or the big blind's), its button and the
+    FGS working memory of ``work`` (nothing is computed or allocated)."""
+    return FgsSpot(FgsTables(tables.jam_share, tables.call_share, tables.win, tables.tie, tables.payouts,
+                             float(small_blind), float(big_blind), 0.0 if big_blind_ante else float(ante),
+                             float(ante) if big_blind_ante else 0.0, tables.prune),
+                   button, work.fgs_buffers, work.fgs_scratch, work.fgs_stacks, work.fgs_pruned)
 
 
 @njit(cache=True, inline="always")
@@ -325,6 +354,7 @@ def chart_hand(
                 local = local or aware.rule[model[seats[k]]] == DECIDE_ICM
             if local:
                 payoff = rest_payoffs(field, seats[:count])
+        spot = _fgs_spot(aware.fgs, button, small_blind, big_blind, ante, big_blind_ante, work)
     # action order: the seat after the big blind first, the big blind last; behind[k] is the deepest starting
     # stack of the players acting after order[k] (who could call a jam)
     behind = work.behind
@@ -352,7 +382,7 @@ def chart_hand(
                 rule = aware.rule[model[seats[i]]]
                 if field is not None and rule != DECIDE_CHART:
                     jams = _model_jams(rule, aware, field, seats, count, stack, model, big_blind, charts, ring,
-                                       ring_rule_index, sb, work, payoff, float(dead), k, bb, c) > 0.0
+                                       ring_rule_index, sb, work, payoff, float(dead), k, bb, c, spot) > 0.0
             if rule == DECIDE_CHART:
                 p = charts.jam[model[seats[i]], _bucket(min(start[i], behind[k]), big_blind, buckets), c]
                 if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
@@ -382,7 +412,7 @@ def chart_hand(
                 if field is not None and rule != DECIDE_CHART:
                     calls = _model_calls(rule, aware, field, seats, count, stack, model, big_blind, charts, ring,
                                          ring_rule_index, sb, work, payoff, float(dead), i, jammer, jammer_k,
-                                         c) > 0.0
+                                         c, spot) > 0.0
             if rule == DECIDE_CHART:
                 p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
                 if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
