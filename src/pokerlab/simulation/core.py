@@ -652,7 +652,7 @@ def chunk_size(tournaments: int, players: int) -> int:
     return max(1, min(math.ceil(tournaments / 64), max(1, 100_000 // players)))
 
 
-SIMULATOR_SOURCES = ("simulation", "icm", "games/pushfold", "cards/kernels.py", "stats/rng.py")
+SIMULATOR_SOURCES = ("simulation", "icm", "games/pushfold", "pushfold/fgs.py", "cards/kernels.py", "stats/rng.py")
 """The code that plays a tournament: its digest keys the checkpoints (chunks of other code are not resumed)."""
 
 
