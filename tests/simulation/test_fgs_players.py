@@ -17,7 +17,7 @@ from pokerlab.errors import InvalidArgumentError, InvalidStacksError
 from pokerlab.icm.local import build_field, rest_payoffs
 from pokerlab.pushfold.fgs import fgs_buffers, fgs_equity, fgs_scratch, icm_money
 from pokerlab.simulation import simulate
-from pokerlab.simulation.core import deciders, model_parts, prepare, pushfold_charts
+from pokerlab.simulation.core import deciders, fgs_bundle, model_parts, prepare, pushfold_charts
 from pokerlab.simulation.icm_players import (
     DECIDE_ICM,
     FINAL_TABLE_PLAYERS,
@@ -34,7 +34,7 @@ ANTE = 25.0
 
 def spot_of(aware, button: int, ante: float = ANTE, bb_ante: float = 0.0) -> FgsSpot:
     """The FGS decider's bundle for a hand at :data:`BLINDS` with the button at ``button``."""
-    tables = aware.fgs._replace(small_blind=BLINDS[0], big_blind=BLINDS[1], ante=ante, bb_ante=bb_ante)
+    tables = fgs_bundle(aware)._replace(small_blind=BLINDS[0], big_blind=BLINDS[1], ante=ante, bb_ante=bb_ante)
     return FgsSpot(tables, button, fgs_buffers(2, FINAL_TABLE_PLAYERS), fgs_scratch(FINAL_TABLE_PLAYERS),
                    np.zeros(FINAL_TABLE_PLAYERS), np.zeros(1))
 

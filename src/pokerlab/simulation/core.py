@@ -159,6 +159,7 @@ class Tournament:
     names: tuple[str, ...] | None = None  # the players' names (given stacks only), shown with their rows
     ring_file: ChartFile | None = None  # the full-ring chart file the ring players read (None: no ring player)
     structure: str | None = None  # the named blind structure (None: a given schedule or the default one)
+    fgs: FgsTables | None = None  # the FGS deciders' tables (None: no player decides by FGS)
 
     def describe(self) -> dict[str, Any]:
         """Everything that determines the tournaments (the checkpoint fingerprint hashes it)."""
@@ -172,9 +173,9 @@ class Tournament:
             "models": self.model_names, "payouts": self.payouts.tolist(),
             **({"structure": self.structure} if self.structure is not None else {}),
             **({"rules": self.aware.rule.tolist()} if np.any(self.aware.rule) else {}),
-            **({"fgs_charts": hashlib.sha256(self.aware.fgs.jam_share.tobytes() + self.aware.fgs.call_share.tobytes()
-                                             + self.aware.fgs.win.tobytes() + self.aware.fgs.tie.tobytes()).hexdigest()}
-               if self.aware.fgs.win.size else {}),
+            **({"fgs_charts": hashlib.sha256(self.fgs.jam_share.tobytes() + self.fgs.call_share.tobytes()
+                                             + self.fgs.win.tobytes() + self.fgs.tie.tobytes()).hexdigest()}
+               if self.fgs is not None else {}),
             **({"fullring_charts": self.ring_file.header["content_sha256"], "ring_players": self.ring.plays.tolist(),
                 "ring_shift": self.ring.shift.tolist()} if self.ring_file is not None else {}),
         }
@@ -431,7 +432,7 @@ def prepare(
         aware=aware, ring=ring, ring_file=ring_file, group=group, group_stack=group_stack, group_model=group_model,
         group_size=group_size,
         per_player=per_player, tracked_places=int(tracked), model_names=models, names=player_names,
-        structure=structure,
+        structure=structure, fgs=fgs_bundle(aware),
     )
 
 
@@ -464,17 +465,17 @@ def deciders(models: Sequence[str], payouts: np.ndarray, players: int) -> Aware:
     else:
         win = pairs = np.zeros((1, 1))
     keeps = bool(np.any((rule == DECIDE_ICM) | (rule == DECIDE_HARVILLE) | (rule == DECIDE_MW) | (rule == DECIDE_FGS)))
-    return Aware(rule, param, pay, win, pairs, keeps, exponents[0] if exponents else 1.0, fgs_bundle(rule, pay))
+    return Aware(rule, param, pay, win, pairs, keeps, exponents[0] if exponents else 1.0)
 
 
-def fgs_bundle(rule: np.ndarray, pay: np.ndarray) -> FgsTables:
-    """The FGS deciders' :class:`~pokerlab.pushfold.fgs.FgsTables` for a tournament paying ``pay`` (per place, one
-    entry per player): the future hands' ranges and showdowns (solved once per code version, then read from the
-    cache) and the payouts; each hand puts its blinds and antes in. Empty arrays when no chart decides by FGS."""
-    if np.any(rule == DECIDE_FGS):
-        return fgs_tables(pay, pay.size, PushFoldTable((1.0, 1.0), 0.5, 1.0))  # blinds: the kernels' per hand
-    empty = np.zeros(0)
-    return FgsTables(empty, empty, np.zeros((0, 0)), np.zeros((0, 0)), empty, 0.0, 0.0, 0.0, 0.0, 0.0)
+def fgs_bundle(aware: Aware) -> FgsTables | None:
+    """The FGS deciders' :class:`~pokerlab.pushfold.fgs.FgsTables` of a tournament (``aware`` from
+    :func:`deciders`): the future hands' ranges and showdowns (solved once per code version, then read from the
+    cache) and the payouts padded to the players; each hand puts its blinds and antes in. None when no chart
+    decides by FGS (the kernels are then compiled without FGS)."""
+    if not np.any(aware.rule == DECIDE_FGS):
+        return None
+    return fgs_tables(aware.pay, aware.pay.size, PushFoldTable((1.0, 1.0), 0.5, 1.0))  # blinds: the kernels' per hand
 
 
 @dataclass(frozen=True)
@@ -514,7 +515,7 @@ class ChunkTask:
                 start = time.perf_counter()
                 summary = kernels.play_chunk(t.field, t.schedule, t.charts, ring, t.aware, t.snapshots, tables,
                                              self.seed, first, places, snap_stacks, snap_info, hands, checks, run,
-                                             summary, cursor, budget)
+                                             summary, cursor, budget, t.fgs)
                 budget = next_call_hands(budget, time.perf_counter() - start)
         self.call_hands[0] = budget
         return {**summarise(t, places, hands, checks, snap_stacks, snap_info, self.records), "ring_uses": ring.uses}

@@ -78,14 +78,13 @@ class Aware(NamedTuple):
     pairs: np.ndarray  # float64[169, 169]: combos of class B one combo of class A leaves
     keeps_field: bool  # some chart decides by a model of the whole field: the tournament keeps a local summary
     exponent: float  # the summary holds stacks ** exponent (the power-ICM deciders' alpha; 1 for every other)
-    fgs: FgsTables  # the FGS deciders' ranges, showdowns and padded payouts (empty without one); blinds per hand
 
 
 class FgsSpot(NamedTuple):
     """What an FGS decider's values need besides the outcome's stacks: the hand's :class:`FgsTables` (the
-    tournament's, with this hand's blinds and antes), the hand's button (an index into the table's seats), and
-    working memory (the FGS kernels' buffers for up to :data:`MAX_DECIDER_FGS_DEPTH` hands at
-    :data:`FINAL_TABLE_PLAYERS` seats, ``stacks`` a row of that many seats, ``pruned`` one float)."""
+    tournament's, :attr:`pokerlab.simulation.core.Tournament.fgs`, with this hand's blinds and antes), the hand's
+    button (an index into the table's seats), and working memory (the FGS kernels' buffers for the decider's
+    depth at :data:`FINAL_TABLE_PLAYERS` seats, ``stacks`` a row of that many seats, ``pruned`` one float)."""
 
     tables: FgsTables
     button: int
@@ -96,17 +95,19 @@ class FgsSpot(NamedTuple):
 
 
 @njit(cache=True)
-def range_call(aware: Aware, hero_class: int, weights: np.ndarray) -> tuple[float, float]:
+def range_call(win: np.ndarray, pairs: np.ndarray, hero_class: int, weights: np.ndarray) -> tuple[float, float]:
     """(share of the range ``weights`` (probability per class) among the hands the hero's cards leave, the
-    hero's all-in equity against it); equity 0.5 for an empty range."""
+    hero's all-in equity against it); equity 0.5 for an empty range. ``win`` and ``pairs``: :class:`Aware`'s
+    (taken out of the bundle by the caller: a call that passes a bundle counts a reference to each of its
+    arrays, and this runs once per caller of each decision)."""
     held = 0.0
     total = 0.0
     won = 0.0
     for b in range(weights.size):
-        pairs = aware.pairs[hero_class, b]
-        total += pairs
-        held += pairs * weights[b]
-        won += aware.win[hero_class, b] * weights[b]
+        combos = pairs[hero_class, b]
+        total += combos
+        held += combos * weights[b]
+        won += win[hero_class, b] * weights[b]
     if held <= 0.0:
         return 0.0, 0.5
     return held / total, won / held
@@ -251,11 +252,12 @@ def jam_margin(rule: int, param: float, aware: Aware, field: LocalField, members
     pot, fold = _pot_and_fold(rule, param, field, members, chips, contrib, dead, payoff, row, bb, i, terms, spot)
     reach = 1.0
     jam = 0.0
+    win, pairs = aware.win, aware.pairs
     for kk in range(k + 1, count):
         j = order[kk]
         if chips[j] <= 0.0:
             continue
-        share, equity = range_call(aware, hero_class, ranges[j])
+        share, equity = range_call(win, pairs, hero_class, ranges[j])
         if share <= 0.0:
             continue
         won, lost = _won_and_lost(rule, param, field, members, chips, contrib, pot, payoff, row, i, j, terms, spot)
@@ -279,7 +281,7 @@ def call_margin(rule: int, param: float, aware: Aware, field: LocalField, member
     terms = decision_terms(rule, param, field, members, chips, payoff, caller)
     pot, fold = _pot_and_fold(rule, param, field, members, chips, contrib, dead, payoff, row, jammer, caller,
                               terms, spot)
-    _, equity = range_call(aware, hero_class, jam_range)
+    _, equity = range_call(aware.win, aware.pairs, hero_class, jam_range)
     won, lost = _won_and_lost(rule, param, field, members, chips, contrib, pot, payoff, row, caller, jammer,
                               terms, spot)
     return equity * won + (1.0 - equity) * lost - fold
