@@ -63,8 +63,8 @@ is the exact recursion over the subsets of the players left (``2^n n`` per outco
 models for big fields is built), or for FGS a tree of future hands at the one table (FGS has no field)."""
 MAX_DECIDER_FGS_DEPTH = 2
 """The deepest FGS a decider looks (hands): each outcome of a decision (up to 18 at nine seats) is an FGS tree of
-about ``h ** D`` leaves, ``h`` the outcomes of a future hand (117 at nine seats), so one decision at nine seats
-costs milliseconds at depth 1, about a hundred times that at depth 2, and seconds at depth 3: a tournament plays
+about ``h ** D`` leaves, ``h`` the outcomes of a future hand (117 at nine seats): one decision at nine seats takes
+0.5-4 ms at depth 1 and 50-350 ms at depth 2 (docs/algorithms.md), so seconds at depth 3, and a tournament plays
 thousands of decisions."""
 
 
