@@ -119,8 +119,9 @@ def simulate_command(
         "coinflip", "--play", help="coinflip | pushfold | rules | tight | fullring (the shipped full-ring charts by "
                                    "position) | fullring-tight[@KEEP] (those charts, each range cut to its "
                                    "strongest KEEP, default 0.5) | icm | chip-ev | power-icm@ALPHA | "
-                                   "harville@DISCOUNT | malmuth-weitzman (decide every jam and call by that "
-                                   "model's value of the outcomes; the last two at most 10 players) | a mix like "
+                                   "harville@DISCOUNT | malmuth-weitzman | fgs@DEPTH (FGS: 0-2 more hands "
+                                   "played out before ICM) (decide every jam and call by that model's value of the "
+                                   "outcomes; the last three at most 10 players, FGS at one table) | a mix like "
                                    "fullring:0.6,icm:0.2,fullring-tight:0.2."
     ),
     chart_file: Path = typer.Option(None, "--chart-file", help="With --play fullring: a full-ring chart file of "

@@ -173,7 +173,7 @@ def fgs_tables(payouts: np.ndarray, seats: int, table: Table, prune: float = DEF
 # kernels
 
 
-class _Scratch(NamedTuple):
+class FgsScratch(NamedTuple):
     """One thread's working memory for a future hand and an ICM valuation (each array sized for every seat; a
     hand of ``m`` players uses the first ``m`` entries): allocated once per tree, so that the inner loops, run
     once per leaf, allocate nothing."""
@@ -209,8 +209,9 @@ class _Scratch(NamedTuple):
 
 
 @njit(cache=True)
-def _scratch(seats: int) -> _Scratch:
-    return _Scratch(
+def fgs_scratch(seats: int) -> FgsScratch:
+    """Working memory for hands of up to ``seats`` seats."""
+    return FgsScratch(
         np.zeros(seats, dtype=np.int64), np.zeros(seats), np.zeros(seats), np.zeros(seats), np.zeros(seats),
         np.zeros(seats), np.zeros(seats, dtype=np.bool_), np.zeros(seats, dtype=np.bool_),
         np.zeros(seats, dtype=np.int64), np.zeros(seats), np.zeros(seats), np.zeros(seats), np.zeros(seats),
@@ -226,11 +227,11 @@ def icm_money(stacks: np.ndarray, payouts: np.ndarray) -> np.ndarray:
     (their money was paid when they busted)."""
     table = np.empty((1, stacks.shape[0]))
     table[0] = stacks
-    return _icm_into(table, 0, payouts, _scratch(stacks.shape[0])).copy()
+    return _icm_into(table, 0, payouts, fgs_scratch(stacks.shape[0])).copy()
 
 
 @njit(cache=True, inline="always")
-def _icm_into(stacks: np.ndarray, row: int, payouts: np.ndarray, s: _Scratch) -> np.ndarray:
+def _icm_into(stacks: np.ndarray, row: int, payouts: np.ndarray, s: FgsScratch) -> np.ndarray:
     """:func:`icm_money` of ``stacks[row]`` into ``s.money`` (returned; valid until the next call with ``s``) by
     :func:`_icm_row`."""
     return _icm_row(stacks, row, payouts, s.alive, s.chips, s.contrib, s.behind, s.final, s.money)
@@ -240,7 +241,7 @@ def _icm_into(stacks: np.ndarray, row: int, payouts: np.ndarray, s: _Scratch) ->
 def _icm_row(stacks: np.ndarray, row: int, payouts: np.ndarray, alive: np.ndarray, x: np.ndarray,
              first: np.ndarray, sums: np.ndarray, column: np.ndarray, money: np.ndarray) -> np.ndarray:
     """:func:`icm_money` of ``stacks[row]`` into ``money`` (returned), the other arrays scratch of a
-    :class:`_Scratch`. At most three paid places: the closed form of :func:`_icm_top3`; more:
+    :class:`FgsScratch`. At most three paid places: the closed form of :func:`_icm_top3`; more:
     :func:`pokerlab.icm.subset.icm_subset` on the stacks over their mean. The
     stacks are read in place and the scratch taken as arrays: a view of a row, or an array taken out of a bundle,
     costs a pair of atomic reference counts, a large part of a leaf's time once its arithmetic is this short."""
@@ -327,7 +328,7 @@ def _bucket(effective: float, big_blind: float, buckets: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _next_alive(stacks: np.ndarray, seat: int) -> int:
+def next_alive(stacks: np.ndarray, seat: int) -> int:
     """The next seat clockwise after ``seat`` with chips (``seat`` itself if none)."""
     n: int = stacks.shape[0]
     for step in range(1, n + 1):
@@ -339,7 +340,7 @@ def _next_alive(stacks: np.ndarray, seat: int) -> int:
 
 @njit(cache=True)
 def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.ndarray, out_next: np.ndarray,
-                  out_money: np.ndarray, out_button: np.ndarray, s: _Scratch) -> int:
+                  out_money: np.ndarray, out_button: np.ndarray, s: FgsScratch) -> int:
     """Every outcome of one future hand at ``stacks`` (chips per seat, clockwise; 0: out) with the button at
     ``button``: its probability, the stacks after it, the money of the seats busted in it and the next hand's
     button, written to the ``out_*`` buffers (``s``: working memory); returns the number of outcomes."""
@@ -348,12 +349,12 @@ def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.nd
     for seat in range(n):
         if stacks[seat] > 0:
             m += 1
-    sb = button if m == 2 else _next_alive(stacks, button)
-    bb = _next_alive(stacks, sb)
+    sb = button if m == 2 else next_alive(stacks, button)
+    bb = next_alive(stacks, sb)
     order, start, dead, live, left = s.order, s.start, s.dead, s.live, s.left
     seat = bb
     for k in range(m):
-        seat = _next_alive(stacks, seat)
+        seat = next_alive(stacks, seat)
         order[k] = seat
     for k in range(m):
         start[k] = stacks[order[k]]
@@ -560,7 +561,7 @@ def hand_outcomes(stacks: np.ndarray, button: int, t: FgsTables, out_prob: np.nd
     return count
 
 
-class _Buffers(NamedTuple):
+class FgsBuffers(NamedTuple):
     """Outcome buffers of every level of the recursion (level ``d - 1`` for a node with ``d`` hands to go):
     allocated once per tree, not per node."""
 
@@ -571,14 +572,16 @@ class _Buffers(NamedTuple):
 
 
 @njit(cache=True)
-def _buffers(levels: int, seats: int) -> _Buffers:
-    return _Buffers(np.empty((levels, _MAX_OUTCOMES)), np.empty((levels, _MAX_OUTCOMES, seats)),
-                    np.empty((levels, _MAX_OUTCOMES, seats)), np.empty((levels, _MAX_OUTCOMES), dtype=np.int64))
+def fgs_buffers(levels: int, seats: int) -> FgsBuffers:
+    """Outcome buffers for trees of up to ``levels`` hands at up to ``seats`` seats (about ``levels * seats * 130``
+    KB)."""
+    return FgsBuffers(np.empty((levels, _MAX_OUTCOMES)), np.empty((levels, _MAX_OUTCOMES, seats)),
+                      np.empty((levels, _MAX_OUTCOMES, seats)), np.empty((levels, _MAX_OUTCOMES), dtype=np.int64))
 
 
 @njit(cache=True)
 def fgs_value(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsTables, pruned: np.ndarray,
-              work: _Buffers, s: _Scratch) -> np.ndarray:
+              work: FgsBuffers, s: FgsScratch) -> np.ndarray:
     """Money of every seat with ``depth`` hands played out from ``stacks`` (button at ``button``) and ICM at the
     leaves; 0 for seats already out. ``reach``: the branch's probability (for pruning); the mass valued by ICM
     early is added to ``pruned[0]``. ``work``: buffers of at least ``depth`` levels; ``s``: working memory (the
@@ -618,7 +621,7 @@ def _subtree(stacks: np.ndarray, button: int, depth: int, reach: float, t: FgsTa
     """:func:`fgs_value` with buffers of its own: ``(money, pruned mass)``."""
     mass = np.zeros(1)
     n = stacks.shape[0]
-    money = fgs_value(stacks, button, depth, reach, t, mass, _buffers(max(depth, 1), n), _scratch(n))
+    money = fgs_value(stacks, button, depth, reach, t, mass, fgs_buffers(max(depth, 1), n), fgs_scratch(n))
     return money.copy(), mass[0]
 
 
@@ -630,7 +633,7 @@ def _fgs_value_parallel(stacks: np.ndarray, button: int, depth: int, t: FgsTable
     after = np.empty((_MAX_OUTCOMES, n))
     money = np.empty((_MAX_OUTCOMES, n))
     buttons = np.empty(_MAX_OUTCOMES, dtype=np.int64)
-    count = hand_outcomes(stacks, button, t, prob, after, money, buttons, _scratch(n))
+    count = hand_outcomes(stacks, button, t, prob, after, money, buttons, fgs_scratch(n))
     below = np.zeros((count, n))
     pruned = np.zeros(count)
     for o in prange(count):
@@ -827,7 +830,7 @@ class FGSPayoff(ICMPayoff):
         batch = np.where(batch > 1e-12 * scale, batch, 0.0)
         n = self.stacks.size
         button = 0 if n == 2 else n - 3
-        buttons = np.array([_next_alive(row, button) for row in batch], dtype=np.int64)
+        buttons = np.array([next_alive(row, button) for row in batch], dtype=np.int64)
         money = np.empty_like(batch)
         pruned = np.empty(batch.shape[0])
         chunk = PAYOFF_CHUNK if self.depth >= 3 else batch.shape[0]  # shallower: the whole hand in under a second

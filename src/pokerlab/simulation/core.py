@@ -38,18 +38,22 @@ from pokerlab.errors import (
     true_or_false,
     whole_number,
 )
+from pokerlab.games.pushfold import Table as PushFoldTable
 from pokerlab.icm.local import build_field
 from pokerlab.io import atomic_write
 from pokerlab.progress import deferred_interrupts
 from pokerlab.provenance import sources_digest
+from pokerlab.pushfold.fgs import FgsTables, fgs_tables
 from pokerlab.pushfold.fullring_charts import ChartFile
 from pokerlab.simulation.batch import Checkpoint, run_chunks, stored_seed
 from pokerlab.simulation.charts import rules_chart, stack_charts, validate_charts
 from pokerlab.simulation.icm_players import (
+    DECIDE_FGS,
     DECIDE_HARVILLE,
     DECIDE_ICM,
     DECIDE_MW,
     FINAL_TABLE_PLAYERS,
+    MAX_DECIDER_FGS_DEPTH,
     RULES,
     Aware,
 )
@@ -71,7 +75,7 @@ MAX_PLAYERS = 100_000
 MAX_TOURNAMENTS = 10**9
 MAX_SEED = 2**64 - 1  # the kernels' random streams are keyed by a 64-bit seed
 CALLERS = {"coinflip": 1, "pushfold": 1, "rules": 1, "tight": 1, "fullring": 9, "fullring-tight": 9, "icm": 1,
-           "chip-ev": 1, "power-icm": 1, "harville": 1, "malmuth-weitzman": 1}
+           "chip-ev": 1, "power-icm": 1, "harville": 1, "malmuth-weitzman": 1, "fgs": 1}
 """The play models and each one's option: the most players who call a jam (1: the first caller closes the
 action, as charts that hold only calls of a lone jam need; ``fullring``: every player after the jam decides,
 :mod:`pokerlab.simulation.ring`). A field of several models plays the smallest of its chart models' (the
@@ -79,27 +83,37 @@ deciders' own count applies to a field of deciders only). ``fullring`` players p
 charts by position (:mod:`pokerlab.simulation.ring`); ``fullring-tight`` (``fullring-tight@KEEP``) players the
 same charts with each range cut to its strongest ``KEEP`` share (default 0.5).
 ``icm``, ``chip-ev``, ``power-icm@ALPHA`` (ICM on ``stacks ** ALPHA``), ``harville@DISCOUNT`` (discounted
-Harville) and ``malmuth-weitzman`` players decide every jam and call by that model's value of the hand's
-outcomes (:mod:`pokerlab.simulation.icm_players`; the last two in fields of at most
-:data:`~pokerlab.simulation.icm_players.FINAL_TABLE_PLAYERS` players); the others put them on the ``pushfold``
-charts' ranges."""
+Harville), ``malmuth-weitzman`` and ``fgs@DEPTH`` (FGS: the next ``DEPTH`` hands, 0 to
+:data:`~pokerlab.simulation.icm_players.MAX_DECIDER_FGS_DEPTH`, played out before ICM; depth 0 is ICM) players
+decide every jam and call by that model's value of the hand's outcomes (:mod:`pokerlab.simulation.icm_players`;
+the last three in fields of at most :data:`~pokerlab.simulation.icm_players.FINAL_TABLE_PLAYERS` players, FGS at
+one table); the others put them on the ``pushfold`` charts' ranges."""
 PLAY_MODELS = tuple(CALLERS)
 EXPONENT_MODELS = ("power-icm", "harville")  # deciders named with their exponent: power-icm@0.8
+DEPTH_MODELS = ("fgs",)  # deciders named with their depth in hands: fgs@1
 RING_MODELS = (RING_MODEL, TIGHT_MODEL)  # the models that play the full-ring chart file
 
 
 def model_parts(name: str) -> tuple[str, float]:
     """(play model, exponent) of a play model's name: ``'power-icm@0.8'`` is ``('power-icm', 0.8)``, a model
-    without an exponent has 1.
+    without an exponent has 1; FGS's "exponent" is its depth in hands (``'fgs@2'`` is ``('fgs', 2.0)``).
 
-    >>> model_parts('harville@0.7'), model_parts('icm'), model_parts('fullring-tight')
-    (('harville', 0.7), ('icm', 1.0), ('fullring-tight', 0.5))
+    >>> model_parts('harville@0.7'), model_parts('icm'), model_parts('fullring-tight'), model_parts('fgs@1')
+    (('harville', 0.7), ('icm', 1.0), ('fullring-tight', 0.5), ('fgs', 1.0))
     """
     base, sep, text = name.partition("@")
     base = base.strip()
     if base not in PLAY_MODELS:
         raise InvalidArgumentError(f"unknown play model {base!r}; use one of {', '.join(PLAY_MODELS)} (power-icm and "
-                                   f"harville with their exponent: power-icm@0.8)")
+                                   f"harville with their exponent: power-icm@0.8; fgs with its depth: fgs@1)")
+    if base in DEPTH_MODELS:
+        depths = f"0 to {MAX_DECIDER_FGS_DEPTH} hands"
+        if not sep:
+            raise InvalidArgumentError(f"{base} needs its depth ({depths}), e.g. {base}@1")
+        if text.strip() not in [str(d) for d in range(MAX_DECIDER_FGS_DEPTH + 1)]:
+            raise InvalidArgumentError(f"{base}'s depth must be {depths} (a deeper look costs a hundred times more "
+                                       f"per decision for each hand), got {text!r}")
+        return base, float(text)
     if base == TIGHT_MODEL:  # the share of each range kept, default TIGHT_KEEP
         try:
             keep = float(text) if sep else TIGHT_KEEP
@@ -145,6 +159,7 @@ class Tournament:
     names: tuple[str, ...] | None = None  # the players' names (given stacks only), shown with their rows
     ring_file: ChartFile | None = None  # the full-ring chart file the ring players read (None: no ring player)
     structure: str | None = None  # the named blind structure (None: a given schedule or the default one)
+    fgs: FgsTables | None = None  # the FGS deciders' tables (None: no player decides by FGS)
 
     def describe(self) -> dict[str, Any]:
         """Everything that determines the tournaments (the checkpoint fingerprint hashes it)."""
@@ -158,6 +173,9 @@ class Tournament:
             "models": self.model_names, "payouts": self.payouts.tolist(),
             **({"structure": self.structure} if self.structure is not None else {}),
             **({"rules": self.aware.rule.tolist()} if np.any(self.aware.rule) else {}),
+            **({"fgs_charts": hashlib.sha256(self.fgs.jam_share.tobytes() + self.fgs.call_share.tobytes()
+                                             + self.fgs.win.tobytes() + self.fgs.tie.tobytes()).hexdigest()}
+               if self.fgs is not None else {}),
             **({"fullring_charts": self.ring_file.header["content_sha256"], "ring_players": self.ring.plays.tolist(),
                 "ring_shift": self.ring.shift.tolist()} if self.ring_file is not None else {}),
         }
@@ -274,7 +292,7 @@ def pushfold_charts(depth: int = PUSHFOLD_DEPTH, target: float = 1e-3) -> Charts
 def _chart_for(name: str) -> Charts:
     if model_parts(name)[0] in RING_MODELS:
         return rules_chart(buckets=1)  # unread: a full-ring player's every decision reads the full-ring charts
-    if model_parts(name)[0] in ("pushfold", "icm", "chip-ev", "power-icm", "harville", "malmuth-weitzman"):
+    if model_parts(name)[0] in ("pushfold", "icm", "chip-ev", "power-icm", "harville", "malmuth-weitzman", "fgs"):
         return pushfold_charts()
     return rules_chart(0.5 if name == "tight" else 1.0)
 
@@ -389,6 +407,11 @@ def prepare(
         group_model = [models[k[1]] for k in keys]
     group_size = np.bincount(group, minlength=group_stack.size).astype(np.int64)
     aware = deciders(models, pay, n)
+    fgs_players = [m for m in models if model_parts(m)[0] in DEPTH_MODELS]
+    if fgs_players and n > table_size:
+        raise InvalidArgumentError(f"{' and '.join(fgs_players)} deciders play a tournament that sits at one table "
+                                   f"(FGS plays that table forward as the whole tournament): at most the table size, "
+                                   f"{table_size}, players, got {n}: start from a final table's stacks")
     parts = [model_parts(m) for m in models]
     if chart_file is not None and not any(base in RING_MODELS for base, _ in parts):
         raise InvalidArgumentError(f"a full-ring chart file applies to {RING_MODEL} and {TIGHT_MODEL} play only, got "
@@ -409,7 +432,7 @@ def prepare(
         aware=aware, ring=ring, ring_file=ring_file, group=group, group_stack=group_stack, group_model=group_model,
         group_size=group_size,
         per_player=per_player, tracked_places=int(tracked), model_names=models, names=player_names,
-        structure=structure,
+        structure=structure, fgs=fgs_bundle(aware),
     )
 
 
@@ -420,16 +443,16 @@ def deciders(models: Sequence[str], payouts: np.ndarray, players: int) -> Aware:
     parts = [model_parts(m) for m in models]
     rule = np.array([RULES.get(base, RULES["chart"]) for base, _ in parts], dtype=np.int64)
     param = np.array([value for _, value in parts])
-    small = [m for m, r in zip(models, rule, strict=True) if r in (DECIDE_HARVILLE, DECIDE_MW)]
+    small = [m for m, r in zip(models, rule, strict=True) if r in (DECIDE_HARVILLE, DECIDE_MW, DECIDE_FGS)]
     if small and players > FINAL_TABLE_PLAYERS:
         raise InvalidArgumentError(f"{' and '.join(small)} deciders take at most {FINAL_TABLE_PLAYERS} players (an "
-                                   f"exact recursion per decision; none is built for bigger fields), got {players}: "
-                                   f"start from a final table's stacks")
+                                   f"exact recursion or a tree of future hands per decision; none is built for bigger "
+                                   f"fields), got {players}: start from a final table's stacks")
     exponents = sorted({value for (base, value) in parts if base == "power-icm"} | ({1.0} if small or any(
         base == "icm" for base, _ in parts) else set()))
     if len(exponents) > 1:
         raise InvalidArgumentError(f"one tournament keeps its field's stacks at one power: power-icm deciders "
-                                   f"mix with icm, harville or malmuth-weitzman ones only at power-icm@1, got "
+                                   f"mix with icm, harville, malmuth-weitzman or fgs ones only at power-icm@1, got "
                                    f"{', '.join(models)}")
     pay = np.zeros(players)
     pay[: payouts.size] = payouts
@@ -441,8 +464,18 @@ def deciders(models: Sequence[str], payouts: np.ndarray, players: int) -> Aware:
         pairs = np.ascontiguousarray(tables.class_pairs, dtype=np.float64)
     else:
         win = pairs = np.zeros((1, 1))
-    keeps = bool(np.any((rule == DECIDE_ICM) | (rule == DECIDE_HARVILLE) | (rule == DECIDE_MW)))
+    keeps = bool(np.any((rule == DECIDE_ICM) | (rule == DECIDE_HARVILLE) | (rule == DECIDE_MW) | (rule == DECIDE_FGS)))
     return Aware(rule, param, pay, win, pairs, keeps, exponents[0] if exponents else 1.0)
+
+
+def fgs_bundle(aware: Aware) -> FgsTables | None:
+    """The FGS deciders' :class:`~pokerlab.pushfold.fgs.FgsTables` of a tournament (``aware`` from
+    :func:`deciders`): the future hands' ranges and showdowns (solved once per code version, then read from the
+    cache) and the payouts padded to the players; each hand puts its blinds and antes in. None when no chart
+    decides by FGS (the kernels are then compiled without FGS)."""
+    if not np.any(aware.rule == DECIDE_FGS):
+        return None
+    return fgs_tables(aware.pay, aware.pay.size, PushFoldTable((1.0, 1.0), 0.5, 1.0))  # blinds: the kernels' per hand
 
 
 @dataclass(frozen=True)
@@ -482,7 +515,7 @@ class ChunkTask:
                 start = time.perf_counter()
                 summary = kernels.play_chunk(t.field, t.schedule, t.charts, ring, t.aware, t.snapshots, tables,
                                              self.seed, first, places, snap_stacks, snap_info, hands, checks, run,
-                                             summary, cursor, budget)
+                                             summary, cursor, budget, t.fgs)
                 budget = next_call_hands(budget, time.perf_counter() - start)
         self.call_hands[0] = budget
         return {**summarise(t, places, hands, checks, snap_stacks, snap_info, self.records), "ring_uses": ring.uses}
@@ -620,7 +653,7 @@ def chunk_size(tournaments: int, players: int) -> int:
     return max(1, min(math.ceil(tournaments / 64), max(1, 100_000 // players)))
 
 
-SIMULATOR_SOURCES = ("simulation", "icm", "games/pushfold", "cards/kernels.py", "stats/rng.py")
+SIMULATOR_SOURCES = ("simulation", "icm", "games/pushfold", "pushfold/fgs.py", "cards/kernels.py", "stats/rng.py")
 """The code that plays a tournament: its digest keys the checkpoints (chunks of other code are not resumed)."""
 
 

@@ -34,7 +34,17 @@ from pokerlab.cards.kernels import partial_hand, value_with_two
 from pokerlab.cards.tables import EvalTables
 from pokerlab.games.pushfold.rules import post_forced_bets, settle
 from pokerlab.icm.local import LocalField, build_field, rest_payoffs, update_stack
-from pokerlab.simulation.icm_players import DECIDE_CHART, DECIDE_ICM, Aware, call_margin, jam_margin
+from pokerlab.pushfold.fgs import FgsTables, fgs_buffers, fgs_scratch
+from pokerlab.simulation.icm_players import (
+    DECIDE_CHART,
+    DECIDE_FGS,
+    DECIDE_ICM,
+    FINAL_TABLE_PLAYERS,
+    Aware,
+    FgsSpot,
+    call_margin,
+    jam_margin,
+)
 from pokerlab.simulation.ring import (
     RingCharts,
     position,
@@ -230,9 +240,11 @@ def opponent_range(charts: Charts, ring: RingCharts | None, ring_rule_index: int
 @njit(cache=True)
 def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, count: int, stack: np.ndarray,
                 model: np.ndarray, big_blind: int, charts: Charts, ring: RingCharts | None, ring_rule_index: int,
-                sb: int, work: HandScratch, payoff: np.ndarray, dead: float, k: int, bb: int, hero_class: int) -> float:
+                sb: int, work: HandScratch, payoff: np.ndarray, dead: float, k: int, bb: int, hero_class: int,
+                spot: FgsSpot | None = None) -> float:
     """:func:`pokerlab.simulation.icm_players.jam_margin` for the player at ``work.order[k]`` of a hand in
-    progress (the others put on their call charts at the depths :func:`chart_hand` gives them)."""
+    progress (the others put on their call charts at the depths :func:`chart_hand` gives them; ``spot``: an FGS
+    decider's :func:`_fgs_spot`, None for the other rules, whose compiled code then holds nothing of FGS)."""
     order = work.order
     contrib = work.contrib
     start = work.start
@@ -250,7 +262,7 @@ def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, c
         work.blinds[s] = contrib[s]
     margin: float = jam_margin(rule, aware.param[model[seats[i]]], aware, field, seats[:count],
                                work.chips_now[:count], work.blinds[:count], dead, order[:count], k, bb, hero_class,
-                               work.ranges, payoff, work.row[:count])
+                               work.ranges, payoff, work.row[:count], spot)
     return margin
 
 
@@ -258,9 +270,9 @@ def _model_jams(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, c
 def _model_calls(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, count: int, stack: np.ndarray,
                  model: np.ndarray, big_blind: int, charts: Charts, ring: RingCharts | None, ring_rule_index: int,
                  sb: int, work: HandScratch, payoff: np.ndarray, dead: float, caller: int, jammer: int, jammer_k: int,
-                 hero_class: int) -> float:
+                 hero_class: int, spot: FgsSpot | None = None) -> float:
     """:func:`pokerlab.simulation.icm_players.call_margin` for seat ``caller`` facing the all-in of seat
-    ``jammer`` (acting ``jammer_k``-th), the jammer put on his jam chart."""
+    ``jammer`` (acting ``jammer_k``-th), the jammer put on his jam chart (``spot`` as :func:`_model_jams`')."""
     for s in range(count):
         work.chips_now[s] = stack[seats[s]]
         work.blinds[s] = work.contrib[s]
@@ -269,8 +281,22 @@ def _model_calls(rule: int, aware: Aware, field: LocalField, seats: np.ndarray, 
                                position(jammer, sb, count), 0, work.range_row)
     margin: float = call_margin(rule, aware.param[model[seats[caller]]], aware, field, seats[:count],
                                 work.chips_now[:count], work.blinds[:count], dead, caller, jammer, hero_class,
-                                jam_range, payoff, work.row[:count])
+                                jam_range, payoff, work.row[:count], spot)
     return margin
+
+
+@njit(cache=True)
+def _fgs_spot(tables: FgsTables, button: int, small_blind: int, big_blind: int, ante: int, big_blind_ante: bool,
+              depth: int) -> FgsSpot:
+    """The :class:`~pokerlab.simulation.icm_players.FgsSpot` of an FGS decision: the tournament's FGS tables (built
+    when it was prepared) with the hand's blinds and antes (the ante per seat, or the big blind's), its button,
+    and working memory for ``depth`` hands (allocated here, a few microseconds beside the decision's 0.1-4 ms:
+    kept out of the hand's scratch, which every other player's hands pass around)."""
+    return FgsSpot(FgsTables(tables.jam_share, tables.call_share, tables.win, tables.tie, tables.payouts,
+                             float(small_blind), float(big_blind), 0.0 if big_blind_ante else float(ante),
+                             float(ante) if big_blind_ante else 0.0, tables.prune),
+                   button, fgs_buffers(max(depth, 1), FINAL_TABLE_PLAYERS), fgs_scratch(FINAL_TABLE_PLAYERS),
+                   np.zeros(FINAL_TABLE_PLAYERS), np.zeros(1))
 
 
 @njit(cache=True, inline="always")
@@ -278,14 +304,15 @@ def chart_hand(
     seats: np.ndarray, count: int, button: int, stack: np.ndarray, model: np.ndarray, small_blind: int,
     big_blind: int, ante: int, big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables,
     work: HandScratch, given: np.ndarray | None = None, aware: Aware | None = None, field: LocalField | None = None,
-    ring: RingCharts | None = None,
+    ring: RingCharts | None = None, fgs: FgsTables | None = None,
 ) -> None:
     """One push/fold hand at a table of ``count`` players (see the module docs); chips move in ``stack``.
     ``given``: the cards of a replayed hand (see :func:`replay_hand`), else None (dealt from the stream).
     ``aware``/``field``: players whose chart's rule is not ``DECIDE_CHART`` decide by a model
     (:mod:`pokerlab.simulation.icm_players`); ``field`` is the local-ICM summary of the whole tournament, kept
     in step with ``stack ** aware.exponent`` here when ``aware.keeps_field`` (else None: every player plays his
-    chart)."""
+    chart). ``fgs``: the tournament's FGS tables when some player decides by FGS (None: nobody does, and the
+    compiled hand holds nothing of FGS)."""
     state = work.state
     contrib = work.contrib
     folded = work.folded
@@ -351,8 +378,15 @@ def chart_hand(
             if aware is not None:
                 rule = aware.rule[model[seats[i]]]
                 if field is not None and rule != DECIDE_CHART:
-                    jams = _model_jams(rule, aware, field, seats, count, stack, model, big_blind, charts, ring,
-                                       ring_rule_index, sb, work, payoff, float(dead), k, bb, c) > 0.0
+                    if rule == DECIDE_FGS:
+                        if fgs is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes it for None)
+                            jams = _model_jams(rule, aware, field, seats, count, stack, model, big_blind, charts,
+                                               ring, ring_rule_index, sb, work, payoff, float(dead), k, bb, c,
+                                               _fgs_spot(fgs, button, small_blind, big_blind, ante, big_blind_ante,
+                                                         int(aware.param[model[seats[i]]]))) > 0.0
+                    else:
+                        jams = _model_jams(rule, aware, field, seats, count, stack, model, big_blind, charts, ring,
+                                           ring_rule_index, sb, work, payoff, float(dead), k, bb, c) > 0.0
             if rule == DECIDE_CHART:
                 p = charts.jam[model[seats[i]], _bucket(min(start[i], behind[k]), big_blind, buckets), c]
                 if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
@@ -380,9 +414,17 @@ def chart_hand(
             if aware is not None:
                 rule = aware.rule[model[seats[i]]]
                 if field is not None and rule != DECIDE_CHART:
-                    calls = _model_calls(rule, aware, field, seats, count, stack, model, big_blind, charts, ring,
-                                         ring_rule_index, sb, work, payoff, float(dead), i, jammer, jammer_k,
-                                         c) > 0.0
+                    if rule == DECIDE_FGS:
+                        if fgs is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes it for None)
+                            calls = _model_calls(rule, aware, field, seats, count, stack, model, big_blind, charts,
+                                                 ring, ring_rule_index, sb, work, payoff, float(dead), i, jammer,
+                                                 jammer_k, c, _fgs_spot(fgs, button, small_blind, big_blind, ante,
+                                                                        big_blind_ante,
+                                                                        int(aware.param[model[seats[i]]]))) > 0.0
+                    else:
+                        calls = _model_calls(rule, aware, field, seats, count, stack, model, big_blind, charts,
+                                             ring, ring_rule_index, sb, work, payoff, float(dead), i, jammer,
+                                             jammer_k, c) > 0.0
             if rule == DECIDE_CHART:
                 p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
                 if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
@@ -653,7 +695,7 @@ def start_tournament(field: Field, schedule: Schedule, aware: Aware, run: Tourna
 def play_rounds(
     field: Field, schedule: Schedule, charts: Charts, ring: RingCharts, aware: Aware, snapshots: Snapshots,
     tables: EvalTables, run: TournamentRun, summary: LocalField, places: np.ndarray, snap_stacks: np.ndarray,
-    snap_info: np.ndarray, checks: np.ndarray, budget: int,
+    snap_info: np.ndarray, checks: np.ndarray, budget: int, fgs: FgsTables | None = None,
 ) -> tuple[LocalField, int]:
     """Play the tournament in ``run`` on, hand by hand, until it ends (``run.clock[FINISHED]``) or ``budget``
     hands (at least one) are played; returns the local-ICM summary (rebuilt as the field shrinks) and the hands
@@ -724,7 +766,7 @@ def play_rounds(
             else:
                 chart_hand(ts.seats[t], c, ts.button[t], stack, field.model, schedule.small_blind[level],
                            schedule.big_blind[level], schedule.ante[level], schedule.big_blind_ante, field.callers,
-                           charts, tables, work, None, aware, summary, ring)
+                           charts, tables, work, None, aware, summary, ring, fgs)
             ts.button[t] = (ts.button[t] + 1) % c
             clock[HANDS] += 1
             used += 1
@@ -781,6 +823,7 @@ def play_chunk(
     field: Field, schedule: Schedule, charts: Charts, ring: RingCharts, aware: Aware, snapshots: Snapshots,
     tables: EvalTables, seed: int, first: int, places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray,
     hands: np.ndarray, checks: np.ndarray, run: TournamentRun, summary: LocalField, cursor: np.ndarray, budget: int,
+    fgs: FgsTables | None = None,
 ) -> LocalField:
     """Tournaments ``first .. first + len(hands) - 1`` of the batch seeded ``seed`` (row ``r`` of every output is
     tournament ``first + r``: see :func:`play_rounds`), played on from where the last call stopped for at most
@@ -794,7 +837,7 @@ def play_chunk(
                                        checks[r])
             cursor[1] = 1
         summary, played = play_rounds(field, schedule, charts, ring, aware, snapshots, tables, run, summary, places[r],
-                                      snap_stacks[r], snap_info[r], checks[r], budget - used)
+                                      snap_stacks[r], snap_info[r], checks[r], budget - used, fgs)
         used += played
         if run.clock[FINISHED]:
             hands[r] = run.clock[HANDS]

@@ -191,11 +191,11 @@ def decision_study(
     progress: Callable[[int, int], None] | None = None, **simulation: Any,
 ) -> DecisionStudy:
     """Heroes deciding by each of ``models`` (play models of :func:`pokerlab.simulation.simulate`: ``icm``,
-    ``chip-ev``, ``power-icm@ALPHA``, ``harville@DISCOUNT``, ``malmuth-weitzman`` or a chart model other than
-    ``field``) against heroes deciding by ``baseline``, in a field of ``field`` players, on the same seeds: the
-    paired difference of the heroes' realised mean prize per replicate, with Student-t intervals Holm-adjusted
-    over the models (:func:`pokerlab.stats.paired.paired_comparisons`). The heroes are the last ``hero_share``
-    of the players (the last seats of given ``stacks``; seating is random). ``field`` may be a mix
+    ``chip-ev``, ``power-icm@ALPHA``, ``harville@DISCOUNT``, ``malmuth-weitzman``, ``fgs@DEPTH`` or a chart model
+    other than ``field``) against heroes deciding by ``baseline``, in a field of ``field`` players, on the same
+    seeds: the paired difference of the heroes' realised mean prize per replicate, with Student-t intervals
+    Holm-adjusted over the models (:func:`pokerlab.stats.paired.paired_comparisons`). The heroes are the last
+    ``hero_share`` of the players (the last seats of given ``stacks``; seating is random). ``field`` may be a mix
     (``'fullring:0.6,icm:0.2,fullring-tight:0.2'``): the heroes take their share from every kind in proportion,
     and are counted apart from field players of their own model. Common random numbers: tournament
     ``r`` draws everything (seating, cards, the charts' mixing, tie-breaks) from one stream of the seed, so it
