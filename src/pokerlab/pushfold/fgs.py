@@ -842,11 +842,10 @@ class FGSPayoff(ICMPayoff):
             self._fgs[np.round(row, 9).tobytes()] = value
 
     def __call__(self, final: np.ndarray) -> np.ndarray:
-        base = super().__call__(final)  # busted seats' places (and ICM, replaced below for the survivors)
         key = np.round(final, 9).tobytes()
         if key not in self._fgs:
             self.prepare(final[None, :])
-        alive = final > 1e-12 * self.stacks.sum()
-        equity: np.ndarray = np.where(alive, self._fgs[key], base)
+        equity, alive = self.busted_places(final)  # the survivors' ICM is not computed: FGS replaces it
+        equity[alive] = self._fgs[key][alive]
         return equity
 
