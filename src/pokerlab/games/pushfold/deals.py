@@ -163,10 +163,10 @@ def _draw_rows(
                     mass += density[board_pairs[s, k]]
                 while True:
                     v = uniform(state) * cdf[-1]
-                    j = min(np.int64(v / cdf[-1] * _GUIDES), _GUIDES - 1)
-                    while j > 0 and level[j] > v:  # rounding: a guide at or below v, so at or below the answer
-                        j -= 1
-                    x = guide[j]
+                    bucket = min(int(v / cdf[-1] * _GUIDES), _GUIDES - 1)
+                    while bucket > 0 and level[bucket] > v:  # rounding: a guide at or below v, none past the answer
+                        bucket -= 1
+                    x = guide[bucket]
                     while x < 1326 and cdf[x] <= v:
                         x += 1
                     x = min(x, 1325)
