@@ -35,7 +35,7 @@ from pokerlab.solvers.vector_strategy import VectorStrategy
 from pokerlab.stats.rng import numpy_generators
 
 REAL_GAME_DEALS = 100_000
-"""Joint deals of a real-game check by default (about 2 s CPU at six seats; the 12/8/10 ICM gains' standard errors
+"""Joint deals of a real-game check by default (about 0.7 s CPU at six seats; the 12/8/10 ICM gains' standard errors
 are then 1.4e-4 to 6.2e-4 money, docs/benchmarks.md)."""
 BATCHES = 20
 """Batches of deals: the cross-fitting's folds and the standard errors' samples."""
@@ -168,11 +168,10 @@ def terminal_paths(game: PushFoldGame, tree: CompiledPublicTree) -> tuple[Termin
         bundle.eligible[t, :len(terminal.pot_eligible)] = terminal.pot_eligible
         bundle.outcome_keys[t, :len(terminal.keys)] = terminal.keys
         bundle.utilities[t, :terminal.utilities.shape[0]] = terminal.utilities
+    for t in range(count - 1, -1, -1):  # from the last: a next terminal sharing steps 0..k ends where t's does
         for k in range(len(states[t])):
-            end = t + 1
-            while end < count and states[end][:k + 1] == states[t][:k + 1]:
-                end += 1
-            bundle.subtree_end[t, k] = end
+            shares = t + 1 < count and states[t + 1][:k + 1] == states[t][:k + 1]
+            bundle.subtree_end[t, k] = bundle.subtree_end[t + 1, k] if shares else t + 1
     return bundle, hero_nodes
 
 
