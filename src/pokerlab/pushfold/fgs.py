@@ -687,9 +687,12 @@ def fgs_values(finals: np.ndarray, buttons: np.ndarray, depth: int, t: FgsTables
 # ---------------------------------------------------------------------------------------------------------
 # façade
 
-SECONDS_PER_LEAF = 1e-6
-"""Wall seconds per leaf of the FGS tree on two cores (measured at six seats, docs/benchmarks.md; an upper
-figure: pruning cuts the deepest trees)."""
+SECONDS_PER_LEAF = 4e-7
+"""Wall seconds per leaf of :func:`fgs_seconds_estimate`'s count, twice the most measured from depth 2 on the
+shared 2-core machine at load 5-6 (2.0e-7 at 8 and 9 seats depth 2; 0.6-1.8e-7 at 5-7 seats depths 2-4, where
+pruning and the hand's real outcomes cut the count; docs/benchmarks.md, "six-seat FGS, session 16"). At depth 1
+the count is low (about 8e-7 s a leaf measured at 9-10 seats) but so is the time, about 2 s at ten seats: a
+server's fixed allowance covers it."""
 
 
 def fgs_seconds_estimate(seats: int, depth: int) -> float:
@@ -699,7 +702,7 @@ def fgs_seconds_estimate(seats: int, depth: int) -> float:
     each jammer-caller pair).
 
     >>> round(fgs_seconds_estimate(6, 2), 1)
-    1.1
+    0.4
     """
     if depth <= 0:
         return 0.0
@@ -842,11 +845,10 @@ class FGSPayoff(ICMPayoff):
             self._fgs[np.round(row, 9).tobytes()] = value
 
     def __call__(self, final: np.ndarray) -> np.ndarray:
-        base = super().__call__(final)  # busted seats' places (and ICM, replaced below for the survivors)
         key = np.round(final, 9).tobytes()
         if key not in self._fgs:
             self.prepare(final[None, :])
-        alive = final > 1e-12 * self.stacks.sum()
-        equity: np.ndarray = np.where(alive, self._fgs[key], base)
+        equity, alive = self.busted_places(final)  # the survivors' ICM is not computed: FGS replaces it
+        equity[alive] = self._fgs[key][alive]
         return equity
 

@@ -35,7 +35,7 @@ from pokerlab.solvers.vector_strategy import VectorStrategy
 from pokerlab.stats.rng import numpy_generators
 
 REAL_GAME_DEALS = 100_000
-"""Joint deals of a real-game check by default (about 2 s CPU at six seats; the 12/8/10 ICM gains' standard errors
+"""Joint deals of a real-game check by default (about 0.7 s CPU at six seats; the 12/8/10 ICM gains' standard errors
 are then 1.4e-4 to 6.2e-4 money, docs/benchmarks.md)."""
 BATCHES = 20
 """Batches of deals: the cross-fitting's folds and the standard errors' samples."""
@@ -115,7 +115,9 @@ class TerminalPaths(NamedTuple):
     path's ``length`` and per step ``k`` the acting ``seat``, the decision ``node``, the ``action`` column (0 fold,
     1 jam or call) and the node's index among the seat's own (``hero_node``); the ``inside`` seats of the pot
     (-1 padded, ``inside_count``), its pots' eligible-seat masks (``eligible``, ``pots``), its sorted outcome
-    keys (``outcome_keys``, ``key_count``) and its utilities (``utilities[t, row, seat]``)."""
+    keys (``outcome_keys``, ``key_count``), its utilities (``utilities[t, row, seat]``) and per step ``k`` the
+    first terminal after ``t`` whose path differs from ``t``'s in steps ``0..k`` (``subtree_end``: the terminals
+    between share that prefix, so a prefix of reach 0 skips them all)."""
 
     length: np.ndarray
     seat: np.ndarray
@@ -129,6 +131,7 @@ class TerminalPaths(NamedTuple):
     outcome_keys: np.ndarray
     key_count: np.ndarray
     utilities: np.ndarray
+    subtree_end: np.ndarray
 
 
 def terminal_paths(game: PushFoldGame, tree: CompiledPublicTree) -> tuple[TerminalPaths, list[list[int]]]:
@@ -156,7 +159,7 @@ def terminal_paths(game: PushFoldGame, tree: CompiledPublicTree) -> tuple[Termin
         pots=np.array([len(t.pot_eligible) for t in terminals], dtype=np.int64),
         outcome_keys=np.zeros((count, keys), dtype=np.int64),
         key_count=np.array([len(t.keys) for t in terminals], dtype=np.int64),
-        utilities=np.zeros((count, rows, seats)))
+        utilities=np.zeros((count, rows, seats)), subtree_end=np.zeros((count, longest), dtype=np.int64))
     for t, (path, terminal) in enumerate(zip(paths, terminals, strict=True)):
         for k, (seat, node, a) in enumerate(path):
             bundle.seat[t, k], bundle.node[t, k], bundle.action[t, k] = seat, node, a
@@ -165,6 +168,10 @@ def terminal_paths(game: PushFoldGame, tree: CompiledPublicTree) -> tuple[Termin
         bundle.eligible[t, :len(terminal.pot_eligible)] = terminal.pot_eligible
         bundle.outcome_keys[t, :len(terminal.keys)] = terminal.keys
         bundle.utilities[t, :terminal.utilities.shape[0]] = terminal.utilities
+    for t in range(count - 1, -1, -1):  # from the last: a next terminal sharing steps 0..k ends where t's does
+        for k in range(len(states[t])):
+            shares = t + 1 < count and states[t + 1][:k + 1] == states[t][:k + 1]
+            bundle.subtree_end[t, k] = bundle.subtree_end[t + 1, k] if shares else t + 1
     return bundle, hero_nodes
 
 
@@ -227,7 +234,9 @@ def batch_sums(classes: np.ndarray, keys: np.ndarray, picked_keys: np.ndarray, p
 
     Where the seat's payoff does not depend on its class (it folded, or its pot has no showdown) a deal adds the
     same amount to every class it can use: those amounts are summed per (seat, node, action) over the deal's
-    terminals first and spread over the classes once per deal (most steps of most paths are folds)."""
+    terminals first and spread over the classes once per deal (most steps of most paths are folds). A path whose
+    factors hold two zeros by some step adds nothing at any terminal below that step: the walk skips them all
+    (``subtree_end``; with mostly pure strategies that is most of the table's terminals on every deal)."""
     count, seats = keys.shape
     classes_n = picked_keys.shape[1]
     terminals, longest = paths.seat.shape
@@ -246,15 +255,21 @@ def batch_sums(classes: np.ndarray, keys: np.ndarray, picked_keys: np.ndarray, p
             flat[:] = 0.0
             for q in range(seats):
                 row[q] = keys[s, q]
-            for t in range(terminals):
+            t = 0
+            while t < terminals:
                 length = paths.length[t]
                 reach = 1.0
                 zeros = 0  # factors that are 0: with two, every product of all but one of them is 0
+                skip = -1
                 for k in range(length):
                     factors[k] = probs[paths.node[t, k], classes[s, paths.seat[t, k]], paths.action[t, k]]
                     reach *= factors[k]
                     zeros += factors[k] == 0.0
-                if zeros > 1:
+                    if zeros > 1:  # so at every terminal below this step: the deal adds nothing there
+                        skip = paths.subtree_end[t, k]
+                        break
+                if skip >= 0:
+                    t = skip
                     continue
                 dealt = _outcome_row(paths, t, row, order, seats)
                 if reach != 0.0:
@@ -298,6 +313,7 @@ def batch_sums(classes: np.ndarray, keys: np.ndarray, picked_keys: np.ndarray, p
                                 if keys[s, ranked[j]] > mine:
                                     above += 1
                             sums[c] += others * by_rank[above]
+                t += 1
             for i in range(seats):
                 for node in range(flat.shape[1]):
                     for a in range(2):

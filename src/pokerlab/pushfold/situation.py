@@ -53,6 +53,22 @@ class ICMPayoff:
             except ValueError:
                 self._field_icm = None  # a field no larger than the paid places: the exact engine per outcome
 
+    def busted_places(self, final: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(equity, alive)``: the money of the seats that bust in the hand (0 for the others) and the seats
+        that survive it. Busted seats take the last places, bigger stacks before the hand first; equal stacks
+        share."""
+        scale = self.stacks.sum() + self.field.sum()
+        busted = np.flatnonzero(final <= 1e-12 * scale)
+        alive = np.flatnonzero(final > 1e-12 * scale)
+        equity = np.zeros(final.size)
+        place = self.payouts.size - busted.size
+        starts = self.stacks[busted]
+        for value in sorted(set(starts.tolist()), reverse=True):
+            group = busted[starts == value]
+            equity[group] = self.payouts[place: place + group.size].mean()
+            place += group.size
+        return equity, alive
+
     def __call__(self, final: np.ndarray) -> np.ndarray:
         from pokerlab.icm import icm  # noqa: PLC0415 (keeps the game layer free of the ICM engine)
         from pokerlab.icm.subset import icm_subset  # noqa: PLC0415
@@ -61,18 +77,7 @@ class ICMPayoff:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        scale = self.stacks.sum() + self.field.sum()
-        busted = np.flatnonzero(final <= 1e-12 * scale)
-        alive = np.flatnonzero(final > 1e-12 * scale)
-        total = self.payouts.size
-        equity = np.zeros(final.size)
-        # busted seats take the last places, bigger stacks before the hand first; equal stacks share
-        place = total - busted.size
-        starts = self.stacks[busted]
-        for value in sorted(set(starts.tolist()), reverse=True):
-            group = busted[starts == value]
-            equity[group] = self.payouts[place: place + group.size].mean()
-            place += group.size
+        equity, alive = self.busted_places(final)
         survivors = np.concatenate([final[alive], self.field])
         paid = self.payouts[: survivors.size]
         if survivors.size == 1:

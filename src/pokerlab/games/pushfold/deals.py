@@ -105,6 +105,9 @@ def draw_proposal_deals(count: int, proposals: np.ndarray, inside: np.ndarray, r
     return Deals(dealt, deal_key, masks, hero_key, *_hero_cards(picks), ratio)
 
 
+_GUIDES = 1326  # guide-table entries of the inverse CDF in _draw_rows
+
+
 @njit(cache=True)
 def _draw_rows(
     start: np.uint64, proposals: np.ndarray, inside: np.ndarray, classes: np.ndarray, sizes: np.ndarray,
@@ -115,7 +118,9 @@ def _draw_rows(
     for the seats not inside) and density ratios:
     inverse-CDF draws from the seat's combo distribution, redrawn while the combo touches the board (uniforms from
     row ``r``'s sub-stream of the splitmix stream started at ``start``: a row's deals do not depend on the others';
-    one thread, as every push/fold valuation kernel, see :mod:`pokerlab.games.pushfold.kernels`)."""
+    one thread, as every push/fold valuation kernel, see :mod:`pokerlab.games.pushfold.kernels`). The inverse CDF
+    starts from a guide table (per 1/1326 of the mass, the first combo past it) and steps up: the same combo as a
+    binary search over the CDF (``np.searchsorted(cdf, v, side="right")``) in about one step instead of eleven."""
     rows, seats, _ = proposals.shape
     count = boards.shape[0]
     combos = np.zeros((rows, count, seats), dtype=np.int64)
@@ -127,6 +132,8 @@ def _draw_rows(
         density = np.empty(1326)
         cdf = np.empty(1326)
         by_card = np.empty(52)
+        level = np.empty(_GUIDES)
+        guide = np.empty(_GUIDES, dtype=np.int64)
         for q in range(seats):
             if not inside[r, q]:
                 continue
@@ -142,6 +149,12 @@ def _draw_rows(
                 cdf[x] = running
                 by_card[combo_cards[x, 0]] += density[x]
                 by_card[combo_cards[x, 1]] += density[x]
+            x = 0
+            for j in range(_GUIDES):  # guide[j]: the first combo whose CDF exceeds level[j]
+                level[j] = j * cdf[-1] / _GUIDES
+                while x < 1326 and cdf[x] <= level[j]:
+                    x += 1
+                guide[j] = x
             for s in range(count):
                 mass = 1.0  # the proposal's mass on the combos that avoid the board
                 for k in range(5):
@@ -149,7 +162,14 @@ def _draw_rows(
                 for k in range(board_pairs.shape[1]):
                     mass += density[board_pairs[s, k]]
                 while True:
-                    x = min(np.searchsorted(cdf, uniform(state) * cdf[-1], side="right"), 1325)
+                    v = uniform(state) * cdf[-1]
+                    bucket = min(int(v / cdf[-1] * _GUIDES), _GUIDES - 1)
+                    while bucket > 0 and level[bucket] > v:  # rounding: a guide at or below v, none past the answer
+                        bucket -= 1
+                    x = guide[bucket]
+                    while x < 1326 and cdf[x] <= v:
+                        x += 1
+                    x = min(x, 1325)
                     if (combo_masks[x] & board_masks[s]) == 0:
                         break
                 combos[r, s, q] = x
