@@ -8,12 +8,14 @@ import numpy as np
 import pytest
 
 from pokerlab.cards.classes import class_index
+from pokerlab.cards.tables import load_tables
 from pokerlab.equity.preflop import preflop_tables
+from pokerlab.errors import InvalidArgumentError
 from pokerlab.icm import icm
 from pokerlab.icm.alternatives import discounted_harville, malmuth_weitzman, power_icm
-from pokerlab.icm.local import build_field, rest_payoffs
+from pokerlab.icm.local import _power_sums, build_field, rest_payoffs
 from pokerlab.icm.payouts import power_law
-from pokerlab.simulation import simulate
+from pokerlab.simulation import kernels, prepare, simulate
 from pokerlab.simulation.core import deciders, pushfold_charts
 from pokerlab.simulation.icm_players import DECIDE_CHIPS, call_margin, jam_margin
 
@@ -73,7 +75,7 @@ def test_decider_matches_its_model_on_every_outcome_three_handed(model: str) -> 
     start = np.array([1500.0, 2600.0, 900.0])  # button (hero), small blind, big blind; blinds 50/100
     contrib = np.array([0.0, 50.0, 100.0])
     chips = start - contrib
-    field = build_field(chips.copy() ** aware.exponent, aware.pay)
+    field = build_field(chips.copy() ** aware.exponents[aware.summary[1]], aware.pay)
     members = np.arange(3)
     payoff = rest_payoffs(field, members)
     tables = preflop_tables()
@@ -113,6 +115,50 @@ def test_decider_matches_its_model_on_every_outcome_three_handed(model: str) -> 
         assert margin == pytest.approx(jam - fold, abs=1e-9)
 
 
+def test_each_decider_reads_the_summary_at_his_power() -> None:
+    """ICM, Harville, Malmuth-Weitzman and FGS deciders read the field at power 1, power-ICM deciders at their
+    alpha: one summary per distinct power (two at most), chart players and chip-EV deciders read none."""
+    models = ["pushfold", "icm", "power-icm@0.8", "harville@0.7", "malmuth-weitzman", "fgs@1", "chip-ev"]
+    aware = deciders(models, np.array([60.0, 40.0]), 9)
+    assert aware.summaries == 2 and list(aware.exponents) == [0.8, 1.0]
+    assert list(aware.summary[1:6]) == [1, 0, 1, 1, 1]
+    for only, power in (["icm"], 1.0), (["power-icm@0.6", "chip-ev"], 0.6), (["pushfold", "power-icm@1.5"], 1.5):
+        single = deciders(only, np.array([60.0, 40.0]), 9)
+        assert single.summaries == 1 and single.exponents[0] == power and not single.summary.any()
+    assert deciders(["pushfold", "chip-ev"], np.array([1.0]), 9).summaries == 0
+    with pytest.raises(InvalidArgumentError, match="2 powers at most"):
+        deciders(["icm", "power-icm@0.8", "power-icm@0.6"], np.array([1.0]), 9)
+
+
+def test_two_summaries_stay_in_step_with_the_stacks() -> None:
+    """A 30-player field of chart players, ICM deciders and power-ICM deciders at 0.8, played hand by hand: the
+    summary at power 1 holds every player's chips and the one at 0.8 his chips ** 0.8 after every hand (a
+    bust: 0), through the rebuilds as the field shrinks."""
+    t = prepare(players=30, payouts=[500, 300, 200], play="pushfold:0.5,icm:0.25,power-icm@0.8:0.25")
+    assert t.aware.summaries == 2
+    run = kernels.new_run(t.field, t.snapshots)
+    places = np.zeros(30, dtype=np.int64)
+    checks = np.zeros(4, dtype=np.int64)
+    snaps, info = np.zeros((0, 30), dtype=np.int64), np.zeros((0, 2), dtype=np.int64)
+    summary = kernels.start_tournament(t.field, t.schedule, t.aware, run, kernels.tournament_start(5, 0), places,
+                                       checks)
+    tables = load_tables()
+    hands = 0
+    while not run.clock[kernels.FINISHED]:
+        summary, played = kernels.play_rounds(t.field, t.schedule, t.charts, t.ring, t.aware, t.snapshots, tables,
+                                              run, summary, places, snaps, info, checks, 7)
+        hands += played
+        if run.clock[kernels.FINISHED]:
+            break
+        chips = run.stack.astype(np.float64)
+        for kept, power in (summary.first, 0.8), (summary.second, 1.0):
+            np.testing.assert_allclose(kept.stacks, chips**power, rtol=1e-14, atol=0.0)
+            # the power sums at the summary's nodes: those of its stacks (each hand's updates, none missed)
+            sums = _power_sums(kept.stacks, kept.scale, kept.nodes)
+            np.testing.assert_allclose(kept.power, sums, rtol=0.0, atol=1e-9 * 30)
+    assert hands > 100 and checks[1] == 0
+
+
 def test_model_players_conserve_chips_and_money() -> None:
     """A field of 60: half charts, half ICM deciders (a local-ICM summary kept in step with every hand, rebuilt
     as the field shrinks): no chip error, every tournament pays the pool."""
@@ -124,24 +170,26 @@ def test_model_players_conserve_chips_and_money() -> None:
 
 @pytest.mark.parametrize("model", ["icm", "power-icm@0.8"])
 def test_full_table_jam_in_a_big_field_matches_exact_icm_of_every_outcome(model: str) -> None:
-    """Nine seats of a 400-player field (the rest of the field by local ICM's expansions, every place paid its
-    own amount): the first player in, eight to act each calling a fixed range, gets the jam margin that exact
-    ICM (pokerlab.icm.icm, on the powered stacks for power ICM) of all 18 outcomes gives, weighted as here by
-    the callers' shares and the hero's equity, within 2e-4 of a fair share (local ICM's stated error) for
-    every hand class tried."""
+    """Nine seats of a 400-player field of ICM and power-ICM deciders (the rest of the field by local ICM's
+    expansions, every place paid its own amount): the first player in, eight to act each calling a fixed range,
+    gets, from the field summary his chart reads, the jam margin that exact ICM (pokerlab.icm.icm, on the
+    powered stacks for power ICM) of all 18 outcomes gives, weighted as here by the callers' shares and the
+    hero's equity, within 2e-4 of a fair share (local ICM's stated error) for every hand class tried."""
     rng = np.random.default_rng(4)
     n = 400
     stacks = np.round(rng.uniform(1500, 6000, n))
     pay = power_law(60, 1000.0)
-    aware = deciders([model], pay, n)
-    rule, param = int(aware.rule[0]), float(aware.param[0])
+    models = ["icm", "power-icm@0.8"]
+    aware = deciders(models, pay, n)
+    chart = models.index(model)
+    rule, param = int(aware.rule[chart]), float(aware.param[chart])
     members = np.arange(100, 109, dtype=np.int64)
     contrib = np.zeros(9)
     contrib[1], contrib[2] = 50.0, 100.0  # button seat 0, blinds seats 1 and 2, antes 12 each
     chips = stacks[members] - contrib - 12.0
     behind = stacks.copy()
     behind[members] = chips
-    field = build_field(behind ** aware.exponent, aware.pay)
+    field = build_field(behind ** aware.exponents[aware.summary[chart]], aware.pay)
     payoff = rest_payoffs(field, members)
     order = np.array([3, 4, 5, 6, 7, 8, 0, 1, 2])
     ranges = np.zeros((10, 169))
