@@ -16,7 +16,7 @@ two decide by exact recursions over the players left: final tables only), and wi
 stage). Every case records the average stack in
 big blinds where the heroes start (per snapshot). Writes ``--output`` (JSON: the commit,
 every case's seed, code digest and chart hashes (the full-ring chart file's content hash and every spot each
-model's runs used), the per-replicate prizes) and prints the table as markdown.
+model's runs used; the FGS heroes' tables' hash), the per-replicate prizes) and prints the table as markdown.
 ``--checkpoint DIR`` keeps every finished chunk (one folder per case, snapshot and model): rerun the same command
 to resume exactly; Ctrl-C stops with one line and exit 130.
 """
@@ -35,7 +35,7 @@ from typing import Any
 from pokerlab.errors import PokerlabError
 from pokerlab.icm import flat, power_law
 from pokerlab.pushfold.fullring_charts import read_charts, shipped_charts
-from pokerlab.simulation.core import RING_MODELS, model_parts, parse_play
+from pokerlab.simulation.core import RING_MODELS, model_parts, parse_play, prepare
 from pokerlab.simulation.schedule import STRUCTURES
 from pokerlab.simulation.study import STAGES, decision_study, source_commit
 
@@ -185,6 +185,8 @@ def main() -> None:
     if any(model_parts(name)[0] in RING_MODELS for name, _ in kinds):
         charts = read_charts(Path(args.chart_file)) if args.chart_file else shipped_charts()
         meta["fullring_charts"] = {key: charts.header[key] for key in ("content_sha256", "format", "code_version")}
+    if args.fgs_depths:  # the FGS heroes' future-hand tables (the same for every payout and depth)
+        meta["fgs_charts"] = prepare(stacks=[1, 1], payouts=[1.0], play="fgs@1").describe()["fgs_charts"]
     partial = output.with_name(output.name + ".partial")  # an earlier result is replaced whole or not at all
     partial.write_text(json.dumps({**meta, "cases": cases}, indent=None, separators=(",", ":")) + "\n",
                        encoding="utf-8")
