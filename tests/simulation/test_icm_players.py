@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerlab.cards.classes import class_index
+from pokerlab.cards.classes import class_index, class_of_cards, preflop_order
 from pokerlab.cards.tables import load_tables
 from pokerlab.equity.preflop import preflop_tables
 from pokerlab.errors import InvalidArgumentError
@@ -229,3 +229,98 @@ def test_full_table_jam_in_a_big_field_matches_exact_icm_of_every_outcome(model:
         alone[hero] += pot
         jam += reach * value(alone)
         assert abs(margin - (jam - value(fold_row))) / fair < 2e-4, hand
+
+
+JUNK = (0, 21, 4, 25, 2, 31)  # 2c 7d, 3c 8d, 2h 9s: the three opponents' cards (72o, 83o, 92o: outside their ranges)
+
+
+@pytest.mark.parametrize("hero_model", ["icm", "power-icm@0.5"])
+def test_in_the_hand_each_decider_reads_the_summary_of_his_power(hero_model: str) -> None:
+    """A 16-player field of chart players, ICM deciders and power-ICM deciders at 0.5 (two summaries); at a
+    four-handed table the hero (first to act, blinds 50/100, no ante) is dealt every hand class, the three others
+    junk outside their call ranges (the top 25 classes). The tournament's compiled hand jams exactly when the jam
+    margin by exact ICM (pokerlab.icm.icm over all 16 players, the stacks at the hero's power) is positive, for
+    every class whose margin is beyond local ICM's error; and the test tells the summaries apart: for some
+    classes the margin with the rest of the field at the other power has the other sign."""
+    rng = np.random.default_rng(16)  # stacks where 28 (ICM) and 1 (power ICM) classes change sign between powers
+    n = 16
+    stacks = np.round(rng.uniform(800, 7000, n)).astype(np.int64)
+    pay = power_law(4, 1000.0)
+    models = ["pushfold", "icm", "power-icm@0.5"]
+    aware = deciders(models, pay, n)
+    assert aware.summaries == 2
+    power = 1.0 if hero_model == "icm" else 0.5
+    seats = np.array([5, 9, 12, 2], dtype=np.int64)  # button, small blind, big blind, the hero (first to act)
+    model = np.zeros(n, dtype=np.int64)
+    model[[0, 1]] = 1  # ICM and power-ICM deciders elsewhere in the field
+    model[[3, 4]] = 2
+    model[seats[3]] = models.index(hero_model)
+    order, _ = preflop_order()
+    call = np.zeros(169)
+    call[order[:25]] = 1.0
+    charts = kernels.Charts(np.zeros((3, 60, 169)), np.broadcast_to(call, (3, 60, 169)).copy())
+    tables = preflop_tables()
+    evaluator = load_tables()
+    contrib = np.array([0.0, 50.0, 100.0, 0.0])
+    behind = stacks.astype(np.float64)
+    behind[seats] -= contrib
+    chips = behind[seats]
+    pot = contrib.sum()
+    fair = pay.sum() / n
+
+    def value(row: np.ndarray, rest_power: float) -> float:
+        """The hero's exact ICM equity, the table's stacks ``row`` at his power, the rest's at ``rest_power``."""
+        full = behind.copy()
+        full[seats] = row
+        if full[seats[3]] <= 0:
+            return 0.0  # out 16th: unpaid
+        powered = full**rest_power
+        powered[seats] = full[seats] ** power
+        alive = np.flatnonzero(full > 0)
+        equity = icm(powered[alive], pay[: alive.size]).equity
+        return float(equity[int(np.flatnonzero(alive == seats[3])[0])])
+
+    fold = chips.copy()
+    fold[2] += pot
+    alone = chips.copy()
+    alone[3] += pot
+    outcomes = []  # per caller: (won, lost) stacks
+    for j in (0, 1, 2):
+        mine, theirs = chips[3], chips[j] + contrib[j]
+        matched = min(mine, theirs)
+        won, lost = chips.copy(), chips.copy()
+        won[3], won[j] = mine + matched + pot - contrib[j], theirs - matched
+        lost[3], lost[j] = mine - matched, theirs + matched + pot - contrib[j]
+        outcomes.append((won, lost))
+    values = {rest: (value(fold, rest), value(alone, rest), [(value(w, rest), value(x, rest)) for w, x in outcomes])
+              for rest in (power, 1.5 - power)}
+
+    def margin(h: int, rest_power: float) -> float:
+        fold_value, alone_value, called = values[rest_power]
+        held = tables.class_pairs[h] @ call
+        share = held / tables.class_pairs[h].sum()
+        equity = ((tables.class_win[h] + 0.5 * tables.class_tie[h]) @ call) / held
+        reach, jam = 1.0, 0.0
+        for won, lost in called:
+            jam += reach * share * (equity * won + (1 - equity) * lost)
+            reach *= 1 - share
+        return jam + reach * alone_value - fold_value
+
+    decided = told_apart = 0
+    for h in range(169):
+        first, second = next((a, b) for a in range(52) for b in range(a) if a not in JUNK and b not in JUNK
+                             and class_of_cards(a, b) == h)
+        given = np.zeros(25, dtype=np.int64)
+        given[:6] = JUNK
+        given[6:8] = first, second
+        given[20:] = [c for c in range(51, -1, -1) if c not in (*JUNK, first, second)][:5]
+        stack = stacks.copy()
+        kernels.chart_hand(seats, 4, 0, stack, model, 50, 100, 0, False, 3, charts, evaluator,
+                           kernels._scratch(np.uint64(1)), given, aware, kernels.build_summaries(stacks, aware))
+        jammed = stack[seats[3]] != stacks[seats[3]]
+        right, wrong = margin(h, power), margin(h, 1.5 - power)
+        if abs(right) > 1e-6 * fair:
+            assert jammed == (right > 0), (h, right)
+            decided += 1
+            told_apart += abs(wrong) > 1e-6 * fair and (wrong > 0) != (right > 0)
+    assert decided > 160 and told_apart >= 1, (decided, told_apart)
