@@ -10,12 +10,13 @@ chart players, ICM-aware players, tight full-ring players), on the blind ``--str
 ``standard`` (power law, exponent 1) or ``top-heavy`` (power law, exponent 1.5); a ``--hero-share`` of the field
 decides by each model. Stages: ``early`` (whole tournaments, one replicate each), ``bubble`` and ``final``
 (continuations of ``snapshots`` field snapshots, one replicate each). Models: ``chip-ev``, ``power-icm@ALPHA``
-(``--alpha``: an exponent fitted elsewhere, given here; not in a field with ICM-aware players, whose tournament
-keeps its local-ICM summary at one power), ``harville@DISCOUNT`` and ``malmuth-weitzman`` (the last
-two decide by exact recursions over the players left: final tables only). Every case records the average stack in
+(``--alpha``: an exponent fitted elsewhere, given here), ``harville@DISCOUNT`` and ``malmuth-weitzman`` (the last
+two decide by exact recursions over the players left: final tables only), and with ``--fgs DEPTHS`` (``1``,
+``1,2``) ``fgs@DEPTH`` (the next hands played out at the one table: final tables only, refused with any other
+stage). Every case records the average stack in
 big blinds where the heroes start (per snapshot). Writes ``--output`` (JSON: the commit,
 every case's seed, code digest and chart hashes (the full-ring chart file's content hash and every spot each
-model's runs used), the per-replicate prizes) and prints the table as markdown.
+model's runs used; the FGS heroes' tables' hash), the per-replicate prizes) and prints the table as markdown.
 ``--checkpoint DIR`` keeps every finished chunk (one folder per case, snapshot and model): rerun the same command
 to resume exactly; Ctrl-C stops with one line and exit 130.
 """
@@ -34,7 +35,7 @@ from typing import Any
 from pokerlab.errors import PokerlabError
 from pokerlab.icm import flat, power_law
 from pokerlab.pushfold.fullring_charts import read_charts, shipped_charts
-from pokerlab.simulation.core import RING_MODELS, model_parts, parse_play
+from pokerlab.simulation.core import RING_MODELS, model_parts, parse_play, prepare
 from pokerlab.simulation.schedule import STRUCTURES
 from pokerlab.simulation.study import STAGES, decision_study, source_commit
 
@@ -45,12 +46,25 @@ TOURNAMENTS = {"early": {100: 40, 1_000: 8, 10_000: 2}, "bubble": {100: 20, 1_00
 SNAPSHOTS = {100: 10, 1_000: 6, 10_000: 3}  # field snapshots per case at --scale 1 (bubble, final)
 
 
-def models_for(stage: str, alpha: float, discount: float, field: str = "fullring") -> tuple[str, ...]:
-    """The heroes' models of a stage (discounted Harville and Malmuth-Weitzman decide on final tables only; power
-    ICM not in a field with ICM-aware players: one tournament keeps the field's stacks at one power)."""
-    deciders = {"icm", "harville", "malmuth-weitzman"} & {model_parts(name)[0] for name, _ in parse_play(field)}
-    models = ("chip-ev",) if deciders else ("chip-ev", f"power-icm@{alpha:g}")
-    return (*models, f"harville@{discount:g}", "malmuth-weitzman") if stage == "final" else models
+def models_for(stage: str, alpha: float, discount: float, fgs: tuple[int, ...] = ()) -> tuple[str, ...]:
+    """The heroes' models of a stage (discounted Harville, Malmuth-Weitzman and FGS of each depth in ``fgs``
+    decide on final tables only)."""
+    models = ("chip-ev", f"power-icm@{alpha:g}")
+    if stage != "final":
+        return models
+    return (*models, f"harville@{discount:g}", "malmuth-weitzman", *(f"fgs@{depth}" for depth in fgs))
+
+
+def fgs_depths(text: str | None, stages: list[str]) -> tuple[int, ...]:
+    """The FGS heroes' depths of ``--fgs`` (comma separated; none without it), refused unless every stage is a
+    final table (FGS plays the one table as the whole tournament)."""
+    if text is None:
+        return ()
+    depths = tuple(int(model_parts(f"fgs@{depth.strip()}")[1]) for depth in text.split(","))
+    if any(stage != "final" for stage in stages):
+        raise ValueError(f"--fgs: FGS heroes decide at final tables only (one table, played as the whole "
+                         f"tournament): use --stages final, got {','.join(stages)}")
+    return depths
 
 
 def one_case(players: int, shape: str, stage: str, args: argparse.Namespace, seed: int,
@@ -62,7 +76,7 @@ def one_case(players: int, shape: str, stage: str, args: argparse.Namespace, see
     snapshots = max(2, round(SNAPSHOTS[players] * args.scale))
     start = time.perf_counter()
     study = decision_study(
-        None, payouts, players=players, models=models_for(stage, args.alpha, args.discount, args.field),
+        None, payouts, players=players, models=models_for(stage, args.alpha, args.discount, args.fgs_depths),
         baseline="icm",
         field=args.field, hero_share=args.hero_share if stage != "final" else max(args.hero_share, 0.2),
         tournaments=tournaments, stage=stage, snapshots=snapshots, seed=seed, workers=args.workers, ray=args.ray,
@@ -105,6 +119,7 @@ def main() -> None:
     parser.add_argument("--hero-share", type=float, default=0.1, help="heroes' share of the field (final: >= 0.2)")
     parser.add_argument("--alpha", type=float, default=0.8, help="power ICM's exponent (fitted elsewhere)")
     parser.add_argument("--discount", type=float, default=0.8, help="discounted Harville's exponent")
+    parser.add_argument("--fgs", default=None, help="FGS heroes' depths in hands, e.g. 1 or 1,2 (final tables only)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=0, help="local processes (0: this process)")
     parser.add_argument("--ray", default=None, help="Ray address (local, HOST:PORT)")
@@ -122,8 +137,9 @@ def main() -> None:
         if unknown or not args.scale > 0:
             raise ValueError(f"unknown field size, payout shape, stage or structure (or a scale <= 0): {unknown}")
         kinds = parse_play(args.field)
+        args.fgs_depths = fgs_depths(args.fgs, stages)
         for stage in stages:  # every hero model's name and exponent, before any work
-            for model in models_for(stage, args.alpha, args.discount, args.field):
+            for model in models_for(stage, args.alpha, args.discount, args.fgs_depths):
                 parse_play(model)
         output = Path(args.output)
         if not output.parent.is_dir() or output.is_dir():
@@ -169,6 +185,8 @@ def main() -> None:
     if any(model_parts(name)[0] in RING_MODELS for name, _ in kinds):
         charts = read_charts(Path(args.chart_file)) if args.chart_file else shipped_charts()
         meta["fullring_charts"] = {key: charts.header[key] for key in ("content_sha256", "format", "code_version")}
+    if args.fgs_depths:  # the FGS heroes' future-hand tables (the same for every payout and depth)
+        meta["fgs_charts"] = prepare(stacks=[1, 1], payouts=[1.0], play="fgs@1").describe()["fgs_charts"]
     partial = output.with_name(output.name + ".partial")  # an earlier result is replaced whole or not at all
     partial.write_text(json.dumps({**meta, "cases": cases}, indent=None, separators=(",", ":")) + "\n",
                        encoding="utf-8")

@@ -55,8 +55,8 @@ def test_identical_deciders_under_two_names_differ_by_exactly_zero_in_a_multi_ta
 def test_refuses_deciders_it_cannot_build() -> None:
     with pytest.raises(InvalidArgumentError, match="at most 10 players"):
         decision_study(players=27, payouts="power:paid=4", models=("harville@0.7",), tournaments=2, seed=1)
-    with pytest.raises(InvalidArgumentError, match="one power"):
-        prepare(players=9, payouts="power:paid=3", play="pushfold:0.5,power-icm@0.8:0.25,malmuth-weitzman:0.25")
+    with pytest.raises(InvalidArgumentError, match="2 powers at most"):
+        prepare(players=9, payouts="power:paid=3", play="pushfold:0.4,power-icm@0.8:0.2,power-icm@0.6:0.2,icm:0.2")
     with pytest.raises(InvalidArgumentError, match="needs its exponent"):
         decision_study(players=9, payouts="power:paid=3", models=("power-icm",), tournaments=2, seed=1)
     with pytest.raises(InvalidArgumentError, match=r"exponent must be in \(0, 4\]"):

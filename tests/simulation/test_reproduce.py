@@ -58,6 +58,9 @@ def _chart_file_of_another_version(folder: Path) -> Path:
     (["--field", "fullring:0.5,nash:0.5"], "unknown play model 'nash'"),
     (["--field", "fullring:0.8,icm:0.3"], "1"),
     (["--alpha", "0"], "exponent"),
+    (["--stages", "bubble,final", "--fgs", "1"], "final tables only"),
+    (["--stages", "final", "--fgs", "1,3"], "depth must be 0 to 2"),
+    (["--stages", "final", "--fgs", "one"], "depth must be"),
 ])
 def test_the_decisions_script_refuses_unknown_names_in_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, arguments: list[str],
@@ -218,3 +221,23 @@ def test_an_output_that_is_a_folder_or_in_no_folder_is_refused_before_any_work(
             module.main()
         err = capsys.readouterr().err.strip().splitlines()
         assert stop.value.code == 2 and len(err) == 1 and message in err[0], err
+
+
+def test_fgs_heroes_at_final_tables_pair_with_the_icm_heroes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A small run of the decisions script at 100-player final tables with FGS heroes of depths 0 and 1 beside
+    power-ICM heroes in a field with ICM-aware players: FGS of depth 0 is ICM (exact at a final table), so its
+    heroes' prizes are the ICM heroes' bit for bit; depth 1 is a row of its own; the JSON records the FGS tables'
+    hash."""
+    output = tmp_path / "fgs.json"
+    monkeypatch.setattr(sys, "argv", ["script", "--fields", "100", "--payouts", "top-heavy", "--stages", "final",
+                                      "--scale", "0.05", "--structure", "turbo", "--fgs", "0,1", "--seed", "3",
+                                      "--field", "fullring:0.8,icm:0.2", "--output", str(output)])
+    _script("beating_icm_decisions").main()
+    assert "fgs@1" in capsys.readouterr().out
+    stored = json.loads(output.read_text())
+    (case,) = stored["cases"]
+    assert [c["model"] for c in case["comparisons"]] == ["chip-ev", "power-icm@0.8", "harville@0.8",
+                                                         "malmuth-weitzman", "fgs@0", "fgs@1"]
+    assert case["prizes"]["fgs@0"] == case["prizes"]["icm"] and len(case["prizes"]["fgs@1"]) == 2
+    assert len(stored["fgs_charts"]) == 64

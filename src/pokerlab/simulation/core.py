@@ -39,7 +39,6 @@ from pokerlab.errors import (
     whole_number,
 )
 from pokerlab.games.pushfold import Table as PushFoldTable
-from pokerlab.icm.local import build_field
 from pokerlab.io import atomic_write
 from pokerlab.progress import deferred_interrupts
 from pokerlab.provenance import sources_digest
@@ -54,6 +53,7 @@ from pokerlab.simulation.icm_players import (
     DECIDE_MW,
     FINAL_TABLE_PLAYERS,
     MAX_DECIDER_FGS_DEPTH,
+    MAX_SUMMARIES,
     RULES,
     Aware,
 )
@@ -448,12 +448,13 @@ def deciders(models: Sequence[str], payouts: np.ndarray, players: int) -> Aware:
         raise InvalidArgumentError(f"{' and '.join(small)} deciders take at most {FINAL_TABLE_PLAYERS} players (an "
                                    f"exact recursion or a tree of future hands per decision; none is built for bigger "
                                    f"fields), got {players}: start from a final table's stacks")
-    exponents = sorted({value for (base, value) in parts if base == "power-icm"} | ({1.0} if small or any(
-        base == "icm" for base, _ in parts) else set()))
-    if len(exponents) > 1:
-        raise InvalidArgumentError(f"one tournament keeps its field's stacks at one power: power-icm deciders "
-                                   f"mix with icm, harville, malmuth-weitzman or fgs ones only at power-icm@1, got "
-                                   f"{', '.join(models)}")
+    reads = [value if r == DECIDE_ICM else 1.0 if r in (DECIDE_HARVILLE, DECIDE_MW, DECIDE_FGS) else None
+             for (_, value), r in zip(parts, rule, strict=True)]  # the power of the field summary each chart reads
+    powers = sorted({power for power in reads if power is not None})
+    if len(powers) > MAX_SUMMARIES:
+        raise InvalidArgumentError(f"one tournament keeps its field's stacks at {MAX_SUMMARIES} powers at most (icm, "
+                                   f"harville, malmuth-weitzman and fgs read power 1, power-icm@ALPHA power ALPHA), "
+                                   f"got {', '.join(models)}")
     pay = np.zeros(players)
     pay[: payouts.size] = payouts
     if np.any(rule != RULES["chart"]):
@@ -464,8 +465,10 @@ def deciders(models: Sequence[str], payouts: np.ndarray, players: int) -> Aware:
         pairs = np.ascontiguousarray(tables.class_pairs, dtype=np.float64)
     else:
         win = pairs = np.zeros((1, 1))
-    keeps = bool(np.any((rule == DECIDE_ICM) | (rule == DECIDE_HARVILLE) | (rule == DECIDE_MW) | (rule == DECIDE_FGS)))
-    return Aware(rule, param, pay, win, pairs, keeps, exponents[0] if exponents else 1.0)
+    exponents = np.ones(MAX_SUMMARIES)
+    exponents[: len(powers)] = powers
+    summary = np.array([0 if power is None else powers.index(power) for power in reads], dtype=np.int64)
+    return Aware(rule, param, pay, win, pairs, len(powers), exponents, summary)
 
 
 def fgs_bundle(aware: Aware) -> FgsTables | None:
@@ -506,7 +509,7 @@ class ChunkTask:
         checks = np.zeros((count, 4), dtype=np.int64)
         tables = load_tables()
         run = kernels.new_run(t.field, t.snapshots)
-        summary = build_field(np.ones(2), np.zeros(2))  # a placeholder: each tournament's start makes its own
+        summary = kernels.no_summaries()  # placeholders: each tournament's start builds its own
         ring = with_fresh_uses(t.ring)
         cursor = np.zeros(2, dtype=np.int64)
         budget = self.call_hands[0]

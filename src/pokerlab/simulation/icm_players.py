@@ -16,9 +16,11 @@ A player of rule ``DECIDE_CHIPS`` (M = chip EV), ``DECIDE_ICM`` (M = ICM or powe
   the jammer's range by his jam chart.
 
 ``V`` is the player's chips (chip EV) or his equity under M of the stacks after the outcome with the rest of
-the field as it is: ICM and power ICM (ICM on ``stacks ** alpha``: the local summary is kept on the powered
-stacks) by local ICM at every field size; discounted Harville and Malmuth-Weitzman by their exact recursions
-over the players left, which bounds their tournaments to :data:`FINAL_TABLE_PLAYERS` players; FGS of depth ``D``
+the field as it is: ICM and power ICM (ICM on ``stacks ** alpha``) by local ICM at every field size, from a
+summary of the field kept at the decider's power (:class:`Summaries`: one per distinct power among a
+tournament's deciders, at most two, so power-ICM deciders sit beside ICM-aware ones); discounted Harville and
+Malmuth-Weitzman by their exact recursions over the players left, which bounds their tournaments to
+:data:`FINAL_TABLE_PLAYERS` players; FGS of depth ``D``
 (:mod:`pokerlab.pushfold.fgs`: the next ``D`` hands played out by heads-up push/fold charts, ICM at the leaves)
 from the stacks after the outcome with the button one seat on, as the simulator's next hand has it (the blinds
 and antes of the hand being played), in tournaments that sit at one table (FGS plays that table as the whole
@@ -76,8 +78,24 @@ class Aware(NamedTuple):
     pay: np.ndarray  # float64[n]: money for places 1..n (0 past the paid places)
     win: np.ndarray  # float64[169, 169]: class_win + class_tie / 2 of the preflop tables (summed over B's combos)
     pairs: np.ndarray  # float64[169, 169]: combos of class B one combo of class A leaves
-    keeps_field: bool  # some chart decides by a model of the whole field: the tournament keeps a local summary
-    exponent: float  # the summary holds stacks ** exponent (the power-ICM deciders' alpha; 1 for every other)
+    summaries: int  # local-ICM summaries of the field a tournament keeps: 0 (no chart decides by the field), 1, 2
+    exponents: np.ndarray  # float64[MAX_SUMMARIES]: summary s holds stacks ** exponents[s] (unkept slots: 1)
+    summary: np.ndarray  # int64[C]: per chart, the summary its decider reads (the one at his power ICM's alpha;
+    # at 1 for ICM, Harville, Malmuth-Weitzman and FGS, which read raw chips)
+
+
+MAX_SUMMARIES = 2
+"""The most powers at which one tournament keeps its field (:class:`Summaries`): ICM-aware deciders read power 1,
+power-ICM deciders their alpha; each summary is updated for every hand's stacks."""
+
+
+class Summaries(NamedTuple):
+    """A tournament's local-ICM summaries of its field, one per power the deciders read (``Aware.exponents``):
+    slot 0 and slot 1 (a placeholder where :attr:`Aware.summaries` is below 2). Kept in step with every hand
+    and rebuilt together as the field shrinks."""
+
+    first: LocalField
+    second: LocalField
 
 
 class FgsSpot(NamedTuple):

@@ -42,6 +42,7 @@ from pokerlab.simulation.icm_players import (
     FINAL_TABLE_PLAYERS,
     Aware,
     FgsSpot,
+    Summaries,
     call_margin,
     jam_margin,
 )
@@ -300,19 +301,51 @@ def _fgs_spot(tables: FgsTables, button: int, small_blind: int, big_blind: int, 
 
 
 @njit(cache=True, inline="always")
+def _update_summaries(aware: Aware, field: Summaries, seats: np.ndarray, count: int, stack: np.ndarray) -> None:
+    """The stacks of the ``count`` players in ``seats`` into each kept summary, at its power."""
+    for k in range(count):
+        chips = float(stack[seats[k]])
+        update_stack(field.first, seats[k], chips ** aware.exponents[0])
+        if aware.summaries > 1:
+            update_stack(field.second, seats[k], chips ** aware.exponents[1])
+
+
+@njit(cache=True)
+def no_summaries() -> Summaries:
+    """Placeholder summaries (a tournament that keeps none, or one not started yet: its start builds them)."""
+    return Summaries(build_field(np.ones(2), np.zeros(2)), build_field(np.ones(2), np.zeros(2)))
+
+
+@njit(cache=True)
+def build_summaries(stack: np.ndarray, aware: Aware) -> Summaries:
+    """The local-ICM summaries of a field of chips ``stack`` that ``aware``'s deciders read (the first
+    ``aware.summaries`` slots; placeholders after)."""
+    placeholder = build_field(np.ones(2), np.zeros(2))
+    chips = stack.astype(np.float64)
+    first = placeholder
+    second = placeholder
+    if aware.summaries > 0:
+        first = build_field(chips ** aware.exponents[0], aware.pay)
+    if aware.summaries > 1:
+        second = build_field(chips ** aware.exponents[1], aware.pay)
+    return Summaries(first, second)
+
+
+@njit(cache=True, inline="always")
 def chart_hand(
     seats: np.ndarray, count: int, button: int, stack: np.ndarray, model: np.ndarray, small_blind: int,
     big_blind: int, ante: int, big_blind_ante: bool, callers: int, charts: Charts, tables: EvalTables,
-    work: HandScratch, given: np.ndarray | None = None, aware: Aware | None = None, field: LocalField | None = None,
+    work: HandScratch, given: np.ndarray | None = None, aware: Aware | None = None, field: Summaries | None = None,
     ring: RingCharts | None = None, fgs: FgsTables | None = None,
 ) -> None:
     """One push/fold hand at a table of ``count`` players (see the module docs); chips move in ``stack``.
     ``given``: the cards of a replayed hand (see :func:`replay_hand`), else None (dealt from the stream).
     ``aware``/``field``: players whose chart's rule is not ``DECIDE_CHART`` decide by a model
-    (:mod:`pokerlab.simulation.icm_players`); ``field`` is the local-ICM summary of the whole tournament, kept
-    in step with ``stack ** aware.exponent`` here when ``aware.keeps_field`` (else None: every player plays his
-    chart). ``fgs``: the tournament's FGS tables when some player decides by FGS (None: nobody does, and the
-    compiled hand holds nothing of FGS)."""
+    (:mod:`pokerlab.simulation.icm_players`); ``field`` holds the local-ICM summaries of the whole tournament,
+    kept in step with ``stack ** aware.exponents[s]`` here (the first ``aware.summaries`` of them; None: every
+    player plays his chart), each decider reading the one of his chart's ``aware.summary``. ``fgs``: the
+    tournament's FGS tables when some player decides by FGS (None: nobody does, and the compiled hand holds
+    nothing of FGS)."""
     state = work.state
     contrib = work.contrib
     folded = work.folded
@@ -344,14 +377,23 @@ def chart_hand(
         stack[seats[k]] -= posted_dead[k] + contrib[k]
         dead += posted_dead[k]
     payoff = np.empty((0, 0))
+    payoff_second = payoff
     if aware is not None:  # noqa: SIM102 (numba prunes a None argument's branch on a lone `is not None` test only)
-        if field is not None and aware.keeps_field:
-            local = False  # an ICM decider sits here: the rest of the field's payoffs (else nobody reads them)
+        if field is not None and aware.summaries > 0:
+            _update_summaries(aware, field, seats, count, stack)
+            local = False  # an ICM decider reading summary 0 (1) sits here: the rest of the field's payoffs in
+            local_second = False  # that summary (else nobody reads them)
             for k in range(count):
-                update_stack(field, seats[k], float(stack[seats[k]]) ** aware.exponent)
-                local = local or aware.rule[model[seats[k]]] == DECIDE_ICM
+                chart = model[seats[k]]
+                if aware.rule[chart] == DECIDE_ICM:
+                    if aware.summary[chart] == 0:
+                        local = True
+                    else:
+                        local_second = True
             if local:
-                payoff = rest_payoffs(field, seats[:count])
+                payoff = rest_payoffs(field.first, seats[:count])
+            if local_second:
+                payoff_second = rest_payoffs(field.second, seats[:count])
     # action order: the seat after the big blind first, the big blind last; behind[k] is the deepest starting
     # stack of the players acting after order[k] (who could call a jam)
     behind = work.behind
@@ -378,15 +420,18 @@ def chart_hand(
             if aware is not None:
                 rule = aware.rule[model[seats[i]]]
                 if field is not None and rule != DECIDE_CHART:
+                    second = aware.summary[model[seats[i]]] == 1
+                    own = field.second if second else field.first
+                    own_payoff = payoff_second if second else payoff
                     if rule == DECIDE_FGS:
                         if fgs is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes it for None)
-                            jams = _model_jams(rule, aware, field, seats, count, stack, model, big_blind, charts,
-                                               ring, ring_rule_index, sb, work, payoff, float(dead), k, bb, c,
+                            jams = _model_jams(rule, aware, own, seats, count, stack, model, big_blind, charts,
+                                               ring, ring_rule_index, sb, work, own_payoff, float(dead), k, bb, c,
                                                _fgs_spot(fgs, button, small_blind, big_blind, ante, big_blind_ante,
                                                          int(aware.param[model[seats[i]]]))) > 0.0
                     else:
-                        jams = _model_jams(rule, aware, field, seats, count, stack, model, big_blind, charts, ring,
-                                           ring_rule_index, sb, work, payoff, float(dead), k, bb, c) > 0.0
+                        jams = _model_jams(rule, aware, own, seats, count, stack, model, big_blind, charts, ring,
+                                           ring_rule_index, sb, work, own_payoff, float(dead), k, bb, c) > 0.0
             if rule == DECIDE_CHART:
                 p = charts.jam[model[seats[i]], _bucket(min(start[i], behind[k]), big_blind, buckets), c]
                 if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
@@ -414,16 +459,19 @@ def chart_hand(
             if aware is not None:
                 rule = aware.rule[model[seats[i]]]
                 if field is not None and rule != DECIDE_CHART:
+                    second = aware.summary[model[seats[i]]] == 1
+                    own = field.second if second else field.first
+                    own_payoff = payoff_second if second else payoff
                     if rule == DECIDE_FGS:
                         if fgs is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes it for None)
-                            calls = _model_calls(rule, aware, field, seats, count, stack, model, big_blind, charts,
-                                                 ring, ring_rule_index, sb, work, payoff, float(dead), i, jammer,
+                            calls = _model_calls(rule, aware, own, seats, count, stack, model, big_blind, charts,
+                                                 ring, ring_rule_index, sb, work, own_payoff, float(dead), i, jammer,
                                                  jammer_k, c, _fgs_spot(fgs, button, small_blind, big_blind, ante,
                                                                         big_blind_ante,
                                                                         int(aware.param[model[seats[i]]]))) > 0.0
                     else:
-                        calls = _model_calls(rule, aware, field, seats, count, stack, model, big_blind, charts,
-                                             ring, ring_rule_index, sb, work, payoff, float(dead), i, jammer,
+                        calls = _model_calls(rule, aware, own, seats, count, stack, model, big_blind, charts,
+                                             ring, ring_rule_index, sb, work, own_payoff, float(dead), i, jammer,
                                              jammer_k, c) > 0.0
             if rule == DECIDE_CHART:
                 p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
@@ -468,9 +516,8 @@ def chart_hand(
     for k in range(count):
         stack[seats[k]] = chips[k]
     if aware is not None:  # noqa: SIM102 (numba prunes a None argument's branch on a lone `is not None` test only)
-        if field is not None and aware.keeps_field:
-            for k in range(count):
-                update_stack(field, seats[k], float(stack[seats[k]]) ** aware.exponent)
+        if field is not None and aware.summaries > 0:
+            _update_summaries(aware, field, seats, count, stack)
 
 
 class TableState(NamedTuple):
@@ -645,9 +692,10 @@ def _reset_scratch(work: HandScratch, counter: np.uint64) -> None:
 
 @njit(cache=True)
 def start_tournament(field: Field, schedule: Schedule, aware: Aware, run: TournamentRun, counter: np.uint64,
-                     places: np.ndarray, checks: np.ndarray) -> LocalField:
+                     places: np.ndarray, checks: np.ndarray) -> Summaries:
     """Seat a new tournament in ``run`` (random seating and buttons from the stream at ``counter``); returns the
-    local-ICM summary of its field (a placeholder when no player decides by a model of the whole field)."""
+    local-ICM summaries of its field (:func:`build_summaries`: placeholders when no player decides by a model of
+    the whole field)."""
     work = run.work
     _reset_scratch(work, counter)
     state = work.state
@@ -686,27 +734,25 @@ def start_tournament(field: Field, schedule: Schedule, aware: Aware, run: Tourna
     clock[NEXT_PLACE] = n
     clock[BUILT_ALIVE] = n
     checks[:] = 0
-    if aware.keeps_field:
-        return build_field(stack.astype(np.float64) ** aware.exponent, aware.pay)
-    return build_field(np.ones(2), np.zeros(2))
+    return build_summaries(stack, aware)
 
 
 @njit(cache=True)
 def play_rounds(
     field: Field, schedule: Schedule, charts: Charts, ring: RingCharts, aware: Aware, snapshots: Snapshots,
-    tables: EvalTables, run: TournamentRun, summary: LocalField, places: np.ndarray, snap_stacks: np.ndarray,
+    tables: EvalTables, run: TournamentRun, summary: Summaries, places: np.ndarray, snap_stacks: np.ndarray,
     snap_info: np.ndarray, checks: np.ndarray, budget: int, fgs: FgsTables | None = None,
-) -> tuple[LocalField, int]:
+) -> tuple[Summaries, int]:
     """Play the tournament in ``run`` on, hand by hand, until it ends (``run.clock[FINISHED]``) or ``budget``
-    hands (at least one) are played; returns the local-ICM summary (rebuilt as the field shrinks) and the hands
+    hands (at least one) are played; returns the local-ICM summaries (rebuilt as the field shrinks) and the hands
     played. Calls may stop between any two tables' hands: the tournament does not depend on where.
 
     Writes ``places[p]`` (1 = winner) for every player, ``snap_stacks[s, p]`` (chips; 0 = busted) and
     ``snap_info[s] = (hands played, level index)`` at each snapshot, and ``checks``: ``[0]`` the largest
     difference between two tables' counts after any rebalancing, ``[1]`` rounds whose chip total changed,
     ``[2]`` rounds that ended with more tables than needed, ``[3]`` rounds played. ``aware``: the players who
-    decide by a model (when ``aware.keeps_field``, a local-ICM summary of the field is kept and rebuilt each time a
-    fifth of the players left at its build have gone, so its nodes fit the field).
+    decide by a model (when ``aware.summaries`` is not 0, that many local-ICM summaries of the field are kept and
+    rebuilt each time a fifth of the players left at their build have gone, so their nodes fit the field).
     """
     work = run.work
     state = work.state
@@ -804,8 +850,8 @@ def play_rounds(
             clock[NEXT_PLACE] -= 1
         clock[ALIVE] -= n_busted
         alive = clock[ALIVE]
-        if aware.keeps_field and alive >= 2 and 5 * alive < 4 * clock[BUILT_ALIVE]:
-            summary = build_field(stack.astype(np.float64) ** aware.exponent, aware.pay)
+        if aware.summaries > 0 and alive >= 2 and 5 * alive < 4 * clock[BUILT_ALIVE]:
+            summary = build_summaries(stack, aware)
             clock[BUILT_ALIVE] = alive
         if alive >= 1:
             _rebalance(ts, alive, size, state)
@@ -822,9 +868,9 @@ def play_rounds(
 def play_chunk(
     field: Field, schedule: Schedule, charts: Charts, ring: RingCharts, aware: Aware, snapshots: Snapshots,
     tables: EvalTables, seed: int, first: int, places: np.ndarray, snap_stacks: np.ndarray, snap_info: np.ndarray,
-    hands: np.ndarray, checks: np.ndarray, run: TournamentRun, summary: LocalField, cursor: np.ndarray, budget: int,
+    hands: np.ndarray, checks: np.ndarray, run: TournamentRun, summary: Summaries, cursor: np.ndarray, budget: int,
     fgs: FgsTables | None = None,
-) -> LocalField:
+) -> Summaries:
     """Tournaments ``first .. first + len(hands) - 1`` of the batch seeded ``seed`` (row ``r`` of every output is
     tournament ``first + r``: see :func:`play_rounds`), played on from where the last call stopped for at most
     ``budget`` hands (at least one): ``cursor[0]`` is the row in play, ``cursor[1]`` whether it has started
