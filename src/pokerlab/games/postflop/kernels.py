@@ -445,7 +445,8 @@ def _update_compressed(regrets: np.ndarray, cumulative: np.ndarray, scales: np.n
                        slab: np.ndarray, first: int, na: int, rows: int, out: np.ndarray, own: np.ndarray,
                        discount: Discount) -> None:
     """:func:`_update` on compressed storage, as postflop-solver's compressed mode does it: the block's
-    stored values decoded with the node's scales, updated in float64 (in the slab's rows, done with then), and
+    stored values decoded with the node's scales, updated in float64 and kept in the slab's rows (done with
+    then; the walk's row type, float32 in the solver's updates: 24 bits against the encoding's 15 or 16), and
     encoded again over the new largest magnitudes (rounded to the nearest step; each scale kept as float32,
     and an encoded value at most 32767 or 65535 steps)."""
     step = np.float64(scales[2 * node]) / REGRET_STEPS
