@@ -112,7 +112,7 @@ class PostflopSolver:
         self.iteration = iteration
         self._weights = [np.array(game.hands.weights[p, :game.hands.sizes[p]]) for p in range(2)]
         # the updates walk float32 rows (postflop-solver's), the values and best responses float64 rows (the
-        # exploitability exact to float64 rounding): each row type its weights, scratch and compiled walk
+        # exploitability exact to float64 rounding): each row type its weights and scratch
         self._reaches = {np.float64: self._weights, np.float32: [w.astype(np.float32) for w in self._weights]}
         # the walks' scratch (its slabs cover the whole tree), kept for every pass instead of allocated by each
         # (so one solver is not for calls from two threads at once)
@@ -121,7 +121,7 @@ class PostflopSolver:
         self._slabs = (int(slabs[0]), int(slabs[1]))  # the depth and rows of a slab: every walk's
         self._scratch = {rows: (np.empty(slabs, rows), np.empty((2, width), rows), np.empty(52 + width),
                                 np.empty(width, rows)) for rows in (np.float32, np.float64)}
-        self._walks: dict[type, WalkPointer] = {}
+        self._update_walk: WalkPointer | None = None  # the float32 walk the parallel branches call
         self._no_chance_values = np.zeros((0, width))
         # the mixes as played: float32, normalised in float64 as regret matching and the average do
         self.locks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -157,9 +157,10 @@ class PostflopSolver:
         return bool(self._lock_paths[player])
 
     def _pass(self, player: int, mode: int, params: Discount = Discount(1.0, 1.0, 1.0)) -> np.ndarray:
-        """Root values of ``player``'s hands after one walk (rows float32 for an update, else float64): the
-        reaches at the top chance nodes, their branches in parallel (numba's threads), then the part above them
-        (the same sums in the same order as one serial walk: the results do not depend on the threads)."""
+        """Root values of ``player``'s hands after one walk. An update (float32 rows): the reaches at the top
+        chance nodes, their branches in parallel (numba's threads), then the part above them (the same sums in the
+        same order as one serial walk: the results do not depend on the threads). Values and best responses
+        (float64 rows): one serial walk (see :func:`~pokerlab.games.postflop.kernels.chance_branches`)."""
         g = self.game
         rows = np.float32 if mode == UPDATE else np.float64
         own, opp = self._reaches[rows][player], self._reaches[rows][1 - player]
@@ -174,9 +175,9 @@ class PostflopSolver:
         own_at = np.zeros((top.size, width), rows)
         opp_at = np.zeros((top.size, width), rows)
         chance_reaches(*args, 0, player, own, opp, mode, g.chance_index, own_at, opp_at)
-        if rows not in self._walks:
-            self._walks[rows] = walk_pointer(*args, self.scales, g.chance_index, rows)
-        branches = chance_branches(self._walks[rows], *args, self.scales, top, g.branch_node, g.branch_child,
+        if self._update_walk is None:
+            self._update_walk = walk_pointer(*args, self.scales, g.chance_index, rows)
+        branches = chance_branches(self._update_walk, *args, self.scales, top, g.branch_node, g.branch_child,
                                    player, own_at, opp_at, mode, params, g.half_pot, g.chance_index,
                                    get_num_threads(), self._slabs)
         at_chance = combine_branches(g.tree, g.hands, player, top.size, g.branch_node, g.branch_child, branches)

@@ -566,8 +566,9 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     to walk everything. The walk's rows (reaches, values, strategies) have ``own``'s type: the solver's updates
     walk float32 rows (postflop-solver's; the sweeps', chance nodes' and the update's sums still float64), its
     values and best responses float64 rows, so that the exploitability is exact to float64 rounding (the oracle
-    tests hold best responses to a brute force within 1e-9 of the pot). Compressed storage (int16 regrets, uint16 cumulative strategy) is read as
-    stored here; its updates need its scales (:func:`scaled_tree_values`)."""
+    tests hold best responses to a brute force within 1e-9 of the pot). Compressed storage (int16 regrets,
+    uint16 cumulative strategy) is read as stored here; its updates need its scales
+    (:func:`scaled_tree_values`)."""
     buf = scratch(tree, hands, node, own)
     width = hands.weights.shape[1]
     out = np.empty(width, own.dtype)
@@ -618,10 +619,10 @@ class WalkPointer(WrapperAddressProtocol):
     """:func:`scaled_tree_values` compiled for one set of argument types, as a first-class function (numba's
     wrapper address protocol: its compiled code's address and signature) for :func:`chance_branches`, which calls
     it through that address. A compiled callee is otherwise linked into every caller's library and optimised
-    again there: the parallel branches (``chance_branches``, its loop body and :func:`_branch_run`) held the
-    whole recursive walk, about 7 s of a cold first solve's compilation for each row type; through the address
-    they compile in about a second, and the walk's rows can be float32 for the updates and float64 for the
-    exploitability within the issue's 30 s."""
+    again there, so the parallel branches (``chance_branches``, its loop body and :func:`_branch_run`) held the
+    whole recursive walk: with the updates' walk in float32 rows beside the float64 one, a cold first solve took
+    31.7-32.2 s CPU against 25.4-25.9 s (session 15, the walk linked), through the address 27.7-28.8 s against
+    25.4-26.8 s (the issue allows 30; docs/benchmarks.md, session 16)."""
 
     def __init__(self, *args: object) -> None:
         self._signature = types.void(*(cast(Callable[[object], types.Type], numba_type)(a) for a in args))
@@ -809,8 +810,8 @@ def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cum
 
 @njit(cache=True, parallel=True)
 def chance_branches(walk: WalkPointer, tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
-                    cumulative: np.ndarray,
-                    scales: np.ndarray, chance_nodes: np.ndarray, branch_node: np.ndarray, branch_child: np.ndarray,
+                    cumulative: np.ndarray, scales: np.ndarray, chance_nodes: np.ndarray, branch_node: np.ndarray,
+                    branch_child: np.ndarray,
                     p: int, own_at: np.ndarray, opp_at: np.ndarray, mode: int, discount: Discount, half_pot: float,
                     chance_index: np.ndarray, threads: int, shape: tuple[int, int]) -> np.ndarray:
     """The values of every branch (chance node ``chance_nodes[branch_node[i]]``, child ``branch_child[i]``) in
@@ -824,23 +825,23 @@ def chance_branches(walk: WalkPointer, tree: TreeArrays, hands: HandArrays, regr
     allocations written in the body cost a cold first solve about 2 s more CPU (this function alone 10.9 s
     against 9.0 s; 2.6 s compiled without threads). ``walk``: the compiled walk for the rows' type, called
     through its address (:class:`WalkPointer`), not linked into this function's library and optimised again.
-    The solver runs its updates (float32 rows) here; the exploitability's float64 walks go serially (their
-    own parallel branches compiled a second time cost a cold first solve about 5 s more)."""
+    The solver runs its updates (float32 rows) here; the exploitability's float64 walks go serially (through
+    parallel branches of their own, compiled a second time, a cold first solve took 32.9 s CPU against 27.7 s)."""
     count = branch_child.shape[0]
     # every row is written by its run (np.zeros would be a parallel loop of its own, compiled apart)
     out = np.empty((count, hands.sizes[p]))
     runs = max(1, min(threads, count))
     for run in prange(runs):
-        _branch_run(walk, tree, hands, regrets, cumulative, scales, chance_nodes, branch_node, branch_child, p, own_at,
-                    opp_at, mode, discount, half_pot, chance_index, shape, run * count // runs,
+        _branch_run(walk, tree, hands, regrets, cumulative, scales, chance_nodes, branch_node, branch_child, p,
+                    own_at, opp_at, mode, discount, half_pot, chance_index, shape, run * count // runs,
                     (run + 1) * count // runs, out)
     return out
 
 
 @njit(cache=True)
 def _branch_run(walk: WalkPointer, tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
-                cumulative: np.ndarray,
-                scales: np.ndarray, chance_nodes: np.ndarray, branch_node: np.ndarray, branch_child: np.ndarray,
+                cumulative: np.ndarray, scales: np.ndarray, chance_nodes: np.ndarray, branch_node: np.ndarray,
+                branch_child: np.ndarray,
                 p: int, own_at: np.ndarray, opp_at: np.ndarray, mode: int, discount: Discount, half_pot: float,
                 chance_index: np.ndarray, shape: tuple[int, int], start: int, stop: int, out: np.ndarray) -> None:
     """Branches ``start`` to ``stop`` of :func:`chance_branches` into their rows of ``out``, with one scratch."""
