@@ -2,7 +2,9 @@
 build_postflop_solver.sh), on the issue's river and turn spots; one core each, CPU seconds, interleaved.
 
 Run: ``python benchmarks/postflop.py PEER_BINARY [--rounds N] [--flop] [--only SPOT] [--targets 1,0.5]
-[--compress]`` (``--compress``: both solvers' 16-bit storage)
+[--compress] [--scalings]`` (``--compress``: both solvers' 16-bit storage; ``--scalings``: instead of the times,
+the iterations each solver needs to each target with every range token given weight 1.0, 0.9, 0.8, 0.7 and
+0.6: the same game in exact arithmetic, whose solves' rounding makes the iterations to a target vary by tens)
 (PEER_BINARY: what the build script prints). Each round runs every (spot, target) once for each solver,
 alternating which goes first; the table reports the median CPU seconds of the solve loop (and our wall seconds:
 with ``NUMBA_NUM_THREADS=2`` the 2-thread figure) (exploitability checked every 10 iterations by both; the tree
@@ -37,6 +39,46 @@ SPOTS = {
     "flop": ("Td9d6h", "60%,e,a", "2.5x"),
 }
 TARGETS = (1.0, 0.5, 0.3)
+SCALINGS = (1.0, 0.9, 0.8, 0.7, 0.6)
+
+
+def scaled(hand_range: str, weight: float) -> str:
+    """``hand_range`` with every token given ``weight``."""
+    return hand_range if weight == 1.0 else ",".join(f"{token}:{weight}" for token in hand_range.split(","))
+
+
+def our_iterations(spot: str, weight: float, targets: list[float]) -> list[int | None]:
+    """Iterations our solver needs to each target (checked every 10), ranges scaled by ``weight``."""
+    board, bets, raises = SPOTS[spot]
+    game, _ = build_game(board, scaled(OOP, weight), scaled(IP, weight), pot=200, stack=900, bets=bets,
+                         raises=raises)
+    solver = PostflopSolver(game)
+    reached: dict[float, int] = {}
+    while solver.iteration < 5000 and len(reached) < len(targets):
+        solver.step()
+        if solver.iteration % 10 == 0:
+            now = solver.exploitability_percent()
+            reached.update((t, solver.iteration) for t in targets if now <= t and t not in reached)
+    return [reached.get(t) for t in targets]
+
+
+def peer_iterations(binary: str, spot: str, weight: float, targets: list[float]) -> list[int]:
+    """The same for postflop-solver (one solve per target)."""
+    board, bets, raises = SPOTS[spot]
+    return [json.loads(subprocess.run([binary, scaled(OOP, weight), scaled(IP, weight), board, "200", "900", bets,
+                                       raises, str(t), "5000"], capture_output=True, text=True,
+                                      check=True).stdout)["iterations"] for t in targets]
+
+
+def scalings(binary: str, spots: list[str], targets: list[float]) -> None:
+    """Print both solvers' iterations to each target over :data:`SCALINGS`, and their medians."""
+    for spot in spots:
+        for name, count in (("pokerlab", our_iterations),
+                            ("postflop-solver", lambda s, w, t: peer_iterations(binary, s, w, t))):
+            rows = [count(spot, w, targets) for w in SCALINGS]
+            medians = [statistics.median(r[i] or 5000 for r in rows) for i in range(len(targets))]
+            print(f"{spot:5} {name:15} " + ", ".join("/".join(str(x) for x in r) for r in rows)
+                  + f"  median {'/'.join(f'{m:g}' for m in medians)}", flush=True)
 
 
 def ours(spot: str, target: float, compress: bool = False) -> dict[str, Any]:
@@ -72,6 +114,8 @@ def main() -> None:
     parser.add_argument("--targets", default=",".join(map(str, TARGETS)),
                         help="exploitability targets in %% of the pot, comma-separated")
     parser.add_argument("--compress", action="store_true", help="both solvers' 16-bit storage")
+    parser.add_argument("--scalings", action="store_true",
+                        help="iterations to each target over five weight scalings of the ranges, not times")
     args = parser.parse_args()
     targets = [float(t) for t in args.targets.split(",")]
     threads = os.environ["NUMBA_NUM_THREADS"]
@@ -83,6 +127,9 @@ def main() -> None:
           compress=args.compress)
     print(f"warm-up (kernels from the cache or compiled): {time.perf_counter() - start:.1f} s")
     spots = [args.only] if args.only else ["river", "turn"] + (["flop"] if args.flop else [])
+    if args.scalings:
+        scalings(args.peer, spots, targets)
+        return
     for spot in spots:
         for target in targets:
             mine: list[dict[str, Any]] = []

@@ -99,18 +99,19 @@ def test_save_load_resume(tmp_path: Path) -> None:
 
 
 def test_parallel_branches_equal_one_serial_walk() -> None:
-    """The top chance nodes' branches run on numba's threads; the sums are the serial walk's, bit for bit."""
+    """The top chance nodes' branches of an update run on numba's threads; the sums are the serial walk's (in
+    float32 rows, as the solver's updates), bit for bit."""
     from pokerlab.games.postflop.kernels import AVERAGE, BEST, UPDATE, Discount, tree_values
 
     game, _ = build_game(MONOTONE, OOP, IP, pot=100, stack=200, bets="50%, a", raises="a")
     assert game.top_chance.size > 0
     parallel, serial = PostflopSolver(game), PostflopSolver(game)
     parallel.run(iterations=12)
+    rows = [w.astype(np.float32) for w in serial._weights]
     for t in range(12):
         for p in (0, 1):
-            tree_values(game.tree, game.hands, serial.regrets, serial.cumulative, 0, p, serial._weights[p],
-                        serial._weights[1 - p], UPDATE, discount(t), game.half_pot,
-                        game.chance_index, np.zeros((0, 1)))
+            tree_values(game.tree, game.hands, serial.regrets, serial.cumulative, 0, p, rows[p], rows[1 - p], UPDATE,
+                        discount(t), game.half_pot, game.chance_index, np.zeros((0, 1)))
     assert np.array_equal(parallel.regrets, serial.regrets)
     assert np.array_equal(parallel.cumulative, serial.cumulative)
     for mode in (AVERAGE, BEST):
@@ -131,12 +132,13 @@ def test_one_call_river_iteration_equals_two_walks(compress: bool) -> None:
     fused, apart = PostflopSolver(game, compress=compress), PostflopSolver(game, compress=compress)
     fused.run(iterations=12)
     width = game.hands.weights.shape[1]
-    buf, top, work, out = (scratch(game.tree, game.hands, 0, apart._weights[0]), np.empty((2, width)),
-                           np.empty(52 + width), np.empty(width))
+    rows = [w.astype(np.float32) for w in apart._weights]  # the updates' row type
+    buf, top, work, out = (scratch(game.tree, game.hands, 0, rows[0]), np.empty((2, width), np.float32),
+                           np.empty(52 + width), np.empty(width, np.float32))
     for t in range(12):
         for p in (0, 1):
             scaled_tree_values(game.tree, game.hands, apart.regrets, apart.cumulative, apart.scales, 0, p,
-                               apart._weights[p], apart._weights[1 - p], UPDATE, discount(t), game.half_pot,
+                               rows[p], rows[1 - p], UPDATE, discount(t), game.half_pot,
                                game.chance_index, np.zeros((0, width)), buf, top, work, out)
     assert np.array_equal(fused.regrets, apart.regrets)
     assert np.array_equal(fused.cumulative, apart.cumulative)

@@ -7,7 +7,12 @@ postflop-solver (positive regrets times ``t^1.5 / (t^1.5 + 1)``, negative times 
 times ``(t' / (t' + 1))^3`` where ``t'`` counts from the last of iterations 1, 4 and 16; postflop-solver's
 ``t'`` restarts at every power of 4, and at 64 that threw away an average of good strategies for a few
 current ones: see :data:`LAST_RESET`), the average strategy weighted by
-the player's own reach. Exploitability is exact: both best responses to the average strategy, each over the
+the player's own reach (postflop-solver sums the current strategies unweighted, which spares the update walk
+its own-reach rows, about 1.5% of a turn iteration, but took more iterations: to 0.5% / 0.3% of the pot,
+medians 120 / 160 against 110 / 150 over five weight scalings of the benchmark's turn; docs/benchmarks.md,
+session 16). The updates walk float32
+rows (reaches, strategies, values: postflop-solver's type; every sum float64), the values and best responses
+float64 rows. Exploitability is exact: both best responses to the average strategy, each over the
 whole tree, the mean of the two gains in chips (and in % of the starting pot); with rake each gain is over the
 player's value on the average strategies.
 
@@ -45,12 +50,14 @@ from pokerlab.games.postflop.kernels import (
     CHANCE_NODE,
     UPDATE,
     Discount,
+    WalkPointer,
     chance_branches,
     chance_reaches,
     combine_branches,
     scaled_tree_values,
     scratch,
     tree_values,
+    walk_pointer,
 )
 
 NodeLocks = Mapping[int, tuple[np.ndarray, np.ndarray]]
@@ -104,11 +111,17 @@ class PostflopSolver:
                        else scales)
         self.iteration = iteration
         self._weights = [np.array(game.hands.weights[p, :game.hands.sizes[p]]) for p in range(2)]
+        # the updates walk float32 rows (postflop-solver's), the values and best responses float64 rows (the
+        # exploitability exact to float64 rounding): each row type its weights and scratch
+        self._reaches = {np.float64: self._weights, np.float32: [w.astype(np.float32) for w in self._weights]}
         # the walks' scratch (its slabs cover the whole tree), kept for every pass instead of allocated by each
         # (so one solver is not for calls from two threads at once)
         width = game.hands.weights.shape[1]
-        self._scratch = (scratch(game.tree, game.hands, 0, self._weights[0]), np.empty((2, width)),
-                         np.empty(52 + width), np.empty(width))
+        slabs = scratch(game.tree, game.hands, 0, self._weights[0]).shape
+        self._slabs = (int(slabs[0]), int(slabs[1]))  # the depth and rows of a slab: every walk's
+        self._scratch = {rows: (np.empty(slabs, rows), np.empty((2, width), rows), np.empty(52 + width),
+                                np.empty(width, rows)) for rows in (np.float32, np.float64)}
+        self._update_walk: WalkPointer | None = None  # the float32 walk the parallel branches call
         self._no_chance_values = np.zeros((0, width))
         # the mixes as played: float32, normalised in float64 as regret matching and the average do
         self.locks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -144,38 +157,43 @@ class PostflopSolver:
         return bool(self._lock_paths[player])
 
     def _pass(self, player: int, mode: int, params: Discount = Discount(1.0, 1.0, 1.0)) -> np.ndarray:
-        """Root values of ``player``'s hands after one walk: the reaches at the top chance nodes, their
-        branches in parallel (numba's threads), then the part above them (the same sums in the same order as
-        one serial walk: the results do not depend on the threads)."""
+        """Root values of ``player``'s hands after one walk. An update (float32 rows): the reaches at the top
+        chance nodes, their branches in parallel (numba's threads), then the part above them (the same sums in the
+        same order as one serial walk: the results do not depend on the threads). Values and best responses
+        (float64 rows): one serial walk (see :func:`~pokerlab.games.postflop.kernels.chance_branches`)."""
         g = self.game
-        own, opp = self._weights[player], self._weights[1 - player]
+        rows = np.float32 if mode == UPDATE else np.float64
+        own, opp = self._reaches[rows][player], self._reaches[rows][1 - player]
         args = (g.tree, g.hands, self.regrets, self.cumulative)
-        buf, top_rows, work, out = self._scratch
+        buf, top_rows, work, out = self._scratch[rows]
         top = g.top_chance
-        if top.size == 0:
+        if top.size == 0 or mode != UPDATE:
             scaled_tree_values(*args, self.scales, 0, player, own, opp, mode, params, g.half_pot, g.chance_index,
                                self._no_chance_values, buf, top_rows, work, out)
-            return out[:own.size].copy()
+            return out[:own.size].astype(np.float64)
         width = g.hands.weights.shape[1]
-        own_at = np.zeros((top.size, width), own.dtype)
-        opp_at = np.zeros((top.size, width), own.dtype)
+        own_at = np.zeros((top.size, width), rows)
+        opp_at = np.zeros((top.size, width), rows)
         chance_reaches(*args, 0, player, own, opp, mode, g.chance_index, own_at, opp_at)
-        branches = chance_branches(*args, self.scales, top, g.branch_node, g.branch_child, player, own_at, opp_at,
-                                   mode, params, g.half_pot, g.chance_index, get_num_threads(),
-                                   buf.shape[:2])
+        if self._update_walk is None:
+            self._update_walk = walk_pointer(*args, self.scales, g.chance_index, rows)
+        branches = chance_branches(self._update_walk, *args, self.scales, top, g.branch_node, g.branch_child,
+                                   player, own_at, opp_at, mode, params, g.half_pot, g.chance_index,
+                                   get_num_threads(), self._slabs)
         at_chance = combine_branches(g.tree, g.hands, player, top.size, g.branch_node, g.branch_child, branches)
         scaled_tree_values(*args, self.scales, 0, player, own, opp, mode, params, g.half_pot, g.chance_index,
                            at_chance, buf, top_rows, work, out)
-        return out[:own.size].copy()
+        return out[:own.size].astype(np.float64)
 
     def step(self) -> None:
         """One DCFR iteration: OOP's update, then IP's."""
         params = discount(self.iteration)
         g = self.game
         if g.top_chance.size == 0 and not self._lock_index.size:  # both walks in one compiled call
-            oop, ip = self._weights
+            oop, ip = self._reaches[np.float32]
             scaled_tree_values(g.tree, g.hands, self.regrets, self.cumulative, self.scales, 0, -1, oop, ip,
-                               UPDATE, params, g.half_pot, g.chance_index, self._no_chance_values, *self._scratch)
+                               UPDATE, params, g.half_pot, g.chance_index, self._no_chance_values,
+                               *self._scratch[np.float32])
             self.iteration += 1
             return
         for player in (0, 1):

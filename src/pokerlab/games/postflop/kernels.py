@@ -17,6 +17,8 @@ from typing import Any, NamedTuple, TypeVar, cast
 import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types
+from numba import typeof as numba_type
+from numba.core.types import WrapperAddressProtocol
 from numba.core.typing.templates import Signature
 from numba.extending import intrinsic, overload
 from numba.np import arrayobj
@@ -443,7 +445,8 @@ def _update_compressed(regrets: np.ndarray, cumulative: np.ndarray, scales: np.n
                        slab: np.ndarray, first: int, na: int, rows: int, out: np.ndarray, own: np.ndarray,
                        discount: Discount) -> None:
     """:func:`_update` on compressed storage, as postflop-solver's compressed mode does it: the block's
-    stored values decoded with the node's scales, updated in float64 (in the slab's rows, done with then), and
+    stored values decoded with the node's scales, updated in float64 and kept in the slab's rows (done with
+    then; the walk's row type, float32 in the solver's updates: 24 bits against the encoding's 15 or 16), and
     encoded again over the new largest magnitudes (rounded to the nearest step; each scale kept as float32,
     and an encoded value at most 32767 or 65535 steps)."""
     step = np.float64(scales[2 * node]) / REGRET_STEPS
@@ -560,12 +563,12 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     ``p``'s regrets and cumulative strategy below ``node`` are updated (DCFR, ``discount``). A chance node
     ``n`` with ``chance_index[n] = k`` below ``len(chance_values)`` is not walked: its values are
     ``chance_values[k]`` (solved in parallel before, :func:`chance_branches`); pass an empty ``chance_values``
-    to walk everything. The walk's rows (reaches, values, strategies) have ``own``'s type, and the solver
-    passes float64 for every walk: a float32 walk for the updates (postflop-solver's rows; the sweeps', chance
-    nodes' and the update's sums still float64) was about 7% faster an iteration on the benchmark's turn, but its
-    second compiled specialisation of the walk took a cold first solve's compilation from 24 to 42 CPU seconds,
-    over the 30 the issue allows. Compressed storage (int16 regrets, uint16 cumulative strategy) is read as
-    stored here; its updates need its scales (:func:`scaled_tree_values`)."""
+    to walk everything. The walk's rows (reaches, values, strategies) have ``own``'s type: the solver's updates
+    walk float32 rows (postflop-solver's; the sweeps', chance nodes' and the update's sums still float64), its
+    values and best responses float64 rows, so that the exploitability is exact to float64 rounding (the oracle
+    tests hold best responses to a brute force within 1e-9 of the pot). Compressed storage (int16 regrets,
+    uint16 cumulative strategy) is read as stored here; its updates need its scales
+    (:func:`scaled_tree_values`)."""
     buf = scratch(tree, hands, node, own)
     width = hands.weights.shape[1]
     out = np.empty(width, own.dtype)
@@ -610,6 +613,43 @@ def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
               _unowned(hands.valid), _unowned(regrets), _unowned(cumulative), _unowned(scales), node, q,
               _unowned(top[0]), _unowned(top[1]), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
               _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
+
+
+class WalkPointer(WrapperAddressProtocol):
+    """:func:`scaled_tree_values` compiled for one set of argument types, as a first-class function (numba's
+    wrapper address protocol: its compiled code's address and signature) for :func:`chance_branches`, which calls
+    it through that address. A compiled callee is otherwise linked into every caller's library and optimised
+    again there, so the parallel branches (``chance_branches``, its loop body and :func:`_branch_run`) held the
+    whole recursive walk: with the updates' walk in float32 rows beside the float64 one, a cold first solve took
+    31.7-32.2 s CPU against 25.4-25.9 s (session 15, the walk linked), through the address 27.7-28.8 s against
+    25.4-26.8 s (the issue allows 30; docs/benchmarks.md, session 16)."""
+
+    def __init__(self, *args: object) -> None:
+        self._signature = types.void(*(cast(Callable[[object], types.Type], numba_type)(a) for a in args))
+        result: Any = scaled_tree_values.get_compile_result(self._signature)
+        self._address = int(result.library.get_pointer_to_function(result.fndesc.llvm_cfunc_wrapper_name))
+        self._result = result  # its library holds the code at the address
+
+    def __call__(self, *args: Any) -> None:
+        """The walk called from Python (where numba's compilation is off, the kernels run as Python)."""
+        scaled_tree_values(*args)
+
+    def __wrapper_address__(self) -> int:
+        return self._address
+
+    def signature(self) -> Signature:
+        return self._signature
+
+
+def walk_pointer(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray,
+                 scales: np.ndarray, chance_index: np.ndarray, rows: type[np.floating[Any]]) -> WalkPointer:
+    """:class:`WalkPointer` of the walks over this storage with rows of type ``rows`` (float32 or float64): the
+    argument types :func:`_branch_run` calls it with."""
+    width = hands.weights.shape[1]
+    row = np.empty(width, rows)
+    return WalkPointer(tree, hands, regrets, cumulative, scales, 0, 0, row, row, 0, Discount(1.0, 1.0, 1.0), 0.0,
+                       chance_index, np.empty((0, width)), np.empty((1, 1, width), rows), np.empty((2, width), rows),
+                       np.empty(52 + width), row)
 
 
 @njit(cache=True)
@@ -769,8 +809,9 @@ def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cum
 
 
 @njit(cache=True, parallel=True)
-def chance_branches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray,
-                    scales: np.ndarray, chance_nodes: np.ndarray, branch_node: np.ndarray, branch_child: np.ndarray,
+def chance_branches(walk: WalkPointer, tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
+                    cumulative: np.ndarray, scales: np.ndarray, chance_nodes: np.ndarray, branch_node: np.ndarray,
+                    branch_child: np.ndarray,
                     p: int, own_at: np.ndarray, opp_at: np.ndarray, mode: int, discount: Discount, half_pot: float,
                     chance_index: np.ndarray, threads: int, shape: tuple[int, int]) -> np.ndarray:
     """The values of every branch (chance node ``chance_nodes[branch_node[i]]``, child ``branch_child[i]``) in
@@ -782,21 +823,25 @@ def chance_branches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cu
     do not depend on its run. The ``prange`` body is one call of :func:`_branch_run`: numba compiles a parallel
     loop's body as a function of its own and optimises it with everything the body holds; the run's loop and
     allocations written in the body cost a cold first solve about 2 s more CPU (this function alone 10.9 s
-    against 9.0 s; 2.6 s compiled without threads)."""
+    against 9.0 s; 2.6 s compiled without threads). ``walk``: the compiled walk for the rows' type, called
+    through its address (:class:`WalkPointer`), not linked into this function's library and optimised again.
+    The solver runs its updates (float32 rows) here; the exploitability's float64 walks go serially (through
+    parallel branches of their own, compiled a second time, a cold first solve took 32.9 s CPU against 27.7 s)."""
     count = branch_child.shape[0]
     # every row is written by its run (np.zeros would be a parallel loop of its own, compiled apart)
     out = np.empty((count, hands.sizes[p]))
     runs = max(1, min(threads, count))
     for run in prange(runs):
-        _branch_run(tree, hands, regrets, cumulative, scales, chance_nodes, branch_node, branch_child, p, own_at,
-                    opp_at, mode, discount, half_pot, chance_index, shape, run * count // runs,
+        _branch_run(walk, tree, hands, regrets, cumulative, scales, chance_nodes, branch_node, branch_child, p,
+                    own_at, opp_at, mode, discount, half_pot, chance_index, shape, run * count // runs,
                     (run + 1) * count // runs, out)
     return out
 
 
 @njit(cache=True)
-def _branch_run(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray,
-                scales: np.ndarray, chance_nodes: np.ndarray, branch_node: np.ndarray, branch_child: np.ndarray,
+def _branch_run(walk: WalkPointer, tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
+                cumulative: np.ndarray, scales: np.ndarray, chance_nodes: np.ndarray, branch_node: np.ndarray,
+                branch_child: np.ndarray,
                 p: int, own_at: np.ndarray, opp_at: np.ndarray, mode: int, discount: Discount, half_pot: float,
                 chance_index: np.ndarray, shape: tuple[int, int], start: int, stop: int, out: np.ndarray) -> None:
     """Branches ``start`` to ``stop`` of :func:`chance_branches` into their rows of ``out``, with one scratch."""
@@ -829,9 +874,9 @@ def _branch_run(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
         _scaled_into(opp_c, opp_at[k, :theirs], tree.factor[node], theirs)
         _without_card(hands.cards, p, mine, card, own_c)
         _without_card(hands.cards, 1 - p, theirs, card, opp_c)
-        scaled_tree_values(tree_view, hands_view, _unowned(regrets), _unowned(cumulative), _unowned(scales), child,
-                           p, _unowned(own_c), _unowned(opp_c), mode, discount, half_pot, _unowned(chance_index),
-                           _unowned(walked), _unowned(buf), _unowned(top), _unowned(work), _unowned(v))
+        walk(tree_view, hands_view, _unowned(regrets), _unowned(cumulative), _unowned(scales), np.int64(child),
+             np.int64(p), _unowned(own_c), _unowned(opp_c), np.int64(mode), discount, np.float64(half_pot),
+             _unowned(chance_index), _unowned(walked), _unowned(buf), _unowned(top), _unowned(work), _unowned(v))
         for h in range(mine):
             if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
                 out[i, h] = 0.0
