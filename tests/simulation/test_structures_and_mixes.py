@@ -10,9 +10,9 @@ import pytest
 from pokerlab.cards.classes import CLASS_SIZES, preflop_order
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.pushfold.fullring_charts import NO_DECISION, shipped_charts
-from pokerlab.simulation import simulate
+from pokerlab.simulation import ring, simulate
 from pokerlab.simulation.core import prepare
-from pokerlab.simulation.ring import tightened
+from pokerlab.simulation.ring import ring_charts, tightened
 from pokerlab.simulation.schedule import STRUCTURES, structure_schedule
 from pokerlab.simulation.study import _play, average_depth, decision_study
 
@@ -69,6 +69,34 @@ def test_a_tight_player_keeps_the_strongest_share_of_every_chart_range() -> None
     first = np.argmax(ordered, axis=1)
     assert all(np.all(cut[r, order[first[r] + 1:]] == 0) for r in range(rows.shape[0]) if ordered[r].any())
     assert np.array_equal(tightened(charts.call, 1.0), charts.call)
+
+
+def test_a_tight_field_cuts_the_charts_once_per_file_and_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every tournament of a study sets up its field: the second set-up with the same keeps reuses the cut
+    charts (no call of :func:`tightened`) and its bundle equals the first's and a fresh cut's."""
+    ring._TIGHTENED.clear()
+    calls: list[float] = []
+
+    def counted(steps: np.ndarray, keep: float) -> np.ndarray:
+        calls.append(keep)
+        return tightened(steps, keep)
+
+    monkeypatch.setattr(ring, "tightened", counted)
+    keeps = [1.0, 0.4, None]
+    first, charts = ring_charts(keeps)
+    assert calls == [0.4, 0.4]  # jam and call, once
+    second, _ = ring_charts(keeps)
+    assert calls == [0.4, 0.4]
+    assert charts is not None
+    spots = charts.key.shape[0]
+    for bundle in (first, second):
+        assert np.array_equal(bundle.jam[:spots], charts.jam) and np.array_equal(bundle.call[:spots], charts.call)
+        assert np.array_equal(bundle.jam[spots:], tightened(charts.jam, 0.4))
+        assert np.array_equal(bundle.call[spots:], tightened(charts.call, 0.4))
+        assert bundle.shift.tolist() == [0, spots, 0]
+    assert second.jam.flags.writeable and second.jam is not first.jam  # each bundle its own arrays
+    ring_charts([0.7])
+    assert calls == [0.4, 0.4, 0.7, 0.7]
 
 
 def test_a_mix_of_players_who_play_alike_is_the_pure_field_bit_for_bit() -> None:
