@@ -175,7 +175,7 @@ def test_proposal_draws_are_the_inverse_cdf_of_a_binary_search():
     of the CDF on the same uniforms (the kernel's stream, replayed here), redrawn while a combo touches the
     board; proposals with long runs of zero mass and single heavy combos (the guide's hard cases)."""
     from pokerlab.cards.classes import COMBO_MASKS, COMBOS
-    from pokerlab.games.pushfold.deals import _draw_rows, combo_classes
+    from pokerlab.games.pushfold.deals import _draw_rows, combo_classes, random_boards
     from pokerlab.stats.rng import substream_start, uniform
 
     classes, _, _, sizes = combo_classes()
@@ -185,15 +185,10 @@ def test_proposal_draws_are_the_inverse_cdf_of_a_binary_search():
     proposals[0, 0] = 0.0
     proposals[0, 0, [0, 168]] = [1.0, 1e-9]  # one class holds nearly all the mass, the other a sliver
     inside = np.ones((rows, seats), dtype=np.bool_)
-    boards = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (count, 1)), axis=1)[:, :5]
-    board_masks = np.zeros(count, dtype=np.uint64)
-    for k in range(5):
-        board_masks |= np.uint64(1) << boards[:, k].astype(np.uint64)
-    first, second = np.triu_indices(5, 1)
-    high, low = np.maximum(boards[:, first], boards[:, second]), np.minimum(boards[:, first], boards[:, second])
+    boards, board_pairs, board_masks = random_boards(count, rng)
     start = np.uint64(12345)
     combos = _draw_rows(start, proposals, inside, classes.astype(np.int64), sizes.astype(np.float64), boards,
-                        high * (high - 1) // 2 + low, board_masks, COMBOS.astype(np.int64), COMBO_MASKS)[0]
+                        board_pairs, board_masks, COMBOS.astype(np.int64), COMBO_MASKS)[0]
     for r in range(rows):
         state = np.array([substream_start(start, r)], dtype=np.uint64)
         for q in range(seats):

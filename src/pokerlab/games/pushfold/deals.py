@@ -76,6 +76,23 @@ def draw_uniform_deals(count: int, seats: int, rng: np.random.Generator) -> Deal
                             *_hero_cards(picks), np.ones((count, seats)))
 
 
+def random_boards(count: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``count`` uniform boards (``int64[count, 5]`` cards), the combo index of each pair of a board's cards
+    (``int64[count, 10]``: the combos the board makes impossible) and each board's card mask (``uint64[count]``).
+
+    >>> boards, pairs, masks = random_boards(2, np.random.default_rng(0))
+    >>> boards.shape, pairs.shape, bool(all(bin(int(m)).count("1") == 5 for m in masks))
+    ((2, 5), (2, 10), True)
+    """
+    boards = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (count, 1)), axis=1)[:, :5]
+    masks = np.zeros(count, dtype=np.uint64)
+    for k in range(5):
+        masks |= np.uint64(1) << boards[:, k].astype(np.uint64)
+    first, second = np.triu_indices(5, 1)
+    high, low = np.maximum(boards[:, first], boards[:, second]), np.minimum(boards[:, first], boards[:, second])
+    return boards, high * (high - 1) // 2 + low, masks
+
+
 def draw_proposal_deals(count: int, proposals: np.ndarray, inside: np.ndarray, rng: np.random.Generator
                            ) -> Deals:
     """Deals for importance sampling, one row per 3+ way terminal: ``count`` uniform boards and per-class hero
@@ -85,13 +102,7 @@ def draw_proposal_deals(count: int, proposals: np.ndarray, inside: np.ndarray, r
     inside hold no cards (only their tie-break priority is read)."""
     classes, _, _, sizes = combo_classes()
     rows, seats, _ = proposals.shape
-    boards = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (count, 1)), axis=1)[:, :5]
-    board_masks = np.zeros(count, dtype=np.uint64)
-    for k in range(5):
-        board_masks |= np.uint64(1) << boards[:, k].astype(np.uint64)
-    first, second = np.triu_indices(5, 1)
-    high, low = np.maximum(boards[:, first], boards[:, second]), np.minimum(boards[:, first], boards[:, second])
-    board_pairs = high * (high - 1) // 2 + low  # (S, 10) combos made of two board cards
+    boards, board_pairs, board_masks = random_boards(count, rng)
     start = np.uint64(rng.integers(2 ** 63))  # the kernel's splitmix stream, from the caller's
     combos, dealt, masks, ratio = _draw_rows(start, proposals, inside, classes.astype(np.int64),
                                sizes.astype(np.float64), boards, board_pairs, board_masks,
