@@ -95,7 +95,7 @@ def tightened(steps: np.ndarray, keep: float) -> np.ndarray:
 
 _TIGHTENED: dict[tuple[str, float], tuple[np.ndarray, np.ndarray]] = {}
 """A chart file's jam and call charts cut by :func:`tightened`, by (the file's content hash, ``keep``): every
-tournament of a study sets up its field, and cutting a whole file's call charts (1,250 spots x 10 x 10 x 169)
+tournament of a study sets up its field, and cutting a whole file's call charts (every spot x 10 x 10 x 169)
 takes about 0.4 s of float64 temporaries, which each set-up would otherwise repeat."""
 _TIGHTENED_KEPT = 4
 
