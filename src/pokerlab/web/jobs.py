@@ -352,11 +352,13 @@ class WorkerPool:
                     raise JobFailedError(message[1], message[2])
                 return message[1]
         finally:
-            self.running -= 1
             if finished:
                 self._idle.put_nowait(worker)
             else:  # timed out, cancelled or dead: the worker may still be computing
                 self._retire(worker)
+            # last: /api/health reads these from another thread (while _retire waits for the killed process), and
+            # no job running must mean its worker's restart is counted
+            self.running -= 1
 
     def _tell_places(self, start: int) -> None:
         """Tell the waiters from ``start`` on their place in the line (1: next to get a worker)."""
