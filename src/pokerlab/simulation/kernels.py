@@ -320,10 +320,9 @@ def no_summaries() -> Summaries:
 def build_summaries(stack: np.ndarray, aware: Aware) -> Summaries:
     """The local-ICM summaries of a field of chips ``stack`` that ``aware``'s deciders read (the first
     ``aware.summaries`` slots; placeholders after)."""
-    placeholder = build_field(np.ones(2), np.zeros(2))
+    placeholders = no_summaries()
+    first, second = placeholders.first, placeholders.second
     chips = stack.astype(np.float64)
-    first = placeholder
-    second = placeholder
     if aware.summaries > 0:
         first = build_field(chips ** aware.exponents[0], aware.pay)
     if aware.summaries > 1:
