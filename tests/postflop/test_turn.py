@@ -138,7 +138,7 @@ def test_one_call_river_iteration_equals_two_walks(compress: bool) -> None:
     for t in range(12):
         for p in (0, 1):
             scaled_tree_values(game.tree, game.hands, apart.regrets, apart.cumulative, apart.scales, 0, p,
-                               rows[p], rows[1 - p], UPDATE, discount(t), game.half_pot,
+                               rows[p], rows[1 - p], UPDATE, np.array([discount(t)]), game.half_pot,
                                game.chance_index, np.zeros((0, width)), buf, top, work, out)
     assert np.array_equal(fused.regrets, apart.regrets)
     assert np.array_equal(fused.cumulative, apart.cumulative)

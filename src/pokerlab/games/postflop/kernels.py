@@ -572,17 +572,27 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     buf = scratch(tree, hands, node, own)
     width = hands.weights.shape[1]
     out = np.empty(width, own.dtype)
-    scaled_tree_values(tree, hands, regrets, cumulative, np.zeros(0, np.float32), node, p, own, opp, mode, discount,
-                       half_pot, chance_index, chance_values, buf, np.empty((2, width), own.dtype),
-                       np.empty(52 + width), out)
+    scaled_tree_values(tree, hands, regrets, cumulative, np.zeros(0, np.float32), node, p, own, opp, mode,
+                       discount_rows(discount), half_pot, chance_index, chance_values, buf,
+                       np.empty((2, width), own.dtype), np.empty(52 + width), out)
     return out[:hands.sizes[p]].astype(np.float64)
+
+
+@njit(cache=True)
+def discount_rows(discount: Discount) -> np.ndarray:
+    """``discount`` as the one row ``(alpha, beta, gamma)`` of :func:`scaled_tree_values`' ``discounts``."""
+    rows = np.empty((1, 3))
+    rows[0, 0] = discount.alpha
+    rows[0, 1] = discount.beta
+    rows[0, 2] = discount.gamma
+    return rows
 
 
 @njit(cache=True)
 def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray,
                        scales: np.ndarray, node: int, p: int, own: np.ndarray, opp: np.ndarray, mode: int,
-                       discount: Discount, half_pot: float, chance_index: np.ndarray, chance_values: np.ndarray,
-                       buf: np.ndarray, top: np.ndarray, work: np.ndarray, out: np.ndarray) -> None:
+                       discounts: np.ndarray, half_pot: float, chance_index: np.ndarray, chance_values: np.ndarray,
+                       buf: np.ndarray, top: np.ndarray, work: np.ndarray, out: np.ndarray) -> float:
     """:func:`tree_values` into ``out`` (as wide as the rows: ``p``'s values in its first ``sizes[p]``) on
     storage of either kind: float32 ``regrets`` and ``cumulative`` (``scales`` empty), or the compressed mode's
     int16 regrets and uint16 cumulative strategy with one float32 scale per decision node and array
@@ -591,28 +601,41 @@ def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
     sums, whatever the block's scale: both read the integers as stored. The caller's scratch: ``buf`` (at least
     the shape :func:`scratch` gives below ``node``), ``top`` (2 rows as wide: the reaches, zero-padded) and
     ``work`` (52 + width floats), so that a solver's walks and the many branches of a chance node allocate none
-    (a scratch per walk was about a tenth of a turn iteration). ``p`` = -1: both players' walks, OOP's (``own``
-    its reach) then IP's, in one call (a solver's whole iteration of a tree without parallel chance branches: on
-    a river a walk is tens of microseconds, a call from Python about ten). The only caller of :func:`_walk`: one
+    (a scratch per walk was about a tenth of a turn iteration). ``discounts``: DCFR factors, one row ``(alpha,
+    beta, gamma)`` per iteration (:func:`discount_rows`); a walk of one player reads the first. ``p`` = -1: both
+    players' walks, OOP's (``own`` its reach) then IP's, in one call, and in ``UPDATE`` mode one such iteration
+    per row of ``discounts`` (a river solver's iterations between two exploitability checks: on a river a walk is
+    tens of microseconds, a call from Python about ten). Returns the sum over the walked players of their reach
+    times their values at ``node`` (with ``p`` = -1 in ``BEST`` mode the two best responses' sum, the
+    exploitability's, in one call); ``out`` holds the last walk's values. The only caller of :func:`_walk`: one
     specialisation of the recursion (see there); the parallel branches and a river's iteration call this, not
     a new function (a new compiled caller of the walk, or of this, crashed when loaded from numba's cache)."""
-    for q in range(2) if p < 0 else range(p, p + 1):
-        if q == p or q == 0:
-            mine, theirs = own, opp
-        else:
-            mine, theirs = opp, own
-        top[:] = 0.0
-        top[0, :mine.shape[0]] = mine
-        top[1, :theirs.shape[0]] = theirs
-        # every array below is alive until this returns: the walk gets views without reference counts
-        _walk(_unowned(tree.kind), _unowned(tree.player), _unowned(tree.first_child), _unowned(tree.num_children),
-              _unowned(tree.amount), _unowned(tree.board), _unowned(tree.card), _unowned(tree.offset),
-              _unowned(tree.iso_start), _unowned(tree.iso_count), _unowned(tree.iso_swaps), _unowned(tree.factor),
-              _unowned(tree.rake), _unowned(hands.cards), _unowned(hands.sizes), _unowned(hands.same),
-              _unowned(hands.perm), _unowned(hands.order), _unowned(hands.strength), _unowned(hands.sorted_cards),
-              _unowned(hands.valid), _unowned(regrets), _unowned(cumulative), _unowned(scales), node, q,
-              _unowned(top[0]), _unowned(top[1]), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
-              _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
+    total = 0.0
+    iterations = discounts.shape[0] if p < 0 and mode == UPDATE else 1
+    for i in range(iterations):
+        discount = Discount(discounts[i, 0], discounts[i, 1], discounts[i, 2])
+        for q in range(2) if p < 0 else range(p, p + 1):
+            if q == p or q == 0:
+                mine, theirs = own, opp
+            else:
+                mine, theirs = opp, own
+            top[:] = 0.0
+            top[0, :mine.shape[0]] = mine
+            top[1, :theirs.shape[0]] = theirs
+            # every array below is alive until this returns: the walk gets views without reference counts
+            _walk(_unowned(tree.kind), _unowned(tree.player), _unowned(tree.first_child),
+                  _unowned(tree.num_children), _unowned(tree.amount), _unowned(tree.board), _unowned(tree.card),
+                  _unowned(tree.offset), _unowned(tree.iso_start), _unowned(tree.iso_count),
+                  _unowned(tree.iso_swaps), _unowned(tree.factor), _unowned(tree.rake), _unowned(hands.cards),
+                  _unowned(hands.sizes), _unowned(hands.same), _unowned(hands.perm), _unowned(hands.order),
+                  _unowned(hands.strength), _unowned(hands.sorted_cards), _unowned(hands.valid),
+                  _unowned(regrets), _unowned(cumulative), _unowned(scales), node, q, _unowned(top[0]),
+                  _unowned(top[1]), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
+                  _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
+            if i == iterations - 1:
+                for h in range(hands.sizes[q]):
+                    total += np.float64(top[0, h]) * np.float64(out[h])
+    return total
 
 
 class WalkPointer(WrapperAddressProtocol):
@@ -625,14 +648,14 @@ class WalkPointer(WrapperAddressProtocol):
     25.4-26.8 s (the issue allows 30; docs/benchmarks.md, session 16)."""
 
     def __init__(self, *args: object) -> None:
-        self._signature = types.void(*(cast(Callable[[object], types.Type], numba_type)(a) for a in args))
+        self._signature = types.float64(*(cast(Callable[[object], types.Type], numba_type)(a) for a in args))
         result: Any = scaled_tree_values.get_compile_result(self._signature)
         self._address = int(result.library.get_pointer_to_function(result.fndesc.llvm_cfunc_wrapper_name))
         self._result = result  # its library holds the code at the address
 
-    def __call__(self, *args: Any) -> None:
+    def __call__(self, *args: Any) -> float:
         """The walk called from Python (where numba's compilation is off, the kernels run as Python)."""
-        scaled_tree_values(*args)
+        return float(scaled_tree_values(*args))
 
     def __wrapper_address__(self) -> int:
         return self._address
@@ -647,7 +670,7 @@ def walk_pointer(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumul
     argument types :func:`_branch_run` calls it with."""
     width = hands.weights.shape[1]
     row = np.empty(width, rows)
-    return WalkPointer(tree, hands, regrets, cumulative, scales, 0, 0, row, row, 0, Discount(1.0, 1.0, 1.0), 0.0,
+    return WalkPointer(tree, hands, regrets, cumulative, scales, 0, 0, row, row, 0, np.ones((1, 3)), 0.0,
                        chance_index, np.empty((0, width)), np.empty((1, 1, width), rows), np.empty((2, width), rows),
                        np.empty(52 + width), row)
 
@@ -812,7 +835,7 @@ def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cum
 def chance_branches(walk: WalkPointer, tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
                     cumulative: np.ndarray, scales: np.ndarray, chance_nodes: np.ndarray, branch_node: np.ndarray,
                     branch_child: np.ndarray,
-                    p: int, own_at: np.ndarray, opp_at: np.ndarray, mode: int, discount: Discount, half_pot: float,
+                    p: int, own_at: np.ndarray, opp_at: np.ndarray, mode: int, discounts: np.ndarray, half_pot: float,
                     chance_index: np.ndarray, threads: int, shape: tuple[int, int]) -> np.ndarray:
     """The values of every branch (chance node ``chance_nodes[branch_node[i]]``, child ``branch_child[i]``) in
     parallel (the subtrees share no storage), blocked hands 0: rows ``(branches, hands of p)``. The branches go
@@ -833,7 +856,7 @@ def chance_branches(walk: WalkPointer, tree: TreeArrays, hands: HandArrays, regr
     runs = max(1, min(threads, count))
     for run in prange(runs):
         _branch_run(walk, tree, hands, regrets, cumulative, scales, chance_nodes, branch_node, branch_child, p,
-                    own_at, opp_at, mode, discount, half_pot, chance_index, shape, run * count // runs,
+                    own_at, opp_at, mode, discounts, half_pot, chance_index, shape, run * count // runs,
                     (run + 1) * count // runs, out)
     return out
 
@@ -842,7 +865,7 @@ def chance_branches(walk: WalkPointer, tree: TreeArrays, hands: HandArrays, regr
 def _branch_run(walk: WalkPointer, tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
                 cumulative: np.ndarray, scales: np.ndarray, chance_nodes: np.ndarray, branch_node: np.ndarray,
                 branch_child: np.ndarray,
-                p: int, own_at: np.ndarray, opp_at: np.ndarray, mode: int, discount: Discount, half_pot: float,
+                p: int, own_at: np.ndarray, opp_at: np.ndarray, mode: int, discounts: np.ndarray, half_pot: float,
                 chance_index: np.ndarray, shape: tuple[int, int], start: int, stop: int, out: np.ndarray) -> None:
     """Branches ``start`` to ``stop`` of :func:`chance_branches` into their rows of ``out``, with one scratch."""
     mine = hands.sizes[p]
@@ -875,7 +898,7 @@ def _branch_run(walk: WalkPointer, tree: TreeArrays, hands: HandArrays, regrets:
         _without_card(hands.cards, p, mine, card, own_c)
         _without_card(hands.cards, 1 - p, theirs, card, opp_c)
         walk(tree_view, hands_view, _unowned(regrets), _unowned(cumulative), _unowned(scales), np.int64(child),
-             np.int64(p), _unowned(own_c), _unowned(opp_c), np.int64(mode), discount, np.float64(half_pot),
+             np.int64(p), _unowned(own_c), _unowned(opp_c), np.int64(mode), _unowned(discounts), np.float64(half_pot),
              _unowned(chance_index), _unowned(walked), _unowned(buf), _unowned(top), _unowned(work), _unowned(v))
         for h in range(mine):
             if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
