@@ -122,7 +122,8 @@ def _card_sums(cards: np.ndarray, sizes: np.ndarray, o: int, opp: np.ndarray, ca
     """The per-card sums of ``o``'s reach ``opp`` into ``card_sum``; returns the whole reach, half their sum
     (four partial sums: no chain of dependent additions through the hands' loop)."""
     cards_o = cards[o]
-    card_sum[:52] = 0.0
+    for c in range(52):
+        card_sum[c] = 0.0
     for j in range(sizes[o]):
         r = opp[j]
         card_sum[np.uint64(cards_o[j, 0])] += r  # unsigned: no wrap of negative indices (see _showdown_into)
@@ -197,7 +198,8 @@ def _showdown_into(valid: np.ndarray, strength: np.ndarray, order: np.ndarray, s
     order_o = order[board, o]
     cards_p = sorted_cards[board, p]
     cards_o = sorted_cards[board, o]
-    work[:52] = 0.0
+    for c in range(52):
+        work[c] = 0.0
     cum = 0.0
     # indices read from the tables are cast to unsigned: numba then drops its per-access wrap of negative
     # indices (about a tenth of a whole iteration)
@@ -307,18 +309,24 @@ def showdown_shares(hands: HandArrays, board: int, p: int, opp: np.ndarray) -> t
 # index (numba then wraps negative indices per element), compiles to scalar code at 2-4 times the cost.
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _positive_into(src: np.ndarray, sigma: np.ndarray, total: np.ndarray, rows: int) -> None:
+    # in the rows' type (float32 in the updates: twice the vector width of float64, and exact either way: a
+    # float32 or int16 stored value is a float32, and a float32 sum rounded once is the float64 sum rounded)
+    zero = total.dtype.type(0)
     for h in range(rows):
-        x = max(np.float64(src[h]), 0.0)
-        sigma[h] = x
-        total[h] += x
+        x = src[h]
+        y = sigma.dtype.type(x) if x > 0 else zero
+        sigma[h] = y
+        total[h] += y
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _normalise(sigma: np.ndarray, total: np.ndarray, rows: int, uniform: float) -> None:
+    same_type = sigma.dtype.type(uniform)
     for h in range(rows):
-        sigma[h] = sigma[h] / total[h] if total[h] > 0.0 else uniform
+        t = total[h]
+        sigma[h] = sigma[h] / t if t > 0 else same_type
 
 
 @njit(cache=True)
@@ -367,7 +375,8 @@ def _strategy_into(block: np.ndarray, lo: int, rows: int, na: int, slab: np.ndar
     a uniform strategy for the next iteration (most often after the second iteration, whose discount zeroes
     the positive regrets), and the solve needed about 1.3 times the iterations to 1% of the pot on the
     benchmark's turn."""
-    total[:rows] = 0.0
+    for h in range(rows):
+        total[h] = 0.0
     for a in range(na):
         base = lo + a * rows
         _positive_into(block[base:base + rows], slab[first + a], total, rows)
@@ -515,7 +524,8 @@ def _terminal_into(kind: np.ndarray, player: np.ndarray, amount: np.ndarray, boa
     if kind[node] == FOLD_NODE:
         _fold_into(cards, sizes, same, p, opp, -stake if player[node] == p else stake - raked, work, out)
         return 0.0
-    out[:] = 0.0
+    for h in range(out.shape[0]):
+        out[h] = 0.0
     return _showdown_into(valid, strength, order, sorted_cards, same, board[node], p, opp, stake - 0.5 * raked,
                           -0.5 * raked, work, out)
 
@@ -708,7 +718,8 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
     reach = slab[total_row + 1]
     reach2 = slab[total_row + 2]
     v = slab[total_row + 3]
-    out[:mine] = 0.0
+    for h in range(mine):
+        out[h] = 0.0
     if node_kind == CHANCE_NODE:
         k = chance_index[node]
         if 0 <= k < chance_values.shape[0]:
