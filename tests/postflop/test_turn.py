@@ -245,3 +245,16 @@ def test_memory_estimate_counts_the_built_tree(board: str, isomorphism: bool) ->
     per_node = [a for name, a in zip(game.tree._fields, game.tree, strict=True) if name != "iso_swaps"]
     node_bytes = sum(a.nbytes for a in [*per_node, game.parent, game.chance_index])
     assert node_bytes == game.NODE_BYTES * nodes
+
+
+def test_misses_mark_each_players_hands_without_each_card() -> None:
+    """``misses[q, c, h]``: hand ``h`` is one of ``q``'s and holds neither card ``c`` (the chance branches' card
+    removal), against the hands' cards one by one."""
+    game, _ = build_game(MONOTONE, OOP, IP, pot=100, stack=200, bets="50%, a", raises="a")
+    hands = game.hands
+    width = hands.weights.shape[1]
+    expected = np.array([[[h < hands.sizes[q] and c not in hands.cards[q, h] for h in range(width)]
+                          for c in range(52)] for q in range(2)])
+    assert hands.misses.dtype == np.bool_
+    assert np.array_equal(hands.misses, expected)
+    assert 0 < hands.misses.sum() < hands.misses.size

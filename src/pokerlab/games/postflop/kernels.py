@@ -60,8 +60,9 @@ class HandArrays(NamedTuple):
     """Both players' hands (padded to the larger count): ``cards`` (2, H, 2), ``sizes`` (2,: hands per
     player), ``weights`` (2, H), ``same`` (2, H: index of the identical combo in the other player's list, -1), ``perm``
     (swaps, 2, H: a hand's index after a suit swap), ``order``/``strength``/``sorted_cards`` (boards, 2, H:
-    hands sorted by strength on each showdown board, blocked hands left out, their cards in that order) and
-    ``valid`` (boards, 2: how many)."""
+    hands sorted by strength on each showdown board, blocked hands left out, their cards in that order),
+    ``valid`` (boards, 2: how many) and ``misses`` (2, 52, H: whether a hand is one of the player's and holds
+    neither card: a chance branch's card removal, row by row)."""
 
     cards: np.ndarray
     sizes: np.ndarray
@@ -72,6 +73,7 @@ class HandArrays(NamedTuple):
     strength: np.ndarray
     sorted_cards: np.ndarray
     valid: np.ndarray
+    misses: np.ndarray
 
 
 class Discount(NamedTuple):
@@ -342,6 +344,12 @@ def _scaled_into(out: np.ndarray, x: np.ndarray, scale: float, rows: int) -> Non
 
 
 @njit(cache=True)
+def _kept_into(out: np.ndarray, x: np.ndarray, scale: float, keep: np.ndarray, rows: int) -> None:
+    for h in range(rows):
+        out[h] = x[h] * scale if keep[h] else 0.0
+
+
+@njit(cache=True)
 def _add_into(out: np.ndarray, x: np.ndarray, rows: int) -> None:
     for h in range(rows):
         out[h] += x[h]
@@ -530,14 +538,6 @@ def _terminal_into(kind: np.ndarray, player: np.ndarray, amount: np.ndarray, boa
                           -0.5 * raked, work, out)
 
 
-@njit(cache=True, inline="always")
-def _without_card(cards: np.ndarray, player: int, count: int, card: int, reach: np.ndarray) -> None:
-    """Zero ``reach`` of ``player``'s first ``count`` hands that hold ``card`` (the card chance just dealt)."""
-    for h in range(count):
-        if cards[player, h, 0] == card or cards[player, h, 1] == card:
-            reach[h] = 0.0
-
-
 @njit(cache=True)
 def _shape_below(tree: TreeArrays, node: int) -> tuple[int, int]:
     """The depth of the subtree below ``node`` (1 for a leaf) and the most actions of a decision node in it.
@@ -639,8 +639,8 @@ def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
                   _unowned(tree.iso_swaps), _unowned(tree.factor), _unowned(tree.rake), _unowned(hands.cards),
                   _unowned(hands.sizes), _unowned(hands.same), _unowned(hands.perm), _unowned(hands.order),
                   _unowned(hands.strength), _unowned(hands.sorted_cards), _unowned(hands.valid),
-                  _unowned(regrets), _unowned(cumulative), _unowned(scales), node, q, _unowned(top[0]),
-                  _unowned(top[1]), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
+                  _unowned(hands.misses), _unowned(regrets), _unowned(cumulative), _unowned(scales), node, q,
+                  _unowned(top[0]), _unowned(top[1]), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
                   _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
             if i == iterations - 1:
                 for h in range(hands.sizes[q]):
@@ -690,7 +690,8 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
           amount: np.ndarray, board: np.ndarray, card: np.ndarray, offset: np.ndarray, iso_start: np.ndarray,
           iso_count: np.ndarray, iso_swaps: np.ndarray, factor: np.ndarray, rake: np.ndarray, cards: np.ndarray,
           sizes: np.ndarray, same: np.ndarray, perm: np.ndarray, order: np.ndarray, strength: np.ndarray,
-          sorted_cards: np.ndarray, valid: np.ndarray, regrets: np.ndarray, cumulative: np.ndarray,
+          sorted_cards: np.ndarray, valid: np.ndarray, misses: np.ndarray, regrets: np.ndarray,
+          cumulative: np.ndarray,
           scales: np.ndarray, node: int, p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount,
           half_pot: float, work: np.ndarray, chance_index: np.ndarray, chance_values: np.ndarray, buf: np.ndarray,
           level: int, out: np.ndarray) -> None:
@@ -730,18 +731,15 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
         for a in range(na):
             child = first + a
             dealt = card[child]
-            reach[:mine] = own[:mine]
-            _scaled_into(reach2, opp, factor[node], theirs)
-            _without_card(cards, p, mine, dealt, reach)
-            _without_card(cards, o, theirs, dealt, reach2)
+            _kept_into(reach, own, 1.0, misses[p, dealt], mine)
+            _kept_into(reach2, opp, factor[node], misses[o, dealt], theirs)
             _walk(kind, player, first_child, num_children, amount, board, card, offset, iso_start, iso_count,
-                  iso_swaps, factor, rake, cards, sizes, same, perm, order, strength, sorted_cards, valid, regrets,
-                  cumulative, scales, child, p, reach, reach2, mode, discount, half_pot, work, chance_index,
+                  iso_swaps, factor, rake, cards, sizes, same, perm, order, strength, sorted_cards, valid, misses,
+                  regrets, cumulative, scales, child, p, reach, reach2, mode, discount, half_pot, work, chance_index,
                   chance_values, buf, level - 1, v)
-            for h in range(mine):
-                if reach[h] == 0.0 and (cards[p, h, 0] == dealt or cards[p, h, 1] == dealt):
-                    v[h] = 0.0  # a hand holding the dealt card is not in this branch (folds would value it)
-                total[h] += v[h]
+            # a hand holding the dealt card is not in this branch (folds would value it)
+            _kept_into(v, v, 1.0, misses[p, dealt], mine)
+            _add_into(total, v, mine)
             for s in range(iso_start[child], iso_start[child] + iso_count[child]):
                 swap = iso_swaps[s]
                 for h in range(mine):
@@ -766,8 +764,8 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
             else:
                 _walk(kind, player, first_child, num_children, amount, board, card, offset, iso_start, iso_count,
                       iso_swaps, factor, rake, cards, sizes, same, perm, order, strength, sorted_cards, valid,
-                      regrets, cumulative, scales, child, p, own, reach, mode, discount, half_pot, work, chance_index,
-                      chance_values, buf, level - 1, v)
+                      misses, regrets, cumulative, scales, child, p, own, reach, mode, discount, half_pot, work,
+                      chance_index, chance_values, buf, level - 1, v)
             _add_into(out, v, mine)
         return
     for a in range(na):
@@ -789,8 +787,8 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
             else:
                 _product_into(reach, own, slab[actions + a], mine)
             _walk(kind, player, first_child, num_children, amount, board, card, offset, iso_start, iso_count,
-                  iso_swaps, factor, rake, cards, sizes, same, perm, order, strength, sorted_cards, valid, regrets,
-                  cumulative, scales, child, p, reach, opp, mode, discount, half_pot, work, chance_index,
+                  iso_swaps, factor, rake, cards, sizes, same, perm, order, strength, sorted_cards, valid, misses,
+                  regrets, cumulative, scales, child, p, reach, opp, mode, discount, half_pot, work, chance_index,
                   chance_values, buf, level - 1, slab[a])
     if mode == BEST:
         for h in range(mine):
@@ -898,24 +896,21 @@ def _branch_run(walk: WalkPointer, tree: TreeArrays, hands: HandArrays, regrets:
                            _unowned(tree.rake))
     hands_view = HandArrays(_unowned(hands.cards), _unowned(hands.sizes), _unowned(hands.weights),
                             _unowned(hands.same), _unowned(hands.perm), _unowned(hands.order),
-                            _unowned(hands.strength), _unowned(hands.sorted_cards), _unowned(hands.valid))
+                            _unowned(hands.strength), _unowned(hands.sorted_cards), _unowned(hands.valid),
+                            _unowned(hands.misses))
     for i in range(start, stop):
         k = branch_node[i]
         node = chance_nodes[k]
         child = branch_child[i]
         card = tree.card[child]
-        own_c[:] = own_at[k, :mine]
-        _scaled_into(opp_c, opp_at[k, :theirs], tree.factor[node], theirs)
-        _without_card(hands.cards, p, mine, card, own_c)
-        _without_card(hands.cards, 1 - p, theirs, card, opp_c)
+        # card removal by row kernels of the hands that miss the card (loops over the hands' cards were
+        # about 3% of a turn iteration)
+        _kept_into(own_c, own_at[k], 1.0, hands.misses[p, card], mine)
+        _kept_into(opp_c, opp_at[k], tree.factor[node], hands.misses[1 - p, card], theirs)
         walk(tree_view, hands_view, _unowned(regrets), _unowned(cumulative), _unowned(scales), np.int64(child),
              np.int64(p), _unowned(own_c), _unowned(opp_c), np.int64(mode), _unowned(discounts), np.float64(half_pot),
              _unowned(chance_index), _unowned(walked), _unowned(buf), _unowned(top), _unowned(work), _unowned(v))
-        for h in range(mine):
-            if hands.cards[p, h, 0] == card or hands.cards[p, h, 1] == card:
-                out[i, h] = 0.0
-            else:
-                out[i, h] = v[h]
+        _kept_into(out[i], v, 1.0, hands.misses[p, card], mine)
 
 
 @njit(cache=True)
