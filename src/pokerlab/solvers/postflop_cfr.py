@@ -74,6 +74,10 @@ the solves reach 1% / 0.5% / 0.3% of the pot in as many or fewer iterations on t
 spots over five scalings of the ranges' weights (docs/benchmarks.md)."""
 
 
+_discount_rows = np.zeros((0, 3))
+""":func:`discount` of the first iterations as rows, shared by the solvers and grown as they need."""
+
+
 def discount(iteration: int) -> Discount:
     """DCFR factors of ``iteration`` (0-based): postflop-solver's ``DiscountParams`` but for the restarts of the
     cumulative strategy, which stop after :data:`LAST_RESET`.
@@ -122,7 +126,6 @@ class PostflopSolver:
         self._scratch = {rows: (np.empty(slabs, rows), np.empty((2, width), rows), np.empty(52 + width),
                                 np.empty(width, rows)) for rows in (np.float32, np.float64)}
         self._update_walk: WalkPointer | None = None  # the float32 walk the parallel branches call
-        self._discount_table = np.zeros((0, 3))  # discount(t) as rows, grown as the iterations go
         self._unit_discount = np.ones((1, 3))  # the rows of a walk that updates nothing
         self._no_chance_values = np.zeros((0, width))
         # the mixes as played: float32, normalised in float64 as regret matching and the average do
@@ -158,13 +161,15 @@ class PostflopSolver:
         """Whether some row of ``player``'s strategy is locked."""
         return bool(self._lock_paths[player])
 
-    def _discounts(self, first: int, count: int) -> np.ndarray:
+    @staticmethod
+    def _discounts(first: int, count: int) -> np.ndarray:
         """:func:`discount` of iterations ``first`` to ``first + count`` as rows ``(alpha, beta, gamma)``."""
-        size = self._discount_table.shape[0]
-        if size < first + count:
-            grown = max(2 * size, first + count, 64)
-            self._discount_table = np.array([tuple(discount(t)) for t in range(grown)])
-        return self._discount_table[first:first + count]
+        global _discount_rows
+        size = _discount_rows.shape[0]
+        if size < first + count:  # about a microsecond a row: a river solve is about a hundred microseconds a row
+            grown = max(2 * size, first + count, 256)
+            _discount_rows = np.array([tuple(discount(t)) for t in range(grown)])
+        return _discount_rows[first:first + count]
 
     def _pass(self, player: int, mode: int) -> np.ndarray:
         """Root values of ``player``'s hands after one walk. An update (float32 rows): the reaches at the top
