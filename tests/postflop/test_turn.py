@@ -258,3 +258,17 @@ def test_misses_mark_each_players_hands_without_each_card() -> None:
     assert hands.misses.dtype == np.bool_
     assert np.array_equal(hands.misses, expected)
     assert 0 < hands.misses.sum() < hands.misses.size
+
+
+@pytest.mark.parametrize("board, rake", [("Td9d6hQc2s", None), ("Td9d6hQc2s", 0.05), (MONOTONE, None)])
+def test_exploitability_in_one_call_equals_the_best_responses_one_by_one(board: str, rake: float | None) -> None:
+    """Both best responses (and with rake both average values) are one compiled call; they equal the players'
+    values walked one by one (the root sums compiled instead of numpy's: to 1e-12 of the pot)."""
+    game, _ = build_game(board, OOP, IP, pot=100, stack=200, bets="50%, a", raises="a", rake=rake, rake_cap=3)
+    solver = PostflopSolver(game)
+    solver.run(iterations=23)
+    gain = solver.value(0, True) + solver.value(1, True)
+    if game.raked:
+        gain -= solver.value(0) + solver.value(1)
+    assert abs(solver.exploitability() - 0.5 * gain) < 1e-12 * 100
+    assert solver.exploitability() > 0.01

@@ -333,7 +333,8 @@ class PostflopSolver:
             if time_limit is not None and time.monotonic() - start >= time_limit:
                 return "time"
             # a river's iterations up to the next check in one call (they take about a millisecond)
-            count = check_every - self.iteration % check_every if self.fused() and time_limit is None else 1
+            every = max(check_every, 1)
+            count = every - self.iteration % every if self.fused() and time_limit is None else 1
             self.steps(count if iterations is None else min(count, iterations - self.iteration))
             if target_percent is not None and self.iteration % check_every == 0:
                 now = self.exploitability_percent()
