@@ -308,7 +308,10 @@ def showdown_shares(hands: HandArrays, board: int, p: int, opp: np.ndarray) -> t
 
 # Row kernels: each loop over a node's hands is its own function of distinct 1-D arrays (contiguous slices),
 # which LLVM vectorises; the same loop written over rows of one 2-D scratch array, or with an offset added to the
-# index (numba then wraps negative indices per element), compiles to scalar code at 2-4 times the cost.
+# index (numba then wraps negative indices per element), compiles to scalar code at 2-4 times the cost. The two
+# of regret matching are inlined into _strategy_into (a function of 1-D rows too: its loops still vectorise, and
+# six calls a node cost more than their loops on small rows); the others inlined into the walk lost their
+# vectorisation there (the benchmark's turn no faster, docs/benchmarks.md, session 17).
 
 
 @njit(cache=True, inline="always")
@@ -335,12 +338,6 @@ def _normalise(sigma: np.ndarray, total: np.ndarray, rows: int, uniform: float) 
 def _product_into(out: np.ndarray, x: np.ndarray, y: np.ndarray, rows: int) -> None:
     for h in range(rows):
         out[h] = x[h] * y[h]
-
-
-@njit(cache=True)
-def _scaled_into(out: np.ndarray, x: np.ndarray, scale: float, rows: int) -> None:
-    for h in range(rows):
-        out[h] = x[h] * scale
 
 
 @njit(cache=True)
