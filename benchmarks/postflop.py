@@ -144,10 +144,10 @@ def main() -> None:
             b = statistics.median(t["cpu_s"] for t in theirs)
             m, t = mine[-1], theirs[-1]
             ours_wall = statistics.median(m["wall_s"] for m in mine)
-            print(f"{spot:5} to {target:.1f}%: pokerlab {a:8.3f} s ({m['iterations']} it, "
+            print(f"{spot:5} to {target:.1f}%: pokerlab {a:9.4f} s ({m['iterations']} it, "
                   f"{m['exploitability_percent']:.3f}%, EV {m['ev'][0]:.2f}/{m['ev'][1]:.2f}, "
                   f"{m['memory_bytes'] / 2**20:.1f} MiB, wall {ours_wall:.3f} s on {threads} thread(s))  "
-                  f"postflop-solver {b:8.3f} s ({t['iterations']} it, "
+                  f"postflop-solver {b:9.4f} s ({t['iterations']} it, "
                   f"{t['exploitability_percent']:.3f}%, EV {t['ev'][0]:.2f}/{t['ev'][1]:.2f}, "
                   f"{t['memory_bytes'] / 2**20:.1f} MiB, peak RSS {t['peak_rss_bytes'] / 2**20:.0f} MiB)  "
                   f"ratio {b / a if a > 0 else float('nan'):.2f}  "

@@ -120,21 +120,21 @@ def test_an_iteration_broken_off_half_way_is_never_checkpointed(tmp_path: Path,
     """A second Ctrl-C raises at once, possibly between OOP's and IP's pass: the checkpoint keeps the last whole
     iteration (written after each one here), and resumes to the uninterrupted solve."""
     from pokerlab.games.postflop.kernels import UPDATE
-    from pokerlab.solvers.postflop_cfr import PostflopSolver, discount
+    from pokerlab.solvers.postflop_cfr import PostflopSolver
 
     path = tmp_path / "river.npz"
-    step = PostflopSolver.step
+    steps = PostflopSolver.steps
 
-    def broken_at_12(self: PostflopSolver) -> None:
+    def broken_at_12(self: PostflopSolver, count: int) -> None:
         if self.iteration == 12:
-            self._pass(0, UPDATE, discount(self.iteration))  # OOP's half of the iteration only
+            self._pass(0, UPDATE)  # OOP's half of the iteration only
             raise KeyboardInterrupt
-        step(self)
+        steps(self, count)
 
-    monkeypatch.setattr(PostflopSolver, "step", broken_at_12)
+    monkeypatch.setattr(PostflopSolver, "steps", broken_at_12)
     with pytest.raises(Interrupted):
         solve(**RIVER, target=None, iterations=40, checkpoint=path, checkpoint_iterations=1)
-    monkeypatch.setattr(PostflopSolver, "step", step)
+    monkeypatch.setattr(PostflopSolver, "steps", steps)
     assert read_archive(path, "solve")[0]["iterations"] == 12
     same(solve(**RIVER, target=None, iterations=40), solve(**RIVER, target=None, iterations=40, checkpoint=path))
 

@@ -138,7 +138,7 @@ def test_one_call_river_iteration_equals_two_walks(compress: bool) -> None:
     for t in range(12):
         for p in (0, 1):
             scaled_tree_values(game.tree, game.hands, apart.regrets, apart.cumulative, apart.scales, 0, p,
-                               rows[p], rows[1 - p], UPDATE, discount(t), game.half_pot,
+                               rows[p], rows[1 - p], UPDATE, np.array([discount(t)]), game.half_pot,
                                game.chance_index, np.zeros((0, width)), buf, top, work, out)
     assert np.array_equal(fused.regrets, apart.regrets)
     assert np.array_equal(fused.cumulative, apart.cumulative)
@@ -245,3 +245,30 @@ def test_memory_estimate_counts_the_built_tree(board: str, isomorphism: bool) ->
     per_node = [a for name, a in zip(game.tree._fields, game.tree, strict=True) if name != "iso_swaps"]
     node_bytes = sum(a.nbytes for a in [*per_node, game.parent, game.chance_index])
     assert node_bytes == game.NODE_BYTES * nodes
+
+
+def test_misses_mark_each_players_hands_without_each_card() -> None:
+    """``misses[q, c, h]``: hand ``h`` is one of ``q``'s and holds neither card ``c`` (the chance branches' card
+    removal), against the hands' cards one by one."""
+    game, _ = build_game(MONOTONE, OOP, IP, pot=100, stack=200, bets="50%, a", raises="a")
+    hands = game.hands
+    width = hands.weights.shape[1]
+    expected = np.array([[[h < hands.sizes[q] and c not in hands.cards[q, h] for h in range(width)]
+                          for c in range(52)] for q in range(2)])
+    assert hands.misses.dtype == np.bool_
+    assert np.array_equal(hands.misses, expected)
+    assert 0 < hands.misses.sum() < hands.misses.size
+
+
+@pytest.mark.parametrize("board, rake", [("Td9d6hQc2s", None), ("Td9d6hQc2s", 0.05), (MONOTONE, None)])
+def test_exploitability_in_one_call_equals_the_best_responses_one_by_one(board: str, rake: float | None) -> None:
+    """Both best responses (and with rake both average values) are one compiled call; they equal the players'
+    values walked one by one (the root sums compiled instead of numpy's: to 1e-12 of the pot)."""
+    game, _ = build_game(board, OOP, IP, pot=100, stack=200, bets="50%, a", raises="a", rake=rake, rake_cap=3)
+    solver = PostflopSolver(game)
+    solver.run(iterations=23)
+    gain = solver.value(0, True) + solver.value(1, True)
+    if game.raked:
+        gain -= solver.value(0) + solver.value(1)
+    assert abs(solver.exploitability() - 0.5 * gain) < 1e-12 * 100
+    assert solver.exploitability() > 0.01

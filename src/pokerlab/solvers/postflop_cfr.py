@@ -74,6 +74,10 @@ the solves reach 1% / 0.5% / 0.3% of the pot in as many or fewer iterations on t
 spots over five scalings of the ranges' weights (docs/benchmarks.md)."""
 
 
+_discount_rows = np.zeros((0, 3))
+""":func:`discount` of the first iterations as rows, shared by the solvers and grown as they need."""
+
+
 def discount(iteration: int) -> Discount:
     """DCFR factors of ``iteration`` (0-based): postflop-solver's ``DiscountParams`` but for the restarts of the
     cumulative strategy, which stop after :data:`LAST_RESET`.
@@ -122,6 +126,7 @@ class PostflopSolver:
         self._scratch = {rows: (np.empty(slabs, rows), np.empty((2, width), rows), np.empty(52 + width),
                                 np.empty(width, rows)) for rows in (np.float32, np.float64)}
         self._update_walk: WalkPointer | None = None  # the float32 walk the parallel branches call
+        self._unit_discount = np.ones((1, 3))  # the rows of a walk that updates nothing
         self._no_chance_values = np.zeros((0, width))
         # the mixes as played: float32, normalised in float64 as regret matching and the average do
         self.locks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -156,20 +161,31 @@ class PostflopSolver:
         """Whether some row of ``player``'s strategy is locked."""
         return bool(self._lock_paths[player])
 
-    def _pass(self, player: int, mode: int, params: Discount = Discount(1.0, 1.0, 1.0)) -> np.ndarray:
+    @staticmethod
+    def _discounts(first: int, count: int) -> np.ndarray:
+        """:func:`discount` of iterations ``first`` to ``first + count`` as rows ``(alpha, beta, gamma)``."""
+        global _discount_rows
+        size = _discount_rows.shape[0]
+        if size < first + count:  # about a microsecond a row: a river solve is about a hundred microseconds a row
+            grown = max(2 * size, first + count, 256)
+            _discount_rows = np.array([tuple(discount(t)) for t in range(grown)])
+        return _discount_rows[first:first + count]
+
+    def _pass(self, player: int, mode: int) -> np.ndarray:
         """Root values of ``player``'s hands after one walk. An update (float32 rows): the reaches at the top
         chance nodes, their branches in parallel (numba's threads), then the part above them (the same sums in the
         same order as one serial walk: the results do not depend on the threads). Values and best responses
         (float64 rows): one serial walk (see :func:`~pokerlab.games.postflop.kernels.chance_branches`)."""
         g = self.game
+        discounts = self._discounts(self.iteration, 1) if mode == UPDATE else self._unit_discount
         rows = np.float32 if mode == UPDATE else np.float64
         own, opp = self._reaches[rows][player], self._reaches[rows][1 - player]
         args = (g.tree, g.hands, self.regrets, self.cumulative)
         buf, top_rows, work, out = self._scratch[rows]
         top = g.top_chance
         if top.size == 0 or mode != UPDATE:
-            scaled_tree_values(*args, self.scales, 0, player, own, opp, mode, params, g.half_pot, g.chance_index,
-                               self._no_chance_values, buf, top_rows, work, out)
+            scaled_tree_values(*args, self.scales, 0, player, own, opp, mode, discounts, g.half_pot,
+                               g.chance_index, self._no_chance_values, buf, top_rows, work, out)
             return out[:own.size].astype(np.float64)
         width = g.hands.weights.shape[1]
         own_at = np.zeros((top.size, width), rows)
@@ -178,29 +194,38 @@ class PostflopSolver:
         if self._update_walk is None:
             self._update_walk = walk_pointer(*args, self.scales, g.chance_index, rows)
         branches = chance_branches(self._update_walk, *args, self.scales, top, g.branch_node, g.branch_child,
-                                   player, own_at, opp_at, mode, params, g.half_pot, g.chance_index,
+                                   player, own_at, opp_at, mode, discounts, g.half_pot, g.chance_index,
                                    get_num_threads(), self._slabs)
         at_chance = combine_branches(g.tree, g.hands, player, top.size, g.branch_node, g.branch_child, branches)
-        scaled_tree_values(*args, self.scales, 0, player, own, opp, mode, params, g.half_pot, g.chance_index,
+        scaled_tree_values(*args, self.scales, 0, player, own, opp, mode, discounts, g.half_pot, g.chance_index,
                            at_chance, buf, top_rows, work, out)
         return out[:own.size].astype(np.float64)
 
-    def step(self) -> None:
-        """One DCFR iteration: OOP's update, then IP's."""
-        params = discount(self.iteration)
+    def fused(self) -> bool:
+        """Whether an iteration is one compiled call (no parallel chance branches, no locks)."""
+        return self.game.top_chance.size == 0 and not self._lock_index.size
+
+    def steps(self, count: int) -> None:
+        """``count`` DCFR iterations, each OOP's update then IP's; without parallel chance branches or locks (a
+        river) all of them in one compiled call (a call from Python costs about a tenth of a river iteration)."""
         g = self.game
-        if g.top_chance.size == 0 and not self._lock_index.size:  # both walks in one compiled call
+        if self.fused():
             oop, ip = self._reaches[np.float32]
             scaled_tree_values(g.tree, g.hands, self.regrets, self.cumulative, self.scales, 0, -1, oop, ip,
-                               UPDATE, params, g.half_pot, g.chance_index, self._no_chance_values,
-                               *self._scratch[np.float32])
-            self.iteration += 1
+                               UPDATE, self._discounts(self.iteration, count), g.half_pot, g.chance_index,
+                               self._no_chance_values, *self._scratch[np.float32])
+            self.iteration += count
             return
-        for player in (0, 1):
-            self._pass(player, UPDATE, params)
-            if self._lock_index.size:
-                self._apply_locks()
-        self.iteration += 1
+        for _ in range(count):
+            for player in (0, 1):
+                self._pass(player, UPDATE)
+                if self._lock_index.size:
+                    self._apply_locks()
+            self.iteration += 1
+
+    def step(self) -> None:
+        """One DCFR iteration: OOP's update, then IP's."""
+        self.steps(1)
 
     def counterfactual_values(self, player: int, best: bool = False) -> np.ndarray:
         """Root counterfactual values of ``player``'s hands (chips times compatible opponent weight): the
@@ -274,10 +299,20 @@ class PostflopSolver:
         response keeps its player's locks (:meth:`gains`)."""
         if self._lock_index.size:
             return 0.5 * sum(self.gains())
-        gain = self.value(0, True) + self.value(1, True)
+        gain = self._both(BEST)
         if self.game.raked:
-            gain -= self.value(0) + self.value(1)
+            gain -= self._both(AVERAGE)
         return 0.5 * gain
+
+    def _both(self, mode: int) -> float:
+        """Both players' :meth:`value` summed (``BEST``: each its best response, ``AVERAGE``: the average
+        strategies), their two walks in one compiled call."""
+        g = self.game
+        oop, ip = self._reaches[np.float64]
+        total = scaled_tree_values(g.tree, g.hands, self.regrets, self.cumulative, self.scales, 0, -1, oop, ip, mode,
+                                   self._unit_discount, g.half_pot, g.chance_index, self._no_chance_values,
+                                   *self._scratch[np.float64])
+        return float(total) / g.pairs_weight
 
     def exploitability_percent(self) -> float:
         """:meth:`exploitability` in % of the starting pot."""
@@ -297,7 +332,10 @@ class PostflopSolver:
                 return "iterations"
             if time_limit is not None and time.monotonic() - start >= time_limit:
                 return "time"
-            self.step()
+            # a river's iterations up to the next check in one call (they take about a millisecond)
+            every = max(check_every, 1)
+            count = every - self.iteration % every if self.fused() and time_limit is None else 1
+            self.steps(count if iterations is None else min(count, iterations - self.iteration))
             if target_percent is not None and self.iteration % check_every == 0:
                 now = self.exploitability_percent()
                 if progress is not None:

@@ -188,7 +188,11 @@ class PostflopGame(VectorGame):
                     perm[s, p, h] = position[p][combo_index(_swap_card(int(a), s1, s2), _swap_card(int(b), s1, s2))]
         self._boards: dict[tuple[int, ...], int] = {}
         self._materialise()
-        self.hands = HandArrays(cards, counts, weights, same, perm, *self._showdown_tables(cards, counts))
+        held = np.arange(52)[None, :, None]
+        misses = ((cards[:, None, :, 0] != held) & (cards[:, None, :, 1] != held)
+                  & (np.arange(width)[None, None, :] < counts[:, None, None]))
+        order, strength, sorted_cards, valid = self._showdown_tables(cards, counts)
+        self.hands = HandArrays(cards, counts, weights, same, perm, order, strength, sorted_cards, valid, misses)
 
     # -- set-up ----------------------------------------------------------------------------------------------
     @staticmethod
