@@ -146,6 +146,31 @@ def test_one_call_river_iteration_equals_two_walks(compress: bool) -> None:
     assert np.abs(fused.regrets).max() > 0
 
 
+def test_a_rivers_batches_are_capped_and_leave_the_state_of_single_iterations(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With checks every 1,000 iterations a river still runs at most ``MAX_BATCH`` iterations per compiled call
+    (Ctrl-C lands between calls), the batches end at the asked total, and the regrets, cumulative strategy and
+    scales equal those of one iteration per call, bit for bit."""
+    from pokerlab.solvers.postflop_cfr import MAX_BATCH
+
+    game, _ = build_game("Td9d6hQc2s", OOP, IP, pot=100, stack=200, bets="50%, a", raises="a")
+    counts: list[int] = []
+    steps = PostflopSolver.steps
+
+    def recorded(self: PostflopSolver, count: int) -> None:
+        counts.append(count)
+        steps(self, count)
+
+    batched, single = PostflopSolver(game), PostflopSolver(game)
+    for _ in range(40):
+        single.step()
+    monkeypatch.setattr(PostflopSolver, "steps", recorded)
+    assert batched.run(iterations=40, target_percent=1e-9, check_every=1000) == "iterations"
+    assert counts == [MAX_BATCH, MAX_BATCH, 40 - 2 * MAX_BATCH]
+    for name in ("regrets", "cumulative", "scales"):
+        assert np.array_equal(getattr(batched, name), getattr(single, name))
+
+
 def test_scratch_holds_every_level_and_action_of_the_walk() -> None:
     """The walk keeps its rows in one slab per level, without bounds checks: the depth and the widest decision
     that ``_shape_below`` sizes them by, against a plain recursion, at every node of a turn tree."""

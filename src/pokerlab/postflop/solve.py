@@ -397,13 +397,9 @@ def run(solver: PostflopSolver, spec: dict[str, Any], *, iterations: int | None,
                 return "time"
             began = time.perf_counter()
             whole = False
-            # a river's iterations up to the next check in one compiled call (the solver's run does the same)
-            count = 1
-            if solver.fused() and not first and time_limit is None and checkpoint is None:
-                count = max(check_every, 1) - solver.iteration % max(check_every, 1)
-                if iterations is not None:
-                    count = min(count, iterations - solver.iteration)
-            solver.steps(count)
+            # the first iteration alone (it is timed as the compilation), then a river's in batches
+            batched = not first and time_limit is None and checkpoint is None
+            solver.steps(solver.batch(check_every, iterations) if batched else 1)
             whole = True
             boundary()
             if first:

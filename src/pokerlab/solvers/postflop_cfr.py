@@ -74,6 +74,10 @@ the solves reach 1% / 0.5% / 0.3% of the pot in as many or fewer iterations on t
 spots over five scalings of the ranges' weights (docs/benchmarks.md)."""
 
 
+MAX_BATCH = 16
+"""Most iterations of a river in one compiled call (:meth:`PostflopSolver.batch`): a large river's iteration
+takes milliseconds, so a batch stays well under the second within which Ctrl-C must land."""
+
 _discount_rows = np.zeros((0, 3))
 """:func:`discount` of the first iterations as rows, shared by the solvers and grown as they need."""
 
@@ -205,6 +209,23 @@ class PostflopSolver:
         """Whether an iteration is one compiled call (no parallel chance branches, no locks)."""
         return self.game.top_chance.size == 0 and not self._lock_index.size
 
+    def batch(self, check_every: int, iterations: int | None) -> int:
+        """How many iterations the next call of :meth:`steps` should run: a river's up to the next check (every
+        ``check_every``), at most :data:`MAX_BATCH` and not past ``iterations`` (total); otherwise one. Ctrl-C
+        lands between compiled calls, so a batch is capped whatever ``check_every`` is.
+
+        >>> from pokerlab.postflop import build_game
+        >>> game, _ = build_game("Td9d6hQc2s", "AA,KK", "QQ,JJ", pot=100, stack=200, bets="a", raises="a")
+        >>> solver = PostflopSolver(game)
+        >>> solver.batch(10, None), solver.batch(1000, None), solver.batch(1000, 5)
+        (10, 16, 5)
+        """
+        if not self.fused():
+            return 1
+        every = max(check_every, 1)
+        count = min(every - self.iteration % every, MAX_BATCH)
+        return count if iterations is None else min(count, iterations - self.iteration)
+
     def steps(self, count: int) -> None:
         """``count`` DCFR iterations, each OOP's update then IP's; without parallel chance branches or locks (a
         river) all of them in one compiled call (a call from Python costs about a tenth of a river iteration)."""
@@ -332,10 +353,7 @@ class PostflopSolver:
                 return "iterations"
             if time_limit is not None and time.monotonic() - start >= time_limit:
                 return "time"
-            # a river's iterations up to the next check in one call (they take about a millisecond)
-            every = max(check_every, 1)
-            count = every - self.iteration % every if self.fused() and time_limit is None else 1
-            self.steps(count if iterations is None else min(count, iterations - self.iteration))
+            self.steps(self.batch(check_every, iterations) if time_limit is None else 1)
             if target_percent is not None and self.iteration % check_every == 0:
                 now = self.exploitability_percent()
                 if progress is not None:
