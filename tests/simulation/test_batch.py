@@ -122,7 +122,7 @@ def test_an_interrupt_while_a_chunk_is_shown_stops_the_workers_at_once():
         elapsed = time.monotonic() - start
         assert kept.__traceback__ is not None
         # killed, then reaped: a killed worker may still be exiting when the runner's one-second join gives up
-        # (seen once in a full suite on 2 busy cores); 5 s is still far from the 60 s its chunk would sleep
+        # (seen once in a full suite); 5 s is still far from the 60 s its chunk would sleep
         deadline = time.monotonic() + 5.0
         while multiprocessing.active_children() and time.monotonic() < deadline:
             time.sleep(0.05)
