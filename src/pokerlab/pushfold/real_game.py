@@ -11,8 +11,10 @@ reaches to 1, so the seat values sum to the pool on every deal, not only on aver
 A seat's best-response gain is estimated by cross-fitting: the deals are cut into batches; for each batch the
 best action of each (node, class) of the seat is chosen on the other batches and its gain over the profile's
 action measured on the batch. That is an unbiased estimate of the gain of a deviation chosen without the
-batch's deals (a lower bound, in expectation, of the true best-response gain; the choice on the same deals
-would be biased up by the noise); its standard error is the batches' spread. Ties of three or more hands are
+batch's deals (a lower bound, in expectation, of the true best-response gain); its standard error is the batches'
+spread. The same gain with each action chosen on all the deals and measured on them is biased up by the noise (an
+upper bound in expectation: the mean of a maximum is at least the maximum of the means): the two bracket the true
+gain, and their distance says how much the deals leave unknown. Ties of three or more hands are
 broken by a random seat priority per deal (as the solver's deals; exact for chip EV in expectation).
 """
 
@@ -44,7 +46,9 @@ BATCHES = 20
 @dataclass(frozen=True)
 class RealGameCheck:
     """A profile valued on ``deals`` joint deals (seed ``seed``): per seat its ``values`` (payoff units) and their
-    standard errors, and its best-response ``gains`` (cross-fitted, see the module docstring) with theirs.
+    standard errors, and its best-response ``gains`` (cross-fitted, see the module docstring) with theirs;
+    ``upper_gains`` the same gains chosen and measured on all the deals (in expectation at least the true gain, as
+    ``gains`` is at most it).
     ``pool``: what the payoffs of every outcome sum to (the prize pool under ICM, 0 for chip EV; NaN with a
     field, where the table's share of the money changes with the outcome); ``values.sum()`` equals it on every
     deal, so to rounding."""
@@ -56,6 +60,7 @@ class RealGameCheck:
     pool: float
     deals: int
     seed: int
+    upper_gains: tuple[float, ...]
 
     @property
     def max_gain(self) -> float:
@@ -372,14 +377,17 @@ def real_game_check(game: PushFoldGame, tree: CompiledPublicTree, strategy: Vect
     values = value_sums.sum(axis=0) / counts.sum()
     value_errors = _batch_error(value_sums / counts[:, None])
     weights = game.class_weights
-    gains, gain_errors = [], []
+    gains, gain_errors, upper_gains = [], [], []
     for i in range(seats):
         sums = action_sums[:, i, :len(hero_nodes[i])]
         if sums.shape[1] == 0:
             gains.append(0.0)
             gain_errors.append(0.0)
+            upper_gains.append(0.0)
             continue
         sigma = np.stack([strategy.block(node) for node in hero_nodes[i]]).transpose(0, 2, 1)  # (nodes, 2, 169)
+        every = sums.sum(axis=0) / np.maximum(usable.sum(axis=0), 1.0)
+        upper_gains.append(float((every.max(axis=1) - (every * sigma).sum(axis=1)).sum(axis=0) @ weights))
         per_batch = np.empty(batches)
         for b in range(batches):
             rest = (sums.sum(axis=0) - sums[b]) / np.maximum(usable.sum(axis=0) - usable[b], 1.0)
@@ -391,7 +399,7 @@ def real_game_check(game: PushFoldGame, tree: CompiledPublicTree, strategy: Vect
         gains.append(float(per_batch.mean()))
         gain_errors.append(float(_batch_error(per_batch[:, None])[0]))
     return RealGameCheck(tuple(float(v) for v in values), tuple(float(e) for e in value_errors), tuple(gains),
-                         tuple(gain_errors), pool, int(counts.sum()), seed)
+                         tuple(gain_errors), pool, int(counts.sum()), seed, tuple(upper_gains))
 
 
 def _batch_error(per_batch: np.ndarray) -> np.ndarray:
