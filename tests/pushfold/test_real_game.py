@@ -102,6 +102,7 @@ def test_a_result_reports_values_and_over_target_plainly():
     assert [s["value"] for s in data["seats"]] == pytest.approx(list(result.values))
     assert data["real_game"]["deals"] == 4_000
     assert all(s["real_game_gain_stderr"] > 0 for s in data["seats"][:2])
+    assert all(s["real_game_gain_in_sample"] is not None for s in data["seats"])
     # two iterations are far from the target: the real game says so, in the result, the JSON and a note
     assert result.over_target and data["real_game"]["over_target"]
     assert any("OVER TARGET" in note for note in result.notes)

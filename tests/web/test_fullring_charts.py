@@ -9,7 +9,7 @@ import pytest
 
 from pokerlab.cards.classes import CLASS_NAMES
 from pokerlab.pushfold.fullring import ANTES
-from pokerlab.pushfold.fullring_charts import available_depths, full_ring_chart, shipped_charts
+from pokerlab.pushfold.fullring_charts import available_depths, full_ring_chart, shipped_charts, shipped_real_game
 
 
 def test_the_answer_is_the_shipped_chart(client):
@@ -27,6 +27,10 @@ def test_the_answer_is_the_shipped_chart(client):
         assert np.allclose(shown, chart.jam[seat], atol=5e-5)
     assert set(body["call"]) == {"SB vs BTN", "BB vs BTN", "BB vs SB"}
     assert body["call"]["BB vs SB"]["AA"] == 1.0 and body["jam"]["BTN"]["72o"] == 0.0
+    real = shipped_real_game().of(chart)  # the chart played in the real game, as the package measured it
+    assert real is not None and body["real_game"]["measured"]
+    assert body["real_game"]["gains_high_bb"] == [float(g) for g in real.high]
+    assert body["real_game"]["deals"] == real.deals > 0
     assert client.get(f"/api/pushfold/chart?seats=3&depth={asked}&ante=none").json() == body
 
 
@@ -65,7 +69,14 @@ def test_the_push_fold_tab_shows_the_shipped_charts(page, screenshot_dir):
     for hand in ("AA", "K9o", "72o", "T5s"):
         shown = float(page.locator(f".ring-chart >> nth=0 >> .cell[data-hand='{hand}']").get_attribute("data-p"))
         assert shown == pytest.approx(chart.jam[0, CLASS_NAMES.index(hand)], abs=1e-4)
-    assert page.locator("#ring-summary").inner_text().startswith("3 seats of 10.0 bb with no ante: largest")
+    summary = page.locator("#ring-summary").inner_text()
+    assert summary.startswith("3 seats of 10.0 bb with no ante: largest")
+    real = shipped_real_game().of(chart)
+    assert real is not None
+    seat = int(np.argmax(real.low))
+    shown = f"{real.low[seat]:.1e}".replace("e-0", "e-")  # as JavaScript's toExponential(1) writes it
+    assert (f"In the real game, the chart as read (over-calls by the lone-jam chart): largest gain {shown} bb "
+            f"({chart.seats[seat]}; 200,000 joint deals") in summary
     page.screenshot(path=str(screenshot_dir / "web-fullring-charts.png"), full_page=True)
     charts = shipped_charts()  # a spot above its target says so
     over = int(np.argmax(charts.gains.max(axis=1)))

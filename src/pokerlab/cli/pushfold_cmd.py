@@ -19,7 +19,10 @@ from pokerlab.errors import InvalidArgumentError
 from pokerlab.limits import HEADS_UP_TARGET, MULTIWAY_DEALS, MULTIWAY_TARGET
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+
     from pokerlab.pushfold import PushFoldResult
+    from pokerlab.pushfold.fullring_charts import FullRingChart, RealGameGains
 
 
 def _blinds(text: str) -> list[float]:
@@ -251,7 +254,9 @@ def _print_result(result: PushFoldResult, compare_chip_ev: bool) -> bool:
         verdict = ("OVER TARGET at " + ", ".join(result.seats[i] for i in result.over_target) if result.over_target
                    else "all within the target")
         out.print(f"best-response gains in the real game ({result.gain_unit}): {shown}; {verdict} "
-                  f"({result.target:.2e})")
+                  f"({result.target:.2e}); cross-fitted, at most the true gain in expectation; chosen and measured "
+                  f"on the same deals, at least it: "
+                  + ", ".join(f"{s} {g:.2e}" for s, g in zip(result.seats, real.upper_gains, strict=True)))
     for note in result.notes:
         out.print(f"note: {note}")
     chip = _chip_ev_charts(result) if compare_chip_ev else None
@@ -357,16 +362,20 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
     import csv
 
     from pokerlab.pushfold.charts import grid_text, save_depth_png
-    from pokerlab.pushfold.fullring_charts import ante_rule, full_ring_table
+    from pokerlab.pushfold.fullring_charts import ante_rule, full_ring_table, real_game_dict, shipped_real_game
 
     rule = ante_rule({"0.0": "none"}.get(ante, ante))
     if icm_stage is not None and rule != "none":
         raise InvalidArgumentError("the shipped ICM charts have no ante: leave out --ante with --icm")
     if csv_path is not None:
         check_output(csv_path, what="--csv file")
+    real: list[RealGameGains | None] = []
     if icm_stage is None:
         table = full_ring_table(seats, rule, depths)
         data = table.to_dict()
+        real = [shipped_real_game().of(c) for c in table.charts]
+        for chart_data, chart in zip(data["charts"], table.charts, strict=True):
+            chart_data["real_game"] = real_game_dict(chart)
         tag, units, what = rule, "bb", f"ante rule {rule}, chip EV"
         goal = data["model"]["target_bb"]["heads_up" if seats == 2 else "multiway"]
         goals = [goal] * len(table.charts)
@@ -406,7 +415,7 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
     model = data["model"]
     out.print(f"full-ring push/fold, {seats} seats, {what}; shipped depths "
               f"{', '.join(f'{d:g}' for d in table.depths)} bb (nearest to those asked); {model['model']}; "
-              f"largest gain {max(float(np.nanmax(c.gains)) for c in table.charts):.1e} {units} "
+              f"largest gain {max(float(np.nanmax(c.gains)) for c in table.charts):.1e} {units} in the chart model "
               f"(code {model['code_version']})", highlight=False)
     missing: dict[str, list[float]] = {}
     for asked, _, why in table.not_shipped():
@@ -418,6 +427,8 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
     if over:
         out.print(f"above the target (stopped at the iteration cap; largest gain, {units}): {', '.join(over)}",
                   highlight=False)
+    if icm_stage is None:
+        out.print(_real_game_line(table.charts, real, shipped_real_game().reason), highlight=False)
     for s, name in enumerate(names):
         if not np.isnan(table.jam_depth[s, 0]):
             out.print(f"{name} jams first in up to this many bb (0: never):")
@@ -429,6 +440,20 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
                 out.print(grid_text(table.call_depth[c, j], "{:3g}"), highlight=False)
     for path in written:
         out.print(f"wrote {path}")
+
+
+def _real_game_line(charts: Sequence[FullRingChart], real: Sequence[RealGameGains | None], reason: str) -> str:
+    """One line on the shown charts played in the real game: the largest gain, bracketed (see
+    :mod:`pokerlab.pushfold.fullring_real`), or why it is not measured (``reason``, the file's)."""
+    measured = [(c, r) for c, r in zip(charts, real, strict=True) if r is not None]
+    if not measured:
+        return f"real game: not measured ({reason or 'no such spot in the real-game file'})"
+    chart, worst = max(measured, key=lambda pair: float(pair[1].low.max()))
+    seat = int(np.argmax(worst.low))
+    how = "exact" if worst.deals == 0 else f"{worst.deals:,} joint deals, cross-fitted +- {worst.low_errors[seat]:.1e}"
+    return (f"in the real game, the charts as a player reads them (over-calls by the lone-jam chart): largest gain "
+            f"{worst.low[seat]:.1e} bb ({chart.seats[seat]} at {chart.depth_bb:g} bb; {how}; the in-sample estimate, "
+            f"at least the true gain in expectation: {worst.high[seat]:.1e}); every spot's in the --json output")
 
 
 def _spans(depths: list[float]) -> str:

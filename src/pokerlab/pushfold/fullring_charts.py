@@ -7,6 +7,10 @@ CPU seconds, and a JSON header: the format, the code version (:data:`CODE_VERSIO
 model's sources), the target, the sampled tables' sizes and seed, and the SHA-256 of the arrays (the content
 hash). A file of another format or code version is refused (:class:`ChartVersionError`), never read silently.
 
+Beside it, ``data/fullring_real_game.npz`` holds each spot's chart valued in the real game as a player plays it
+(measured by :mod:`pokerlab.pushfold.fullring_real`, read by :func:`shipped_real_game`): it names the chart file's
+content hash and the code that measured it, and is not used for other charts or code (the reader says why).
+
 >>> chart = full_ring_chart(3, 10, "none")
 >>> chart.depth_bb, chart.jam.shape, chart.seats
 (10.0, (3, 169), ('BTN', 'SB', 'BB'))
@@ -348,3 +352,132 @@ def full_ring_table(seats: int, ante: str, depths: Iterable[float], charts: Char
         return np.where(np.isnan(probabilities).all(axis=0), np.nan, at)
 
     return FullRingTable(ordered, largest(jam), largest(call), tuple(asked))
+
+
+# ---- the shipped charts valued in the real game (measured by pokerlab.pushfold.fullring_real) ----
+
+REAL_GAME_FORMAT = "pokerlab-fullring-real-game-v1"
+REAL_GAME_FILE = CHART_FILE.with_name("fullring_real_game.npz")
+REAL_GAME_SOURCES = ("pushfold/real_game.py", "pushfold/fullring_real.py")
+"""The sources that make a real-game measurement (the joint-deal check, the profile a chart's player plays)."""
+REAL_GAME_ARRAYS = ("key", "values", "value_errors", "low", "low_errors", "high")
+PLAYED_PROFILE = ("jam first in by jam[seat]; facing one or more jams, call by call[seat, first jammer] (the charts "
+                  "hold no over-call ranges); the shipped quantised probabilities")
+"""The profile a chart's player plays in the real-game measurement, in words."""
+
+
+def real_game_version() -> str:
+    """The digest of :data:`REAL_GAME_SOURCES` (16 hex digits)."""
+    return sources_digest(REAL_GAME_SOURCES)
+
+
+@dataclass(frozen=True)
+class RealGameGains:
+    """One spot's chart played in the real game (:mod:`pokerlab.pushfold.fullring_real`), per seat in big blinds:
+    ``values`` (chip EV) and ``value_errors``; the best-response gain between ``low`` (cross-fitted, error
+    ``low_errors``) and ``high``; ``deals`` joint deals (0: exact, heads-up) of seed ``seed``."""
+
+    values: np.ndarray
+    value_errors: np.ndarray
+    low: np.ndarray
+    low_errors: np.ndarray
+    high: np.ndarray
+    deals: int
+    seed: int
+
+    def to_dict(self) -> dict[str, Any]:
+        def listed(a: np.ndarray) -> list[float]:
+            return [float(x) for x in a]
+
+        return {"values_bb": listed(self.values), "value_stderr_bb": listed(self.value_errors),
+                "gains_low_bb": listed(self.low), "gains_low_stderr_bb": listed(self.low_errors),
+                "gains_high_bb": listed(self.high), "deals": self.deals, "seed": self.seed, "profile": PLAYED_PROFILE}
+
+
+def real_game_gains(arrays: dict[str, np.ndarray], deals: int, seed: int) -> RealGameGains:
+    """A measurement from its arrays by name (:data:`REAL_GAME_ARRAYS` but the key)."""
+    values, value_errors, low, low_errors, high = (np.asarray(arrays[name], dtype=np.float64)
+                                                   for name in REAL_GAME_ARRAYS[1:])
+    return RealGameGains(values, value_errors, low, low_errors, high, deals, seed)
+
+
+def write_real_game(charts: ChartFile, measured: list[RealGameGains], path: Path = REAL_GAME_FILE
+                    ) -> dict[str, Any]:
+    """Write the measurements of every spot of ``charts`` (``measured[i]``: row ``i``) atomically; returns the
+    header."""
+    count = len(measured)
+    if count != charts.key.shape[0]:
+        raise ValueError(f"{count} measurements for {charts.key.shape[0]} chart spots")
+    arrays = {"key": charts.key.copy()}
+    for name in REAL_GAME_ARRAYS[1:]:
+        arrays[name] = np.full((count, MAX_SEATS), np.nan, dtype=np.float32)
+        for i, spot in enumerate(measured):
+            column = getattr(spot, name)
+            arrays[name][i, :column.shape[0]] = column
+    deals = {spot.deals for spot in measured if spot.deals}
+    seeds = {spot.seed for spot in measured}
+    header = {"format": REAL_GAME_FORMAT, "code_version": real_game_version(),
+              "chart_content_sha256": charts.header["content_sha256"],
+              "deals": deals.pop() if len(deals) == 1 else sorted(deals), "seed": seeds.pop() if len(seeds) == 1
+              else sorted(seeds), "profile": PLAYED_PROFILE, "units": "bb per hand (chip EV)"}
+    return save_chart_file(path, header, arrays)
+
+
+@dataclass(frozen=True)
+class RealGameFile:
+    """The real-game measurements of the shipped charts, or why there are none (``reason``)."""
+
+    header: dict[str, Any]
+    arrays: dict[str, np.ndarray]
+    reason: str = ""
+
+    def of(self, chart: FullRingChart) -> RealGameGains | None:
+        """The measurement of ``chart``'s spot (None if the file is not used or lacks it)."""
+        if self.reason:
+            return None
+        key = self.arrays["key"]
+        rows = np.flatnonzero((key[:, 0] == len(chart.seats)) & (key[:, 1] == chart.depth_bb)
+                              & (key[:, 2] == list(ANTES).index(chart.ante)))
+        if rows.size == 0:
+            return None
+        row, n = int(rows[0]), len(chart.seats)
+        deals = self.header["deals"] if n > 2 else 0
+        return real_game_gains({name: self.arrays[name][row, :n] for name in REAL_GAME_ARRAYS[1:]}, int(deals),
+                               int(self.header["seed"]))
+
+
+def read_real_game(path: Path, charts: ChartFile) -> RealGameFile:
+    """Read a real-game file measured on ``charts``; a file of another format, code version or chart file comes
+    back with its ``reason`` and no measurements; :class:`~pokerlab.errors.FileFormatError` if it cannot be read."""
+    try:
+        with np.load(path) as stored:
+            header = json.loads(str(stored["header"]))
+            arrays = {name: stored[name] for name in REAL_GAME_ARRAYS}
+    except (OSError, KeyError, ValueError) as error:
+        raise FileFormatError(f"cannot read the full-ring real-game file {path}: {error}") from None
+    rebuild = "run scripts/build_fullring_real_game.py"
+    if header.get("format") != REAL_GAME_FORMAT or header.get("code_version") != real_game_version():
+        return RealGameFile(header, {}, f"measured by other code ({header.get('code_version')}, this pokerlab's is "
+                                        f"{real_game_version()}): {rebuild}")
+    if header.get("chart_content_sha256") != charts.header["content_sha256"]:
+        return RealGameFile(header, {}, f"measured on another chart file: {rebuild}")
+    if not np.array_equal(arrays["key"], charts.key):
+        return RealGameFile(header, {}, f"its spots are not the chart file's: {rebuild}")
+    return RealGameFile(header, arrays)
+
+
+@lru_cache(maxsize=1)
+def shipped_real_game() -> RealGameFile:
+    """The package's real-game file, read once per process (a missing file: no measurements, and why)."""
+    if not REAL_GAME_FILE.exists():
+        return RealGameFile({}, {}, "no real-game file: run scripts/build_fullring_real_game.py")
+    return read_real_game(REAL_GAME_FILE, shipped_charts())
+
+
+def real_game_dict(chart: FullRingChart) -> dict[str, Any]:
+    """``chart``'s real-game measurement as JSON (``{"measured": false, "why": ...}`` where there is none)."""
+    stored = shipped_real_game()
+    measured = stored.of(chart)
+    if measured is None:
+        return {"measured": False, "why": stored.reason or "this spot is not in the real-game file"}
+    return {"measured": True} | measured.to_dict()

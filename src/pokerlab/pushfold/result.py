@@ -178,6 +178,7 @@ class PushFoldResult:
                 "value_stderr": self.value_errors[i] if self.value_errors else None,
                 "real_game_gain": None if self.real_game is None else self.real_game.gains[i],
                 "real_game_gain_stderr": None if self.real_game is None else self.real_game.gain_errors[i],
+                "real_game_gain_in_sample": None if self.real_game is None else self.real_game.upper_gains[i],
             })
         real = self.real_game
         return {

@@ -537,7 +537,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # ---- the shipped full-ring charts: read from the package's chart file, no solving ----
     def full_ring_answer(seats: int, depth: float, ante: str, icm: str | None = None) -> dict[str, Any]:
-        from pokerlab.pushfold.fullring_charts import ante_rule, available_depths, full_ring_chart, shipped_model
+        from pokerlab.pushfold.fullring_charts import (
+            ante_rule,
+            available_depths,
+            full_ring_chart,
+            real_game_dict,
+            shipped_model,
+        )
 
         if icm is not None:
             from pokerlab.pushfold.fullring_icm_charts import icm_chart_answer
@@ -547,12 +553,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return icm_chart_answer(seats, depth, icm)
         chart = full_ring_chart(seats, depth, ante)
         return chart.to_dict() | {"exact": chart.exact, "model": shipped_model(),
-                                  "depths": available_depths(seats, ante).tolist()}
+                                  "depths": available_depths(seats, ante).tolist(), "real_game": real_game_dict(chart)}
 
     @app.post("/api/pushfold/chart")
     def full_ring_chart_post(body: FullRingChartRequest) -> dict[str, Any]:
         """The shipped full-ring chart nearest a depth, as `pokerlab pushfold --chart full-ring --json` (no
-        solving: read from the package's chart file, whose header comes back as `model`)."""
+        solving: read from the package's chart file, whose header comes back as `model`), with the chart played in
+        the real game (`real_game`: per seat its chip EV and best-response gain, bracketed)."""
         return full_ring_answer(body.seats, body.depth, body.ante, body.icm)
 
     @app.get("/api/pushfold/chart")

@@ -896,6 +896,19 @@ const fullRingCharts = (() => {
     return el("div", { class: "chart ring-chart" }, el("h3", { text: title }), cells);
   }
 
+  // the chart played in the real game (over-calls by the lone-jam chart; joint deals): its largest gain, bracketed
+  function realGame(r) {
+    const real = r.real_game;
+    if (!real || !real.measured) return `. In the real game: not measured (${real ? real.why : "no answer"})`;
+    const low = real.gains_low_bb;
+    const seat = low.indexOf(Math.max(...low));
+    const how = real.deals ? `${real.deals.toLocaleString("en")} joint deals, cross-fitted `
+      + `± ${real.gains_low_stderr_bb[seat].toExponential(1)}` : "exact";
+    return `. In the real game, the chart as read (over-calls by the lone-jam chart): largest gain `
+      + `${low[seat].toExponential(1)} bb (${r.seats[seat]}; ${how}; the in-sample estimate, at least the true gain `
+      + `in expectation: ${real.gains_high_bb[seat].toExponential(1)} bb)`;
+  }
+
   function render(r) {
     const charts = [];
     for (const [seat, probs] of Object.entries(r.jam)) charts.push(grid(`${seat} jams first in`, probs));
@@ -914,7 +927,8 @@ const fullRingCharts = (() => {
       + (r.exact ? "" : ` (the nearest shipped depth to ${num(r.asked_bb, 1)} bb)`)
       + `: largest best-response gain ${largest.toExponential(2)} ${units} in the chart model`
       + (largest > target ? ` (above the ${target} ${units} target: the solve stopped at its iteration cap)` : "")
-      + `; probabilities in steps of 1/200; shipped depths ${r.depths.join(", ")}`;
+      + `; probabilities in steps of 1/200; shipped depths ${r.depths.join(", ")}`
+      + (icm ? "" : realGame(r));
     $("ring-summary").dataset.depth = String(r.depth_bb);
   }
 

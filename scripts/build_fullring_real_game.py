@@ -1,0 +1,127 @@
+"""Value every shipped full-ring chart in the real game, as a player plays it, and write the measurements as package
+data (src/pokerlab/data/fullring_real_game.npz; pokerlab.pushfold.fullring_real says what is measured).
+
+Each spot is measured on --deals joint deals of seed --seed and checkpointed atomically in its own file under --work
+(named by the chart file's content hash, the code version, the deals and the seed); a rerun skips the spots already
+there, so an interrupted build resumes exactly, and the measurement is deterministic, so a rebuild writes the same
+file. At the end every spot of the chart file must have its checkpoint; the file is written with the chart file's
+content hash, the code version, the deals and the seed.
+
+    nice -n 10 .venv/bin/python scripts/build_fullring_real_game.py --workers 2
+
+Ctrl-C stops after the spot in progress is abandoned, prints one line and exits 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from build_fullring_charts import solve_all
+
+from pokerlab.errors import PokerlabError
+from pokerlab.pushfold.fullring import ANTES
+from pokerlab.pushfold.fullring_charts import (
+    CHART_FILE,
+    REAL_GAME_ARRAYS,
+    REAL_GAME_FILE,
+    RealGameGains,
+    full_ring_chart,
+    read_charts,
+    real_game_gains,
+    real_game_version,
+    write_real_game,
+)
+from pokerlab.pushfold.fullring_real import DEALS, SEED, measure_chart
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def checkpoint_path(work: Path, seats: int, depth: float, ante: str) -> Path:
+    return work / f"{seats:02d}-{ante}-{depth:06.2f}.npz"
+
+
+def stamp(charts_sha: str, deals: int, seed: int) -> dict[str, object]:
+    """What a checkpoint must have been measured with to be reused."""
+    return {"code_version": real_game_version(), "chart_content_sha256": charts_sha, "deals": deals, "seed": seed}
+
+
+def load_measured(path: Path, expected: dict[str, object]) -> RealGameGains | None:
+    """A checkpoint measured with ``expected`` (:func:`stamp`), else None."""
+    try:
+        with np.load(path) as stored:
+            header = json.loads(str(stored["header"]))
+            if any(header.get(k) != v for k, v in expected.items()):
+                return None
+            return real_game_gains({name: stored[name] for name in REAL_GAME_ARRAYS[1:]}, int(header["measured_deals"]),
+                               int(header["seed"]))
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def _measure(job: tuple[str, int, float, str, int, int, str]) -> str:
+    """Measure one spot of the chart file ``job[0]`` and checkpoint it; returns a line saying what was done."""
+    charts_path, seats, depth, ante, deals, seed, work = job
+    charts = read_charts(Path(charts_path))
+    cpu = time.process_time()
+    measured = measure_chart(full_ring_chart(seats, depth, ante, charts), deals=deals, seed=seed)
+    header = stamp(charts.header["content_sha256"], deals, seed) | {"measured_deals": measured.deals}
+    path = checkpoint_path(Path(work), seats, depth, ante)
+    temporary = path.with_name(path.name + f".{os.getpid()}.partial.npz")
+    np.savez(temporary, header=np.array(json.dumps(header)),
+             **{name: getattr(measured, name) for name in REAL_GAME_ARRAYS[1:]})  # type: ignore[arg-type]
+    temporary.replace(path)
+    largest = int(np.argmax(measured.high))
+    return (f"{seats} seats {depth:g} bb ante {ante}: {time.process_time() - cpu:.1f} s CPU, largest gain "
+            f"{measured.low[largest]:.2e} to {measured.high[largest]:.2e} bb (seat {largest})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--charts", type=Path, default=CHART_FILE, help="the chart file to measure")
+    parser.add_argument("--deals", type=int, default=DEALS)
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--work", type=Path, default=ROOT / "build" / "fullring-real-game")
+    parser.add_argument("--output", type=Path, default=REAL_GAME_FILE)
+    args = parser.parse_args(argv)
+    try:
+        if args.deals < 100:
+            raise ValueError(f"--deals {args.deals}: at least 100 joint deals per spot")
+        charts = read_charts(args.charts)
+    except (ValueError, PokerlabError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if not args.output.parent.is_dir():
+        print(f"error: the output folder {args.output.parent} does not exist", file=sys.stderr)
+        return 2
+    args.work.mkdir(parents=True, exist_ok=True)
+    expected = stamp(charts.header["content_sha256"], args.deals, args.seed)
+    spots = [(int(k[0]), float(k[1]), list(ANTES)[int(k[2])]) for k in charts.key]
+    todo = [s for s in spots if load_measured(checkpoint_path(args.work, *s), expected) is None]
+    print(f"{len(spots)} spots, {len(spots) - len(todo)} already measured, {len(todo)} to measure (code version "
+          f"{expected['code_version']}, {args.deals} deals, seed {args.seed}, {args.workers} worker(s))", flush=True)
+    if todo:
+        # the largest tables first: the ETA then errs long, and the last jobs are the short ones
+        jobs = [(str(args.charts), s, d, a, args.deals, args.seed, str(args.work))
+                for s, d, a in sorted(todo, key=lambda spot: -spot[0])]
+        if solve_all(_measure, jobs, args.workers, args.work) == 130:
+            return 130
+    measured = [load_measured(checkpoint_path(args.work, *s), expected) for s in spots]
+    missing = [s for s, m in zip(spots, measured, strict=True) if m is None]
+    if missing:
+        print(f"error: {len(missing)} spots have no checkpoint (e.g. {missing[0]}): rerun", file=sys.stderr)
+        return 1
+    header = write_real_game(charts, [m for m in measured if m is not None], args.output)
+    print(f"wrote {args.output}: {len(spots)} spots, code version {header['code_version']}, content sha256 "
+          f"{header['content_sha256'][:16]}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
