@@ -112,6 +112,24 @@ _A = TypeVar("_A", bound=np.ndarray)
 _unowned = cast(Callable[[_A], _A], _unowned_view)  # the compiled call's type, for the type checker
 
 
+@intrinsic
+def _data_pointer(typingctx: object, array: types.Array) -> tuple[Signature, Callable[..., ir.Value]]:  # noqa: ARG001
+    """The address of ``array``'s first element as a typed pointer (numba's ``CPointer``), which compiled code
+    indexes like a 1-D array (``pointer[i]``, without the wrap of negative indices). A call passes a pointer as
+    one machine word where it passes an array as seven or more (its meminfo, parent, size, item size, data,
+    shape and strides): the walk's per-node cost was mostly the pushing of its arguments. Only for C-contiguous
+    arrays kept alive by the caller, read at indices within their size."""
+
+    def codegen(context: object, builder: ir.IRBuilder, signature: Signature, args: list[ir.Value]) -> ir.Value:
+        return _make_array(signature.args[0])(context, builder, args[0]).data
+
+    pointer: types.Type = cast(Any, types.CPointer)(array.dtype)  # untyped in numba's stubs
+    return pointer(array), codegen
+
+
+_pointer = cast(Callable[[_A], _A], _data_pointer)  # indexed like the array: its type, for the type checker
+
+
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
@@ -526,24 +544,24 @@ def _choose_update(regrets: Any, cumulative: Any, scales: Any, node: Any, lo: An
 
 
 @_njit_without_refcounts()
-def _terminal_into(kind: np.ndarray, player: np.ndarray, amount: np.ndarray, board: np.ndarray, rake: np.ndarray,
-                   cards: np.ndarray, sizes: np.ndarray, same: np.ndarray, valid: np.ndarray, strength: np.ndarray,
-                   order: np.ndarray, sorted_cards: np.ndarray, node: int, p: int, opp: np.ndarray,
-                   half_pot: float, work: np.ndarray, out: np.ndarray) -> float:
-    """``p``'s values at fold or showdown ``node`` into ``out`` (the tree's and hands' fields one by one, see
-    :func:`_walk`). With rake ``r`` a showdown pays the winner ``stake - r``, the loser ``-stake`` and each of a
-    tie ``-r / 2``: ``(stake - r / 2)`` times (reach beaten minus reach that beats) plus ``-r / 2`` times the whole
-    compatible reach. Returns the opponent's whole reach at a showdown (its per-card sums left in ``work[:52]``),
+def _terminal_into(kind: int, folder: int, amount: float, board: int, rake: float, cards: np.ndarray,
+                   sizes: np.ndarray, same: np.ndarray, valid: np.ndarray, strength: np.ndarray, order: np.ndarray,
+                   sorted_cards: np.ndarray, p: int, opp: np.ndarray, half_pot: float, work: np.ndarray,
+                   out: np.ndarray) -> float:
+    """``p``'s values at a fold or showdown node (its ``kind``, ``folder``, ``amount``, showdown ``board`` and
+    ``rake``: the tree's fields at the node) into ``out`` (the hands' fields one by one, see :func:`_walk`). With
+    rake ``r`` a showdown pays the winner ``stake - r``, the loser ``-stake`` and each of a tie ``-r / 2``:
+    ``(stake - r / 2)`` times (reach beaten minus reach that beats) plus ``-r / 2`` times the whole compatible
+    reach. Returns the opponent's whole reach at a showdown (its per-card sums left in ``work[:52]``),
     0 at a fold."""
-    stake = half_pot + amount[node]
-    raked = rake[node]
-    if kind[node] == FOLD_NODE:
-        _fold_into(cards, sizes, same, p, opp, -stake if player[node] == p else stake - raked, work, out)
+    stake = half_pot + amount
+    if kind == FOLD_NODE:
+        _fold_into(cards, sizes, same, p, opp, -stake if folder == p else stake - rake, work, out)
         return 0.0
     for h in range(out.shape[0]):
         out[h] = 0.0
-    return _showdown_into(valid, strength, order, sorted_cards, same, board[node], p, opp, stake - 0.5 * raked,
-                          -0.5 * raked, work, out)
+    return _showdown_into(valid, strength, order, sorted_cards, same, board, p, opp, stake - 0.5 * rake,
+                          -0.5 * rake, work, out)
 
 
 @njit(cache=True)
@@ -650,15 +668,15 @@ def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
                 top[0, h] = mine[h] if h < mine.shape[0] else 0.0
                 top[1, h] = theirs[h] if h < theirs.shape[0] else 0.0
             # every array below is alive until this returns: the walk gets views without reference counts
-            _walk(_unowned(tree.kind), _unowned(tree.player), _unowned(tree.first_child),
-                  _unowned(tree.num_children), _unowned(tree.amount), _unowned(tree.board), _unowned(tree.card),
-                  _unowned(tree.offset), _unowned(tree.iso_start), _unowned(tree.iso_count),
-                  _unowned(tree.iso_swaps), _unowned(tree.factor), _unowned(tree.rake), _unowned(hands.cards),
-                  _unowned(hands.sizes), _unowned(hands.same), _unowned(hands.perm), _unowned(hands.order),
+            _walk(_pointer(tree.kind), _pointer(tree.player), _pointer(tree.first_child),
+                  _pointer(tree.num_children), _pointer(tree.amount), _pointer(tree.board), _pointer(tree.card),
+                  _pointer(tree.offset), _pointer(tree.iso_start), _pointer(tree.iso_count),
+                  _pointer(tree.iso_swaps), _pointer(tree.factor), _pointer(tree.rake), _unowned(hands.cards),
+                  _pointer(hands.sizes), _unowned(hands.same), _unowned(hands.perm), _unowned(hands.order),
                   _unowned(hands.strength), _unowned(hands.sorted_cards), _unowned(hands.valid),
                   _unowned(hands.misses), _unowned(regrets), _unowned(cumulative), _unowned(scales), node, q,
-                  _unowned(top[0]), _unowned(top[1]), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
-                  _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
+                  _unowned(top[0]), _unowned(top[1]), mode, discount, half_pot, _unowned(work),
+                  _pointer(chance_index), _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
             if p < 0 and i == iterations - 1:  # one player's walk: its caller reads ``out``
                 for h in range(hands.sizes[q]):
                     total += np.float64(top[0, h]) * np.float64(out[h])
@@ -720,19 +738,22 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
     by one, not as their bundles: numba takes a reference to every array of a tuple passed to a call that is not
     inlined (an atomic increment and decrement each): in a recursive walk that does nothing else, about 130 ns
     a call for the two bundles, whether the callee reads the arrays or not, against about 1 ns for an unused
-    array argument. The walk, :func:`scaled_tree_values` and every kernel they call are compiled without numba's
-    reference counting (``_nrt=False``): with it, a function calls ``NRT_incref`` on entry and ``NRT_decref`` on
-    exit for each array argument, a call each even for a view without a reference (:func:`_unowned_view`), and
-    LLVM's pruning of them left the walk's 32 pairs in place: 64 calls a node, about 40% of an iteration of the
-    turn with 6 hands a side, 10% with the benchmark's ranges (docs/benchmarks.md, session 18). Such a function
-    cannot allocate, nor assign one array slice to another (numba may copy the source first): loops instead, and
-    the chance nodes' float64 sums in a row of ``work`` per level (:func:`work_size`)."""
+    array argument. The tree's 1-D fields, ``sizes`` and ``chance_index`` come as pointers to their data
+    (:func:`_data_pointer`: a word each where an array is seven), and :func:`_terminal_into` gets the node's
+    fields, not the arrays: the turn with 6 hands a side 4.2 -> 3.0 ms an iteration. The walk,
+    :func:`scaled_tree_values` and every kernel they call are compiled without numba's reference counting
+    (``_nrt=False``): with it, a function calls ``NRT_incref`` on entry and ``NRT_decref`` on exit for each array
+    argument, a call each even for a view without a reference (:func:`_unowned_view`), and LLVM's pruning of them
+    left the walk's 32 pairs in place: 64 calls a node, about 40% of an iteration of the turn with 6 hands a
+    side, 10% with the benchmark's ranges (docs/benchmarks.md, session 18). Such a function cannot allocate, nor
+    assign one array slice to another (numba may copy the source first): loops instead, and the chance nodes'
+    float64 sums in a row of ``work`` per level (:func:`work_size`)."""
     node_kind = kind[node]
     mine = sizes[p]
     theirs = sizes[1 - p]
     if node_kind <= SHOWDOWN_NODE:
-        _terminal_into(kind, player, amount, board, rake, cards, sizes, same, valid, strength, order, sorted_cards,
-                       node, p, opp, half_pot, work, out)
+        _terminal_into(kind[node], player[node], amount[node], board[node], rake[node], cards, sizes,
+                       same, valid, strength, order, sorted_cards, p, opp, half_pot, work, out)
         return
     first = first_child[node]
     na = num_children[node]
@@ -789,8 +810,8 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
             child = first + a
             _product_into(reach, opp, slab[actions + a], theirs)
             if kind[child] <= SHOWDOWN_NODE:
-                _terminal_into(kind, player, amount, board, rake, cards, sizes, same, valid, strength, order,
-                               sorted_cards, child, p, reach, half_pot, work, v)
+                _terminal_into(kind[child], player[child], amount[child], board[child], rake[child], cards, sizes,
+                               same, valid, strength, order, sorted_cards, p, reach, half_pot, work, v)
             else:
                 _walk(kind, player, first_child, num_children, amount, board, card, offset, iso_start, iso_count,
                       iso_swaps, factor, rake, cards, sizes, same, perm, order, strength, sorted_cards, valid,
@@ -804,8 +825,8 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
         if child_kind == FOLD_NODE and a + 1 < na and kind[child + 1] == SHOWDOWN_NODE:
             continue  # valued after the showdown, from its sums (below)
         if child_kind <= SHOWDOWN_NODE:
-            whole = _terminal_into(kind, player, amount, board, rake, cards, sizes, same, valid, strength, order,
-                                   sorted_cards, child, p, opp, half_pot, work, slab[a])
+            whole = _terminal_into(kind[child], player[child], amount[child], board[child], rake[child], cards,
+                                   sizes, same, valid, strength, order, sorted_cards, p, opp, half_pot, work, slab[a])
             if child_kind == SHOWDOWN_NODE and a > 0 and kind[child - 1] == FOLD_NODE:
                 # p's fold beside a call to showdown: the same opponent reach, whose whole and per-card sums the
                 # showdown's sweep leaves behind, so the fold costs one pass over p's hands
