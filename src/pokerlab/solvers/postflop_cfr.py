@@ -58,6 +58,7 @@ from pokerlab.games.postflop.kernels import (
     scratch,
     tree_values,
     walk_pointer,
+    work_size,
 )
 
 NodeLocks = Mapping[int, tuple[np.ndarray, np.ndarray]]
@@ -127,7 +128,7 @@ class PostflopSolver:
         width = game.hands.weights.shape[1]
         slabs = scratch(game.tree, game.hands, 0, self._weights[0]).shape
         self._slabs = (int(slabs[0]), int(slabs[1]))  # the depth and rows of a slab: every walk's
-        self._scratch = {rows: (np.empty(slabs, rows), np.empty((2, width), rows), np.empty(52 + width),
+        self._scratch = {rows: (np.empty(slabs, rows), np.empty((2, width), rows), np.empty(work_size(slabs[0], width)),
                                 np.empty(width, rows)) for rows in (np.float32, np.float64)}
         self._update_walk: WalkPointer | None = None  # the float32 walk the parallel branches call
         self._unit_discount = np.ones((1, 3))  # the rows of a walk that updates nothing

@@ -18,6 +18,7 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types
 from numba import typeof as numba_type
+from numba.core.dispatcher import Dispatcher
 from numba.core.types import WrapperAddressProtocol
 from numba.core.typing.templates import Signature
 from numba.extending import intrinsic, overload
@@ -111,6 +112,34 @@ _A = TypeVar("_A", bound=np.ndarray)
 _unowned = cast(Callable[[_A], _A], _unowned_view)  # the compiled call's type, for the type checker
 
 
+@intrinsic
+def _data_pointer(typingctx: object, array: types.Array) -> tuple[Signature, Callable[..., ir.Value]]:  # noqa: ARG001
+    """The address of ``array``'s first element as a typed pointer (numba's ``CPointer``), which compiled code
+    indexes like a 1-D array (``pointer[i]``, without the wrap of negative indices). A call passes a pointer as
+    one machine word where it passes an array as seven or more (its meminfo, parent, size, item size, data,
+    shape and strides): the walk's per-node cost was mostly the pushing of its arguments. Only for C-contiguous
+    arrays kept alive by the caller, read at indices within their size."""
+
+    def codegen(context: object, builder: ir.IRBuilder, signature: Signature, args: list[ir.Value]) -> ir.Value:
+        return _make_array(signature.args[0])(context, builder, args[0]).data
+
+    pointer: types.Type = cast(Any, types.CPointer)(array.dtype)  # untyped in numba's stubs
+    return pointer(array), codegen
+
+
+_pointer = cast(Callable[[_A], _A], _data_pointer)  # indexed like the array: its type, for the type checker
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _njit_without_refcounts(fastmath: bool = False) -> Callable[[_F], Dispatcher[_F]]:
+    """``njit(cache=True)`` without numba's reference counting of arrays (``_nrt=False``), for the walk and
+    every kernel it calls: see :func:`_walk`. Such a kernel allocates nothing and takes arrays its caller keeps
+    alive."""
+    return cast("Callable[[_F], Dispatcher[_F]]", cast(Any, njit)(cache=True, fastmath=fastmath, _nrt=False))
+
+
 @njit(cache=True)
 def fold_values(hands: HandArrays, p: int, opp: np.ndarray, payoff: float) -> np.ndarray:
     """``payoff`` times the opponent's compatible reach, for each of ``p``'s hands."""
@@ -178,7 +207,7 @@ def showdown_values(hands: HandArrays, board: int, p: int, opp: np.ndarray, payo
     return out
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def _showdown_into(valid: np.ndarray, strength: np.ndarray, order: np.ndarray, sorted_cards: np.ndarray,
                    same_all: np.ndarray, board: int, p: int, opp: np.ndarray, payoff: float, whole: float,
                    work: np.ndarray, out: np.ndarray) -> float:
@@ -334,31 +363,31 @@ def _normalise(sigma: np.ndarray, total: np.ndarray, rows: int, uniform: float) 
         sigma[h] = sigma[h] / t if t > 0 else same_type
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def _product_into(out: np.ndarray, x: np.ndarray, y: np.ndarray, rows: int) -> None:
     for h in range(rows):
         out[h] = x[h] * y[h]
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def _kept_into(out: np.ndarray, x: np.ndarray, scale: float, keep: np.ndarray, rows: int) -> None:
     for h in range(rows):
         out[h] = x[h] * scale if keep[h] else 0.0
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def _add_into(out: np.ndarray, x: np.ndarray, rows: int) -> None:
     for h in range(rows):
         out[h] += x[h]
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def _add_product_into(out: np.ndarray, x: np.ndarray, y: np.ndarray, rows: int) -> None:
     for h in range(rows):
         out[h] += x[h] * y[h]
 
 
-@njit(cache=True, fastmath=True)
+@_njit_without_refcounts(fastmath=True)
 def _update_row(regrets: np.ndarray, cumulative: np.ndarray, values: np.ndarray, sigma: np.ndarray,
                 out: np.ndarray, own: np.ndarray, rows: int, discount: Discount) -> None:
     alpha, beta, gamma = discount.alpha, discount.beta, discount.gamma
@@ -369,7 +398,7 @@ def _update_row(regrets: np.ndarray, cumulative: np.ndarray, values: np.ndarray,
         cumulative[h] = np.float64(cumulative[h]) * gamma + own[h] * sigma[h]
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def _strategy_into(block: np.ndarray, lo: int, rows: int, na: int, slab: np.ndarray, first: int,
                    total: np.ndarray) -> None:
     """Action probabilities from a block stored action-major (``lo + a * rows + h``) into rows ``first`` to
@@ -398,7 +427,7 @@ def _strategy(block: np.ndarray, lo: int, rows: int, na: int, like: np.ndarray) 
     return sigma[:na]  # numba would compile _strategy_into once more for a literal argument
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, slab: np.ndarray, first: int, na: int, rows: int,
             out: np.ndarray, own: np.ndarray, discount: Discount) -> None:
     """The DCFR update of one node's block (actions' values in rows ``0`` to ``na`` of ``slab``, the strategy
@@ -416,7 +445,7 @@ STRATEGY_STEPS = 65535
 """Compressed cumulative strategy: uint16 steps of a node's scale / 65535."""
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def _new_regrets(stored: np.ndarray, values: np.ndarray, out: np.ndarray, rows: int, positive: float,
                  negative: float) -> float:
     """A row's discounted stored regrets (``positive`` / ``negative``: the decoding step times the discount of
@@ -430,7 +459,7 @@ def _new_regrets(stored: np.ndarray, values: np.ndarray, out: np.ndarray, rows: 
     return top
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def _new_cumulative(stored: np.ndarray, sigma: np.ndarray, own: np.ndarray, rows: int, step: float) -> float:
     """A row's discounted stored cumulative strategy (``step``: decoding step times the discount) plus the
     own-reach-weighted current strategy, into ``sigma``; returns the largest."""
@@ -442,19 +471,19 @@ def _new_cumulative(stored: np.ndarray, sigma: np.ndarray, own: np.ndarray, rows
     return top
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def _encode_signed(stored: np.ndarray, x: np.ndarray, scale: float, rows: int) -> None:
     for h in range(rows):
         stored[h] = np.int16(min(max(np.rint(x[h] * scale), -REGRET_STEPS), REGRET_STEPS))
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def _encode_unsigned(stored: np.ndarray, x: np.ndarray, scale: float, rows: int) -> None:
     for h in range(rows):
         stored[h] = np.uint16(min(x[h] * scale + 0.5, STRATEGY_STEPS))
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def _update_compressed(regrets: np.ndarray, cumulative: np.ndarray, scales: np.ndarray, node: int, lo: int,
                        slab: np.ndarray, first: int, na: int, rows: int, out: np.ndarray, own: np.ndarray,
                        discount: Discount) -> None:
@@ -514,25 +543,25 @@ def _choose_update(regrets: Any, cumulative: Any, scales: Any, node: Any, lo: An
     return plain
 
 
-@njit(cache=True)
-def _terminal_into(kind: np.ndarray, player: np.ndarray, amount: np.ndarray, board: np.ndarray, rake: np.ndarray,
-                   cards: np.ndarray, sizes: np.ndarray, same: np.ndarray, valid: np.ndarray, strength: np.ndarray,
-                   order: np.ndarray, sorted_cards: np.ndarray, node: int, p: int, opp: np.ndarray,
-                   half_pot: float, work: np.ndarray, out: np.ndarray) -> float:
-    """``p``'s values at fold or showdown ``node`` into ``out`` (the tree's and hands' fields one by one, see
-    :func:`_walk`). With rake ``r`` a showdown pays the winner ``stake - r``, the loser ``-stake`` and each of a
-    tie ``-r / 2``: ``(stake - r / 2)`` times (reach beaten minus reach that beats) plus ``-r / 2`` times the whole
-    compatible reach. Returns the opponent's whole reach at a showdown (its per-card sums left in ``work[:52]``),
+@_njit_without_refcounts()
+def _terminal_into(kind: int, folder: int, amount: float, board: int, rake: float, cards: np.ndarray,
+                   sizes: np.ndarray, same: np.ndarray, valid: np.ndarray, strength: np.ndarray, order: np.ndarray,
+                   sorted_cards: np.ndarray, p: int, opp: np.ndarray, half_pot: float, work: np.ndarray,
+                   out: np.ndarray) -> float:
+    """``p``'s values at a fold or showdown node (its ``kind``, ``folder``, ``amount``, showdown ``board`` and
+    ``rake``: the tree's fields at the node) into ``out`` (the hands' fields one by one, see :func:`_walk`). With
+    rake ``r`` a showdown pays the winner ``stake - r``, the loser ``-stake`` and each of a tie ``-r / 2``:
+    ``(stake - r / 2)`` times (reach beaten minus reach that beats) plus ``-r / 2`` times the whole compatible
+    reach. Returns the opponent's whole reach at a showdown (its per-card sums left in ``work[:52]``),
     0 at a fold."""
-    stake = half_pot + amount[node]
-    raked = rake[node]
-    if kind[node] == FOLD_NODE:
-        _fold_into(cards, sizes, same, p, opp, -stake if player[node] == p else stake - raked, work, out)
+    stake = half_pot + amount
+    if kind == FOLD_NODE:
+        _fold_into(cards, sizes, same, p, opp, -stake if folder == p else stake - rake, work, out)
         return 0.0
     for h in range(out.shape[0]):
         out[h] = 0.0
-    return _showdown_into(valid, strength, order, sorted_cards, same, board[node], p, opp, stake - 0.5 * raked,
-                          -0.5 * raked, work, out)
+    return _showdown_into(valid, strength, order, sorted_cards, same, board, p, opp, stake - 0.5 * rake,
+                          -0.5 * rake, work, out)
 
 
 @njit(cache=True)
@@ -562,6 +591,12 @@ def scratch(tree: TreeArrays, hands: HandArrays, node: int, like: np.ndarray) ->
 
 
 @njit(cache=True)
+def work_size(depth: int, width: int) -> int:
+    """Floats of a walk's ``work`` (see :func:`scaled_tree_values`) for ``depth`` slabs of rows ``width`` wide."""
+    return 52 + (1 + depth) * width
+
+
+@njit(cache=True)
 def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
                 p: int, own: np.ndarray, opp: np.ndarray, mode: int, discount: Discount,
                 half_pot: float, chance_index: np.ndarray, chance_values: np.ndarray) -> np.ndarray:
@@ -581,7 +616,7 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
     out = np.empty(width, own.dtype)
     scaled_tree_values(tree, hands, regrets, cumulative, np.zeros(0, np.float32), node, p, own, opp, mode,
                        discount_rows(discount), half_pot, chance_index, chance_values, buf,
-                       np.empty((2, width), own.dtype), np.empty(52 + width), out)
+                       np.empty((2, width), own.dtype), np.empty(work_size(buf.shape[0], width)), out)
     return out[:hands.sizes[p]].astype(np.float64)
 
 
@@ -595,7 +630,7 @@ def discount_rows(discount: Discount) -> np.ndarray:
     return rows
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray,
                        scales: np.ndarray, node: int, p: int, own: np.ndarray, opp: np.ndarray, mode: int,
                        discounts: np.ndarray, half_pot: float, chance_index: np.ndarray, chance_values: np.ndarray,
@@ -607,14 +642,17 @@ def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
     :func:`_update_compressed`). Regret matching and the average strategy are a block's entries over their row
     sums, whatever the block's scale: both read the integers as stored. The caller's scratch: ``buf`` (at least
     the shape :func:`scratch` gives below ``node``), ``top`` (2 rows as wide: the reaches, zero-padded) and
-    ``work`` (52 + width floats), so that a solver's walks and the many branches of a chance node allocate none
-    (a scratch per walk was about a tenth of a turn iteration). ``discounts``: DCFR factors, one row ``(alpha,
+    ``work`` (:func:`work_size` floats: per-card sums, a showdown's partial sums, a row of sums per slab), so
+    that a solver's walks and the many branches of a chance node allocate none (a scratch per walk was about a
+    tenth of a turn iteration). ``discounts``: DCFR factors, one row ``(alpha,
     beta, gamma)`` per iteration (:func:`discount_rows`); a walk of one player reads the first. ``p`` = -1: both
     players' walks, OOP's (``own`` its reach) then IP's, in one call, and in ``UPDATE`` mode one such iteration
     per row of ``discounts`` (a river solver's iterations between two exploitability checks: on a river a walk is
     tens of microseconds, a call from Python about ten). Returns the sum over the walked players of their reach
-    times their values at ``node`` (with ``p`` = -1 in ``BEST`` mode the two best responses' sum, the
-    exploitability's, in one call); ``out`` holds the last walk's values. The only caller of :func:`_walk`: one
+    times their values at ``node`` with ``p`` = -1 (in ``BEST`` mode the two best responses' sum, the
+    exploitability's, in one call), 0 with ``p`` >= 0 (the callers read ``out``; the sum is a chain of dependent
+    additions over the hands, and a turn iteration walks over two thousand branches); ``out`` holds the last walk's
+    values. The only caller of :func:`_walk`: one
     specialisation of the recursion (see there); the parallel branches and a river's iteration call this, not
     a new function (a new compiled caller of the walk, or of this, crashed when loaded from numba's cache)."""
     total = 0.0
@@ -626,20 +664,20 @@ def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
                 mine, theirs = own, opp
             else:
                 mine, theirs = opp, own
-            top[:] = 0.0
-            top[0, :mine.shape[0]] = mine
-            top[1, :theirs.shape[0]] = theirs
+            for h in range(top.shape[1]):
+                top[0, h] = mine[h] if h < mine.shape[0] else 0.0
+                top[1, h] = theirs[h] if h < theirs.shape[0] else 0.0
             # every array below is alive until this returns: the walk gets views without reference counts
-            _walk(_unowned(tree.kind), _unowned(tree.player), _unowned(tree.first_child),
-                  _unowned(tree.num_children), _unowned(tree.amount), _unowned(tree.board), _unowned(tree.card),
-                  _unowned(tree.offset), _unowned(tree.iso_start), _unowned(tree.iso_count),
-                  _unowned(tree.iso_swaps), _unowned(tree.factor), _unowned(tree.rake), _unowned(hands.cards),
-                  _unowned(hands.sizes), _unowned(hands.same), _unowned(hands.perm), _unowned(hands.order),
+            _walk(_pointer(tree.kind), _pointer(tree.player), _pointer(tree.first_child),
+                  _pointer(tree.num_children), _pointer(tree.amount), _pointer(tree.board), _pointer(tree.card),
+                  _pointer(tree.offset), _pointer(tree.iso_start), _pointer(tree.iso_count),
+                  _pointer(tree.iso_swaps), _pointer(tree.factor), _pointer(tree.rake), _unowned(hands.cards),
+                  _pointer(hands.sizes), _unowned(hands.same), _unowned(hands.perm), _unowned(hands.order),
                   _unowned(hands.strength), _unowned(hands.sorted_cards), _unowned(hands.valid),
                   _unowned(hands.misses), _unowned(regrets), _unowned(cumulative), _unowned(scales), node, q,
-                  _unowned(top[0]), _unowned(top[1]), mode, discount, half_pot, _unowned(work), _unowned(chance_index),
-                  _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
-            if i == iterations - 1:
+                  _unowned(top[0]), _unowned(top[1]), mode, discount, half_pot, _unowned(work),
+                  _pointer(chance_index), _unowned(chance_values), _unowned(buf), buf.shape[0] - 1, _unowned(out))
+            if p < 0 and i == iterations - 1:  # one player's walk: its caller reads ``out``
                 for h in range(hands.sizes[q]):
                     total += np.float64(top[0, h]) * np.float64(out[h])
     return total
@@ -679,10 +717,10 @@ def walk_pointer(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumul
     row = np.empty(width, rows)
     return WalkPointer(tree, hands, regrets, cumulative, scales, 0, 0, row, row, 0, np.ones((1, 3)), 0.0,
                        chance_index, np.empty((0, width)), np.empty((1, 1, width), rows), np.empty((2, width), rows),
-                       np.empty(52 + width), row)
+                       np.empty(work_size(1, width)), row)
 
 
-@njit(cache=True)
+@_njit_without_refcounts()
 def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_children: np.ndarray,
           amount: np.ndarray, board: np.ndarray, card: np.ndarray, offset: np.ndarray, iso_start: np.ndarray,
           iso_count: np.ndarray, iso_swaps: np.ndarray, factor: np.ndarray, rake: np.ndarray, cards: np.ndarray,
@@ -700,13 +738,22 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
     by one, not as their bundles: numba takes a reference to every array of a tuple passed to a call that is not
     inlined (an atomic increment and decrement each): in a recursive walk that does nothing else, about 130 ns
     a call for the two bundles, whether the callee reads the arrays or not, against about 1 ns for an unused
-    array argument."""
+    array argument. The tree's 1-D fields, ``sizes`` and ``chance_index`` come as pointers to their data
+    (:func:`_data_pointer`: a word each where an array is seven), and :func:`_terminal_into` gets the node's
+    fields, not the arrays: the turn with 6 hands a side 4.2 -> 3.0 ms an iteration. The walk,
+    :func:`scaled_tree_values` and every kernel they call are compiled without numba's reference counting
+    (``_nrt=False``): with it, a function calls ``NRT_incref`` on entry and ``NRT_decref`` on exit for each array
+    argument, a call each even for a view without a reference (:func:`_unowned_view`), and LLVM's pruning of them
+    left the walk's 32 pairs in place: 64 calls a node, about 40% of an iteration of the turn with 6 hands a
+    side, 10% with the benchmark's ranges (docs/benchmarks.md, session 18). Such a function cannot allocate, nor
+    assign one array slice to another (numba may copy the source first): loops instead, and the chance nodes'
+    float64 sums in a row of ``work`` per level (:func:`work_size`)."""
     node_kind = kind[node]
     mine = sizes[p]
     theirs = sizes[1 - p]
     if node_kind <= SHOWDOWN_NODE:
-        _terminal_into(kind, player, amount, board, rake, cards, sizes, same, valid, strength, order, sorted_cards,
-                       node, p, opp, half_pot, work, out)
+        _terminal_into(kind[node], player[node], amount[node], board[node], rake[node], cards, sizes,
+                       same, valid, strength, order, sorted_cards, p, opp, half_pot, work, out)
         return
     first = first_child[node]
     na = num_children[node]
@@ -721,10 +768,16 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
     if node_kind == CHANCE_NODE:
         k = chance_index[node]
         if 0 <= k < chance_values.shape[0]:
-            out[:mine] = chance_values[k, :mine]
+            values = chance_values[k]
+            for h in range(mine):
+                out[h] = values[h]
             return
         o = 1 - p
-        total = np.zeros(mine)  # the branches' sum in float64 whatever the rows' type
+        width = buf.shape[2]
+        at = 52 + (1 + level) * width  # this level's row of float64 sums in work (the walk allocates nothing)
+        total = work[at:at + mine]
+        for h in range(mine):
+            total[h] = 0.0
         for a in range(na):
             child = first + a
             dealt = card[child]
@@ -741,7 +794,8 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
                 swap = iso_swaps[s]
                 for h in range(mine):
                     total[h] += v[perm[swap, p, h]]
-        out[:mine] = total
+        for h in range(mine):
+            out[h] = total[h]
         return
     actor = player[node]
     lo = offset[node]
@@ -756,8 +810,8 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
             child = first + a
             _product_into(reach, opp, slab[actions + a], theirs)
             if kind[child] <= SHOWDOWN_NODE:
-                _terminal_into(kind, player, amount, board, rake, cards, sizes, same, valid, strength, order,
-                               sorted_cards, child, p, reach, half_pot, work, v)
+                _terminal_into(kind[child], player[child], amount[child], board[child], rake[child], cards, sizes,
+                               same, valid, strength, order, sorted_cards, p, reach, half_pot, work, v)
             else:
                 _walk(kind, player, first_child, num_children, amount, board, card, offset, iso_start, iso_count,
                       iso_swaps, factor, rake, cards, sizes, same, perm, order, strength, sorted_cards, valid,
@@ -771,8 +825,8 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
         if child_kind == FOLD_NODE and a + 1 < na and kind[child + 1] == SHOWDOWN_NODE:
             continue  # valued after the showdown, from its sums (below)
         if child_kind <= SHOWDOWN_NODE:
-            whole = _terminal_into(kind, player, amount, board, rake, cards, sizes, same, valid, strength, order,
-                                   sorted_cards, child, p, opp, half_pot, work, slab[a])
+            whole = _terminal_into(kind[child], player[child], amount[child], board[child], rake[child], cards,
+                                   sizes, same, valid, strength, order, sorted_cards, p, opp, half_pot, work, slab[a])
             if child_kind == SHOWDOWN_NODE and a > 0 and kind[child - 1] == FOLD_NODE:
                 # p's fold beside a call to showdown: the same opponent reach, whose whole and per-card sums the
                 # showdown's sweep leaves behind, so the fold costs one pass over p's hands
@@ -780,7 +834,8 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
                                 slab[a - 1])
         else:
             if mode == BEST:
-                reach[:mine] = own[:mine]
+                for h in range(mine):
+                    reach[h] = own[h]
             else:
                 _product_into(reach, own, slab[actions + a], mine)
             _walk(kind, player, first_child, num_children, amount, board, card, offset, iso_start, iso_count,
@@ -880,7 +935,7 @@ def _branch_run(walk: WalkPointer, tree: TreeArrays, hands: HandArrays, regrets:
     walked = np.zeros((0, width))  # no chance values: each branch walks its whole subtree
     buf = np.empty((shape[0], shape[1], width), own_at.dtype)
     top = np.empty((2, width), own_at.dtype)
-    work = np.empty(52 + width)
+    work = np.empty(work_size(shape[0], width))
     v = np.empty(width, own_at.dtype)
     own_c = np.empty(mine, own_at.dtype)
     opp_c = np.empty(theirs, own_at.dtype)
