@@ -248,19 +248,28 @@ def _showdown_into(valid: np.ndarray, strength: np.ndarray, order: np.ndarray, s
             work[np.uint64(cards_o[j, 0])] += r
             work[np.uint64(cards_o[j, 1])] += r
             j += one
-        tie_end = i
-        while tie_end < stop and strength_p[tie_end] == s:
-            work[at + tie_end] = cum - work[np.uint64(cards_p[tie_end, 0])] - work[np.uint64(cards_p[tie_end, 1])]
-            tie_end += one
-        while j < end and strength_o[j] == s:
-            r = opp[np.uint64(order_o[j])]
-            cum += r
-            work[np.uint64(cards_o[j, 0])] += r
-            work[np.uint64(cards_o[j, 1])] += r
-            j += one
-        while i < tie_end:
-            work[at + i] += cum - work[np.uint64(cards_p[i, 0])] - work[np.uint64(cards_p[i, 1])]
-            i += one
+        if j < end and strength_o[j] == s:
+            tie_end = i
+            while tie_end < stop and strength_p[tie_end] == s:
+                work[at + tie_end] = (cum - work[np.uint64(cards_p[tie_end, 0])]
+                                      - work[np.uint64(cards_p[tie_end, 1])])
+                tie_end += one
+            while j < end and strength_o[j] == s:
+                r = opp[np.uint64(order_o[j])]
+                cum += r
+                work[np.uint64(cards_o[j, 0])] += r
+                work[np.uint64(cards_o[j, 1])] += r
+                j += one
+            while i < tie_end:
+                work[at + i] += cum - work[np.uint64(cards_p[i, 0])] - work[np.uint64(cards_p[i, 1])]
+                i += one
+        else:
+            # no opponent hand ties: the reach up to s is the reach below s, and x + x is exactly 2x, so one
+            # pass writes what the two passes above would
+            while i < stop and strength_p[i] == s:
+                below = cum - work[np.uint64(cards_p[i, 0])] - work[np.uint64(cards_p[i, 1])]
+                work[at + i] = below + below
+                i += one
     while j < end:
         r = opp[np.uint64(order_o[j])]
         cum += r
