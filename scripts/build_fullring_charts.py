@@ -85,6 +85,12 @@ def seat_counts(text: str) -> list[int]:
     return sorted(out)
 
 
+def refuse(message: object) -> int:
+    """Bad input, before any work: one line on stderr and exit status 2."""
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
 def checkpoint_path(work: Path, seats: int, depth: float, ante: str) -> Path:
     return work / f"{seats:02d}-{ante}-{depth:06.2f}.npz"
 
@@ -213,11 +219,9 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"no chart spot at --seats {args.seats} --depths {args.depths} --antes {args.antes} "
                              "(every seat would be all in by posting, or a big-blind ante at 3+ seats)")
     except (ValueError, PokerlabError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        return refuse(error)
     if not args.output.parent.is_dir():
-        print(f"error: the output folder {args.output.parent} does not exist", file=sys.stderr)
-        return 2
+        return refuse(f"the output folder {args.output.parent} does not exist")
     version = code_version()
     args.work.mkdir(parents=True, exist_ok=True)
     if args.resolve_over_target and args.max_iterations is None:

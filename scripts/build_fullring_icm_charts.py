@@ -19,7 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from build_fullring_charts import chart_depths, load_spot, save_spot, seat_counts, solve_all
+from build_fullring_charts import chart_depths, load_spot, refuse, save_spot, seat_counts, solve_all
 
 from pokerlab.errors import PokerlabError
 from pokerlab.pushfold.fullring import MAX_ITERATIONS, ChartSpot
@@ -59,11 +59,9 @@ def main(argv: list[str] | None = None) -> int:
                 for depth in chart_depths(args.depths) for stage in args.stages.split(",")
                 for seats in seat_counts(args.seats)]
     except (ValueError, PokerlabError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        return refuse(error)
     if not args.output.parent.is_dir():
-        print(f"error: the output folder {args.output.parent} does not exist", file=sys.stderr)
-        return 2
+        return refuse(f"the output folder {args.output.parent} does not exist")
     version = code_version()
     args.work.mkdir(parents=True, exist_ok=True)
     todo = [job for job in jobs if load_spot(checkpoint_path(args.work, job[2], job[0], job[1]), version) is None]

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from build_fullring_charts import solve_all
+from build_fullring_charts import refuse, solve_all
 
 from pokerlab.errors import PokerlabError
 from pokerlab.pushfold.fullring import ANTES
@@ -95,11 +95,9 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"--deals {args.deals}: at least 100 joint deals per spot")
         charts = read_charts(args.charts)
     except (ValueError, PokerlabError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        return refuse(error)
     if not args.output.parent.is_dir():
-        print(f"error: the output folder {args.output.parent} does not exist", file=sys.stderr)
-        return 2
+        return refuse(f"the output folder {args.output.parent} does not exist")
     args.work.mkdir(parents=True, exist_ok=True)
     expected = stamp(charts.header["content_sha256"], args.deals, args.seed)
     spots = [(int(k[0]), float(k[1]), list(ANTES)[int(k[2])]) for k in charts.key]

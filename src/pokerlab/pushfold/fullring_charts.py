@@ -140,17 +140,22 @@ class ChartFile:
     cpu_s: np.ndarray
 
 
+def _load(path: Path, names: Sequence[str], what: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """A package-data file's JSON header and its arrays ``names``; :class:`~pokerlab.errors.FileFormatError` (naming
+    ``what`` file) if it cannot be read."""
+    try:
+        with np.load(path) as stored:
+            return json.loads(str(stored["header"])), {name: stored[name] for name in names}
+    except (OSError, KeyError, ValueError) as error:
+        raise FileFormatError(f"cannot read the {what} file {path}: {error}") from None
+
+
 def read_chart_file(path: Path, chart_format: str, version: str, what: str, script: str) -> ChartFile:
     """Read a chart file of ``chart_format`` built by code ``version``; :class:`ChartVersionError` if it is of
     another format or code version (or its content hash does not match), :class:`~pokerlab.errors.FileFormatError`
     if it cannot be read. ``what`` names the file and ``script`` the builder in the messages."""
     rebuild = f"rebuild it with {script}"
-    try:
-        with np.load(path) as stored:
-            header = json.loads(str(stored["header"]))
-            arrays = {name: stored[name] for name in ARRAYS}
-    except (OSError, KeyError, ValueError) as error:
-        raise FileFormatError(f"cannot read the {what} file {path}: {error}") from None
+    header, arrays = _load(path, ARRAYS, what)
     if header.get("format") != chart_format:
         raise ChartVersionError(f"{path} is a chart file of format {header.get('format')!r}, this pokerlab reads "
                                 f"{chart_format!r}: {rebuild}")
@@ -449,12 +454,7 @@ class RealGameFile:
 def read_real_game(path: Path, charts: ChartFile) -> RealGameFile:
     """Read a real-game file measured on ``charts``; a file of another format, code version or chart file comes
     back with its ``reason`` and no measurements; :class:`~pokerlab.errors.FileFormatError` if it cannot be read."""
-    try:
-        with np.load(path) as stored:
-            header = json.loads(str(stored["header"]))
-            arrays = {name: stored[name] for name in REAL_GAME_ARRAYS}
-    except (OSError, KeyError, ValueError) as error:
-        raise FileFormatError(f"cannot read the full-ring real-game file {path}: {error}") from None
+    header, arrays = _load(path, REAL_GAME_ARRAYS, "full-ring real-game")
     rebuild = "run scripts/build_fullring_real_game.py"
     if header.get("format") != REAL_GAME_FORMAT or header.get("code_version") != real_game_version():
         return RealGameFile(header, {}, f"measured by other code ({header.get('code_version')}, this pokerlab's is "
