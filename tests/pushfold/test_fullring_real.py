@@ -17,7 +17,6 @@ from pokerlab.games.pushfold import JAM
 from pokerlab.pushfold.fullring import ANTES
 from pokerlab.pushfold.fullring_charts import (
     ARRAYS,
-    REAL_GAME_FILE,
     full_ring_chart,
     read_charts,
     read_real_game,
@@ -147,7 +146,6 @@ def test_the_json_says_what_was_measured(shipped) -> None:
     data = real_game_dict(full_ring_chart(9, 10, "none"))
     assert data["measured"] and data["deals"] == shipped.header["deals"] and len(data["gains_low_bb"]) == 9
     assert "over-call" in data["profile"]
-    assert REAL_GAME_FILE.name == "fullring_real_game.npz"
 
 
 def test_the_cli_says_the_largest_real_game_gain_or_why_there_is_none(shipped, monkeypatch, tmp_path) -> None:

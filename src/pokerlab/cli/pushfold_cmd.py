@@ -19,10 +19,7 @@ from pokerlab.errors import InvalidArgumentError
 from pokerlab.limits import HEADS_UP_TARGET, MULTIWAY_DEALS, MULTIWAY_TARGET
 
 if TYPE_CHECKING:  # pragma: no cover
-    from collections.abc import Sequence
-
     from pokerlab.pushfold import PushFoldResult
-    from pokerlab.pushfold.fullring_charts import FullRingChart, RealGameGains
 
 
 def _blinds(text: str) -> list[float]:
@@ -362,18 +359,16 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
     import csv
 
     from pokerlab.pushfold.charts import grid_text, save_depth_png
-    from pokerlab.pushfold.fullring_charts import ante_rule, full_ring_table, real_game_dict, shipped_real_game
+    from pokerlab.pushfold.fullring_charts import ante_rule, full_ring_table, real_game_dict
 
     rule = ante_rule({"0.0": "none"}.get(ante, ante))
     if icm_stage is not None and rule != "none":
         raise InvalidArgumentError("the shipped ICM charts have no ante: leave out --ante with --icm")
     if csv_path is not None:
         check_output(csv_path, what="--csv file")
-    real: list[RealGameGains | None] = []
     if icm_stage is None:
         table = full_ring_table(seats, rule, depths)
         data = table.to_dict()
-        real = [shipped_real_game().of(c) for c in table.charts]
         for chart_data, chart in zip(data["charts"], table.charts, strict=True):
             chart_data["real_game"] = real_game_dict(chart)
         tag, units, what = rule, "bb", f"ante rule {rule}, chip EV"
@@ -428,7 +423,7 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
         out.print(f"above the target (stopped at the iteration cap; largest gain, {units}): {', '.join(over)}",
                   highlight=False)
     if icm_stage is None:
-        out.print(_real_game_line(table.charts, real, shipped_real_game().reason), highlight=False)
+        out.print(_real_game_line(data["charts"]), highlight=False)
     for s, name in enumerate(names):
         if not np.isnan(table.jam_depth[s, 0]):
             out.print(f"{name} jams first in up to this many bb (0: never):")
@@ -442,18 +437,21 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
         out.print(f"wrote {path}")
 
 
-def _real_game_line(charts: Sequence[FullRingChart], real: Sequence[RealGameGains | None], reason: str) -> str:
-    """One line on the shown charts played in the real game: the largest gain, bracketed (see
-    :mod:`pokerlab.pushfold.fullring_real`), or why it is not measured (``reason``, the file's)."""
-    measured = [(c, r) for c, r in zip(charts, real, strict=True) if r is not None]
+def _real_game_line(charts: list[dict[str, Any]]) -> str:
+    """One line on the shown charts (their JSON, ``real_game`` included) played in the real game: the largest gain,
+    bracketed (see :mod:`pokerlab.pushfold.fullring_real`), or why it is not measured."""
+    measured = [c for c in charts if c["real_game"]["measured"]]
     if not measured:
-        return f"real game: not measured ({reason or 'no such spot in the real-game file'})"
-    chart, worst = max(measured, key=lambda pair: float(pair[1].low.max()))
-    seat = int(np.argmax(worst.low))
-    how = "exact" if worst.deals == 0 else f"{worst.deals:,} joint deals, cross-fitted +- {worst.low_errors[seat]:.1e}"
+        return f"real game: not measured ({charts[0]['real_game']['why']})"
+    chart = max(measured, key=lambda c: max(c["real_game"]["gains_low_bb"]))
+    real = chart["real_game"]
+    seat = int(np.argmax(real["gains_low_bb"]))
+    how = ("exact" if real["deals"] == 0 else
+           f"{real['deals']:,} joint deals, cross-fitted +- {real['gains_low_stderr_bb'][seat]:.1e}")
     return (f"in the real game, the charts as a player reads them (over-calls by the lone-jam chart): largest gain "
-            f"{worst.low[seat]:.1e} bb ({chart.seats[seat]} at {chart.depth_bb:g} bb; {how}; the in-sample estimate, "
-            f"at least the true gain in expectation: {worst.high[seat]:.1e}); every spot's in the --json output")
+            f"{real['gains_low_bb'][seat]:.1e} bb ({chart['seats'][seat]} at {chart['depth_bb']:g} bb; {how}; the "
+            f"in-sample estimate, at least the true gain in expectation: {real['gains_high_bb'][seat]:.1e}); every "
+            f"spot's in the --json output")
 
 
 def _spans(depths: list[float]) -> str:

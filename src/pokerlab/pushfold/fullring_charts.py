@@ -408,23 +408,24 @@ def real_game_gains(arrays: dict[str, np.ndarray], deals: int, seed: int) -> Rea
 
 def write_real_game(charts: ChartFile, measured: list[RealGameGains], path: Path = REAL_GAME_FILE
                     ) -> dict[str, Any]:
-    """Write the measurements of every spot of ``charts`` (``measured[i]``: row ``i``) atomically; returns the
-    header."""
+    """Write the measurements of every spot of ``charts`` (``measured[i]``: row ``i``; one number of deals and one
+    seed for them all) atomically; returns the header."""
     count = len(measured)
     if count != charts.key.shape[0]:
         raise ValueError(f"{count} measurements for {charts.key.shape[0]} chart spots")
+    deals = {spot.deals for spot in measured if spot.deals}  # 0: heads-up, exact
+    seeds = {spot.seed for spot in measured}
+    if len(deals) > 1 or len(seeds) != 1:
+        raise ValueError(f"measurements of several deal counts {sorted(deals)} or seeds {sorted(seeds)}")
     arrays = {"key": charts.key.copy()}
     for name in REAL_GAME_ARRAYS[1:]:
         arrays[name] = np.full((count, MAX_SEATS), np.nan, dtype=np.float32)
         for i, spot in enumerate(measured):
             column = getattr(spot, name)
             arrays[name][i, :column.shape[0]] = column
-    deals = {spot.deals for spot in measured if spot.deals}
-    seeds = {spot.seed for spot in measured}
     header = {"format": REAL_GAME_FORMAT, "code_version": real_game_version(),
-              "chart_content_sha256": charts.header["content_sha256"],
-              "deals": deals.pop() if len(deals) == 1 else sorted(deals), "seed": seeds.pop() if len(seeds) == 1
-              else sorted(seeds), "profile": PLAYED_PROFILE, "units": "bb per hand (chip EV)"}
+              "chart_content_sha256": charts.header["content_sha256"], "deals": deals.pop() if deals else 0,
+              "seed": seeds.pop(), "profile": PLAYED_PROFILE, "units": "bb per hand (chip EV)"}
     return save_chart_file(path, header, arrays)
 
 
