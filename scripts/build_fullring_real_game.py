@@ -2,10 +2,10 @@
 data (src/pokerlab/data/fullring_real_game.npz; pokerlab.pushfold.fullring_real says what is measured).
 
 Each spot is measured on --deals joint deals of seed --seed and checkpointed atomically in its own file under --work
-(named by the chart file's content hash, the code version, the deals and the seed); a rerun skips the spots already
-there, so an interrupted build resumes exactly, and the measurement is deterministic, so a rebuild writes the same
-file. At the end every spot of the chart file must have its checkpoint; the file is written with the chart file's
-content hash, the code version, the deals and the seed.
+(named by the chart file's content hash, the spot's over-call ranges, the code version, the deals and the seed); a rerun
+skips the spots already there, so an interrupted build resumes exactly, and the measurement is deterministic, so a
+rebuild writes the same file. At the end every spot of the chart file must have its checkpoint; the file is written
+with the chart and over-call files' content hashes, the code version, the deals and the seed.
 
     nice -n 10 .venv/bin/python scripts/build_fullring_real_game.py --workers 2
 
@@ -15,6 +15,7 @@ Ctrl-C stops after the spot in progress is abandoned, prints one line and exits 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -22,7 +23,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from build_fullring_charts import refuse, solve_all
+from build_fullring_charts import refuse, seat_counts, solve_all
 
 from pokerlab.errors import PokerlabError
 from pokerlab.pushfold.fullring import ANTES
@@ -30,8 +31,10 @@ from pokerlab.pushfold.fullring_charts import (
     CHART_FILE,
     REAL_GAME_ARRAYS,
     REAL_GAME_FILE,
+    ChartFile,
     RealGameGains,
     full_ring_chart,
+    overcalls_of,
     read_charts,
     real_game_gains,
     real_game_version,
@@ -46,9 +49,14 @@ def checkpoint_path(work: Path, seats: int, depth: float, ante: str) -> Path:
     return work / f"{seats:02d}-{ante}-{depth:06.2f}.npz"
 
 
-def stamp(charts_sha: str, deals: int, seed: int) -> dict[str, object]:
-    """What a checkpoint must have been measured with to be reused."""
-    return {"code_version": real_game_version(), "chart_content_sha256": charts_sha, "deals": deals, "seed": seed}
+def stamp(charts: ChartFile, seats: int, depth: float, ante: str, deals: int, seed: int) -> dict[str, object]:
+    """What a spot's checkpoint must have been measured with to be reused: the code, the chart file, the spot's
+    over-call ranges (their digest, or "none": so a spot's measurement stays valid when other spots' over-call
+    ranges are added), the deals and the seed."""
+    steps = overcalls_of(charts).steps_of(seats, depth, ante)
+    return {"code_version": real_game_version(), "chart_content_sha256": charts.header["content_sha256"],
+            "overcalls_sha256": "none" if steps is None else hashlib.sha256(steps.tobytes()).hexdigest(),
+            "deals": deals, "seed": seed}
 
 
 def load_measured(path: Path, expected: dict[str, object]) -> RealGameGains | None:
@@ -70,7 +78,7 @@ def _measure(job: tuple[str, int, float, str, int, int, str]) -> str:
     charts = read_charts(Path(charts_path))
     cpu = time.process_time()
     measured = measure_chart(full_ring_chart(seats, depth, ante, charts), deals=deals, seed=seed)
-    header = stamp(charts.header["content_sha256"], deals, seed) | {"measured_deals": measured.deals}
+    header = stamp(charts, seats, depth, ante, deals, seed) | {"measured_deals": measured.deals}
     path = checkpoint_path(Path(work), seats, depth, ante)
     temporary = path.with_name(path.name + f".{os.getpid()}.partial.npz")
     np.savez(temporary, header=np.array(json.dumps(header)),
@@ -87,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=DEALS)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seats", default="2-10", help="measure the spots of these seat counts only (the file is "
+                                                        "written once every spot is measured)")
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "fullring-real-game")
     parser.add_argument("--output", type=Path, default=REAL_GAME_FILE)
     args = parser.parse_args(argv)
@@ -94,28 +104,35 @@ def main(argv: list[str] | None = None) -> int:
         if args.deals < 100:
             raise ValueError(f"--deals {args.deals}: at least 100 joint deals per spot")
         charts = read_charts(args.charts)
+        measure = seat_counts(args.seats)
     except (ValueError, PokerlabError) as error:
         return refuse(error)
     if not args.output.parent.is_dir():
         return refuse(f"the output folder {args.output.parent} does not exist")
     args.work.mkdir(parents=True, exist_ok=True)
-    expected = stamp(charts.header["content_sha256"], args.deals, args.seed)
+    overcalls = overcalls_of(charts)
+    if overcalls.reason:
+        print(f"note: no over-call ranges ({overcalls.reason}): facing a jam and calls, the charts' players call by "
+              "the lone-jam chart", flush=True)
     spots = [(int(k[0]), float(k[1]), list(ANTES)[int(k[2])]) for k in charts.key]
-    todo = [s for s in spots if load_measured(checkpoint_path(args.work, *s), expected) is None]
-    print(f"{len(spots)} spots, {len(spots) - len(todo)} already measured, {len(todo)} to measure (code version "
-          f"{expected['code_version']}, {args.deals} deals, seed {args.seed}, {args.workers} worker(s))", flush=True)
+    expected = {spot: stamp(charts, *spot, args.deals, args.seed) for spot in spots}
+    asked = [s for s in spots if s[0] in measure]
+    todo = [s for s in asked if load_measured(checkpoint_path(args.work, *s), expected[s]) is None]
+    print(f"{len(asked)} spots, {len(asked) - len(todo)} already measured, {len(todo)} to measure (code version "
+          f"{real_game_version()}, {args.deals} deals, seed {args.seed}, {args.workers} worker(s))", flush=True)
     if todo:
         # the largest tables first: the ETA then errs long, and the last jobs are the short ones
         jobs = [(str(args.charts), s, d, a, args.deals, args.seed, str(args.work))
                 for s, d, a in sorted(todo, key=lambda spot: -spot[0])]
         if solve_all(_measure, jobs, args.workers, args.work) == 130:
             return 130
-    measured = [load_measured(checkpoint_path(args.work, *s), expected) for s in spots]
+    measured = [load_measured(checkpoint_path(args.work, *s), expected[s]) for s in spots]
     missing = [s for s, m in zip(spots, measured, strict=True) if m is None]
     if missing:
-        print(f"error: {len(missing)} spots have no checkpoint (e.g. {missing[0]}): rerun", file=sys.stderr)
+        print(f"{len(missing)} spots are not measured yet (e.g. {missing[0]}): the file is written once they are "
+              "(rerun with their --seats)", file=sys.stderr)
         return 1
-    header = write_real_game(charts, [m for m in measured if m is not None], args.output)
+    header = write_real_game(charts, overcalls, [m for m in measured if m is not None], args.output)
     print(f"wrote {args.output}: {len(spots)} spots, code version {header['code_version']}, content sha256 "
           f"{header['content_sha256'][:16]}", flush=True)
     return 0

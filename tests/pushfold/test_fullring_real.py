@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -18,11 +19,13 @@ from pokerlab.pushfold.fullring import ANTES
 from pokerlab.pushfold.fullring_charts import (
     ARRAYS,
     full_ring_chart,
+    overcalls_of,
     read_charts,
     read_real_game,
     real_game_dict,
     save_chart_file,
     shipped_charts,
+    shipped_overcalls,
     shipped_real_game,
 )
 from pokerlab.pushfold.fullring_real import chart_profile, measure_chart
@@ -33,18 +36,28 @@ SPOTS = [(2, 10.0, "none"), (3, 10.0, "none"), (4, 5.0, "10")]
 
 
 def test_the_profile_is_the_chart_as_a_player_reads_it() -> None:
-    """Three seats: BTN first in, SB first in or facing the BTN's jam, BB facing one or two jams (the over-call by
-    the lone-jam chart of the first jammer), every row written out by hand."""
+    """Three seats: BTN first in, SB first in or facing the BTN's jam, BB facing one jam or a jam and a call (the
+    over-call range), every row written out by hand; four seats, the big blind facing three all-ins calls by the
+    range facing the first two; without over-call ranges, by the lone-jam chart of the jammer."""
     chart = full_ring_chart(3, 10, "none")
+    assert chart.overcall is not None
     _, tree, profile = chart_profile(chart)
     btn, sb, bb = 0, 1, 2
     expected = {(): chart.jam[btn], (FOLD,): chart.jam[sb], (JAM,): chart.call[sb, btn],
-                (FOLD, JAM): chart.call[bb, sb], (JAM, FOLD): chart.call[bb, btn], (JAM, JAM): chart.call[bb, btn]}
+                (FOLD, JAM): chart.call[bb, sb], (JAM, FOLD): chart.call[bb, btn],
+                (JAM, JAM): chart.overcall[bb, btn, sb]}
     assert len(tree.decision_nodes()) == len(expected)
     for state, jam in expected.items():
         block = profile.block(profile.node_of(state))
         np.testing.assert_array_equal(block[:, 1], jam)
         np.testing.assert_array_equal(block.sum(axis=1), 1.0)
+    four = full_ring_chart(4, 10, "none")
+    assert four.overcall is not None
+    _, _, profile = chart_profile(four)
+    np.testing.assert_array_equal(profile.block(profile.node_of((JAM, JAM, JAM)))[:, 1], four.overcall[3, 0, 1])
+    np.testing.assert_array_equal(profile.block(profile.node_of((FOLD, JAM, JAM)))[:, 1], four.overcall[3, 1, 2])
+    _, _, profile = chart_profile(replace(four, overcall=None))
+    np.testing.assert_array_equal(profile.block(profile.node_of((JAM, JAM, JAM)))[:, 1], four.call[3, 0])
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +70,7 @@ def shipped():
 def test_every_shipped_chart_is_measured_on_the_shipped_file(shipped) -> None:
     charts = shipped_charts()
     assert shipped.header["chart_content_sha256"] == charts.header["content_sha256"]
+    assert shipped.header["overcall_content_sha256"] == shipped_overcalls().header["content_sha256"]
     np.testing.assert_array_equal(shipped.arrays["key"], charts.key)
     seats = charts.key[:, 0].astype(int)
     for row, n in enumerate(seats):
@@ -118,7 +132,7 @@ def test_the_builder_measures_resumes_and_writes_what_measure_chart_gives(tmp_pa
     again = _build(tmp_path, "--deals", "2000")
     assert again.returncode == 0 and "3 already measured, 0 to measure" in again.stdout
     charts = read_charts(tmp_path / "charts.npz")
-    stored = read_real_game(tmp_path / "real.npz", charts)
+    stored = read_real_game(tmp_path / "real.npz", charts, overcalls_of(charts))
     assert stored.reason == "" and stored.header["deals"] == 2000
     for spot in SPOTS:
         chart = full_ring_chart(*spot, charts=charts)
@@ -127,7 +141,7 @@ def test_the_builder_measures_resumes_and_writes_what_measure_chart_gives(tmp_pa
         assert kept is not None
         np.testing.assert_array_equal(kept.high, direct.high.astype(np.float32))
     # measured on these three spots, the file is not the shipped charts' and is not used for them
-    other = read_real_game(tmp_path / "real.npz", shipped_charts())
+    other = read_real_game(tmp_path / "real.npz", shipped_charts(), shipped_overcalls())
     assert "another chart file" in other.reason and other.of(full_ring_chart(3, 10, "none")) is None
 
 
@@ -158,7 +172,7 @@ def test_the_cli_says_the_largest_real_game_gain_or_why_there_is_none(shipped, m
     text = " ".join(CliRunner().invoke(app, args).output.split())
     measured = [m for m in (shipped.of(full_ring_chart(3, d, "none")) for d in (10, 20)) if m is not None]
     largest = max(float(m.low.max()) for m in measured)
-    said = f"the charts as a player reads them (over-calls by the lone-jam chart): largest gain {largest:.1e} bb"
+    said = f"the charts as a player reads them (with their over-call ranges): largest gain {largest:.1e} bb"
     assert said in text
     monkeypatch.setattr(fullring_charts, "REAL_GAME_FILE", tmp_path / "absent.npz")
     shipped_real_game.cache_clear()

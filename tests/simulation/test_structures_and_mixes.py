@@ -9,7 +9,7 @@ import pytest
 
 from pokerlab.cards.classes import CLASS_SIZES, preflop_order
 from pokerlab.errors import InvalidArgumentError
-from pokerlab.pushfold.fullring_charts import NO_DECISION, shipped_charts
+from pokerlab.pushfold.fullring_charts import NO_DECISION, overcalls_of, shipped_charts
 from pokerlab.simulation import ring, simulate
 from pokerlab.simulation.core import prepare
 from pokerlab.simulation.ring import ring_charts, tightened
@@ -84,9 +84,9 @@ def test_a_tight_field_cuts_the_charts_once_per_file_and_share(monkeypatch: pyte
     monkeypatch.setattr(ring, "tightened", counted)
     keeps = [1.0, 0.4, None]
     first, charts = ring_charts(keeps)
-    assert calls == [0.4, 0.4]  # jam and call, once
+    assert calls == [0.4, 0.4, 0.4]  # jam, call and over-call, once
     second, _ = ring_charts(keeps)
-    assert calls == [0.4, 0.4]
+    assert calls == [0.4, 0.4, 0.4]
     assert charts is not None
     spots = charts.key.shape[0]
     for bundle in (first, second):
@@ -94,9 +94,12 @@ def test_a_tight_field_cuts_the_charts_once_per_file_and_share(monkeypatch: pyte
         assert np.array_equal(bundle.jam[spots:], tightened(charts.jam, 0.4))
         assert np.array_equal(bundle.call[spots:], tightened(charts.call, 0.4))
         assert bundle.shift.tolist() == [0, spots, 0]
+        rows = overcalls_of(charts).rows
+        assert np.array_equal(bundle.overcall[rows.shape[0]:], tightened(rows, 0.4))
+        assert bundle.overcall_shift.tolist() == [0, rows.shape[0], 0]
     assert second.jam.flags.writeable and second.jam is not first.jam  # each bundle its own arrays
     ring_charts([0.7])
-    assert calls == [0.4, 0.4, 0.7, 0.7]
+    assert calls == [0.4, 0.4, 0.4, 0.7, 0.7, 0.7]
 
 
 def test_a_mix_of_players_who_play_alike_is_the_pure_field_bit_for_bit() -> None:

@@ -32,6 +32,15 @@ def test_the_answer_is_the_shipped_chart(client):
     assert body["real_game"]["gains_high_bb"] == [float(g) for g in real.high]
     assert body["real_game"]["deals"] == real.deals > 0
     assert client.get(f"/api/pushfold/chart?seats=3&depth={asked}&ante=none").json() == body
+    assert body["overcalls_shipped"] and "overcall" not in body
+    with_overcalls = client.post("/api/pushfold/chart", json={"seats": 4, "depth": 10, "overcalls": True}).json()
+    four = full_ring_chart(4, 10, "none")
+    assert four.overcall is not None and len(with_overcalls["overcall"]) == 4
+    shown = np.array([with_overcalls["overcall"]["BB vs CO and BTN"][c] for c in CLASS_NAMES])
+    assert np.allclose(shown, four.overcall[3, 0, 1], atol=5e-5)
+    assert client.get("/api/pushfold/chart?seats=4&depth=10&overcalls=true").json() == with_overcalls
+    refused = client.post("/api/pushfold/chart", json={"seats": 4, "depth": 10, "icm": "final", "overcalls": True})
+    assert refused.status_code == 422 and "no over-call ranges" in refused.text
 
 
 def test_every_ante_rule_is_answered_in_its_spellings(client):
@@ -75,8 +84,17 @@ def test_the_push_fold_tab_shows_the_shipped_charts(page, screenshot_dir):
     assert real is not None
     seat = int(np.argmax(real.low))
     shown = f"{real.low[seat]:.1e}".replace("e-0", "e-")  # as JavaScript's toExponential(1) writes it
-    assert (f"In the real game, the chart as read (over-calls by the lone-jam chart): largest gain {shown} bb "
+    assert (f"In the real game, the chart as read (with its over-call ranges): largest gain {shown} bb "
             f"({chart.seats[seat]}; 200,000 joint deals") in summary
+    assert "over-call ranges shipped (tick over-calls to show them)" in summary
+    page.locator("#ring-overcalls").check()
+    page.locator("#ring-show").click()
+    page.wait_for_function("document.querySelectorAll('.ring-chart').length === 6")
+    assert page.locator(".ring-chart h3").all_inner_texts()[-1] == "BB calls BTN jam, SB call"
+    shown_over = float(page.locator(".ring-chart >> nth=5 >> .cell[data-hand='A5s']").get_attribute("data-p"))
+    assert chart.overcall is not None
+    assert shown_over == pytest.approx(chart.overcall[2, 0, 1, CLASS_NAMES.index("A5s")], abs=1e-4)
+    page.locator("#ring-overcalls").uncheck()
     page.screenshot(path=str(screenshot_dir / "web-fullring-charts.png"), full_page=True)
     charts = shipped_charts()  # a spot above its target says so
     over = int(np.argmax(charts.gains.max(axis=1)))

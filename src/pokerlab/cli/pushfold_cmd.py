@@ -71,6 +71,8 @@ def pushfold_command(
                                   "stacks, no ante) of a 'final' table (every seat paid) or the 'bubble' (one "
                                   "seat fewer paid); their payouts are printed."),
     csv_path: Path = typer.Option(None, "--csv", help="With --chart full-ring: write the charts as CSV here."),
+    overcalls: bool = typer.Option(False, "--overcalls", help="With --chart full-ring: also the over-call ranges "
+                                   "(facing a jam and a call), printed and in --json and --csv."),
     png: Path = typer.Option(None, "--png", help="Write PNG charts into this directory."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     # knockout bounties (pokerlab.pushfold.situation.BountyPayoff)
@@ -94,7 +96,7 @@ def pushfold_command(
     console = Console(stderr=True)
     if chart is not None:
         if chart == "full-ring":
-            _full_ring(seats, ante, parse_depths(depths), png, as_json, csv_path, icm_stage)
+            _full_ring(seats, ante, parse_depths(depths), png, as_json, csv_path, icm_stage, overcalls)
             return
         if chart != "heads-up":
             raise InvalidArgumentError(f"unknown chart {chart!r}: use --chart heads-up or --chart full-ring")
@@ -355,20 +357,22 @@ def _ante_chips(text: str) -> float:
 
 
 def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_json: bool,
-               csv_path: Path | None, icm_stage: str | None = None) -> None:
+               csv_path: Path | None, icm_stage: str | None = None, overcalls: bool = False) -> None:
     import csv
 
     from pokerlab.pushfold.charts import grid_text, save_depth_png
-    from pokerlab.pushfold.fullring_charts import ante_rule, full_ring_table, real_game_dict
+    from pokerlab.pushfold.fullring_charts import ante_rule, full_ring_table, overcall_triples, real_game_dict
 
     rule = ante_rule({"0.0": "none"}.get(ante, ante))
     if icm_stage is not None and rule != "none":
         raise InvalidArgumentError("the shipped ICM charts have no ante: leave out --ante with --icm")
     if csv_path is not None:
         check_output(csv_path, what="--csv file")
+    if overcalls and icm_stage is not None:
+        raise InvalidArgumentError("the shipped ICM charts hold no over-call ranges: leave out --overcalls with --icm")
     if icm_stage is None:
         table = full_ring_table(seats, rule, depths)
-        data = table.to_dict()
+        data = table.to_dict(overcalls)
         for chart_data, chart in zip(data["charts"], table.charts, strict=True):
             chart_data["real_game"] = real_game_dict(chart)
         tag, units, what = rule, "bb", f"ante rule {rule}, chip EV"
@@ -401,7 +405,7 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
         with csv_path.open("w", newline="") as handle:
             out_csv = csv.writer(handle)
             out_csv.writerow(["seat", "action", "depth_bb", "class", "probability"])
-            out_csv.writerows(table.csv_rows())
+            out_csv.writerows(table.csv_rows(overcalls))
         written.append(csv_path)
     if as_json:
         typer.echo(json.dumps(data))
@@ -433,6 +437,14 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
             if not np.isnan(table.call_depth[c, j, 0]):
                 out.print(f"{caller} calls a lone {jammer} jam up to this many bb (0: never):")
                 out.print(grid_text(table.call_depth[c, j], "{:3g}"), highlight=False)
+    if overcalls:
+        if table.overcall_depth is None:
+            out.print("over-call ranges: not shipped for these charts (facing a jam and a call, a player calls by the "
+                      "lone-jam chart)", highlight=False)
+        else:
+            for c, j, f in overcall_triples(len(names)):
+                out.print(f"{names[c]} calls a {names[j]} jam and a {names[f]} call up to this many bb (0: never):")
+                out.print(grid_text(table.overcall_depth[c, j, f], "{:3g}"), highlight=False)
     for path in written:
         out.print(f"wrote {path}")
 
@@ -448,7 +460,9 @@ def _real_game_line(charts: list[dict[str, Any]]) -> str:
     seat = int(np.argmax(real["gains_low_bb"]))
     how = ("exact" if real["deals"] == 0 else
            f"{real['deals']:,} joint deals, cross-fitted +- {real['gains_low_stderr_bb'][seat]:.1e}")
-    return (f"in the real game, the charts as a player reads them (over-calls by the lone-jam chart): largest gain "
+    held = ("with their over-call ranges" if all(c["overcalls_shipped"] for c in charts)
+            else "over-calls by the lone-jam chart where their ranges are not shipped")
+    return (f"in the real game, the charts as a player reads them ({held}): largest gain "
             f"{real['gains_low_bb'][seat]:.1e} bb ({chart['seats'][seat]} at {chart['depth_bb']:g} bb; {how}; the "
             f"in-sample estimate, at least the true gain in expectation: {real['gains_high_bb'][seat]:.1e}); every "
             f"spot's in the --json output")

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from pokerlab.cards.classes import NUMBER_OF_CLASSES
 from pokerlab.errors import FileFormatError, InvalidArgumentError
@@ -185,7 +186,9 @@ class FullRingChart:
     """One spot's chart: ``jam[seat]`` first-in jam and ``call[caller, jammer]`` lone-jam call probabilities per
     class (NaN where the seat has no such decision); ``depth_bb`` the shipped depth used, ``asked_bb`` the
     depth asked (the nearest shipped depth is used; ``exact`` when they are equal); ``gains`` each seat's
-    best-response gain (bb) in the chart model, ``values`` its chip EV (bb)."""
+    best-response gain (bb) in the chart model, ``values`` its chip EV (bb); ``overcall[caller, jammer,
+    first_caller]`` the probability of calling facing a jam and a call (NaN where there is none; None: the spot's
+    over-call ranges are not shipped, :func:`shipped_overcalls`)."""
 
     seats: tuple[str, ...]
     ante: str
@@ -195,23 +198,32 @@ class FullRingChart:
     call: np.ndarray
     gains: np.ndarray
     values: np.ndarray
+    overcall: np.ndarray | None = None
 
     @property
     def exact(self) -> bool:
         return self.depth_bb == self.asked_bb
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, overcalls: bool = False) -> dict[str, Any]:
+        """The chart as JSON; ``overcall`` ranges (keyed ``"BB vs UTG and CO"``: caller, jammer, first caller) only
+        with ``overcalls``, and where shipped (``overcalls_shipped``)."""
         from pokerlab.cards.classes import CLASS_NAMES  # noqa: PLC0415 (a constant of a lower layer)
 
         def by_class(p: np.ndarray) -> dict[str, float]:
             return {name: round(float(x), 4) for name, x in zip(CLASS_NAMES, p, strict=True)}
 
         n = len(self.seats)
-        return {"seats": list(self.seats), "ante": self.ante, "depth_bb": self.depth_bb, "asked_bb": self.asked_bb,
-                "jam": {self.seats[s]: by_class(self.jam[s]) for s in range(n) if not np.isnan(self.jam[s, 0])},
-                "call": {f"{self.seats[c]} vs {self.seats[j]}": by_class(self.call[c, j])
-                         for c in range(n) for j in range(n) if not np.isnan(self.call[c, j, 0])},
-                "gains_bb": [float(g) for g in self.gains], "values_bb": [float(v) for v in self.values]}
+        out = {"seats": list(self.seats), "ante": self.ante, "depth_bb": self.depth_bb, "asked_bb": self.asked_bb,
+               "jam": {self.seats[s]: by_class(self.jam[s]) for s in range(n) if not np.isnan(self.jam[s, 0])},
+               "call": {f"{self.seats[c]} vs {self.seats[j]}": by_class(self.call[c, j])
+                        for c in range(n) for j in range(n) if not np.isnan(self.call[c, j, 0])},
+               "gains_bb": [float(g) for g in self.gains], "values_bb": [float(v) for v in self.values],
+               "overcalls_shipped": self.overcall is not None or n < 3}
+        if overcalls and self.overcall is not None:
+            names = self.seats
+            out["overcall"] = {f"{names[c]} vs {names[j]} and {names[f]}": by_class(self.overcall[c, j, f])
+                               for c, j, f in overcall_triples(n)}
+        return out
 
 
 ANTE_SPELLINGS = {"0": "none", "0%": "none", "no": "none", "10%": "10", "12.5%": "12.5", "big-blind": "bb",
@@ -270,7 +282,40 @@ def full_ring_chart(seats: int, depth_bb: float, ante: str = "none", charts: Cha
     n = int(seats)
     return FullRingChart(seat_names(n), ante, nearest, asked, dequantise(charts.jam[row, :n]),
                          dequantise(charts.call[row, :n, :n]), charts.gains[row, :n].astype(np.float64),
-                         charts.values[row, :n].astype(np.float64))
+                         charts.values[row, :n].astype(np.float64), _overcall_of(charts, n, nearest, ante))
+
+
+def overcall_triples(seats: int) -> list[tuple[int, int, int]]:
+    """Every ``(caller, jammer, first caller)`` of a spot of ``seats`` seats, in the file's row order.
+
+    >>> overcall_triples(4)
+    [(2, 0, 1), (3, 0, 1), (3, 0, 2), (3, 1, 2)]
+    """
+    return [(c, j, f) for c in range(seats) for f in range(c) for j in range(f)]
+
+
+@njit(cache=True)
+def overcall_index(caller: int, jammer: int, first_caller: int) -> int:
+    """The row of position ``caller``'s range facing a jam by ``jammer`` and a call by ``first_caller`` among a
+    spot's over-call rows (``jammer < first_caller < caller``): rows ordered by caller, then first caller, then
+    jammer (:func:`overcall_triples`' order).
+
+    >>> overcall_index(3, 0, 1), overcall_index(9, 7, 8), overcall_rows_count(10)
+    (1, 119, 120)
+    """
+    return (caller * (caller - 1) * (caller - 2)) // 6 + (first_caller * (first_caller - 1)) // 2 + jammer
+
+
+def _overcall_of(charts: ChartFile, seats: int, depth_bb: float, ante: str) -> np.ndarray | None:
+    """A spot's over-call ranges as ``[caller, jammer, first caller]`` probabilities from the shipped over-call file
+    (None where it holds none for ``charts``)."""
+    steps = overcalls_of(charts).steps_of(seats, depth_bb, ante)
+    if steps is None:
+        return None
+    out = np.full((seats, seats, seats, NUMBER_OF_CLASSES), np.nan)
+    for r, (c, j, f) in enumerate(overcall_triples(seats)):
+        out[c, j, f] = dequantise(steps[r])
+    return out
 
 
 @dataclass(frozen=True)
@@ -278,13 +323,15 @@ class FullRingTable:
     """Charts of one seat count and ante rule over several shipped depths: ``charts`` in increasing depth;
     ``jam_depth[seat]``: per class the largest of those depths at which the seat jams first in with probability
     at least 1/2 (0: at none; NaN: the seat never has the decision); ``call_depth[caller, jammer]`` the same for
-    calling a lone jam."""
+    calling a lone jam; ``overcall_depth[caller, jammer, first caller]`` for calling a jam and a call (None unless
+    every chart's over-call ranges are shipped)."""
 
     charts: tuple[FullRingChart, ...]
     jam_depth: np.ndarray
     call_depth: np.ndarray
     asked: tuple[tuple[float, float], ...] = ()
     """``(asked depth, shipped depth used)`` per depth asked, in the order asked."""
+    overcall_depth: np.ndarray | None = None
 
     @property
     def depths(self) -> tuple[float, ...]:
@@ -306,26 +353,34 @@ class FullRingTable:
             out.append((asked, used, why))
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"model": shipped_model(), "charts": [c.to_dict() for c in self.charts],
+    def to_dict(self, overcalls: bool = False) -> dict[str, Any]:
+        """The charts as JSON (:meth:`FullRingChart.to_dict`; their over-call ranges with ``overcalls``)."""
+        return {"model": shipped_model(), "charts": [c.to_dict(overcalls) for c in self.charts],
                 "asked": [{"asked_bb": a, "depth_bb": u} for a, u in self.asked],
                 "not_shipped": [{"asked_bb": a, "depth_bb": u, "why": why} for a, u, why in self.not_shipped()]}
 
-    def csv_rows(self) -> list[tuple[str, str, float, str, float]]:
-        """``(seat, action, depth, class, probability)`` rows: action ``jam`` or ``call <jammer>``."""
+    def csv_rows(self, overcalls: bool = False) -> list[tuple[str, str, float, str, float]]:
+        """``(seat, action, depth, class, probability)`` rows: action ``jam``, ``call <jammer>`` or (with
+        ``overcalls``, where shipped) ``call <jammer> and <first caller>``."""
         from pokerlab.cards.classes import CLASS_NAMES  # noqa: PLC0415 (a constant of a lower layer)
 
-        rows = []
+        rows: list[tuple[str, str, float, str, float]] = []
+
+        def add(chart: FullRingChart, seat: int, action: str, row: np.ndarray) -> None:
+            rows.extend((chart.seats[seat], action, chart.depth_bb, name, float(p))
+                        for name, p in zip(CLASS_NAMES, row, strict=True))
+
         for chart in self.charts:
-            n = len(chart.seats)
+            n, names = len(chart.seats), chart.seats
             for s in range(n):
                 if not np.isnan(chart.jam[s, 0]):
-                    rows += [(chart.seats[s], "jam", chart.depth_bb, name, float(p))
-                             for name, p in zip(CLASS_NAMES, chart.jam[s], strict=True)]
+                    add(chart, s, "jam", chart.jam[s])
                 for j in range(n):
                     if not np.isnan(chart.call[s, j, 0]):
-                        rows += [(chart.seats[s], f"call {chart.seats[j]}", chart.depth_bb, name, float(p))
-                                 for name, p in zip(CLASS_NAMES, chart.call[s, j], strict=True)]
+                        add(chart, s, f"call {names[j]}", chart.call[s, j])
+            if overcalls and chart.overcall is not None:
+                for c, j, f in overcall_triples(n):
+                    add(chart, c, f"call {names[j]} and {names[f]}", chart.overcall[c, j, f])
         return rows
 
 
@@ -356,7 +411,123 @@ def full_ring_table(seats: int, ante: str, depths: Iterable[float], charts: Char
         at = np.where(playing, levels.reshape((-1,) + (1,) * (probabilities.ndim - 1)), 0.0).max(axis=0)
         return np.where(np.isnan(probabilities).all(axis=0), np.nan, at)
 
-    return FullRingTable(ordered, largest(jam), largest(call), tuple(asked))
+    shipped = [c.overcall for c in ordered if c.overcall is not None]
+    over = largest(np.stack(shipped)) if len(shipped) == len(ordered) else None
+    return FullRingTable(ordered, largest(jam), largest(call), tuple(asked), over)
+
+
+# ---- the over-call ranges of the shipped charts (computed by pokerlab.pushfold.fullring_overcalls) ----
+
+OVERCALL_FORMAT = "pokerlab-fullring-overcalls-v1"
+OVERCALL_FILE = CHART_FILE.with_name("fullring_overcalls.npz")
+OVERCALL_ARRAYS = ("key", "start", "rows")
+OVERCALL_RULE = ("facing a jam and a call: the over-call range of (caller, jammer, first caller); facing three or "
+                 "more all-ins: the range facing the first two")
+"""How a chart's player uses the over-call ranges, in words."""
+
+
+def overcall_rows_count(seats: int) -> int:
+    """Over-call ranges of a spot of ``seats`` seats: one per (jammer, first caller, caller), ``C(seats, 3)``."""
+    return seats * (seats - 1) * (seats - 2) // 6
+
+
+def write_overcalls(charts: ChartFile, rows: dict[int, np.ndarray], path: Path = OVERCALL_FILE) -> dict[str, Any]:
+    """Write the over-call ranges ``rows[i]`` (probabilities, ``float[C(n, 3), 169]``) of row ``i`` of ``charts``
+    (any subset of its spots of 3+ seats) atomically and compressed; returns the header."""
+    order = sorted(rows)
+    counts = [overcall_rows_count(int(charts.key[i, 0])) for i in order]
+    for i, count in zip(order, counts, strict=True):
+        if rows[i].shape != (count, NUMBER_OF_CLASSES) or count == 0:
+            raise ValueError(f"chart row {i} ({int(charts.key[i, 0])} seats) needs {count} over-call rows of "
+                             f"{NUMBER_OF_CLASSES} classes, got {rows[i].shape}")
+    arrays = {"key": charts.key[order].reshape(len(order), -1).copy(),
+              "start": np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
+              "rows": quantise(np.concatenate([rows[i] for i in order]) if order
+                               else np.zeros((0, NUMBER_OF_CLASSES)))}
+    header = {"format": OVERCALL_FORMAT, "code_version": code_version(),
+              "chart_content_sha256": charts.header["content_sha256"], "spots": len(order), "rule": OVERCALL_RULE,
+              "layout": "spot s's ranges are rows[start[s]:start[s + 1]], row C(caller, 3) + C(first caller, 2) + "
+                        "jammer for positions jammer < first caller < caller",
+              "quantisation": f"call probabilities in steps of 1/{LEVELS} (uint8)"}
+    return save_chart_file(path, header, arrays)
+
+
+@dataclass(frozen=True)
+class OvercallFile:
+    """The over-call ranges of the shipped charts' spots (``key`` as the chart file's, ``rows[start[s]:start[s +
+    1]]`` spot ``s``'s, quantised), or why there are none (``reason``)."""
+
+    header: dict[str, Any]
+    key: np.ndarray
+    start: np.ndarray
+    rows: np.ndarray
+    reason: str = ""
+
+    def steps_of(self, seats: int, depth_bb: float, ante: str) -> np.ndarray | None:
+        """The quantised over-call rows of a spot (None: not in the file, or the file is not used)."""
+        if self.reason:
+            return None
+        found = np.flatnonzero((self.key[:, 0] == seats) & (self.key[:, 1] == depth_bb)
+                               & (self.key[:, 2] == list(ANTES).index(ante)))
+        if found.size == 0:
+            return None
+        s = int(found[0])
+        return self.rows[self.start[s]:self.start[s + 1]]
+
+    def chart_starts(self, charts: ChartFile) -> np.ndarray:
+        """Per row of ``charts``, the first of its over-call rows in :attr:`rows` (-1: none)."""
+        out = np.full(charts.key.shape[0], -1, dtype=np.int64)
+        if self.reason:
+            return out
+        index = {tuple(k): s for s, k in enumerate(self.key.tolist())}
+        for i, k in enumerate(charts.key.tolist()):
+            s = index.get(tuple(k))
+            if s is not None:
+                out[i] = self.start[s]
+        return out
+
+    def seat_counts(self) -> list[int]:
+        """The seat counts of the spots the file holds."""
+        return sorted({int(s) for s in self.key[:, 0]}) if not self.reason else []
+
+
+def no_overcalls(reason: str) -> OvercallFile:
+    empty = np.zeros((0, 3))
+    return OvercallFile({}, empty, np.zeros(1, dtype=np.int64), np.zeros((0, NUMBER_OF_CLASSES), dtype=np.uint8),
+                        reason)
+
+
+def read_overcalls(path: Path, charts: ChartFile) -> OvercallFile:
+    """Read an over-call file of ``charts``; one of another format, code version or chart file (or whose content hash
+    does not match) comes back with its ``reason`` and no ranges; :class:`~pokerlab.errors.FileFormatError` if it
+    cannot be read."""
+    header, arrays = _load(path, OVERCALL_ARRAYS, "full-ring over-call")
+    rebuild = "run scripts/build_fullring_overcalls.py"
+    if header.get("format") != OVERCALL_FORMAT or header.get("code_version") != code_version():
+        return no_overcalls(f"built by other code ({header.get('code_version')}, this pokerlab's is "
+                            f"{code_version()}): {rebuild}")
+    if header.get("chart_content_sha256") != charts.header["content_sha256"]:
+        return no_overcalls(f"built for another chart file: {rebuild}")
+    if header.get("content_sha256") != _content_hash(arrays):
+        return no_overcalls(f"its content hash does not match its header (a damaged or edited file): {rebuild}")
+    return OvercallFile(header, arrays["key"], arrays["start"], arrays["rows"])
+
+
+@lru_cache(maxsize=1)
+def shipped_overcalls() -> OvercallFile:
+    """The package's over-call file, read once per process (a missing file: no ranges, and why)."""
+    if not OVERCALL_FILE.exists():
+        return no_overcalls("no over-call file: run scripts/build_fullring_overcalls.py")
+    return read_overcalls(OVERCALL_FILE, shipped_charts())
+
+
+def overcalls_of(charts: ChartFile) -> OvercallFile:
+    """The shipped over-call ranges if they are of ``charts``, else none and why (that file's players then call a jam
+    and calls by the lone-jam chart)."""
+    shipped = shipped_overcalls()
+    if shipped.reason or shipped.header["chart_content_sha256"] != charts.header["content_sha256"]:
+        return no_overcalls(shipped.reason or "the shipped over-call ranges are of another chart file")
+    return shipped
 
 
 # ---- the shipped charts valued in the real game (measured by pokerlab.pushfold.fullring_real) ----
@@ -366,8 +537,9 @@ REAL_GAME_FILE = CHART_FILE.with_name("fullring_real_game.npz")
 REAL_GAME_SOURCES = ("pushfold/real_game.py", "pushfold/fullring_real.py")
 """The sources that make a real-game measurement (the joint-deal check, the profile a chart's player plays)."""
 REAL_GAME_ARRAYS = ("key", "values", "value_errors", "low", "low_errors", "high")
-PLAYED_PROFILE = ("jam first in by jam[seat]; facing one or more jams, call by call[seat, first jammer] (the charts "
-                  "hold no over-call ranges); the shipped quantised probabilities")
+PLAYED_PROFILE = ("jam first in by jam[seat]; call a lone jam by call[seat, jammer]; facing a jam and one or more "
+                  "calls, call by overcall[seat, jammer, first caller] where the spot's over-call ranges are shipped, "
+                  "else by call[seat, jammer]; the shipped quantised probabilities")
 """The profile a chart's player plays in the real-game measurement, in words."""
 
 
@@ -406,10 +578,16 @@ def real_game_gains(arrays: dict[str, np.ndarray], deals: int, seed: int) -> Rea
     return RealGameGains(values, value_errors, low, low_errors, high, deals, seed)
 
 
-def write_real_game(charts: ChartFile, measured: list[RealGameGains], path: Path = REAL_GAME_FILE
-                    ) -> dict[str, Any]:
-    """Write the measurements of every spot of ``charts`` (``measured[i]``: row ``i``; one number of deals and one
-    seed for them all) atomically; returns the header."""
+def overcall_hash(overcalls: OvercallFile) -> str:
+    """What names the over-call ranges a measurement played: the over-call file's content hash ("none" where no
+    over-call file is used)."""
+    return "none" if overcalls.reason else str(overcalls.header["content_sha256"])
+
+
+def write_real_game(charts: ChartFile, overcalls: OvercallFile, measured: list[RealGameGains],
+                    path: Path = REAL_GAME_FILE) -> dict[str, Any]:
+    """Write the measurements of every spot of ``charts`` played with ``overcalls`` (``measured[i]``: row ``i``;
+    one number of deals and one seed for them all) atomically; returns the header."""
     count = len(measured)
     if count != charts.key.shape[0]:
         raise ValueError(f"{count} measurements for {charts.key.shape[0]} chart spots")
@@ -424,7 +602,8 @@ def write_real_game(charts: ChartFile, measured: list[RealGameGains], path: Path
             column = getattr(spot, name)
             arrays[name][i, :column.shape[0]] = column
     header = {"format": REAL_GAME_FORMAT, "code_version": real_game_version(),
-              "chart_content_sha256": charts.header["content_sha256"], "deals": deals.pop() if deals else 0,
+              "chart_content_sha256": charts.header["content_sha256"], "overcall_content_sha256":
+              overcall_hash(overcalls), "deals": deals.pop() if deals else 0,
               "seed": seeds.pop(), "profile": PLAYED_PROFILE, "units": "bb per hand (chip EV)"}
     return save_chart_file(path, header, arrays)
 
@@ -452,9 +631,10 @@ class RealGameFile:
                                int(self.header["seed"]))
 
 
-def read_real_game(path: Path, charts: ChartFile) -> RealGameFile:
-    """Read a real-game file measured on ``charts``; a file of another format, code version or chart file comes
-    back with its ``reason`` and no measurements; :class:`~pokerlab.errors.FileFormatError` if it cannot be read."""
+def read_real_game(path: Path, charts: ChartFile, overcalls: OvercallFile) -> RealGameFile:
+    """Read a real-game file measured on ``charts`` played with ``overcalls``; a file of another format, code
+    version, chart or over-call file comes back with its ``reason`` and no measurements;
+    :class:`~pokerlab.errors.FileFormatError` if it cannot be read."""
     header, arrays = _load(path, REAL_GAME_ARRAYS, "full-ring real-game")
     rebuild = "run scripts/build_fullring_real_game.py"
     if header.get("format") != REAL_GAME_FORMAT or header.get("code_version") != real_game_version():
@@ -462,6 +642,8 @@ def read_real_game(path: Path, charts: ChartFile) -> RealGameFile:
                                         f"{real_game_version()}): {rebuild}")
     if header.get("chart_content_sha256") != charts.header["content_sha256"]:
         return RealGameFile(header, {}, f"measured on another chart file: {rebuild}")
+    if header.get("overcall_content_sha256") != overcall_hash(overcalls):
+        return RealGameFile(header, {}, f"measured with other over-call ranges: {rebuild}")
     if not np.array_equal(arrays["key"], charts.key):
         return RealGameFile(header, {}, f"its spots are not the chart file's: {rebuild}")
     return RealGameFile(header, arrays)
@@ -472,7 +654,7 @@ def shipped_real_game() -> RealGameFile:
     """The package's real-game file, read once per process (a missing file: no measurements, and why)."""
     if not REAL_GAME_FILE.exists():
         return RealGameFile({}, {}, "no real-game file: run scripts/build_fullring_real_game.py")
-    return read_real_game(REAL_GAME_FILE, shipped_charts())
+    return read_real_game(REAL_GAME_FILE, shipped_charts(), shipped_overcalls())
 
 
 def real_game_dict(chart: FullRingChart) -> dict[str, Any]:

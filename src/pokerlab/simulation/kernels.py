@@ -49,6 +49,7 @@ from pokerlab.simulation.icm_players import (
 from pokerlab.simulation.ring import (
     RingCharts,
     position,
+    ring_call_probability,
     ring_call_row,
     ring_jam_row,
     ring_probability,
@@ -404,6 +405,7 @@ def chart_hand(
     dealt = 0
     jammer = -1
     jammer_k = -1
+    first_caller = -1
     called = 0
     for k in range(count):
         i = order[k]
@@ -476,12 +478,14 @@ def chart_hand(
                 p = charts.call[model[seats[i]], _bucket(min(start[i], start[jammer]), big_blind, buckets), c]
                 if ring is not None:  # noqa: SIM102 (a lone `is not None` test: numba prunes the branch for None)
                     if ring.plays[model[seats[i]]]:
-                        p = ring_probability(ring.call[ring_spot(ring, ring_rule_index, count,
-                                                                 min(start[i], start[jammer]), big_blind)
-                                                       + ring.shift[model[seats[i]]], position(i, sb, count),
-                                                       position(jammer, sb, count), c])
+                        p = ring_call_probability(ring, model[seats[i]], ring_rule_index, count,
+                                                  min(start[i], start[jammer]), big_blind, position(i, sb, count),
+                                                  position(jammer, sb, count),
+                                                  position(first_caller, sb, count) if first_caller >= 0 else -1, c)
                 calls = p > 0.0 and (p >= 1.0 or _unit(state) < p)
             if calls:
+                if first_caller < 0:
+                    first_caller = i
                 called += 1  # all in: what nobody matches comes back in the settlement
                 contrib[i] += stack[seats[i]]
                 stack[seats[i]] = 0

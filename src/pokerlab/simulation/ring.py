@@ -7,10 +7,12 @@ calling: against the jammer; the deeper shipped depth on a tie, as
 :func:`~pokerlab.pushfold.fullring_charts.full_ring_chart`) and whose ante rule is nearest the hand's dead
 money per seat in big blinds (an ante per player ``a``: ``a / bb``; a big-blind ante ``a``: ``a / (n bb)``;
 the charts' ``none`` 0, ``10`` 0.1, ``12.5`` 0.125, and the heads-up ``bb`` rule 0.5), among the rules shipped
-for ``n`` seats. He jams first in by his position's chart (``jam[position]``) and calls a jam by
-``call[position, jammer's position]``; a later player facing a jam and calls calls by the same lone-jam chart
-(the charts hold no over-call ranges), so several players may call (the model's ``CALLERS``). Positions are
-the charts' seat order: ``UTG .. BTN, SB, BB`` (heads-up ``SB, BB``).
+for ``n`` seats. He jams first in by his position's chart (``jam[position]``), calls a lone jam by
+``call[position, jammer's position]`` and, facing a jam and one or more calls, calls by the over-call range of the
+jammer and the first caller (``overcall[position, jammer, first caller]``,
+:mod:`pokerlab.pushfold.fullring_overcalls`; at a spot whose over-call ranges are not shipped, by the lone-jam
+chart), so several players may call (the model's ``CALLERS``): :func:`pokerlab.pushfold.fullring_real.played_range`
+as a kernel. Positions are the charts' seat order: ``UTG .. BTN, SB, BB`` (heads-up ``SB, BB``).
 
 A ``fullring-tight`` player (``fullring-tight@KEEP``, ``KEEP`` in (0, 1], default :data:`TIGHT_KEEP`) plays the
 same charts with every range cut to its strongest ``KEEP`` share: of each jam and call range (the chart's
@@ -21,7 +23,7 @@ range's combos are kept, the class at the edge in part, quantised to the charts'
 
 The kernels read the file's quantised probabilities as they are (steps of ``1 / 200``) and count, per spot, the
 chart players' decisions and the deciders' range reads made from it (``RingCharts.uses``): every result that
-used a chart names the file's content hash and each spot it used with its count.
+used a chart names the content hashes of the chart and over-call files and each spot it used with its count.
 """
 
 from __future__ import annotations
@@ -36,7 +38,18 @@ from numba import njit
 from pokerlab.cards.classes import CLASS_SIZES, NUMBER_OF_CLASSES, preflop_order
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.pushfold.fullring import ANTES
-from pokerlab.pushfold.fullring_charts import LEVELS, MAX_SEATS, NO_DECISION, ChartFile, read_charts, shipped_charts
+from pokerlab.pushfold.fullring_charts import (
+    LEVELS,
+    MAX_SEATS,
+    NO_DECISION,
+    ChartFile,
+    OvercallFile,
+    overcall_hash,
+    overcall_index,
+    overcalls_of,
+    read_charts,
+    shipped_charts,
+)
 
 RING_MODEL = "fullring"
 TIGHT_MODEL = "fullring-tight"
@@ -59,6 +72,9 @@ class RingCharts(NamedTuple):
     ante: np.ndarray  # float64[R]: each rule's dead money per seat (bb), ANTE_PER_SEAT
     uses: np.ndarray  # int64[K]: decisions and range reads made from each spot (counted by the kernels)
     shift: np.ndarray  # int64[C]: chart c reads spot k's ranges at k + shift[c] (V variants: cut ranges, tightened)
+    overcall: np.ndarray  # uint8[V * O, 169]: the over-call ranges of every spot, V variants of O rows
+    overcall_start: np.ndarray  # int64[K]: spot k's first over-call row (-1: none shipped)
+    overcall_shift: np.ndarray  # int64[C]: chart c reads over-call row r at r + overcall_shift[c]
 
 
 def no_ring(charts: int) -> RingCharts:
@@ -68,7 +84,9 @@ def no_ring(charts: int) -> RingCharts:
                       np.full((len(ANTES), MAX_SEATS + 1, 1), np.inf), np.zeros((len(ANTES), MAX_SEATS + 1, 1),
                                                                                 dtype=np.int64),
                       np.zeros((len(ANTES), MAX_SEATS + 1), dtype=np.int64), ANTE_PER_SEAT.copy(),
-                      np.zeros(1, dtype=np.int64), np.zeros(charts, dtype=np.int64))
+                      np.zeros(1, dtype=np.int64), np.zeros(charts, dtype=np.int64),
+                      np.zeros((1, NUMBER_OF_CLASSES), dtype=np.uint8), np.full(1, -1, dtype=np.int64),
+                      np.zeros(charts, dtype=np.int64))
 
 
 def tightened(steps: np.ndarray, keep: float) -> np.ndarray:
@@ -93,22 +111,25 @@ def tightened(steps: np.ndarray, keep: float) -> np.ndarray:
     return np.where(none, NO_DECISION, cut).astype(np.uint8)
 
 
-_TIGHTENED: dict[tuple[str, float], tuple[np.ndarray, np.ndarray]] = {}
-"""A chart file's jam and call charts cut by :func:`tightened`, by (the file's content hash, ``keep``): every
-tournament of a study sets up its field, and cutting a whole file's call charts (every spot x 10 x 10 x 169)
-takes about 0.4 s of float64 temporaries, which each set-up would otherwise repeat."""
+_TIGHTENED: dict[tuple[str, str, float], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+"""A chart file's jam, call and over-call charts cut by :func:`tightened`, by (the chart and over-call files'
+content hashes, ``keep``): every tournament of a study sets up its field, and cutting a whole file's call charts
+(every spot x 10 x 10 x 169) takes about 0.4 s of float64 temporaries, which each set-up would otherwise repeat."""
 _TIGHTENED_KEPT = 4
 
 
-def _tightened_file(charts: ChartFile, keep: float) -> tuple[np.ndarray, np.ndarray]:
-    """``charts``' jam and call arrays cut to ``keep`` (read-only; computed once per file and ``keep``)."""
-    key = (str(charts.header["content_sha256"]), keep)
+def _tightened_file(charts: ChartFile, overcalls: OvercallFile, keep: float
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``charts``' jam and call arrays and ``overcalls``' rows cut to ``keep`` (read-only; computed once per file
+    and ``keep``)."""
+    key = (str(charts.header["content_sha256"]), overcall_hash(overcalls), keep)
     if key not in _TIGHTENED:
         if len(_TIGHTENED) >= _TIGHTENED_KEPT:
             _TIGHTENED.pop(next(iter(_TIGHTENED)))
-        jam, call = tightened(charts.jam, keep), tightened(charts.call, keep)
-        jam.flags.writeable = call.flags.writeable = False
-        _TIGHTENED[key] = (jam, call)
+        cut = (tightened(charts.jam, keep), tightened(charts.call, keep), tightened(overcalls.rows, keep))
+        for array in cut:
+            array.flags.writeable = False
+        _TIGHTENED[key] = cut
     return _TIGHTENED[key]
 
 
@@ -117,11 +138,13 @@ def ring_charts(keeps: Sequence[float | None],
     """The bundle of a field whose chart ``c`` plays the full-ring charts keeping ``keeps[c]`` of each range
     (1: ``fullring``; less: ``fullring-tight``; None: not a full-ring player) and the chart file it reads (None
     when no chart is full-ring): the shipped file, or ``chart_file`` (read and checked: a file of another format
-    or code version is :class:`~pokerlab.pushfold.fullring_charts.ChartVersionError`)."""
+    or code version is :class:`~pokerlab.pushfold.fullring_charts.ChartVersionError`), with the shipped over-call
+    ranges where they are of that chart file."""
     plays = np.array([k is not None for k in keeps], dtype=np.bool_)
     if not plays.any():
         return no_ring(len(keeps)), None
     charts = shipped_charts() if chart_file is None else read_charts(Path(chart_file))
+    overcalls = overcalls_of(charts)
     key = charts.key
     missing = [seats for seats in range(2, MAX_SEATS + 1) if not np.any(key[:, 0] == seats)]
     if missing:
@@ -142,11 +165,17 @@ def ring_charts(keeps: Sequence[float | None],
             spot[rule, seats, : rows.size] = rows
     variants = sorted({1.0, *(k for k in keeps if k is not None)}, reverse=True)  # the charts as shipped first
     shift = np.array([0 if k is None else variants.index(k) * key.shape[0] for k in keeps], dtype=np.int64)
-    cut = [(charts.jam, charts.call) if v == 1.0 else _tightened_file(charts, v) for v in variants]
-    jam = np.concatenate([j for j, _ in cut])
-    call = np.concatenate([c for _, c in cut])
+    cut = [(charts.jam, charts.call, overcalls.rows) if v == 1.0 else _tightened_file(charts, overcalls, v)
+           for v in variants]
+    jam = np.concatenate([j for j, _, _ in cut])
+    call = np.concatenate([c for _, c, _ in cut])
+    over = np.concatenate([o for _, _, o in cut]) if overcalls.rows.shape[0] else np.zeros((1, NUMBER_OF_CLASSES),
+                                                                                            dtype=np.uint8)
+    over_shift = np.array([0 if k is None else variants.index(k) * overcalls.rows.shape[0] for k in keeps],
+                          dtype=np.int64)
     return RingCharts(plays, np.ascontiguousarray(jam), np.ascontiguousarray(call), depths, spot, per,
-                      ANTE_PER_SEAT.copy(), np.zeros(key.shape[0], dtype=np.int64), shift), charts
+                      ANTE_PER_SEAT.copy(), np.zeros(key.shape[0], dtype=np.int64), shift,
+                      np.ascontiguousarray(over), overcalls.chart_starts(charts), over_shift), charts
 
 
 def with_fresh_uses(ring: RingCharts) -> RingCharts:
@@ -160,10 +189,13 @@ def chart_record(charts: ChartFile | None, uses: np.ndarray) -> dict[str, Any] |
     if charts is None:
         return None
     rules = list(ANTES)
+    starts = overcalls_of(charts).chart_starts(charts)
     spots = [{"seats": int(charts.key[k, 0]), "depth_bb": float(charts.key[k, 1]),
-              "ante": rules[int(charts.key[k, 2])], "uses": int(uses[k])} for k in np.flatnonzero(uses)]
+              "ante": rules[int(charts.key[k, 2])], "uses": int(uses[k]),
+              "overcalls": bool(starts[k] >= 0 or charts.key[k, 0] < 3)} for k in np.flatnonzero(uses)]
     return {"content_sha256": charts.header["content_sha256"], "format": charts.header["format"],
-            "code_version": charts.header["code_version"], "spots": spots}
+            "code_version": charts.header["code_version"],
+            "overcall_content_sha256": overcall_hash(overcalls_of(charts)), "spots": spots}
 
 
 @njit(cache=True)
@@ -219,6 +251,19 @@ def ring_jam_row(ring: RingCharts, chart: int, rule: int, seats: int, effective:
     for h in range(out.size):
         out[h] = ring_probability(ring.jam[k, at, h])
     return out
+
+
+@njit(cache=True)
+def ring_call_probability(ring: RingCharts, chart: int, rule: int, seats: int, effective: int, big_blind: int,
+                          at: int, jammer: int, first_caller: int, hand_class: int) -> float:
+    """Position ``at``'s probability of calling with ``hand_class`` a jam of position ``jammer`` at ``effective``
+    chips, followed by a call of position ``first_caller`` (-1: a lone jam), as chart ``chart`` plays it."""
+    k = ring_spot(ring, rule, seats, effective, big_blind)
+    first_row = ring.overcall_start[k]
+    if first_caller >= 0 and first_row >= 0:
+        row = first_row + overcall_index(at, jammer, first_caller) + ring.overcall_shift[chart]
+        return ring_probability(ring.overcall[row, hand_class])
+    return ring_probability(ring.call[k + ring.shift[chart], at, jammer, hand_class])
 
 
 @njit(cache=True)

@@ -536,7 +536,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
               "(no file written), with the exact exploitability curve and the strategy per betting node.")
 
     # ---- the shipped full-ring charts: read from the package's chart file, no solving ----
-    def full_ring_answer(seats: int, depth: float, ante: str, icm: str | None = None) -> dict[str, Any]:
+    def full_ring_answer(seats: int, depth: float, ante: str, icm: str | None = None, overcalls: bool = False
+                         ) -> dict[str, Any]:
         from pokerlab.pushfold.fullring_charts import (
             ante_rule,
             available_depths,
@@ -550,24 +551,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
             if ante_rule(ante) != "none":
                 raise InvalidArgumentError("the shipped ICM charts have no ante: ask for ante none with icm")
+            if overcalls:
+                raise InvalidArgumentError("the shipped ICM charts hold no over-call ranges: ask without overcalls")
             return icm_chart_answer(seats, depth, icm)
         chart = full_ring_chart(seats, depth, ante)
-        return chart.to_dict() | {"exact": chart.exact, "model": shipped_model(),
+        return chart.to_dict(overcalls) | {"exact": chart.exact, "model": shipped_model(),
                                   "depths": available_depths(seats, ante).tolist(), "real_game": real_game_dict(chart)}
 
     @app.post("/api/pushfold/chart")
     def full_ring_chart_post(body: FullRingChartRequest) -> dict[str, Any]:
         """The shipped full-ring chart nearest a depth, as `pokerlab pushfold --chart full-ring --json` (no
         solving: read from the package's chart file, whose header comes back as `model`), with the chart played in
-        the real game (`real_game`: per seat its chip EV and best-response gain, bracketed)."""
-        return full_ring_answer(body.seats, body.depth, body.ante, body.icm)
+        the real game (`real_game`: per seat its chip EV and best-response gain, bracketed) and, with `overcalls`,
+        the over-call ranges."""
+        return full_ring_answer(body.seats, body.depth, body.ante, body.icm, body.overcalls)
 
     @app.get("/api/pushfold/chart")
     def full_ring_chart_get(seats: int = 9, depth: float = 10.0,
                             ante: Annotated[str, Query(max_length=8)] = "none",
-                            icm: Annotated[str | None, Query(max_length=8)] = None) -> dict[str, Any]:
-        """The same as `POST /api/pushfold/chart`, from the query (`?seats=9&depth=10&ante=none`, `&icm=final`)."""
-        return full_ring_answer(seats, depth, ante, icm)
+                            icm: Annotated[str | None, Query(max_length=8)] = None,
+                            overcalls: bool = False) -> dict[str, Any]:
+        """The same as `POST /api/pushfold/chart`, from the query (`?seats=9&depth=10&ante=none`, `&icm=final`,
+        `&overcalls=true`)."""
+        return full_ring_answer(seats, depth, ante, icm, overcalls)
     # ---- end of the shipped full-ring charts ----
 
     # ---- the postflop tab: a solve kept in a bounded store (web/postflop.py), browsed without solving again ----

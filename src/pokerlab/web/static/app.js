@@ -896,7 +896,8 @@ const fullRingCharts = (() => {
     return el("div", { class: "chart ring-chart" }, el("h3", { text: title }), cells);
   }
 
-  // the chart played in the real game (over-calls by the lone-jam chart; joint deals): its largest gain, bracketed
+  // the chart played in the real game (with its over-call ranges where shipped; joint deals): its largest gain,
+  // bracketed
   function realGame(r) {
     const real = r.real_game;
     if (!real || !real.measured) return `. In the real game: not measured (${real ? real.why : "no answer"})`;
@@ -904,7 +905,8 @@ const fullRingCharts = (() => {
     const seat = low.indexOf(Math.max(...low));
     const how = real.deals ? `${real.deals.toLocaleString("en")} joint deals, cross-fitted `
       + `± ${real.gains_low_stderr_bb[seat].toExponential(1)}` : "exact";
-    return `. In the real game, the chart as read (over-calls by the lone-jam chart): largest gain `
+    const read = r.overcalls_shipped ? "with its over-call ranges" : "over-calls by the lone-jam chart";
+    return `. In the real game, the chart as read (${read}): largest gain `
       + `${low[seat].toExponential(1)} bb (${r.seats[seat]}; ${how}; the in-sample estimate, at least the true gain `
       + `in expectation: ${real.gains_high_bb[seat].toExponential(1)} bb)`;
   }
@@ -913,6 +915,11 @@ const fullRingCharts = (() => {
     const charts = [];
     for (const [seat, probs] of Object.entries(r.jam)) charts.push(grid(`${seat} jams first in`, probs));
     for (const [pair, probs] of Object.entries(r.call)) charts.push(grid(`${pair.replace(" vs ", " calls ")}`, probs));
+    for (const [spot, probs] of Object.entries(r.overcall || {})) {
+      const [caller, pair] = spot.split(" vs ");
+      const [jammer, first] = pair.split(" and ");
+      charts.push(grid(`${caller} calls ${jammer} jam, ${first} call`, probs));
+    }
     $("ring-charts").replaceChildren(...charts);
     const icm = r.stage !== undefined;
     const units = icm ? "money" : "bb";
@@ -928,6 +935,9 @@ const fullRingCharts = (() => {
       + `: largest best-response gain ${largest.toExponential(2)} ${units} in the chart model`
       + (largest > target ? ` (above the ${target} ${units} target: the solve stopped at its iteration cap)` : "")
       + `; probabilities in steps of 1/200; shipped depths ${r.depths.join(", ")}`
+      + (icm || r.seats.length < 3 ? "" : r.overcalls_shipped
+        ? (r.overcall ? "" : "; over-call ranges shipped (tick over-calls to show them)")
+        : "; over-call ranges not shipped for this spot (facing a jam and a call, read the lone-jam chart)")
       + (icm ? "" : realGame(r));
     $("ring-summary").dataset.depth = String(r.depth_bb);
   }
@@ -938,6 +948,7 @@ const fullRingCharts = (() => {
     const body = { seats: Number($("ring-seats").value), depth: Number($("ring-depth").value),
       ante: $("ring-ante").value };
     if ($("ring-model").value) body.icm = $("ring-model").value;
+    else if ($("ring-overcalls").checked) body.overcalls = true;
     try {
       render(await postJSON("/api/pushfold/chart", body));
     } catch (error) {
