@@ -39,7 +39,7 @@ from pokerlab.pushfold.fullring_overcalls import overcall_rows, reproduce_spot
 from pokerlab.pushfold.fullring_real import played_range
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "build_fullring_overcalls.py"
-SHIPPED_SEATS = range(3, 7)
+SHIPPED_SEATS = range(3, 9)
 """Seat counts whose over-call ranges are shipped (every spot of them)."""
 
 
