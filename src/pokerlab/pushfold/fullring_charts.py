@@ -492,6 +492,8 @@ class OvercallFile:
 
 
 def no_overcalls(reason: str) -> OvercallFile:
+    """An over-call file holding no ranges, and ``reason`` why (a chart's players then call a jam and calls by the
+    lone-jam chart)."""
     empty = np.zeros((0, 3))
     return OvercallFile({}, empty, np.zeros(1, dtype=np.int64), np.zeros((0, NUMBER_OF_CLASSES), dtype=np.uint8),
                         reason)
