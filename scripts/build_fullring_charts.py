@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import PokerlabError
+from pokerlab.io import check_output_path
 from pokerlab.pushfold.fullring import ANTES, ChartSpot, check_spot, default_target, solve_spot
 from pokerlab.pushfold.fullring_charts import (
     CHART_FILE,
@@ -95,28 +96,44 @@ def checkpoint_path(work: Path, seats: int, depth: float, ante: str) -> Path:
     return work / f"{seats:02d}-{ante}-{depth:06.2f}.npz"
 
 
+def write_checkpoint(path: Path, header: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    """A spot's checkpoint (its JSON ``header`` and its ``arrays`` by name), written atomically."""
+    temporary = path.with_name(path.name + f".{os.getpid()}.partial.npz")
+    np.savez(temporary, header=np.array(json.dumps(header)), **arrays)  # type: ignore[arg-type]
+    temporary.replace(path)
+
+
+def read_checkpoint(path: Path, expected: dict[str, Any]) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
+    """A checkpoint's header and arrays if its header has every value of ``expected``, else (or unreadable) None."""
+    try:
+        with np.load(path) as stored:
+            header = json.loads(str(stored["header"]))
+            if any(header.get(k) != v for k, v in expected.items()):
+                return None
+            return header, {name: stored[name] for name in stored.files if name != "header"}
+    except (OSError, KeyError, ValueError):
+        return None
+
+
 def save_spot(path: Path, spot: ChartSpot, version: str) -> None:
     """One spot's checkpoint, written atomically."""
     header = {"code_version": version, "seats": spot.seats, "depth_bb": spot.depth_bb, "ante": spot.ante,
               "iterations": spot.iterations, "cpu_s": spot.cpu_s}
-    temporary = path.with_name(path.name + f".{os.getpid()}.partial.npz")
-    np.savez(temporary, header=np.array(json.dumps(header)), jam=spot.jam, call=spot.call,
-             gains=np.array(spot.gains), values=np.array(spot.values))
-    temporary.replace(path)
+    write_checkpoint(path, header, {"jam": spot.jam, "call": spot.call, "gains": np.array(spot.gains),
+                                    "values": np.array(spot.values)})
 
 
 def load_spot(path: Path, version: str) -> ChartSpot | None:
     """A checkpoint of this code version, else None."""
+    stored = read_checkpoint(path, {"code_version": version})
+    if stored is None:
+        return None
+    header, arrays = stored
     try:
-        with np.load(path) as stored:
-            header = json.loads(str(stored["header"]))
-            if header["code_version"] != version:
-                return None
-            return ChartSpot(int(header["seats"]), float(header["depth_bb"]), str(header["ante"]),
-                             stored["jam"], stored["call"], tuple(float(g) for g in stored["gains"]),
-                             tuple(float(v) for v in stored["values"]), int(header["iterations"]),
-                             float(header["cpu_s"]))
-    except (OSError, KeyError, ValueError):
+        return ChartSpot(int(header["seats"]), float(header["depth_bb"]), str(header["ante"]), arrays["jam"],
+                         arrays["call"], tuple(float(g) for g in arrays["gains"]),
+                         tuple(float(v) for v in arrays["values"]), int(header["iterations"]), float(header["cpu_s"]))
+    except (KeyError, ValueError):
         return None
 
 
@@ -218,10 +235,9 @@ def main(argv: list[str] | None = None) -> int:
         if not jobs:
             raise ValueError(f"no chart spot at --seats {args.seats} --depths {args.depths} --antes {args.antes} "
                              "(every seat would be all in by posting, or a big-blind ante at 3+ seats)")
+        check_output_path(args.output, "--output file")
     except (ValueError, PokerlabError) as error:
         return refuse(error)
-    if not args.output.parent.is_dir():
-        return refuse(f"the output folder {args.output.parent} does not exist")
     version = code_version()
     args.work.mkdir(parents=True, exist_ok=True)
     if args.resolve_over_target and args.max_iterations is None:

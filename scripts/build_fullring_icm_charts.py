@@ -22,6 +22,7 @@ from pathlib import Path
 from build_fullring_charts import chart_depths, load_spot, refuse, save_spot, seat_counts, solve_all
 
 from pokerlab.errors import PokerlabError
+from pokerlab.io import check_output_path
 from pokerlab.pushfold.fullring import MAX_ITERATIONS, ChartSpot
 from pokerlab.pushfold.fullring_icm import STAGES, check_icm_spot, code_version, money_target, solve_icm_spot
 from pokerlab.pushfold.fullring_icm_charts import ICM_CHART_FILE, write_icm_charts
@@ -58,10 +59,9 @@ def main(argv: list[str] | None = None) -> int:
         jobs = [check_icm_spot(seats, depth, stage)
                 for depth in chart_depths(args.depths) for stage in args.stages.split(",")
                 for seats in seat_counts(args.seats)]
+        check_output_path(args.output, "--output file")
     except (ValueError, PokerlabError) as error:
         return refuse(error)
-    if not args.output.parent.is_dir():
-        return refuse(f"the output folder {args.output.parent} does not exist")
     version = code_version()
     args.work.mkdir(parents=True, exist_ok=True)
     todo = [job for job in jobs if load_spot(checkpoint_path(args.work, job[2], job[0], job[1]), version) is None]

@@ -16,16 +16,15 @@ Ctrl-C stops after the spot in progress is abandoned, prints one line and exits 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
-from build_fullring_charts import checkpoint_path, refuse, seat_counts, solve_all
+from build_fullring_charts import checkpoint_path, read_checkpoint, refuse, seat_counts, solve_all, write_checkpoint
 
 from pokerlab.errors import PokerlabError
+from pokerlab.io import check_output_path
 from pokerlab.pushfold.fullring import ANTES, chart_arrays
 from pokerlab.pushfold.fullring_charts import (
     CHART_FILE,
@@ -48,15 +47,8 @@ def stamp(charts: ChartFile) -> dict[str, object]:
 
 def load_rows(path: Path, expected: dict[str, object]) -> np.ndarray | None:
     """A checkpoint's over-call ranges (probabilities) if made with ``expected``, else None."""
-    try:
-        with np.load(path) as stored:
-            header = json.loads(str(stored["header"]))
-            if any(header.get(k) != v for k, v in expected.items()):
-                return None
-            rows: np.ndarray = stored["rows"]
-            return rows
-    except (OSError, KeyError, ValueError):
-        return None
+    stored = read_checkpoint(path, expected)
+    return None if stored is None else stored[1].get("rows")
 
 
 def _reproduce(job: tuple[str, int, str]) -> str:
@@ -66,18 +58,15 @@ def _reproduce(job: tuple[str, int, str]) -> str:
     charts = read_charts(Path(charts_path))
     seats, depth, ante = int(charts.key[row, 0]), float(charts.key[row, 1]), list(ANTES)[int(charts.key[row, 2])]
     cpu = time.process_time()
-    tree, profile, quick = reproduce_spot(seats, depth, ante, int(charts.iterations[row]), charts.gains[row, :seats])
-    jam, call = chart_arrays(tree, profile)
+    profile, quick = reproduce_spot(seats, depth, ante, int(charts.iterations[row]), charts.gains[row, :seats])
+    jam, call = chart_arrays(profile.tree, profile)
     if not (np.array_equal(quantise(jam), charts.jam[row, :seats])
             and np.array_equal(quantise(call), charts.call[row, :seats, :seats])):
         raise ValueError(f"{seats} seats {depth:g} bb ante {ante}: reproduced with the stored gains but other charts")
-    rows = overcall_rows(tree, profile)
+    rows = overcall_rows(profile)
     spent = time.process_time() - cpu
     header = stamp(charts) | {"quick": quick, "cpu_s": spent}
-    path = checkpoint_path(Path(work), seats, depth, ante)
-    temporary = path.with_name(path.name + f".{os.getpid()}.partial.npz")
-    np.savez(temporary, header=np.array(json.dumps(header)), rows=rows)
-    temporary.replace(path)
+    write_checkpoint(checkpoint_path(Path(work), seats, depth, ante), header, {"rows": rows})
     return (f"{seats} seats {depth:g} bb ante {ante}: {int(charts.iterations[row])} iterations "
             f"({'last check' if quick else 'every check'}), {spent:.1f} s CPU (stored solve {charts.cpu_s[row]:.1f} s)")
 
@@ -95,10 +84,9 @@ def main(argv: list[str] | None = None) -> int:
         if not seats:
             raise ValueError(f"--seats {args.seats}: over-calls need 3 or more seats")
         charts = read_charts(args.charts)
+        check_output_path(args.output, "--output file")
     except (ValueError, PokerlabError) as error:
         return refuse(error)
-    if not args.output.parent.is_dir():
-        return refuse(f"the output folder {args.output.parent} does not exist")
     args.work.mkdir(parents=True, exist_ok=True)
     expected = stamp(charts)
 

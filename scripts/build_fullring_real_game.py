@@ -16,16 +16,15 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
-import os
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
-from build_fullring_charts import refuse, seat_counts, solve_all
+from build_fullring_charts import read_checkpoint, refuse, seat_counts, solve_all, write_checkpoint
 
 from pokerlab.errors import PokerlabError
+from pokerlab.io import check_output_path
 from pokerlab.pushfold.fullring import ANTES
 from pokerlab.pushfold.fullring_charts import (
     CHART_FILE,
@@ -61,15 +60,11 @@ def stamp(charts: ChartFile, seats: int, depth: float, ante: str, deals: int, se
 
 def load_measured(path: Path, expected: dict[str, object]) -> RealGameGains | None:
     """A checkpoint measured with ``expected`` (:func:`stamp`), else None."""
-    try:
-        with np.load(path) as stored:
-            header = json.loads(str(stored["header"]))
-            if any(header.get(k) != v for k, v in expected.items()):
-                return None
-            return real_game_gains({name: stored[name] for name in REAL_GAME_ARRAYS[1:]}, int(header["measured_deals"]),
-                               int(header["seed"]))
-    except (OSError, KeyError, ValueError):
+    stored = read_checkpoint(path, expected)
+    if stored is None:
         return None
+    header, arrays = stored
+    return real_game_gains(arrays, int(header["measured_deals"]), int(header["seed"]))
 
 
 def _measure(job: tuple[str, int, float, str, int, int, str]) -> str:
@@ -79,11 +74,8 @@ def _measure(job: tuple[str, int, float, str, int, int, str]) -> str:
     cpu = time.process_time()
     measured = measure_chart(full_ring_chart(seats, depth, ante, charts), deals=deals, seed=seed)
     header = stamp(charts, seats, depth, ante, deals, seed) | {"measured_deals": measured.deals}
-    path = checkpoint_path(Path(work), seats, depth, ante)
-    temporary = path.with_name(path.name + f".{os.getpid()}.partial.npz")
-    np.savez(temporary, header=np.array(json.dumps(header)),
-             **{name: getattr(measured, name) for name in REAL_GAME_ARRAYS[1:]})  # type: ignore[arg-type]
-    temporary.replace(path)
+    write_checkpoint(checkpoint_path(Path(work), seats, depth, ante), header,
+                     {name: getattr(measured, name) for name in REAL_GAME_ARRAYS[1:]})
     largest = int(np.argmax(measured.high))
     return (f"{seats} seats {depth:g} bb ante {ante}: {time.process_time() - cpu:.1f} s CPU, largest gain "
             f"{measured.low[largest]:.2e} to {measured.high[largest]:.2e} bb (seat {largest})")
@@ -105,10 +97,9 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"--deals {args.deals}: at least 100 joint deals per spot")
         charts = read_charts(args.charts)
         measure = seat_counts(args.seats)
+        check_output_path(args.output, "--output file")
     except (ValueError, PokerlabError) as error:
         return refuse(error)
-    if not args.output.parent.is_dir():
-        return refuse(f"the output folder {args.output.parent} does not exist")
     args.work.mkdir(parents=True, exist_ok=True)
     overcalls = overcalls_of(charts)
     if overcalls.reason:

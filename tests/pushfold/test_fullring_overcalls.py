@@ -76,7 +76,7 @@ def test_the_shipped_ranges_are_a_fresh_solves(spot: tuple[int, float, str]) -> 
     fresh = solve_spot(*spot, max_iterations=int(charts.iterations[row]))
     assert fresh.strategy is not None
     np.testing.assert_array_equal(quantise(fresh.jam), charts.jam[row, :spot[0]])  # the same solve as shipped
-    expected = quantise(overcall_rows(fresh.strategy.tree, fresh.strategy))
+    expected = quantise(overcall_rows(fresh.strategy))
     stored = shipped_overcalls().steps_of(*spot)
     assert stored is not None
     np.testing.assert_array_equal(stored, expected)
@@ -86,7 +86,7 @@ def test_the_quick_reproduction_is_the_full_one() -> None:
     charts = shipped_charts()
     spot = (5, 9.0, "none")
     row = _row(*spot)
-    tree, quick, was_quick = reproduce_spot(*spot, int(charts.iterations[row]), charts.gains[row, :5])
+    quick, was_quick = reproduce_spot(*spot, int(charts.iterations[row]), charts.gains[row, :5])
     full = solve_spot(*spot, max_iterations=int(charts.iterations[row])).strategy
     assert was_quick and full is not None
     np.testing.assert_array_equal(quick.probs, full.probs)
@@ -171,7 +171,7 @@ def test_the_chart_model_profile_is_read_back_whole() -> None:
     spot = solve_spot(3, 10.0, "none", max_iterations=int(charts.iterations[row]))
     assert spot.strategy is not None
     jam, call = chart_arrays(spot.strategy.tree, spot.strategy)
-    over = overcall_rows(spot.strategy.tree, spot.strategy)
+    over = overcall_rows(spot.strategy)
     profile = spot.strategy
     nodes = {(): jam[0], (FOLD,): jam[1], (JAM,): call[1, 0], (FOLD, JAM): call[2, 1], (JAM, FOLD): call[2, 0],
              (JAM, JAM): over[0]}

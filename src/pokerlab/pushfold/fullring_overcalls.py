@@ -5,7 +5,7 @@ jam. Its solved profile (:func:`pokerlab.pushfold.fullring.solve_spot`) has a st
 over-call ranges are those at the nodes facing exactly two all-ins: a jam by position ``jammer`` and a call by a
 later position ``first_caller``, everyone else before the caller folded. A seat facing three or more all-ins calls
 by the range facing the first two of them (the file holds no deeper nodes: at ten seats there are 848 of them, their
-strategies mostly unconverged mixes, and together they are reached in about 3% of hands at 10 bb, far less deeper).
+strategies mostly unconverged mixes, and at 10 bb a hand meets about 0.03 of them: docs/algorithms.md).
 
 Positions are the charts' seat order (``UTG .. BTN, SB, BB``: the order of action), so ``jammer < first_caller <
 caller``; a spot of ``n`` seats has ``C(n, 3)`` over-call ranges, in the order of
@@ -29,34 +29,31 @@ import numpy as np
 
 from pokerlab.cards.classes import NUMBER_OF_CLASSES
 from pokerlab.games.base import FOLD
-from pokerlab.games.compiler import KIND_DECISION
 from pokerlab.games.pushfold import JAM
-from pokerlab.games.vector import CompiledPublicTree, compile_public_tree
+from pokerlab.games.vector import compile_public_tree
 from pokerlab.pushfold.fullring import default_target, solve_spot, spot_game, starting_profile, trimmed
 from pokerlab.pushfold.fullring_charts import overcall_rows_count, overcall_triples
 from pokerlab.solvers.vector import VectorSolver
 from pokerlab.solvers.vector_strategy import VectorStrategy, best_response_gains
 
 
-def overcall_rows(tree: CompiledPublicTree, strategy: VectorStrategy) -> np.ndarray:
+def overcall_rows(strategy: VectorStrategy) -> np.ndarray:
     """The over-call ranges of a chart spot's profile: ``float64[C(n, 3), 169]``, row ``r`` the probability per
     class of calling of the ``r``-th of :func:`~pokerlab.pushfold.fullring_charts.overcall_triples`."""
-    seats = tree.num_players
+    seats = strategy.tree.num_players
     out = np.full((overcall_rows_count(seats), NUMBER_OF_CLASSES), np.nan)
-    node_of = {state: i for i, state in enumerate(tree.states)}
     for row, (caller, jammer, first_caller) in enumerate(overcall_triples(seats)):
         history = [FOLD] * caller
         history[jammer] = history[first_caller] = JAM
-        node = node_of[tuple(history)]
-        assert tree.tree.kind[node] == KIND_DECISION
-        out[row] = strategy.block(node)[:, 1]
+        out[row] = strategy.block(strategy.node_of(tuple(history)))[:, 1]
     return out
 
 
 def reproduce_spot(seats: int, depth_bb: float, ante: str, iterations: int, gains: np.ndarray
-                   ) -> tuple[CompiledPublicTree, VectorStrategy, bool]:
+                   ) -> tuple[VectorStrategy, bool]:
     """The profile :func:`~pokerlab.pushfold.fullring.solve_spot` kept for a shipped spot solved for
-    ``iterations`` iterations, whose stored gains (float32, bb) are ``gains``: ``(tree, profile, quick)``.
+    ``iterations`` iterations, whose stored gains (float32, bb) are ``gains`` (on the chart model's tree,
+    ``profile.tree``): ``(profile, quick)``.
 
     The solve is deterministic, so ``solve_spot(..., max_iterations=iterations)`` reproduces it; it measures
     candidates at every check along the way. A spot that stopped on its target (its largest gain at most
@@ -66,9 +63,9 @@ def reproduce_spot(seats: int, depth_bb: float, ante: str, iterations: int, gain
     iteration cap may have kept an earlier check's, and is solved again whole. :class:`ValueError` if the profile
     found does not have the gains ``gains`` exactly."""
     stored = np.asarray(gains, dtype=np.float32)
-    game = spot_game(seats, depth_bb, ante)
-    tree = compile_public_tree(game)
     if seats > 2 and float(stored.max()) <= default_target(seats):
+        game = spot_game(seats, depth_bb, ante)
+        tree = compile_public_tree(game)
         solver = VectorSolver(tree, "dcfr")
         start = starting_profile(game.equity.class_size)
         current = VectorStrategy(tree, solver.offsets, solver.sigma)
@@ -79,9 +76,9 @@ def reproduce_spot(seats: int, depth_bb: float, ante: str, iterations: int, gain
         solver.iterate(iterations)
         for candidate in (trimmed(solver.average_strategy()), solver.current_strategy()):
             if np.array_equal(np.array(best_response_gains(tree, candidate).gains, dtype=np.float32), stored):
-                return tree, candidate, True
+                return candidate, True
     spot = solve_spot(seats, depth_bb, ante, max_iterations=iterations)
     if spot.strategy is None or not np.array_equal(np.array(spot.gains, dtype=np.float32), stored):
         raise ValueError(f"{seats} seats {depth_bb:g} bb ante {ante}: a solve of {iterations} iterations gives gains "
                          f"{spot.gains}, the chart file stores {stored.tolist()}")
-    return spot.strategy.tree, spot.strategy, False
+    return spot.strategy, False

@@ -189,13 +189,14 @@ def chart_record(charts: ChartFile | None, uses: np.ndarray) -> dict[str, Any] |
     if charts is None:
         return None
     rules = list(ANTES)
-    starts = overcalls_of(charts).chart_starts(charts)
+    overcalls = overcalls_of(charts)
+    starts = overcalls.chart_starts(charts)
     spots = [{"seats": int(charts.key[k, 0]), "depth_bb": float(charts.key[k, 1]),
               "ante": rules[int(charts.key[k, 2])], "uses": int(uses[k]),
               "overcalls": bool(starts[k] >= 0 or charts.key[k, 0] < 3)} for k in np.flatnonzero(uses)]
     return {"content_sha256": charts.header["content_sha256"], "format": charts.header["format"],
             "code_version": charts.header["code_version"],
-            "overcall_content_sha256": overcall_hash(overcalls_of(charts)), "spots": spots}
+            "overcall_content_sha256": overcall_hash(overcalls), "spots": spots}
 
 
 @njit(cache=True)
