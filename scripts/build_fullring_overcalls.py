@@ -6,7 +6,9 @@ deterministic), checked against the file (the same gains, bit for bit, and the s
 and its over-call ranges checkpointed atomically in its own file under --work; a rerun skips the spots already there,
 so an interrupted build resumes exactly. At the end every checkpoint of this chart file and code version is written
 to --output (a build of some seat counts only writes a file of those: the others' players keep calling by the
-lone-jam chart, and the file says which spots it holds).
+lone-jam chart, and the file says which spots it holds), but for the spots whose ranges
+``pokerlab.pushfold.fullring_charts.overcalls_withheld`` withholds (short spots whose solve stopped above its
+target: their players call a jam and a call by the lone-jam chart).
 
     nice -n 10 .venv/bin/python scripts/build_fullring_overcalls.py --seats 3-6 --workers 2
 
@@ -31,6 +33,7 @@ from pokerlab.pushfold.fullring_charts import (
     OVERCALL_FILE,
     ChartFile,
     code_version,
+    overcalls_withheld,
     quantise,
     read_charts,
     write_overcalls,
@@ -103,12 +106,14 @@ def main(argv: list[str] | None = None) -> int:
         jobs = [(str(args.charts), i, str(args.work)) for i in sorted(todo, key=lambda i: -charts.cpu_s[i])]
         if solve_all(_reproduce, jobs, args.workers, args.work) == 130:
             return 130
+    withheld = overcalls_withheld(charts)
     done = {i: rows for i in range(charts.key.shape[0]) if int(charts.key[i, 0]) >= 3
             and (rows := load_rows(path_of(i), expected)) is not None}
-    header = write_overcalls(charts, done, args.output)
-    held = sorted({int(charts.key[i, 0]) for i in done})
-    print(f"wrote {args.output}: {header['spots']} spots ({', '.join(map(str, held))} seats), content sha256 "
-          f"{header['content_sha256'][:16]}", flush=True)
+    shipped = {i: rows for i, rows in done.items() if not withheld[i]}
+    header = write_overcalls(charts, shipped, args.output)
+    held = sorted({int(charts.key[i, 0]) for i in shipped})
+    print(f"wrote {args.output}: {header['spots']} spots ({', '.join(map(str, held))} seats; "
+          f"{len(done) - len(shipped)} withheld), content sha256 {header['content_sha256'][:16]}", flush=True)
     return 0
 
 

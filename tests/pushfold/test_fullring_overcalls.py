@@ -25,9 +25,11 @@ from pokerlab.pushfold.fullring_charts import (
     OVERCALL_FILE,
     dequantise,
     full_ring_chart,
+    full_ring_table,
     overcall_index,
     overcall_rows_count,
     overcall_triples,
+    overcalls_withheld,
     quantise,
     read_charts,
     read_overcalls,
@@ -36,11 +38,11 @@ from pokerlab.pushfold.fullring_charts import (
     shipped_overcalls,
 )
 from pokerlab.pushfold.fullring_overcalls import overcall_rows, reproduce_spot
-from pokerlab.pushfold.fullring_real import played_range
+from pokerlab.pushfold.fullring_real import chart_profile, played_range
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "build_fullring_overcalls.py"
-SHIPPED_SEATS = range(3, 9)
-"""Seat counts whose over-call ranges are shipped (every spot of them)."""
+SHIPPED_SEATS = range(3, 11)
+"""Seat counts whose over-call ranges are shipped (every spot of them but the withheld ones)."""
 
 
 def _row(seats: int, depth: float, ante: str) -> int:
@@ -57,13 +59,16 @@ def test_the_layout_counts_every_jammer_first_caller_and_caller_once(seats: int)
 
 
 def test_the_shipped_file_is_of_the_shipped_charts_and_holds_every_spot_of_its_seat_counts() -> None:
+    """Every spot of its seat counts but the withheld ones (:func:`overcalls_withheld`)."""
     stored = shipped_overcalls()
     charts = shipped_charts()
     assert stored.reason == "", stored.reason
     assert stored.header["chart_content_sha256"] == charts.header["content_sha256"]
     assert set(SHIPPED_SEATS) <= set(stored.seat_counts())
+    kept = ~overcalls_withheld(charts)
     for seats in stored.seat_counts():
-        np.testing.assert_array_equal(stored.key[stored.key[:, 0] == seats], charts.key[charts.key[:, 0] == seats])
+        np.testing.assert_array_equal(stored.key[stored.key[:, 0] == seats],
+                                      charts.key[(charts.key[:, 0] == seats) & kept])
     counts = np.diff(stored.start)
     assert counts.tolist() == [comb(int(n), 3) for n in stored.key[:, 0]]
     assert stored.rows.max() <= 200  # every row a probability (255: no decision, never stored)
@@ -206,3 +211,41 @@ def test_the_cli_prints_exports_and_says_the_over_call_ranges(tmp_path: Path) ->
     assert len(over) == 169 and float(dict((r[3], r[4]) for r in over)["AA"]) == chart.overcall[3, 0, 1, 0]
     plain = json.loads(runner.invoke(app, [*args, "--json"]).output)
     assert all(c["overcalls_shipped"] and "overcall" not in c for c in plain["charts"])
+
+
+def test_the_withheld_spots_are_the_short_ones_whose_solve_stopped_above_its_target() -> None:
+    """The rule recomputed spot by spot from the chart file's gains and target; a withheld chart has no ranges and
+    says why, its player reads the lone-jam chart facing a jam and a call, and a table over a withheld and a shipped
+    depth shows, at the withheld one, the lone-jam call (written out here per class)."""
+    charts = shipped_charts()
+    target = charts.header["target_bb"]["multiway"]
+    expected = [int(k[0]) >= 3 and float(k[1]) < 10.0 and float(max(charts.gains[i, :int(k[0])])) > target
+                for i, k in enumerate(charts.key)]
+    np.testing.assert_array_equal(overcalls_withheld(charts), expected)
+    assert sum(expected) == 99  # the shipped file's: 41 and 44 at 5 and 6 seats, 2 to 5 at 7-10
+    chart = full_ring_chart(5, 5, "none")  # MP, CO, BTN, SB, BB
+    assert chart.overcalls_withheld and chart.overcall is None
+    shown = chart.to_dict(overcalls=True)
+    assert not shown["overcalls_shipped"] and "overcall" not in shown and "withheld" in shown["overcalls_why"]
+    assert not full_ring_chart(5, 10, "none").to_dict()["overcalls_withheld"]
+    _, _, profile = chart_profile(chart)
+    np.testing.assert_array_equal(profile.block(profile.node_of((JAM, JAM, FOLD, FOLD)))[:, 1], chart.call[4, 0])
+    table = full_ring_table(5, "none", [5, 10])
+    deep = full_ring_chart(5, 10, "none")
+    assert table.overcall_depth is not None and deep.overcall is not None
+    for c, j, f in overcall_triples(5):
+        by_hand = [10.0 if deep.overcall[c, j, f, k] >= 0.5 else 5.0 if chart.call[c, j, k] >= 0.5 else 0.0
+                   for k in range(len(CLASS_NAMES))]
+        np.testing.assert_array_equal(table.overcall_depth[c, j, f], by_hand)
+
+
+def test_the_cli_says_where_the_over_call_ranges_are_withheld() -> None:
+    from typer.testing import CliRunner
+
+    from pokerlab.cli.main import app
+
+    shown = CliRunner().invoke(app, ["pushfold", "--chart", "full-ring", "--seats", "5", "--depths", "4.5,5,12",
+                                     "--overcalls"])
+    assert shown.exit_code == 0, shown.output
+    assert "over-call ranges withheld at 4.5, 5 bb" in shown.output
+    assert shown.output.count(" call up to this many bb") == 10

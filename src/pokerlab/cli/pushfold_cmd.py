@@ -442,6 +442,11 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
             out.print("over-call ranges: not shipped for these charts (facing a jam and a call, a player calls by the "
                       "lone-jam chart)", highlight=False)
         else:
+            withheld = [c.depth_bb for c in table.charts if c.overcalls_withheld]
+            if withheld:
+                out.print(f"over-call ranges withheld at {_spans(withheld)} bb (short spots whose solve stopped above "
+                          "its target, where they measure worse in the real game): the grids read the lone-jam chart "
+                          "there, as a player does", highlight=False)
             for c, j, f in overcall_triples(len(names)):
                 out.print(f"{names[c]} calls a {names[j]} jam and a {names[f]} call up to this many bb (0: never):")
                 out.print(grid_text(table.overcall_depth[c, j, f], "{:3g}"), highlight=False)

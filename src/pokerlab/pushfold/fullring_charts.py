@@ -188,7 +188,8 @@ class FullRingChart:
     depth asked (the nearest shipped depth is used; ``exact`` when they are equal); ``gains`` each seat's
     best-response gain (bb) in the chart model, ``values`` its chip EV (bb); ``overcall[caller, jammer,
     first_caller]`` the probability of calling facing a jam and a call (NaN where there is none; None: the spot's
-    over-call ranges are not shipped, :func:`shipped_overcalls`)."""
+    over-call ranges are not shipped, :func:`shipped_overcalls`); ``overcalls_withheld``: not shipped by
+    :func:`overcalls_withheld`'s rule (a player calls a jam and a call by the lone-jam chart there)."""
 
     seats: tuple[str, ...]
     ante: str
@@ -199,6 +200,7 @@ class FullRingChart:
     gains: np.ndarray
     values: np.ndarray
     overcall: np.ndarray | None = None
+    overcalls_withheld: bool = False
 
     @property
     def exact(self) -> bool:
@@ -218,7 +220,10 @@ class FullRingChart:
                "call": {f"{self.seats[c]} vs {self.seats[j]}": by_class(self.call[c, j])
                         for c in range(n) for j in range(n) if not np.isnan(self.call[c, j, 0])},
                "gains_bb": [float(g) for g in self.gains], "values_bb": [float(v) for v in self.values],
-               "overcalls_shipped": self.overcall is not None or n < 3}
+               "overcalls_shipped": self.overcall is not None or n < 3,
+               "overcalls_withheld": self.overcalls_withheld}
+        if self.overcalls_withheld:
+            out["overcalls_why"] = OVERCALLS_WITHHELD_WHY
         if overcalls and self.overcall is not None:
             names = self.seats
             out["overcall"] = {f"{names[c]} vs {names[j]} and {names[f]}": by_class(self.overcall[c, j, f])
@@ -282,7 +287,8 @@ def full_ring_chart(seats: int, depth_bb: float, ante: str = "none", charts: Cha
     n = int(seats)
     return FullRingChart(seat_names(n), ante, nearest, asked, dequantise(charts.jam[row, :n]),
                          dequantise(charts.call[row, :n, :n]), charts.gains[row, :n].astype(np.float64),
-                         charts.values[row, :n].astype(np.float64), _overcall_of(charts, n, nearest, ante))
+                         charts.values[row, :n].astype(np.float64), _overcall_of(charts, n, nearest, ante),
+                         bool(overcalls_withheld(charts)[row]))
 
 
 def overcall_triples(seats: int) -> list[tuple[int, int, int]]:
@@ -323,8 +329,9 @@ class FullRingTable:
     """Charts of one seat count and ante rule over several shipped depths: ``charts`` in increasing depth;
     ``jam_depth[seat]``: per class the largest of those depths at which the seat jams first in with probability
     at least 1/2 (0: at none; NaN: the seat never has the decision); ``call_depth[caller, jammer]`` the same for
-    calling a lone jam; ``overcall_depth[caller, jammer, first caller]`` for calling a jam and a call (None unless
-    every chart's over-call ranges are shipped)."""
+    calling a lone jam; ``overcall_depth[caller, jammer, first caller]`` for calling a jam and a call as a player
+    does (None unless every chart's over-call ranges are shipped or withheld: at a depth whose ranges are withheld,
+    the lone-jam call ``call[caller, jammer]``, which a player reads there)."""
 
     charts: tuple[FullRingChart, ...]
     jam_depth: np.ndarray
@@ -411,9 +418,21 @@ def full_ring_table(seats: int, ante: str, depths: Iterable[float], charts: Char
         at = np.where(playing, levels.reshape((-1,) + (1,) * (probabilities.ndim - 1)), 0.0).max(axis=0)
         return np.where(np.isnan(probabilities).all(axis=0), np.nan, at)
 
-    shipped = [c.overcall for c in ordered if c.overcall is not None]
-    over = largest(np.stack(shipped)) if len(shipped) == len(ordered) else None
+    played = [c.overcall if c.overcall is not None else _lone_jam_reading(c) for c in ordered
+              if c.overcall is not None or c.overcalls_withheld]
+    over = largest(np.stack(played)) if len(played) == len(ordered) else None
     return FullRingTable(ordered, largest(jam), largest(call), tuple(asked), over)
+
+
+def _lone_jam_reading(chart: FullRingChart) -> np.ndarray:
+    """``[caller, jammer, first caller]``: the lone-jam call ``call[caller, jammer]`` where a first caller exists (a
+    position between the jammer and the caller), NaN elsewhere: how a player calls a jam and a call at a spot whose
+    over-call ranges are withheld."""
+    n = len(chart.seats)
+    out = np.full((n, n, n, NUMBER_OF_CLASSES), np.nan)
+    for c, j, f in overcall_triples(n):
+        out[c, j, f] = chart.call[c, j]
+    return out
 
 
 # ---- the over-call ranges of the shipped charts (computed by pokerlab.pushfold.fullring_overcalls) ----
@@ -424,6 +443,41 @@ OVERCALL_ARRAYS = ("key", "start", "rows")
 OVERCALL_RULE = ("facing a jam and a call: the over-call range of (caller, jammer, first caller); facing three or "
                  "more all-ins: the range facing the first two")
 """How a chart's player uses the over-call ranges, in words."""
+
+
+OVERCALL_SHORT_BB = 10.0
+"""Below this depth, a spot whose chart solve stopped above its target ships no over-call ranges
+(:func:`overcalls_withheld`)."""
+OVERCALLS_WITHHELD_WHY = (f"this spot's over-call ranges are withheld: below {OVERCALL_SHORT_BB:g} bb a spot whose "
+                          "solve stopped above its target has its least converged nodes there, and read with them its "
+                          "charts measure worse in the real game than calling a jam and a call by the lone-jam chart")
+"""Why a chart's over-call ranges are withheld, in words (the chart JSON's ``overcalls_why``)."""
+
+
+def overcalls_withheld(charts: ChartFile) -> np.ndarray:
+    """Per row of ``charts``, whether its spot's over-call ranges are left out of the over-call file: 3+ seats,
+    shallower than :data:`OVERCALL_SHORT_BB` and a stored gain above the multiway target (the solve stopped at its
+    iteration cap). At those spots CFR stalls at the over-call nodes (docs/algorithms.md, "How far the model is
+    from the real game"), and measured in the real game (200,000 joint deals, cross-fitted) the charts read with
+    their over-call ranges were worse than read with the lone-jam chart at 65 of the 95 such spots of 3-8 seats,
+    better at 16; from 10 bb up such spots' over-call ranges were better at 30 of 37, worse at none (see
+    docs/algorithms.md, "Over-call ranges"). A player at a withheld spot calls a jam and a call by the lone-jam
+    chart. A chart file with no multiway chip-EV target (the ICM charts, which have no over-call ranges) withholds
+    none.
+
+    >>> charts = shipped_charts()
+    >>> withheld = overcalls_withheld(charts)
+    >>> bool(withheld[(charts.key[:, 0] >= 3) & (charts.key[:, 1] >= OVERCALL_SHORT_BB)].any())
+    False
+    """
+    seats = charts.key[:, 0].astype(np.int64)
+    target = charts.header.get("target_bb", {}).get("multiway")
+    if target is None:
+        return np.zeros(seats.size, dtype=bool)
+    mask = np.arange(charts.gains.shape[1])[None, :] < seats[:, None]
+    largest = np.where(mask, charts.gains, -np.inf).max(axis=1)
+    withheld: np.ndarray = (seats >= 3) & (charts.key[:, 1] < OVERCALL_SHORT_BB) & (largest > float(target))
+    return withheld
 
 
 def overcall_rows_count(seats: int) -> int:
@@ -446,6 +500,7 @@ def write_overcalls(charts: ChartFile, rows: dict[int, np.ndarray], path: Path =
                                else np.zeros((0, NUMBER_OF_CLASSES)))}
     header = {"format": OVERCALL_FORMAT, "code_version": code_version(),
               "chart_content_sha256": charts.header["content_sha256"], "spots": len(order), "rule": OVERCALL_RULE,
+              "withheld": f"the spots overcalls_withheld selects: {OVERCALLS_WITHHELD_WHY}",
               "layout": "spot s's ranges are rows[start[s]:start[s + 1]], row C(caller, 3) + C(first caller, 2) + "
                         "jammer for positions jammer < first caller < caller",
               "quantisation": f"call probabilities in steps of 1/{LEVELS} (uint8)"}

@@ -152,4 +152,5 @@ class FullRingChartRequest(_Request):
                             "of a 'final' table (every seat paid) or the 'bubble' (one seat fewer paid), as "
                             "`--icm`; null: chip EV.", json_schema_extra=_one_of("final", "bubble"))
     overcalls: bool = Field(default=False, description="Also the over-call ranges (`overcall`, keyed 'BB vs CO and "
-                            "BTN': the caller facing a jam and a call), where shipped (`overcalls_shipped`).")
+                            "BTN': the caller facing a jam and a call), where shipped (`overcalls_shipped`; "
+                            "`overcalls_withheld` and `overcalls_why` where withheld).")

@@ -937,7 +937,8 @@ const fullRingCharts = (() => {
       + `; probabilities in steps of 1/200; shipped depths ${r.depths.join(", ")}`
       + (icm || r.seats.length < 3 ? "" : r.overcalls_shipped
         ? (r.overcall ? "" : "; over-call ranges shipped (tick over-calls to show them)")
-        : "; over-call ranges not shipped for this spot (facing a jam and a call, read the lone-jam chart)")
+        : r.overcalls_withheld ? `; ${r.overcalls_why} (facing a jam and a call, read the lone-jam chart)`
+          : "; over-call ranges not shipped for this spot (facing a jam and a call, read the lone-jam chart)")
       + (icm ? "" : realGame(r));
     $("ring-summary").dataset.depth = String(r.depth_bb);
   }
