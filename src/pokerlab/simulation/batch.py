@@ -43,6 +43,19 @@ Chunks = Generator[tuple[int, Chunk], None, None]
 Task = Callable[[int], Chunk]
 
 
+_forked_task: Task | None = None
+"""The task of the local pool being run: its workers are forked from this process and inherit it, so only a chunk's
+index goes to them (a task holds the tournament, whose full-ring charts are tens of MiB: pickled with every chunk
+they cost a small simulation about a second per call)."""
+
+
+def _run_forked(index: int) -> Chunk:
+    """Chunk ``index`` of the task the worker inherited (:data:`_forked_task`)."""
+    if _forked_task is None:
+        raise RuntimeError("a local worker was started without its task")
+    return _forked_task(index)
+
+
 def _ignore_sigint() -> None:
     """A worker's signals: Ctrl-C and SIGTERM are the parent's to handle (it stops the workers itself)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -134,7 +147,16 @@ def run_local(task: Task, todo: list[int], workers: int) -> Chunks:
         for index in todo:
             yield index, task(index)
         return
-    pending = list(todo)
+    global _forked_task
+    outer, _forked_task = _forked_task, task
+    try:
+        yield from _run_pools(list(todo), workers)
+    finally:
+        _forked_task = outer
+
+
+def _run_pools(pending: list[int], workers: int) -> Chunks:
+    """:func:`run_local`'s pools (forked with :data:`_forked_task` set), one again after a lost worker."""
     restarts = 0
     while pending:
         executor = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"),
@@ -147,7 +169,7 @@ def run_local(task: Task, todo: list[int], workers: int) -> Chunks:
             while queue or futures:
                 while queue and len(futures) < 2 * workers:
                     index = queue.pop(0)
-                    futures[executor.submit(task, index)] = index
+                    futures[executor.submit(_run_forked, index)] = index
                 finished, _ = wait(futures, timeout=0.2, return_when=FIRST_COMPLETED)
                 for future in finished:
                     index = futures.pop(future)
