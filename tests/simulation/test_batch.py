@@ -11,7 +11,7 @@ import pytest
 
 from pokerlab.errors import FileFormatError, InvalidArgumentError
 from pokerlab.simulation import prepare, run
-from pokerlab.simulation.batch import check_ray_address
+from pokerlab.simulation.batch import check_ray_address, run_chunks
 from pokerlab.simulation.core import ChunkTask
 
 SETUP = {"players": 40, "starting_stack": 2000, "payouts": "power:paid=6", "play": "rules", "table_size": 8}
@@ -162,3 +162,21 @@ def test_the_checkpoint_key_holds_the_simulators_code(monkeypatch: pytest.Monkey
     before = core.fingerprint(t, 1, 10, 5, False)
     monkeypatch.setattr(core, "sources_digest", lambda names: "other code")
     assert core.fingerprint(t, 1, 10, 5, False) != before
+
+
+class _NotSent:
+    """A task that cannot be pickled: local workers must get it from the fork, not with each chunk."""
+
+    def __call__(self, index: int) -> dict[str, np.ndarray]:
+        return {"index": np.array([index]), "pid": np.array([os.getpid()])}
+
+    def __reduce__(self) -> str:
+        raise TypeError("this task is not sent to the workers")
+
+
+def test_local_workers_inherit_their_task_from_the_fork() -> None:
+    """Only a chunk's index goes to a local worker (a fullring task is tens of MiB): an unpicklable task runs on
+    two workers, every chunk once and in chunk order, in processes other than this one."""
+    chunks = run_chunks(_NotSent(), 6, workers=2)
+    assert [int(c["index"][0]) for c in chunks] == list(range(6))
+    assert os.getpid() not in {int(c["pid"][0]) for c in chunks}

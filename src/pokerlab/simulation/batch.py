@@ -43,23 +43,26 @@ Chunks = Generator[tuple[int, Chunk], None, None]
 Task = Callable[[int], Chunk]
 
 
-_forked_task: Task | None = None
-"""The task of the local pool being run: its workers are forked from this process and inherit it, so only a chunk's
-index goes to them (a task holds the tournament, whose full-ring charts are tens of MiB: pickled with every chunk
-they cost a small simulation about a second per call)."""
+_worker_task: Task | None = None
+"""In a local worker process: the task its pool was started for (:func:`_start_worker`)."""
 
 
-def _run_forked(index: int) -> Chunk:
-    """Chunk ``index`` of the task the worker inherited (:data:`_forked_task`)."""
-    if _forked_task is None:
-        raise RuntimeError("a local worker was started without its task")
-    return _forked_task(index)
-
-
-def _ignore_sigint() -> None:
-    """A worker's signals: Ctrl-C and SIGTERM are the parent's to handle (it stops the workers itself)."""
+def _start_worker(task: Task) -> None:
+    """A local worker's start: its task, inherited through the fork (a forked process's arguments are not pickled,
+    and a task holds the tournament, whose full-ring charts are tens of MiB: sent with every chunk they cost a small
+    simulation about a second per call), so only a chunk's index goes to it; its signals: Ctrl-C and SIGTERM are
+    the parent's to handle (it stops the workers itself)."""
+    global _worker_task
+    _worker_task = task
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _run_in_worker(index: int) -> Chunk:
+    """Chunk ``index`` of the worker's task (:data:`_worker_task`)."""
+    if _worker_task is None:
+        raise RuntimeError("a local worker was started without its task")
+    return _worker_task(index)
 
 
 def stored_seed(directory: str | Path) -> int | None:
@@ -147,20 +150,11 @@ def run_local(task: Task, todo: list[int], workers: int) -> Chunks:
         for index in todo:
             yield index, task(index)
         return
-    global _forked_task
-    outer, _forked_task = _forked_task, task
-    try:
-        yield from _run_pools(list(todo), workers)
-    finally:
-        _forked_task = outer
-
-
-def _run_pools(pending: list[int], workers: int) -> Chunks:
-    """:func:`run_local`'s pools (forked with :data:`_forked_task` set), one again after a lost worker."""
+    pending = list(todo)
     restarts = 0
     while pending:
         executor = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"),
-                                       initializer=_ignore_sigint)
+                                       initializer=_start_worker, initargs=(task,))
         futures: dict[Future[Chunk], int] = {}
         clean = False
         try:
@@ -169,7 +163,7 @@ def _run_pools(pending: list[int], workers: int) -> Chunks:
             while queue or futures:
                 while queue and len(futures) < 2 * workers:
                     index = queue.pop(0)
-                    futures[executor.submit(_run_forked, index)] = index
+                    futures[executor.submit(_run_in_worker, index)] = index
                 finished, _ = wait(futures, timeout=0.2, return_when=FIRST_COMPLETED)
                 for future in finished:
                     index = futures.pop(future)
