@@ -8,7 +8,8 @@ turbo structure's bubble and final table (section 1.3) and the exponent's transf
 the decisions steps to a Ray cluster (the transfer step runs here). Each step is one of the study scripts
 (``beating_icm_decisions.py``, ``beating_icm_transfer.py``) in a child process; the one JSON written at the
 end holds the commit, every step's command, seed and whole result, and every chart file's content hash
-(``chart_files``) and chart description hash (``chart_descriptions``) any step used.
+(``chart_files``, with the over-call file's hash where a step names it) and chart description hash
+(``chart_descriptions``) any step used.
 
 Bad input (an unknown scale, an output folder that does not exist, a step's own refusal) is one line and exit 2;
 Ctrl-C stops the running step at once, one line, exit 130. The output is written only when every step has
@@ -59,10 +60,12 @@ STEPS: dict[str, list[tuple[str, str, list[str]]]] = {
 
 def chart_hashes(result: Any) -> Iterator[tuple[str, Any]]:
     """Every chart hash a step's JSON names, wherever it sits: ``("file", header)`` for a chart file's content hash
-    (with its format and code version), ``("description", sha)`` for a chart description's hash."""
+    (with its format, code version and, where named, the over-call file's content hash), ``("description", sha)``
+    for a chart description's hash."""
     if isinstance(result, dict):
         if isinstance(result.get("content_sha256"), str):
-            yield "file", {key: result.get(key) for key in ("content_sha256", "format", "code_version")}
+            yield "file", {key: result[key] for key in ("content_sha256", "format", "code_version",
+                                                      "overcall_content_sha256") if key in result}
         charts = result.get("charts")
         for value in (charts.values() if isinstance(charts, dict) else [charts]):
             if isinstance(value, str) and len(value) == 64:
@@ -128,7 +131,7 @@ def main() -> None:
     descriptions: set[str] = set()
     for kind, value in chart_hashes([step["result"] for step in steps]):
         if kind == "file":
-            files[value["content_sha256"]] = value
+            files.setdefault(value["content_sha256"], {}).update(value)
         else:
             descriptions.add(value)
     elapsed = time.perf_counter() - start

@@ -13,7 +13,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from pokerlab.pushfold.fullring_charts import CHART_FILE
+from pokerlab.pushfold.fullring_charts import CHART_FILE, OVERCALL_FILE
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 KEPT = "an earlier result\n"
@@ -169,6 +169,9 @@ def test_the_reproduction_json_names_the_commit_every_seed_and_chart_hash(
     assert data["commit"] == data["steps"][0]["result"]["commit"] and data["commit"]
     assert [c["content_sha256"] for c in data["chart_files"]] == [shipped["content_sha256"]]
     assert data["chart_files"][0]["code_version"] == shipped["code_version"]
+    with np.load(OVERCALL_FILE) as stored:
+        overcalls = json.loads(str(stored["header"]))
+    assert data["chart_files"][0]["overcall_content_sha256"] == overcalls["content_sha256"]
     assert data["chart_descriptions"] and all(len(h) == 64 for h in data["chart_descriptions"])
     assert data["steps"][0]["result"]["cases"][0]["seed"] == 7
     assert [c["seed"] for c in data["steps"][1]["result"]["configurations"]] == [8, 9]
