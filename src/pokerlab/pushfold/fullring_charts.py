@@ -288,7 +288,7 @@ def full_ring_chart(seats: int, depth_bb: float, ante: str = "none", charts: Cha
     return FullRingChart(seat_names(n), ante, nearest, asked, dequantise(charts.jam[row, :n]),
                          dequantise(charts.call[row, :n, :n]), charts.gains[row, :n].astype(np.float64),
                          charts.values[row, :n].astype(np.float64), _overcall_of(charts, n, nearest, ante),
-                         bool(overcalls_withheld(charts)[row]))
+                         bool(overcalls_withheld(charts, [row])[0]))
 
 
 def overcall_triples(seats: int) -> list[tuple[int, int, int]]:
@@ -454,8 +454,9 @@ OVERCALLS_WITHHELD_WHY = (f"this spot's over-call ranges are withheld: below {OV
 """Why a chart's over-call ranges are withheld, in words (the chart JSON's ``overcalls_why``)."""
 
 
-def overcalls_withheld(charts: ChartFile) -> np.ndarray:
-    """Per row of ``charts``, whether its spot's over-call ranges are left out of the over-call file: 3+ seats,
+def overcalls_withheld(charts: ChartFile, rows: Sequence[int] | None = None) -> np.ndarray:
+    """Per row of ``charts`` (``rows`` of it, or every row), whether its spot's over-call ranges are left out of
+    the over-call file: 3+ seats,
     shallower than :data:`OVERCALL_SHORT_BB` and a stored gain above the multiway target (the solve stopped at its
     iteration cap). At those spots CFR stalls at the over-call nodes (docs/algorithms.md, "How far the model is
     from the real game"), and measured in the real game (200,000 joint deals, cross-fitted) the charts read with
@@ -470,13 +471,14 @@ def overcalls_withheld(charts: ChartFile) -> np.ndarray:
     >>> bool(withheld[(charts.key[:, 0] >= 3) & (charts.key[:, 1] >= OVERCALL_SHORT_BB)].any())
     False
     """
-    seats = charts.key[:, 0].astype(np.int64)
+    key, gains = (charts.key, charts.gains) if rows is None else (charts.key[list(rows)], charts.gains[list(rows)])
+    seats = key[:, 0].astype(np.int64)
     target = charts.header.get("target_bb", {}).get("multiway")
     if target is None:
         return np.zeros(seats.size, dtype=bool)
-    mask = np.arange(charts.gains.shape[1])[None, :] < seats[:, None]
-    largest = np.where(mask, charts.gains, -np.inf).max(axis=1)
-    withheld: np.ndarray = (seats >= 3) & (charts.key[:, 1] < OVERCALL_SHORT_BB) & (largest > float(target))
+    mask = np.arange(gains.shape[1])[None, :] < seats[:, None]
+    largest = np.where(mask, gains, -np.inf).max(axis=1)
+    withheld: np.ndarray = (seats >= 3) & (key[:, 1] < OVERCALL_SHORT_BB) & (largest > float(target))
     return withheld
 
 
