@@ -1,8 +1,9 @@
 """Reproduce docs/beating-icm.md: equity models (ICM, Malmuth-Weitzman, chip proportional, power ICM) measured
 against simulated continuations of tournament snapshots.
 
-Run: ``python scripts/beating_icm.py [--scale 1.0] [--plays coinflip,rules,pushfold]`` (``make beating-icm``). For each
-play model, field size (100, 1,000, 10,000) and payout shape (flat, top-heavy power law, 15% of the field paid):
+Run: ``python scripts/beating_icm.py [--scale 1.0] [--plays coinflip,rules,fullring] [--fields 100,1000,10000]``
+(``make beating-icm``). For each play model, field size and payout shape (flat, top-heavy power law, 15% of the field
+paid):
 
 1. play two whole tournaments (seeded) and take the stacks when 20% of the field is left (before the money);
 2. from each snapshot, simulate ``continuations`` independent continuations at the blind level reached;
@@ -10,7 +11,8 @@ play model, field size (100, 1,000, 10,000) and payout shape (flat, top-heavy po
    model against the first snapshot's (noise-corrected RMS error in % of the remaining pool, 95% jackknife
    intervals, and each model's mean squared error minus ICM's with its interval).
 
-Writes ``docs/beating-icm.json`` (every number), ``docs/beating-icm-<play>.png`` (calibration: binned simulated
+Writes ``docs/beating-icm.json`` (every number, the commit, the seed, the simulator's code digest and, per case, the
+hashes of the charts its players read), ``docs/beating-icm-<play>.png`` (calibration: binned simulated
 equity against each model's prediction, by stack) and the results section of ``docs/beating-icm.md`` (between
 its ``<!-- results -->`` markers).
 """
@@ -31,9 +33,11 @@ import numpy as np
 from pokerlab.errors import PokerlabError
 from pokerlab.icm import flat, power_law
 from pokerlab.icm.alternatives import fit_power
+from pokerlab.provenance import sources_digest
 from pokerlab.simulation import default_schedule, prepare, run, simulate
 from pokerlab.simulation.analysis import model_errors, predictions_and_noise
-from pokerlab.simulation.core import parse_play
+from pokerlab.simulation.core import SIMULATOR_SOURCES, parse_play
+from pokerlab.simulation.study import source_commit
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -67,6 +71,7 @@ def one_case(play: str, players: int, shape: str, scale: float, seed: int) -> di
     test_stacks, test_level = snapshot(players, payouts, play, seed + 1)
     count = max(200, int(CONTINUATIONS[players] * scale))
     fit_result, fit_pay = continuations(fit_stacks, payouts, play, fit_level, count, seed + 2)
+    charts = fit_result.tournament.describe()["charts"]
     alpha = fit_power([fit_stacks], [_full(fit_pay, fit_stacks.size)], [fit_result.equity],
                       np.linspace(0.3, 1.7, 29))
     result, pay = continuations(test_stacks, payouts, play, test_level, count, seed + 3)
@@ -79,6 +84,7 @@ def one_case(play: str, players: int, shape: str, scale: float, seed: int) -> di
         "errors": [e.to_dict() for e in errors], "stacks": test_stacks.tolist(), "simulated": result.equity.tolist(),
         "simulated_stderr": result.equity_stderr.tolist(), "pool": float(full.sum()),
         "predictions": {k: v.tolist() for k, v in predicted.items()}, "elapsed_s": time.perf_counter() - start,
+        "charts": charts, **({"fullring_charts": result.fullring_charts} if result.fullring_charts else {}),
     }
 
 
@@ -89,6 +95,7 @@ def _full(pay: np.ndarray, n: int) -> np.ndarray:
 
 
 def calibration_plot(cases: list[dict], play: str, path: Path) -> None:
+    """One panel per field size and payout shape of ``play``'s cases: binned simulated equity and each model's."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -96,9 +103,10 @@ def calibration_plot(cases: list[dict], play: str, path: Path) -> None:
     import matplotlib.ticker
 
     chosen = [c for c in cases if c["play"] == play]
-    fig, axes = plt.subplots(len(FIELDS), 2, figsize=(11, 4 * len(FIELDS)), squeeze=False)
+    fields = sorted({c["players"] for c in chosen})
+    fig, axes = plt.subplots(len(fields), 2, figsize=(11, 4 * len(fields)), squeeze=False)
     for case in chosen:
-        ax = axes[FIELDS.index(case["players"]), 0 if case["payouts"] == "flat" else 1]
+        ax = axes[fields.index(case["players"]), 0 if case["payouts"] == "flat" else 1]
         stacks = np.array(case["stacks"])
         order = np.argsort(stacks)
         bins = np.array_split(order, min(12, stacks.size))
@@ -160,10 +168,13 @@ def results_markdown(cases: list[dict], header: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every continuation count")
-    parser.add_argument("--plays", default="coinflip,rules,pushfold", help="play models to run (comma separated)")
+    parser.add_argument("--plays", default="coinflip,rules,fullring", help="play models to run (comma separated)")
+    parser.add_argument("--fields", default="100,1000,10000", help=f"field sizes (comma separated) of {FIELDS}")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, default=DOCS / "beating-icm.json",
                         help="the run's numbers: written by a run, read by --render")
+    parser.add_argument("--doc", type=Path, default=DOCS / "beating-icm.md",
+                        help="the page whose results section is replaced (the figures go beside it)")
     parser.add_argument("--render", action="store_true",
                         help="only redraw the plots and the results section from --json")
     args = parser.parse_args()
@@ -174,22 +185,28 @@ def main() -> None:
             plays = [p.strip() for p in args.plays.split(",") if p.strip()]
             for play in plays:  # every play model before any work (split on commas: one model each)
                 parse_play(play)
+            fields = [int(f) if f.strip().isdigit() else -1 for f in args.fields.split(",")]
+            if any(f not in FIELDS for f in fields):
+                raise ValueError(f"--fields {args.fields}: give field sizes among {', '.join(map(str, FIELDS))}")
             if not plays or not math.isfinite(args.scale) or args.scale <= 0 or args.seed < 0:
                 raise ValueError("give at least one play model, a --scale above 0 and a --seed of 0 or more")
             if not args.json.parent.is_dir() or args.json.is_dir():
                 raise ValueError(f"--json {args.json}: no folder {args.json.parent}" if not args.json.parent.is_dir()
                                  else f"--json {args.json} is a folder")
+        if not args.doc.parent.is_dir() or args.doc.is_dir():
+            raise ValueError(f"--doc {args.doc}: no folder {args.doc.parent}" if not args.doc.parent.is_dir()
+                             else f"--doc {args.doc} is a folder")
     except (ValueError, PokerlabError) as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
     if args.render:
-        write_docs(stored["cases"], stored["header"])
+        write_docs(stored["cases"], stored["header"], args.doc)
         return
     start = time.perf_counter()
     cases = []
     try:
         for play in plays:
-            for players in FIELDS:
+            for players in fields:
                 for shape in ("flat", "top-heavy"):
                     case = one_case(play, players, shape, args.scale, args.seed + 10 * len(cases))
                     cases.append(case)
@@ -198,22 +215,27 @@ def main() -> None:
                           f"continuations, closest {best}, alpha {case['alpha']:.3f}, {case['elapsed_s']:.1f} s",
                           flush=True)
     except KeyboardInterrupt:
-        print(f"\ninterrupted after {len(cases)} of {len(plays) * len(FIELDS) * 2} cases; nothing written (the "
+        print(f"\ninterrupted after {len(cases)} of {len(plays) * len(fields) * 2} cases; nothing written (the "
               "cases are not checkpointed: rerun)", file=sys.stderr)
         raise SystemExit(130) from None
     elapsed = time.perf_counter() - start
     load = os.getloadavg()[0]
+    commit = source_commit()
     header = (f"Generated by `python scripts/beating_icm.py --scale {args.scale:g} --plays {','.join(plays)} "
-              f"--seed {args.seed}` in {elapsed / 60:.1f} min on {os.cpu_count()} cores "
+              f"--fields {','.join(map(str, fields))} --seed {args.seed}` at commit {(commit or 'unknown')[:12]} "
+              f"in {elapsed / 60:.1f} min on {os.cpu_count()} cores "
               f"({platform.machine()}, load average {load:.1f} at the end). Errors: noise-corrected RMS over the "
               "players left of (model - simulated equity), in % of the remaining prize pool, with 95% jackknife "
               "intervals; the last column but one is power ICM's mean squared error minus ICM's ((% of pool)^2, "
               "± 95%): negative = closer than ICM; the last is ICM's RMS error relative to a fair share "
               "(pool / players left).")
     partial = args.json.with_name(args.json.name + ".partial")  # an earlier result is replaced whole or not at all
-    partial.write_text(compact_json({"cases": cases, "elapsed_s": elapsed, "header": header}), encoding="utf-8")
+    meta = {"commit": commit, "code": sources_digest([*SIMULATOR_SOURCES, "pushfold"]), "seed": args.seed,
+            "scale": args.scale, "command": "python scripts/beating_icm.py " + " ".join(sys.argv[1:])}
+    partial.write_text(compact_json({"cases": cases, "elapsed_s": elapsed, "header": header, **meta}),
+                       encoding="utf-8")
     os.replace(partial, args.json)
-    write_docs(cases, header)
+    write_docs(cases, header, args.doc)
     print(f"done in {elapsed / 60:.1f} min")
 
 
@@ -248,11 +270,10 @@ def compact_json(data: object) -> str:
     return f'{{"cases": [\n{cases}\n],\n{json.dumps(rest)[1:]}\n'
 
 
-def write_docs(cases: list[dict], header: str) -> None:
+def write_docs(cases: list[dict], header: str, doc: Path) -> None:
     """The calibration figures and the results section of docs/beating-icm.md."""
     for play in sorted({c["play"] for c in cases}):
-        calibration_plot(cases, play, DOCS / f"beating-icm-{play}.png")
-    doc = DOCS / "beating-icm.md"
+        calibration_plot(cases, play, doc.with_name(f"beating-icm-{play}.png"))
     text = doc.read_text(encoding="utf-8") if doc.exists() else f"# Beating ICM\n\n{MARK_START}\n{MARK_END}\n"
     before, _, rest = text.partition(MARK_START)
     _, _, after = rest.partition(MARK_END)

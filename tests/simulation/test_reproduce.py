@@ -105,6 +105,10 @@ def test_a_stored_transfer_study_that_does_not_parse_is_refused_and_kept(
     (["--scale", "0"], "--scale above 0"),
     (["--scale", "nan"], "--scale above 0"),
     (["--seed", "-3"], "--seed of 0 or more"),
+    (["--fields", "100,500"], "give field sizes among 100, 1000, 10000"),
+    (["--fields", "ten"], "give field sizes among"),
+    (["--fields", ""], "give field sizes among"),
+    (["--doc", "/nonexistent-folder/page.md"], "no folder /nonexistent-folder"),
     (["--render"], "is not a run's results file"),
 ])
 def test_the_calibration_script_refuses_bad_input_in_one_line_and_keeps_its_results(
