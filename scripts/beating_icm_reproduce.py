@@ -4,8 +4,9 @@ Run: ``python scripts/beating_icm_reproduce.py [--scale small|full] [--ray ADDRE
 ``small`` (the default; within 15 minutes on 2 cores) runs, at a quarter or less of the page's replicates and
 with the page's seeds: the decisions table at 100 players (every payout shape and stage, section 1.2), the
 turbo structure's bubble and final table (section 1.3) and the exponent's transfer at 100 and 1,000 players
-(section 2.1). ``full`` runs the page's commands at the page's scale (sections 1.2, 1.3, 2.1); ``--ray`` hands
-the decisions steps to a Ray cluster (the transfer step runs here). Each step is one of the study scripts
+(section 2.1). ``full`` runs every command of sections 1.2-1.5 and 2.1 as the page gives it (its seeds and scale,
+the replication runs included; about an hour on 2 cores); ``--ray`` hands the decisions steps to a Ray cluster (the
+transfer step runs here). Section 2.2 is ``beating_icm.py``. Each step is one of the study scripts
 (``beating_icm_decisions.py``, ``beating_icm_transfer.py``) in a child process; the one JSON written at the
 end holds the commit, every step's command, seed and whole result, and every chart file's content hash
 (``chart_files``, with the over-call file's hash where a step names it) and chart description hash
@@ -43,15 +44,51 @@ STEPS: dict[str, list[tuple[str, str, list[str]]]] = {
         ("transfer, 100 and 1,000 players (2.1)", TRANSFER,
          ["--fields", "100,1000", "--snapshots", "20", "--seed", "2040"]),
     ],
-    "full": [
-        ("decisions, 100 players (1.2)", DECISIONS, ["--fields", "100", "--scale", "4", "--seed", "2027"]),
-        ("decisions, 1,000 players (1.2)", DECISIONS, ["--fields", "1000", "--scale", "2", "--seed", "2027"]),
-        ("decisions, 10,000 players, bubble and final (1.2)", DECISIONS,
-         ["--fields", "10000", "--payouts", "standard,top-heavy", "--stages", "bubble,final", "--scale", "2",
-          "--seed", "2032"]),
-        *[(f"{structure}, 100 players (1.3)", DECISIONS,
-           ["--fields", "100", "--payouts", "standard", "--scale", "3", "--structure", structure, "--seed", seed])
-          for structure, seed in (("turbo", "2101"), ("regular", "2102"), ("deep", "2103"))],
+    "full": [*(
+        (name, DECISIONS, arguments.split()) for name, arguments in (
+            ("decisions, 100 players (1.2)", "--fields 100 --scale 4 --seed 2027"),
+            ("decisions, 1,000 players, bubble (1.2)", "--fields 1000 --stages bubble --scale 2 --seed 2050"),
+            *((f"decisions, 1,000 players, {shape} {stage} (1.2)",
+               f"--fields 1000 --payouts {shape} --stages {stage} --scale 2 --seed {seed}")
+              for stage, seeds in (("final", (2029, 2032, 2035)), ("early", (2027, 2030, 2033)))
+              for shape, seed in zip(("flat", "standard", "top-heavy"), seeds, strict=True)),
+            ("decisions, 10,000 players, standard and top-heavy (1.2)",
+             "--fields 10000 --payouts standard,top-heavy --stages bubble,final --scale 2 --seed 2032"),
+            ("decisions, 10,000 players, flat (1.2)",
+             "--fields 10000 --payouts flat --stages bubble,final --scale 2 --seed 2036"),
+            ("decisions, 10,000 players, early (1.2)",
+             "--fields 10000 --payouts standard --stages early --scale 0.5 --seed 2031"),
+            ("replication, 10,000 players, bubble and final (1.2)",
+             "--fields 10000 --stages bubble,final --scale 10 --seed 2070"),
+            ("replication, 10,000 players, early (1.2)", "--fields 10000 --stages early --scale 5 --seed 2080"),
+            ("replication, 1,000 players (1.2)", "--fields 1000 --scale 6 --seed 2200"),
+            ("replication, 100 players (1.2)", "--fields 100 --scale 8 --seed 2300"),
+            ("default schedule, 100 players (1.3)", "--fields 100 --payouts standard --scale 3 --seed 2100"),
+            *((f"{structure}, 100 players (1.3)",
+               f"--fields 100 --payouts standard --scale 3 --seed {seed} --structure {structure}")
+              for structure, seed in (("turbo", 2101), ("regular", 2102), ("deep", 2103))),
+            ("ICM-aware field, 100 players (1.3)", "--fields 100 --payouts standard --scale 3 --seed 2104 "
+             "--structure regular --field fullring:0.6,icm:0.2,fullring-tight:0.2"),
+            ("tight field, 100 players (1.3)", "--fields 100 --payouts standard --scale 3 --seed 2105 "
+             "--structure regular --field fullring:0.7,fullring-tight:0.3"),
+            *((f"{structure}, 1,000 players, bubble (1.3)",
+               f"--fields 1000 --payouts standard --stages bubble --scale 5 --seed {seed} --structure {structure}")
+              for structure, seed in (("turbo", 2110), ("regular", 2111))),
+            ("tight field, 1,000 players, bubble (1.3)", "--fields 1000 --payouts standard --stages bubble "
+             "--scale 5 --seed 2112 --structure regular --field fullring:0.7,fullring-tight:0.3"),
+            *((f"replication, {structure}, 1,000 players, bubble (1.3)",
+               f"--fields 1000 --payouts standard --stages bubble --scale 5 --seed {seed} --structure {structure}")
+              for structure, seed in (("turbo", 2210), ("regular", 2211))),
+            *(step for structure, seed in (("turbo", 2120), ("regular", 2122), ("deep", 2124)) for step in (
+                (f"{structure}, flat bubble (1.4)",
+                 f"--fields 100 --payouts flat --stages bubble --scale 3 --structure {structure} --seed {seed}"),
+                (f"{structure}, top-heavy (1.4)", f"--fields 100 --payouts top-heavy --stages bubble,final "
+                 f"--scale 3 --structure {structure} --seed {seed + 1}"))),
+            ("ICM-aware field, flat and top-heavy (1.4)", "--fields 100 --payouts flat,top-heavy --stages "
+             "bubble,final --scale 3 --structure regular --field fullring:0.6,icm:0.2,fullring-tight:0.2 --seed 2126"),
+            ("FGS heroes at final tables (1.5)", "--fields 100 --payouts standard,top-heavy --stages final "
+             "--scale 3 --structure regular --fgs 1 --seed 2130"),
+        )),
         ("transfer, 100 and 1,000 players (2.1)", TRANSFER,
          ["--fields", "100,1000", "--snapshots", "60", "--seed", "2040"]),
     ],

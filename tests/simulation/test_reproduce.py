@@ -248,3 +248,27 @@ def test_fgs_heroes_at_final_tables_pair_with_the_icm_heroes(tmp_path: Path, mon
                                                          "malmuth-weitzman", "fgs@0", "fgs@1"]
     assert case["prizes"]["fgs@0"] == case["prizes"]["icm"] and len(case["prizes"]["fgs@1"]) == 2
     assert len(stored["fgs_charts"]) == 64
+
+
+class _WorkStarted(Exception):
+    """Raised in place of a study's first case: every check before the work passed."""
+
+
+def _work_started(*_: object, **__: object) -> None:
+    raise _WorkStarted
+
+
+@pytest.mark.parametrize("scale", ["small", "full"])
+def test_every_step_of_the_reproduction_passes_its_scripts_own_checks(
+        scale: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each step's arguments (the page's commands) are accepted by the study script it names: the script reaches
+    its first case instead of refusing them."""
+    module = _script("beating_icm_reproduce")
+    scripts = {module.DECISIONS: _script("beating_icm_decisions"), module.TRANSFER: _script("beating_icm_transfer")}
+    monkeypatch.setattr(scripts[module.DECISIONS], "one_case", _work_started)
+    monkeypatch.setattr(scripts[module.TRANSFER], "one_configuration", _work_started)
+    for name, script, arguments in module.STEPS[scale]:
+        monkeypatch.setattr(sys, "argv", ["script", *arguments, "--output", str(tmp_path / "out.json")])
+        with pytest.raises(_WorkStarted):
+            scripts[script].main()
+        assert not (tmp_path / "out.json").exists(), name
