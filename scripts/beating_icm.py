@@ -1,9 +1,8 @@
-"""Reproduce docs/beating-icm.md: equity models (ICM, Malmuth-Weitzman, chip proportional, power ICM) measured
+"""Section 2.2 of docs/beating-icm.md: equity models (ICM, Malmuth-Weitzman, chip proportional, power ICM) measured
 against simulated continuations of tournament snapshots.
 
-Run: ``python scripts/beating_icm.py [--scale 1.0] [--plays coinflip,rules,fullring] [--fields 100,1000,10000]``
-(``make beating-icm``). For each play model, field size and payout shape (flat, top-heavy power law, 15% of the field
-paid):
+Run: ``python scripts/beating_icm.py [--scale 1.0] [--plays coinflip,rules,fullring] [--fields 100,1000,10000]``.
+For each play model, field size and payout shape (flat, top-heavy power law, 15% of the field paid):
 
 1. play two whole tournaments (seeded) and take the stacks when 20% of the field is left (before the money);
 2. from each snapshot, simulate ``continuations`` independent continuations at the blind level reached;
@@ -11,10 +10,10 @@ paid):
    model against the first snapshot's (noise-corrected RMS error in % of the remaining pool, 95% jackknife
    intervals, and each model's mean squared error minus ICM's with its interval).
 
-Writes ``docs/beating-icm.json`` (every number, the commit, the seed, the simulator's code digest and, per case, the
-hashes of the charts its players read), ``docs/beating-icm-<play>.png`` (calibration: binned simulated
-equity against each model's prediction, by stack) and the results section of ``docs/beating-icm.md`` (between
-its ``<!-- results -->`` markers).
+Writes ``--json`` (default ``docs/beating-icm.json``: every number, the commit, the seed, the simulator's code digest
+and, per case, the hashes of the charts its players read), ``beating-icm-<play>.png`` beside ``--doc`` (calibration:
+binned simulated equity against each model's prediction, by stack) and the results section of ``--doc`` (default
+``docs/beating-icm.md``, between its ``<!-- results -->`` markers).
 """
 
 from __future__ import annotations
