@@ -168,3 +168,54 @@ def test_rules_chart_jams_the_stated_share():
     for depth in (1, 5, 10, 20, 40):
         share = (chart.jam[0, depth - 1] * combos).sum() / 1326
         assert np.isclose(share, min(1.0, 2.5 / depth))
+
+
+def _chain_equity(stacks: list[float], payouts: tuple[float, ...], player: int) -> float:
+    """A player's exact prize equity in the chip-by-chip game: the chain with three players in, the gambler's
+    ruin (a player's chance of first place is his chip share) with two."""
+    if len(stacks) == 2:
+        share = stacks[player] / sum(stacks)
+        return share * payouts[0] + (1 - share) * payouts[1]
+    places = gamblers_ruin_places(tuple(int(s) for s in stacks))  # type: ignore[arg-type]
+    return float(places[player] @ np.array([*payouts, 0.0][:3]))
+
+
+def _exact_threshold(stacks: list[float], payouts: tuple[float, ...], caller: int, jammer: int) -> float:
+    amount = min(stacks[caller], stacks[jammer])
+    levels = []
+    for sign in (0, 1, -1):
+        after = list(stacks)
+        after[caller] += sign * amount
+        after[jammer] -= sign * amount
+        if min(after) > 0:
+            levels.append(_chain_equity(after, payouts, caller))
+        elif after[caller] <= 0:
+            levels.append(0.0)  # the caller busts third of three: unpaid
+        else:
+            busted = after.index(0)
+            levels.append(_chain_equity([s for k, s in enumerate(after) if k != busted], payouts,
+                                        caller - int(busted < caller)))
+    fold, win, lose = levels
+    return (fold - lose) / (win - lose)
+
+
+def test_call_thresholds_cover_the_chains_exact_required_equity():
+    """The simulated equity a caller needs (three states on common random numbers, a jackknife standard error)
+    against the exact chain: every interval within 4 standard errors, and the 95% intervals cover at about their
+    rate over 8 seeds x 3 pairs; the models' thresholds are those of exact ICM's equities of the same states."""
+    from pokerlab.icm import icm
+    from pokerlab.simulation.thresholds import call_thresholds
+
+    stacks, payouts = [6.0, 4.0, 2.0], (60.0, 40.0)
+    pairs = [(1, 0), (0, 2), (2, 1)]
+    exact = [_exact_threshold(stacks, payouts, c, j) for c, j in pairs]
+    covered = 0
+    for seed in range(8):
+        found = call_thresholds(stacks, payouts, pairs, continuations=1000, seed=seed, bet=1)
+        z = np.array([(t.simulated - e) / t.stderr for t, e in zip(found, exact, strict=True)])
+        assert np.all(np.abs(z) < 4), (seed, z)
+        covered += int(np.sum(np.abs(z) < 1.96))
+    assert covered >= 19, covered  # of 24: P(18 or fewer | 95% coverage) is 0.7%
+    win = icm(np.array([2.0, 8.0, 2.0]), np.array(payouts)).equity[1]
+    fold = icm(np.array(stacks), np.array(payouts)).equity[1]
+    assert found[0].models["icm"] == pytest.approx(fold / win)  # losing busts him unpaid: r = fold / win

@@ -272,3 +272,19 @@ def test_every_step_of_the_reproduction_passes_its_scripts_own_checks(
         with pytest.raises(_WorkStarted):
             scripts[script].main()
         assert not (tmp_path / "out.json").exists(), name
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--plays", "fullring,nash"], "unknown play model 'nash'"),
+    (["--payouts", "steep"], "give shapes among"),
+    (["--snapshots", "0"], "--snapshots of 1 or more"),
+    (["--continuations", "50"], "--continuations of 128 or more"),
+    (["--left", "15"], "--left from 16"),
+    (["--alpha", "0"], "exponent in (0, 4]"),
+])
+def test_the_thresholds_script_refuses_bad_input_in_one_line_and_keeps_its_output(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, arguments: list[str],
+        message: str) -> None:
+    module = _script("beating_icm_thresholds")
+    monkeypatch.setattr(module, "one_configuration", None)  # work started would fail otherwise than in one line
+    assert message in _refused(module, arguments, tmp_path / "out.json", capsys, monkeypatch)
