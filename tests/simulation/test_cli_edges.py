@@ -207,3 +207,39 @@ def test_the_example_files_formats_are_documented():
     snapshot_row = next(line for line in text.splitlines() if line.startswith("| `snap.json`"))
     assert '"stacks"' in snapshot_row and '"level"' in snapshot_row and "--from-snapshot" in snapshot_row
     assert set(json.loads((examples / "snap.json").read_text())) <= {"stacks", "level", "names"}
+
+
+def test_call_prints_the_simulated_threshold_beside_the_models(tmp_path):
+    """``--call bob,alice`` on a named snapshot is ``call_thresholds`` of those two players, the same numbers on
+    the same seed."""
+    from pokerlab.simulation.thresholds import call_thresholds
+
+    path = tmp_path / "snap.txt"
+    path.write_text("alice:6\nbob:4\ncarol:2\n")
+    result = runner.invoke(app, ["simulate", "--from-snapshot", str(path), "--payouts", "60,40", "--bet", "1",
+                                 "--call", "bob,alice", "--continuations", "1000", "--seed", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    [shown] = json.loads(result.output)
+    [direct] = call_thresholds([6, 4, 2], [60, 40], [(1, 0)], continuations=1000, seed=4, bet=1)
+    assert shown == direct.to_dict() and (shown["caller"], shown["jammer"]) == (1, 0)
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--call", "2,9"], "positions 1-3 of the snapshot"),
+    (["--call", "1,2,3"], "give two players"),
+    (["--call", "1,1"], "two different players"),
+    (["--call", "1,2", "--ray", "local"], "--ray does not apply to --call"),
+    (["--call", "1,2", "--alpha", "0"], "exponent in (0, 4]"),
+    (["--alpha", "0.8"], "--alpha applies to --call only"),
+])
+def test_call_refuses_bad_input_in_one_line(tmp_path, extra, message):
+    path = tmp_path / "snap.json"
+    path.write_text('{"stacks": [6, 4, 2]}')
+    result = runner.invoke(app, ["simulate", "--from-snapshot", str(path), "--payouts", "60,40", *extra])
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1 and message in lines[0], result.output
+
+
+def test_call_needs_a_snapshot():
+    result = runner.invoke(app, ["simulate", "--stacks", "6,4,2", "--payouts", "60,40", "--call", "1,2"])
+    assert result.exit_code == 2 and "--call applies to --from-snapshot only" in result.output

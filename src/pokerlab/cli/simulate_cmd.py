@@ -138,6 +138,11 @@ def simulate_command(
     ),
     continuations: int = typer.Option(None, "--continuations", help="Continuations with --from-snapshot "
                                                                      "(default 10,000)."),
+    call: str = typer.Option(None, "--call", help="With --from-snapshot: the equity CALLER needs to call JAMMER's "
+                                                  "all-in (players by position from 1 or by name, e.g. 3,1), "
+                                                  "simulated from --continuations of each stack state beside "
+                                                  "ICM's, power ICM's (--alpha) and Malmuth-Weitzman's."),
+    alpha: float = typer.Option(0.9, "--alpha", help="With --call: power ICM's exponent."),
     workers: int = typer.Option(None, "--workers", help="Local processes (default: every core)."),
     ray: str = typer.Option(None, "--ray", help="Run on Ray: local | HOST:PORT | ray://HOST:PORT."),
     checkpoint: str = typer.Option(None, "--checkpoint", help="Save finished chunks here; rerun to resume."),
@@ -168,6 +173,12 @@ def simulate_command(
         raise InvalidArgumentError("give exactly one of --stacks, --players or --from-snapshot")
     _refuse_unused(given[0], starting_stack=starting_stack, tournaments=tournaments, continuations=continuations,
                    play=play, bet=bet)
+    if call is not None:
+        if from_snapshot is None:
+            raise InvalidArgumentError("--call applies to --from-snapshot only (the stacks whose all-in is measured)")
+        _refuse_with_call(heroes=heroes, ray=ray, checkpoint=checkpoint, output=output)
+    elif alpha != 0.9:
+        raise InvalidArgumentError("--alpha applies to --call only")
     for name, text in (("--output", output), ("--checkpoint", checkpoint), ("--ray", ray)):
         if text is not None and not text.strip():
             raise InvalidArgumentError(f"{name} is empty: give a {'Ray address' if name == '--ray' else 'folder'}")
@@ -226,6 +237,11 @@ def simulate_command(
             start_level = snap["level"] if level is None else level
             pilot = prepare(stacks=snap["stacks"], payouts=pay, play=play, bet=stake, schedule=schedule,
                             start_level=start_level, table_size=table_size, names=snap["names"], chart_file=chart_file)
+            if call is not None:
+                _show_thresholds(_call_thresholds(call, snap, pay, count, seed, alpha, play=play, bet=stake,
+                                                  schedule=schedule, start_level=start_level, table_size=table_size,
+                                                  chart_file=chart_file), as_json)
+                return
             _estimate(pilot, count, workers, ray, "continuations", as_json)
             comparison = compare_models(
                 snap["stacks"], pay, continuations=count, play=play, bet=stake, schedule=schedule,
@@ -296,6 +312,54 @@ def _refuse_unused(mode: str, *, starting_stack: int | None, tournaments: int | 
         raise InvalidArgumentError(f"--continuations applies to --from-snapshot only: with {mode} give --tournaments")
     if bet is not None and play.strip() != "coinflip":
         raise InvalidArgumentError(f"--bet is the coin flip stake: --play {play} plays by charts, without it")
+
+
+def _refuse_with_call(**given: object) -> None:
+    """Refuse the options --call does not use (it plays its three states in this process, nothing saved)."""
+    for name, value in given.items():
+        if value is not None:
+            raise InvalidArgumentError(f"--{name} does not apply to --call (its continuations run in this process)")
+
+
+def _call_thresholds(text: str, snap: dict[str, Any], payouts: Any, continuations: int, seed: int | None,
+                     alpha: float, **simulation: Any) -> list[Any]:
+    """The thresholds of ``CALLER,JAMMER`` (positions from 1 or names of the snapshot)."""
+    from pokerlab.simulation.thresholds import call_thresholds
+    from pokerlab.stats.rng import fresh_seed
+
+    names = snap["names"] or []
+    parts = [part.strip() for part in text.split(",")]
+    players = []
+    for part in parts:
+        if part in names:
+            players.append(names.index(part))
+        elif part.isdigit() and 1 <= int(part) <= len(snap["stacks"]):
+            players.append(int(part) - 1)
+        else:
+            raise InvalidArgumentError(f"--call {text}: give CALLER,JAMMER as positions 1-{len(snap['stacks'])} "
+                                       "of the snapshot" + (f" or names ({', '.join(names)})" if names else ""))
+    if len(players) != 2:
+        raise InvalidArgumentError(f"--call {text}: give two players, CALLER,JAMMER (e.g. 3,1)")
+    if not 0 < alpha <= 4:
+        raise InvalidArgumentError(f"--alpha {alpha}: give an exponent in (0, 4]")
+    return call_thresholds(snap["stacks"], payouts, [(players[0], players[1])], continuations=continuations,
+                           seed=fresh_seed() if seed is None else seed, alpha=alpha, **simulation)
+
+
+def _show_thresholds(thresholds: list[Any], as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps([t.to_dict() for t in thresholds]))
+        return
+    console = Console()
+    for t in thresholds:
+        table = Table(title=f"equity player {t.caller + 1} needs to call player {t.jammer + 1}'s all-in of "
+                            f"{t.amount:,.0f} chips")
+        table.add_column("model")
+        table.add_column("required equity", justify="right")
+        table.add_row("simulated", f"{t.simulated:.4f} ± {Z95 * t.stderr:.4f}")
+        for name, value in {**t.models, "chip-ev": 0.5}.items():
+            table.add_row(name, f"{value:.4f}")
+        console.print(table)
 
 
 def _refuse_with_heroes(**given: object) -> None:
