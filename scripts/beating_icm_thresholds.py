@@ -61,12 +61,18 @@ def one_configuration(play: str, shape: str, args: argparse.Namespace, seed: int
     start = time.perf_counter()
     groups, snaps = [], []
     for k in range(args.snapshots):
-        stacks, level = snapshot(payouts, play, args.left, seed + 100 * k)
+        for attempt in range(10):  # a hand that busts two players can pass the bubble: that tournament is redrawn
+            stacks, level = snapshot(payouts, play, args.left, seed + 100 * k + 10 * attempt)
+            if stacks.size > paid:
+                break
+        else:
+            raise PokerlabError(f"ten tournaments in a row passed the bubble before {args.left} were left")
         found = call_thresholds(stacks, payouts, role_pairs(stacks), continuations=args.continuations,
-                                seed=seed + 100 * k + 1, alpha=args.alpha, play=play, table_size=9,
+                                seed=seed + 100 * k + 10 * attempt + 1, alpha=args.alpha, play=play, table_size=9,
                                 start_level=level, schedule=default_schedule(START))
         groups.append(found)
-        snaps.append({"stacks": stacks.tolist(), "level": level, "thresholds": [t.to_dict() for t in found]})
+        snaps.append({"stacks": stacks.tolist(), "level": level, "redrawn": attempt,
+                      "thresholds": [t.to_dict() for t in found]})
     return {"play": play, "payouts": shape, "players": PLAYERS, "paid": paid, "left": args.left,
             "continuations": args.continuations, "alpha": args.alpha, "seed": seed, "snapshots": snaps,
             "scores": [s.to_dict() for s in threshold_scores(groups)], "elapsed_s": time.perf_counter() - start}

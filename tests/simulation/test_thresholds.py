@@ -45,3 +45,9 @@ def test_bad_input_says_what_to_change(stacks: list[int], pairs: list[tuple[int,
         call_thresholds(stacks, [60, 40], pairs, continuations=500, seed=1, bet=1)
     with pytest.raises(InvalidArgumentError, match="continuations"):
         call_thresholds([5, 3, 2], [60, 40], [(0, 1)], continuations=10, seed=1, bet=1)
+
+
+def test_a_call_that_changes_nobodys_money_is_refused_before_any_work():
+    """Flat payouts with every player left paid: winning and losing pay the same, so no equity is required."""
+    with pytest.raises(InvalidArgumentError, match="as much losing as winning"):
+        call_thresholds([5, 3, 2], [50, 50, 50], [(0, 1)], continuations=500, seed=1, bet=1)

@@ -111,6 +111,11 @@ def _prize_blocks(stacks: np.ndarray, payouts: np.ndarray, player: int, tourname
     return result.block_prize[:, player], result.block_count.astype(np.float64)
 
 
+def _required(fold: Any, win: Any, lose: Any) -> Any:
+    """The equity at which calling (``win`` or ``lose``) is worth folding (``fold``): floats or arrays."""
+    return (fold - lose) / (win - lose)
+
+
 def call_thresholds(stacks: Sequence[float] | np.ndarray, payouts: Sequence[float] | np.ndarray,
                     pairs: Sequence[tuple[int, int]], *, continuations: int, seed: int, alpha: float = 0.9,
                     **simulation: Any) -> list[CallThreshold]:
@@ -141,10 +146,19 @@ def call_thresholds(stacks: Sequence[float] | np.ndarray, payouts: Sequence[floa
     fold_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     out = []
     for caller, jammer in pairs:
+        states = [after_all_in(chips, full_pay, caller, jammer, wins) for wins in (True, False)]
+        by_model = {}
+        for name, model in models.items():  # first (cheap), so that a call that changes nothing is refused at once
+            won, lost = (state.busted_prize if state.caller_busted else
+                         float(model(state.stacks, full_pay[: state.stacks.size])[state.caller]) for state in states)
+            if won <= lost:
+                raise InvalidArgumentError(f"player {caller} calling player {jammer}'s all-in: {name} pays him as "
+                                           "much losing as winning (every player left paid the same?): no call "
+                                           "threshold; take stacks from before the money")
+            by_model[name] = _required(float(model(chips, full_pay)[caller]), won, lost)
         if caller not in fold_cache:
             fold_cache[caller] = _prize_blocks(chips, full_pay, caller, continuations, seed, simulation)
         fold, counts = fold_cache[caller]
-        states = [after_all_in(chips, full_pay, caller, jammer, wins) for wins in (True, False)]
         blocks = []
         for state in states:
             if state.caller_busted:
@@ -158,20 +172,11 @@ def call_thresholds(stacks: Sequence[float] | np.ndarray, payouts: Sequence[floa
             blocks.append(sums)
         win, lose = blocks
         total = counts.sum()
-
-        def required(f: np.ndarray | float, w: np.ndarray | float, lo: np.ndarray | float) -> Any:
-            return (f - lo) / (w - lo)
-
-        simulated = float(required(fold.sum() / total, win.sum() / total, lose.sum() / total))
+        simulated = float(_required(fold.sum() / total, win.sum() / total, lose.sum() / total))
         rest = total - counts
-        leave_out = required((fold.sum() - fold) / rest, (win.sum() - win) / rest, (lose.sum() - lose) / rest)
+        leave_out = _required((fold.sum() - fold) / rest, (win.sum() - win) / rest, (lose.sum() - lose) / rest)
         k = counts.size
         stderr = float(np.sqrt((k - 1) / k * ((leave_out - leave_out.mean()) ** 2).sum()))
-        by_model = {}
-        for name, model in models.items():
-            won, lost = (state.busted_prize if state.caller_busted else
-                         float(model(state.stacks, full_pay[: state.stacks.size])[state.caller]) for state in states)
-            by_model[name] = float(required(float(model(chips, full_pay)[caller]), won, lost))
         out.append(CallThreshold(caller, jammer, float(min(chips[caller], chips[jammer])), simulated, stderr,
                                  np.asarray(leave_out, dtype=np.float64), by_model))
     return out
