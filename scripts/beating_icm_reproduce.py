@@ -5,8 +5,9 @@ Run: ``python scripts/beating_icm_reproduce.py [--scale small|full] [--ray ADDRE
 with the page's seeds: the decisions table at 100 players (every payout shape and stage, section 1.2), the
 turbo structure's bubble and final table (section 1.3) and the exponent's transfer at 100 and 1,000 players
 (section 2.1). ``full`` runs every command of sections 1.2-1.5 and 2.1 as the page gives it (its seeds and scale,
-the replication runs included; about an hour on 2 cores); ``--ray`` hands the decisions steps to a Ray cluster (the
-transfer step runs here). Section 2.2 is ``beating_icm.py``. Each step is one of the study scripts
+the replication runs included; about 2.3 hours on 2 cores by its steps' own times); ``--ray`` hands the decisions
+steps to a Ray cluster (the transfer step runs here). Sections 2.2 and 2.3 are ``beating_icm.py`` and
+``beating_icm_thresholds.py``. Each step is one of the study scripts
 (``beating_icm_decisions.py``, ``beating_icm_transfer.py``) in a child process; the one JSON written at the
 end holds the commit, every step's command, seed and whole result, and every chart file's content hash
 (``chart_files``, with the over-call file's hash where a step names it) and chart description hash
