@@ -2,13 +2,13 @@
 model (ICM, power ICM at an exponent fitted elsewhere, Malmuth-Weitzman where exact, chip EV) against simulated
 continuations of the same three stack states.
 
-Run: ``python scripts/beating_icm_thresholds.py [--plays fullring,rules,coinflip] [--payouts flat,top-heavy]
-[--snapshots 4] [--continuations 10000] [--seed 2150] --output FILE``. For each play model and payout shape (100
-players, 15 paid, pool 1,000): ``--snapshots`` independent tournaments are played to ``--left`` players (16: the
-bubble); in each, six calls are measured (the short, middle and big stacks, 20th, 50th and 80th percentile, each
-calling each other's all-in), every state from ``--continuations`` continuations on common random numbers
-(``pokerlab.simulation.thresholds``). Writes one JSON (the commit, seeds, simulator digest, every threshold and
-score) and prints the table.
+Run: ``python scripts/beating_icm_thresholds.py [--plays fullring,rules,coinflip] [--payouts flat,standard,top-heavy]
+[--snapshots 5] [--continuations 10000] [--seed 2150] --output FILE`` (the defaults are the page's run). For each
+play model and payout shape (100 players, 15 paid, pool 1,000): ``--snapshots`` independent tournaments are played to
+``--left`` players (16: the bubble); in each, six calls are measured (the short, middle and big stacks, 20th, 50th
+and 80th percentile, each calling each other's all-in), every state from ``--continuations`` continuations on common
+random numbers (``pokerlab.simulation.thresholds``). Writes one JSON (the commit, seeds, simulator digest, every
+threshold and score) and prints the table.
 """
 
 from __future__ import annotations
@@ -106,8 +106,8 @@ def table(configurations: list[dict[str, Any]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plays", default="fullring,rules,coinflip", help="play models (comma separated)")
-    parser.add_argument("--payouts", default="flat,top-heavy", help=f"shapes: {', '.join(SHAPES)}")
-    parser.add_argument("--snapshots", type=int, default=4, help="independent tournaments per configuration")
+    parser.add_argument("--payouts", default="flat,standard,top-heavy", help=f"shapes: {', '.join(SHAPES)}")
+    parser.add_argument("--snapshots", type=int, default=5, help="independent tournaments per configuration")
     parser.add_argument("--continuations", type=int, default=10_000, help="continuations of each stack state")
     parser.add_argument("--left", type=int, default=16, help="players left at the snapshot (15 are paid: "
                         "16 is the bubble)")
