@@ -229,6 +229,7 @@ def test_call_prints_the_simulated_threshold_beside_the_models(tmp_path):
     (["--call", "1,2,3"], "give two players"),
     (["--call", "1,1"], "two different players"),
     (["--call", "1,2", "--ray", "local"], "--ray does not apply to --call"),
+    (["--call", "1,2", "--workers", "2"], "--workers does not apply to --call"),
     (["--call", "1,2", "--alpha", "0"], "exponent in (0, 4]"),
     (["--alpha", "0.8"], "--alpha applies to --call only"),
 ])

@@ -176,7 +176,7 @@ def simulate_command(
     if call is not None:
         if from_snapshot is None:
             raise InvalidArgumentError("--call applies to --from-snapshot only (the stacks whose all-in is measured)")
-        _refuse_with_call(heroes=heroes, ray=ray, checkpoint=checkpoint, output=output)
+        _refuse_with_call(heroes=heroes, ray=ray, checkpoint=checkpoint, output=output, workers=workers)
     elif alpha != 0.9:
         raise InvalidArgumentError("--alpha applies to --call only")
     for name, text in (("--output", output), ("--checkpoint", checkpoint), ("--ray", ray)):

@@ -152,9 +152,10 @@ def call_thresholds(stacks: Sequence[float] | np.ndarray, payouts: Sequence[floa
             won, lost = (state.busted_prize if state.caller_busted else
                          float(model(state.stacks, full_pay[: state.stacks.size])[state.caller]) for state in states)
             if won <= lost:
-                raise InvalidArgumentError(f"player {caller} calling player {jammer}'s all-in: {name} pays him as "
-                                           "much losing as winning (every player left paid the same?): no call "
-                                           "threshold; take stacks from before the money")
+                raise InvalidArgumentError(f"a stack of {chips[caller]:,.0f} calling an all-in from "
+                                           f"{chips[jammer]:,.0f}: {name} pays as much losing as winning (every "
+                                           "player left paid the same?): no call threshold; take stacks from "
+                                           "before the money")
             by_model[name] = _required(float(model(chips, full_pay)[caller]), won, lost)
         if caller not in fold_cache:
             fold_cache[caller] = _prize_blocks(chips, full_pay, caller, continuations, seed, simulation)
