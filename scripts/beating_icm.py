@@ -33,8 +33,8 @@ from pokerlab.errors import PokerlabError
 from pokerlab.icm import flat, power_law
 from pokerlab.icm.alternatives import fit_power
 from pokerlab.provenance import sources_digest
-from pokerlab.simulation import default_schedule, prepare, run, simulate
-from pokerlab.simulation.analysis import model_errors, predictions_and_noise
+from pokerlab.simulation import default_schedule, prepare, run
+from pokerlab.simulation.analysis import field_snapshot, model_errors, predictions_and_noise
 from pokerlab.simulation.core import SIMULATOR_SOURCES, parse_play
 from pokerlab.simulation.study import source_commit
 
@@ -44,15 +44,6 @@ FIELDS = (100, 1_000, 10_000)
 CONTINUATIONS = {100: 20_000, 1_000: 3_000, 10_000: 400}
 MODELS = ("icm", "malmuth-weitzman", "chip", "power-icm")
 START, MARK_START, MARK_END = 10_000, "<!-- results -->", "<!-- /results -->"
-
-
-def snapshot(players: int, payouts: np.ndarray, play: str, seed: int) -> tuple[np.ndarray, int]:
-    """The stacks of the players left when 20% of the field remain, and the blind level then."""
-    left = players // 5
-    result = simulate(players=players, starting_stack=START, payouts=payouts, play=play, tournaments=1, seed=seed,
-                      snapshots=(left,), records=True, workers=0)
-    stacks = result.records["snap_stacks"][0, 0]
-    return stacks[stacks > 0].astype(np.float64), int(result.records["snap_info"][0, 0, 1])
 
 
 def continuations(stacks: np.ndarray, payouts: np.ndarray, play: str, level: int, count: int, seed: int):
@@ -66,8 +57,8 @@ def one_case(play: str, players: int, shape: str, scale: float, seed: int) -> di
     paid = players * 15 // 100
     payouts = flat(paid, 1000.0) if shape == "flat" else power_law(paid, 1000.0, 1.0)
     start = time.perf_counter()
-    fit_stacks, fit_level = snapshot(players, payouts, play, seed)
-    test_stacks, test_level = snapshot(players, payouts, play, seed + 1)
+    fit_stacks, fit_level = field_snapshot(players, payouts, play, players // 5, seed, START)
+    test_stacks, test_level = field_snapshot(players, payouts, play, players // 5, seed + 1, START)
     count = max(200, int(CONTINUATIONS[players] * scale))
     fit_result, fit_pay = continuations(fit_stacks, payouts, play, fit_level, count, seed + 2)
     charts = fit_result.tournament.describe()["charts"]

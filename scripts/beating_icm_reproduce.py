@@ -80,11 +80,12 @@ STEPS: dict[str, list[tuple[str, str, list[str]]]] = {
             *((f"replication, {structure}, 1,000 players, bubble (1.3)",
                f"--fields 1000 --payouts standard --stages bubble --scale 5 --seed {seed} --structure {structure}")
               for structure, seed in (("turbo", 2210), ("regular", 2211))),
-            *(step for structure, seed in (("turbo", 2120), ("regular", 2122), ("deep", 2124)) for step in (
-                (f"{structure}, flat bubble (1.4)",
-                 f"--fields 100 --payouts flat --stages bubble --scale 3 --structure {structure} --seed {seed}"),
-                (f"{structure}, top-heavy (1.4)", f"--fields 100 --payouts top-heavy --stages bubble,final "
-                 f"--scale 3 --structure {structure} --seed {seed + 1}"))),
+            *((f"{structure}, flat bubble (1.4)",
+               f"--fields 100 --payouts flat --stages bubble --scale 3 --structure {structure} --seed {seed}")
+              for structure, seed in (("turbo", 2120), ("regular", 2122), ("deep", 2124))),
+            *((f"{structure}, top-heavy (1.4)", f"--fields 100 --payouts top-heavy --stages bubble,final --scale 3 "
+               f"--structure {structure} --seed {seed}")
+              for structure, seed in (("turbo", 2121), ("regular", 2123), ("deep", 2125))),
             ("ICM-aware field, flat and top-heavy (1.4)", "--fields 100 --payouts flat,top-heavy --stages "
              "bubble,final --scale 3 --structure regular --field fullring:0.6,icm:0.2,fullring-tight:0.2 --seed 2126"),
             ("FGS heroes at final tables (1.5)", "--fields 100 --payouts standard,top-heavy --stages final "

@@ -28,7 +28,8 @@ from pokerlab.errors import PokerlabError
 from pokerlab.icm import flat, power_law
 from pokerlab.provenance import sources_digest
 from pokerlab.pushfold.fullring_charts import overcall_hash, overcalls_of, shipped_charts
-from pokerlab.simulation import default_schedule, simulate
+from pokerlab.simulation import default_schedule
+from pokerlab.simulation.analysis import field_snapshot
 from pokerlab.simulation.core import SIMULATOR_SOURCES, parse_play
 from pokerlab.simulation.study import source_commit
 from pokerlab.simulation.thresholds import call_thresholds, threshold_scores
@@ -37,14 +38,6 @@ PLAYERS, START = 100, 10_000
 SHAPES = {"flat": lambda paid: flat(paid, 1000.0), "standard": lambda paid: power_law(paid, 1000.0, 1.0),
           "top-heavy": lambda paid: power_law(paid, 1000.0, 1.5)}
 ROLES = (0.2, 0.5, 0.8)  # the stack percentiles of the short, middle and big stack
-
-
-def snapshot(payouts: np.ndarray, play: str, left: int, seed: int) -> tuple[np.ndarray, int]:
-    """The stacks of the players left when ``left`` remain, and the blind level then."""
-    result = simulate(players=PLAYERS, starting_stack=START, payouts=payouts, play=play, tournaments=1, seed=seed,
-                      snapshots=(left,), records=True, workers=0)
-    stacks = result.records["snap_stacks"][0, 0]
-    return stacks[stacks > 0].astype(np.float64), int(result.records["snap_info"][0, 0, 1])
 
 
 def role_pairs(stacks: np.ndarray) -> list[tuple[int, int]]:
@@ -62,7 +55,8 @@ def one_configuration(play: str, shape: str, args: argparse.Namespace, seed: int
     groups, snaps = [], []
     for k in range(args.snapshots):
         for attempt in range(10):  # a hand that busts two players can pass the bubble: that tournament is redrawn
-            stacks, level = snapshot(payouts, play, args.left, seed + 100 * k + 10 * attempt)
+            stacks, level = field_snapshot(PLAYERS, payouts, play, args.left, seed + 100 * k + 10 * attempt,
+                                           START)
             if stacks.size > paid:
                 break
         else:

@@ -51,3 +51,11 @@ def test_a_call_that_changes_nobodys_money_is_refused_before_any_work():
     """Flat payouts with every player left paid: winning and losing pay the same, so no equity is required."""
     with pytest.raises(InvalidArgumentError, match="as much losing as winning"):
         call_thresholds([5, 3, 2], [50, 50, 50], [(0, 1)], continuations=500, seed=1, bet=1)
+
+
+def test_a_model_only_some_thresholds_have_is_not_scored():
+    """Malmuth-Weitzman is exact (and given) up to 16 players only: over snapshots of 16 and 17 players it is left
+    out of the scores rather than read as chip EV's 0.5 where it is missing."""
+    small = _threshold(0.60, {"icm": 0.55, "power-icm": 0.59, "malmuth-weitzman": 0.62}, [0.60, 0.61, 0.59, 0.60])
+    big = _threshold(0.52, {"icm": 0.56, "power-icm": 0.53}, [0.52, 0.51, 0.53, 0.52])
+    assert [s.model for s in threshold_scores([[small], [big]])] == ["icm", "power-icm", "chip-ev"]

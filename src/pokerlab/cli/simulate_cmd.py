@@ -176,7 +176,8 @@ def simulate_command(
     if call is not None:
         if from_snapshot is None:
             raise InvalidArgumentError("--call applies to --from-snapshot only (the stacks whose all-in is measured)")
-        _refuse_with_call(heroes=heroes, ray=ray, checkpoint=checkpoint, output=output, workers=workers)
+        _refuse_options("--call (its continuations run in this process)", heroes=heroes, ray=ray,
+                        checkpoint=checkpoint, output=output, workers=workers)
     elif alpha != 0.9:
         raise InvalidArgumentError("--alpha applies to --call only")
     for name, text in (("--output", output), ("--checkpoint", checkpoint), ("--ray", ray)):
@@ -209,7 +210,8 @@ def simulate_command(
     bar = _Bar(not as_json, "continuations" if from_snapshot is not None else "tournaments")
     done_word = "continuations" if from_snapshot is not None else "tournaments"
     if heroes is not None:
-        _refuse_with_heroes(from_snapshot=from_snapshot, output=output, snapshots=snapshots)
+        _refuse_options("--heroes (a decision study)", from_snapshot=from_snapshot, output=output,
+                        snapshots=snapshots)
     elif stage != "early" or stage_snapshots != 10:
         raise InvalidArgumentError("--stage and --stage-snapshots apply to --heroes only (a decision study)")
     previous_term = signal.signal(signal.SIGTERM, _terminate)
@@ -235,13 +237,13 @@ def simulate_command(
             count = 10_000 if continuations is None else whole_number(continuations, "continuations", low=1,
                                                                       high=MAX_TOURNAMENTS)
             start_level = snap["level"] if level is None else level
-            pilot = prepare(stacks=snap["stacks"], payouts=pay, play=play, bet=stake, schedule=schedule,
-                            start_level=start_level, table_size=table_size, names=snap["names"], chart_file=chart_file)
-            if call is not None:
+            if call is not None:  # the thresholds validate the snapshot before their work
                 _show_thresholds(_call_thresholds(call, snap, pay, count, seed, alpha, play=play, bet=stake,
                                                   schedule=schedule, start_level=start_level, table_size=table_size,
                                                   chart_file=chart_file), as_json)
                 return
+            pilot = prepare(stacks=snap["stacks"], payouts=pay, play=play, bet=stake, schedule=schedule,
+                            start_level=start_level, table_size=table_size, names=snap["names"], chart_file=chart_file)
             _estimate(pilot, count, workers, ray, "continuations", as_json)
             comparison = compare_models(
                 snap["stacks"], pay, continuations=count, play=play, bet=stake, schedule=schedule,
@@ -314,13 +316,6 @@ def _refuse_unused(mode: str, *, starting_stack: int | None, tournaments: int | 
         raise InvalidArgumentError(f"--bet is the coin flip stake: --play {play} plays by charts, without it")
 
 
-def _refuse_with_call(**given: object) -> None:
-    """Refuse the options --call does not use (it plays its three states in this process, nothing saved)."""
-    for name, value in given.items():
-        if value is not None:
-            raise InvalidArgumentError(f"--{name} does not apply to --call (its continuations run in this process)")
-
-
 def _call_thresholds(text: str, snap: dict[str, Any], payouts: Any, continuations: int, seed: int | None,
                      alpha: float, **simulation: Any) -> list[Any]:
     """The thresholds of ``CALLER,JAMMER`` (positions from 1 or names of the snapshot)."""
@@ -362,11 +357,12 @@ def _show_thresholds(thresholds: list[Any], as_json: bool) -> None:
         console.print(table)
 
 
-def _refuse_with_heroes(**given: object) -> None:
-    """Refuse the options a --heroes study does not use (it plays its own batches)."""
+def _refuse_options(mode: str, **given: object) -> None:
+    """Refuse the options ``mode`` does not use (a --heroes study plays its own batches; --call plays its three
+    states in this process, nothing saved)."""
     for name, value in given.items():
         if value is not None:
-            raise InvalidArgumentError(f"--{name.replace('_', '-')} does not apply to --heroes (a decision study)")
+            raise InvalidArgumentError(f"--{name.replace('_', '-')} does not apply to {mode}")
 
 
 def _show_decisions(study: Any, as_json: bool) -> None:

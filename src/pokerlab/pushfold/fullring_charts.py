@@ -455,16 +455,15 @@ OVERCALLS_WITHHELD_WHY = (f"this spot's over-call ranges are withheld: below {OV
 
 
 def overcalls_withheld(charts: ChartFile, rows: Sequence[int] | None = None) -> np.ndarray:
-    """Per row of ``charts`` (``rows`` of it, or every row), whether its spot's over-call ranges are left out of
-    the over-call file: 3+ seats,
-    shallower than :data:`OVERCALL_SHORT_BB` and a stored gain above the multiway target (the solve stopped at its
-    iteration cap). At those spots CFR stalls at the over-call nodes (docs/algorithms.md, "How far the model is
-    from the real game"), and measured in the real game (200,000 joint deals, cross-fitted) the charts read with
-    their over-call ranges were worse than read with the lone-jam chart at 65 of the 95 such spots of 3-8 seats,
-    better at 16; from 10 bb up such spots' over-call ranges were better at 30 of 37, worse at none (see
-    docs/algorithms.md, "Over-call ranges"). A player at a withheld spot calls a jam and a call by the lone-jam
-    chart. A chart file with no multiway chip-EV target (the ICM charts, which have no over-call ranges) withholds
-    none.
+    """Per row of ``charts`` (``rows`` of it, or every row), whether its spot's over-call ranges are left out of the
+    over-call file: 3+ seats, shallower than :data:`OVERCALL_SHORT_BB` and a stored gain above the multiway target
+    (the solve stopped at its iteration cap). At those spots CFR stalls at the over-call nodes (docs/algorithms.md,
+    "How far the model is from the real game"), and measured in the real game (200,000 joint deals, cross-fitted)
+    the charts read with their over-call ranges were worse than read with the lone-jam chart at 65 of the 95 such
+    spots of 3-8 seats, better at 16; from 10 bb up such spots' over-call ranges were better at 30 of 37, worse at
+    none (see docs/algorithms.md, "Over-call ranges"). A player at a withheld spot calls a jam and a call by the
+    lone-jam chart. A chart file with no multiway chip-EV target (the ICM charts, which have no over-call ranges)
+    withholds none.
 
     >>> charts = shipped_charts()
     >>> withheld = overcalls_withheld(charts)

@@ -76,6 +76,22 @@ class ModelComparison:
         }
 
 
+def field_snapshot(players: int, payouts: Any, play: str, left: int, seed: int,
+                   starting_stack: int = 10_000) -> tuple[np.ndarray, int]:
+    """The stacks (chips) of the players still in when at most ``left`` remain, in one seeded tournament of
+    ``players`` starting with ``starting_stack`` each (tables of 9, the default schedule), and the blind level then.
+
+    >>> stacks, level = field_snapshot(30, [600, 400], "coinflip", left=6, seed=1)
+    >>> stacks.size <= 6, int(stacks.sum())  # every chip is still in play
+    (True, 300000)
+    """
+    result = simulate(players=players, starting_stack=starting_stack, payouts=payouts, play=play, tournaments=1,
+                      seed=seed, snapshots=(left,), records=True, workers=0)
+    assert result.records is not None
+    stacks = result.records["snap_stacks"][0, 0]
+    return stacks[stacks > 0].astype(np.float64), int(result.records["snap_info"][0, 0, 1])
+
+
 def predictions_and_noise(stacks: np.ndarray, payouts: np.ndarray, alpha: float, *,
                           seed: int = 0) -> tuple[dict[str, np.ndarray], dict[str, float]]:
     """Every model's equity for a snapshot (players still in only), and each sampled model's noise: the mean

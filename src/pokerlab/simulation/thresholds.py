@@ -143,6 +143,7 @@ def call_thresholds(stacks: Sequence[float] | np.ndarray, payouts: Sequence[floa
     full_pay = np.zeros(chips.size)
     full_pay[: min(pay.size, chips.size)] = pay[: chips.size]
     models = threshold_models(alpha, chips.size)
+    fold_levels = {name: model(chips, full_pay) for name, model in models.items()}
     fold_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     out = []
     for caller, jammer in pairs:
@@ -156,7 +157,7 @@ def call_thresholds(stacks: Sequence[float] | np.ndarray, payouts: Sequence[floa
                                            f"{chips[jammer]:,.0f}: {name} pays as much losing as winning (every "
                                            "player left paid the same?): no call threshold; take stacks from "
                                            "before the money")
-            by_model[name] = _required(float(model(chips, full_pay)[caller]), won, lost)
+            by_model[name] = _required(float(fold_levels[name][caller]), won, lost)
         if caller not in fold_cache:
             fold_cache[caller] = _prize_blocks(chips, full_pay, caller, continuations, seed, simulation)
         fold, counts = fold_cache[caller]
@@ -203,13 +204,13 @@ class ThresholdScore:
 def threshold_scores(groups: Sequence[Sequence[CallThreshold]]) -> list[ThresholdScore]:
     """Every model's score over independent groups of thresholds (one group per snapshot: thresholds within a
     group share continuations, so each group's difference with ICM gets a jackknife variance over its chunks,
-    and the groups' variances add). Chip EV (0.5) is scored beside the models.
+    and the groups' variances add). Chip EV (0.5) is scored beside the models every threshold has.
 
     >>> a = CallThreshold(0, 1, 1.0, 0.6, 0.0, np.full(4, 0.6), {"icm": 0.6, "power-icm": 0.5})
     >>> [(s.model, round(s.rms, 3)) for s in threshold_scores([[a]])]
     [('icm', 0.0), ('power-icm', 0.1), ('chip-ev', 0.1)]
     """
-    names = [*groups[0][0].models, "chip-ev"]
+    names = [*(name for name in groups[0][0].models if all(name in t.models for g in groups for t in g)), "chip-ev"]
     count = sum(len(g) for g in groups)
     scores = []
     for name in names:
@@ -217,7 +218,7 @@ def threshold_scores(groups: Sequence[Sequence[CallThreshold]]) -> list[Threshol
         for group in groups:
             sim = np.array([t.simulated for t in group])
             outs = np.stack([t.leave_out for t in group])  # (thresholds, chunks)
-            model = np.array([t.models.get(name, 0.5) for t in group])
+            model = np.array([0.5 if name == "chip-ev" else t.models[name] for t in group])
             base = np.array([t.models["icm"] for t in group])
             squared += float(((model - sim) ** 2).sum())
             noise += float(sum(t.stderr**2 for t in group))
