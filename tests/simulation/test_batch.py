@@ -180,3 +180,39 @@ def test_local_workers_inherit_their_task_from_the_fork() -> None:
     chunks = run_chunks(_NotSent(), 6, workers=2)
     assert [int(c["index"][0]) for c in chunks] == list(range(6))
     assert os.getpid() not in {int(c["pid"][0]) for c in chunks}
+
+
+_HALF_WRITTEN = '''
+import gc, multiprocessing.queues, os, signal, struct, time
+from pokerlab.simulation.batch import run_local
+
+def task(index):
+    if index == 0:  # half a message in the results pipe: a header for 1 MB, then one byte, then nothing
+        (results,) = [o for o in gc.get_objects() if isinstance(o, multiprocessing.queues.SimpleQueue)]
+        os.write(results._writer.fileno(), struct.pack("!i", 1_000_000) + b"x")
+    time.sleep(60)
+
+def stop(signum, frame):
+    raise KeyboardInterrupt
+
+signal.signal(signal.SIGALRM, stop)
+signal.alarm(3)
+chunks = run_local(task, [0, 1], 2)
+try:
+    next(chunks)
+except KeyboardInterrupt:
+    print("stopped", flush=True)
+'''
+
+
+def test_a_worker_killed_in_the_middle_of_a_chunk_lets_the_process_exit(tmp_path: Path) -> None:
+    """A Ctrl-C that kills a worker while it writes its chunk (half a message in the results pipe): the pool's
+    manager thread, which Python's exit joins, is not left waiting for the other half (it hung the command after
+    its last line)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "half_written.py"
+    script.write_text(_HALF_WRITTEN)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0 and done.stdout.strip() == "stopped", done.stderr
