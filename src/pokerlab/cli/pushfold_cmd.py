@@ -338,11 +338,11 @@ def _chip_ev_charts(result: PushFoldResult) -> _ChipCharts | None:
         solved = executor.submit(_solve_chip_ev, list(result.stacks), (table.small_blind, table.big_blind),
                                  table.ante, table.bb_ante, result.iterations, result.multiway_samples).result()
     except KeyboardInterrupt:
-        for process in list((getattr(executor, "_processes", None) or {}).values()):
-            process.kill()
+        from pokerlab.simulation.batch import kill_pool
+
         # wait for the pool's manager thread, which ends as soon as it sees the killed process: left running, it
         # can close its wake-up pipe while the exit hook of concurrent.futures writes to it (a traceback at exit)
-        executor.shutdown(wait=True, cancel_futures=True)
+        kill_pool(executor, wait=True)
         return None
     executor.shutdown(wait=True)
     return None if solved is None else _ChipCharts(solved[0], solved[1], result.class_sizes)

@@ -179,17 +179,18 @@ def run_local(task: Task, todo: list[int], workers: int) -> Chunks:
             if clean:
                 executor.shutdown(wait=True)
             else:
-                _kill(executor)
+                kill_pool(executor)
 
 
-def _kill(executor: ProcessPoolExecutor) -> None:
+def kill_pool(executor: ProcessPoolExecutor, wait: bool = False) -> None:
     """Stop at once (Ctrl-C, error, lost worker): SIGKILL the workers, whose work is lost anyway (finished
     chunks are already saved), so none of them prints a traceback of a half-read queue.
 
     A worker killed while it writes a chunk leaves half a message in the results pipe, and the pool's manager
     thread waits for the rest of it; Python's exit joins that thread, so the command hung after its last line
     (1 stop in 16 on a loaded machine). This process holds the pipe's last write end besides the killed workers':
-    closing it ends the read (end of file), and the thread sees a broken pool and exits."""
+    closing it ends the read (end of file), and the thread sees a broken pool and exits. ``wait``: return once
+    that thread has ended."""
     processes = list((getattr(executor, "_processes", None) or {}).values())
     results = getattr(executor, "_result_queue", None)
     for process in processes:
@@ -200,7 +201,7 @@ def _kill(executor: ProcessPoolExecutor) -> None:
     writer = getattr(results, "_writer", None)
     if writer is not None:  # a worker still dying writes nothing more: its end closes when it is gone
         writer.close()  # the manager thread reads only the other end; nothing in this process writes here
-    executor.shutdown(wait=False, cancel_futures=True)
+    executor.shutdown(wait=wait, cancel_futures=True)
 
 
 def check_ray_address(address: str) -> None:
