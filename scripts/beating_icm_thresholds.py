@@ -3,9 +3,10 @@ model (ICM, power ICM at an exponent fitted elsewhere, Malmuth-Weitzman where ex
 continuations of the same three stack states.
 
 Run: ``python scripts/beating_icm_thresholds.py [--plays fullring,rules,coinflip] [--payouts flat,standard,top-heavy]
-[--snapshots 5] [--continuations 10000] [--seed 2150] --output FILE`` (the defaults are the page's run). For each
-play model and payout shape (100 players, 15 paid, pool 1,000): ``--snapshots`` independent tournaments are played to
-``--left`` players (16: the bubble); in each, six calls are measured (the short, middle and big stacks, 20th, 50th
+[--snapshots 5] [--continuations 10000] [--seed 2150] [--players 100] --output FILE`` (the defaults are the page's
+first run). For each play model and payout shape (``--players`` players, 15% paid, pool 1,000): ``--snapshots``
+independent tournaments are played to ``--left`` players (by default one more than the paid places: the bubble); in
+each, six calls are measured (the short, middle and big stacks, 20th, 50th
 and 80th percentile, each calling each other's all-in), every state from ``--continuations`` continuations on common
 random numbers (``pokerlab.simulation.thresholds``). Writes one JSON (the commit, seeds, simulator digest, every
 threshold and score) and prints the table.
@@ -34,7 +35,7 @@ from pokerlab.simulation.core import SIMULATOR_SOURCES, parse_play
 from pokerlab.simulation.study import source_commit
 from pokerlab.simulation.thresholds import call_thresholds, threshold_scores
 
-PLAYERS, START = 100, 10_000
+START = 10_000
 SHAPES = {"flat": lambda paid: flat(paid, 1000.0), "standard": lambda paid: power_law(paid, 1000.0, 1.0),
           "top-heavy": lambda paid: power_law(paid, 1000.0, 1.5)}
 ROLES = (0.2, 0.5, 0.8)  # the stack percentiles of the short, middle and big stack
@@ -49,14 +50,14 @@ def role_pairs(stacks: np.ndarray) -> list[tuple[int, int]]:
 
 def one_configuration(play: str, shape: str, args: argparse.Namespace, seed: int) -> dict[str, Any]:
     """One play model and payout shape: every snapshot's six thresholds and the models' scores over them."""
-    paid = PLAYERS * 15 // 100
+    paid = args.players * 15 // 100
     payouts = SHAPES[shape](paid)
     start = time.perf_counter()
     groups, snaps = [], []
     for k in range(args.snapshots):
         for attempt in range(10):  # a hand that busts two players can pass the bubble: that tournament is redrawn
-            stacks, level = field_snapshot(PLAYERS, payouts, play, args.left, seed + 100 * k + 10 * attempt,
-                                           START)
+            stacks, level = field_snapshot(args.players, payouts, play, args.left,
+                                           seed + 100 * k + 10 * attempt, START)
             if stacks.size > paid:
                 break
         else:
@@ -67,7 +68,7 @@ def one_configuration(play: str, shape: str, args: argparse.Namespace, seed: int
         groups.append(found)
         snaps.append({"stacks": stacks.tolist(), "level": level, "redrawn": attempt,
                       "thresholds": [t.to_dict() for t in found]})
-    return {"play": play, "payouts": shape, "players": PLAYERS, "paid": paid, "left": args.left,
+    return {"play": play, "payouts": shape, "players": args.players, "paid": paid, "left": args.left,
             "continuations": args.continuations, "alpha": args.alpha, "seed": seed, "snapshots": snaps,
             "scores": [s.to_dict() for s in threshold_scores(groups)], "elapsed_s": time.perf_counter() - start}
 
@@ -103,8 +104,9 @@ def main() -> None:
     parser.add_argument("--payouts", default="flat,standard,top-heavy", help=f"shapes: {', '.join(SHAPES)}")
     parser.add_argument("--snapshots", type=int, default=5, help="independent tournaments per configuration")
     parser.add_argument("--continuations", type=int, default=10_000, help="continuations of each stack state")
-    parser.add_argument("--left", type=int, default=16, help="players left at the snapshot (15 are paid: "
-                        "16 is the bubble)")
+    parser.add_argument("--players", type=int, default=100, help="players in each tournament (15%% are paid)")
+    parser.add_argument("--left", type=int, default=None, help="players left at the snapshot (default: one more "
+                        "than the paid places, the bubble)")
     parser.add_argument("--alpha", type=float, default=0.9, help="power ICM's exponent (fitted elsewhere: 2.1)")
     parser.add_argument("--seed", type=int, default=2150)
     parser.add_argument("--output", default="beating-icm-thresholds.json", help="JSON output file")
@@ -116,9 +118,13 @@ def main() -> None:
         shapes = args.payouts.split(",")
         if any(s not in SHAPES for s in shapes):
             raise ValueError(f"--payouts {args.payouts}: give shapes among {', '.join(SHAPES)}")
-        if args.snapshots < 1 or args.continuations < 128 or not 16 <= args.left < PLAYERS or args.seed < 0:
-            raise ValueError("give --snapshots of 1 or more, --continuations of 128 or more, --left from 16 (one "
-                             f"more than the paid places) to {PLAYERS - 1} and a --seed of 0 or more")
+        if not 20 <= args.players <= 100_000:
+            raise ValueError(f"--players {args.players}: give 20 to 100,000 players")
+        paid = args.players * 15 // 100
+        args.left = paid + 1 if args.left is None else args.left
+        if args.snapshots < 1 or args.continuations < 128 or not paid < args.left < args.players or args.seed < 0:
+            raise ValueError(f"give --snapshots of 1 or more, --continuations of 128 or more, --left from {paid + 1} "
+                             f"(one more than the paid places) to {args.players - 1} and a --seed of 0 or more")
         if not 0 < args.alpha <= 4:
             raise ValueError(f"--alpha {args.alpha}: give an exponent in (0, 4]")
         output = Path(args.output)

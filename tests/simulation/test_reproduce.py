@@ -280,6 +280,8 @@ def test_every_step_of_the_reproduction_passes_its_scripts_own_checks(
     (["--snapshots", "0"], "--snapshots of 1 or more"),
     (["--continuations", "50"], "--continuations of 128 or more"),
     (["--left", "15"], "--left from 16"),
+    (["--players", "1000", "--left", "150"], "--left from 151"),
+    (["--players", "10"], "give 20 to 100,000 players"),
     (["--alpha", "0"], "exponent in (0, 4]"),
 ])
 def test_the_thresholds_script_refuses_bad_input_in_one_line_and_keeps_its_output(
