@@ -1,17 +1,21 @@
-"""Reproduce docs/beating-icm.md's decisions and transfer sections with one command, at a stated scale.
+"""Reproduce docs/beating-icm.md with one command, at a stated scale.
 
-Run: ``python scripts/beating_icm_reproduce.py [--scale small|full] [--ray ADDRESS] [--output FILE]``.
-``small`` (the default; within 15 minutes on 2 cores) runs, at a quarter or less of the page's replicates and
-with the page's seeds: the decisions table at 100 players (every payout shape and stage, section 1.2), the
-turbo structure's bubble and final table (section 1.3) and the exponent's transfer at 100 and 1,000 players
-(section 2.1). ``full`` runs every command of sections 1.2-1.5 and 2.1 as the page gives it (its seeds and scale,
-the replication runs included; about 2.3 hours on 2 cores by its steps' own times); ``--ray`` hands the decisions
-steps to a Ray cluster (the transfer step runs here). Sections 2.2 and 2.3 are ``beating_icm.py`` and
-``beating_icm_thresholds.py``. Each step is one of the study scripts
-(``beating_icm_decisions.py``, ``beating_icm_transfer.py``) in a child process; the one JSON written at the
-end holds the commit, every step's command, seed and whole result, and every chart file's content hash
-(``chart_files``, with the over-call file's hash where a step names it) and chart description hash
-(``chart_descriptions``) any step used.
+Run: ``python scripts/beating_icm_reproduce.py [--scale small|hour|full] [--workers N] [--ray ADDRESS]
+[--output FILE]``. ``small`` (the default; within 15 minutes on 2 cores) runs, at a quarter or less of the page's
+replicates and with the page's seeds: the decisions table at 100 players (every payout shape and stage, section 1.2),
+the turbo structure's bubble and final table (section 1.3) and the exponent's transfer at 100 and 1,000 players
+(section 2.1). ``hour`` (about an hour on 2 cores) runs every configuration and stage of the page once, decisions
+and predictions: sections 1.2-1.5 with at least 30 snapshots a case at 100 and 1,000 players (whole tournaments: 120
+and 40) and 6 at 10,000 (one whole tournament), section 2.1, 2.2's calibration and 2.3's call thresholds as the page
+gives them; no replication. ``full`` runs every command of sections 1.2-1.5 and 2.1 as the page gives it (its seeds
+and scale, the replication runs included; about 2.3 hours on 2 cores by its steps' own times). The decisions steps
+run on ``--workers`` local processes (default: every core; their results do not depend on it) or, with ``--ray``, on
+a Ray cluster; the other steps run here, one process each.
+
+Each step is one of the study scripts (``beating_icm_decisions.py``, ``beating_icm_transfer.py``,
+``beating_icm.py``, ``beating_icm_thresholds.py``) in a child process; the one JSON written at the end holds the
+commit, every step's command, seed and whole result, and every chart file's content hash (``chart_files``, with the
+over-call file's hash where a step names it) and chart description hash (``chart_descriptions``) any step used.
 
 Bad input (an unknown scale, an output folder that does not exist, a step's own refusal) is one line and exit 2;
 Ctrl-C stops the running step at once, one line, exit 130. The output is written only when every step has
@@ -36,7 +40,44 @@ from pokerlab.simulation.study import source_commit
 
 SCRIPTS = Path(__file__).resolve().parent
 DECISIONS, TRANSFER = "beating_icm_decisions.py", "beating_icm_transfer.py"
-STEPS: dict[str, list[tuple[str, str, list[str]]]] = {
+CALIBRATION, THRESHOLDS = "beating_icm.py", "beating_icm_thresholds.py"
+Step = tuple[str, str, list[str]]
+
+
+def _decisions(*steps: tuple[str, str]) -> list[Step]:
+    return [(name, DECISIONS, arguments.split()) for name, arguments in steps]
+
+
+STRUCTURE_STEPS = _decisions(  # sections 1.3-1.5 at the page's scale (30 snapshots a case or more)
+    ("default schedule, 100 players (1.3)", "--fields 100 --payouts standard --scale 3 --seed 2100"),
+    *((f"{structure}, 100 players (1.3)",
+       f"--fields 100 --payouts standard --scale 3 --seed {seed} --structure {structure}")
+      for structure, seed in (("turbo", 2101), ("regular", 2102), ("deep", 2103))),
+    ("ICM-aware field, 100 players (1.3)", "--fields 100 --payouts standard --scale 3 --seed 2104 "
+     "--structure regular --field fullring:0.6,icm:0.2,fullring-tight:0.2"),
+    ("tight field, 100 players (1.3)", "--fields 100 --payouts standard --scale 3 --seed 2105 "
+     "--structure regular --field fullring:0.7,fullring-tight:0.3"),
+    *((f"{structure}, 1,000 players, bubble (1.3)",
+       f"--fields 1000 --payouts standard --stages bubble --scale 5 --seed {seed} --structure {structure}")
+      for structure, seed in (("turbo", 2110), ("regular", 2111))),
+    ("tight field, 1,000 players, bubble (1.3)", "--fields 1000 --payouts standard --stages bubble "
+     "--scale 5 --seed 2112 --structure regular --field fullring:0.7,fullring-tight:0.3"),
+)
+PAYOUT_STEPS = _decisions(
+    *((f"{structure}, flat bubble (1.4)",
+       f"--fields 100 --payouts flat --stages bubble --scale 3 --structure {structure} --seed {seed}")
+      for structure, seed in (("turbo", 2120), ("regular", 2122), ("deep", 2124))),
+    *((f"{structure}, top-heavy (1.4)", f"--fields 100 --payouts top-heavy --stages bubble,final --scale 3 "
+       f"--structure {structure} --seed {seed}")
+      for structure, seed in (("turbo", 2121), ("regular", 2123), ("deep", 2125))),
+    ("ICM-aware field, flat and top-heavy (1.4)", "--fields 100 --payouts flat,top-heavy --stages "
+     "bubble,final --scale 3 --structure regular --field fullring:0.6,icm:0.2,fullring-tight:0.2 --seed 2126"),
+    ("FGS heroes at final tables (1.5)", "--fields 100 --payouts standard,top-heavy --stages final "
+     "--scale 3 --structure regular --fgs 1 --seed 2130"),
+)
+TRANSFER_STEP: Step = ("transfer, 100 and 1,000 players (2.1)", TRANSFER,
+                       ["--fields", "100,1000", "--snapshots", "60", "--seed", "2040"])
+STEPS: dict[str, list[Step]] = {
     "small": [
         ("decisions, 100 players (1.2)", DECISIONS, ["--fields", "100", "--scale", "1", "--seed", "2027"]),
         ("turbo, 100 players, bubble and final (1.3)", DECISIONS,
@@ -45,8 +86,21 @@ STEPS: dict[str, list[tuple[str, str, list[str]]]] = {
         ("transfer, 100 and 1,000 players (2.1)", TRANSFER,
          ["--fields", "100,1000", "--snapshots", "20", "--seed", "2040"]),
     ],
-    "full": [*(
-        (name, DECISIONS, arguments.split()) for name, arguments in (
+    "hour": [
+        *_decisions(
+            ("decisions, 100 players (1.2)", "--fields 100 --scale 3 --seed 2027"),
+            ("decisions, 1,000 players (1.2)", "--fields 1000 --scale 5 --seed 2050"),
+            ("decisions, 10,000 players, bubble and final (1.2)",
+             "--fields 10000 --stages bubble,final --scale 2 --seed 2032"),
+            ("decisions, 10,000 players, early (1.2)", "--fields 10000 --stages early --scale 0.5 --seed 2031"),
+        ),
+        *STRUCTURE_STEPS, *PAYOUT_STEPS, TRANSFER_STEP,
+        ("calibration (2.2)", CALIBRATION, ["--plays", "coinflip,rules,fullring", "--scale", "5", "--seed", "2026"]),
+        ("call thresholds (2.3)", THRESHOLDS, ["--payouts", "flat,standard,top-heavy", "--snapshots", "5",
+                                               "--continuations", "10000", "--seed", "2150"]),
+    ],
+    "full": [
+        *_decisions(
             ("decisions, 100 players (1.2)", "--fields 100 --scale 4 --seed 2027"),
             ("decisions, 1,000 players, bubble (1.2)", "--fields 1000 --stages bubble --scale 2 --seed 2050"),
             *((f"decisions, 1,000 players, {shape} {stage} (1.2)",
@@ -64,35 +118,12 @@ STEPS: dict[str, list[tuple[str, str, list[str]]]] = {
             ("replication, 10,000 players, early (1.2)", "--fields 10000 --stages early --scale 5 --seed 2080"),
             ("replication, 1,000 players (1.2)", "--fields 1000 --scale 6 --seed 2200"),
             ("replication, 100 players (1.2)", "--fields 100 --scale 8 --seed 2300"),
-            ("default schedule, 100 players (1.3)", "--fields 100 --payouts standard --scale 3 --seed 2100"),
-            *((f"{structure}, 100 players (1.3)",
-               f"--fields 100 --payouts standard --scale 3 --seed {seed} --structure {structure}")
-              for structure, seed in (("turbo", 2101), ("regular", 2102), ("deep", 2103))),
-            ("ICM-aware field, 100 players (1.3)", "--fields 100 --payouts standard --scale 3 --seed 2104 "
-             "--structure regular --field fullring:0.6,icm:0.2,fullring-tight:0.2"),
-            ("tight field, 100 players (1.3)", "--fields 100 --payouts standard --scale 3 --seed 2105 "
-             "--structure regular --field fullring:0.7,fullring-tight:0.3"),
-            *((f"{structure}, 1,000 players, bubble (1.3)",
-               f"--fields 1000 --payouts standard --stages bubble --scale 5 --seed {seed} --structure {structure}")
-              for structure, seed in (("turbo", 2110), ("regular", 2111))),
-            ("tight field, 1,000 players, bubble (1.3)", "--fields 1000 --payouts standard --stages bubble "
-             "--scale 5 --seed 2112 --structure regular --field fullring:0.7,fullring-tight:0.3"),
-            *((f"replication, {structure}, 1,000 players, bubble (1.3)",
-               f"--fields 1000 --payouts standard --stages bubble --scale 5 --seed {seed} --structure {structure}")
-              for structure, seed in (("turbo", 2210), ("regular", 2211))),
-            *((f"{structure}, flat bubble (1.4)",
-               f"--fields 100 --payouts flat --stages bubble --scale 3 --structure {structure} --seed {seed}")
-              for structure, seed in (("turbo", 2120), ("regular", 2122), ("deep", 2124))),
-            *((f"{structure}, top-heavy (1.4)", f"--fields 100 --payouts top-heavy --stages bubble,final --scale 3 "
-               f"--structure {structure} --seed {seed}")
-              for structure, seed in (("turbo", 2121), ("regular", 2123), ("deep", 2125))),
-            ("ICM-aware field, flat and top-heavy (1.4)", "--fields 100 --payouts flat,top-heavy --stages "
-             "bubble,final --scale 3 --structure regular --field fullring:0.6,icm:0.2,fullring-tight:0.2 --seed 2126"),
-            ("FGS heroes at final tables (1.5)", "--fields 100 --payouts standard,top-heavy --stages final "
-             "--scale 3 --structure regular --fgs 1 --seed 2130"),
-        )),
-        ("transfer, 100 and 1,000 players (2.1)", TRANSFER,
-         ["--fields", "100,1000", "--snapshots", "60", "--seed", "2040"]),
+        ),
+        *STRUCTURE_STEPS,
+        *_decisions(*((f"replication, {structure}, 1,000 players, bubble (1.3)",
+                       f"--fields 1000 --payouts standard --stages bubble --scale 5 --seed {seed} "
+                       f"--structure {structure}") for structure, seed in (("turbo", 2210), ("regular", 2211)))),
+        *PAYOUT_STEPS, TRANSFER_STEP,
     ],
 }
 
@@ -116,10 +147,18 @@ def chart_hashes(result: Any) -> Iterator[tuple[str, Any]]:
             yield from chart_hashes(value)
 
 
+def output_arguments(script: str, output: Path) -> list[str]:
+    """The options that send a study script's JSON to ``output`` (the calibration script also writes its results
+    section and figures: beside ``output``, not into docs/)."""
+    if script == CALIBRATION:
+        return ["--json", str(output), "--doc", str(output.with_suffix(".md"))]
+    return ["--output", str(output)]
+
+
 def run_step(script: str, arguments: list[str], output: Path) -> tuple[int, str]:
     """Run one study script in a child process of its own session (Ctrl-C reaches only this process, which stops
     the child); its stderr (progress, errors) passes through; returns its exit status and stdout."""
-    child = subprocess.Popen([sys.executable, str(SCRIPTS / script), *arguments, "--output", str(output)],
+    child = subprocess.Popen([sys.executable, str(SCRIPTS / script), *arguments, *output_arguments(script, output)],
                              stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:
         stdout, _ = child.communicate()
@@ -133,13 +172,16 @@ def run_step(script: str, arguments: list[str], output: Path) -> tuple[int, str]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", default="small", help=f"one of {', '.join(STEPS)}")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="local processes for each decisions step (default: every core; 0: the step's own)")
     parser.add_argument("--ray", default=None, help="Ray address for the decisions steps (local, HOST:PORT)")
     parser.add_argument("--output", default="beating-icm-reproduced.json", help="JSON output file")
     args = parser.parse_args()
     output = Path(args.output)
     problem = (f"unknown scale {args.scale!r}: use one of {', '.join(STEPS)}" if args.scale not in STEPS else
                f"no folder {output.parent} for --output" if not output.parent.is_dir() else
-               f"--output {output} is a folder" if output.is_dir() else None)
+               f"--output {output} is a folder" if output.is_dir() else
+               f"--workers {args.workers}: give 0 or more" if args.workers < 0 else None)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         raise SystemExit(2)
@@ -148,8 +190,8 @@ def main() -> None:
     steps: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="beating-icm-") as scratch:
         for k, (name, script, arguments) in enumerate(STEPS[args.scale]):
-            if args.ray and script == DECISIONS:
-                arguments = [*arguments, "--ray", args.ray]
+            if script == DECISIONS:
+                arguments = [*arguments, *(["--ray", args.ray] if args.ray else ["--workers", str(args.workers)])]
             step_start = time.perf_counter()
             print(f"step {k + 1}/{len(STEPS[args.scale])}: {name}", file=sys.stderr, flush=True)
             try:

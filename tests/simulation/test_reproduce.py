@@ -132,6 +132,8 @@ def test_the_reproduction_refuses_an_unknown_scale_or_output_folder(
     module = _script("beating_icm_reproduce")
     assert "unknown scale 'tiny'" in _refused(module, ["--scale", "tiny"], tmp_path / "out.json", capsys,
                                               monkeypatch)
+    assert "--workers -1: give 0 or more" in _refused(module, ["--workers", "-1"], tmp_path / "out.json", capsys,
+                                                      monkeypatch)
     monkeypatch.setattr(sys, "argv", ["script", "--output", str(tmp_path / "missing" / "out.json")])
     with pytest.raises(SystemExit) as stop:
         module.main()
@@ -258,20 +260,50 @@ def _work_started(*_: object, **__: object) -> None:
     raise _WorkStarted
 
 
-@pytest.mark.parametrize("scale", ["small", "full"])
+@pytest.mark.parametrize("scale", ["small", "hour", "full"])
 def test_every_step_of_the_reproduction_passes_its_scripts_own_checks(
         scale: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each step's arguments (the page's commands) are accepted by the study script it names: the script reaches
-    its first case instead of refusing them."""
+    """Each step's arguments (the page's commands), with the options the reproduction adds, are accepted by the
+    study script it names: the script reaches its first case instead of refusing them."""
     module = _script("beating_icm_reproduce")
-    scripts = {module.DECISIONS: _script("beating_icm_decisions"), module.TRANSFER: _script("beating_icm_transfer")}
+    scripts = {module.DECISIONS: _script("beating_icm_decisions"), module.TRANSFER: _script("beating_icm_transfer"),
+               module.CALIBRATION: _script("beating_icm"), module.THRESHOLDS: _script("beating_icm_thresholds")}
     monkeypatch.setattr(scripts[module.DECISIONS], "one_case", _work_started)
-    monkeypatch.setattr(scripts[module.TRANSFER], "one_configuration", _work_started)
+    monkeypatch.setattr(scripts[module.CALIBRATION], "one_case", _work_started)
+    for script in (module.TRANSFER, module.THRESHOLDS):
+        monkeypatch.setattr(scripts[script], "one_configuration", _work_started)
+    output = tmp_path / "out.json"
     for name, script, arguments in module.STEPS[scale]:
-        monkeypatch.setattr(sys, "argv", ["script", *arguments, "--output", str(tmp_path / "out.json")])
+        added = ["--workers", "2"] if script == module.DECISIONS else []
+        monkeypatch.setattr(sys, "argv", ["script", *arguments, *added, *module.output_arguments(script, output)])
         with pytest.raises(_WorkStarted):
             scripts[script].main()
-        assert not (tmp_path / "out.json").exists(), name
+        assert list(tmp_path.iterdir()) == [], name
+
+
+def test_the_hour_scale_covers_every_configuration_of_the_full_scale() -> None:
+    """``hour`` runs every section's configurations (field size, payouts, stage, structure, field, heroes) that
+    ``full`` runs, once, plus the calibration and the call thresholds: no replication, no configuration left out."""
+    module = _script("beating_icm_reproduce")
+
+    def cases(scale: str) -> set[tuple[object, ...]]:
+        found = set()
+        for _, script, arguments in module.STEPS[scale]:
+            options = dict(zip(arguments[::2], arguments[1::2], strict=True))
+            for drop in ("--scale", "--seed", "--snapshots"):
+                options.pop(drop, None)
+            fields = options.pop("--fields", "-").split(",")
+            payouts = options.pop("--payouts", "flat,standard,top-heavy").split(",")
+            stages = options.pop("--stages", "early,bubble,final").split(",")
+            rest = tuple(sorted(options.items()))
+            found |= {(script, f, p, stage, rest) for f in fields for p in payouts for stage in stages}
+        return found
+
+    hour, full = cases("hour"), cases("full")
+    assert full <= hour, sorted(full - hour)
+    assert {script for _, script, _ in module.STEPS["hour"]} == {module.DECISIONS, module.TRANSFER,
+                                                                 module.CALIBRATION, module.THRESHOLDS}
+    assert not any(name.startswith("replication") for name, _, _ in module.STEPS["hour"])
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
