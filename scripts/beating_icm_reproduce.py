@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -94,10 +95,11 @@ STEPS: dict[str, list[Step]] = {
              "--fields 10000 --stages bubble,final --scale 2 --seed 2032"),
             ("decisions, 10,000 players, early (1.2)", "--fields 10000 --stages early --scale 0.5 --seed 2031"),
         ),
-        *STRUCTURE_STEPS, *PAYOUT_STEPS, TRANSFER_STEP,
+        *STRUCTURE_STEPS, *PAYOUT_STEPS,
         ("calibration (2.2)", CALIBRATION, ["--plays", "coinflip,rules,fullring", "--scale", "5", "--seed", "2026"]),
         ("call thresholds (2.3)", THRESHOLDS, ["--payouts", "flat,standard,top-heavy", "--snapshots", "5",
                                                "--continuations", "10000", "--seed", "2150"]),
+        TRANSFER_STEP,
     ],
     "full": [
         *_decisions(
@@ -155,18 +157,53 @@ def output_arguments(script: str, output: Path) -> list[str]:
     return ["--output", str(output)]
 
 
-def run_step(script: str, arguments: list[str], output: Path) -> tuple[int, str]:
-    """Run one study script in a child process of its own session (Ctrl-C reaches only this process, which stops
-    the child); its stderr (progress, errors) passes through; returns its exit status and stdout."""
-    child = subprocess.Popen([sys.executable, str(SCRIPTS / script), *arguments, *output_arguments(script, output)],
-                             stdout=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        stdout, _ = child.communicate()
-    except KeyboardInterrupt:
-        child.kill()
-        child.wait()
-        raise
-    return child.returncode, stdout
+def run_steps(commands: list[tuple[str, list[str], Path]]) -> list[tuple[int, str, float]]:
+    """Run study scripts at once, each ``(script, arguments, output)`` in a child process of its own session
+    (Ctrl-C reaches only this process, which stops the children); their stderr (progress, errors) passes through;
+    returns each one's exit status, stdout and seconds to its end."""
+    start = time.perf_counter()
+    children: list[subprocess.Popen[str]] = []
+    ended: dict[int, float] = {}
+    with ExitStack() as files:
+        outs = [files.enter_context(output.with_suffix(".stdout").open("w+", encoding="utf-8"))
+                for _, _, output in commands]
+        try:
+            for (script, arguments, output), out in zip(commands, outs, strict=True):
+                children.append(subprocess.Popen(
+                    [sys.executable, str(SCRIPTS / script), *arguments, *output_arguments(script, output)],
+                    stdout=out, text=True, start_new_session=True))
+            while len(ended) < len(children):
+                for k, child in enumerate(children):
+                    if k not in ended and child.poll() is not None:
+                        ended[k] = time.perf_counter() - start
+                time.sleep(0.1)
+        except KeyboardInterrupt:
+            for child in children:
+                child.kill()
+            for child in children:
+                child.wait()
+            raise
+        results = []
+        for k, (child, out) in enumerate(zip(children, outs, strict=True)):
+            out.seek(0)
+            results.append((child.returncode, out.read(), ended[k]))
+    return results
+
+
+def batches(plan: list[Step], parallel: int) -> list[list[int]]:
+    """The steps' indexes in the order they run: a decisions step alone (it uses every worker), the other steps
+    (one process each) up to ``parallel`` at a time.
+
+    >>> batches([("a", DECISIONS, []), ("b", TRANSFER, []), ("c", THRESHOLDS, []), ("d", CALIBRATION, [])], 2)
+    [[0], [1, 2], [3]]
+    """
+    out: list[list[int]] = []
+    for k, (_, script, _) in enumerate(plan):
+        if script != DECISIONS and out and plan[out[-1][0]][1] != DECISIONS and len(out[-1]) < parallel:
+            out[-1].append(k)
+        else:
+            out.append([k])
+    return out
 
 
 def main() -> None:
@@ -188,26 +225,33 @@ def main() -> None:
     command = "python scripts/beating_icm_reproduce.py " + " ".join(sys.argv[1:])
     start, load_start = time.perf_counter(), os.getloadavg()[0]
     steps: list[dict[str, Any]] = []
+    plan = STEPS[args.scale]
+    parallel = max(1, (os.cpu_count() or 1) if args.ray else args.workers)
     with tempfile.TemporaryDirectory(prefix="beating-icm-") as scratch:
-        for k, (name, script, arguments) in enumerate(STEPS[args.scale]):
-            if script == DECISIONS:
-                arguments = [*arguments, *(["--ray", args.ray] if args.ray else ["--workers", str(args.workers)])]
-            step_start = time.perf_counter()
-            print(f"step {k + 1}/{len(STEPS[args.scale])}: {name}", file=sys.stderr, flush=True)
+        for batch in batches(plan, parallel):
+            commands = []
+            for k in batch:
+                name, script, arguments = plan[k]
+                if script == DECISIONS:
+                    arguments = [*arguments, *(["--ray", args.ray] if args.ray else ["--workers", str(args.workers)])]
+                commands.append((script, arguments, Path(scratch) / f"step-{k}.json"))
+                print(f"step {k + 1}/{len(plan)}: {name}", file=sys.stderr, flush=True)
             try:
-                status, tables = run_step(script, arguments, Path(scratch) / f"step-{k}.json")
+                ran = run_steps(commands)
             except KeyboardInterrupt:
-                print(f"\ninterrupted in step {k + 1} ({name}) after {len(steps)} finished steps; nothing written",
+                names = ", ".join(f"{k + 1} ({plan[k][0]})" for k in batch)
+                print(f"\ninterrupted in step {names} after {len(steps)} finished steps; nothing written",
                       file=sys.stderr)
                 raise SystemExit(130) from None
-            if status != 0:  # the step printed its own one-line error
-                if status not in (2, 130):
-                    print(f"error: step {k + 1} ({name}) failed with exit status {status}", file=sys.stderr)
-                raise SystemExit(2 if status == 2 else status)
-            result = json.loads((Path(scratch) / f"step-{k}.json").read_text(encoding="utf-8"))
-            steps.append({"name": name, "command": f"python scripts/{script} {' '.join(arguments)}",
-                          "seed": result.get("seed"), "elapsed_s": time.perf_counter() - step_start,
-                          "tables": tables, "result": result})
+            for k, (script, arguments, written), (status, tables, elapsed) in zip(batch, commands, ran, strict=True):
+                name = plan[k][0]
+                if status != 0:  # the step printed its own one-line error
+                    if status not in (2, 130):
+                        print(f"error: step {k + 1} ({name}) failed with exit status {status}", file=sys.stderr)
+                    raise SystemExit(2 if status == 2 else status)
+                result = json.loads(written.read_text(encoding="utf-8"))
+                steps.append({"name": name, "command": f"python scripts/{script} {' '.join(arguments)}",
+                              "seed": result.get("seed"), "elapsed_s": elapsed, "tables": tables, "result": result})
     files: dict[str, Any] = {}
     descriptions: set[str] = set()
     for kind, value in chart_hashes([step["result"] for step in steps]):

@@ -164,11 +164,17 @@ def test_the_reproduction_json_names_the_commit_every_seed_and_chart_hash(
                                          "--scale", "0.05", "--seed", "7"]),
         ("transfer", module.TRANSFER, ["--fields", "100", "--payouts", "flat,standard", "--plays", "coinflip",
                                        "--snapshots", "2", "--seed", "8"]),
+        ("thresholds", module.THRESHOLDS, ["--plays", "coinflip", "--payouts", "flat", "--snapshots", "1",
+                                           "--continuations", "128", "--seed", "9"]),
     ])
     output = tmp_path / "out.json"
-    monkeypatch.setattr(sys, "argv", ["script", "--output", str(output)])
+    monkeypatch.setattr(sys, "argv", ["script", "--output", str(output), "--workers", "2"])
     module.main()
     data = json.loads(output.read_text())
+    # the transfer and the thresholds ran at once (one process each), each result filed under its own step
+    assert module.batches(module.STEPS["small"], 2) == [[0], [1, 2]]
+    assert data["steps"][2]["result"]["configurations"][0]["play"] == "coinflip"
+    assert data["seeds"].pop("thresholds") == 9
     with np.load(CHART_FILE) as stored:
         shipped = json.loads(str(stored["header"]))
     assert data["seeds"] == {"decisions": 7, "transfer": 8} and data["scale"] == "small"
