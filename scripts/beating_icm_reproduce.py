@@ -1,6 +1,6 @@
 """Reproduce docs/beating-icm.md with one command, at a stated scale.
 
-Run: ``python scripts/beating_icm_reproduce.py [--scale small|hour|full] [--workers N] [--ray ADDRESS]
+Run: ``python scripts/beating_icm_reproduce.py [--scale small|hour|full] [--parallel N] [--workers N] [--ray ADDRESS]
 [--output FILE]``. ``small`` (the default; within 15 minutes on 2 cores) runs, at a quarter or less of the page's
 replicates and with the page's seeds: the decisions table at 100 players (every payout shape and stage, section 1.2),
 the turbo structure's bubble and final table (section 1.3) and the exponent's transfer at 100 and 1,000 players
@@ -8,9 +8,9 @@ the turbo structure's bubble and final table (section 1.3) and the exponent's tr
 and predictions: sections 1.2-1.5 with at least 30 snapshots a case at 100 and 1,000 players (whole tournaments: 120
 and 40) and 6 at 10,000 (one whole tournament), section 2.1, 2.2's calibration and 2.3's call thresholds as the page
 gives them; no replication. ``full`` runs every command of sections 1.2-1.5 and 2.1 as the page gives it (its seeds
-and scale, the replication runs included; about 2.3 hours on 2 cores by its steps' own times). The decisions steps
-run on ``--workers`` local processes (default: every core; their results do not depend on it) or, with ``--ray``, on
-a Ray cluster; the other steps run here, one process each.
+and scale, the replication runs included; about 2.3 hours on 2 cores by its steps' own times). Steps run
+``--parallel`` at a time (default: every core), one process each; a decisions step given ``--workers`` local
+processes (their results do not depend on it) or a Ray cluster (``--ray``) runs alone.
 
 Each step is one of the study scripts (``beating_icm_decisions.py``, ``beating_icm_transfer.py``,
 ``beating_icm.py``, ``beating_icm_thresholds.py``) in a child process; the one JSON written at the end holds the
@@ -18,7 +18,7 @@ commit, every step's command, seed and whole result, and every chart file's cont
 over-call file's hash where a step names it) and chart description hash (``chart_descriptions``) any step used.
 
 Bad input (an unknown scale, an output folder that does not exist, a step's own refusal) is one line and exit 2;
-Ctrl-C stops the running step at once, one line, exit 130. The output is written only when every step has
+Ctrl-C stops the running steps at once, one line, exit 130. The output is written only when every step has
 finished (atomically): a failed or interrupted run overwrites nothing.
 """
 
@@ -32,10 +32,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pokerlab.simulation.study import source_commit
 
@@ -87,18 +86,20 @@ STEPS: dict[str, list[Step]] = {
         ("transfer, 100 and 1,000 players (2.1)", TRANSFER,
          ["--fields", "100,1000", "--snapshots", "20", "--seed", "2040"]),
     ],
-    "hour": [
-        *_decisions(
-            ("decisions, 100 players (1.2)", "--fields 100 --scale 3 --seed 2027"),
-            ("decisions, 1,000 players (1.2)", "--fields 1000 --scale 5 --seed 2050"),
-            ("decisions, 10,000 players, bubble and final (1.2)",
-             "--fields 10000 --stages bubble,final --scale 2 --seed 2032"),
-            ("decisions, 10,000 players, early (1.2)", "--fields 10000 --stages early --scale 0.5 --seed 2031"),
-        ),
-        *STRUCTURE_STEPS, *PAYOUT_STEPS,
-        ("calibration (2.2)", CALIBRATION, ["--plays", "coinflip,rules,fullring", "--scale", "5", "--seed", "2026"]),
+    "hour": [  # the longest steps first, so that two at a time finish together
         ("call thresholds (2.3)", THRESHOLDS, ["--payouts", "flat,standard,top-heavy", "--snapshots", "5",
                                                "--continuations", "10000", "--seed", "2150"]),
+        ("calibration (2.2)", CALIBRATION, ["--plays", "coinflip,rules,fullring", "--scale", "5", "--seed", "2026"]),
+        *_decisions(("decisions, 1,000 players (1.2)", "--fields 1000 --scale 5 --seed 2050")),
+        PAYOUT_STEPS[-1],
+        *_decisions(
+            ("decisions, 100 players (1.2)", "--fields 100 --scale 3 --seed 2027"),
+            ("decisions, 10,000 players, bubble and final (1.2)",
+             "--fields 10000 --stages bubble,final --scale 2 --seed 2032"),
+        ),
+        *STRUCTURE_STEPS, *PAYOUT_STEPS[:-1],
+        *_decisions(("decisions, 10,000 players, early (1.2)", "--fields 10000 --stages early --scale 0.5 "
+                                                                "--seed 2031")),
         TRANSFER_STEP,
     ],
     "full": [
@@ -157,60 +158,60 @@ def output_arguments(script: str, output: Path) -> list[str]:
     return ["--output", str(output)]
 
 
-def run_steps(commands: list[tuple[str, list[str], Path]]) -> list[tuple[int, str, float]]:
-    """Run study scripts at once, each ``(script, arguments, output)`` in a child process of its own session
-    (Ctrl-C reaches only this process, which stops the children); their stderr (progress, errors) passes through;
-    returns each one's exit status, stdout and seconds to its end."""
-    start = time.perf_counter()
-    children: list[subprocess.Popen[str]] = []
-    ended: dict[int, float] = {}
-    with ExitStack() as files:
-        outs = [files.enter_context(output.with_suffix(".stdout").open("w+", encoding="utf-8"))
-                for _, _, output in commands]
-        try:
-            for (script, arguments, output), out in zip(commands, outs, strict=True):
-                children.append(subprocess.Popen(
-                    [sys.executable, str(SCRIPTS / script), *arguments, *output_arguments(script, output)],
-                    stdout=out, text=True, start_new_session=True))
-            while len(ended) < len(children):
-                for k, child in enumerate(children):
-                    if k not in ended and child.poll() is not None:
-                        ended[k] = time.perf_counter() - start
-                time.sleep(0.1)
-        except KeyboardInterrupt:
-            for child in children:
-                child.kill()
-            for child in children:
-                child.wait()
-            raise
-        results = []
-        for k, (child, out) in enumerate(zip(children, outs, strict=True)):
-            out.seek(0)
-            results.append((child.returncode, out.read(), ended[k]))
-    return results
+class StepFailed(Exception):
+    """A step ended with a nonzero exit status (it printed its own error line)."""
+
+    def __init__(self, index: int, status: int) -> None:
+        super().__init__(index, status)
+        self.index, self.status = index, status
 
 
-def batches(plan: list[Step], parallel: int) -> list[list[int]]:
-    """The steps' indexes in the order they run: a decisions step alone (it uses every worker), the other steps
-    (one process each) up to ``parallel`` at a time.
-
-    >>> batches([("a", DECISIONS, []), ("b", TRANSFER, []), ("c", THRESHOLDS, []), ("d", CALIBRATION, [])], 2)
-    [[0], [1, 2], [3]]
-    """
-    out: list[list[int]] = []
-    for k, (_, script, _) in enumerate(plan):
-        if script != DECISIONS and out and plan[out[-1][0]][1] != DECISIONS and len(out[-1]) < parallel:
-            out[-1].append(k)
-        else:
-            out.append([k])
-    return out
+def run_plan(commands: list[tuple[str, list[str], Path]], parallel: int, alone: set[int],
+             started: Callable[[int], None], results: dict[int, tuple[str, float]]) -> None:
+    """Run study scripts, each ``(script, arguments, output)`` in a child process of its own session (Ctrl-C
+    reaches only this process, which stops the children), up to ``parallel`` at once in the given order, a step
+    in ``alone`` (one that uses every core itself) with nothing beside it; their stderr (progress, errors) passes
+    through. Each finished step's stdout and seconds go into ``results``; the first step that fails stops the
+    others (StepFailed)."""
+    running: dict[int, tuple[subprocess.Popen[str], IO[str], float]] = {}
+    pending = list(range(len(commands)))
+    try:
+        while pending or running:
+            while pending and len(running) < parallel and not (running and (pending[0] in alone or
+                                                                            alone & running.keys())):
+                k = pending.pop(0)
+                script, arguments, output = commands[k]
+                out = output.with_suffix(".stdout").open("w+", encoding="utf-8")
+                child = subprocess.Popen([sys.executable, str(SCRIPTS / script), *arguments,
+                                          *output_arguments(script, output)],
+                                         stdout=out, text=True, start_new_session=True)
+                running[k] = (child, out, time.perf_counter())
+                started(k)
+            time.sleep(0.1)
+            for k, (child, out, began) in list(running.items()):
+                if child.poll() is None:
+                    continue
+                del running[k]
+                out.seek(0)
+                results[k] = (out.read(), time.perf_counter() - began)
+                out.close()
+                if child.returncode != 0:
+                    raise StepFailed(k, child.returncode)
+    finally:  # Ctrl-C or a failed step: the steps still running are stopped
+        for child, out, _ in running.values():
+            child.kill()
+            child.wait()
+            out.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", default="small", help=f"one of {', '.join(STEPS)}")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                        help="local processes for each decisions step (default: every core; 0: the step's own)")
+    parser.add_argument("--parallel", type=int, default=os.cpu_count() or 1,
+                        help="steps run at once, one process each (default: every core)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="local processes for each decisions step (0, the default: the step's own process; "
+                        "such a step then runs alone)")
     parser.add_argument("--ray", default=None, help="Ray address for the decisions steps (local, HOST:PORT)")
     parser.add_argument("--output", default="beating-icm-reproduced.json", help="JSON output file")
     args = parser.parse_args()
@@ -218,7 +219,8 @@ def main() -> None:
     problem = (f"unknown scale {args.scale!r}: use one of {', '.join(STEPS)}" if args.scale not in STEPS else
                f"no folder {output.parent} for --output" if not output.parent.is_dir() else
                f"--output {output} is a folder" if output.is_dir() else
-               f"--workers {args.workers}: give 0 or more" if args.workers < 0 else None)
+               f"--workers {args.workers}: give 0 or more" if args.workers < 0 else
+               f"--parallel {args.parallel}: give 1 or more" if args.parallel < 1 else None)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         raise SystemExit(2)
@@ -226,32 +228,34 @@ def main() -> None:
     start, load_start = time.perf_counter(), os.getloadavg()[0]
     steps: list[dict[str, Any]] = []
     plan = STEPS[args.scale]
-    parallel = max(1, (os.cpu_count() or 1) if args.ray else args.workers)
     with tempfile.TemporaryDirectory(prefix="beating-icm-") as scratch:
-        for batch in batches(plan, parallel):
-            commands = []
-            for k in batch:
-                name, script, arguments = plan[k]
-                if script == DECISIONS:
-                    arguments = [*arguments, *(["--ray", args.ray] if args.ray else ["--workers", str(args.workers)])]
-                commands.append((script, arguments, Path(scratch) / f"step-{k}.json"))
-                print(f"step {k + 1}/{len(plan)}: {name}", file=sys.stderr, flush=True)
-            try:
-                ran = run_steps(commands)
-            except KeyboardInterrupt:
-                names = ", ".join(f"{k + 1} ({plan[k][0]})" for k in batch)
-                print(f"\ninterrupted in step {names} after {len(steps)} finished steps; nothing written",
-                      file=sys.stderr)
-                raise SystemExit(130) from None
-            for k, (script, arguments, written), (status, tables, elapsed) in zip(batch, commands, ran, strict=True):
-                name = plan[k][0]
-                if status != 0:  # the step printed its own one-line error
-                    if status not in (2, 130):
-                        print(f"error: step {k + 1} ({name}) failed with exit status {status}", file=sys.stderr)
-                    raise SystemExit(2 if status == 2 else status)
-                result = json.loads(written.read_text(encoding="utf-8"))
-                steps.append({"name": name, "command": f"python scripts/{script} {' '.join(arguments)}",
-                              "seed": result.get("seed"), "elapsed_s": elapsed, "tables": tables, "result": result})
+        commands = []
+        for k, (_, script, arguments) in enumerate(plan):
+            if script == DECISIONS:
+                arguments = [*arguments, *(["--ray", args.ray] if args.ray else ["--workers", str(args.workers)])]
+            commands.append((script, arguments, Path(scratch) / f"step-{k}.json"))
+        alone = {k for k, (_, script, _) in enumerate(plan) if script == DECISIONS and (args.ray or args.workers)}
+
+        def started(k: int) -> None:
+            print(f"step {k + 1}/{len(plan)}: {plan[k][0]}", file=sys.stderr, flush=True)
+
+        ran: dict[int, tuple[str, float]] = {}
+        try:
+            run_plan(commands, args.parallel, alone, started, ran)
+        except KeyboardInterrupt:
+            print(f"\ninterrupted after {len(ran)} of {len(plan)} finished steps; nothing written", file=sys.stderr)
+            raise SystemExit(130) from None
+        except StepFailed as failed:
+            if failed.status not in (2, 130):
+                print(f"error: step {failed.index + 1} ({plan[failed.index][0]}) failed with exit status "
+                      f"{failed.status}", file=sys.stderr)
+            raise SystemExit(2 if failed.status == 2 else failed.status) from None
+        for k, (name, script, _) in enumerate(plan):
+            tables, elapsed = ran[k]
+            written = commands[k][2]
+            result = json.loads(written.read_text(encoding="utf-8"))
+            steps.append({"name": name, "command": f"python scripts/{script} {' '.join(commands[k][1])}",
+                          "seed": result.get("seed"), "elapsed_s": elapsed, "tables": tables, "result": result})
     files: dict[str, Any] = {}
     descriptions: set[str] = set()
     for kind, value in chart_hashes([step["result"] for step in steps]):
