@@ -327,3 +327,49 @@ def test_the_thresholds_script_refuses_bad_input_in_one_line_and_keeps_its_outpu
     module = _script("beating_icm_thresholds")
     monkeypatch.setattr(module, "one_configuration", None)  # work started would fail otherwise than in one line
     assert message in _refused(module, arguments, tmp_path / "out.json", capsys, monkeypatch)
+
+
+_INTERRUPTED = '''
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("reproduce", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+slow = ["--plays", "coinflip", "--payouts", "flat", "--snapshots", "50", "--continuations", "100000", "--seed", "1"]
+module.STEPS["small"] = [("one", module.THRESHOLDS, slow), ("two", module.THRESHOLDS, slow)]
+sys.argv = ["reproduce", "--output", sys.argv[2], "--parallel", "2"]
+module.main()
+'''
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from /proc")
+def test_ctrl_c_stops_every_running_step_at_once_in_one_line_and_keeps_the_output(tmp_path: Path) -> None:
+    """SIGINT while two steps run side by side: exit 130 within seconds, one line, both steps' processes gone,
+    the earlier output untouched."""
+    import signal
+    import subprocess
+    import time
+
+    driver = tmp_path / "driver.py"
+    driver.write_text(_INTERRUPTED)
+    output = tmp_path / "out.json"
+    output.write_text(KEPT)
+    process = subprocess.Popen([sys.executable, str(driver), str(SCRIPTS / "beating_icm_reproduce.py"), str(output)],
+                               stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 60
+    steps: list[int] = []
+    while time.monotonic() < deadline and len(steps) < 2:
+        time.sleep(0.2)
+        steps = [int(c) for task in Path(f"/proc/{process.pid}/task").iterdir()
+                 for c in (task / "children").read_text().split()] if process.poll() is None else []
+    assert len(steps) == 2, "the two steps never ran side by side"
+    time.sleep(2.0)  # both steps at work
+    process.send_signal(signal.SIGINT)
+    start = time.monotonic()
+    _, err = process.communicate(timeout=30)
+    assert time.monotonic() - start < 5 and process.returncode == 130, err
+    lines = [line for line in err.strip().splitlines() if line and not line.startswith("step ")]
+    assert lines == ["interrupted after 0 of 2 finished steps; nothing written"], err
+    assert output.read_text() == KEPT and sorted(p.name for p in tmp_path.iterdir()) == ["driver.py", "out.json"]
+    for pid in steps:
+        assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text(), pid
