@@ -175,10 +175,15 @@ def run_plan(commands: list[tuple[str, list[str], Path]], parallel: int, alone: 
     others (StepFailed)."""
     running: dict[int, tuple[subprocess.Popen[str], IO[str], float]] = {}
     pending = list(range(len(commands)))
+
+    def can_start() -> bool:  # a step that uses every core starts on an idle machine, and nothing beside it
+        if not pending or len(running) >= parallel:
+            return False
+        return not running or (pending[0] not in alone and not alone & running.keys())
+
     try:
         while pending or running:
-            while pending and len(running) < parallel and not (running and (pending[0] in alone or
-                                                                            alone & running.keys())):
+            while can_start():
                 k = pending.pop(0)
                 script, arguments, output = commands[k]
                 out = output.with_suffix(".stdout").open("w+", encoding="utf-8")

@@ -2,14 +2,14 @@
 model (ICM, power ICM at an exponent fitted elsewhere, Malmuth-Weitzman where exact, chip EV) against simulated
 continuations of the same three stack states.
 
-Run: ``python scripts/beating_icm_thresholds.py [--plays fullring,rules,coinflip] [--payouts flat,standard,top-heavy]
-[--snapshots 5] [--continuations 10000] [--seed 2150] [--players 100] --output FILE`` (the defaults are the page's
-first run). For each play model and payout shape (``--players`` players, 15% paid, pool 1,000): ``--snapshots``
-independent tournaments are played to ``--left`` players (by default one more than the paid places: the bubble); in
-each, six calls are measured (the short, middle and big stacks, 20th, 50th
-and 80th percentile, each calling each other's all-in), every state from ``--continuations`` continuations on common
-random numbers (``pokerlab.simulation.thresholds``). Writes one JSON (the commit, seeds, simulator digest, every
-threshold and score) and prints the table.
+Run: ``python scripts/beating_icm_thresholds.py [--plays fullring,rules,coinflip] [--payouts
+flat,standard,top-heavy] [--snapshots 5] [--continuations 10000] [--seed 2150] [--players 100] --output FILE`` (the
+defaults are the page's first run). For each play model and payout shape (``--players`` players, 15% paid, pool
+1,000): ``--snapshots`` independent tournaments are played to ``--left`` players (by default one more than the paid
+places: the bubble); in each, six calls are measured (the short, middle and big stacks, 20th, 50th and 80th
+percentile, each calling each other's all-in), every state from ``--continuations`` continuations on common random
+numbers (``pokerlab.simulation.thresholds``). Writes one JSON (the commit, seeds, simulator digest, every threshold
+and score) and prints the table.
 """
 
 from __future__ import annotations
