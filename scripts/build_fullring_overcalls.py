@@ -3,14 +3,22 @@
 
 Each spot of 3+ seats of the chart file is solved again for its stored iteration count (the solve is
 deterministic), checked against the file (the same gains, bit for bit, and the same quantised jam and call charts),
-and its over-call ranges checkpointed atomically in its own file under --work; a rerun skips the spots already there,
-so an interrupted build resumes exactly. At the end every checkpoint of this chart file and code version is written
-to --output (a build of some seat counts only writes a file of those: the others' players keep calling by the
-lone-jam chart, and the file says which spots it holds), but for the spots whose ranges
+and its over-call ranges checkpointed atomically in its own file under --work (stamped with the code version and the
+spot's own digest, so a checkpoint stays valid when spots are added to the chart file); a rerun skips the spots
+already there, so an interrupted build resumes exactly. The spots whose ranges
 ``pokerlab.pushfold.fullring_charts.overcalls_withheld`` withholds (short spots whose solve stopped above its
-target: their players call a jam and a call by the lone-jam chart).
+target: their players call a jam and a call by the lone-jam chart) are not reproduced. At the end every checkpoint
+of a spot of the chart file is written to --output (a build of some seat counts only writes a file of those: the
+others' players keep calling by the lone-jam chart, and the file says which spots it holds).
 
     nice -n 10 .venv/bin/python scripts/build_fullring_overcalls.py --seats 3-6 --workers 2
+
+To extend the shipped file after spots were added to the chart file, without its old checkpoints, start from it and
+the chart file it was built for (the spots whose chart is unchanged are checkpointed from it, the new ones solved):
+
+    git show HEAD:src/pokerlab/data/fullring_charts.npz > old-charts.npz
+    git show HEAD:src/pokerlab/data/fullring_overcalls.npz > old-overcalls.npz
+    .venv/bin/python scripts/build_fullring_overcalls.py --start-from old-overcalls.npz --start-charts old-charts.npz
 
 Ctrl-C stops after the spot in progress is abandoned, prints one line and exits 130.
 """
@@ -20,6 +28,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -33,9 +42,13 @@ from pokerlab.pushfold.fullring_charts import (
     OVERCALL_FILE,
     ChartFile,
     code_version,
+    dequantise,
     overcalls_withheld,
     quantise,
     read_charts,
+    read_overcalls,
+    spot_digest,
+    spot_row,
     write_overcalls,
 )
 from pokerlab.pushfold.fullring_overcalls import overcall_rows, reproduce_spot
@@ -43,9 +56,35 @@ from pokerlab.pushfold.fullring_overcalls import overcall_rows, reproduce_spot
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def stamp(charts: ChartFile) -> dict[str, object]:
-    """What a checkpoint must have been made with to be reused."""
-    return {"code_version": code_version(), "chart_content_sha256": charts.header["content_sha256"]}
+def stamp(charts: ChartFile, row: int) -> dict[str, object]:
+    """What a checkpoint of chart row ``row`` must have been made with to be reused: the code and that spot (so it
+    stays valid when other spots are added to the chart file)."""
+    return {"code_version": code_version(), "spot_sha256": spot_digest(charts, row)}
+
+
+def seed_checkpoints(overcall_path: Path, chart_path: Path, charts: ChartFile, work: Path,
+                     path_of: Callable[[int], Path]) -> int:
+    """Checkpoint every spot of the over-call file ``overcall_path`` (of the chart file ``chart_path``) whose chart
+    is the same in ``charts`` (its :func:`spot_digest`) and that has no checkpoint; returns how many were written.
+    Its ranges come back dequantised, which quantise to the file's steps again."""
+    old_charts = read_charts(chart_path)
+    old = read_overcalls(overcall_path, old_charts)
+    if old.reason:
+        raise PokerlabError(f"--start-from {overcall_path}: {old.reason}")
+    written = 0
+    for k in old.key:
+        seats, depth, ante = int(k[0]), float(k[1]), list(ANTES)[int(k[2])]
+        row, old_row = spot_row(charts, seats, depth, ante), spot_row(old_charts, seats, depth, ante)
+        if row is None or old_row is None or spot_digest(charts, row) != spot_digest(old_charts, old_row):
+            continue
+        if load_rows(path_of(row), stamp(charts, row)) is not None:
+            continue
+        steps = old.steps_of(seats, depth, ante)
+        assert steps is not None
+        write_checkpoint(path_of(row), stamp(charts, row) | {"seeded_from": str(overcall_path)},
+                         {"rows": dequantise(steps)})
+        written += 1
+    return written
 
 
 def load_rows(path: Path, expected: dict[str, object]) -> np.ndarray | None:
@@ -68,7 +107,7 @@ def _reproduce(job: tuple[str, int, str]) -> str:
         raise ValueError(f"{seats} seats {depth:g} bb ante {ante}: reproduced with the stored gains but other charts")
     rows = overcall_rows(profile)
     spent = time.process_time() - cpu
-    header = stamp(charts) | {"quick": quick, "cpu_s": spent}
+    header = stamp(charts, row) | {"quick": quick, "cpu_s": spent}
     write_checkpoint(checkpoint_path(Path(work), seats, depth, ante), header, {"rows": rows})
     return (f"{seats} seats {depth:g} bb ante {ante}: {int(charts.iterations[row])} iterations "
             f"({'last check' if quick else 'every check'}), {spent:.1f} s CPU (stored solve {charts.cpu_s[row]:.1f} s)")
@@ -81,6 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "fullring-overcalls")
     parser.add_argument("--output", type=Path, default=OVERCALL_FILE)
+    parser.add_argument("--start-from", type=Path, default=None,
+                        help="checkpoint the ranges of this over-call file for every spot whose chart is unchanged "
+                             "(with --start-charts, the chart file it was built for), so that a build extends it")
+    parser.add_argument("--start-charts", type=Path, default=None, help="the chart file --start-from was built for")
     args = parser.parse_args(argv)
     try:
         seats = [s for s in seat_counts(args.seats) if s >= 3]
@@ -88,32 +131,39 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"--seats {args.seats}: over-calls need 3 or more seats")
         charts = read_charts(args.charts)
         check_output_path(args.output, "--output file")
+        if (args.start_from is None) != (args.start_charts is None):
+            raise ValueError("--start-from and --start-charts go together (an over-call file and its chart file)")
     except (ValueError, PokerlabError) as error:
         return refuse(error)
     args.work.mkdir(parents=True, exist_ok=True)
-    expected = stamp(charts)
 
     def path_of(row: int) -> Path:
         key = charts.key[row]
         return checkpoint_path(args.work, int(key[0]), float(key[1]), list(ANTES)[int(key[2])])
 
-    asked = [int(i) for i in np.flatnonzero(np.isin(charts.key[:, 0], seats))]
-    todo = [i for i in asked if load_rows(path_of(i), expected) is None]
-    print(f"{len(asked)} spots of {','.join(map(str, seats))} seats, {len(asked) - len(todo)} already done, "
-          f"{len(todo)} to reproduce (code version {expected['code_version']}, {args.workers} worker(s))", flush=True)
+    if args.start_from is not None:
+        try:
+            seeded = seed_checkpoints(args.start_from, args.start_charts, charts, args.work, path_of)
+        except PokerlabError as error:
+            return refuse(error)
+        print(f"{seeded} spots of {args.start_from} checkpointed in {args.work}", flush=True)
+    withheld = overcalls_withheld(charts)
+    asked = [int(i) for i in np.flatnonzero(np.isin(charts.key[:, 0], seats) & ~withheld)]
+    todo = [i for i in asked if load_rows(path_of(i), stamp(charts, i)) is None]
+    print(f"{len(asked)} spots of {','.join(map(str, seats))} seats ({int(withheld.sum())} withheld, not "
+          f"reproduced), {len(asked) - len(todo)} already done, {len(todo)} to reproduce (code version "
+          f"{code_version()}, {args.workers} worker(s))", flush=True)
     if todo:
         # the most costly first (by their stored solve time): the ETA then errs long
         jobs = [(str(args.charts), i, str(args.work)) for i in sorted(todo, key=lambda i: -charts.cpu_s[i])]
         if solve_all(_reproduce, jobs, args.workers, args.work) == 130:
             return 130
-    withheld = overcalls_withheld(charts)
-    done = {i: rows for i in range(charts.key.shape[0]) if int(charts.key[i, 0]) >= 3
-            and (rows := load_rows(path_of(i), expected)) is not None}
-    shipped = {i: rows for i, rows in done.items() if not withheld[i]}
+    shipped = {i: rows for i in range(charts.key.shape[0]) if int(charts.key[i, 0]) >= 3 and not withheld[i]
+               and (rows := load_rows(path_of(i), stamp(charts, i))) is not None}
     header = write_overcalls(charts, shipped, args.output)
     held = sorted({int(charts.key[i, 0]) for i in shipped})
     print(f"wrote {args.output}: {header['spots']} spots ({', '.join(map(str, held))} seats; "
-          f"{len(done) - len(shipped)} withheld), content sha256 {header['content_sha256'][:16]}", flush=True)
+          f"{int(withheld.sum())} withheld), content sha256 {header['content_sha256'][:16]}", flush=True)
     return 0
 
 

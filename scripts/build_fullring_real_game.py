@@ -2,12 +2,19 @@
 data (src/pokerlab/data/fullring_real_game.npz; pokerlab.pushfold.fullring_real says what is measured).
 
 Each spot is measured on --deals joint deals of seed --seed and checkpointed atomically in its own file under --work
-(named by the chart file's content hash, the spot's over-call ranges, the code version, the deals and the seed); a rerun
-skips the spots already there, so an interrupted build resumes exactly, and the measurement is deterministic, so a
-rebuild writes the same file. At the end every spot of the chart file must have its checkpoint; the file is written
-with the chart and over-call files' content hashes, the code version, the deals and the seed.
+(stamped with the code version, the digests of the spot's chart and of its over-call ranges, the deals and the seed);
+a rerun skips the spots already there, so an interrupted build resumes exactly, and the measurement is deterministic,
+so a rebuild writes the same file. At the end every spot of the chart file must have its checkpoint; the file is
+written with the chart and over-call files' content hashes, the code version, the deals and the seed.
 
     nice -n 10 .venv/bin/python scripts/build_fullring_real_game.py --workers 2
+
+To extend the shipped file after spots were added to the chart file (and the over-call file rebuilt), without its
+old checkpoints, start from it and the files it was measured on: the spots measured as they would be now are
+checkpointed from it, the others measured.
+
+    git show HEAD:src/pokerlab/data/fullring_real_game.npz > old-real.npz   # likewise old-charts.npz, old-overcalls.npz
+    .venv/bin/python scripts/build_fullring_real_game.py --start-from old-real.npz old-charts.npz old-overcalls.npz
 
 Ctrl-C stops after the spot in progress is abandoned, prints one line and exits 130.
 """
@@ -31,12 +38,17 @@ from pokerlab.pushfold.fullring_charts import (
     REAL_GAME_ARRAYS,
     REAL_GAME_FILE,
     ChartFile,
+    OvercallFile,
     RealGameGains,
     full_ring_chart,
     overcalls_of,
     read_charts,
+    read_overcalls,
+    read_real_game,
     real_game_gains,
     real_game_version,
+    spot_digest,
+    spot_row,
     write_real_game,
 )
 from pokerlab.pushfold.fullring_real import DEALS, SEED, measure_chart
@@ -48,14 +60,46 @@ def checkpoint_path(work: Path, seats: int, depth: float, ante: str) -> Path:
     return work / f"{seats:02d}-{ante}-{depth:06.2f}.npz"
 
 
-def stamp(charts: ChartFile, seats: int, depth: float, ante: str, deals: int, seed: int) -> dict[str, object]:
-    """What a spot's checkpoint must have been measured with to be reused: the code, the chart file, the spot's
-    over-call ranges (their digest, or "none": so a spot's measurement stays valid when other spots' over-call
-    ranges are added), the deals and the seed."""
-    steps = overcalls_of(charts).steps_of(seats, depth, ante)
-    return {"code_version": real_game_version(), "chart_content_sha256": charts.header["content_sha256"],
+def stamp(charts: ChartFile, overcalls: OvercallFile, seats: int, depth: float, ante: str, deals: int,
+          seed: int) -> dict[str, object]:
+    """What a spot's checkpoint must have been measured with to be reused: the code, the spot's chart (its digest)
+    and over-call ranges (their digest, or "none"), the deals and the seed; so a spot's measurement stays valid when
+    other spots, or other spots' over-call ranges, are added."""
+    row = spot_row(charts, seats, depth, ante)
+    assert row is not None
+    steps = overcalls.steps_of(seats, depth, ante)
+    return {"code_version": real_game_version(), "spot_sha256": spot_digest(charts, row),
             "overcalls_sha256": "none" if steps is None else hashlib.sha256(steps.tobytes()).hexdigest(),
             "deals": deals, "seed": seed}
+
+
+def seed_checkpoints(real_path: Path, chart_path: Path, overcall_path: Path, charts: ChartFile, deals: int,
+                     seed: int, work: Path) -> int:
+    """Checkpoint every spot of the real-game file ``real_path`` (measured on the chart file ``chart_path`` and the
+    over-call file ``overcall_path``) that was measured as it would be now (the same :func:`stamp`: its chart, its
+    over-call ranges, the deals and seed) and has no checkpoint; returns how many were written."""
+    old_charts = read_charts(chart_path)
+    old_overcalls = read_overcalls(overcall_path, old_charts)
+    old = read_real_game(real_path, old_charts, old_overcalls)
+    if old.reason:
+        raise PokerlabError(f"--start-from {real_path}: {old.reason}")
+    overcalls = overcalls_of(charts)
+    written = 0
+    for k in old.arrays["key"]:
+        spot = (int(k[0]), float(k[1]), list(ANTES)[int(k[2])])
+        if spot_row(charts, *spot) is None:
+            continue
+        expected = stamp(charts, overcalls, *spot, deals, seed)
+        path = checkpoint_path(work, *spot)
+        if (stamp(old_charts, old_overcalls, *spot, int(old.header["deals"]), int(old.header["seed"])) != expected
+                or load_measured(path, expected) is not None):
+            continue
+        measured = old.of(full_ring_chart(*spot, charts=old_charts))
+        assert measured is not None
+        write_checkpoint(path, expected | {"measured_deals": measured.deals, "seeded_from": str(real_path)},
+                         {name: getattr(measured, name) for name in REAL_GAME_ARRAYS[1:]})
+        written += 1
+    return written
 
 
 def load_measured(path: Path, expected: dict[str, object]) -> RealGameGains | None:
@@ -73,7 +117,7 @@ def _measure(job: tuple[str, int, float, str, int, int, str]) -> str:
     charts = read_charts(Path(charts_path))
     cpu = time.process_time()
     measured = measure_chart(full_ring_chart(seats, depth, ante, charts), deals=deals, seed=seed)
-    header = stamp(charts, seats, depth, ante, deals, seed) | {"measured_deals": measured.deals}
+    header = stamp(charts, overcalls_of(charts), seats, depth, ante, deals, seed) | {"measured_deals": measured.deals}
     write_checkpoint(checkpoint_path(Path(work), seats, depth, ante), header,
                      {name: getattr(measured, name) for name in REAL_GAME_ARRAYS[1:]})
     largest = int(np.argmax(measured.high))
@@ -91,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
                                                         "written once every spot is measured)")
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "fullring-real-game")
     parser.add_argument("--output", type=Path, default=REAL_GAME_FILE)
+    parser.add_argument("--start-from", type=Path, nargs=3, default=None, metavar=("REAL", "CHARTS", "OVERCALLS"),
+                        help="checkpoint the measurements of the real-game file REAL (measured on CHARTS played with "
+                             "OVERCALLS) of every spot measured as it would be now, so that a build extends it")
     args = parser.parse_args(argv)
     try:
         if args.deals < 100:
@@ -105,8 +152,15 @@ def main(argv: list[str] | None = None) -> int:
     if overcalls.reason:
         print(f"note: no over-call ranges ({overcalls.reason}): facing a jam and calls, the charts' players call by "
               "the lone-jam chart", flush=True)
+    if args.start_from is not None:
+        try:
+            real, old_charts, old_overcalls = args.start_from
+            seeded = seed_checkpoints(real, old_charts, old_overcalls, charts, args.deals, args.seed, args.work)
+        except PokerlabError as error:
+            return refuse(error)
+        print(f"{seeded} spots of {args.start_from[0]} checkpointed in {args.work}", flush=True)
     spots = [(int(k[0]), float(k[1]), list(ANTES)[int(k[2])]) for k in charts.key]
-    expected = {spot: stamp(charts, *spot, args.deals, args.seed) for spot in spots}
+    expected = {spot: stamp(charts, overcalls, *spot, args.deals, args.seed) for spot in spots}
     asked = [s for s in spots if s[0] in measure]
     todo = [s for s in asked if load_measured(checkpoint_path(args.work, *s), expected[s]) is None]
     print(f"{len(asked)} spots, {len(asked) - len(todo)} already measured, {len(todo)} to measure (code version "

@@ -22,6 +22,7 @@ from pokerlab.games.pushfold import JAM
 from pokerlab.pushfold.fullring import ANTES, chart_arrays, solve_spot
 from pokerlab.pushfold.fullring_charts import (
     ARRAYS,
+    CHART_FILE,
     OVERCALL_FILE,
     dequantise,
     full_ring_chart,
@@ -149,13 +150,42 @@ def test_the_builder_reproduces_the_shipped_ranges_and_resumes(tmp_path: Path) -
     _subset(tmp_path / "charts.npz", spots)
     first = _build(tmp_path)
     assert first.returncode == 0, first.stderr
-    assert "2 spots of 3,4,5,6,7,8,9,10 seats, 0 already done, 2 to reproduce" in first.stdout
+    assert "2 spots of 3,4,5,6,7,8,9,10 seats (0 withheld, not reproduced), 0 already done, 2 to reproduce" in \
+        first.stdout
     again = _build(tmp_path)
     assert again.returncode == 0 and "2 already done, 0 to reproduce" in again.stdout
     built = read_overcalls(tmp_path / "overcalls.npz", read_charts(tmp_path / "charts.npz"))
     assert built.reason == "" and built.seat_counts() == [3, 4]
     for spot in spots[1:]:
         np.testing.assert_array_equal(built.steps_of(*spot), shipped_overcalls().steps_of(*spot))
+
+
+def test_a_build_started_from_the_shipped_file_takes_its_unchanged_spots_and_solves_the_others(tmp_path: Path) -> None:
+    """``--start-from``: the spots whose chart is the same as in the chart file the shipped over-call file was built
+    for are checkpointed from it (nothing solved, the same steps); a spot whose chart differs is not."""
+    spots = [(3, 10.0, "none"), (4, 10.0, "none")]
+    _subset(tmp_path / "charts.npz", spots)
+    start = ("--start-from", str(OVERCALL_FILE), "--start-charts", str(CHART_FILE))
+    built = _build(tmp_path, *start)
+    assert built.returncode == 0, built.stderr
+    assert f"2 spots of {OVERCALL_FILE} checkpointed" in built.stdout and "0 to reproduce" in built.stdout
+    written = read_overcalls(tmp_path / "overcalls.npz", read_charts(tmp_path / "charts.npz"))
+    for spot in spots:
+        np.testing.assert_array_equal(written.steps_of(*spot), shipped_overcalls().steps_of(*spot))
+    # a spot whose chart is not the one the start file's ranges were made on is not taken from it
+    charts = shipped_charts()
+    rows = [_row(*spot) for spot in spots]
+    header = {k: v for k, v in charts.header.items() if k != "content_sha256"}
+    arrays = {name: getattr(charts, name)[rows].copy() for name in ARRAYS}
+    arrays["gains"][1, 0] *= 2
+    save_chart_file(tmp_path / "changed.npz", header, arrays)
+    changed = subprocess.run([sys.executable, str(SCRIPT), "--charts", str(tmp_path / "changed.npz"), "--work",
+                              str(tmp_path / "work2"), "--output", str(tmp_path / "overcalls2.npz"), "--seats", "3",
+                              *start], capture_output=True, text=True, timeout=300, check=False)
+    assert changed.returncode == 0, changed.stderr
+    assert f"1 spots of {OVERCALL_FILE} checkpointed" in changed.stdout
+    half = _build(tmp_path, "--start-from", str(OVERCALL_FILE))
+    assert half.returncode == 2 and half.stderr.count("\n") == 1 and "--start-charts" in half.stderr
 
 
 @pytest.mark.parametrize("bad", [("--seats", "2"), ("--seats", "ten"), ("--charts", "missing.npz"),

@@ -18,6 +18,9 @@ from pokerlab.games.pushfold import JAM
 from pokerlab.pushfold.fullring import ANTES
 from pokerlab.pushfold.fullring_charts import (
     ARRAYS,
+    CHART_FILE,
+    OVERCALL_FILE,
+    REAL_GAME_FILE,
     full_ring_chart,
     overcalls_of,
     read_charts,
@@ -111,10 +114,10 @@ def test_heads_up_is_exact_and_near_the_solved_gain() -> None:
     assert abs(float(measured.values.sum())) < 1e-12
 
 
-def _subset(path: Path) -> None:
+def _subset(path: Path, spots: list[tuple[int, float, str]] = SPOTS) -> None:
     charts = shipped_charts()
     rows = [int(np.flatnonzero((charts.key[:, 0] == s) & (charts.key[:, 1] == d)
-                               & (charts.key[:, 2] == list(ANTES).index(a)))[0]) for s, d, a in SPOTS]
+                               & (charts.key[:, 2] == list(ANTES).index(a)))[0]) for s, d, a in spots]
     header = {k: v for k, v in charts.header.items() if k != "content_sha256"}
     save_chart_file(path, header, {name: getattr(charts, name)[rows] for name in ARRAYS})
 
@@ -143,6 +146,29 @@ def test_the_builder_measures_resumes_and_writes_what_measure_chart_gives(tmp_pa
     # measured on these three spots, the file is not the shipped charts' and is not used for them
     other = read_real_game(tmp_path / "real.npz", shipped_charts(), shipped_overcalls())
     assert "another chart file" in other.reason and other.of(full_ring_chart(3, 10, "none")) is None
+
+
+def test_a_build_started_from_the_shipped_file_takes_the_spots_measured_as_they_would_be_now(shipped,
+                                                                                            tmp_path: Path) -> None:
+    """``--start-from``: a spot whose chart, over-call ranges, deals and seed are the shipped measurement's is
+    checkpointed from it (the written file holds the shipped numbers, nothing measured); a spot played with other
+    over-call ranges (here none: the subset is not the shipped over-call file's chart file) is not."""
+    start = ("--start-from", str(REAL_GAME_FILE), str(CHART_FILE), str(OVERCALL_FILE))
+    unchanged = [(2, 10.0, "none"), (5, 3.0, "none")]  # heads-up, and a spot whose over-call ranges are withheld
+    _subset(tmp_path / "charts.npz", unchanged)
+    built = _build(tmp_path, *start)
+    assert built.returncode == 0, built.stderr
+    assert f"2 spots of {REAL_GAME_FILE} checkpointed" in built.stdout and "0 to measure" in built.stdout
+    charts = read_charts(tmp_path / "charts.npz")
+    written = read_real_game(tmp_path / "real.npz", charts, overcalls_of(charts))
+    for spot in unchanged:
+        kept, there = written.of(full_ring_chart(*spot, charts=charts)), shipped.of(full_ring_chart(*spot))
+        assert kept is not None and there is not None
+        for name in ("values", "value_errors", "low", "low_errors", "high"):
+            np.testing.assert_array_equal(getattr(kept, name), getattr(there, name), err_msg=name)
+    _subset(tmp_path / "charts.npz", [*unchanged, (3, 10.0, "none")])
+    partial = _build(tmp_path, *start, "--seats", "2,5", "--work", str(tmp_path / "work2"))
+    assert partial.returncode == 1 and "2 spots of" in partial.stdout and "1 spots are not measured" in partial.stderr
 
 
 @pytest.mark.parametrize("bad", [("--deals", "10"), ("--charts", "missing.npz")])

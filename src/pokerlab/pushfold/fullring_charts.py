@@ -175,6 +175,24 @@ def read_charts(path: Path = CHART_FILE) -> ChartFile:
     return read_chart_file(path, CHART_FORMAT, code_version(), "full-ring chart", "scripts/build_fullring_charts.py")
 
 
+def spot_row(charts: ChartFile, seats: int, depth_bb: float, ante: str) -> int | None:
+    """The row of ``charts`` holding the spot (None: not in the file)."""
+    found = np.flatnonzero((charts.key[:, 0] == seats) & (charts.key[:, 1] == depth_bb)
+                           & (charts.key[:, 2] == list(ANTES).index(ante)))
+    return int(found[0]) if found.size else None
+
+
+def spot_digest(charts: ChartFile, row: int) -> str:
+    """What one spot of a chart file is, whatever else the file holds: the SHA-256 of its key and its arrays but the
+    machine's CPU time (so a measurement or over-call ranges made on a spot stay valid when other spots are added).
+
+    >>> charts = shipped_charts()
+    >>> spot_digest(charts, 0) == spot_digest(charts, 0) != spot_digest(charts, 1)
+    True
+    """
+    return _content_hash({name: getattr(charts, name)[row] for name in ARRAYS if name != "cpu_s"})
+
+
 @lru_cache(maxsize=1)
 def shipped_charts() -> ChartFile:
     """The package's chart file, read and checked once per process."""
