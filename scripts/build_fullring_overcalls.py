@@ -62,10 +62,11 @@ def stamp(charts: ChartFile, row: int) -> dict[str, object]:
     return {"code_version": code_version(), "spot_sha256": spot_digest(charts, row)}
 
 
-def seed_checkpoints(overcall_path: Path, chart_path: Path, charts: ChartFile, work: Path,
+def seed_checkpoints(overcall_path: Path, chart_path: Path, charts: ChartFile,
                      path_of: Callable[[int], Path]) -> int:
     """Checkpoint every spot of the over-call file ``overcall_path`` (of the chart file ``chart_path``) whose chart
-    is the same in ``charts`` (its :func:`spot_digest`) and that has no checkpoint; returns how many were written.
+    is the same in ``charts`` (its :func:`spot_digest`) and that has no checkpoint at ``path_of(row)``; returns how
+    many were written.
     Its ranges come back dequantised, which quantise to the file's steps again."""
     old_charts = read_charts(chart_path)
     old = read_overcalls(overcall_path, old_charts)
@@ -143,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.start_from is not None:
         try:
-            seeded = seed_checkpoints(args.start_from, args.start_charts, charts, args.work, path_of)
+            seeded = seed_checkpoints(args.start_from, args.start_charts, charts, path_of)
         except PokerlabError as error:
             return refuse(error)
         print(f"{seeded} spots of {args.start_from} checkpointed in {args.work}", flush=True)

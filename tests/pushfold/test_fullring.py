@@ -236,9 +236,15 @@ def test_shipped_charts_match_fresh_solves():
         assert np.allclose(fresh.values, chart.values, rtol=1e-5, atol=1e-6)
 
 
+SHORT_FULL_RING_CAP = 256
+"""The iteration cap the 7-10 seat spots below 10 bb were built with (``--max-iterations 256``: their solves cost up
+to 800 s CPU each at that cap; docs/benchmarks.md, "Full-ring charts: the short 7-10 seat spots"); the others' is
+:data:`MAX_ITERATIONS`."""
+
+
 def test_every_shipped_spot_is_whole():
     """Every spot of the file: chips conserved, the decisions of its seat count and nothing else, a gain at its
-    target or a solve that ran to the iteration cap, and no spot the chart model refuses."""
+    target or a solve that ran to its build's iteration cap, and no spot the chart model refuses."""
     charts = shipped_charts()
     assert len({tuple(k) for k in charts.key.tolist()}) == charts.key.shape[0]
     for row, (seats_f, depth, rule_index) in enumerate(charts.key):
@@ -248,7 +254,9 @@ def test_every_shipped_spot_is_whole():
         assert abs(float(values[:seats].sum())) < 1e-4 and np.all(values[seats:] == 0)
         assert np.all(gains[:seats] >= 0) and np.all(gains[seats:] == 0)
         if gains.max() > default_target(seats):
-            assert charts.iterations[row] >= (HEADS_UP_MAX_ITERATIONS if seats == 2 else MAX_ITERATIONS)
+            cap = (HEADS_UP_MAX_ITERATIONS if seats == 2 else SHORT_FULL_RING_CAP if seats >= 7 and depth < 10
+                   else MAX_ITERATIONS)
+            assert charts.iterations[row] >= cap
         jam = charts.jam[row]
         assert np.all(jam[: seats - 1] <= 200) and np.all(jam[seats - 1:] == 255)  # the big blind never opens
         call = charts.call[row]
