@@ -75,15 +75,15 @@ def seed_checkpoints(overcall_path: Path, chart_path: Path, charts: ChartFile,
     written = 0
     for k in old.key:
         seats, depth, ante = int(k[0]), float(k[1]), list(ANTES)[int(k[2])]
-        row, old_row = spot_row(charts, seats, depth, ante), spot_row(old_charts, seats, depth, ante)
+        row, old_row = spot_row(charts.key, seats, depth, ante), spot_row(old_charts.key, seats, depth, ante)
         if row is None or old_row is None or spot_digest(charts, row) != spot_digest(old_charts, old_row):
             continue
-        if load_rows(path_of(row), stamp(charts, row)) is not None:
+        expected = stamp(charts, row)
+        if load_rows(path_of(row), expected) is not None:
             continue
         steps = old.steps_of(seats, depth, ante)
         assert steps is not None
-        write_checkpoint(path_of(row), stamp(charts, row) | {"seeded_from": str(overcall_path)},
-                         {"rows": dequantise(steps)})
+        write_checkpoint(path_of(row), expected | {"seeded_from": str(overcall_path)}, {"rows": dequantise(steps)})
         written += 1
     return written
 

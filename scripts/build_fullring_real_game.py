@@ -65,7 +65,7 @@ def stamp(charts: ChartFile, overcalls: OvercallFile, seats: int, depth: float, 
     """What a spot's checkpoint must have been measured with to be reused: the code, the spot's chart (its digest)
     and over-call ranges (their digest, or "none"), the deals and the seed; so a spot's measurement stays valid when
     other spots, or other spots' over-call ranges, are added."""
-    row = spot_row(charts, seats, depth, ante)
+    row = spot_row(charts.key, seats, depth, ante)
     assert row is not None
     steps = overcalls.steps_of(seats, depth, ante)
     return {"code_version": real_game_version(), "spot_sha256": spot_digest(charts, row),
@@ -87,14 +87,14 @@ def seed_checkpoints(real_path: Path, chart_path: Path, overcall_path: Path, cha
     written = 0
     for k in old.arrays["key"]:
         spot = (int(k[0]), float(k[1]), list(ANTES)[int(k[2])])
-        if spot_row(charts, *spot) is None:
+        if spot_row(charts.key, *spot) is None:
             continue
         expected = stamp(charts, overcalls, *spot, deals, seed)
         path = checkpoint_path(work, *spot)
         if (stamp(old_charts, old_overcalls, *spot, int(old.header["deals"]), int(old.header["seed"])) != expected
                 or load_measured(path, expected) is not None):
             continue
-        measured = old.of(full_ring_chart(*spot, charts=old_charts))
+        measured = old.of_spot(*spot)
         assert measured is not None
         write_checkpoint(path, expected | {"measured_deals": measured.deals, "seeded_from": str(real_path)},
                          {name: getattr(measured, name) for name in REAL_GAME_ARRAYS[1:]})

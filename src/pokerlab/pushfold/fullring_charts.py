@@ -175,10 +175,15 @@ def read_charts(path: Path = CHART_FILE) -> ChartFile:
     return read_chart_file(path, CHART_FORMAT, code_version(), "full-ring chart", "scripts/build_fullring_charts.py")
 
 
-def spot_row(charts: ChartFile, seats: int, depth_bb: float, ante: str) -> int | None:
-    """The row of ``charts`` holding the spot (None: not in the file)."""
-    found = np.flatnonzero((charts.key[:, 0] == seats) & (charts.key[:, 1] == depth_bb)
-                           & (charts.key[:, 2] == list(ANTES).index(ante)))
+def spot_row(key: np.ndarray, seats: int, depth_bb: float, ante: str) -> int | None:
+    """The row of a file's ``key`` (seats, depth, ante index per row) holding the spot (None: not in the file).
+
+    >>> charts = shipped_charts()
+    >>> row = spot_row(charts.key, 9, 10.0, "none")
+    >>> charts.key[row].tolist(), spot_row(charts.key, 9, 10.25, "none")
+    ([9.0, 10.0, 0.0], None)
+    """
+    found = np.flatnonzero((key[:, 0] == seats) & (key[:, 1] == depth_bb) & (key[:, 2] == list(ANTES).index(ante)))
     return int(found[0]) if found.size else None
 
 
@@ -539,14 +544,8 @@ class OvercallFile:
 
     def steps_of(self, seats: int, depth_bb: float, ante: str) -> np.ndarray | None:
         """The quantised over-call rows of a spot (None: not in the file, or the file is not used)."""
-        if self.reason:
-            return None
-        found = np.flatnonzero((self.key[:, 0] == seats) & (self.key[:, 1] == depth_bb)
-                               & (self.key[:, 2] == list(ANTES).index(ante)))
-        if found.size == 0:
-            return None
-        s = int(found[0])
-        return self.rows[self.start[s]:self.start[s + 1]]
+        s = None if self.reason else spot_row(self.key, seats, depth_bb, ante)
+        return None if s is None else self.rows[self.start[s]:self.start[s + 1]]
 
     def chart_starts(self, charts: ChartFile) -> np.ndarray:
         """Per row of ``charts``, the first of its over-call rows in :attr:`rows` (-1: none)."""
@@ -694,16 +693,15 @@ class RealGameFile:
 
     def of(self, chart: FullRingChart) -> RealGameGains | None:
         """The measurement of ``chart``'s spot (None if the file is not used or lacks it)."""
-        if self.reason:
+        return self.of_spot(len(chart.seats), chart.depth_bb, chart.ante)
+
+    def of_spot(self, seats: int, depth_bb: float, ante: str) -> RealGameGains | None:
+        """The measurement of a spot (None if the file is not used or lacks it)."""
+        row = None if self.reason else spot_row(self.arrays["key"], seats, depth_bb, ante)
+        if row is None:
             return None
-        key = self.arrays["key"]
-        rows = np.flatnonzero((key[:, 0] == len(chart.seats)) & (key[:, 1] == chart.depth_bb)
-                              & (key[:, 2] == list(ANTES).index(chart.ante)))
-        if rows.size == 0:
-            return None
-        row, n = int(rows[0]), len(chart.seats)
-        deals = self.header["deals"] if n > 2 else 0
-        return real_game_gains({name: self.arrays[name][row, :n] for name in REAL_GAME_ARRAYS[1:]}, int(deals),
+        deals = self.header["deals"] if seats > 2 else 0
+        return real_game_gains({name: self.arrays[name][row, :seats] for name in REAL_GAME_ARRAYS[1:]}, int(deals),
                                int(self.header["seed"]))
 
 
