@@ -16,6 +16,11 @@ checkpointed from it, the others measured.
     git show HEAD:src/pokerlab/data/fullring_real_game.npz > old-real.npz   # likewise old-charts.npz, old-overcalls.npz
     .venv/bin/python scripts/build_fullring_real_game.py --start-from old-real.npz old-charts.npz old-overcalls.npz
 
+With --icm it measures the shipped ICM charts instead (pokerlab.pushfold.fullring_icm_real: the ICM payoffs, no
+over-call ranges) into src/pokerlab/data/fullring_icm_real_game.npz, checkpointed the same way:
+
+    nice -n 10 .venv/bin/python scripts/build_fullring_real_game.py --icm --workers 2
+
 Ctrl-C stops after the spot in progress is abandoned, prints one line and exits 130.
 """
 
@@ -51,6 +56,15 @@ from pokerlab.pushfold.fullring_charts import (
     spot_row,
     write_real_game,
 )
+from pokerlab.pushfold.fullring_icm import STAGES
+from pokerlab.pushfold.fullring_icm_charts import (
+    ICM_CHART_FILE,
+    ICM_REAL_GAME_FILE,
+    icm_chart,
+    read_icm_charts,
+    write_icm_real_game,
+)
+from pokerlab.pushfold.fullring_icm_real import icm_real_game_version, measure_icm_chart
 from pokerlab.pushfold.fullring_real import DEALS, SEED, measure_chart
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,23 +139,98 @@ def _measure(job: tuple[str, int, float, str, int, int, str]) -> str:
             f"{measured.low[largest]:.2e} to {measured.high[largest]:.2e} bb (seat {largest})")
 
 
+def icm_checkpoint_path(work: Path, stage: str, seats: int, depth: float) -> Path:
+    return work / f"icm-{stage}-{seats:02d}-{depth:06.2f}.npz"
+
+
+def icm_stamp(charts: ChartFile, row: int, deals: int, seed: int) -> dict[str, object]:
+    """What an ICM spot's checkpoint must have been measured with to be reused: the code, the spot's chart, the deals
+    and the seed."""
+    return {"code_version": icm_real_game_version(), "spot_sha256": spot_digest(charts, row), "deals": deals,
+            "seed": seed}
+
+
+def _measure_icm(job: tuple[str, str, int, float, int, int, str]) -> str:
+    """Measure one spot of the ICM chart file ``job[0]`` and checkpoint it; returns a line saying what was done."""
+    charts_path, stage, seats, depth, deals, seed, work = job
+    charts = read_icm_charts(Path(charts_path))
+    cpu = time.process_time()
+    measured = measure_icm_chart(icm_chart(seats, depth, stage, charts), stage, deals=deals, seed=seed)
+    row = icm_row(charts, stage, seats, depth)
+    write_checkpoint(icm_checkpoint_path(Path(work), stage, seats, depth),
+                     icm_stamp(charts, row, deals, seed) | {"measured_deals": measured.deals},
+                     {name: getattr(measured, name) for name in REAL_GAME_ARRAYS[1:]})
+    largest = int(np.argmax(measured.high))
+    return (f"{stage} {seats} seats {depth:g} bb: {time.process_time() - cpu:.1f} s CPU, largest gain "
+            f"{measured.low[largest]:.2e} to {measured.high[largest]:.2e} money (seat {largest})")
+
+
+def icm_row(charts: ChartFile, stage: str, seats: int, depth: float) -> int:
+    """The row of an ICM chart file holding a spot."""
+    key = charts.key
+    return int(np.flatnonzero((key[:, 0] == seats) & (key[:, 1] == depth) & (key[:, 3] == STAGES.index(stage)))[0])
+
+
+def main_icm(args: argparse.Namespace) -> int:
+    """``--icm``: measure every spot of the ICM chart file ``args.charts`` (see the module docstring)."""
+    try:
+        charts = read_icm_charts(args.charts)
+        measure = seat_counts(args.seats)
+        check_output_path(args.output, "--output file")
+    except (ValueError, PokerlabError) as error:
+        return refuse(error)
+    args.work.mkdir(parents=True, exist_ok=True)
+    spots = [(STAGES[int(k[3])], int(k[0]), float(k[1])) for k in charts.key]
+    expected = {spot: icm_stamp(charts, row, args.deals, args.seed) for row, spot in enumerate(spots)}
+    todo = [s for s in spots if s[1] in measure
+            and load_measured(icm_checkpoint_path(args.work, *s), expected[s]) is None]
+    print(f"{len(spots)} ICM spots, {len(todo)} to measure (code version {icm_real_game_version()}, {args.deals} "
+          f"deals, seed {args.seed}, {args.workers} worker(s))", flush=True)
+    if todo:
+        jobs = [(str(args.charts), stage, n, d, args.deals, args.seed, str(args.work))
+                for stage, n, d in sorted(todo, key=lambda spot: -spot[1])]
+        if solve_all(_measure_icm, jobs, args.workers, args.work) == 130:
+            return 130
+    measured = [load_measured(icm_checkpoint_path(args.work, *s), expected[s]) for s in spots]
+    missing = [s for s, m in zip(spots, measured, strict=True) if m is None]
+    if missing:
+        print(f"{len(missing)} spots are not measured yet (e.g. {missing[0]}): the file is written once they are "
+              "(rerun with their --seats)", file=sys.stderr)
+        return 1
+    header = write_icm_real_game(charts, [m for m in measured if m is not None], args.output)
+    print(f"wrote {args.output}: {len(spots)} spots, code version {header['code_version']}, content sha256 "
+          f"{header['content_sha256'][:16]}", flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--charts", type=Path, default=CHART_FILE, help="the chart file to measure")
+    parser.add_argument("--icm", action="store_true", help="measure the ICM charts (default --charts, --output and "
+                                                            "--work: the ICM files)")
+    parser.add_argument("--charts", type=Path, default=None, help="the chart file to measure")
     parser.add_argument("--deals", type=int, default=DEALS)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seats", default="2-10", help="measure the spots of these seat counts only (the file is "
                                                         "written once every spot is measured)")
-    parser.add_argument("--work", type=Path, default=ROOT / "build" / "fullring-real-game")
-    parser.add_argument("--output", type=Path, default=REAL_GAME_FILE)
+    parser.add_argument("--work", type=Path, default=None)
+    parser.add_argument("--output", type=Path, default=None)
     parser.add_argument("--start-from", type=Path, nargs=3, default=None, metavar=("REAL", "CHARTS", "OVERCALLS"),
                         help="checkpoint the measurements of the real-game file REAL (measured on CHARTS played with "
                              "OVERCALLS) of every spot measured as it would be now, so that a build extends it")
     args = parser.parse_args(argv)
+    icm = {"charts": ICM_CHART_FILE, "output": ICM_REAL_GAME_FILE, "work": ROOT / "build" / "fullring-real-game-icm"}
+    chip = {"charts": CHART_FILE, "output": REAL_GAME_FILE, "work": ROOT / "build" / "fullring-real-game"}
+    for name, default in (icm if args.icm else chip).items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+    if args.deals < 100:
+        return refuse(f"--deals {args.deals}: at least 100 joint deals per spot")
+    if args.icm:
+        if args.start_from is not None:
+            return refuse("--start-from is for the chip-EV charts: an ICM build resumes from its --work checkpoints")
+        return main_icm(args)
     try:
-        if args.deals < 100:
-            raise ValueError(f"--deals {args.deals}: at least 100 joint deals per spot")
         charts = read_charts(args.charts)
         measure = seat_counts(args.seats)
         check_output_path(args.output, "--output file")

@@ -10,6 +10,7 @@ import pytest
 from pokerlab.cards.classes import CLASS_NAMES
 from pokerlab.pushfold.fullring import ANTES
 from pokerlab.pushfold.fullring_charts import available_depths, full_ring_chart, shipped_charts, shipped_real_game
+from pokerlab.pushfold.fullring_icm_charts import icm_chart, icm_real_game_dict, stage_real_game
 
 
 def test_the_answer_is_the_shipped_chart(client):
@@ -41,6 +42,8 @@ def test_the_answer_is_the_shipped_chart(client):
     assert client.get("/api/pushfold/chart?seats=4&depth=10&overcalls=true").json() == with_overcalls
     refused = client.post("/api/pushfold/chart", json={"seats": 4, "depth": 10, "icm": "final", "overcalls": True})
     assert refused.status_code == 422 and "no over-call ranges" in refused.text
+    icm = client.post("/api/pushfold/chart", json={"seats": 4, "depth": 10, "icm": "bubble"}).json()
+    assert icm["real_game"] == icm_real_game_dict(icm_chart(4, 10, "bubble"), "bubble") and icm["real_game"]["measured"]
 
 
 def test_every_ante_rule_is_answered_in_its_spellings(client):
@@ -110,3 +113,15 @@ def test_the_push_fold_tab_shows_the_shipped_charts(page, screenshot_dir):
     page.wait_for_selector("#ring-error:not([hidden])")
     assert "heads-up only" in page.locator("#ring-error").inner_text()
     assert page.locator(".ring-chart").count() == 0
+    page.locator("#ring-ante").select_option("none")  # an ICM chart: its real-game gain in money
+    page.locator("#ring-seats").select_option("6")
+    page.locator("#ring-depth").fill("10")
+    page.locator("#ring-model").select_option("final")
+    page.locator("#ring-show").click()
+    page.wait_for_selector(".ring-chart")
+    real = stage_real_game("final").of(icm_chart(6, 10, "final"))
+    assert real is not None
+    seat = int(np.argmax(real.low))
+    shown = f"{real.low[seat]:.1e}".replace("e-0", "e-")
+    assert (f"In the real game, the chart as read (a jam and calls called by the lone-jam chart): largest gain "
+            f"{shown} money") in page.locator("#ring-summary").inner_text()

@@ -380,10 +380,12 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
         goals = [goal] * len(table.charts)
     else:
         from pokerlab.pushfold.fullring_icm import money_target
-        from pokerlab.pushfold.fullring_icm_charts import icm_ring_table
+        from pokerlab.pushfold.fullring_icm_charts import icm_real_game_dict, icm_ring_table
 
         icm_table = icm_ring_table(seats, icm_stage, depths)
         table, data = icm_table.table, icm_table.to_dict()
+        for chart_data, chart in zip(data["charts"], table.charts, strict=True):
+            chart_data["real_game"] = icm_real_game_dict(chart, icm_table.stage)
         tag, units = f"icm-{icm_table.stage}", "money"
         what = (f"ICM {'final table' if icm_table.stage == 'final' else 'bubble'}, payouts "
                 f"{'/'.join(f'{p:g}' for p in icm_table.payouts)} (the pool 100), no ante")
@@ -426,8 +428,7 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
     if over:
         out.print(f"above the target (stopped at the iteration cap; largest gain, {units}): {', '.join(over)}",
                   highlight=False)
-    if icm_stage is None:
-        out.print(_real_game_line(data["charts"]), highlight=False)
+    out.print(_real_game_line(data["charts"], units), highlight=False)
     for s, name in enumerate(names):
         if not np.isnan(table.jam_depth[s, 0]):
             out.print(f"{name} jams first in up to this many bb (0: never):")
@@ -454,22 +455,25 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
         out.print(f"wrote {path}")
 
 
-def _real_game_line(charts: list[dict[str, Any]]) -> str:
-    """One line on the shown charts (their JSON, ``real_game`` included) played in the real game: the largest gain,
-    bracketed (see :mod:`pokerlab.pushfold.fullring_real`), or why it is not measured."""
+def _real_game_line(charts: list[dict[str, Any]], units: str) -> str:
+    """One line on the shown charts (their JSON, ``real_game`` included, its gains in ``units``: bb or money) played
+    in the real game: the largest gain, bracketed (see :mod:`pokerlab.pushfold.fullring_real`), or why it is not
+    measured."""
     measured = [c for c in charts if c["real_game"]["measured"]]
     if not measured:
         return f"real game: not measured ({charts[0]['real_game']['why']})"
-    chart = max(measured, key=lambda c: max(c["real_game"]["gains_low_bb"]))
+    low, high = f"gains_low_{units}", f"gains_high_{units}"
+    chart = max(measured, key=lambda c: max(c["real_game"][low]))
     real = chart["real_game"]
-    seat = int(np.argmax(real["gains_low_bb"]))
+    seat = int(np.argmax(real[low]))
     how = ("exact" if real["deals"] == 0 else
-           f"{real['deals']:,} joint deals, cross-fitted +- {real['gains_low_stderr_bb'][seat]:.1e}")
+           f"{real['deals']:,} joint deals, cross-fitted +- {real[f'gains_low_stderr_{units}'][seat]:.1e}")
     held = ("with their over-call ranges" if all(c["overcalls_shipped"] for c in charts)
-            else "over-calls by the lone-jam chart where their ranges are not shipped")
+            else "facing a jam and calls, calling by the lone-jam chart: ICM charts hold no over-call ranges"
+            if units == "money" else "over-calls by the lone-jam chart where their ranges are not shipped")
     return (f"in the real game, the charts as a player reads them ({held}): largest gain "
-            f"{real['gains_low_bb'][seat]:.1e} bb ({chart['seats'][seat]} at {chart['depth_bb']:g} bb; {how}; the "
-            f"in-sample estimate, at least the true gain in expectation: {real['gains_high_bb'][seat]:.1e}); every "
+            f"{real[low][seat]:.1e} {units} ({chart['seats'][seat]} at {chart['depth_bb']:g} bb; {how}; the "
+            f"in-sample estimate, at least the true gain in expectation: {real[high][seat]:.1e}); every "
             f"spot's in the --json output")
 
 

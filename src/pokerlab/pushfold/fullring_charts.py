@@ -141,7 +141,7 @@ class ChartFile:
     cpu_s: np.ndarray
 
 
-def _load(path: Path, names: Sequence[str], what: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def load_data_file(path: Path, names: Sequence[str], what: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """A package-data file's JSON header and its arrays ``names``; :class:`~pokerlab.errors.FileFormatError` (naming
     ``what`` file) if it cannot be read."""
     try:
@@ -156,7 +156,7 @@ def read_chart_file(path: Path, chart_format: str, version: str, what: str, scri
     another format or code version (or its content hash does not match), :class:`~pokerlab.errors.FileFormatError`
     if it cannot be read. ``what`` names the file and ``script`` the builder in the messages."""
     rebuild = f"rebuild it with {script}"
-    header, arrays = _load(path, ARRAYS, what)
+    header, arrays = load_data_file(path, ARRAYS, what)
     if header.get("format") != chart_format:
         raise ChartVersionError(f"{path} is a chart file of format {header.get('format')!r}, this pokerlab reads "
                                 f"{chart_format!r}: {rebuild}")
@@ -576,7 +576,7 @@ def read_overcalls(path: Path, charts: ChartFile) -> OvercallFile:
     """Read an over-call file of ``charts``; one of another format, code version or chart file (or whose content hash
     does not match) comes back with its ``reason`` and no ranges; :class:`~pokerlab.errors.FileFormatError` if it
     cannot be read."""
-    header, arrays = _load(path, OVERCALL_ARRAYS, "full-ring over-call")
+    header, arrays = load_data_file(path, OVERCALL_ARRAYS, "full-ring over-call")
     rebuild = "run scripts/build_fullring_overcalls.py"
     if header.get("format") != OVERCALL_FORMAT or header.get("code_version") != code_version():
         return no_overcalls(f"built by other code ({header.get('code_version')}, this pokerlab's is "
@@ -637,13 +637,14 @@ class RealGameGains:
     deals: int
     seed: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, units: str = "bb", profile: str = PLAYED_PROFILE) -> dict[str, Any]:
+        """As JSON, the keys named in ``units`` (``bb``; ``money`` for the ICM charts')."""
         def listed(a: np.ndarray) -> list[float]:
             return [float(x) for x in a]
 
-        return {"values_bb": listed(self.values), "value_stderr_bb": listed(self.value_errors),
-                "gains_low_bb": listed(self.low), "gains_low_stderr_bb": listed(self.low_errors),
-                "gains_high_bb": listed(self.high), "deals": self.deals, "seed": self.seed, "profile": PLAYED_PROFILE}
+        return {f"values_{units}": listed(self.values), f"value_stderr_{units}": listed(self.value_errors),
+                f"gains_low_{units}": listed(self.low), f"gains_low_stderr_{units}": listed(self.low_errors),
+                f"gains_high_{units}": listed(self.high), "deals": self.deals, "seed": self.seed, "profile": profile}
 
 
 def real_game_gains(arrays: dict[str, np.ndarray], deals: int, seed: int) -> RealGameGains:
@@ -663,6 +664,18 @@ def write_real_game(charts: ChartFile, overcalls: OvercallFile, measured: list[R
                     path: Path = REAL_GAME_FILE) -> dict[str, Any]:
     """Write the measurements of every spot of ``charts`` played with ``overcalls`` (``measured[i]``: row ``i``;
     one number of deals and one seed for them all) atomically; returns the header."""
+    arrays, deals, seed = real_game_arrays(charts, measured)
+    header = {"format": REAL_GAME_FORMAT, "code_version": real_game_version(),
+              "chart_content_sha256": charts.header["content_sha256"], "overcall_content_sha256":
+              overcall_hash(overcalls), "deals": deals, "seed": seed, "profile": PLAYED_PROFILE,
+              "units": "bb per hand (chip EV)"}
+    return save_chart_file(path, header, arrays)
+
+
+def real_game_arrays(charts: ChartFile, measured: Sequence[RealGameGains]) -> tuple[dict[str, np.ndarray], int, int]:
+    """The arrays of a real-game file (:data:`REAL_GAME_ARRAYS`, float32, one row per spot of ``charts`` padded with
+    NaN to :data:`MAX_SEATS`) from ``measured[i]`` of row ``i``, with their one number of deals (0: all exact) and
+    seed; ValueError if they are not one per row or of several deal counts or seeds."""
     count = len(measured)
     if count != charts.key.shape[0]:
         raise ValueError(f"{count} measurements for {charts.key.shape[0]} chart spots")
@@ -676,11 +689,7 @@ def write_real_game(charts: ChartFile, overcalls: OvercallFile, measured: list[R
         for i, spot in enumerate(measured):
             column = getattr(spot, name)
             arrays[name][i, :column.shape[0]] = column
-    header = {"format": REAL_GAME_FORMAT, "code_version": real_game_version(),
-              "chart_content_sha256": charts.header["content_sha256"], "overcall_content_sha256":
-              overcall_hash(overcalls), "deals": deals.pop() if deals else 0,
-              "seed": seeds.pop(), "profile": PLAYED_PROFILE, "units": "bb per hand (chip EV)"}
-    return save_chart_file(path, header, arrays)
+    return arrays, deals.pop() if deals else 0, seeds.pop()
 
 
 @dataclass(frozen=True)
@@ -709,7 +718,7 @@ def read_real_game(path: Path, charts: ChartFile, overcalls: OvercallFile) -> Re
     """Read a real-game file measured on ``charts`` played with ``overcalls``; a file of another format, code
     version, chart or over-call file comes back with its ``reason`` and no measurements;
     :class:`~pokerlab.errors.FileFormatError` if it cannot be read."""
-    header, arrays = _load(path, REAL_GAME_ARRAYS, "full-ring real-game")
+    header, arrays = load_data_file(path, REAL_GAME_ARRAYS, "full-ring real-game")
     rebuild = "run scripts/build_fullring_real_game.py"
     if header.get("format") != REAL_GAME_FORMAT or header.get("code_version") != real_game_version():
         return RealGameFile(header, {}, f"measured by other code ({header.get('code_version')}, this pokerlab's is "

@@ -21,16 +21,24 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.pushfold.fullring import CHART_TARGET, ChartSpot
 from pokerlab.pushfold.fullring_charts import (
     ARRAYS,
     MAX_SEATS,
+    REAL_GAME_ARRAYS,
     ChartFile,
+    FullRingChart,
     FullRingTable,
+    RealGameFile,
+    RealGameGains,
     available_depths,
     full_ring_table,
+    load_data_file,
     read_chart_file,
+    real_game_arrays,
     save_chart_file,
     spot_arrays,
 )
@@ -43,6 +51,7 @@ from pokerlab.pushfold.fullring_icm import (
     money_target,
     stage_payouts,
 )
+from pokerlab.pushfold.fullring_icm_real import icm_real_game_version
 
 ICM_FORMAT = "pokerlab-fullring-icm-charts-v1"
 ICM_CHART_FILE = Path(__file__).resolve().parent.parent / "data" / "fullring_icm_charts.npz"
@@ -146,4 +155,83 @@ def icm_chart_answer(seats: int, depth_bb: float, stage: str, charts: ChartFile 
     answer: dict[str, Any] = table.to_dict()["charts"][0]
     return answer | {
         "exact": chart.exact, "model": dict(table.header), "stage": table.stage, "payouts": list(table.payouts),
-        "depths": shipped.tolist(), "target_money": money_target(seats, chart.depth_bb)}
+        "depths": shipped.tolist(), "target_money": money_target(seats, chart.depth_bb),
+        "real_game": icm_real_game_dict(chart, table.stage)}
+
+
+def icm_chart(seats: int, depth_bb: float, stage: str, charts: ChartFile | None = None) -> FullRingChart:
+    """The shipped ICM chart of ``seats`` at ``stage`` nearest ``depth_bb`` (gains and values money).
+
+    >>> icm_chart(4, 12, "final").depth_bb
+    12.5
+    """
+    return icm_ring_table(seats, stage, [depth_bb], charts).table.charts[0]
+
+
+# ---- the shipped ICM charts valued in the real game (measured by pokerlab.pushfold.fullring_icm_real) ----
+
+ICM_REAL_GAME_FORMAT = "pokerlab-fullring-icm-real-game-v1"
+ICM_REAL_GAME_FILE = ICM_CHART_FILE.with_name("fullring_icm_real_game.npz")
+ICM_PLAYED_PROFILE = ("jam first in by jam[seat]; call a jam, alone or followed by calls, by call[seat, jammer] (the "
+                      "ICM charts hold no over-call ranges); the shipped quantised probabilities")
+"""The profile an ICM chart's player plays in the real-game measurement, in words."""
+
+
+def write_icm_real_game(charts: ChartFile, measured: list[RealGameGains], path: Path = ICM_REAL_GAME_FILE
+                        ) -> dict[str, Any]:
+    """Write the real-game measurements of every spot of the ICM chart file ``charts`` (``measured[i]``: row ``i``)
+    atomically; returns the header."""
+    arrays, deals, seed = real_game_arrays(charts, measured)
+    header = {"format": ICM_REAL_GAME_FORMAT, "code_version": icm_real_game_version(),
+              "chart_content_sha256": charts.header["content_sha256"], "deals": deals, "seed": seed,
+              "profile": ICM_PLAYED_PROFILE, "units": "money per hand (ICM equity, the pool 100)",
+              "key_columns": charts.header["key_columns"]}
+    return save_chart_file(path, header, arrays)
+
+
+def read_icm_real_game(path: Path, charts: ChartFile) -> RealGameFile:
+    """Read an ICM real-game file measured on the ICM chart file ``charts``; a file of another format, code version
+    or chart file comes back with its ``reason`` and no measurements; :class:`~pokerlab.errors.FileFormatError` if it
+    cannot be read."""
+    header, arrays = load_data_file(path, REAL_GAME_ARRAYS, "full-ring ICM real-game")
+    rebuild = "run scripts/build_fullring_real_game.py --icm"
+    if header.get("format") != ICM_REAL_GAME_FORMAT or header.get("code_version") != icm_real_game_version():
+        return RealGameFile(header, {}, f"measured by other code ({header.get('code_version')}, this pokerlab's is "
+                                        f"{icm_real_game_version()}): {rebuild}")
+    if header.get("chart_content_sha256") != charts.header["content_sha256"] or not np.array_equal(
+            arrays["key"], charts.key):
+        return RealGameFile(header, {}, f"measured on another ICM chart file: {rebuild}")
+    return RealGameFile(header, arrays)
+
+
+@lru_cache(maxsize=1)
+def shipped_icm_real_game() -> RealGameFile:
+    """The package's ICM real-game file, read once per process (a missing file: no measurements, and why)."""
+    if not ICM_REAL_GAME_FILE.exists():
+        return RealGameFile({}, {}, "no ICM real-game file: run scripts/build_fullring_real_game.py --icm")
+    return read_icm_real_game(ICM_REAL_GAME_FILE, shipped_icm_charts())
+
+
+def stage_real_game(stage: str, stored: RealGameFile | None = None) -> RealGameFile:
+    """The measurements of one stage's spots (key columns seats, depth, ante), as :func:`stage_charts` their charts."""
+    stored = stored if stored is not None else shipped_icm_real_game()
+    if stored.reason:
+        return stored
+    rows = stored.arrays["key"][:, 3] == STAGES.index(stage)
+    return RealGameFile(stored.header, {name: stored.arrays[name][rows] for name in REAL_GAME_ARRAYS}
+                        | {"key": stored.arrays["key"][rows, :3]})
+
+
+def icm_real_game_dict(chart: FullRingChart, stage: str) -> dict[str, Any]:
+    """The ICM chart ``chart`` of ``stage`` played in the real game as JSON, in money (``{"measured": false, "why":
+    ...}`` where there is none).
+
+    >>> answer = icm_real_game_dict(icm_chart(3, 10, "final"), "final")
+    >>> answer["measured"], round(sum(answer["values_money"]), 4), answer["deals"]
+    (True, 100.0, 200000)
+    """
+    stored = stage_real_game(stage)
+    measured = stored.of(chart)
+    if measured is None:
+        return {"measured": False, "why": stored.reason or "this spot is not in the ICM real-game file"}
+    return {"measured": True} | measured.to_dict("money", ICM_PLAYED_PROFILE)

@@ -898,17 +898,18 @@ const fullRingCharts = (() => {
 
   // the chart played in the real game (with its over-call ranges where shipped; joint deals): its largest gain,
   // bracketed
-  function realGame(r) {
+  function realGame(r, units) {
     const real = r.real_game;
     if (!real || !real.measured) return `. In the real game: not measured (${real ? real.why : "no answer"})`;
-    const low = real.gains_low_bb;
+    const low = real[`gains_low_${units}`];
     const seat = low.indexOf(Math.max(...low));
     const how = real.deals ? `${real.deals.toLocaleString("en")} joint deals, cross-fitted `
-      + `± ${real.gains_low_stderr_bb[seat].toExponential(1)}` : "exact";
-    const read = r.overcalls_shipped ? "with its over-call ranges" : "over-calls by the lone-jam chart";
+      + `± ${real[`gains_low_stderr_${units}`][seat].toExponential(1)}` : "exact";
+    const read = r.overcalls_shipped ? "with its over-call ranges"
+      : units === "money" ? "a jam and calls called by the lone-jam chart" : "over-calls by the lone-jam chart";
     return `. In the real game, the chart as read (${read}): largest gain `
-      + `${low[seat].toExponential(1)} bb (${r.seats[seat]}; ${how}; the in-sample estimate, at least the true gain `
-      + `in expectation: ${real.gains_high_bb[seat].toExponential(1)} bb)`;
+      + `${low[seat].toExponential(1)} ${units} (${r.seats[seat]}; ${how}; the in-sample estimate, at least the true `
+      + `gain in expectation: ${real[`gains_high_${units}`][seat].toExponential(1)} ${units})`;
   }
 
   function render(r) {
@@ -939,7 +940,7 @@ const fullRingCharts = (() => {
         ? (r.overcall ? "" : "; over-call ranges shipped (tick over-calls to show them)")
         : r.overcalls_withheld ? `; ${r.overcalls_why} (facing a jam and a call, read the lone-jam chart)`
           : "; over-call ranges not shipped for this spot (facing a jam and a call, read the lone-jam chart)")
-      + (icm ? "" : realGame(r));
+      + realGame(r, units);
     $("ring-summary").dataset.depth = String(r.depth_bb);
   }
 
