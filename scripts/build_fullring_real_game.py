@@ -30,7 +30,9 @@ import argparse
 import hashlib
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from build_fullring_charts import read_checkpoint, refuse, seat_counts, solve_all, write_checkpoint
@@ -186,19 +188,29 @@ def main_icm(args: argparse.Namespace) -> int:
             and load_measured(icm_checkpoint_path(args.work, *s), expected[s]) is None]
     print(f"{len(spots)} ICM spots, {len(todo)} to measure (code version {icm_real_game_version()}, {args.deals} "
           f"deals, seed {args.seed}, {args.workers} worker(s))", flush=True)
-    if todo:
-        jobs = [(str(args.charts), stage, n, d, args.deals, args.seed, str(args.work))
-                for stage, n, d in sorted(todo, key=lambda spot: -spot[1])]
-        if solve_all(_measure_icm, jobs, args.workers, args.work) == 130:
-            return 130
-    measured = [load_measured(icm_checkpoint_path(args.work, *s), expected[s]) for s in spots]
-    missing = [s for s, m in zip(spots, measured, strict=True) if m is None]
+    # the largest tables first: the ETA then errs long, and the last jobs are the short ones
+    jobs = [(str(args.charts), stage, n, d, args.deals, args.seed, str(args.work))
+            for stage, n, d in sorted(todo, key=lambda spot: -spot[1])]
+    return measure_and_write(args, jobs, _measure_icm, [icm_checkpoint_path(args.work, *s) for s in spots],
+                             [expected[s] for s in spots], lambda measured: write_icm_real_game(charts, measured,
+                                                                                                  args.output))
+
+
+def measure_and_write(args: argparse.Namespace, jobs: list[Any], measure: Callable[[Any], str], checkpoints: list[Path],
+                      stamps: list[dict[str, object]], write: Callable[[list[RealGameGains]], dict[str, Any]]) -> int:
+    """Run ``measure`` on ``jobs`` in ``args.workers`` processes, then, if every spot's checkpoint (``checkpoints``,
+    of stamps ``stamps``, in the file's row order) is there, write the file (``write`` of the measurements) and say
+    so; 1 with a line on stderr if some are missing, 130 after Ctrl-C."""
+    if jobs and solve_all(measure, jobs, args.workers, args.work) == 130:
+        return 130
+    measured = [load_measured(path, stamp) for path, stamp in zip(checkpoints, stamps, strict=True)]
+    missing = [path.name for path, m in zip(checkpoints, measured, strict=True) if m is None]
     if missing:
         print(f"{len(missing)} spots are not measured yet (e.g. {missing[0]}): the file is written once they are "
               "(rerun with their --seats)", file=sys.stderr)
         return 1
-    header = write_icm_real_game(charts, [m for m in measured if m is not None], args.output)
-    print(f"wrote {args.output}: {len(spots)} spots, code version {header['code_version']}, content sha256 "
+    header = write([m for m in measured if m is not None])
+    print(f"wrote {args.output}: {len(measured)} spots, code version {header['code_version']}, content sha256 "
           f"{header['content_sha256'][:16]}", flush=True)
     return 0
 
@@ -254,22 +266,11 @@ def main(argv: list[str] | None = None) -> int:
     todo = [s for s in asked if load_measured(checkpoint_path(args.work, *s), expected[s]) is None]
     print(f"{len(asked)} spots, {len(asked) - len(todo)} already measured, {len(todo)} to measure (code version "
           f"{real_game_version()}, {args.deals} deals, seed {args.seed}, {args.workers} worker(s))", flush=True)
-    if todo:
-        # the largest tables first: the ETA then errs long, and the last jobs are the short ones
-        jobs = [(str(args.charts), s, d, a, args.deals, args.seed, str(args.work))
-                for s, d, a in sorted(todo, key=lambda spot: -spot[0])]
-        if solve_all(_measure, jobs, args.workers, args.work) == 130:
-            return 130
-    measured = [load_measured(checkpoint_path(args.work, *s), expected[s]) for s in spots]
-    missing = [s for s, m in zip(spots, measured, strict=True) if m is None]
-    if missing:
-        print(f"{len(missing)} spots are not measured yet (e.g. {missing[0]}): the file is written once they are "
-              "(rerun with their --seats)", file=sys.stderr)
-        return 1
-    header = write_real_game(charts, overcalls, [m for m in measured if m is not None], args.output)
-    print(f"wrote {args.output}: {len(spots)} spots, code version {header['code_version']}, content sha256 "
-          f"{header['content_sha256'][:16]}", flush=True)
-    return 0
+    jobs = [(str(args.charts), s, d, a, args.deals, args.seed, str(args.work))
+            for s, d, a in sorted(todo, key=lambda spot: -spot[0])]
+    return measure_and_write(args, jobs, _measure, [checkpoint_path(args.work, *s) for s in spots],
+                             [expected[s] for s in spots],
+                             lambda measured: write_real_game(charts, overcalls, measured, args.output))
 
 
 if __name__ == "__main__":
