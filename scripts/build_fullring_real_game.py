@@ -173,15 +173,9 @@ def icm_row(charts: ChartFile, stage: str, seats: int, depth: float) -> int:
     return int(np.flatnonzero((key[:, 0] == seats) & (key[:, 1] == depth) & (key[:, 3] == STAGES.index(stage)))[0])
 
 
-def main_icm(args: argparse.Namespace) -> int:
-    """``--icm``: measure every spot of the ICM chart file ``args.charts`` (see the module docstring)."""
-    try:
-        charts = read_icm_charts(args.charts)
-        measure = seat_counts(args.seats)
-        check_output_path(args.output, "--output file")
-    except (ValueError, PokerlabError) as error:
-        return refuse(error)
-    args.work.mkdir(parents=True, exist_ok=True)
+def main_icm(args: argparse.Namespace, charts: ChartFile, measure: list[int]) -> int:
+    """``--icm``: measure every spot of the ICM chart file ``charts`` of the seat counts ``measure`` (see the module
+    docstring)."""
     spots = [(STAGES[int(k[3])], int(k[0]), float(k[1])) for k in charts.key]
     expected = {spot: icm_stamp(charts, row, args.deals, args.seed) for row, spot in enumerate(spots)}
     todo = [s for s in spots if s[1] in measure
@@ -238,17 +232,17 @@ def main(argv: list[str] | None = None) -> int:
             setattr(args, name, default)
     if args.deals < 100:
         return refuse(f"--deals {args.deals}: at least 100 joint deals per spot")
-    if args.icm:
-        if args.start_from is not None:
-            return refuse("--start-from is for the chip-EV charts: an ICM build resumes from its --work checkpoints")
-        return main_icm(args)
+    if args.icm and args.start_from is not None:
+        return refuse("--start-from is for the chip-EV charts: an ICM build resumes from its --work checkpoints")
     try:
-        charts = read_charts(args.charts)
+        charts = (read_icm_charts if args.icm else read_charts)(args.charts)
         measure = seat_counts(args.seats)
         check_output_path(args.output, "--output file")
     except (ValueError, PokerlabError) as error:
         return refuse(error)
     args.work.mkdir(parents=True, exist_ok=True)
+    if args.icm:
+        return main_icm(args, charts, measure)
     overcalls = overcalls_of(charts)
     if overcalls.reason:
         print(f"note: no over-call ranges ({overcalls.reason}): facing a jam and calls, the charts' players call by "
