@@ -42,7 +42,9 @@ def main() -> None:
     parser.add_argument("new", type=Path)
     parser.add_argument("--deals", type=int, default=DEALS)
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--json", type=Path)
+    parser.add_argument("--json", type=Path, help="write every spot's row here")
+    parser.add_argument("--done", type=Path, help="a --json file of an earlier run: its spots are taken from it, "
+                                                   "not measured again")
     args = parser.parse_args()
     old, new = read_charts(args.old), read_charts(args.new)
     added = [(int(k[0]), float(k[1]), list(ANTES)[int(k[2])]) for k in new.key
@@ -50,8 +52,14 @@ def main() -> None:
     print(f"machine: {machine_description()}; {len(added)} added spots of 3+ seats; {args.deals} deals, seed "
           f"{args.seed}", flush=True)
     rows: list[dict[str, Any]] = []
+    done = {tuple(r["spot"]): r for r in json.loads(args.done.read_text())} if args.done else {}
     verdicts: Counter[tuple[float, str]] = Counter()
     for seats, depth, ante in added:
+        if (seats, depth, ante) in done:
+            row = done[(seats, depth, ante)]
+            rows.append(row)
+            verdicts[(abs(row["former_depth"] - depth), row["verdict"])] += 1
+            continue
         cpu = time.process_time()
         own_chart = full_ring_chart(seats, depth, ante, new)
         former = full_ring_chart(seats, depth, ante, old)

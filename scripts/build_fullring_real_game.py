@@ -16,6 +16,10 @@ checkpointed from it, the others measured.
     git show HEAD:src/pokerlab/data/fullring_real_game.npz > old-real.npz   # likewise old-charts.npz, old-overcalls.npz
     .venv/bin/python scripts/build_fullring_real_game.py --start-from old-real.npz old-charts.npz old-overcalls.npz
 
+With --deeper it measures, for each short spot whose solve stopped above its target (the spots whose over-call
+ranges are withheld), the chart of the next deeper shipped depth played at the spot's depth
+(pokerlab.pushfold.fullring_deeper) into src/pokerlab/data/fullring_deeper_reading.npz, checkpointed the same way.
+
 With --icm it measures the shipped ICM charts instead (pokerlab.pushfold.fullring_icm_real: the ICM payoffs, no
 over-call ranges) into src/pokerlab/data/fullring_icm_real_game.npz, checkpointed the same way:
 
@@ -49,6 +53,7 @@ from pokerlab.pushfold.fullring_charts import (
     RealGameGains,
     full_ring_chart,
     overcalls_of,
+    overcalls_withheld,
     read_charts,
     read_overcalls,
     read_real_game,
@@ -58,6 +63,7 @@ from pokerlab.pushfold.fullring_charts import (
     spot_row,
     write_real_game,
 )
+from pokerlab.pushfold.fullring_deeper import DEEPER_FILE, deeper_depth, measure_deeper, write_deeper
 from pokerlab.pushfold.fullring_icm import STAGES
 from pokerlab.pushfold.fullring_icm_charts import (
     ICM_CHART_FILE,
@@ -141,6 +147,54 @@ def _measure(job: tuple[str, int, float, str, int, int, str]) -> str:
             f"{measured.low[largest]:.2e} to {measured.high[largest]:.2e} bb (seat {largest})")
 
 
+def deeper_stamp(charts: ChartFile, overcalls: OvercallFile, seats: int, depth: float, ante: str, deals: int,
+                 seed: int) -> dict[str, object]:
+    """What a deeper reading's checkpoint must have been measured with: the code, the spot's chart and the deeper
+    spot's (with its over-call ranges), the deeper depth, the deals and the seed."""
+    deeper = deeper_depth(charts, seats, depth, ante)
+    assert deeper is not None
+    own, other = spot_row(charts.key, seats, depth, ante), spot_row(charts.key, seats, deeper, ante)
+    assert own is not None and other is not None
+    return stamp(charts, overcalls, seats, deeper, ante, deals, seed) | {
+        "own_spot_sha256": spot_digest(charts, own), "depth": depth, "deeper": deeper}
+
+
+def _measure_deeper(job: tuple[str, int, float, str, int, int, str]) -> str:
+    """Measure the deeper chart of one spot of the chart file ``job[0]`` at its depth and checkpoint it."""
+    charts_path, seats, depth, ante, deals, seed, work = job
+    charts = read_charts(Path(charts_path))
+    cpu = time.process_time()
+    deeper, measured = measure_deeper(charts, seats, depth, ante, deals=deals, seed=seed)
+    write_checkpoint(deeper_checkpoint_path(Path(work), seats, depth, ante),
+                     deeper_stamp(charts, overcalls_of(charts), seats, depth, ante, deals, seed)
+                     | {"measured_deals": measured.deals},
+                     {name: getattr(measured, name) for name in REAL_GAME_ARRAYS[1:]})
+    largest = int(np.argmax(measured.low))
+    return (f"{seats} seats {depth:g} bb ante {ante}, the {deeper:g} bb chart: {time.process_time() - cpu:.1f} s CPU, "
+            f"largest gain {measured.low[largest]:.2e} bb (seat {largest})")
+
+
+def deeper_checkpoint_path(work: Path, seats: int, depth: float, ante: str) -> Path:
+    return work / f"deeper-{seats:02d}-{ante}-{depth:06.2f}.npz"
+
+
+def main_deeper(args: argparse.Namespace, charts: ChartFile, measure: list[int]) -> int:
+    """``--deeper``: measure the deeper chart of every short spot of ``charts`` whose over-call ranges are withheld
+    (of the seat counts ``measure``) at the spot's depth (see the module docstring)."""
+    overcalls = overcalls_of(charts)
+    short = [(int(r), (int(charts.key[r, 0]), float(charts.key[r, 1]), list(ANTES)[int(charts.key[r, 2])]))
+             for r in np.flatnonzero(overcalls_withheld(charts))]
+    found = [(row, spot, deeper_depth(charts, *spot)) for row, spot in short]
+    rows = [row for row, _, d in found if d is not None]
+    spots = [spot for _, spot, d in found if d is not None]
+    deeper = [d for _, _, d in found if d is not None]
+    return measure_and_write(
+        args, "short spots", real_game_version(), [(s[0], s, deeper_checkpoint_path(args.work, *s),
+                                                    deeper_stamp(charts, overcalls, *s, args.deals, args.seed))
+                                                   for s in spots], measure, _measure_deeper,
+        lambda measured: write_deeper(charts, overcalls, rows, deeper, measured, args.output))
+
+
 def icm_checkpoint_path(work: Path, stage: str, seats: int, depth: float) -> Path:
     return work / f"icm-{stage}-{seats:02d}-{depth:06.2f}.npz"
 
@@ -177,28 +231,31 @@ def main_icm(args: argparse.Namespace, charts: ChartFile, measure: list[int]) ->
     """``--icm``: measure every spot of the ICM chart file ``charts`` of the seat counts ``measure`` (see the module
     docstring)."""
     spots = [(STAGES[int(k[3])], int(k[0]), float(k[1])) for k in charts.key]
-    expected = {spot: icm_stamp(charts, row, args.deals, args.seed) for row, spot in enumerate(spots)}
-    todo = [s for s in spots if s[1] in measure
-            and load_measured(icm_checkpoint_path(args.work, *s), expected[s]) is None]
-    print(f"{len(spots)} ICM spots, {len(todo)} to measure (code version {icm_real_game_version()}, {args.deals} "
-          f"deals, seed {args.seed}, {args.workers} worker(s))", flush=True)
-    # the largest tables first: the ETA then errs long, and the last jobs are the short ones
-    jobs = [(str(args.charts), stage, n, d, args.deals, args.seed, str(args.work))
-            for stage, n, d in sorted(todo, key=lambda spot: -spot[1])]
-    return measure_and_write(args, jobs, _measure_icm, [icm_checkpoint_path(args.work, *s) for s in spots],
-                             [expected[s] for s in spots], lambda measured: write_icm_real_game(charts, measured,
-                                                                                                  args.output))
+    return measure_and_write(
+        args, "ICM spots", icm_real_game_version(), [(s[1], s, icm_checkpoint_path(args.work, *s),
+                                                      icm_stamp(charts, row, args.deals, args.seed))
+                                                     for row, s in enumerate(spots)], measure, _measure_icm,
+        lambda measured: write_icm_real_game(charts, measured, args.output))
 
 
-def measure_and_write(args: argparse.Namespace, jobs: list[Any], measure: Callable[[Any], str], checkpoints: list[Path],
-                      stamps: list[dict[str, object]], write: Callable[[list[RealGameGains]], dict[str, Any]]) -> int:
-    """Run ``measure`` on ``jobs`` in ``args.workers`` processes, then, if every spot's checkpoint (``checkpoints``,
-    of stamps ``stamps``, in the file's row order) is there, write the file (``write`` of the measurements) and say
-    so; 1 with a line on stderr if some are missing, 130 after Ctrl-C."""
+def measure_and_write(args: argparse.Namespace, what: str, version: str,
+                      spots: list[tuple[int, Any, Path, dict[str, object]]], seats: list[int],
+                      measure: Callable[[Any], str], write: Callable[[list[RealGameGains]], dict[str, Any]]) -> int:
+    """Measure the ``spots`` (``(seat count, spot, checkpoint, stamp)`` in the file's row order) of the seat counts
+    ``seats`` that have no checkpoint of their stamp, by ``measure`` of ``(charts, *spot, deals, seed, work)`` in
+    ``args.workers`` processes (the largest tables first: the ETA then errs long, and the last jobs are the short
+    ones); then, if every spot's checkpoint is there, write the file (``write`` of the measurements) and say so; 1
+    with a line on stderr if some are missing, 130 after Ctrl-C."""
+    asked = [(n, spot, path, stamp) for n, spot, path, stamp in spots if n in seats]
+    todo = [(n, spot) for n, spot, path, stamp in asked if load_measured(path, stamp) is None]
+    print(f"{len(asked)} {what}, {len(asked) - len(todo)} already measured, {len(todo)} to measure (code version "
+          f"{version}, {args.deals} deals, seed {args.seed}, {args.workers} worker(s))", flush=True)
+    jobs = [(str(args.charts), *spot, args.deals, args.seed, str(args.work))
+            for _, spot in sorted(todo, key=lambda job: -job[0])]
     if jobs and solve_all(measure, jobs, args.workers, args.work) == 130:
         return 130
-    measured = [load_measured(path, stamp) for path, stamp in zip(checkpoints, stamps, strict=True)]
-    missing = [path.name for path, m in zip(checkpoints, measured, strict=True) if m is None]
+    measured = [load_measured(path, stamp) for _, _, path, stamp in spots]
+    missing = [path.name for (_, _, path, _), m in zip(spots, measured, strict=True) if m is None]
     if missing:
         print(f"{len(missing)} spots are not measured yet (e.g. {missing[0]}): the file is written once they are "
               "(rerun with their --seats)", file=sys.stderr)
@@ -213,6 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--icm", action="store_true", help="measure the ICM charts (default --charts, --output and "
                                                             "--work: the ICM files)")
+    parser.add_argument("--deeper", action="store_true", help="measure each short spot's next deeper chart at its "
+                                                               "depth (default --output: the deeper-reading file)")
     parser.add_argument("--charts", type=Path, default=None, help="the chart file to measure")
     parser.add_argument("--deals", type=int, default=DEALS)
     parser.add_argument("--seed", type=int, default=SEED)
@@ -226,14 +285,18 @@ def main(argv: list[str] | None = None) -> int:
                              "OVERCALLS) of every spot measured as it would be now, so that a build extends it")
     args = parser.parse_args(argv)
     icm = {"charts": ICM_CHART_FILE, "output": ICM_REAL_GAME_FILE, "work": ROOT / "build" / "fullring-real-game-icm"}
-    chip = {"charts": CHART_FILE, "output": REAL_GAME_FILE, "work": ROOT / "build" / "fullring-real-game"}
+    chip = {"charts": CHART_FILE, "output": DEEPER_FILE if args.deeper else REAL_GAME_FILE,
+            "work": ROOT / "build" / "fullring-real-game"}
+    if args.icm and args.deeper:
+        return refuse("--deeper is for the chip-EV charts: leave out --icm")
     for name, default in (icm if args.icm else chip).items():
         if getattr(args, name) is None:
             setattr(args, name, default)
     if args.deals < 100:
         return refuse(f"--deals {args.deals}: at least 100 joint deals per spot")
-    if args.icm and args.start_from is not None:
-        return refuse("--start-from is for the chip-EV charts: an ICM build resumes from its --work checkpoints")
+    if (args.icm or args.deeper) and args.start_from is not None:
+        return refuse("--start-from is for the chip-EV real-game file: --icm and --deeper builds resume from their "
+                      "--work checkpoints")
     try:
         charts = (read_icm_charts if args.icm else read_charts)(args.charts)
         measure = seat_counts(args.seats)
@@ -243,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     args.work.mkdir(parents=True, exist_ok=True)
     if args.icm:
         return main_icm(args, charts, measure)
+    if args.deeper:
+        return main_deeper(args, charts, measure)
     overcalls = overcalls_of(charts)
     if overcalls.reason:
         print(f"note: no over-call ranges ({overcalls.reason}): facing a jam and calls, the charts' players call by "
@@ -255,16 +320,10 @@ def main(argv: list[str] | None = None) -> int:
             return refuse(error)
         print(f"{seeded} spots of {args.start_from[0]} checkpointed in {args.work}", flush=True)
     spots = [(int(k[0]), float(k[1]), list(ANTES)[int(k[2])]) for k in charts.key]
-    expected = {spot: stamp(charts, overcalls, *spot, args.deals, args.seed) for spot in spots}
-    asked = [s for s in spots if s[0] in measure]
-    todo = [s for s in asked if load_measured(checkpoint_path(args.work, *s), expected[s]) is None]
-    print(f"{len(asked)} spots, {len(asked) - len(todo)} already measured, {len(todo)} to measure (code version "
-          f"{real_game_version()}, {args.deals} deals, seed {args.seed}, {args.workers} worker(s))", flush=True)
-    jobs = [(str(args.charts), s, d, a, args.deals, args.seed, str(args.work))
-            for s, d, a in sorted(todo, key=lambda spot: -spot[0])]
-    return measure_and_write(args, jobs, _measure, [checkpoint_path(args.work, *s) for s in spots],
-                             [expected[s] for s in spots],
-                             lambda measured: write_real_game(charts, overcalls, measured, args.output))
+    return measure_and_write(
+        args, "spots", real_game_version(), [(s[0], s, checkpoint_path(args.work, *s),
+                                              stamp(charts, overcalls, *s, args.deals, args.seed)) for s in spots],
+        measure, _measure, lambda measured: write_real_game(charts, overcalls, measured, args.output))
 
 
 if __name__ == "__main__":

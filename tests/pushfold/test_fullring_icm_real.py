@@ -142,7 +142,7 @@ def test_the_builder_measures_the_icm_charts_and_resumes(tmp_path: Path) -> None
     fresh = measure_icm_chart(icm_chart(3, depth, stage), stage, deals=300)
     np.testing.assert_array_equal(header["low"], fresh.low)
     again = subprocess.run(command, capture_output=True, text=True, timeout=600)
-    assert f"{charts.key.shape[0]} ICM spots, 0 to measure" in again.stdout
+    assert f"{three} ICM spots, {three} already measured, 0 to measure" in again.stdout
 
 
 @pytest.mark.parametrize("bad", [["--start-from", "a", "b", "c"], ["--deals", "5"]])

@@ -10,6 +10,7 @@ import pytest
 from pokerlab.cards.classes import CLASS_NAMES
 from pokerlab.pushfold.fullring import ANTES
 from pokerlab.pushfold.fullring_charts import available_depths, full_ring_chart, shipped_charts, shipped_real_game
+from pokerlab.pushfold.fullring_deeper import deeper_reading_dict
 from pokerlab.pushfold.fullring_icm_charts import icm_chart, icm_real_game_dict, stage_real_game
 
 
@@ -42,6 +43,9 @@ def test_the_answer_is_the_shipped_chart(client):
     assert client.get("/api/pushfold/chart?seats=4&depth=10&overcalls=true").json() == with_overcalls
     refused = client.post("/api/pushfold/chart", json={"seats": 4, "depth": 10, "icm": "final", "overcalls": True})
     assert refused.status_code == 422 and "no over-call ranges" in refused.text
+    short = client.post("/api/pushfold/chart", json={"seats": 7, "depth": 6.5}).json()  # a short capped spot
+    assert short["deeper_reading"] == deeper_reading_dict(full_ring_chart(7, 6.5, "none"))
+    assert short["deeper_reading"]["measured"] and short["deeper_reading"]["depth_bb"] == 7.0
     icm = client.post("/api/pushfold/chart", json={"seats": 4, "depth": 10, "icm": "bubble"}).json()
     assert icm["real_game"] == icm_real_game_dict(icm_chart(4, 10, "bubble"), "bubble") and icm["real_game"]["measured"]
 

@@ -362,6 +362,7 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
 
     from pokerlab.pushfold.charts import grid_text, save_depth_png
     from pokerlab.pushfold.fullring_charts import ante_rule, full_ring_table, overcall_triples, real_game_dict
+    from pokerlab.pushfold.fullring_deeper import deeper_reading_dict
 
     rule = ante_rule({"0.0": "none"}.get(ante, ante))
     if icm_stage is not None and rule != "none":
@@ -375,6 +376,7 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
         data = table.to_dict(overcalls)
         for chart_data, chart in zip(data["charts"], table.charts, strict=True):
             chart_data["real_game"] = real_game_dict(chart)
+            chart_data["deeper_reading"] = deeper_reading_dict(chart)
         tag, units, what = rule, "bb", f"ante rule {rule}, chip EV"
         goal = data["model"]["target_bb"]["heads_up" if seats == 2 else "multiway"]
         goals = [goal] * len(table.charts)
@@ -429,6 +431,14 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
         out.print(f"above the target (stopped at the iteration cap; largest gain, {units}): {', '.join(over)}",
                   highlight=False)
     out.print(_real_game_line(data["charts"], units), highlight=False)
+    better = [(c["depth_bb"], c["deeper_reading"]) for c in data["charts"]
+              if c.get("deeper_reading", {}).get("better")]
+    if better:
+        out.print("played at their own depth, deeper charts measured better in the real game (largest gain, bb): "
+                  + ", ".join(f"at {d:g} bb the {r['depth_bb']:g} bb chart {max(r['gains_low_bb']):.1e} against "
+                              f"{r['own_largest_gain_bb']:.1e}" for d, r in better)
+                  + " (the chart model is too loose at these short spots: docs/algorithms.md, \"Full-ring charts\")",
+                  highlight=False)
     for s, name in enumerate(names):
         if not np.isnan(table.jam_depth[s, 0]):
             out.print(f"{name} jams first in up to this many bb (0: never):")

@@ -545,6 +545,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             real_game_dict,
             shipped_model,
         )
+        from pokerlab.pushfold.fullring_deeper import deeper_reading_dict
 
         if icm is not None:
             from pokerlab.pushfold.fullring_icm_charts import icm_chart_answer
@@ -556,14 +557,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return icm_chart_answer(seats, depth, icm)
         chart = full_ring_chart(seats, depth, ante)
         return chart.to_dict(overcalls) | {"exact": chart.exact, "model": shipped_model(),
-                                  "depths": available_depths(seats, ante).tolist(), "real_game": real_game_dict(chart)}
+                                  "depths": available_depths(seats, ante).tolist(), "real_game": real_game_dict(chart),
+                                  "deeper_reading": deeper_reading_dict(chart)}
 
     @app.post("/api/pushfold/chart")
     def full_ring_chart_post(body: FullRingChartRequest) -> dict[str, Any]:
         """The shipped full-ring chart nearest a depth, as `pokerlab pushfold --chart full-ring --json` (no
         solving: read from the package's chart file, whose header comes back as `model`), with the chart played in
-        the real game (`real_game`: per seat its chip EV and best-response gain, bracketed) and, with `overcalls`,
-        the over-call ranges."""
+        the real game (`real_game`: per seat its chip EV and best-response gain, bracketed; money for the ICM
+        charts), at a short spot the next deeper chart played at its depth (`deeper_reading`, with `better` where it
+        plays better there) and, with `overcalls`, the over-call ranges."""
         return full_ring_answer(body.seats, body.depth, body.ante, body.icm, body.overcalls)
 
     @app.get("/api/pushfold/chart")

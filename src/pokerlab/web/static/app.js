@@ -940,7 +940,12 @@ const fullRingCharts = (() => {
         ? (r.overcall ? "" : "; over-call ranges shipped (tick over-calls to show them)")
         : r.overcalls_withheld ? `; ${r.overcalls_why} (facing a jam and a call, read the lone-jam chart)`
           : "; over-call ranges not shipped for this spot (facing a jam and a call, read the lone-jam chart)")
-      + realGame(r, units);
+      + realGame(r, units)
+      + (r.deeper_reading && r.deeper_reading.better ? `. Played at ${num(r.depth_bb, 1)} bb, the `
+        + `${num(r.deeper_reading.depth_bb, 1)} bb chart measured better in the real game (largest gain `
+        + `${Math.max(...r.deeper_reading.gains_low_bb).toExponential(1)} against `
+        + `${r.deeper_reading.own_largest_gain_bb.toExponential(1)} bb): the chart model is too loose at these short `
+        + "spots" : "");
     $("ring-summary").dataset.depth = String(r.depth_bb);
   }
 
