@@ -126,13 +126,13 @@ def deeper_reading_dict(chart: FullRingChart) -> dict[str, Any]:
     >>> deeper_reading_dict(full_ring_chart(7, 20, "none"))["measured"]
     False
     """
-    stored = shipped_deeper()
-    own = shipped_real_game().of(chart)
+    stored, real = shipped_deeper(), shipped_real_game()
+    own = real.of(chart)
     measured = stored.of(chart) if chart.exact else None
     if measured is None or own is None:
-        why = (stored.reason or ("the chart shown is of another depth" if not chart.exact else
-                                 "measured only at short spots whose solve stopped above its target (3+ seats below "
-                                 "10 bb)"))
+        why = (stored.reason or real.reason or ("the chart shown is of another depth" if not chart.exact else
+                                                "measured only at short spots whose solve stopped above its target "
+                                                "(3+ seats below 10 bb)"))
         return {"measured": False, "why": why}
     row = spot_row(stored.arrays["key"], len(chart.seats), chart.depth_bb, chart.ante)
     assert row is not None  # the file has the spot: its measurement was read above
