@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -735,9 +735,16 @@ def read_real_game(path: Path, charts: ChartFile, overcalls: OvercallFile) -> Re
 @lru_cache(maxsize=1)
 def shipped_real_game() -> RealGameFile:
     """The package's real-game file, read once per process (a missing file: no measurements, and why)."""
-    if not REAL_GAME_FILE.exists():
-        return RealGameFile({}, {}, "no real-game file: run scripts/build_fullring_real_game.py")
-    return read_real_game(REAL_GAME_FILE, shipped_charts(), shipped_overcalls())
+    return read_if_built(REAL_GAME_FILE, lambda path: read_real_game(path, shipped_charts(), shipped_overcalls()),
+                         "real-game", "")
+
+
+def read_if_built(path: Path, read: Callable[[Path], RealGameFile], what: str, option: str) -> RealGameFile:
+    """``read(path)``, or where the package has no such file no measurements and why (``what`` names the file,
+    ``option`` the real-game builder's mode that writes it)."""
+    if not path.exists():
+        return RealGameFile({}, {}, f"no {what} file: run scripts/build_fullring_real_game.py{option}")
+    return read(path)
 
 
 def real_game_dict(chart: FullRingChart) -> dict[str, Any]:

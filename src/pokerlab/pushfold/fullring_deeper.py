@@ -41,6 +41,7 @@ from pokerlab.pushfold.fullring_charts import (
     full_ring_chart,
     load_data_file,
     overcall_hash,
+    read_if_built,
     real_game_arrays,
     real_game_version,
     save_chart_file,
@@ -109,9 +110,8 @@ def read_deeper(path: Path, charts: ChartFile, overcalls: OvercallFile) -> RealG
 @lru_cache(maxsize=1)
 def shipped_deeper() -> RealGameFile:
     """The package's deeper-reading file, read once per process (a missing file: no measurements, and why)."""
-    if not DEEPER_FILE.exists():
-        return RealGameFile({}, {}, "no deeper-reading file: run scripts/build_fullring_real_game.py --deeper")
-    return read_deeper(DEEPER_FILE, shipped_charts(), shipped_overcalls())
+    return read_if_built(DEEPER_FILE, lambda path: read_deeper(path, shipped_charts(), shipped_overcalls()),
+                         "deeper-reading", " --deeper")
 
 
 def deeper_reading_dict(chart: FullRingChart) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from pokerlab.pushfold.fullring_charts import (
     full_ring_table,
     load_data_file,
     read_chart_file,
+    read_if_built,
     real_game_arrays,
     save_chart_file,
     spot_arrays,
@@ -207,9 +208,8 @@ def read_icm_real_game(path: Path, charts: ChartFile) -> RealGameFile:
 @lru_cache(maxsize=1)
 def shipped_icm_real_game() -> RealGameFile:
     """The package's ICM real-game file, read once per process (a missing file: no measurements, and why)."""
-    if not ICM_REAL_GAME_FILE.exists():
-        return RealGameFile({}, {}, "no ICM real-game file: run scripts/build_fullring_real_game.py --icm")
-    return read_icm_real_game(ICM_REAL_GAME_FILE, shipped_icm_charts())
+    return read_if_built(ICM_REAL_GAME_FILE, lambda path: read_icm_real_game(path, shipped_icm_charts()),
+                         "ICM real-game", " --icm")
 
 
 def stage_real_game(stage: str, stored: RealGameFile | None = None) -> RealGameFile:
