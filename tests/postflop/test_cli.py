@@ -58,7 +58,7 @@ def test_a_file_of_another_version_is_refused(tmp_path: Path) -> None:
     write_archive(out, meta, {k: np.asarray(v) for k, v in arrays.items()})
     shown = runner.invoke(app, ["postflop", "show", str(out)])
     assert shown.exit_code == 2
-    assert shown.output.strip() == (f"error: {out}: unsupported format version 99 (this pokerlab reads version 1)")
+    assert shown.output.strip() == (f"error: {out}: unsupported format version 99 (this pokerlab reads version 2)")
 
 
 def test_ctrl_c_saves_the_solve_so_far(tmp_path: Path) -> None:

@@ -48,12 +48,15 @@ def test_compressed_solve_reaches_the_float32_target(both: tuple[PostflopResult,
 
 
 def test_exploitability_is_that_of_the_stored_integers(both: tuple[PostflopResult, PostflopResult]) -> None:
-    """The float32 solver given the stored integers as its cumulative strategy (exact in float32) measures the
-    same best responses and values to the bit: the compressed exploitability is that of the strategy stored."""
+    """The float32 solver given the strategy the stored integers make (their rows normalised) measures the same
+    best responses and values, to the float32 storage's rounding: the compressed exploitability is that of the
+    strategy stored."""
     packed = both[1]
-    measured = PostflopSolver(packed.game, cumulative=packed.cumulative.astype(np.float32))
-    assert measured.exploitability() == packed.exploitability
-    assert measured.value(0) + packed.game.half_pot == packed.ev[0]
+    plain_game = build_game(**RIVER)[0]
+    strategy = packed.game.average_strategy(packed.cumulative, 1.0)
+    measured = PostflopSolver(plain_game, plain_game.strategy_storage(strategy), weight=1.0)
+    assert measured.exploitability() == pytest.approx(packed.exploitability, rel=1e-6)
+    assert measured.value(0) + packed.game.half_pot == pytest.approx(packed.ev[0], abs=1e-5)
 
 
 def test_each_updated_block_uses_the_whole_range(both: tuple[PostflopResult, PostflopResult]) -> None:
@@ -72,11 +75,11 @@ def test_each_updated_block_uses_the_whole_range(both: tuple[PostflopResult, Pos
 
 def test_memory_estimate_is_the_allocated_storage(both: tuple[PostflopResult, PostflopResult]) -> None:
     """The compressed estimate is below the float32 one by exactly the bytes the compressed arrays save (the
-    float32 estimate counts the built tree exactly: test_turn.py)."""
+    float32 estimate counts the built tree exactly: test_turn.py; its storage is one array, regrets and
+    cumulative strategy)."""
     plain, packed = both
-    assert packed.scales is not None
-    saved = plain.regrets.nbytes + plain.cumulative.nbytes - (packed.regrets.nbytes + packed.cumulative.nbytes
-                                                              + packed.scales.nbytes)
+    assert packed.scales is not None and plain.regrets is plain.cumulative
+    saved = plain.regrets.nbytes - (packed.regrets.nbytes + packed.cumulative.nbytes + packed.scales.nbytes)
     assert plain.game.memory_bytes - packed.game.memory_bytes == saved > 0
     assert packed.game.estimated_counts[:2] == (packed.game.storage_size, packed.game.tree.kind.size)
 

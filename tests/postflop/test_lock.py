@@ -76,7 +76,8 @@ def test_lock_to_the_equilibrium_changes_nothing(spot: int) -> None:
     result = solve(**spot_args, lock=locks, target=0.01, iterations=3000)
     pot = 100
     assert result.gains is not None
-    assert result.gains[0] == pytest.approx(0.0, abs=1e-9)
+    # a wholly locked player has nothing to gain but the float32 storage's rounding of its mix (3e-7 relative)
+    assert result.gains[0] == pytest.approx(0.0, abs=1e-8 * pot)
     assert result.gains[1] < 1e-4 * pot
     ip_value = result.ev[1] - pot / 2
     assert -value - result.gains[1] - 1e-7 <= ip_value <= -value + 1e-7
@@ -99,15 +100,12 @@ def test_lock_to_an_exploitable_strategy_gives_its_best_response(spot: int) -> N
     game, _ = build_game(**spot_args)
     result = solve(**spot_args, lock=_uniform_locks(game, 0), target=0.002, iterations=3000, baseline=False)
     assert result.equilibrium is None and result.gains is not None
-    uniform = np.zeros(game.storage_size, dtype=np.float32)
-    for v in _nodes(game, 0):
-        lo = int(game.tree.offset[v])
-        uniform[lo:lo + game.num_private_hands(0) * int(game.tree.num_children[v])] = 1.0
-    best = brute_force_value(game, PostflopSolver(game, cumulative=uniform), 1)
+    best = brute_force_value(game, PostflopSolver(game, game.strategy_storage({}), weight=1.0), 1)
     ip_value = result.ev[1] - 50
     assert result.stop_reason == "target" and result.gains[1] <= 2 * 0.002
-    assert best - result.gains[1] - 1e-9 <= ip_value <= best + 1e-9
-    assert result.gains[0] == pytest.approx(0.0, abs=1e-9)
+    # within the float32 storage's rounding of the locked mix (3e-7 relative) times chips at stake
+    assert best - result.gains[1] - 1e-5 <= ip_value <= best + 1e-5
+    assert result.gains[0] == pytest.approx(0.0, abs=1e-5)
 
 
 def test_clairvoyance_bettor_locked_to_always_jam() -> None:

@@ -152,14 +152,15 @@ def lp_solution(game: PostflopGame, fixed: dict[tuple[int, int], np.ndarray] | N
 
 
 def _with_strategy(game: PostflopGame, blocks: list[np.ndarray]) -> PostflopSolver:
-    cumulative = np.zeros(game.storage_size, dtype=np.float32)
-    for p in range(2):
-        for v in range(len(game.tree.kind)):
-            if game.tree.kind[v] == DECISION_NODE and game.tree.player[v] == p:
-                lo = game.tree.offset[v]
-                hi = lo + game.num_private_hands(p) * game.tree.num_children[v]
-                cumulative[lo:hi] = blocks[p][lo:hi]
-    return PostflopSolver(game, cumulative=cumulative)
+    """A solver whose average strategy is the LP's (``blocks``: each player's probabilities at its nodes'
+    offsets, actions by hands)."""
+    strategy = {}
+    for v in range(len(game.tree.kind)):
+        if game.tree.kind[v] == DECISION_NODE:
+            p = int(game.tree.player[v])
+            lo, na = int(game.tree.offset[v]), int(game.tree.num_children[v])
+            strategy[v] = blocks[p][lo:lo + game.num_private_hands(p) * na].reshape(na, -1)
+    return PostflopSolver(game, game.strategy_storage(strategy), weight=1.0)
 
 
 def brute_force_value(game: PostflopGame, solver: PostflopSolver, player: int, best: bool = True) -> float:
@@ -176,15 +177,11 @@ def brute_force_value(game: PostflopGame, solver: PostflopSolver, player: int, b
         mine, theirs = (i, j) if player == 0 else (j, i)
         result[mine, theirs] = r if player == 0 else -r
         prob[mine, theirs] = p
-    avg = solver.cumulative.astype(np.float64)
+    average = game.average_strategy(solver.cumulative, solver.weight)
     config = game.config
 
     def sigma_of(node: int, actor: int) -> np.ndarray:
-        na = int(game.tree.num_children[node])
-        lo = int(game.tree.offset[node])
-        block = avg[lo:lo + game.num_private_hands(actor) * na].reshape(na, -1).T  # stored action-major
-        sums = block.sum(axis=1, keepdims=True)
-        return np.where(sums > 0, block / np.where(sums > 0, sums, 1), 1.0 / na)
+        return average[node].T  # (hands, actions)
 
     def walk(node: int, h: int, reach: np.ndarray) -> float:
         kind = game.tree.kind[node]
@@ -249,23 +246,18 @@ def test_clairvoyance_toy_game() -> None:
     solver = PostflopSolver(game)
     solver.run(iterations=3000)
     assert solver.exploitability_percent() < 0.01
-    cum = solver.cumulative.astype(np.float64)
+    average = game.average_strategy(solver.cumulative, solver.weight)
     root = game.tree
     names = game.hand_names(0)
-    block = cum[root.offset[0]:root.offset[0] + 2 * len(names)].reshape(2, -1).T
-    bet = block[:, 1] / block.sum(axis=1)
+    bet = average[0][1]
     value = [bet[i] for i, n in enumerate(names) if n.startswith("A")]
     bluffs = [bet[i] for i, n in enumerate(names) if not n.startswith("A")]
     assert len(value) == 3 and len(bluffs) == 4
     assert min(value) > 0.999
     s = 0.5
     assert sum(bluffs) == pytest.approx(3 * s / (1 + s), abs=0.01)
-    call_node = root.first_child[0] + 1
-    na = root.num_children[call_node]
-    lo = root.offset[call_node]
-    calls = cum[lo:lo + na * game.num_private_hands(1)].reshape(na, -1).T
-    labels = game.labels[call_node]
-    call = calls[:, labels.index("call")] / calls.sum(axis=1)
+    call_node = int(root.first_child[0]) + 1
+    call = average[call_node][game.labels[call_node].index("call")]
     assert call == pytest.approx(np.full(len(call), 1 / (1 + s)), abs=0.01)
     # OOP's value net of its half pot (50): a value bet wins 50 when folded to (1 - c), 100 when called (c);
     # air loses its 50 checking and bluffing alike (indifferent); per deal over 3 + 4 equally likely combos
@@ -290,18 +282,15 @@ def test_clairvoyance_with_rake(rake: float, cap: float | None) -> None:
     pot, bet = 100.0, 50.0
     raked_uncalled = min(rake * pot, cap or np.inf)
     raked_called = min(rake * (pot + 2 * bet), cap or np.inf)
-    cum = solver.cumulative.astype(np.float64)
+    average = game.average_strategy(solver.cumulative, solver.weight)
     tree = game.tree
     names = game.hand_names(0)
-    block = cum[tree.offset[0]:tree.offset[0] + 2 * len(names)].reshape(2, -1).T
-    bets = block[:, 1] / block.sum(axis=1)
+    bets = average[0][1]
     assert min(b for b, n in zip(bets, names, strict=True) if n.startswith("A")) > 0.999
     bluffs = sum(b for b, n in zip(bets, names, strict=True) if not n.startswith("A"))
     assert bluffs == pytest.approx(3 * bet / (pot + bet - raked_called), abs=0.01)
-    call_node = tree.first_child[0] + 1
-    lo = tree.offset[call_node]
-    calls = cum[lo:lo + 2 * game.num_private_hands(1)].reshape(2, -1).T
-    call = calls[:, game.labels[call_node].index("call")] / calls.sum(axis=1)
+    call_node = int(tree.first_child[0]) + 1
+    call = average[call_node][game.labels[call_node].index("call")]
     c = (pot - raked_uncalled) / (pot - raked_uncalled + bet)
     assert call == pytest.approx(np.full(len(call), c), abs=0.01)
     # OOP's value net of its half pot: a value bet wins P/2 - R_P folded to, P/2 + B - R_C called; air -P/2
@@ -355,8 +344,12 @@ def test_tree_counts_against_postflop_solver() -> None:
                                                             raises=parse_street_sizes("2.5x", raises=True)))
     assert odd.labels[0] == ("check", "bet 123", "all-in 900")
     assert odd.labels[int(odd.tree.first_child[0]) + 1] == ("fold", "call", "raise to 308")
-    # storage: hands x actions per decision node
-    sizes = [g.num_private_hands(int(g.tree.player[v])) * int(g.tree.num_children[v])
+    # storage: hands x (2 actions - 1) per decision node (the regrets, the cumulative strategy but the last
+    # action's), hands x actions in each of the compressed storage's two arrays
+    sizes = [g.num_private_hands(int(g.tree.player[v])) * (2 * int(g.tree.num_children[v]) - 1)
              for v in range(len(g.tree.kind)) if g.tree.kind[v] == DECISION_NODE]
     assert g.storage_size == sum(sizes)
     assert list(itertools.accumulate(sizes))[-1] == g.storage_size
+    packed = PostflopGame("Td9d6hQc2s", "AA", "KK", config, compress=True)
+    assert packed.storage_size == sum(g.num_private_hands(int(g.tree.player[v])) * int(g.tree.num_children[v])
+                                      for v in range(len(g.tree.kind)) if g.tree.kind[v] == DECISION_NODE)

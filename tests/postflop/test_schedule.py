@@ -16,7 +16,7 @@ def peer_discount(t: int) -> tuple[float, float, float]:
 
 def test_discounts_are_postflop_solvers_until_the_last_restart() -> None:
     for t in range(4 * LAST_RESET):
-        assert tuple(discount(t)) == peer_discount(t)
+        assert tuple(discount(t))[:3] == peer_discount(t)
     restarts = [t for t in range(5000) if discount(t).gamma == 0.0]
     assert restarts == [0, 1, 4, 16]
     assert discount(64).gamma == ((64 - 16) / (64 - 16 + 1)) ** 3 and discount(64).alpha == peer_discount(64)[0]

@@ -33,7 +33,8 @@ def test_monotone_turn_merges_three_suits_and_solves_the_same_game() -> None:
     assert merged.decision_count < plain.decision_count
     solver = PostflopSolver(merged)
     solver.run(iterations=60)
-    played = PostflopSolver(plain, cumulative=_merged_strategy_in_plain_tree(merged, plain, solver.cumulative))
+    played = PostflopSolver(plain, _merged_strategy_in_plain_tree(
+        merged, plain, merged.average_strategy(solver.cumulative, solver.weight)), weight=1.0)
     for p in (0, 1):
         assert solver.value(p) == pytest.approx(played.value(p), abs=1e-5)
         assert solver.value(p, best=True) == pytest.approx(played.value(p, best=True), abs=1e-5)
@@ -59,14 +60,9 @@ def test_generic_vector_best_response_agrees() -> None:
     solver.run(iterations=40)
     tree = compile_public_tree(game)
     strategy = VectorStrategy.uniform(tree)
-    avg = solver.cumulative.astype(np.float64)
+    average = game.average_strategy(solver.cumulative, solver.weight)
     for n in tree.decision_nodes():
-        node = int(tree.states[int(n)])
-        na = int(game.tree.num_children[node])
-        lo = int(game.tree.offset[node])
-        block = avg[lo:lo + game.num_private_hands(int(game.tree.player[node])) * na].reshape(na, -1).T
-        sums = block.sum(axis=1, keepdims=True)
-        strategy.block(int(n))[:] = np.where(sums > 0, block / np.where(sums > 0, sums, 1), 1 / na)
+        strategy.block(int(n))[:] = average[int(tree.states[int(n)])].T
     generic = vector_exploitability(tree, strategy) / game.pairs_weight
     assert generic == pytest.approx(solver.exploitability(), rel=1e-6, abs=1e-9)
     assert solver.exploitability() > 0.01  # a 40-iteration solve is measurably exploitable: the check bites
@@ -116,7 +112,7 @@ def test_parallel_branches_equal_one_serial_walk() -> None:
     assert np.array_equal(parallel.cumulative, serial.cumulative)
     for mode in (AVERAGE, BEST):
         whole = tree_values(game.tree, game.hands, serial.regrets, serial.cumulative, 0, 0, serial._weights[0],
-                            serial._weights[1], mode, Discount(1.0, 1.0, 1.0), game.half_pot,
+                            serial._weights[1], mode, Discount(1.0, 1.0, 1.0, parallel.weight), game.half_pot,
                             game.chance_index, np.zeros((0, 1)))
         assert np.array_equal(whole, parallel.counterfactual_values(0, best=mode == BEST))
 
@@ -192,10 +188,11 @@ def test_scratch_holds_every_level_and_action_of_the_walk() -> None:
     assert _shape_below(tree, 0)[0] >= 6  # two streets of actions and the river's deal
 
 
-def _merged_strategy_in_plain_tree(merged: PostflopGame, plain: PostflopGame, cumulative: np.ndarray) -> np.ndarray:
-    """The plain tree's cumulative strategy playing ``merged``'s: each node of a twin card's branch plays the
-    representative's node with the suits swapped (hands relabelled)."""
-    out = np.zeros(plain.storage_size, dtype=np.float32)
+def _merged_strategy_in_plain_tree(merged: PostflopGame, plain: PostflopGame,
+                                   average: dict[int, np.ndarray]) -> np.ndarray:
+    """The plain tree's storage playing ``merged``'s ``average`` strategy (by node, actions by hands): each node of
+    a twin card's branch plays the representative's node with the suits swapped (hands relabelled)."""
+    out: dict[int, np.ndarray] = {}
     position = [{int(c): i for i, c in enumerate(merged.combos(p))} for p in range(2)]
     stack = [(0, 0, (0, 1, 2, 3))]
     while stack:
@@ -204,14 +201,11 @@ def _merged_strategy_in_plain_tree(merged: PostflopGame, plain: PostflopGame, cu
         if kind == DECISION_NODE:
             actor = int(plain.tree.player[n])
             na = int(plain.tree.num_children[n])
-            rows = plain.num_private_hands(actor)
-            block = cumulative[merged.tree.offset[m]:merged.tree.offset[m] + na * rows].reshape(na, rows)
             mapped = []
             for combo in plain.combos(actor):
                 c1, c2 = (4 * (int(c) >> 2) + suit_map[int(c) & 3] for c in COMBOS[combo])
                 mapped.append(position[actor][combo_index(c1, c2)])
-            lo = plain.tree.offset[n]
-            out[lo:lo + na * rows] = block[:, mapped].reshape(-1)
+            out[n] = average[m][:, mapped]
             for a in range(na):
                 stack.append((int(plain.tree.first_child[n]) + a, int(merged.tree.first_child[m]) + a, suit_map))
         elif kind == CHANCE_NODE:
@@ -233,7 +227,7 @@ def _merged_strategy_in_plain_tree(merged: PostflopGame, plain: PostflopGame, cu
                         break
                 else:
                     raise AssertionError(f"card {card} has no representative")
-    return out
+    return plain.strategy_storage(out)
 
 
 def test_flop_merging_equals_no_merging() -> None:
@@ -249,7 +243,8 @@ def test_flop_merging_equals_no_merging() -> None:
     assert merged.decision_count < plain.decision_count
     solver = PostflopSolver(merged)
     solver.run(iterations=30)
-    played = PostflopSolver(plain, cumulative=_merged_strategy_in_plain_tree(merged, plain, solver.cumulative))
+    played = PostflopSolver(plain, _merged_strategy_in_plain_tree(
+        merged, plain, merged.average_strategy(solver.cumulative, solver.weight)), weight=1.0)
     for p in (0, 1):  # to the float32 storage's rounding (1e-7 of the pot; the old rule was off by 1e-4)
         assert solver.value(p) == pytest.approx(played.value(p), abs=1e-5)
         assert solver.value(p, best=True) == pytest.approx(played.value(p, best=True), abs=1e-5)
@@ -265,6 +260,11 @@ def test_memory_estimate_counts_the_built_tree(board: str, isomorphism: bool) ->
                          isomorphism=isomorphism)
     values, nodes, boards = game.estimated_counts
     assert (values, nodes) == (game.storage_size, game.tree.kind.size)
+    decisions = np.flatnonzero(game.tree.kind == DECISION_NODE)
+    rows = game.hands.sizes[game.tree.player[decisions]]
+    actions = game.tree.num_children[decisions].astype(np.int64)
+    assert game.estimated_updates == int((rows * actions).sum())
+    assert game.storage_size == int((rows * (2 * actions - 1)).sum())
     assert len(game._boards) <= boards <= 2 * len(game._boards)  # noqa: SLF001
     # the node arrays take what the estimate counts a node, the narrow types included
     per_node = [a for name, a in zip(game.tree._fields, game.tree, strict=True) if name != "iso_swaps"]

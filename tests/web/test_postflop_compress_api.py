@@ -78,7 +78,7 @@ def test_the_estimate_is_the_16_bit_storage_s(client: TestClient) -> None:
     data = answer.json()
     assert data["compress"] and data["memory_bytes"] == game.memory_bytes < MAX_MEMORY
     # updates count the storage's values, which the 16-bit storage holds in fewer bytes, not fewer
-    assert data["updates"] == game.estimated_counts[0] * WIDE_FLOP["iterations"]
+    assert data["updates"] == game.estimated_updates * WIDE_FLOP["iterations"]
     river = [client.post("/api/postflop/estimate", json={**RIVER, "compress": c}).json() for c in (False, True)]
     assert river[1]["memory_bytes"] < river[0]["memory_bytes"] and river[1]["updates"] == river[0]["updates"]
 

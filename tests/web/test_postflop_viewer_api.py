@@ -155,9 +155,9 @@ def test_an_upload_of_anything_else_is_refused_in_words(client: TestClient, tmp_
     newer = write_archive(tmp_path / "newer.npz", {"format": "pokerlab-postflop", "format_version": 99},
                           {"cumulative": np.zeros(3), "regrets": np.zeros(3)})
     assert "version 99" in upload(newer.read_bytes())
-    wrong = write_archive(tmp_path / "wrong.npz", {"format": "pokerlab-postflop", "format_version": 1,
+    wrong = write_archive(tmp_path / "wrong.npz", {"format": "pokerlab-postflop", "format_version": 2,
                                                    "spot": {"board": "Kh9d"}},
-                          {"cumulative": np.zeros(3), "regrets": np.zeros(3)})
+                          {"storage": np.zeros(3, dtype=np.float32)})
     assert "not a saved postflop solve" in upload(wrong.read_bytes())
     # a small file that would unpack to gigabytes is refused before it is read
     bomb = io.BytesIO()
@@ -190,7 +190,7 @@ def test_the_estimate_is_the_game_s_own(client: TestClient) -> None:
     game, _ = build_game(TURN["board"], TURN["oop"], TURN["ip"], pot=100, stack=100, bets="a", raises="a",
                          build=False)
     assert data["memory_bytes"] == game.memory_bytes and data["street"] == "turn" and data["within_budget"]
-    assert data["updates"] == game.estimated_counts[0] * TURN["iterations"]  # the values of its storage
+    assert data["updates"] == game.estimated_updates * TURN["iterations"]  # hands times actions
     over = client.post("/api/postflop/estimate", json={**TURN, "board": "Td9d6h", "oop": "random", "ip": "random",
                                                        "stack": 900, "bets": "60%,e,a", "raises": "2.5x"})
     assert over.status_code == 422 and "above the limit of 256 MiB" in over.json()["detail"]

@@ -28,9 +28,10 @@ from pokerlab.games.postflop.kernels import (
 from pokerlab.postflop.lock import ResolvedLocks, as_locks, resolve_locks
 from pokerlab.provenance import sources_digest
 from pokerlab.solvers.archive import check_format, read_archive, write_archive
+from pokerlab.solvers.postflop_cfr import strategy_weight
 
 FORMAT = "pokerlab-postflop"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 PLAYERS = ("OOP", "IP")
 SOLVER_SOURCES = ("cards", "games/postflop", "solvers/postflop_cfr.py", "postflop/lock.py", "postflop/solve.py")
 """The code a solve's arrays come from: a saved solve names its digest (``code``), and a checkpoint made by
@@ -92,7 +93,8 @@ class NodeView:
         total = float(self.weight.sum())
         if not self.actions or total <= 0:
             return {}
-        mix = self.weight @ self.strategy / total
+        mix = self.weight @ self.strategy
+        mix = mix / mix.sum()  # the rows sum to 1: a pure strategy gives exactly 1 and 0 (not 1 + 2e-16)
         return {a: float(f) for a, f in zip(self.actions, mix, strict=True)}
 
     def hand(self, text: str) -> dict[str, Any]:
@@ -164,8 +166,11 @@ class PostflopResult:
     the best response to the locked play), and ``equilibrium``: the same spot solved without locks (``ev``,
     ``exploitability``, ``iterations``), from which :attr:`gain_over_equilibrium` is read.
 
-    A compressed solve (``spec["compress"]``) keeps int16 regrets and uint16 cumulative sums as stored, with
-    ``scales`` (two float32 per node of the tree) for a resume; its strategies are the stored sums normalised."""
+    A float32 solve keeps its one storage array as both ``regrets`` and ``cumulative`` (the solver's layout,
+    :mod:`pokerlab.solvers.postflop_cfr`). A compressed solve (``spec["compress"]``) keeps int16 regrets and
+    uint16 cumulative sums as stored, with ``scales`` (two float32 per node of the tree) for a resume; its
+    strategies are the stored sums normalised. ``strategy_weight``: that of a storage built from a strategy (None:
+    the solve's, from its iterations)."""
 
     game: PostflopGame
     spec: dict[str, Any]
@@ -181,6 +186,7 @@ class PostflopResult:
     gains: tuple[float, float] | None = None
     equilibrium: dict[str, Any] | None = None
     scales: np.ndarray | None = field(default=None, repr=False)
+    strategy_weight: float | None = None
 
     @property
     def locks(self) -> list[str]:
@@ -274,7 +280,7 @@ class PostflopResult:
             if tree.kind[up] == DECISION_NODE:
                 actor = int(tree.player[up])
                 a = n - int(tree.first_child[up])
-                reach[actor] *= self._strategy(up)[:, a]
+                reach[actor] *= self._average(up, reach[actor])[a]
             elif tree.kind[up] == CHANCE_NODE:
                 card = int(tree.card[n])
                 for p in range(2):
@@ -284,13 +290,23 @@ class PostflopResult:
         return reach[0], reach[1]
 
     def _strategy(self, node: int) -> np.ndarray:
-        game = self.game
-        actor = int(game.tree.player[node])
-        na = int(game.tree.num_children[node])
-        lo = int(game.tree.offset[node])
-        block = self.cumulative[lo:lo + game.num_private_hands(actor) * na].astype(np.float64).reshape(na, -1).T
-        sums = block.sum(axis=1, keepdims=True)
-        return np.where(sums > 0, block / np.where(sums > 0, sums, 1.0), 1.0 / na)
+        """The average strategy at decision ``node``, ``(hands, actions)``."""
+        return self._average(node, self._reaches(node)[int(self.game.tree.player[node])]).T
+
+    def _average(self, node: int, reach: np.ndarray) -> np.ndarray:
+        """The average strategy at decision ``node`` given its actor's ``reach`` there, ``(actions, hands)``: a
+        locked row is its mix (the stored rows play it to float32 rounding)."""
+        block = self.game.average_block(self.cumulative, node, reach, self.weight)
+        if node in self.lock_rows:
+            hands, mix = self.lock_rows[node]
+            block[:, hands] = mix / mix.sum(axis=0)
+        return block
+
+    @property
+    def weight(self) -> float:
+        """What the average strategy's reads divide the float32 cumulative strategy by
+        (:func:`~pokerlab.solvers.postflop_cfr.strategy_weight` of the iterations, unless the solve named one)."""
+        return strategy_weight(self.iterations) if self.strategy_weight is None else self.strategy_weight
 
     def _view(self, node: int, words: tuple[str, ...], suit_map: list[int]) -> NodeView:
         game = self.game
@@ -299,9 +315,11 @@ class PostflopResult:
         player = int(tree.player[node]) if kind == DECISION_NODE else 0
         reach = self._reaches(node)
         other = 1 - player
+        # the walk's opponent reach carries the chance factors above the node, its values too
+        chance = game.chance_scale(len(game.dealt[node]))
         values = tree_values(tree, game.hands, self.regrets, self.cumulative, node, player, reach[player],
-                             reach[other], AVERAGE, Discount(1.0, 1.0, 1.0), game.half_pot,
-                             game.chance_index, np.zeros((0, 1)))
+                             reach[other] * chance, AVERAGE, Discount(1.0, 1.0, 1.0, self.weight), game.half_pot,
+                             game.chance_index, np.zeros((0, 1))) / chance
         opp_mass = _compatible_mass(game.hands, player, reach[other], game.dealt[node])
         with np.errstate(invalid="ignore", divide="ignore"):
             ev = np.where(opp_mass > 0, values / np.where(opp_mass > 0, opp_mass, 1.0), np.nan)
@@ -355,9 +373,11 @@ class PostflopResult:
                 "exploitability_percent": self.exploitability_percent, "ev": list(self.ev),
                 "stop_reason": self.stop_reason, "elapsed_s": self.elapsed_s,
                 "gains": None if self.gains is None else list(self.gains), "equilibrium": self.equilibrium}
-        arrays = {"cumulative": self.cumulative, "regrets": self.regrets}
+        if self.strategy_weight is not None:
+            meta["strategy_weight"] = self.strategy_weight
+        arrays = {"storage": self.regrets}
         if self.scales is not None:  # compressed storage: int16 / uint16 arrays and their scales
-            arrays["scales"] = self.scales
+            arrays = {"cumulative": self.cumulative, "regrets": self.regrets, "scales": self.scales}
         return write_archive(path, meta, arrays)
 
 
@@ -399,7 +419,7 @@ def _equity(game: PostflopGame, p: int, opp: np.ndarray, dealt: tuple[int, ...])
 def load_meta(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The metadata and arrays of a saved solve (:class:`~pokerlab.errors.FileFormatError` for another format
     or version)."""
-    meta, arrays = read_archive(path, "pokerlab postflop solve", ("cumulative", "regrets"))
+    meta, arrays = read_archive(path, "pokerlab postflop solve")
     check_format(path, meta, (FORMAT,), FORMAT_VERSION, "pokerlab postflop solve")
     return meta, arrays
 

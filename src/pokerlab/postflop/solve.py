@@ -25,7 +25,6 @@ from pokerlab.games.postflop.game import MAX_MEMORY, PostflopGame, parse_board
 from pokerlab.io import check_output_path
 from pokerlab.postflop.lock import Lock, ResolvedLocks, as_locks, resolve_locks
 from pokerlab.postflop.result import PostflopResult, load_meta, solver_code
-from pokerlab.solvers.archive import read_archive
 from pokerlab.solvers.postflop_cfr import PostflopSolver
 
 SPOT_KEYS = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "donk", "add_allin", "force_allin", "merging",
@@ -302,27 +301,31 @@ def resumed_solver(checkpoint: Checkpoint | None, game: PostflopGame, spec: dict
     iteration, elapsed = meta.get("iterations"), meta.get("elapsed_s")
     if not isinstance(iteration, int) or iteration < 0 or not isinstance(elapsed, int | float) or not elapsed >= 0:
         raise FileFormatError(f"{path}: its arrays do not fit the spot it describes")
-    return (PostflopSolver(game, regrets.copy(), cumulative.copy(), iteration, locks=locks, compress=compress,
-                           scales=None if scales is None else scales.copy()), float(elapsed))
+    weight = meta.get("strategy_weight")
+    return (PostflopSolver(game, regrets, cumulative, iteration, locks=locks, compress=compress, scales=scales,
+                           weight=None if weight is None else float(weight)), float(elapsed))
 
 
 def _stored_arrays(path: str | Path, game: PostflopGame, compress: bool,
                    arrays: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """The regrets, cumulative strategy and (compressed storage) scales of a saved solve, their types and
-    shapes checked against the spot (:class:`~pokerlab.errors.FileFormatError` in one line otherwise)."""
-    regrets = np.asarray(arrays["regrets"])
-    cumulative = np.asarray(arrays["cumulative"])
+    """Copies of the regrets, cumulative strategy and (compressed storage) scales of a saved solve, their types
+    and shapes checked against the spot (:class:`~pokerlab.errors.FileFormatError` in one line otherwise); float32
+    storage is one array, returned as both."""
     size = game.storage_size
-    scales = None
-    types: tuple[type, type] = (np.float32, np.float32)
-    if compress:
-        types = (np.int16, np.uint16)
-        scales = np.asarray(read_archive(path, "pokerlab postflop solve", ("scales",))[1]["scales"])
-    if (regrets.dtype != types[0] or cumulative.dtype != types[1] or regrets.shape != (size,)
-            or cumulative.shape != (size,)
-            or (scales is not None and (scales.dtype != np.float32 or scales.shape != (2 * game.tree.kind.size,)))):
+    if not compress:
+        storage = np.asarray(arrays.get("storage", np.zeros(0)))
+        if storage.dtype != np.float32 or storage.shape != (size,):
+            raise FileFormatError(f"{path}: its arrays do not fit the spot it describes")
+        kept = storage.copy()
+        return kept, kept, None
+    regrets = np.asarray(arrays.get("regrets", np.zeros(0)))
+    cumulative = np.asarray(arrays.get("cumulative", np.zeros(0)))
+    scales = np.asarray(arrays.get("scales", np.zeros(0)))
+    if (regrets.dtype != np.int16 or cumulative.dtype != np.uint16 or regrets.shape != (size,)
+            or cumulative.shape != (size,) or scales.dtype != np.float32
+            or scales.shape != (2 * game.tree.kind.size,)):
         raise FileFormatError(f"{path}: its arrays do not fit the spot it describes")
-    return regrets, cumulative, scales
+    return regrets.copy(), cumulative.copy(), scales.copy()
 
 
 @contextlib.contextmanager
@@ -434,7 +437,7 @@ def _result(solver: PostflopSolver, spec: dict[str, Any], reason: str, elapsed: 
     ev = (solver.value(0) + half, solver.value(1) + half)
     return PostflopResult(solver.game, spec, solver.cumulative, solver.regrets, solver.iteration, exploitability,
                           100 * exploitability / solver.game.config.pot, ev, reason, elapsed, compile_s, gains,
-                          scales=solver.scales if solver.compressed else None)
+                          scales=solver.scales if solver.compressed else None, strategy_weight=solver.given_weight)
 
 
 def load(path: str | Path) -> PostflopResult:
@@ -445,22 +448,16 @@ def load(path: str | Path) -> PostflopResult:
     if not isinstance(spec, dict):
         raise FileFormatError(f"{path}: not a pokerlab postflop solve (no spot)")
     game, _, _ = _rebuild(spec)
-    compress = bool(spec.get("compress"))
-    if compress:
-        regrets, cumulative, scales = _stored_arrays(path, game, True, arrays)
-    else:
-        scales = None
-        cumulative = np.asarray(arrays["cumulative"], dtype=np.float32)
-        regrets = np.asarray(arrays["regrets"], dtype=np.float32)
-        if cumulative.shape != (game.storage_size,) or regrets.shape != cumulative.shape:
-            raise FileFormatError(f"{path}: its strategy does not fit the spot it describes")
+    regrets, cumulative, scales = _stored_arrays(path, game, bool(spec.get("compress")), arrays)
+    weight = meta.get("strategy_weight")
     ev = meta.get("ev", [0.0, 0.0])
     gains = meta.get("gains")
     return PostflopResult(game, spec, cumulative, regrets, int(meta["iterations"]), float(meta["exploitability"]),
                           float(meta["exploitability_percent"]), (float(ev[0]), float(ev[1])),
                           str(meta["stop_reason"]), float(meta["elapsed_s"]),
                           gains=None if gains is None else (float(gains[0]), float(gains[1])),
-                          equilibrium=meta.get("equilibrium"), scales=scales)
+                          equilibrium=meta.get("equilibrium"), scales=scales,
+                          strategy_weight=None if weight is None else float(weight))
 
 
 def _rebuild(spec: dict[str, Any]) -> tuple[PostflopGame, dict[str, Any], ResolvedLocks | None]:
@@ -479,8 +476,11 @@ def resume(result: PostflopResult, *, iterations: int | None = None, target: flo
     """Continue a solve (e.g. a loaded one) exactly where it stopped, its locks kept (its unlocked baseline
     as it was); ``time_limit`` counts this call's seconds only."""
     placed = resolve_locks(result.game, as_locks(result.spec["lock"])) if result.spec.get("lock") else None
-    solver = PostflopSolver(result.game, result.regrets.copy(), result.cumulative.copy(), result.iterations,
+    regrets = result.regrets.copy()
+    cumulative = regrets if result.scales is None else result.cumulative.copy()
+    solver = PostflopSolver(result.game, regrets, cumulative, result.iterations,
                             locks=None if placed is None else placed.rows, compress=result.scales is not None,
-                            scales=None if result.scales is None else result.scales.copy())
+                            scales=None if result.scales is None else result.scales.copy(),
+                            weight=result.strategy_weight)
     out = run(solver, result.spec, iterations=iterations, target_percent=parse_target(target), time_limit=time_limit)
     return out if result.equilibrium is None else out.with_equilibrium(result.equilibrium)

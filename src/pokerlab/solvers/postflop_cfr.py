@@ -16,13 +16,22 @@ float64 rows. Exploitability is exact: both best responses to the average strate
 whole tree, the mean of the two gains in chips (and in % of the starting pot); with rake each gain is over the
 player's value on the average strategies.
 
+The float32 storage is one array, each decision node's block its regrets then its cumulative strategy but
+the last action's (:meth:`~pokerlab.games.postflop.game.PostflopGame.block_rows`): the cumulative strategy is
+weighted by the actor's own reach, so the rows of a node sum to the actor's reach there times the discounted
+count of the iterations (:func:`strategy_weight`), and the last action's average is what the others leave
+(:func:`~pokerlab.games.postflop.kernels._derived_into`). That is 44% less cumulative storage on the
+benchmark's flop, whose decision nodes mostly have two actions. The compressed storage keeps every row (its
+16-bit steps are relative to each node's largest value, so a row taken from its parent's would carry the
+parent's steps).
+
 Node locking (``locks``): some rows of the strategy (a node, some or all of the actor's hands) are fixed to
-given action probabilities. After each player's pass the locked rows of the regrets and of the cumulative
-strategy are overwritten with the locked mix: regret matching of a row of non-negative regrets proportional to
-the mix returns the mix (zero-probability actions exactly 0, a pure lock exactly 1), and the normalised
-cumulative row is the mix, whatever the discounts did in between; the rows stay free everywhere else. The
-locked mix is played to float32 precision (relative 6e-8). In a locked game a best response keeps its
-player's locks (:meth:`PostflopSolver.best_value`): the exploitability is that of the game the locks leave.
+given action probabilities. The locked rows of the regrets are overwritten with the locked mix at the start
+and after each player's pass: regret matching of a row of non-negative regrets proportional to the mix returns
+the mix (zero-probability actions exactly 0, a pure lock exactly 1), so every iteration plays it and the
+average there is the mix (to float32 rounding, relative 3e-7); the rows stay free everywhere else. In a locked
+game a best response keeps its player's locks (:meth:`PostflopSolver.best_value`): the exploitability is that
+of the game the locks leave.
 
 >>> from pokerlab.games.postflop.bettree import TreeConfig, parse_street_sizes
 >>> from pokerlab.games.postflop.game import PostflopGame
@@ -83,6 +92,24 @@ _discount_rows = np.zeros((0, 3))
 """:func:`discount` of the first iterations as rows, shared by the solvers and grown as they need."""
 
 
+_weights_by_iteration = [0.0]
+""":func:`strategy_weight` of the first iterations, grown as the solvers need."""
+
+
+def strategy_weight(iterations: int) -> float:
+    """The cumulative strategy's weight after ``iterations`` updates: each update multiplies it by the
+    iteration's ``gamma`` and adds 1 (0 before any, 1 right after a restart), so a node's cumulative rows sum to
+    the actor's reach in the average strategy times this.
+
+    >>> strategy_weight(0), strategy_weight(1), strategy_weight(17)  # the 17th update restarts the sum
+    (0.0, 1.0, 1.0)
+    """
+    while len(_weights_by_iteration) <= iterations:
+        t = len(_weights_by_iteration) - 1
+        _weights_by_iteration.append(_weights_by_iteration[-1] * discount(t).gamma + 1.0)
+    return _weights_by_iteration[iterations]
+
+
 def discount(iteration: int) -> Discount:
     """DCFR factors of ``iteration`` (0-based): postflop-solver's ``DiscountParams`` but for the restarts of the
     cumulative strategy, which stop after :data:`LAST_RESET`.
@@ -106,19 +133,27 @@ class PostflopSolver:
 
     def __init__(self, game: PostflopGame, regrets: np.ndarray | None = None, cumulative: np.ndarray | None = None,
                  iteration: int = 0, locks: NodeLocks | None = None, *, compress: bool = False,
-                 scales: np.ndarray | None = None) -> None:
+                 scales: np.ndarray | None = None, weight: float | None = None) -> None:
         self.game = game
         size = game.storage_size
         if compress and locks:
             raise InvalidArgumentError("node locking is not supported with the compressed (16-bit) storage: solve "
                                        "without compress")
+        if compress != game.compress:
+            raise InvalidArgumentError("the game was built for the other storage: build it with the same compress")
         self.compressed = compress
-        types = (np.int16, np.uint16) if compress else (np.float32, np.float32)
-        self.regrets = np.zeros(size, dtype=types[0]) if regrets is None else regrets
-        self.cumulative = np.zeros(size, dtype=types[1]) if cumulative is None else cumulative
+        if compress:
+            self.regrets = np.zeros(size, dtype=np.int16) if regrets is None else regrets
+            self.cumulative = np.zeros(size, dtype=np.uint16) if cumulative is None else cumulative
+        else:  # one array holds both (see the module docstring): given as either, or as both
+            if regrets is not None and cumulative is not None and regrets is not cumulative:
+                raise InvalidArgumentError("float32 storage is one array: pass it as regrets (or cumulative) alone")
+            given = regrets if regrets is not None else cumulative
+            self.regrets = self.cumulative = np.zeros(size, dtype=np.float32) if given is None else given
         self.scales = (np.zeros(2 * game.tree.kind.size if compress else 0, dtype=np.float32) if scales is None
                        else scales)
         self.iteration = iteration
+        self.given_weight = weight  # a storage built from a strategy (PostflopGame.strategy_storage) names its own
         self._weights = [np.array(game.hands.weights[p, :game.hands.sizes[p]]) for p in range(2)]
         # the updates walk float32 rows (postflop-solver's), the values and best responses float64 rows (the
         # exploitability exact to float64 rounding): each row type its weights and scratch
@@ -131,7 +166,6 @@ class PostflopSolver:
         self._scratch = {rows: (np.empty(slabs, rows), np.empty((2, width), rows), np.empty(work_size(slabs[0], width)),
                                 np.empty(width, rows)) for rows in (np.float32, np.float64)}
         self._update_walk: WalkPointer | None = None  # the float32 walk the parallel branches call
-        self._unit_discount = np.ones((1, 3))  # the rows of a walk that updates nothing
         self._no_chance_values = np.zeros((0, width))
         # the mixes as played: float32, normalised in float64 as regret matching and the average do
         self.locks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -158,9 +192,18 @@ class PostflopSolver:
         self._apply_locks()
 
     def _apply_locks(self) -> None:
-        """Write the locked mixes into the regrets and the cumulative strategy (see the module docstring)."""
+        """Write the locked mixes into the regrets (see the module docstring)."""
         self.regrets[self._lock_index] = self._lock_value
-        self.cumulative[self._lock_index] = self._lock_value
+
+    @property
+    def weight(self) -> float:
+        """What the average strategy's reads divide the cumulative strategy by (:func:`strategy_weight` of the
+        iterations done, unless the storage was built with its own)."""
+        return strategy_weight(self.iteration) if self.given_weight is None else self.given_weight
+
+    def _unit_discount(self) -> np.ndarray:
+        """The rows of a walk that updates nothing and reads the average strategy."""
+        return np.array([[1.0, 1.0, 1.0, self.weight]])
 
     def locked(self, player: int) -> bool:
         """Whether some row of ``player``'s strategy is locked."""
@@ -168,7 +211,8 @@ class PostflopSolver:
 
     @staticmethod
     def _discounts(first: int, count: int) -> np.ndarray:
-        """:func:`discount` of iterations ``first`` to ``first + count`` as rows ``(alpha, beta, gamma)``."""
+        """:func:`discount` of iterations ``first`` to ``first + count`` as rows ``(alpha, beta, gamma, weight)``
+        (the weight unread by an update)."""
         global _discount_rows
         size = _discount_rows.shape[0]
         if size < first + count:  # about a microsecond a row: a river solve is about a hundred microseconds a row
@@ -182,7 +226,7 @@ class PostflopSolver:
         same order as one serial walk: the results do not depend on the threads). Values and best responses
         (float64 rows): one serial walk (see :func:`~pokerlab.games.postflop.kernels.chance_branches`)."""
         g = self.game
-        discounts = self._discounts(self.iteration, 1) if mode == UPDATE else self._unit_discount
+        discounts = self._discounts(self.iteration, 1) if mode == UPDATE else self._unit_discount()
         rows = np.float32 if mode == UPDATE else np.float64
         own, opp = self._reaches[rows][player], self._reaches[rows][1 - player]
         args = (g.tree, g.hands, self.regrets, self.cumulative)
@@ -195,7 +239,7 @@ class PostflopSolver:
         width = g.hands.weights.shape[1]
         own_at = np.zeros((top.size, width), rows)
         opp_at = np.zeros((top.size, width), rows)
-        chance_reaches(*args, 0, player, own, opp, mode, g.chance_index, own_at, opp_at)
+        chance_reaches(*args, 0, player, own, opp, mode, self.weight, g.chance_index, own_at, opp_at)
         if self._update_walk is None:
             self._update_walk = walk_pointer(*args, self.scales, g.chance_index, rows)
         branches = chance_branches(self._update_walk, *args, self.scales, top, g.branch_node, g.branch_child,
@@ -276,7 +320,7 @@ class PostflopSolver:
         tree = g.tree
         if node not in self._lock_paths[p]:
             return tree_values(g.tree, g.hands, self.regrets, self.cumulative, node, p, own, opp, BEST,
-                               Discount(1.0, 1.0, 1.0), g.half_pot, g.chance_index,
+                               Discount(1.0, 1.0, 1.0, self.weight), g.half_pot, g.chance_index,
                                np.zeros((0, own.size)))
         first = int(tree.first_child[node])
         na = int(tree.num_children[node])
@@ -295,11 +339,8 @@ class PostflopSolver:
                     total += v[g.hands.perm[swap, p, :own.size]]
             return total
         actor = int(tree.player[node])
-        lo = int(tree.offset[node])
-        if actor != p:
-            block = self.cumulative[lo:lo + na * opp.size].astype(np.float64).reshape(na, opp.size)
-            total = block.sum(axis=0)
-            sigma = np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / na)
+        if actor != p:  # the opponent's reach carries the chance factors above (``factor`` at a decision node)
+            sigma = g.average_block(self.cumulative, node, opp / tree.factor[node], self.weight)
             return sum((self._locked_best(first + a, p, own, opp * sigma[a]) for a in range(na)),
                        np.zeros(own.size))
         values = np.array([self._locked_best(first + a, p, own, opp) for a in range(na)])
@@ -332,7 +373,7 @@ class PostflopSolver:
         g = self.game
         oop, ip = self._reaches[np.float64]
         total = scaled_tree_values(g.tree, g.hands, self.regrets, self.cumulative, self.scales, 0, -1, oop, ip, mode,
-                                   self._unit_discount, g.half_pot, g.chance_index, self._no_chance_values,
+                                   self._unit_discount(), g.half_pot, g.chance_index, self._no_chance_values,
                                    *self._scratch[np.float64])
         return float(total) / g.pairs_weight
 

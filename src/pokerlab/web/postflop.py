@@ -128,9 +128,9 @@ def _estimated_game(body: PostflopRequest) -> tuple[Any, dict[str, Any]]:
 
 
 def _updates_per_iteration(game: Any) -> int:
-    """Hand-action updates of one iteration: the values of the tree's storage (the same count in float32 or
-    16-bit storage, whose bytes differ)."""
-    return int(game.estimated_counts[0])
+    """Hand-action updates of one iteration (the same count in float32 or 16-bit storage, whose bytes
+    differ)."""
+    return int(game.estimated_updates)
 
 
 def postflop_estimate(body: PostflopRequest) -> dict[str, Any]:

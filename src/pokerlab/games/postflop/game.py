@@ -17,10 +17,11 @@ every pot, folds included, half by each player on a tie), losing it ``-(pot / 2 
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import itertools
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -117,6 +118,45 @@ def _as_range(value: str | Range, who: str) -> Range:
         raise InvalidRangeError(f"{who} range: {error}") from None
 
 
+def _return_freed_memory() -> None:
+    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim``; nothing elsewhere): the tree's
+    set-up frees its per-node Python lists, whose pages glibc otherwise keeps for the rest of the process, about
+    5 MiB under a flop's solver storage at its peak."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return
+    libc.malloc_trim(0)
+
+
+class NodeLabels:
+    """Per node of the materialised tree, the names of its actions (a decision node) or of the cards it deals
+    (a chance node), ``()`` at a terminal: ``labels[node]``."""
+
+    def __init__(self, index: np.ndarray, names: list[tuple[str, ...]]) -> None:
+        self._index = index
+        self._names = names
+
+    def __getitem__(self, node: int) -> tuple[str, ...]:
+        return self._names[int(self._index[node])]
+
+    def __len__(self) -> int:
+        return int(self._index.size)
+
+
+class NodeCards:
+    """Per node of the materialised tree, the cards dealt on the way to it (turn, then river): ``dealt[node]``."""
+
+    def __init__(self, cards: np.ndarray) -> None:
+        self._cards = cards  # (nodes, 2) int8, -1 where not dealt yet
+
+    def __getitem__(self, node: int) -> tuple[int, ...]:
+        return tuple(int(c) for c in self._cards[node] if c >= 0)
+
+    def __len__(self) -> int:
+        return int(self._cards.shape[0])
+
+
 class PostflopGame(VectorGame):
     """A postflop spot: ``board`` (3-5 cards), OOP's and IP's ranges (text or :class:`Range`), the betting
     ``config``; ``isomorphism`` merges suit-swapped turn and river cards where the board and both ranges
@@ -193,6 +233,7 @@ class PostflopGame(VectorGame):
                   & (np.arange(width)[None, None, :] < counts[:, None, None]))
         order, strength, sorted_cards, valid = self._showdown_tables(cards, counts)
         self.hands = HandArrays(cards, counts, weights, same, perm, order, strength, sorted_cards, valid, misses)
+        _return_freed_memory()
 
     # -- set-up ----------------------------------------------------------------------------------------------
     @staticmethod
@@ -248,14 +289,16 @@ class PostflopGame(VectorGame):
     """Bytes per node of the compressed storage's scales (two float32 a node)."""
 
     def _memory_estimate(self, counts: np.ndarray) -> int:
-        """Bytes of the solver's storage: the regrets and the cumulative strategy (float32 each, exactly
-        :attr:`storage_size` values each once the tree is built; with ``compress`` 2 bytes each and
+        """Bytes of the solver's storage: the regrets and the cumulative strategy (float32 in one array of
+        :attr:`storage_size` values once the tree is built, a decision node's ``2 * actions - 1`` rows: see
+        :meth:`block_rows`; with ``compress`` two arrays of 2 bytes a value, ``actions`` rows each, and
         :attr:`SCALE_BYTES` a node), the tree's arrays (:attr:`NODE_BYTES` a node) and the showdown tables (6
         bytes a hand and player a river board). The cards a chance node deals are counted as the tree deals
         them, merged suit twins once (:meth:`_card_classes`): the rivers after each turn class, and their mean
         over the turn classes for the river nodes below a flop. Leaves the counts in :attr:`estimated_counts`:
-        values of each of the two arrays, nodes, river boards (an upper bound:
-        two orders of the same turn and river are one board)."""
+        values of the storage array (of each of the two with ``compress``), nodes, river boards (an upper bound:
+        two orders of the same turn and river are one board); and in :attr:`estimated_updates` the hand-action
+        values an iteration updates (hands times actions over the decision nodes, whatever the storage)."""
         firsts = self._card_classes(self.board) if self._swappable else [
             (c, []) for c in range(52) if c not in self.board]
         if len(self.board) == 3:
@@ -265,24 +308,27 @@ class PostflopGame(VectorGame):
             rivers = len(firsts) if len(self.board) == 4 else 1
             later = 0.0
 
-        def walk(node: ActionNode, deals: float) -> tuple[float, float]:
-            values = nodes = 0.0
+        def walk(node: ActionNode, deals: float) -> tuple[float, float, float]:
+            values = updates = nodes = 0.0
             if node.kind == "decision":
-                values += deals * int(counts[node.player]) * len(node.children)
+                values += deals * int(counts[node.player]) * self.block_rows(len(node.children))
+                updates += deals * int(counts[node.player]) * len(node.children)
             nodes += deals
             for child in node.children:
                 more = 1.0
                 if node.kind == "chance":
                     more = len(firsts) if node.street == len(self.board) - 3 else later
-                v, n = walk(child, deals * more)
+                v, u, n = walk(child, deals * more)
                 values += v
+                updates += u
                 nodes += n
-            return values, nodes
+            return values, updates, nodes
 
-        values, nodes = walk(self.action_tree, 1.0)
+        values, updates, nodes = walk(self.action_tree, 1.0)
         self.estimated_counts: tuple[int, int, int] = (round(values), round(nodes), rivers)
-        value_bytes, node_bytes = (4, self.NODE_BYTES + self.SCALE_BYTES) if self.compress else (8, self.NODE_BYTES)
-        return value_bytes * round(values) + node_bytes * round(nodes) + rivers * 2 * int(counts.max()) * 6
+        self.estimated_updates = round(updates)
+        node_bytes = self.NODE_BYTES + self.SCALE_BYTES if self.compress else self.NODE_BYTES
+        return 4 * round(values) + node_bytes * round(nodes) + rivers * 2 * int(counts.max()) * 6
 
     def _materialise(self) -> None:
         """The whole tree as arrays, children contiguous, depth-first over the blocks. The per-node fields grow
@@ -301,12 +347,14 @@ class PostflopGame(VectorGame):
         swaps: list[int] = []
         factor = array("d")
         parent = array("i")
-        labels: list[tuple[str, ...]] = []
-        dealt_of: list[tuple[int, ...]] = []
+        label_of = array("i")
+        dealt_cards = (array("b"), array("b"))  # the turn and river cards on the way, -1 if none yet
         template: list[ActionNode] = []
         # one tuple of labels per action-tree node, shared by its copies in every runout (``node.actions``
-        # makes new strings at each call: tens of MiB over a flop's runouts), one name per card
-        action_labels: dict[int, tuple[str, ...]] = {}
+        # makes new strings at each call: tens of MiB over a flop's runouts), one name per card; a node holds
+        # the index of its tuple (a tuple per node, and one of dealt cards, were 9 MiB of a flop's set-up)
+        names: list[tuple[str, ...]] = [()]
+        action_labels: dict[int, int] = {}
         card_names = [format_card(c) for c in range(52)]
         kinds = {"fold": FOLD_NODE, "showdown": SHOWDOWN_NODE, "decision": DECISION_NODE, "chance": CHANCE_NODE}
         counts = [len(c) for c in self._combos]
@@ -324,10 +372,12 @@ class PostflopGame(VectorGame):
             iso_start.append(len(swaps))
             iso_count.append(len(twins))
             swaps.extend(twins)
-            factor.append(1.0 / (52 - len(self.board) - len(dealt) - 4) if node.kind == "chance" else 1.0)
+            factor.append(1.0 / (52 - len(self.board) - len(dealt) - 4) if node.kind == "chance" else
+                          self.chance_scale(len(dealt)))
             parent.append(up)
-            labels.append(())
-            dealt_of.append(dealt)
+            label_of.append(0)
+            for i, cards in enumerate(dealt_cards):
+                cards.append(dealt[i] if i < len(dealt) else -1)
             template.append(node)
 
         add(self.action_tree, -1, (), -1, [])
@@ -335,13 +385,16 @@ class PostflopGame(VectorGame):
         while stack:
             n = stack.pop()
             node = template[n]
-            dealt = dealt_of[n]
+            dealt = tuple(cards[n] for cards in dealt_cards if cards[n] >= 0)
             if node.kind == "decision":
                 offset[n] = at
-                at += counts[node.player] * len(node.children)
+                at += counts[node.player] * self.block_rows(len(node.children))
                 first[n] = len(kind)
                 count[n] = len(node.children)
-                labels[n] = action_labels.setdefault(id(node), node.actions)
+                if id(node) not in action_labels:
+                    action_labels[id(node)] = len(names)
+                    names.append(node.actions)
+                label_of[n] = action_labels[id(node)]
                 for child in node.children:
                     add(child, n, dealt, -1, [])
             elif node.kind == "chance":
@@ -350,7 +403,8 @@ class PostflopGame(VectorGame):
                            [(c, []) for c in range(52) if c not in self.board + dealt])
                 first[n] = len(kind)
                 count[n] = len(classes)
-                labels[n] = tuple(card_names[c] for c, _ in classes)
+                label_of[n] = len(names)
+                names.append(tuple(card_names[c] for c, _ in classes))
                 for c, twins in classes:
                     add(child, n, (*dealt, c), c, twins)
             else:
@@ -374,9 +428,132 @@ class PostflopGame(VectorGame):
         self.top_chance = np.array(top, dtype=np.int64)
         self.branch_node = np.array([k for k, n in enumerate(top) for _ in range(count[n])], dtype=np.int64)
         self.branch_child = np.array([first[n] + a for n in top for a in range(count[n])], dtype=np.int64)
-        self.labels = tuple(labels)
-        self.dealt = tuple(dealt_of)
+        self.labels = NodeLabels(np.array(label_of), names)
+        self.dealt = NodeCards(np.stack([np.array(cards) for cards in dealt_cards], axis=1))
         self.storage_size = at
+
+    def block_rows(self, actions: int) -> int:
+        """Rows of a decision node's block in the solver's storage, each as long as the actor's hands: float32,
+        the regrets of every action then the cumulative strategy of every action but the last (one array: the
+        last action's average is what the others leave, see
+        :func:`~pokerlab.games.postflop.kernels._derived_into`); compressed, ``actions`` rows in each of the two
+        arrays (int16 regrets, uint16 cumulative strategy).
+
+        >>> from pokerlab.games.postflop.bettree import TreeConfig, parse_street_sizes
+        >>> river = TreeConfig(pot=100, stack=100, street=2, bets=parse_street_sizes("a"), raises=((), (), ()))
+        >>> [PostflopGame("AhKd7c2s3s", "AA", "KK", river, compress=c).block_rows(3) for c in (False, True)]
+        [5, 3]
+        """
+        return actions if self.compress else 2 * actions - 1
+
+    def average_block(self, cumulative: np.ndarray, node: int, reach: np.ndarray, weight: float) -> np.ndarray:
+        """The average strategy of decision ``node`` as ``(actions, hands)`` rows (float64) from the solver's
+        ``cumulative`` storage: compressed, its rows normalised (uniform where a hand has none); float32, the
+        stored rows over ``reach`` (the actor's reach of the node in the average strategy: its weights times its
+        strategies on the way, blocked hands 0, no chance factor) times ``weight`` (the solver's
+        :func:`~pokerlab.solvers.postflop_cfr.strategy_weight`) and the last action the rest, as the walks read it
+        (:func:`~pokerlab.games.postflop.kernels._derived_into`)."""
+        actor = int(self.tree.player[node])
+        na = int(self.tree.num_children[node])
+        rows = int(self.hands.sizes[actor])
+        lo = int(self.tree.offset[node])
+        if self.compress:
+            block = cumulative[lo:lo + na * rows].astype(np.float64).reshape(na, rows)
+            total = block.sum(axis=0)
+            out: np.ndarray = np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / na)
+            return out
+        base = lo + na * rows
+        stored = cumulative[base:base + (na - 1) * rows].astype(np.float64).reshape(na - 1, rows)
+        reach = np.asarray(reach, dtype=np.float64)[:rows]
+        seen = (reach > 0) & (weight > 0)
+        scale = np.where(seen, 1.0 / np.where(seen, reach * weight, 1.0), 0.0)
+        head = stored * scale
+        whole = head.sum(axis=0)
+        rest = 1.0 - whole
+        over = rest < 0
+        head = np.where(over, head / np.where(over, whole, 1.0), head)
+        out = np.vstack([head, np.maximum(rest, 0.0)[None, :]])
+        out[:, ~seen] = 1.0 / na
+        return out
+
+    def average_strategy(self, cumulative: np.ndarray, weight: float) -> dict[int, np.ndarray]:
+        """Every decision node's average strategy, ``(actions, hands)`` rows by node, from the solver's storage
+        (:meth:`average_block` with the actor's reach in the average strategy, computed top-down); for a small
+        tree (it keeps both players' reaches at every decision and chance node)."""
+        return self._strategies(lambda node, reach: self.average_block(
+            cumulative, node, reach[int(self.tree.player[node])], weight))
+
+    def strategy_storage(self, strategy: dict[int, np.ndarray]) -> np.ndarray:
+        """The float32 storage (regrets 0) whose average strategy, read with weight 1, is ``strategy``: each
+        decision node's ``(actions, hands)`` probabilities (a node left out plays uniformly). For playing or
+        measuring a given strategy: ``PostflopSolver(game, storage, weight=1.0)``; for a small tree.
+
+        >>> from pokerlab.games.postflop.bettree import TreeConfig, parse_street_sizes
+        >>> river = TreeConfig(pot=100, stack=100, street=2, bets=parse_street_sizes("a"), raises=((), (), ()))
+        >>> game = PostflopGame("AhKd7c2s3s", "AA, 72o", "KK", river)
+        >>> always_check = {0: np.array([[1.0] * 10, [0.0] * 10])}
+        >>> storage = game.strategy_storage(always_check)
+        >>> game.average_strategy(storage, 1.0)[0][:, 0].tolist()
+        [1.0, 0.0]
+        """
+        if self.compress:
+            raise InvalidArgumentError("a strategy's storage is float32: build the game without compress")
+        tree = self.tree
+        storage = np.zeros(self.storage_size, dtype=np.float32)
+
+        def play(node: int, reach: list[np.ndarray]) -> np.ndarray:
+            actor = int(tree.player[node])
+            na = int(tree.num_children[node])
+            rows = int(self.hands.sizes[actor])
+            mix = np.asarray(strategy.get(node, np.full((na, rows), 1.0 / na)), dtype=np.float64)
+            base = int(tree.offset[node]) + na * rows
+            storage[base:base + (na - 1) * rows] = (reach[actor] * mix[:na - 1]).ravel()
+            return mix
+
+        self._strategies(play)
+        return storage
+
+    def _strategies(self, play: Callable[[int, list[np.ndarray]], np.ndarray]) -> dict[int, np.ndarray]:
+        """Every decision node's ``(actions, hands)`` strategy, ``play(node, reaches)`` given both players'
+        reaches there (weights times the strategies above, blocked hands 0, no chance factor), top-down (a
+        node's index is above its parent's)."""
+        tree = self.tree
+        sizes = self.hands.sizes
+        reaches = {0: [self.hands.weights[p, :sizes[p]].astype(np.float64) for p in range(2)]}
+        out: dict[int, np.ndarray] = {}
+        for node in range(tree.kind.size):
+            if tree.kind[node] < DECISION_NODE:
+                continue
+            up = int(self.parent[node])
+            if up >= 0:
+                reach = list(reaches[up])
+                if tree.kind[up] == DECISION_NODE:
+                    actor = int(tree.player[up])
+                    reach[actor] = reach[actor] * out[up][node - int(tree.first_child[up])]
+                else:
+                    card = int(tree.card[node])
+                    reach = [np.where((self.hands.cards[p, :sizes[p]] == card).any(axis=1), 0.0, reach[p])
+                             for p in range(2)]
+                reaches[node] = reach
+            if tree.kind[node] == DECISION_NODE:
+                out[node] = play(node, reaches[node])
+        return out
+
+    def chance_scale(self, dealt: int) -> float:
+        """The product of the chance factors above a node after ``dealt`` cards (1 / the cards a deal of both
+        hands leaves, per card dealt): what the opponent's reach in a walk carries there. The tree's ``factor`` of
+        a decision or terminal node holds it, a chance node's its own factor.
+
+        >>> from pokerlab.games.postflop.bettree import TreeConfig, parse_street_sizes
+        >>> flop = TreeConfig(pot=100, stack=100, street=0, bets=parse_street_sizes("a"), raises=((), (), ()))
+        >>> game = PostflopGame("Td9d6h", "AA", "KK", flop)
+        >>> game.chance_scale(0), game.chance_scale(2) == 1 / (45 * 44)
+        (1.0, True)
+        """
+        scale = 1.0
+        for k in range(dealt):
+            scale /= 52 - len(self.board) - k - 4
+        return scale
 
     def _ancestors(self, node: int) -> list[int]:
         """The nodes above ``node``, its parent first."""

@@ -79,11 +79,14 @@ class HandArrays(NamedTuple):
 
 class Discount(NamedTuple):
     """DCFR factors of one iteration: positive regrets times ``alpha``, negative times ``beta``, the
-    cumulative strategy times ``gamma``."""
+    cumulative strategy times ``gamma``; ``weight``: what the walks that read the average strategy divide the
+    float32 cumulative strategy by (the solver's :func:`~pokerlab.solvers.postflop_cfr.strategy_weight`: the
+    discounted count of the iterations summed, see :func:`_derived_into`)."""
 
     alpha: float
     beta: float
     gamma: float
+    weight: float = 1.0
 
 
 _make_array = cast(Callable[..., Any], arrayobj.make_array)  # numba's own helpers, untyped
@@ -436,16 +439,103 @@ def _strategy(block: np.ndarray, lo: int, rows: int, na: int, like: np.ndarray) 
     return sigma[:na]  # numba would compile _strategy_into once more for a literal argument
 
 
+@njit(cache=True)
+def _average(cumulative: np.ndarray, lo: int, rows: int, na: int, reach: np.ndarray, weight: float) -> np.ndarray:
+    """:func:`_average_node` of a node with no chance node above as a new ``(actions, rows)`` array of
+    ``reach``'s type."""
+    sigma = np.empty((na + 1, rows), reach.dtype)
+    _average_node(cumulative, lo, rows, na, sigma, rows - rows, sigma[na], reach, 1.0 / weight if weight > 0.0 else 0.0)
+    return sigma[:na]
+
+
 @_njit_without_refcounts()
 def _update(regrets: np.ndarray, cumulative: np.ndarray, lo: int, slab: np.ndarray, first: int, na: int, rows: int,
             out: np.ndarray, own: np.ndarray, discount: Discount) -> None:
-    """The DCFR update of one node's block (actions' values in rows ``0`` to ``na`` of ``slab``, the strategy
-    in rows ``first`` to ``first + na``): discounted regrets plus the instantaneous ones, the discounted
-    cumulative strategy plus the own-reach-weighted current one."""
-    for a in range(na):
+    """The DCFR update of one node's float32 block (actions' values in rows ``0`` to ``na`` of ``slab``, the
+    strategy in rows ``first`` to ``first + na``): discounted regrets plus the instantaneous ones, the discounted
+    cumulative strategy plus the own-reach-weighted current one, for every action but the last, whose
+    cumulative row is not stored (:func:`_derived_into`)."""
+    for a in range(na - 1):
         base = lo + a * rows
-        _update_row(regrets[base:base + rows], cumulative[base:base + rows], slab[a], slab[first + a], out, own, rows,
-                    discount)
+        kept = lo + (na + a) * rows
+        _update_row(regrets[base:base + rows], cumulative[kept:kept + rows], slab[a], slab[first + a], out, own,
+                    rows, discount)
+    base = lo + (na - 1) * rows
+    _update_regret_row(regrets[base:base + rows], slab[na - 1], out, rows, discount)
+
+
+@_njit_without_refcounts(fastmath=True)
+def _update_regret_row(regrets: np.ndarray, values: np.ndarray, out: np.ndarray, rows: int,
+                       discount: Discount) -> None:
+    alpha, beta = discount.alpha, discount.beta
+    for h in range(rows):
+        r = np.float64(regrets[h])
+        r *= alpha if r > 0.0 else beta
+        regrets[h] = r + values[h] - out[h]
+
+
+@_njit_without_refcounts()
+def _derived_into(cumulative: np.ndarray, base: int, rows: int, na: int, slab: np.ndarray, first: int,
+                  total: np.ndarray, reach: np.ndarray, unit: float) -> None:
+    """The average strategy of a decision node whose last action's cumulative row is not stored, into rows
+    ``first`` to ``first + na`` of ``slab`` (``total``: scratch). The cumulative strategy is weighted by the
+    actor's own reach, so a node's rows sum, hand by hand, to the actor's reach of the node summed over the
+    iterations with the same discounts: its reach in the average strategy times the solver's weight (the
+    iterations' discounted count). So the average of action ``a`` is its row times ``unit / reach`` (``reach``:
+    the actor's reach of the node in the walk's rows; ``unit``: 1 / weight for the walk's own player, the chance
+    factors of the node / weight for the opponent, whose reach carries them) and the last action's is the rest
+    (postflop-solver stores every row; float32 sums agree with the reach to about 3e-7 of the node's largest).
+    A hand the average never brings here (reach 0), or a solver with nothing summed (``unit`` 0), plays
+    uniformly; a rest below 0 (rounding) is 0, the stored actions scaled to sum to 1."""
+    for h in range(rows):
+        r = reach[h]
+        total[h] = unit / r if r > 0.0 and unit > 0.0 else 0.0
+    last = slab[first + na - 1]
+    for h in range(rows):
+        last[h] = 1.0
+    for a in range(na - 1):
+        stored = cumulative[base + a * rows:base + (a + 1) * rows]
+        row = slab[first + a]
+        for h in range(rows):
+            x = stored[h] * total[h]
+            row[h] = x
+            last[h] -= x
+    uniform = 1.0 / na
+    for h in range(rows):
+        if total[h] == 0.0:
+            for a in range(na):
+                slab[first + a, h] = uniform
+        elif last[h] < 0.0:
+            whole = 0.0
+            for a in range(na - 1):
+                whole += slab[first + a, h]
+            for a in range(na - 1):
+                slab[first + a, h] /= whole
+            last[h] = 0.0
+
+
+def _average_node(cumulative: np.ndarray, lo: int, rows: int, na: int, slab: np.ndarray, first: int,
+                  total: np.ndarray, reach: np.ndarray, unit: float) -> None:
+    """The average strategy of one decision node into rows ``first`` to ``first + na`` of ``slab``: float32
+    storage :func:`_derived_into` (its rows after the node's regrets), compressed storage its ``na`` stored
+    rows normalised (:func:`_strategy_into`); chosen when the walk compiles (:func:`_choose_average`)."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(_average_node)
+def _choose_average(cumulative: Any, lo: Any, rows: Any, na: Any, slab: Any, first: Any, total: Any, reach: Any,
+                    unit: Any) -> Callable[..., None]:
+    """The implementation of :func:`_average_node` for the storage's element type (numba's types)."""
+    if isinstance(cumulative.dtype, types.Integer):
+        def normalised(cumulative: Any, lo: Any, rows: Any, na: Any, slab: Any, first: Any, total: Any,
+                       reach: Any, unit: Any) -> None:
+            _strategy_into(cumulative, lo, rows, na, slab, first, total)
+        return normalised
+
+    def derived(cumulative: Any, lo: Any, rows: Any, na: Any, slab: Any, first: Any, total: Any, reach: Any,
+                unit: Any) -> None:
+        _derived_into(cumulative, lo + na * rows, rows, na, slab, first, total, reach, unit)
+    return derived
 
 
 REGRET_STEPS = 32767
@@ -631,11 +721,13 @@ def tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumula
 
 @njit(cache=True)
 def discount_rows(discount: Discount) -> np.ndarray:
-    """``discount`` as the one row ``(alpha, beta, gamma)`` of :func:`scaled_tree_values`' ``discounts``."""
-    rows = np.empty((1, 3))
+    """``discount`` as the one row ``(alpha, beta, gamma, weight)`` of :func:`scaled_tree_values`'
+    ``discounts``."""
+    rows = np.empty((1, 4))
     rows[0, 0] = discount.alpha
     rows[0, 1] = discount.beta
     rows[0, 2] = discount.gamma
+    rows[0, 3] = discount.weight
     return rows
 
 
@@ -654,7 +746,7 @@ def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
     ``work`` (:func:`work_size` floats: per-card sums, a showdown's partial sums, a row of sums per slab), so
     that a solver's walks and the many branches of a chance node allocate none (a scratch per walk was about a
     tenth of a turn iteration). ``discounts``: DCFR factors, one row ``(alpha,
-    beta, gamma)`` per iteration (:func:`discount_rows`); a walk of one player reads the first. ``p`` = -1: both
+    beta, gamma, weight)`` per iteration (:func:`discount_rows`); a walk of one player reads the first. ``p`` = -1: both
     players' walks, OOP's (``own`` its reach) then IP's, in one call, and in ``UPDATE`` mode one such iteration
     per row of ``discounts`` (a river solver's iterations between two exploitability checks: on a river a walk is
     tens of microseconds, a call from Python about ten). Returns the sum over the walked players of their reach
@@ -667,7 +759,7 @@ def scaled_tree_values(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray,
     total = 0.0
     iterations = discounts.shape[0] if p < 0 and mode == UPDATE else 1
     for i in range(iterations):
-        discount = Discount(discounts[i, 0], discounts[i, 1], discounts[i, 2])
+        discount = Discount(discounts[i, 0], discounts[i, 1], discounts[i, 2], discounts[i, 3])
         for q in range(2) if p < 0 else range(p, p + 1):
             if q == p or q == 0:
                 mine, theirs = own, opp
@@ -724,7 +816,7 @@ def walk_pointer(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumul
     argument types :func:`_branch_run` calls it with."""
     width = hands.weights.shape[1]
     row = np.empty(width, rows)
-    return WalkPointer(tree, hands, regrets, cumulative, scales, 0, 0, row, row, 0, np.ones((1, 3)), 0.0,
+    return WalkPointer(tree, hands, regrets, cumulative, scales, 0, 0, row, row, 0, np.ones((1, 4)), 0.0,
                        chance_index, np.empty((0, width)), np.empty((1, 1, width), rows), np.empty((2, width), rows),
                        np.empty(work_size(1, width)), row)
 
@@ -810,8 +902,12 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
     lo = offset[node]
     if mode == UPDATE:  # two calls, not one on a choice of array: compressed storage has two element types
         _strategy_into(regrets, lo, sizes[actor], na, slab, actions, slab[total_row])
-    elif mode == AVERAGE or actor != p:  # a best response does not read its own strategy
-        _strategy_into(cumulative, lo, sizes[actor], na, slab, actions, slab[total_row])
+    elif actor != p:  # the opponent's reach carries the chance factors (the node's: ``factor`` at a decision node)
+        _average_node(cumulative, lo, theirs, na, slab, actions, slab[total_row], opp,
+                      factor[node] / discount.weight if discount.weight > 0.0 else 0.0)
+    elif mode == AVERAGE:  # a best response does not read its own strategy
+        _average_node(cumulative, lo, mine, na, slab, actions, slab[total_row], own,
+                      1.0 / discount.weight if discount.weight > 0.0 else 0.0)
     if actor != p:
         # one reach row for all actions (a child is done with it when it returns); terminal children are
         # evaluated in place, without a call
@@ -865,11 +961,12 @@ def _walk(kind: np.ndarray, player: np.ndarray, first_child: np.ndarray, num_chi
 
 @njit(cache=True)
 def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cumulative: np.ndarray, node: int,
-                   p: int, own: np.ndarray, opp: np.ndarray, mode: int, chance_index: np.ndarray,
+                   p: int, own: np.ndarray, opp: np.ndarray, mode: int, weight: float, chance_index: np.ndarray,
                    own_at: np.ndarray, opp_at: np.ndarray) -> None:
     """Both reach vectors at every top chance node (``chance_index`` >= 0) below ``node``, top-down with the
-    strategies :func:`tree_values` plays in ``mode``: rows of ``own_at`` and ``opp_at``, computed in ``own``'s type
-    as the walk computes them (a float32 walk's strategies and products would round the same way)."""
+    strategies :func:`tree_values` plays in ``mode`` (``weight``: the average strategy's, :class:`Discount`):
+    rows of ``own_at`` and ``opp_at``, computed in ``own``'s type as the walk computes them (a float32 walk's
+    strategies and products would round the same way)."""
     kind = tree.kind[node]
     if kind == CHANCE_NODE:
         k = chance_index[node]
@@ -883,22 +980,25 @@ def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cum
     actor = tree.player[node]
     lo = tree.offset[node]
     rows = hands.sizes[actor]
-    sigma = _strategy(regrets, lo, rows, na, own) if mode == UPDATE else _strategy(cumulative, lo, rows, na, own)
+    if mode == UPDATE:
+        sigma = _strategy(regrets, lo, rows, na, own)
+    else:  # no chance node above: the opponent's reach carries no chance factor (``factor`` is 1 here)
+        sigma = _average(cumulative, lo, rows, na, own if actor == p else opp, weight)
     # the products by the walk's own row kernel, not array expressions (numba compiles a broadcast for each)
     for a in range(na):
         if actor != p:
             reach = np.empty_like(opp)
             _product_into(reach, opp, sigma[a], opp.shape[0])
-            chance_reaches(tree, hands, regrets, cumulative, first + a, p, own, reach, mode, chance_index, own_at,
-                           opp_at)
+            chance_reaches(tree, hands, regrets, cumulative, first + a, p, own, reach, mode, weight, chance_index,
+                           own_at, opp_at)
         elif mode == BEST:
-            chance_reaches(tree, hands, regrets, cumulative, first + a, p, own, opp, mode, chance_index, own_at,
-                           opp_at)
+            chance_reaches(tree, hands, regrets, cumulative, first + a, p, own, opp, mode, weight, chance_index,
+                           own_at, opp_at)
         else:
             reach = np.empty_like(own)
             _product_into(reach, own, sigma[a], own.shape[0])
-            chance_reaches(tree, hands, regrets, cumulative, first + a, p, reach, opp, mode, chance_index, own_at,
-                           opp_at)
+            chance_reaches(tree, hands, regrets, cumulative, first + a, p, reach, opp, mode, weight, chance_index,
+                           own_at, opp_at)
 
 
 @njit(cache=True, parallel=True)
