@@ -88,7 +88,7 @@ MAX_BATCH = 16
 """Most iterations of a river in one compiled call (:meth:`PostflopSolver.batch`): a large river's iteration
 takes milliseconds, so a batch stays well under the second within which Ctrl-C must land."""
 
-_discount_rows = np.zeros((0, 3))
+_discount_rows = np.zeros((0, 4))
 """:func:`discount` of the first iterations as rows, shared by the solvers and grown as they need."""
 
 
@@ -125,17 +125,23 @@ def discount(iteration: int) -> Discount:
 
 
 class PostflopSolver:
-    """The solver state of one game: float32 regrets and cumulative strategy, the iteration count; with
-    ``compress`` (postflop-solver's 16-bit mode) int16 regrets and uint16 cumulative strategy, each decision
-    node's blocks with one float32 scale (``scales``, two per node of the tree: see
-    :func:`~pokerlab.games.postflop.kernels.scaled_tree_values`), half the bytes of the two arrays. The
-    strategies played and measured are those the integers store: the exploitability is exact for them."""
+    """The solver state of one game: float32 regrets and cumulative strategy (one array: see the module
+    docstring), the iteration count; with ``compress`` (postflop-solver's 16-bit mode; default: the storage the
+    game was built for) int16 regrets and uint16 cumulative strategy, each decision node's blocks with one
+    float32 scale (``scales``, two per node of the tree: see
+    :func:`~pokerlab.games.postflop.kernels.scaled_tree_values`). The strategies played and measured are those
+    the integers store: the exploitability is exact for them. ``weight``: what the average strategy's reads
+    divide the float32 cumulative strategy by, for a storage built from a strategy
+    (:meth:`~pokerlab.games.postflop.game.PostflopGame.strategy_storage`: 1); default :func:`strategy_weight`
+    of the iterations."""
 
     def __init__(self, game: PostflopGame, regrets: np.ndarray | None = None, cumulative: np.ndarray | None = None,
-                 iteration: int = 0, locks: NodeLocks | None = None, *, compress: bool = False,
+                 iteration: int = 0, locks: NodeLocks | None = None, *, compress: bool | None = None,
                  scales: np.ndarray | None = None, weight: float | None = None) -> None:
         self.game = game
         size = game.storage_size
+        if compress is None:  # the storage the game was laid out for
+            compress = game.compress
         if compress and locks:
             raise InvalidArgumentError("node locking is not supported with the compressed (16-bit) storage: solve "
                                        "without compress")
