@@ -487,25 +487,28 @@ def _derived_into(cumulative: np.ndarray, base: int, rows: int, na: int, slab: n
     (postflop-solver stores every row; float32 sums agree with the reach to about 3e-7 of the node's largest).
     A hand the average never brings here (reach 0), or a solver with nothing summed (``unit`` 0), plays
     uniformly; a rest below 0 (rounding) is 0, the stored actions scaled to sum to 1."""
+    uniform = 1.0 / na
+    if unit <= 0.0:
+        for a in range(na):
+            for h in range(rows):
+                slab[first + a, h] = uniform
+        return
+    # branch-free row loops (they vectorise); a hand the average never brings here gets 0 here, then uniform
     for h in range(rows):
         r = reach[h]
-        total[h] = unit / r if r > 0.0 and unit > 0.0 else 0.0
+        total[h] = unit / r if r > 0.0 else 0.0
     last = slab[first + na - 1]
     for h in range(rows):
-        last[h] = 1.0
+        last[h] = 1.0 if total[h] > 0.0 else uniform
     for a in range(na - 1):
         stored = cumulative[base + a * rows:base + (a + 1) * rows]
         row = slab[first + a]
         for h in range(rows):
             x = stored[h] * total[h]
-            row[h] = x
+            row[h] = x if total[h] > 0.0 else uniform
             last[h] -= x
-    uniform = 1.0 / na
-    for h in range(rows):
-        if total[h] == 0.0:
-            for a in range(na):
-                slab[first + a, h] = uniform
-        elif last[h] < 0.0:
+    for h in range(rows):  # rounding: the stored actions hold more than the reach (rare)
+        if last[h] < 0.0:
             whole = 0.0
             for a in range(na - 1):
                 whole += slab[first + a, h]
