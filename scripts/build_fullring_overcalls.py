@@ -13,6 +13,9 @@ others' players keep calling by the lone-jam chart, and the file says which spot
 
     nice -n 10 .venv/bin/python scripts/build_fullring_overcalls.py --seats 3-6 --workers 2
 
+With --icm the ICM charts' (src/pokerlab/data/fullring_icm_charts.npz: both stages) into
+src/pokerlab/data/fullring_icm_overcalls.npz, each spot solved again to its stored iteration count.
+
 To extend the shipped file after spots were added to the chart file, without its old checkpoints, start from it and
 the chart file it was built for (the spots whose chart is unchanged are checkpointed from it, the new ones solved):
 
@@ -51,15 +54,43 @@ from pokerlab.pushfold.fullring_charts import (
     spot_row,
     write_overcalls,
 )
-from pokerlab.pushfold.fullring_overcalls import overcall_rows, reproduce_spot
+from pokerlab.pushfold.fullring_icm import STAGES
+from pokerlab.pushfold.fullring_icm import code_version as icm_code_version
+from pokerlab.pushfold.fullring_icm_charts import ICM_CHART_FILE, ICM_OVERCALL_FILE, read_icm_charts
+from pokerlab.pushfold.fullring_overcalls import overcall_rows, reproduce_icm_spot, reproduce_spot
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def is_icm(charts: ChartFile) -> bool:
+    """Whether ``charts`` is an ICM chart file (its key has the stage column)."""
+    return bool(charts.key.shape[1] > 3)
+
+
+def version_of(charts: ChartFile) -> str:
+    """The code version of ``charts``' model: the chip-EV charts' or the ICM charts'."""
+    return icm_code_version() if is_icm(charts) else code_version()
 
 
 def stamp(charts: ChartFile, row: int) -> dict[str, object]:
     """What a checkpoint of chart row ``row`` must have been made with to be reused: the code and that spot (so it
     stays valid when other spots are added to the chart file)."""
-    return {"code_version": code_version(), "spot_sha256": spot_digest(charts, row)}
+    return {"code_version": version_of(charts), "spot_sha256": spot_digest(charts, row)}
+
+
+def spot_name(charts: ChartFile, row: int) -> str:
+    """Chart row ``row`` in words."""
+    key = charts.key[row]
+    where = f"at the {STAGES[int(key[3])]}" if is_icm(charts) else f"ante {list(ANTES)[int(key[2])]}"
+    return f"{int(key[0])} seats {float(key[1]):g} bb {where}"
+
+
+def checkpoint_of(work: Path, charts: ChartFile, row: int) -> Path:
+    """Where chart row ``row``'s over-call ranges are checkpointed under ``work``."""
+    key = charts.key[row]
+    if is_icm(charts):
+        return work / f"icm-{STAGES[int(key[3])]}-{int(key[0]):02d}-{float(key[1]):06.2f}.npz"
+    return checkpoint_path(work, int(key[0]), float(key[1]), list(ANTES)[int(key[2])])
 
 
 def seed_checkpoints(overcall_path: Path, chart_path: Path, charts: ChartFile,
@@ -94,53 +125,70 @@ def load_rows(path: Path, expected: dict[str, object]) -> np.ndarray | None:
     return None if stored is None else stored[1].get("rows")
 
 
-def _reproduce(job: tuple[str, int, str]) -> str:
-    """Reproduce chart row ``job[1]`` of the chart file ``job[0]``, check it against the file and checkpoint its
-    over-call ranges under ``job[2]``; returns a line saying what was done."""
-    charts_path, row, work = job
-    charts = read_charts(Path(charts_path))
-    seats, depth, ante = int(charts.key[row, 0]), float(charts.key[row, 1]), list(ANTES)[int(charts.key[row, 2])]
+def read_any(path: Path, icm: bool) -> ChartFile:
+    """The chart file at ``path``: an ICM one with ``icm``."""
+    return read_icm_charts(path) if icm else read_charts(path)
+
+
+def _reproduce(job: tuple[str, bool, int, str]) -> str:
+    """Reproduce chart row ``job[2]`` of the chart file ``job[0]`` (an ICM one if ``job[1]``), check it against the
+    file and checkpoint its over-call ranges under ``job[3]``; returns a line saying what was done."""
+    charts_path, icm, row, work = job
+    charts = read_any(Path(charts_path), icm)
+    seats, depth = int(charts.key[row, 0]), float(charts.key[row, 1])
     cpu = time.process_time()
-    profile, quick = reproduce_spot(seats, depth, ante, int(charts.iterations[row]), charts.gains[row, :seats])
+    if icm:
+        profile = reproduce_icm_spot(seats, depth, STAGES[int(charts.key[row, 3])], int(charts.iterations[row]),
+                                     charts.gains[row, :seats])
+        quick = False
+    else:
+        profile, quick = reproduce_spot(seats, depth, list(ANTES)[int(charts.key[row, 2])],
+                                        int(charts.iterations[row]), charts.gains[row, :seats])
     jam, call = chart_arrays(profile.tree, profile)
     if not (np.array_equal(quantise(jam), charts.jam[row, :seats])
             and np.array_equal(quantise(call), charts.call[row, :seats, :seats])):
-        raise ValueError(f"{seats} seats {depth:g} bb ante {ante}: reproduced with the stored gains but other charts")
+        raise ValueError(f"{spot_name(charts, row)}: reproduced with the stored gains but other charts")
     rows = overcall_rows(profile)
     spent = time.process_time() - cpu
     header = stamp(charts, row) | {"quick": quick, "cpu_s": spent}
-    write_checkpoint(checkpoint_path(Path(work), seats, depth, ante), header, {"rows": rows})
-    return (f"{seats} seats {depth:g} bb ante {ante}: {int(charts.iterations[row])} iterations "
+    write_checkpoint(checkpoint_of(Path(work), charts, row), header, {"rows": rows})
+    return (f"{spot_name(charts, row)}: {int(charts.iterations[row])} iterations "
             f"({'last check' if quick else 'every check'}), {spent:.1f} s CPU (stored solve {charts.cpu_s[row]:.1f} s)")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--charts", type=Path, default=CHART_FILE, help="the chart file whose spots to reproduce")
+    parser.add_argument("--icm", action="store_true", help="the ICM charts' (default --charts, --output and --work: "
+                                                           "the ICM files)")
+    parser.add_argument("--charts", type=Path, default=None, help="the chart file whose spots to reproduce")
     parser.add_argument("--seats", default="3-10")
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--work", type=Path, default=ROOT / "build" / "fullring-overcalls")
-    parser.add_argument("--output", type=Path, default=OVERCALL_FILE)
+    parser.add_argument("--work", type=Path, default=None)
+    parser.add_argument("--output", type=Path, default=None)
     parser.add_argument("--start-from", type=Path, default=None,
                         help="checkpoint the ranges of this over-call file for every spot whose chart is unchanged "
                              "(with --start-charts, the chart file it was built for), so that a build extends it")
     parser.add_argument("--start-charts", type=Path, default=None, help="the chart file --start-from was built for")
     args = parser.parse_args(argv)
+    args.charts = args.charts or (ICM_CHART_FILE if args.icm else CHART_FILE)
+    args.output = args.output or (ICM_OVERCALL_FILE if args.icm else OVERCALL_FILE)
+    args.work = args.work or ROOT / "build" / ("fullring-icm-overcalls" if args.icm else "fullring-overcalls")
     try:
         seats = [s for s in seat_counts(args.seats) if s >= 3]
         if not seats:
             raise ValueError(f"--seats {args.seats}: over-calls need 3 or more seats")
-        charts = read_charts(args.charts)
+        charts = read_any(args.charts, args.icm)
         check_output_path(args.output, "--output file")
         if (args.start_from is None) != (args.start_charts is None):
             raise ValueError("--start-from and --start-charts go together (an over-call file and its chart file)")
+        if args.icm and args.start_from is not None:
+            raise ValueError("--start-from extends the chip-EV over-call file: not with --icm")
     except (ValueError, PokerlabError) as error:
         return refuse(error)
     args.work.mkdir(parents=True, exist_ok=True)
 
     def path_of(row: int) -> Path:
-        key = charts.key[row]
-        return checkpoint_path(args.work, int(key[0]), float(key[1]), list(ANTES)[int(key[2])])
+        return checkpoint_of(args.work, charts, row)
 
     if args.start_from is not None:
         try:
@@ -153,15 +201,15 @@ def main(argv: list[str] | None = None) -> int:
     todo = [i for i in asked if load_rows(path_of(i), stamp(charts, i)) is None]
     print(f"{len(asked)} spots of {','.join(map(str, seats))} seats ({int(withheld.sum())} withheld, not "
           f"reproduced), {len(asked) - len(todo)} already done, {len(todo)} to reproduce (code version "
-          f"{code_version()}, {args.workers} worker(s))", flush=True)
+          f"{version_of(charts)}, {args.workers} worker(s))", flush=True)
     if todo:
         # the most costly first (by their stored solve time): the ETA then errs long
-        jobs = [(str(args.charts), i, str(args.work)) for i in sorted(todo, key=lambda i: -charts.cpu_s[i])]
+        jobs = [(str(args.charts), args.icm, i, str(args.work)) for i in sorted(todo, key=lambda i: -charts.cpu_s[i])]
         if solve_all(_reproduce, jobs, args.workers, args.work) == 130:
             return 130
     shipped = {i: rows for i in range(charts.key.shape[0]) if int(charts.key[i, 0]) >= 3 and not withheld[i]
                and (rows := load_rows(path_of(i), stamp(charts, i))) is not None}
-    header = write_overcalls(charts, shipped, args.output)
+    header = write_overcalls(charts, shipped, args.output, version_of(charts))
     held = sorted({int(charts.key[i, 0]) for i in shipped})
     print(f"wrote {args.output}: {header['spots']} spots ({', '.join(map(str, held))} seats; "
           f"{int(withheld.sum())} withheld), content sha256 {header['content_sha256'][:16]}", flush=True)

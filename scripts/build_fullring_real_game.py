@@ -20,8 +20,8 @@ With --deeper it measures, for each short spot whose solve stopped above its tar
 ranges are withheld), the chart of the next deeper shipped depth played at the spot's depth
 (pokerlab.pushfold.fullring_deeper) into src/pokerlab/data/fullring_deeper_reading.npz, checkpointed the same way.
 
-With --icm it measures the shipped ICM charts instead (pokerlab.pushfold.fullring_icm_real: the ICM payoffs, no
-over-call ranges) into src/pokerlab/data/fullring_icm_real_game.npz, checkpointed the same way:
+With --icm it measures the shipped ICM charts instead (pokerlab.pushfold.fullring_icm_real: the ICM payoffs, the
+ICM over-call ranges) into src/pokerlab/data/fullring_icm_real_game.npz, checkpointed the same way:
 
     nice -n 10 .venv/bin/python scripts/build_fullring_real_game.py --icm --workers 2
 
@@ -70,6 +70,7 @@ from pokerlab.pushfold.fullring_icm_charts import (
     ICM_REAL_GAME_FILE,
     icm_chart,
     read_icm_charts,
+    stage_charts,
     write_icm_real_game,
 )
 from pokerlab.pushfold.fullring_icm_real import icm_real_game_version, measure_icm_chart
@@ -200,10 +201,14 @@ def icm_checkpoint_path(work: Path, stage: str, seats: int, depth: float) -> Pat
 
 
 def icm_stamp(charts: ChartFile, row: int, deals: int, seed: int) -> dict[str, object]:
-    """What an ICM spot's checkpoint must have been measured with to be reused: the code, the spot's chart, the deals
-    and the seed."""
-    return {"code_version": icm_real_game_version(), "spot_sha256": spot_digest(charts, row), "deals": deals,
-            "seed": seed}
+    """What an ICM spot's checkpoint must have been measured with to be reused: the code, the spot's chart and
+    over-call ranges (their digest, or "none"), the deals and the seed."""
+    key = charts.key[row]
+    overcalls = stage_charts(STAGES[int(key[3])], charts).overcalls
+    steps = None if overcalls is None else overcalls.steps_of(int(key[0]), float(key[1]), "none")
+    return {"code_version": icm_real_game_version(), "spot_sha256": spot_digest(charts, row),
+            "overcalls_sha256": "none" if steps is None else hashlib.sha256(steps.tobytes()).hexdigest(),
+            "deals": deals, "seed": seed}
 
 
 def _measure_icm(job: tuple[str, str, int, float, int, int, str]) -> str:

@@ -256,7 +256,6 @@ def test_the_cli_prints_and_exports_the_icm_charts(tmp_path):
     (["--chart", "full-ring", "--icm", "semi", "--seats", "5"], "'final'"),
     (["--chart", "full-ring", "--icm", "final", "--seats", "5", "--ante", "10%"], "no ante"),
     (["--chart", "heads-up", "--icm", "final"], "with --chart full-ring"),
-    (["--chart", "full-ring", "--icm", "final", "--seats", "5", "--overcalls"], "no over-call ranges"),
 ])
 def test_bad_icm_chart_input_is_one_line_and_exit_2(args, words):
     from typer.testing import CliRunner

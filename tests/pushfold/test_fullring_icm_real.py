@@ -118,12 +118,12 @@ def test_the_json_and_the_cli_carry_the_measurement(shipped) -> None:
 
     data = icm_real_game_dict(icm_chart(9, 15, "bubble"), "bubble")
     assert data["measured"] and len(data["gains_low_money"]) == 9 and abs(sum(data["values_money"]) - POOL) < 1e-3
-    assert "no over-call ranges" in data["profile"]
+    assert "where the spot's over-call ranges are shipped" in data["profile"]
     args = ["pushfold", "--chart", "full-ring", "--icm", "final", "--seats", "6", "--depths", "10,20"]
     text = " ".join(CliRunner().invoke(app, args).output.split())
     measured = [stage_real_game("final", shipped).of(icm_chart(6, d, "final")) for d in (10, 20)]
     largest = max(float(m.low.max()) for m in measured if m is not None)
-    assert f"ICM charts hold no over-call ranges): largest gain {largest:.1e} money" in text
+    assert f"(with their over-call ranges): largest gain {largest:.1e} money" in text
 
 
 def test_the_builder_measures_the_icm_charts_and_resumes(tmp_path: Path) -> None:

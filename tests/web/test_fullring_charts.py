@@ -41,8 +41,12 @@ def test_the_answer_is_the_shipped_chart(client):
     shown = np.array([with_overcalls["overcall"]["BB vs CO and BTN"][c] for c in CLASS_NAMES])
     assert np.allclose(shown, four.overcall[3, 0, 1], atol=5e-5)
     assert client.get("/api/pushfold/chart?seats=4&depth=10&overcalls=true").json() == with_overcalls
-    refused = client.post("/api/pushfold/chart", json={"seats": 4, "depth": 10, "icm": "final", "overcalls": True})
-    assert refused.status_code == 422 and "no over-call ranges" in refused.text
+    icm_overcalls = client.post("/api/pushfold/chart", json={"seats": 4, "depth": 10, "icm": "final",
+                                                            "overcalls": True}).json()
+    final_four = icm_chart(4, 10, "final")
+    assert final_four.overcall is not None and icm_overcalls["overcalls_shipped"]
+    shown = np.array([icm_overcalls["overcall"]["BB vs CO and BTN"][c] for c in CLASS_NAMES])
+    assert np.allclose(shown, final_four.overcall[3, 0, 1], atol=5e-5)
     short = client.post("/api/pushfold/chart", json={"seats": 7, "depth": 6.5}).json()  # a short capped spot
     assert short["deeper_reading"] == deeper_reading_dict(full_ring_chart(7, 6.5, "none"))
     assert short["deeper_reading"]["measured"] and short["deeper_reading"]["depth_bb"] == 7.0

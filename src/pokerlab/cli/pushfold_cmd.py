@@ -369,8 +369,6 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
         raise InvalidArgumentError("the shipped ICM charts have no ante: leave out --ante with --icm")
     if csv_path is not None:
         check_output(csv_path, what="--csv file")
-    if overcalls and icm_stage is not None:
-        raise InvalidArgumentError("the shipped ICM charts hold no over-call ranges: leave out --overcalls with --icm")
     if icm_stage is None:
         table = full_ring_table(seats, rule, depths)
         data = table.to_dict(overcalls)
@@ -385,7 +383,7 @@ def _full_ring(seats: int, ante: str, depths: list[float], png: Path | None, as_
         from pokerlab.pushfold.fullring_icm_charts import icm_real_game_dict, icm_ring_table
 
         icm_table = icm_ring_table(seats, icm_stage, depths)
-        table, data = icm_table.table, icm_table.to_dict()
+        table, data = icm_table.table, icm_table.to_dict(overcalls)
         for chart_data, chart in zip(data["charts"], table.charts, strict=True):
             chart_data["real_game"] = icm_real_game_dict(chart, icm_table.stage)
         tag, units = f"icm-{icm_table.stage}", "money"
@@ -479,8 +477,7 @@ def _real_game_line(charts: list[dict[str, Any]], units: str) -> str:
     how = ("exact" if real["deals"] == 0 else
            f"{real['deals']:,} joint deals, cross-fitted +- {real[f'gains_low_stderr_{units}'][seat]:.1e}")
     held = ("with their over-call ranges" if all(c["overcalls_shipped"] for c in charts)
-            else "facing a jam and calls, calling by the lone-jam chart: ICM charts hold no over-call ranges"
-            if units == "money" else "over-calls by the lone-jam chart where their ranges are not shipped")
+            else "over-calls by the lone-jam chart where their ranges are not shipped")
     return (f"in the real game, the charts as a player reads them ({held}): largest gain "
             f"{real[low][seat]:.1e} {units} ({chart['seats'][seat]} at {chart['depth_bb']:g} bb; {how}; the "
             f"in-sample estimate, at least the true gain in expectation: {real[high][seat]:.1e}); every "

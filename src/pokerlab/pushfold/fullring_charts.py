@@ -129,7 +129,8 @@ def write_charts(spots: Iterable[ChartSpot], path: Path = CHART_FILE) -> dict[st
 
 @dataclass(frozen=True)
 class ChartFile:
-    """A chart file read and checked (see the module docstring)."""
+    """A chart file read and checked (see the module docstring); ``overcalls``: the over-call ranges its readers
+    play (None: the shipped chip-EV file's where it is of this chart file, :func:`overcalls_of`)."""
 
     header: dict[str, Any]
     key: np.ndarray
@@ -139,6 +140,7 @@ class ChartFile:
     values: np.ndarray
     iterations: np.ndarray
     cpu_s: np.ndarray
+    overcalls: OvercallFile | None = None
 
 
 def load_data_file(path: Path, names: Sequence[str], what: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -166,7 +168,8 @@ def read_chart_file(path: Path, chart_format: str, version: str, what: str, scri
     if header.get("content_sha256") != _content_hash(arrays):
         raise ChartVersionError(f"{path}: its content hash does not match its header (a damaged or edited file): "
                                 f"{rebuild}")
-    return ChartFile(header, **arrays)
+    return ChartFile(header, arrays["key"], arrays["jam"], arrays["call"], arrays["gains"], arrays["values"],
+                     arrays["iterations"], arrays["cpu_s"])
 
 
 def read_charts(path: Path = CHART_FILE) -> ChartFile:
@@ -485,8 +488,8 @@ def overcalls_withheld(charts: ChartFile, rows: Sequence[int] | None = None) -> 
     the charts read with their over-call ranges were worse than read with the lone-jam chart at 65 of the 95 such
     spots of 3-8 seats, better at 16; from 10 bb up such spots' over-call ranges were better at 30 of 37, worse at
     none (see docs/algorithms.md, "Over-call ranges"). A player at a withheld spot calls a jam and a call by the
-    lone-jam chart. A chart file with no multiway chip-EV target (the ICM charts, which have no over-call ranges)
-    withholds none.
+    lone-jam chart. A chart file with no multiway chip-EV target (the ICM charts: none of theirs above its target is
+    shallower than 20 bb) withholds none.
 
     >>> charts = shipped_charts()
     >>> withheld = overcalls_withheld(charts)
@@ -509,9 +512,11 @@ def overcall_rows_count(seats: int) -> int:
     return seats * (seats - 1) * (seats - 2) // 6
 
 
-def write_overcalls(charts: ChartFile, rows: dict[int, np.ndarray], path: Path = OVERCALL_FILE) -> dict[str, Any]:
+def write_overcalls(charts: ChartFile, rows: dict[int, np.ndarray], path: Path = OVERCALL_FILE,
+                    version: str | None = None) -> dict[str, Any]:
     """Write the over-call ranges ``rows[i]`` (probabilities, ``float[C(n, 3), 169]``) of row ``i`` of ``charts``
-    (any subset of its spots of 3+ seats) atomically and compressed; returns the header."""
+    (any subset of its spots of 3+ seats) atomically and compressed, stamped with the code ``version`` of the
+    charts' model (default :func:`code_version`); returns the header."""
     order = sorted(rows)
     counts = [overcall_rows_count(int(charts.key[i, 0])) for i in order]
     for i, count in zip(order, counts, strict=True):
@@ -522,7 +527,7 @@ def write_overcalls(charts: ChartFile, rows: dict[int, np.ndarray], path: Path =
               "start": np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
               "rows": quantise(np.concatenate([rows[i] for i in order]) if order
                                else np.zeros((0, NUMBER_OF_CLASSES)))}
-    header = {"format": OVERCALL_FORMAT, "code_version": code_version(),
+    header = {"format": OVERCALL_FORMAT, "code_version": code_version() if version is None else version,
               "chart_content_sha256": charts.header["content_sha256"], "spots": len(order), "rule": OVERCALL_RULE,
               "withheld": f"the spots overcalls_withheld selects: {OVERCALLS_WITHHELD_WHY}",
               "layout": "spot s's ranges are rows[start[s]:start[s + 1]], row C(caller, 3) + C(first caller, 2) + "
@@ -563,6 +568,18 @@ class OvercallFile:
         """The seat counts of the spots the file holds."""
         return sorted({int(s) for s in self.key[:, 0]}) if not self.reason else []
 
+    def subset(self, spots: np.ndarray, columns: int = 3) -> OvercallFile:
+        """The ranges of the spots ``spots`` (a mask over :attr:`key`'s rows), keyed by the first ``columns`` key
+        columns (an ICM file's spots of one stage, keyed as a chip-EV file's)."""
+        if self.reason:
+            return self
+        chosen = np.flatnonzero(spots)
+        counts = self.start[chosen + 1] - self.start[chosen]
+        rows = (np.concatenate([self.rows[self.start[s]:self.start[s + 1]] for s in chosen]) if chosen.size
+                else self.rows[:0])
+        return OvercallFile(self.header, self.key[chosen, :columns], np.concatenate([[0], np.cumsum(counts)]),
+                            rows)
+
 
 def no_overcalls(reason: str) -> OvercallFile:
     """An over-call file holding no ranges, and ``reason`` why (a chart's players then call a jam and calls by the
@@ -572,15 +589,17 @@ def no_overcalls(reason: str) -> OvercallFile:
                         reason)
 
 
-def read_overcalls(path: Path, charts: ChartFile) -> OvercallFile:
-    """Read an over-call file of ``charts``; one of another format, code version or chart file (or whose content hash
-    does not match) comes back with its ``reason`` and no ranges; :class:`~pokerlab.errors.FileFormatError` if it
-    cannot be read."""
+def read_overcalls(path: Path, charts: ChartFile, version: str | None = None,
+                   rebuild: str = "run scripts/build_fullring_overcalls.py") -> OvercallFile:
+    """Read an over-call file of ``charts`` (whose model's code version is ``version``, default
+    :func:`code_version`); one of another format, code version or chart file (or whose content hash does not
+    match) comes back with its ``reason`` (ending in ``rebuild``) and no ranges;
+    :class:`~pokerlab.errors.FileFormatError` if it cannot be read."""
     header, arrays = load_data_file(path, OVERCALL_ARRAYS, "full-ring over-call")
-    rebuild = "run scripts/build_fullring_overcalls.py"
-    if header.get("format") != OVERCALL_FORMAT or header.get("code_version") != code_version():
+    version = code_version() if version is None else version
+    if header.get("format") != OVERCALL_FORMAT or header.get("code_version") != version:
         return no_overcalls(f"built by other code ({header.get('code_version')}, this pokerlab's is "
-                            f"{code_version()}): {rebuild}")
+                            f"{version}): {rebuild}")
     if header.get("chart_content_sha256") != charts.header["content_sha256"]:
         return no_overcalls(f"built for another chart file: {rebuild}")
     if header.get("content_sha256") != _content_hash(arrays):
@@ -597,8 +616,10 @@ def shipped_overcalls() -> OvercallFile:
 
 
 def overcalls_of(charts: ChartFile) -> OvercallFile:
-    """The shipped over-call ranges if they are of ``charts``, else none and why (that file's players then call a jam
-    and calls by the lone-jam chart)."""
+    """The over-call ranges ``charts`` carries (:attr:`ChartFile.overcalls`), else the shipped ones if they are of
+    ``charts``, else none and why (that file's players then call a jam and calls by the lone-jam chart)."""
+    if charts.overcalls is not None:
+        return charts.overcalls
     shipped = shipped_overcalls()
     if shipped.reason or shipped.header["chart_content_sha256"] != charts.header["content_sha256"]:
         return no_overcalls(shipped.reason or "the shipped over-call ranges are of another chart file")

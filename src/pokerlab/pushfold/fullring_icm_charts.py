@@ -26,19 +26,23 @@ import numpy as np
 from pokerlab.errors import InvalidArgumentError
 from pokerlab.pushfold.fullring import CHART_TARGET, ChartSpot
 from pokerlab.pushfold.fullring_charts import (
-    ARRAYS,
     MAX_SEATS,
+    PLAYED_PROFILE,
     REAL_GAME_ARRAYS,
     ChartFile,
     FullRingChart,
     FullRingTable,
+    OvercallFile,
     RealGameFile,
     RealGameGains,
     available_depths,
     full_ring_table,
     load_data_file,
+    no_overcalls,
+    overcall_hash,
     read_chart_file,
     read_if_built,
+    read_overcalls,
     real_game_arrays,
     save_chart_file,
     spot_arrays,
@@ -91,10 +95,43 @@ def shipped_icm_charts() -> ChartFile:
 
 def stage_charts(stage: str, charts: ChartFile | None = None) -> ChartFile:
     """The spots of one stage as a chip-EV-shaped chart file (key columns seats, depth, ante), for the readers of
-    :mod:`pokerlab.pushfold.fullring_charts`."""
+    :mod:`pokerlab.pushfold.fullring_charts`, with their over-call ranges (:func:`icm_overcalls_of`)."""
     charts = charts if charts is not None else shipped_icm_charts()
     rows = charts.key[:, 3] == STAGES.index(stage)
-    return ChartFile(charts.header, charts.key[rows, :3], *(getattr(charts, name)[rows] for name in ARRAYS[1:]))
+    overcalls = icm_overcalls_of(charts)
+    if not overcalls.reason:
+        overcalls = overcalls.subset(overcalls.key[:, 3] == STAGES.index(stage))
+    return ChartFile(charts.header, charts.key[rows, :3], charts.jam[rows], charts.call[rows], charts.gains[rows],
+                     charts.values[rows], charts.iterations[rows], charts.cpu_s[rows], overcalls)
+
+
+# ---- the over-call ranges of the ICM charts (reproduced by scripts/build_fullring_overcalls.py --icm) ----
+
+ICM_OVERCALL_FILE = ICM_CHART_FILE.with_name("fullring_icm_overcalls.npz")
+
+
+def read_icm_overcalls(path: Path, charts: ChartFile) -> OvercallFile:
+    """Read an ICM over-call file of the ICM chart file ``charts`` (the chip-EV over-call file's format, its key
+    with the stage column, stamped with :func:`~pokerlab.pushfold.fullring_icm.code_version`); one of another
+    format, code version or chart file comes back with its ``reason`` and no ranges."""
+    return read_overcalls(path, charts, code_version(), "run scripts/build_fullring_overcalls.py --icm")
+
+
+@lru_cache(maxsize=1)
+def shipped_icm_overcalls() -> OvercallFile:
+    """The package's ICM over-call file, read once per process (a missing file: no ranges, and why)."""
+    if not ICM_OVERCALL_FILE.exists():
+        return no_overcalls("no ICM over-call file: run scripts/build_fullring_overcalls.py --icm")
+    return read_icm_overcalls(ICM_OVERCALL_FILE, shipped_icm_charts())
+
+
+def icm_overcalls_of(charts: ChartFile) -> OvercallFile:
+    """The shipped ICM over-call ranges if they are of the ICM chart file ``charts`` (both stages), else none and
+    why (its players then call a jam and calls by the lone-jam chart)."""
+    shipped = shipped_icm_overcalls()
+    if shipped.reason or shipped.header["chart_content_sha256"] != charts.header["content_sha256"]:
+        return no_overcalls(shipped.reason or "the shipped ICM over-call ranges are of another ICM chart file")
+    return shipped
 
 
 @dataclass(frozen=True)
@@ -108,8 +145,9 @@ class IcmRingTable:
     payouts: tuple[float, ...]
     header: dict[str, Any]
 
-    def to_dict(self) -> dict[str, Any]:
-        out = self.table.to_dict()
+    def to_dict(self, overcalls: bool = False) -> dict[str, Any]:
+        """The charts as JSON, gains and values in money (their over-call ranges with ``overcalls``)."""
+        out = self.table.to_dict(overcalls)
         for chart in out["charts"]:
             chart["gains_money"] = chart.pop("gains_bb")
             chart["values_money"] = chart.pop("values_bb")
@@ -140,11 +178,12 @@ def _shipped_text(charts: ChartFile) -> str:
     return "; ".join(parts)
 
 
-def icm_chart_answer(seats: int, depth_bb: float, stage: str, charts: ChartFile | None = None) -> dict[str, Any]:
+def icm_chart_answer(seats: int, depth_bb: float, stage: str, charts: ChartFile | None = None,
+                     overcalls: bool = False) -> dict[str, Any]:
     """The shipped ICM chart of ``seats`` at ``stage`` nearest ``depth_bb`` as one JSON object (the web page's
-    answer): :meth:`~pokerlab.pushfold.fullring_charts.FullRingChart.to_dict` with ``gains_money`` and
-    ``values_money``, ``exact``, the file's header as ``model``, ``stage``, ``payouts``, the shipped ``depths``
-    and the spot's ``target_money``.
+    answer): :meth:`~pokerlab.pushfold.fullring_charts.FullRingChart.to_dict` (its over-call ranges with
+    ``overcalls``) with ``gains_money`` and ``values_money``, ``exact``, the file's header as ``model``, ``stage``,
+    ``payouts``, the shipped ``depths`` and the spot's ``target_money``.
 
     >>> answer = icm_chart_answer(3, 10, "bubble")
     >>> answer["payouts"], answer["depth_bb"], answer["seats"]
@@ -153,7 +192,7 @@ def icm_chart_answer(seats: int, depth_bb: float, stage: str, charts: ChartFile 
     table = icm_ring_table(seats, stage, [depth_bb], charts)
     chart = table.table.charts[0]
     shipped = available_depths(seats, "none", stage_charts(table.stage, charts))
-    answer: dict[str, Any] = table.to_dict()["charts"][0]
+    answer: dict[str, Any] = table.to_dict(overcalls)["charts"][0]
     return answer | {
         "exact": chart.exact, "model": dict(table.header), "stage": table.stage, "payouts": list(table.payouts),
         "depths": shipped.tolist(), "target_money": money_target(seats, chart.depth_bb),
@@ -173,9 +212,6 @@ def icm_chart(seats: int, depth_bb: float, stage: str, charts: ChartFile | None 
 
 ICM_REAL_GAME_FORMAT = "pokerlab-fullring-icm-real-game-v1"
 ICM_REAL_GAME_FILE = ICM_CHART_FILE.with_name("fullring_icm_real_game.npz")
-ICM_PLAYED_PROFILE = ("jam first in by jam[seat]; call a jam, alone or followed by calls, by call[seat, jammer] (the "
-                      "ICM charts hold no over-call ranges); the shipped quantised probabilities")
-"""The profile an ICM chart's player plays in the real-game measurement, in words."""
 
 
 def write_icm_real_game(charts: ChartFile, measured: list[RealGameGains], path: Path = ICM_REAL_GAME_FILE
@@ -184,8 +220,9 @@ def write_icm_real_game(charts: ChartFile, measured: list[RealGameGains], path: 
     atomically; returns the header."""
     arrays, deals, seed = real_game_arrays(charts, measured)
     header = {"format": ICM_REAL_GAME_FORMAT, "code_version": icm_real_game_version(),
-              "chart_content_sha256": charts.header["content_sha256"], "deals": deals, "seed": seed,
-              "profile": ICM_PLAYED_PROFILE, "units": "money per hand (ICM equity, the pool 100)",
+              "chart_content_sha256": charts.header["content_sha256"],
+              "overcall_content_sha256": overcall_hash(icm_overcalls_of(charts)), "deals": deals, "seed": seed,
+              "profile": PLAYED_PROFILE, "units": "money per hand (ICM equity, the pool 100)",
               "key_columns": charts.header["key_columns"]}
     return save_chart_file(path, header, arrays)
 
@@ -202,6 +239,8 @@ def read_icm_real_game(path: Path, charts: ChartFile) -> RealGameFile:
     if header.get("chart_content_sha256") != charts.header["content_sha256"] or not np.array_equal(
             arrays["key"], charts.key):
         return RealGameFile(header, {}, f"measured on another ICM chart file: {rebuild}")
+    if header.get("overcall_content_sha256") != overcall_hash(icm_overcalls_of(charts)):
+        return RealGameFile(header, {}, f"measured with other over-call ranges than the shipped ones: {rebuild}")
     return RealGameFile(header, arrays)
 
 
@@ -234,4 +273,4 @@ def icm_real_game_dict(chart: FullRingChart, stage: str) -> dict[str, Any]:
     measured = stored.of(chart)
     if measured is None:
         return {"measured": False, "why": stored.reason or "this spot is not in the ICM real-game file"}
-    return {"measured": True} | measured.to_dict("money", ICM_PLAYED_PROFILE)
+    return {"measured": True} | measured.to_dict("money", PLAYED_PROFILE)

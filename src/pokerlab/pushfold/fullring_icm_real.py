@@ -3,7 +3,7 @@
 An ICM chart's stored gains (:mod:`pokerlab.pushfold.fullring_icm_charts`) hold in the ICM chart model, where a
 seat's hands are dealt jointly with those of the others in its pot only, folded hands ignored. Here each shipped
 ICM spot is played as its reader plays it (:func:`pokerlab.pushfold.fullring_real.chart_profile`: jam first in by
-``jam``, call a jam by ``call`` of the jammer; ICM charts hold no over-call ranges, so facing a jam and calls too)
+``jam``, call a lone jam by ``call`` of the jammer, a jam and calls by the shipped ICM over-call ranges)
 in the real game of :mod:`pokerlab.pushfold.real_game`: every seat's cards and the board from one deck, the payoff
 of each outcome the change of every seat's ICM prize equity (the game of
 :func:`~pokerlab.pushfold.fullring_icm.icm_spot_game`, whose terminals keep every outcome's payoffs; the chart

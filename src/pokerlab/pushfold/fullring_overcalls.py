@@ -14,7 +14,9 @@ caller``; a spot of ``n`` seats has ``C(n, 3)`` over-call ranges, in the order o
 The ranges are not solved again: each spot is reproduced from the chart file's stored iteration count
 (:func:`reproduce_spot`; the solve is deterministic), checked against the file's stored gains and charts, and its
 over-call ranges read off (``scripts/build_fullring_overcalls.py``; the file: ``data/fullring_overcalls.npz``, read by
-:func:`pokerlab.pushfold.fullring_charts.shipped_overcalls`).
+:func:`pokerlab.pushfold.fullring_charts.shipped_overcalls`). The ICM charts' the same way
+(:func:`reproduce_icm_spot`, ``--icm``; ``data/fullring_icm_overcalls.npz``, read by
+:func:`pokerlab.pushfold.fullring_icm_charts.shipped_icm_overcalls`).
 
 >>> from pokerlab.pushfold.fullring_charts import full_ring_chart
 >>> chart = full_ring_chart(4, 10, "none")  # CO, BTN, SB, BB
@@ -33,6 +35,7 @@ from pokerlab.games.pushfold import JAM
 from pokerlab.games.vector import compile_public_tree
 from pokerlab.pushfold.fullring import default_target, solve_spot, spot_game, starting_profile, trimmed
 from pokerlab.pushfold.fullring_charts import overcall_rows_count, overcall_triples
+from pokerlab.pushfold.fullring_icm import solve_icm_spot
 from pokerlab.solvers.vector import VectorSolver
 from pokerlab.solvers.vector_strategy import VectorStrategy, best_response_gains
 
@@ -82,3 +85,16 @@ def reproduce_spot(seats: int, depth_bb: float, ante: str, iterations: int, gain
         raise ValueError(f"{seats} seats {depth_bb:g} bb ante {ante}: a solve of {iterations} iterations gives gains "
                          f"{spot.gains}, the chart file stores {stored.tolist()}")
     return spot.strategy, False
+
+
+def reproduce_icm_spot(seats: int, depth_bb: float, stage: str, iterations: int, gains: np.ndarray
+                       ) -> VectorStrategy:
+    """The profile :func:`~pokerlab.pushfold.fullring_icm.solve_icm_spot` kept for a shipped ICM spot solved for
+    ``iterations`` iterations, whose stored gains (float32, money) are ``gains``: the solve again with that many
+    iterations at most (deterministic). :class:`ValueError` if its gains are not ``gains`` exactly."""
+    spot = solve_icm_spot(seats, depth_bb, stage, max_iterations=iterations)
+    if spot.strategy is None or not np.array_equal(np.array(spot.gains, dtype=np.float32),
+                                                   np.asarray(gains, dtype=np.float32)):
+        raise ValueError(f"{seats} seats {depth_bb:g} bb at the {stage}: a solve of {iterations} iterations gives "
+                         f"gains {spot.gains}, the ICM chart file stores {np.asarray(gains).tolist()}")
+    return spot.strategy

@@ -552,9 +552,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
             if ante_rule(ante) != "none":
                 raise InvalidArgumentError("the shipped ICM charts have no ante: ask for ante none with icm")
-            if overcalls:
-                raise InvalidArgumentError("the shipped ICM charts hold no over-call ranges: ask without overcalls")
-            return icm_chart_answer(seats, depth, icm)
+            return icm_chart_answer(seats, depth, icm, overcalls=overcalls)
         chart = full_ring_chart(seats, depth, ante)
         return chart.to_dict(overcalls) | {"exact": chart.exact, "model": shipped_model(),
                                   "depths": available_depths(seats, ante).tolist(), "real_game": real_game_dict(chart),
