@@ -317,7 +317,9 @@ def test_raked_spot_against_brute_force() -> None:
     assert solver.exploitability() == pytest.approx(0.5 * (best[0] - values[0] + best[1] - values[1]), abs=1e-9)
     unraked = PostflopGame(BOARD, oop, ip, _config("33%, 150%", "2x"))
     assert not unraked.raked
-    assert float(unraked.tree.rake.sum()) == 0.0
+    terminal = unraked.tree.kind <= 1
+    assert float(unraked.tree.rake[terminal].sum()) == 0.0 and float(game.tree.rake[terminal].max()) > 0
+    assert unraked.tree.rake is unraked.tree.factor  # the terminals' rake shares the chance factors' array
 
 
 def test_tree_counts_against_postflop_solver() -> None:

@@ -267,9 +267,14 @@ def test_memory_estimate_counts_the_built_tree(board: str, isomorphism: bool) ->
     assert game.storage_size == int((rows * (2 * actions - 1)).sum())
     assert len(game._boards) <= boards <= 2 * len(game._boards)  # noqa: SLF001
     # the node arrays take what the estimate counts a node, the narrow types included
-    per_node = [a for name, a in zip(game.tree._fields, game.tree, strict=True) if name != "iso_swaps"]
-    node_bytes = sum(a.nbytes for a in [*per_node, game.parent, game.chance_index])
+    per_node = [a for name, a in zip(game.tree._fields, game.tree, strict=True) if name not in ("iso_swaps", "rake")]
+    node_bytes = sum(a.nbytes for a in [*per_node, game.chance_index, game.labels._index, game.dealt._cards])
     assert node_bytes == game.NODE_BYTES * nodes
+    # the parent, made when asked, is the node whose children's range holds it
+    for node in range(1, game.tree.kind.size, 97):
+        up = int(game.parent[node])
+        assert game.tree.first_child[up] <= node < game.tree.first_child[up] + game.tree.num_children[up]
+    assert game.parent[0] == -1
 
 
 def test_misses_mark_each_players_hands_without_each_card() -> None:

@@ -178,6 +178,9 @@ class PostflopGame(VectorGame):
             raise PostflopSpotError(f"a {len(self.board)}-card board starts on the {STREETS[len(self.board) - 3]}, "
                                     f"not the {STREETS[config.street]}")
         self.config = config
+        if config.stack >= 2**24:
+            raise PostflopSpotError(f"a stack of {config.stack:,} chips: the tree keeps amounts as float32, exact "
+                                    "below 16,777,216 chips; give the pot and stack in a larger unit")
         self.isomorphism = isomorphism
         if config.rake > 0:
             # raked pots sum to less than 0: the generic vector-form solvers' zero-sum quantities (their
@@ -279,11 +282,12 @@ class PostflopGame(VectorGame):
             out.append((card, twins))
         return out
 
-    NODE_BYTES: ClassVar[int] = 57
-    """Bytes of the materialised tree's arrays per node (:class:`TreeArrays`' twelve per-node fields, the parent
-    and the chance index): the storage offset, the amount, the chance factor and the rake 8 bytes each, the first
-    child, the showdown board, the suit swaps' start, the parent and the chance index 4, the kind, the player, the
-    number of children, the card and the swaps' count 1."""
+    NODE_BYTES: ClassVar[int] = 47
+    """Bytes of the materialised tree's arrays per node (:class:`TreeArrays`' per-node fields, the rake sharing
+    the chance factors' array; the chance index, the labels' index and the dealt cards): the storage offset and
+    the chance factor (or rake) 8 bytes each, the amount (whole chips, float32), the first child, the showdown
+    board, the suit swaps' start, the chance index and the labels' index 4, the dealt cards 2, the kind, the
+    player, the number of children, the card and the swaps' count 1 (:attr:`parent` is made when first asked)."""
 
     SCALE_BYTES: ClassVar[int] = 8
     """Bytes per node of the compressed storage's scales (two float32 a node)."""
@@ -346,7 +350,6 @@ class PostflopGame(VectorGame):
         iso_count = array("b")
         swaps: list[int] = []
         factor = array("d")
-        parent = array("i")
         label_of = array("i")
         dealt_cards = (array("b"), array("b"))  # the turn and river cards on the way, -1 if none yet
         template: list[ActionNode] = []
@@ -355,12 +358,13 @@ class PostflopGame(VectorGame):
         # the index of its tuple (a tuple per node, and one of dealt cards, were 9 MiB of a flop's set-up)
         names: list[tuple[str, ...]] = [()]
         action_labels: dict[int, int] = {}
+        card_labels: dict[tuple[str, ...], int] = {}
         card_names = [format_card(c) for c in range(52)]
         kinds = {"fold": FOLD_NODE, "showdown": SHOWDOWN_NODE, "decision": DECISION_NODE, "chance": CHANCE_NODE}
         counts = [len(c) for c in self._combos]
         at = 0
 
-        def add(node: ActionNode, up: int, dealt: tuple[int, ...], edge_card: int, twins: list[int]) -> None:
+        def add(node: ActionNode, dealt: tuple[int, ...], edge_card: int, twins: list[int]) -> None:
             kind.append(kinds[node.kind])
             player.append(node.player)
             first.append(-1)
@@ -374,13 +378,12 @@ class PostflopGame(VectorGame):
             swaps.extend(twins)
             factor.append(1.0 / (52 - len(self.board) - len(dealt) - 4) if node.kind == "chance" else
                           self.chance_scale(len(dealt)))
-            parent.append(up)
             label_of.append(0)
             for i, cards in enumerate(dealt_cards):
                 cards.append(dealt[i] if i < len(dealt) else -1)
             template.append(node)
 
-        add(self.action_tree, -1, (), -1, [])
+        add(self.action_tree, (), -1, [])
         stack = [0]
         while stack:
             n = stack.pop()
@@ -396,33 +399,39 @@ class PostflopGame(VectorGame):
                     names.append(node.actions)
                 label_of[n] = action_labels[id(node)]
                 for child in node.children:
-                    add(child, n, dealt, -1, [])
+                    add(child, dealt, -1, [])
             elif node.kind == "chance":
                 child = node.children[0]
                 classes = (self._card_classes(self.board + dealt) if self._swappable else
                            [(c, []) for c in range(52) if c not in self.board + dealt])
                 first[n] = len(kind)
                 count[n] = len(classes)
-                label_of[n] = len(names)
-                names.append(tuple(card_names[c] for c, _ in classes))
+                dealt_names = tuple(card_names[c] for c, _ in classes)
+                if dealt_names not in card_labels:
+                    card_labels[dealt_names] = len(names)
+                    names.append(dealt_names)
+                label_of[n] = card_labels[dealt_names]
                 for c, twins in classes:
-                    add(child, n, (*dealt, c), c, twins)
+                    add(child, (*dealt, c), c, twins)
             else:
                 continue
             stack.extend(range(first[n] + count[n] - 1, first[n] - 1, -1))
-        kinds_array, amounts = np.array(kind), np.array(amount)
-        rake = np.zeros(len(kind))
+        # whole chips, exact in float32 (the stack is checked below 2^24)
+        kinds_array, amounts = np.array(kind), np.array(amount, dtype=np.float32)
+        # one array for the chance factors (chance and decision nodes) and the rake (terminals): a node reads
+        # one of the two, and a flop's tree has 3.4 MiB of either
+        factors = np.array(factor)
         terminal = np.flatnonzero(kinds_array <= SHOWDOWN_NODE)
+        factors[terminal] = 0.0
         if self.config.rake > 0:  # per distinct amount: a flop has a few dozen among its terminals
             distinct, where = np.unique(amounts[terminal], return_inverse=True)
-            rake[terminal] = np.array([self.config.rake_of(float(a)) for a in distinct])[where]
+            factors[terminal] = np.array([self.config.rake_of(float(a)) for a in distinct])[where]
         self.tree = TreeArrays(kinds_array, np.array(player), np.array(first), np.array(count), amounts,
                                np.array(board), np.array(card), np.array(offset), np.array(iso_start),
-                               np.array(iso_count), np.array(swaps, dtype=np.int64), np.array(factor), rake)
-        self.parent = np.array(parent)
-        # the top chance nodes (no chance node above): their branches are solved in parallel
+                               np.array(iso_count), np.array(swaps, dtype=np.int64), factors, factors)
+        # the top chance nodes (no card dealt before them): their branches are solved in parallel
         chance = kinds_array == CHANCE_NODE
-        top = [int(n) for n in np.flatnonzero(chance) if not chance[self._ancestors(int(n))].any()]
+        top = [int(n) for n in np.flatnonzero(chance & (np.array(dealt_cards[0]) < 0))]
         self.chance_index = np.full(len(kind), -1, dtype=np.int32)
         self.chance_index[top] = np.arange(len(top))
         self.top_chance = np.array(top, dtype=np.int64)
@@ -555,6 +564,18 @@ class PostflopGame(VectorGame):
             scale /= 52 - len(self.board) - k - 4
         return scale
 
+    @cached_property
+    def parent(self) -> np.ndarray:
+        """Each node's parent (-1 at the root), from the children's ranges when first asked: the solver does not
+        need it (1.7 MiB of a flop's tree)."""
+        tree = self.tree
+        out = np.full(tree.kind.size, -1, dtype=np.int32)
+        inner = np.flatnonzero(tree.kind >= DECISION_NODE)
+        counts = tree.num_children[inner].astype(np.int64)
+        within = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+        out[np.repeat(tree.first_child[inner].astype(np.int64), counts) + within] = np.repeat(inner, counts)
+        return out
+
     def _ancestors(self, node: int) -> list[int]:
         """The nodes above ``node``, its parent first."""
         out = []
@@ -583,7 +604,7 @@ class PostflopGame(VectorGame):
     @property
     def raked(self) -> bool:
         """Whether some terminal is raked (the game is then not zero-sum)."""
-        return bool(self.tree.rake.any())
+        return bool(self.tree.rake[self.tree.kind <= SHOWDOWN_NODE].any())
 
     @cached_property
     def decision_count(self) -> int:

@@ -35,12 +35,14 @@ class TreeArrays(NamedTuple):
     (actor at a decision, folder at a fold), ``first_child``, ``num_children``, ``amount`` (chips each player
     put in beyond the starting pot; the folder's at a fold), ``board`` (showdown table of a showdown),
     ``card`` (card dealt on the edge into a chance child), ``offset`` (first storage index of a decision's
-    ``(actions, hands)`` block, action-major), ``iso_start``/``iso_count`` (suit swaps whose cards the chance
-    child stands for, in ``iso_swaps``), ``factor`` (a chance node's 1 / cards a deal of both hands leaves),
-    ``rake`` (chips raked at a fold or showdown: the winner pays it, each player half of it on a tie). Narrow
-    types where the values allow: ``int8`` kind, player, number of children, card and swap count, ``int32`` first
-    child, board and swaps' start; ``int64`` offset and swaps, ``float64`` amounts, factors and rake (with the
-    game's parent and chance index, 57 bytes a node instead of 112: 24 MiB for a flop's 443,734 nodes)."""
+    block: :meth:`~pokerlab.games.postflop.game.PostflopGame.block_rows`), ``iso_start``/``iso_count`` (suit
+    swaps whose cards the chance child stands for, in ``iso_swaps``), ``factor`` (a chance node's 1 / cards a
+    deal of both hands leaves; a decision node's product of the chance factors above it), ``rake`` (chips raked at
+    a fold or showdown: the winner pays it, each player half of it on a tie; the same array as ``factor``, whose
+    terminals' entries it is). Narrow types where the values allow: ``int8`` kind, player, number of children,
+    card and swap count, ``int32`` first child, board and swaps' start, ``float32`` amounts (whole chips);
+    ``int64`` offset and swaps, ``float64`` factors and rake (with the game's chance index, labels' index and
+    dealt cards, 47 bytes a node instead of 112: 20 MiB for a flop's 443,734 nodes)."""
 
     kind: np.ndarray
     player: np.ndarray
