@@ -131,5 +131,9 @@ def test_the_push_fold_tab_shows_the_shipped_charts(page, screenshot_dir):
     assert real is not None
     seat = int(np.argmax(real.low))
     shown = f"{real.low[seat]:.1e}".replace("e-0", "e-")
-    assert (f"In the real game, the chart as read (a jam and calls called by the lone-jam chart): largest gain "
-            f"{shown} money") in page.locator("#ring-summary").inner_text()
+    summary = page.locator("#ring-summary").inner_text()
+    assert f"In the real game, the chart as read (with its over-call ranges): largest gain {shown} money" in summary
+    assert "over-call ranges shipped (tick over-calls to show them)" in summary
+    page.locator("#ring-overcalls").check()  # an ICM chart's over-call ranges, as a chip-EV chart's
+    page.locator("#ring-show").click()
+    page.wait_for_selector("text=BB calls CO jam, BTN call")

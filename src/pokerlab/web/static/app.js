@@ -905,8 +905,7 @@ const fullRingCharts = (() => {
     const seat = low.indexOf(Math.max(...low));
     const how = real.deals ? `${real.deals.toLocaleString("en")} joint deals, cross-fitted `
       + `± ${real[`gains_low_stderr_${units}`][seat].toExponential(1)}` : "exact";
-    const read = r.overcalls_shipped ? "with its over-call ranges"
-      : units === "money" ? "a jam and calls called by the lone-jam chart" : "over-calls by the lone-jam chart";
+    const read = r.overcalls_shipped ? "with its over-call ranges" : "over-calls by the lone-jam chart";
     return `. In the real game, the chart as read (${read}): largest gain `
       + `${low[seat].toExponential(1)} ${units} (${r.seats[seat]}; ${how}; the in-sample estimate, at least the true `
       + `gain in expectation: ${real[`gains_high_${units}`][seat].toExponential(1)} ${units})`;
@@ -936,7 +935,7 @@ const fullRingCharts = (() => {
       + `: largest best-response gain ${largest.toExponential(2)} ${units} in the chart model`
       + (largest > target ? ` (above the ${target} ${units} target: the solve stopped at its iteration cap)` : "")
       + `; probabilities in steps of 1/200; shipped depths ${r.depths.join(", ")}`
-      + (icm || r.seats.length < 3 ? "" : r.overcalls_shipped
+      + (r.seats.length < 3 ? "" : r.overcalls_shipped
         ? (r.overcall ? "" : "; over-call ranges shipped (tick over-calls to show them)")
         : r.overcalls_withheld ? `; ${r.overcalls_why} (facing a jam and a call, read the lone-jam chart)`
           : "; over-call ranges not shipped for this spot (facing a jam and a call, read the lone-jam chart)")
@@ -955,7 +954,7 @@ const fullRingCharts = (() => {
     const body = { seats: Number($("ring-seats").value), depth: Number($("ring-depth").value),
       ante: $("ring-ante").value };
     if ($("ring-model").value) body.icm = $("ring-model").value;
-    else if ($("ring-overcalls").checked) body.overcalls = true;
+    if ($("ring-overcalls").checked) body.overcalls = true;
     try {
       render(await postJSON("/api/pushfold/chart", body));
     } catch (error) {
