@@ -246,7 +246,7 @@ CASES = [
     (["postflop", "solve", "--board", "Kh9d5c", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200", "--bets", "preflop: 50%"], "'preflop: 50%': expected 'flop: ...', 'turn: ...' or 'river: ...'"),
     (["postflop", "solve", "--board", "Kh9d5c", "--oop", "QQ", "--ip", "JJ", "--pot", "0", "--stack", "200"], "the starting pot (chips) must be at least 1, got 0"),
     (["postflop", "solve", "--board", "Kh9d5c", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "-5"], "the effective stack (chips) must be at least 0, got -5"),
-    (["postflop", "solve", "--board", "Td9d6h", "--oop", "random", "--ip", "random", "--pot", "100", "--stack", "900", "--bets", "60%,e,a", "--raises", "2.5x"], "this tree needs about 12,341 MiB of solver storage, above the limit of 4,096 MiB"),
+    (["postflop", "solve", "--board", "Td9d6h", "--oop", "random", "--ip", "random", "--pot", "100", "--stack", "900", "--bets", "60%,e,a", "--raises", "2.5x"], "this tree needs about 9,711 MiB of solver storage, above the limit of 4,096 MiB"),
     (["postflop", "solve", "--board", "Kh9d5c", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200", "--target", "abc"], "target 'abc': expected a share of the pot such as 0.5%"),
     (["postflop", "solve", "--board", "Kh9d5c", "--oop", "QQ,ZZ", "--ip", "JJ", "--pot", "100", "--stack", "200"], "OOP range: 'ZZ': expected a hand class"),
     (["postflop", "solve", "--board", "Kh9d5c2s", "--oop", "QQ", "--ip", "JJ", "--pot", "100", "--stack", "200", "--out", "{tmp}/missing/s.npz"], "cannot write --out solve file {tmp}/missing/s.npz: folder {tmp}/missing"),
