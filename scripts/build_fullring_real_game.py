@@ -90,10 +90,13 @@ def stamp(charts: ChartFile, overcalls: OvercallFile, seats: int, depth: float, 
     other spots, or other spots' over-call ranges, are added."""
     row = spot_row(charts.key, seats, depth, ante)
     assert row is not None
-    steps = overcalls.steps_of(seats, depth, ante)
     return {"code_version": real_game_version(), "spot_sha256": spot_digest(charts, row),
-            "overcalls_sha256": "none" if steps is None else hashlib.sha256(steps.tobytes()).hexdigest(),
-            "deals": deals, "seed": seed}
+            "overcalls_sha256": steps_digest(overcalls.steps_of(seats, depth, ante)), "deals": deals, "seed": seed}
+
+
+def steps_digest(steps: np.ndarray | None) -> str:
+    """What names a spot's over-call ranges in a checkpoint: the SHA-256 of their steps, "none" without them."""
+    return "none" if steps is None else hashlib.sha256(steps.tobytes()).hexdigest()
 
 
 def seed_checkpoints(real_path: Path, chart_path: Path, overcall_path: Path, charts: ChartFile, deals: int,
@@ -207,8 +210,7 @@ def icm_stamp(charts: ChartFile, row: int, deals: int, seed: int) -> dict[str, o
     overcalls = stage_charts(STAGES[int(key[3])], charts).overcalls
     steps = None if overcalls is None else overcalls.steps_of(int(key[0]), float(key[1]), "none")
     return {"code_version": icm_real_game_version(), "spot_sha256": spot_digest(charts, row),
-            "overcalls_sha256": "none" if steps is None else hashlib.sha256(steps.tobytes()).hexdigest(),
-            "deals": deals, "seed": seed}
+            "overcalls_sha256": steps_digest(steps), "deals": deals, "seed": seed}
 
 
 def _measure_icm(job: tuple[str, str, int, float, int, int, str]) -> str:

@@ -289,10 +289,6 @@ class PostflopResult:
             up = n
         return reach[0], reach[1]
 
-    def _strategy(self, node: int) -> np.ndarray:
-        """The average strategy at decision ``node``, ``(hands, actions)``."""
-        return self._average(node, self._reaches(node)[int(self.game.tree.player[node])]).T
-
     def _average(self, node: int, reach: np.ndarray) -> np.ndarray:
         """The average strategy at decision ``node`` given its actor's ``reach`` there, ``(actions, hands)``: a
         locked row is its mix (the stored rows play it to float32 rounding)."""
@@ -325,7 +321,8 @@ class PostflopResult:
             ev = np.where(opp_mass > 0, values / np.where(opp_mass > 0, opp_mass, 1.0), np.nan)
         ev = ev + game.half_pot + float(tree.amount[node])
         equity = _equity(game, player, reach[other], game.dealt[node])
-        strategy = self._strategy(node) if kind == DECISION_NODE else np.ones((game.num_private_hands(player), 0))
+        strategy = (self._average(node, reach[player]).T if kind == DECISION_NODE
+                    else np.ones((game.num_private_hands(player), 0)))
         keep = np.flatnonzero(reach[player] > 0)
         # relabel through the suit twins of merged cards (the hands of the node the line named)
         inverse = [suit_map.index(s) for s in range(4)]

@@ -568,8 +568,8 @@ class OvercallFile:
         """The seat counts of the spots the file holds."""
         return sorted({int(s) for s in self.key[:, 0]}) if not self.reason else []
 
-    def subset(self, spots: np.ndarray, columns: int = 3) -> OvercallFile:
-        """The ranges of the spots ``spots`` (a mask over :attr:`key`'s rows), keyed by the first ``columns`` key
+    def subset(self, spots: np.ndarray) -> OvercallFile:
+        """The ranges of the spots ``spots`` (a mask over :attr:`key`'s rows), keyed by the seats, depth and ante
         columns (an ICM file's spots of one stage, keyed as a chip-EV file's)."""
         if self.reason:
             return self
@@ -577,8 +577,7 @@ class OvercallFile:
         counts = self.start[chosen + 1] - self.start[chosen]
         rows = (np.concatenate([self.rows[self.start[s]:self.start[s + 1]] for s in chosen]) if chosen.size
                 else self.rows[:0])
-        return OvercallFile(self.header, self.key[chosen, :columns], np.concatenate([[0], np.cumsum(counts)]),
-                            rows)
+        return OvercallFile(self.header, self.key[chosen, :3], np.concatenate([[0], np.cumsum(counts)]), rows)
 
 
 def no_overcalls(reason: str) -> OvercallFile:
@@ -610,17 +609,25 @@ def read_overcalls(path: Path, charts: ChartFile, version: str | None = None,
 @lru_cache(maxsize=1)
 def shipped_overcalls() -> OvercallFile:
     """The package's over-call file, read once per process (a missing file: no ranges, and why)."""
-    if not OVERCALL_FILE.exists():
-        return no_overcalls("no over-call file: run scripts/build_fullring_overcalls.py")
-    return read_overcalls(OVERCALL_FILE, shipped_charts())
+    return overcalls_if_built(OVERCALL_FILE, lambda path: read_overcalls(path, shipped_charts()), "")
+
+
+def overcalls_if_built(path: Path, read: Callable[[Path], OvercallFile], option: str) -> OvercallFile:
+    """``read(path)``, or where the package has no such file no ranges and why (``option``: the over-call
+    builder's mode that writes it)."""
+    if not path.exists():
+        return no_overcalls(f"no over-call file {path.name}: run scripts/build_fullring_overcalls.py{option}")
+    return read(path)
 
 
 def overcalls_of(charts: ChartFile) -> OvercallFile:
     """The over-call ranges ``charts`` carries (:attr:`ChartFile.overcalls`), else the shipped ones if they are of
     ``charts``, else none and why (that file's players then call a jam and calls by the lone-jam chart)."""
-    if charts.overcalls is not None:
-        return charts.overcalls
-    shipped = shipped_overcalls()
+    return charts.overcalls if charts.overcalls is not None else overcalls_for(charts, shipped_overcalls())
+
+
+def overcalls_for(charts: ChartFile, shipped: OvercallFile) -> OvercallFile:
+    """``shipped`` if it holds the over-call ranges of ``charts``, else none and why."""
     if shipped.reason or shipped.header["chart_content_sha256"] != charts.header["content_sha256"]:
         return no_overcalls(shipped.reason or "the shipped over-call ranges are of another chart file")
     return shipped

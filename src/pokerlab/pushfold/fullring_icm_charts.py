@@ -38,8 +38,9 @@ from pokerlab.pushfold.fullring_charts import (
     available_depths,
     full_ring_table,
     load_data_file,
-    no_overcalls,
     overcall_hash,
+    overcalls_for,
+    overcalls_if_built,
     read_chart_file,
     read_if_built,
     read_overcalls,
@@ -120,18 +121,14 @@ def read_icm_overcalls(path: Path, charts: ChartFile) -> OvercallFile:
 @lru_cache(maxsize=1)
 def shipped_icm_overcalls() -> OvercallFile:
     """The package's ICM over-call file, read once per process (a missing file: no ranges, and why)."""
-    if not ICM_OVERCALL_FILE.exists():
-        return no_overcalls("no ICM over-call file: run scripts/build_fullring_overcalls.py --icm")
-    return read_icm_overcalls(ICM_OVERCALL_FILE, shipped_icm_charts())
+    return overcalls_if_built(ICM_OVERCALL_FILE, lambda path: read_icm_overcalls(path, shipped_icm_charts()),
+                              " --icm")
 
 
 def icm_overcalls_of(charts: ChartFile) -> OvercallFile:
     """The shipped ICM over-call ranges if they are of the ICM chart file ``charts`` (both stages), else none and
     why (its players then call a jam and calls by the lone-jam chart)."""
-    shipped = shipped_icm_overcalls()
-    if shipped.reason or shipped.header["chart_content_sha256"] != charts.header["content_sha256"]:
-        return no_overcalls(shipped.reason or "the shipped ICM over-call ranges are of another ICM chart file")
-    return shipped
+    return overcalls_for(charts, shipped_icm_overcalls())
 
 
 @dataclass(frozen=True)

@@ -362,6 +362,7 @@ class PostflopGame(VectorGame):
         card_names = [format_card(c) for c in range(52)]
         kinds = {"fold": FOLD_NODE, "showdown": SHOWDOWN_NODE, "decision": DECISION_NODE, "chance": CHANCE_NODE}
         counts = [len(c) for c in self._combos]
+        scales = [self.chance_scale(dealt) for dealt in range(6 - len(self.board))]  # a node's, by cards dealt
         at = 0
 
         def add(node: ActionNode, dealt: tuple[int, ...], edge_card: int, twins: list[int]) -> None:
@@ -377,7 +378,7 @@ class PostflopGame(VectorGame):
             iso_count.append(len(twins))
             swaps.extend(twins)
             factor.append(1.0 / (52 - len(self.board) - len(dealt) - 4) if node.kind == "chance" else
-                          self.chance_scale(len(dealt)))
+                          scales[len(dealt)])
             label_of.append(0)
             for i, cards in enumerate(dealt_cards):
                 cards.append(dealt[i] if i < len(dealt) else -1)
@@ -551,7 +552,7 @@ class PostflopGame(VectorGame):
     def chance_scale(self, dealt: int) -> float:
         """The product of the chance factors above a node after ``dealt`` cards (1 / the cards a deal of both
         hands leaves, per card dealt): what the opponent's reach in a walk carries there. The tree's ``factor`` of
-        a decision or terminal node holds it, a chance node's its own factor.
+        a decision node holds it (a chance node's is its own factor, a terminal's its rake).
 
         >>> from pokerlab.games.postflop.bettree import TreeConfig, parse_street_sizes
         >>> flop = TreeConfig(pot=100, stack=100, street=0, bets=parse_street_sizes("a"), raises=((), (), ()))
@@ -574,15 +575,6 @@ class PostflopGame(VectorGame):
         counts = tree.num_children[inner].astype(np.int64)
         within = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
         out[np.repeat(tree.first_child[inner].astype(np.int64), counts) + within] = np.repeat(inner, counts)
-        return out
-
-    def _ancestors(self, node: int) -> list[int]:
-        """The nodes above ``node``, its parent first."""
-        out = []
-        up = int(self.parent[node])
-        while up >= 0:
-            out.append(up)
-            up = int(self.parent[up])
         return out
 
     def _board_id(self, dealt: tuple[int, ...]) -> int:
