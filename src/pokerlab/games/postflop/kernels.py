@@ -975,8 +975,12 @@ def chance_reaches(tree: TreeArrays, hands: HandArrays, regrets: np.ndarray, cum
     kind = tree.kind[node]
     if kind == CHANCE_NODE:
         k = chance_index[node]
-        own_at[k, :own.shape[0]] = own
-        opp_at[k, :opp.shape[0]] = opp
+        # loops, not slice assignments: numba compiles a slice assignment's shape-mismatch message (string
+        # formatting, about 1.8 s of a cold first solve) for a check these rows never need
+        for h in range(own.shape[0]):
+            own_at[k, h] = own[h]
+        for h in range(opp.shape[0]):
+            opp_at[k, h] = opp[h]
         return
     if kind != DECISION_NODE:
         return
