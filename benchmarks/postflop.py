@@ -5,10 +5,10 @@ Run: ``python benchmarks/postflop.py PEER_BINARY [--rounds N] [--flop] [--only S
 [--compress] [--scalings] [--boards K [--seed S]]`` (``--compress``: both solvers' 16-bit storage;
 ``--scalings``: instead of the times, the iterations each solver needs to each target with every range token
 given weight 1.0, 0.9, 0.8, 0.7 and 0.6: the same game in exact arithmetic, whose solves' rounding makes the
-iterations to a target vary by tens; ``--boards K``: the turn spot's ranges and bets on K random turn boards
-drawn with seed S, one solve each per board and target, and per target the geometric mean of the per-board
-ratios with a Student-t interval on their logs, Bonferroni-corrected over the targets: whether the
-benchmark's one turn is typical)
+iterations to a target vary by tens; ``--boards K``: the turn spot's (or with ``--only
+river`` the river's) ranges and bets on K random boards drawn with seed S, one solve each per board
+and target, and per target the geometric mean of the per-board ratios with a Student-t interval on their logs,
+Bonferroni-corrected over the targets: whether the benchmark's one spot is typical)
 (PEER_BINARY: what the build script prints). Each round runs every (spot, target) once for each solver,
 alternating which goes first; the table reports the median CPU seconds of the solve loop (and our wall seconds:
 with ``NUMBA_NUM_THREADS=2`` the 2-thread figure) (exploitability checked every 10 iterations by both; the tree
@@ -115,13 +115,13 @@ def peer(binary: str, spot: Spot, target: float, compress: bool = False) -> dict
     return result
 
 
-def random_boards(count: int, seed: int) -> list[str]:
-    """``count`` distinct turn boards (four cards) drawn uniformly with ``seed``."""
+def random_boards(count: int, seed: int, cards: int = 4) -> list[str]:
+    """``count`` distinct boards of ``cards`` cards drawn uniformly with ``seed``."""
     deck = [r + u for r, u in itertools.product(RANKS, SUITS)]
     rng = np.random.default_rng(seed)
     boards: list[str] = []
     while len(boards) < count:
-        board = "".join(deck[i] for i in sorted(rng.choice(52, 4, replace=False)))
+        board = "".join(deck[i] for i in sorted(rng.choice(52, cards, replace=False)))
         if board not in boards:
             boards.append(board)
     return boards
@@ -136,15 +136,15 @@ def boards_summary(ratios: np.ndarray, alpha: float) -> tuple[float, float, floa
     return float(np.exp(logs.mean())), float(np.exp(logs.mean() - half)), float(np.exp(logs.mean() + half))
 
 
-def many_boards(binary: str, count: int, seed: int, targets: list[float], compress: bool) -> None:
-    """One solve per solver, board and target on :func:`random_boards` (the turn spot's ranges and bets),
+def many_boards(binary: str, spot_name: str, count: int, seed: int, targets: list[float], compress: bool) -> None:
+    """One solve per solver, board and target on :func:`random_boards` (``spot_name``'s ranges and bets),
     alternating which goes first; per target the per-board ratios' geometric mean with its interval
     (Bonferroni over the targets), how many boards are at least 1, and the iterations' median difference."""
-    _, bets, raises = SPOTS["turn"]
+    board_of_spot, bets, raises = SPOTS[spot_name]
     alpha = 0.05 / len(targets)
     for target in targets:
         ratios, extra = [], []
-        for i, board in enumerate(random_boards(count, seed)):
+        for i, board in enumerate(random_boards(count, seed, len(board_of_spot) // 2)):
             spot = (board, bets, raises)
             order = ("ours", "peer") if i % 2 == 0 else ("peer", "ours")
             runs = {side: ours(spot, target, compress) if side == "ours" else peer(binary, spot, target, compress)
@@ -157,10 +157,10 @@ def many_boards(binary: str, count: int, seed: int, targets: list[float], compre
                   f"  postflop-solver {theirs['cpu_s']:.3f} s ({theirs['iterations']} it)  ratio {ratio:.2f}",
                   flush=True)
         mean, low, high = boards_summary(np.array(ratios), alpha)
-        print(f"turn boards to {target:.1f}%: geometric mean ratio {mean:.3f} ({100 * (1 - alpha):.1f}% interval "
-              f"{low:.3f}-{high:.3f}), {sum(r >= 1.0 for r in ratios)} of {count} boards at least 1, iterations "
-              f"ours minus the peer's: median {statistics.median(extra):+g} (load {os.getloadavg()[0]:.1f})",
-              flush=True)
+        above = sum(r >= 1.0 for r in ratios)
+        print(f"{spot_name} boards to {target:.1f}%: geometric mean ratio {mean:.3f} ({100 * (1 - alpha):.1f}% "
+              f"interval {low:.3f}-{high:.3f}), {above} of {count} boards at least 1, iterations ours minus the "
+              f"peer's: median {statistics.median(extra):+g} (load {os.getloadavg()[0]:.1f})", flush=True)
 
 
 def main() -> None:
@@ -174,7 +174,8 @@ def main() -> None:
     parser.add_argument("--compress", action="store_true", help="both solvers' 16-bit storage")
     parser.add_argument("--scalings", action="store_true",
                         help="iterations to each target over five weight scalings of the ranges, not times")
-    parser.add_argument("--boards", type=int, help="the turn spot on this many random turn boards instead")
+    parser.add_argument("--boards", type=int,
+                        help="the turn spot (or --only river) on this many random boards instead")
     parser.add_argument("--seed", type=int, default=1, help="the random boards' seed")
     args = parser.parse_args()
     targets = [float(t) for t in args.targets.split(",")]
@@ -187,7 +188,7 @@ def main() -> None:
           compress=args.compress)
     print(f"warm-up (kernels from the cache or compiled): {time.perf_counter() - start:.1f} s")
     if args.boards:
-        many_boards(args.peer, args.boards, args.seed, targets, args.compress)
+        many_boards(args.peer, args.only or "turn", args.boards, args.seed, targets, args.compress)
         return
     spots = [args.only] if args.only else ["river", "turn"] + (["flop"] if args.flop else [])
     if args.scalings:
