@@ -53,6 +53,7 @@ from functools import wraps
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
+import click
 import click.exceptions as click_exceptions
 import typer
 from typer.core import TyperGroup
@@ -187,6 +188,22 @@ def one_line_errors(function: F, vocabulary: dict[str, str] | None = None) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _subcommands_with(error: click_exceptions.NoSuchOption) -> list[str]:
+    """The subcommands of the group ``error`` was raised in that take its option (``pokerlab postflop --oop``:
+    ``pokerlab postflop solve``), as command paths; none where it was raised in a command."""
+    ctx = error.ctx
+    group = ctx.command if ctx is not None else None
+    if ctx is None or not isinstance(group, click.Group):
+        return []
+    owners = []
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        if command is not None and any(error.option_name in (*param.opts, *param.secondary_opts)
+                                       for param in command.params):
+            owners.append(f"{ctx.command_path} {name}")
+    return owners
+
+
 class OneLineErrorsGroup(TyperGroup):
     """The application's click group: usage errors (unknown option, missing or malformed argument) print one
     ``error:`` line naming the help to read, exit status 2; Ctrl-C outside a command prints ``interrupted`` and
@@ -209,6 +226,9 @@ class OneLineErrorsGroup(TyperGroup):
             hint = ""
             if isinstance(error, click_exceptions.UsageError) and error.ctx is not None:
                 hint = f" (see {error.ctx.command_path} --help)"
+                if isinstance(error, click_exceptions.NoSuchOption) and (owners := _subcommands_with(error)):
+                    named = " and ".join(filter(None, (", ".join(owners[:-1]), owners[-1])))
+                    hint = f" ({error.option_name} is an option of {named}: see {owners[0]} --help)"
             typer.echo(f"error: {one_line(error.format_message())}{hint}", err=True)
             sys.exit(error.exit_code)
         except Abort as error:  # end of input at a prompt, or Ctrl-C that click caught before a command ran
