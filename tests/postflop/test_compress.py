@@ -18,7 +18,13 @@ from typer.testing import CliRunner
 
 from pokerlab.cli.main import app
 from pokerlab.errors import FileFormatError, InvalidArgumentError, ResourceLimitError
-from pokerlab.games.postflop.kernels import DECISION_NODE, REGRET_STEPS, STRATEGY_STEPS
+from pokerlab.games.postflop.kernels import (
+    DECISION_NODE,
+    REGRET_STEPS,
+    STRATEGY_STEPS,
+    _new_cumulative,
+    _new_regrets,
+)
 from pokerlab.postflop import PostflopResult, build_game, load, solve
 from pokerlab.postflop.solve import resume
 from pokerlab.solvers.postflop_cfr import PostflopSolver
@@ -177,3 +183,26 @@ def test_a_saved_compressed_solve_is_browsed_as_stored(tmp_path: Path,
     solve(**RIVER, target=None, iterations=10, checkpoint=tmp_path / "plain.npz")
     with pytest.raises(FileFormatError, match="a checkpoint of another spot \\(compress differ\\)"):
         solve(**RIVER, target=None, iterations=20, checkpoint=tmp_path / "plain.npz", compress=True)
+
+
+def test_a_rows_largest_magnitude_is_exact() -> None:
+    """The decoding loops keep a row's largest magnitude as an integer maximum over the magnitudes' bits: it
+    equals numpy's float maximum of the absolute values they write, bit for bit, with both signs, -0.0, a
+    subnormal and values straddling powers of two in the row; and the row written is the decoding formula."""
+    rng = np.random.default_rng(3)
+    for size in (1, 7, 16, 61, 333):
+        stored = rng.integers(-REGRET_STEPS, REGRET_STEPS + 1, size).astype(np.int16)
+        values = rng.normal(0.0, 3.0, size).astype(np.float32)
+        values[: min(3, size)] = np.array([-0.0, 5e-45, -1.9999999], np.float32)[: min(3, size)]
+        out = rng.normal(0.0, 1.0, size).astype(np.float32)
+        expected = np.float64(stored) * np.where(stored > 0, 0.25, 0.125) + np.float64(values) - np.float64(out)
+        written = values.astype(np.float64)
+        top = _new_regrets(stored, written, out.astype(np.float64), size, 0.25, 0.125)
+        assert np.array_equal(written, expected) and top == np.abs(expected).max()
+        cumulative = rng.integers(0, STRATEGY_STEPS + 1, size).astype(np.uint16)
+        own = rng.random(size)
+        sigma = rng.random(size)
+        kept = np.float64(cumulative) * 1e-3 + own * sigma
+        top = _new_cumulative(cumulative, sigma, own, size, 1e-3)
+        assert np.array_equal(sigma, kept) and top == kept.max()
+    assert _new_regrets(np.zeros(4, np.int16), np.zeros(4), np.zeros(4), 4, 1.0, 1.0) == 0.0
