@@ -149,10 +149,10 @@ def many_boards(binary: str, spot_name: str, count: int, seed: int, targets: lis
             order = ("ours", "peer") if i % 2 == 0 else ("peer", "ours")
             runs = {side: ours(spot, target, compress) if side == "ours" else peer(binary, spot, target, compress)
                     for side in order}
-            ratio = runs["peer"]["cpu_s"] / runs["ours"]["cpu_s"]
-            ratios.append(ratio)
-            extra.append(runs["ours"]["iterations"] - runs["peer"]["iterations"])
             mine, theirs = runs["ours"], runs["peer"]
+            ratio = theirs["cpu_s"] / mine["cpu_s"]
+            ratios.append(ratio)
+            extra.append(mine["iterations"] - theirs["iterations"])
             print(f"  {board} to {target:.1f}%: pokerlab {mine['cpu_s']:.3f} s ({mine['iterations']} it)"
                   f"  postflop-solver {theirs['cpu_s']:.3f} s ({theirs['iterations']} it)  ratio {ratio:.2f}",
                   flush=True)
