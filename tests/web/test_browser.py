@@ -122,6 +122,10 @@ def test_stop_button_cancels_a_long_run(page, live_server):
     page.locator("#method").select_option("exact")  # far more than the 20 s limit: long enough to stop
     page.locator("#run-equity").click()
     page.wait_for_selector("#stop-equity:not([disabled])")
+    # stop it once a worker runs it: a job still waiting for a worker (the pool's workers warm their kernels when
+    # the server starts) is dropped from the line without a restart
+    page.wait_for_function("() => fetch('/api/health').then(r => r.json()).then(h => h.running === 1)",
+                           timeout=120_000)
     restarts = httpx.get(f"{live_server.url}/api/health").json()["restarts"]
     page.locator("#stop-equity").click()
     page.wait_for_selector("#equity-error:not([hidden])")
