@@ -21,7 +21,6 @@ this process's (``--only flop`` for the flop's alone: it also holds Python, nump
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
 import resource
@@ -36,6 +35,7 @@ from scipy import stats
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 from _machine import machine_description  # noqa: E402
+from pokerlab.cards.encoding import format_cards  # noqa: E402
 from pokerlab.postflop import build_game, solve  # noqa: E402
 from pokerlab.solvers.postflop_cfr import PostflopSolver  # noqa: E402
 
@@ -47,7 +47,6 @@ SPOTS = {
     "flop": ("Td9d6h", "60%,e,a", "2.5x"),
 }
 TARGETS = (1.0, 0.5, 0.3)
-RANKS, SUITS = "23456789TJQKA", "cdhs"
 Spot = str | tuple[str, str, str]  # a name of SPOTS, or (board, bets, raises)
 SCALINGS = (1.0, 0.9, 0.8, 0.7, 0.6)
 
@@ -117,11 +116,10 @@ def peer(binary: str, spot: Spot, target: float, compress: bool = False) -> dict
 
 def random_boards(count: int, seed: int, cards: int = 4) -> list[str]:
     """``count`` distinct boards of ``cards`` cards drawn uniformly with ``seed``."""
-    deck = [r + u for r, u in itertools.product(RANKS, SUITS)]
     rng = np.random.default_rng(seed)
     boards: list[str] = []
     while len(boards) < count:
-        board = "".join(deck[i] for i in sorted(rng.choice(52, cards, replace=False)))
+        board = format_cards(sorted(int(c) for c in rng.choice(52, cards, replace=False)))
         if board not in boards:
             boards.append(board)
     return boards

@@ -192,9 +192,9 @@ def _subcommands_with(error: click_exceptions.NoSuchOption) -> list[str]:
     """The subcommands of the group ``error`` was raised in that take its option (``pokerlab postflop --oop``:
     ``pokerlab postflop solve``), as command paths; none where it was raised in a command."""
     ctx = error.ctx
-    group = ctx.command if ctx is not None else None
-    if ctx is None or not isinstance(group, click.Group):
+    if ctx is None or not isinstance(ctx.command, click.Group):
         return []
+    group = ctx.command
     owners = []
     for name in group.list_commands(ctx):
         command = group.get_command(ctx, name)
@@ -227,7 +227,7 @@ class OneLineErrorsGroup(TyperGroup):
             if isinstance(error, click_exceptions.UsageError) and error.ctx is not None:
                 hint = f" (see {error.ctx.command_path} --help)"
                 if isinstance(error, click_exceptions.NoSuchOption) and (owners := _subcommands_with(error)):
-                    named = " and ".join(filter(None, (", ".join(owners[:-1]), owners[-1])))
+                    named = owners[0] if len(owners) == 1 else f"{', '.join(owners[:-1])} and {owners[-1]}"
                     hint = f" ({error.option_name} is an option of {named}: see {owners[0]} --help)"
             typer.echo(f"error: {one_line(error.format_message())}{hint}", err=True)
             sys.exit(error.exit_code)
